@@ -1,0 +1,67 @@
+/**
+ * Contract compatibility: version ranges and cardinality, checked at prepare against the plugins that
+ * would be live after the change. Pure functions over plain data, so boot and reload share them.
+ */
+import semver from "semver";
+import type { Contract } from "./contract.js";
+import { ContractError } from "./errors.js";
+
+/** One plugin's offer of a contract. */
+export interface Offer {
+  pluginId: string;
+  contract: Contract<any>;
+  version: string;
+}
+
+/** One plugin's (or the host's) need of a contract. */
+export interface Need {
+  who: string;
+  contract: Contract<any>;
+  range: string;
+  optional: boolean;
+}
+
+/** Throws ContractError if `offers` of one plugin clash with the `others` already live. */
+export function checkOffers(pluginId: string, offers: Offer[], others: Offer[], needs: Need[]): void {
+  for (const offer of offers) {
+    if (!semver.valid(offer.version)) {
+      throw new ContractError(`plugin "${pluginId}" provides "${offer.contract.id}" at "${offer.version}", which is not a semver version`);
+    }
+    if (offer.contract.kind === "single") {
+      const rival = others.find((o) => o.contract.id === offer.contract.id && o.pluginId !== pluginId);
+      if (rival !== undefined) {
+        throw new ContractError(
+          `"${offer.contract.id}" takes a single provider: plugin "${rival.pluginId}" already provides it, so plugin "${pluginId}" cannot; disable one of them`,
+        );
+      }
+    }
+    for (const need of needs) {
+      if (need.contract.id !== offer.contract.id || need.who === `plugin "${pluginId}"`) continue;
+      if (!semver.satisfies(offer.version, need.range, { includePrerelease: true })) {
+        throw new ContractError(
+          `plugin "${pluginId}" provides "${offer.contract.id}" ${offer.version}, but ${need.who} requires "${offer.contract.id}" ${need.range}`,
+        );
+      }
+    }
+  }
+}
+
+/** Throws ContractError if a need of `who` is unmet or met at an incompatible version. */
+export function checkNeeds(needs: Need[], offers: Offer[]): void {
+  for (const need of needs) {
+    if (!semver.validRange(need.range)) {
+      throw new ContractError(`${need.who} requires "${need.contract.id}" at "${need.range}", which is not a semver range`);
+    }
+    const providers = offers.filter((o) => o.contract.id === need.contract.id);
+    if (providers.length === 0 && need.contract.kind === "single" && !need.optional) {
+      throw new ContractError(`${need.who} requires "${need.contract.id}" ${need.range}, but no enabled plugin provides it`);
+    }
+    for (const provider of providers) {
+      if (!semver.satisfies(provider.version, need.range, { includePrerelease: true })) {
+        throw new ContractError(
+          `${need.who} requires "${need.contract.id}" ${need.range}, but plugin "${provider.pluginId}" provides "${need.contract.id}" ${provider.version}`,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The context a plugin's setup receives. Everything a plugin does to the world goes through it, so the
+ * kernel can own it: effects start at commit and are undone at retire, and a retired generation's
+ * context refuses every use with StaleGenerationError.
+ */
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import { watch as fsWatch, type FSWatcher } from "node:fs";
+import type { DependencyContainer } from "tsyringe";
+import type { Contract } from "./contract.js";
+import { DeclareOnlyError, StaleGenerationError } from "./errors.js";
+import type { Disposer, Generation } from "./generation.js";
+import type { Handle, ManyHandle } from "./handles.js";
+
+/** What a class provider's constructor may inject besides contract handles. */
+export const PluginTokens = {
+  Context: "pi-host:plugin-context",
+  Config: "pi-host:plugin-config",
+} as const;
+
+/** A class whose constructor parameters are all marked with `@inject(token)`. */
+export type InjectableClass<T> = new (...args: any[]) => T;
+
+/** Options for `provide`. */
+export interface ProvideOptions {
+  /** Distinguishes several providers of one `many` contract from one plugin (e.g. tool names). */
+  key?: string;
+}
+
+/** The services the kernel lends to a plugin generation. */
+export interface PluginContext<C = unknown, S = unknown> {
+  readonly pluginId: string;
+  readonly generation: number;
+  /** The entry's config, validated against the plugin's schema with defaults filled in. */
+  readonly config: C;
+  /** Aborted when this generation retires; pass it to long-running work. */
+  readonly signal: AbortSignal;
+  /** This generation's child DI container. */
+  readonly container: DependencyContainer;
+  /** Offers an implementation of a contract listed in `provides`: an object, or a class built by DI. */
+  provide<T>(contract: Contract<T>, implementation: T | InjectableClass<T>, options?: ProvideOptions): void;
+  /** A stable handle to the provider of a `single` contract. */
+  use<T>(contract: Contract<T>): Handle<T>;
+  /** Stable handles to every provider of a `many` contract. */
+  useAll<T>(contract: Contract<T>): ManyHandle<T>;
+  /** Listens to a bus event; only the active generation's handlers hear events. */
+  on(event: string, handler: (payload: any) => void): void;
+  /** Emits a bus event (not from setup). */
+  emit(event: string, payload?: unknown): void;
+  /** This plugin's state, carried across reloads by `state.migrate`. */
+  getState(): S;
+  setState(next: S): void;
+  /** An owned timer; cleared at retire. */
+  setTimeout(callback: () => void, ms: number): void;
+  /** An owned interval; cleared at retire. */
+  setInterval(callback: () => void, ms: number): void;
+  /** An owned child process (not from setup); terminated at retire. */
+  spawn(command: string, args: readonly string[], options?: SpawnOptions): ChildProcess;
+  /** An owned file watcher (not from setup); closed at retire. */
+  watch(path: string, listener: (event: string, filename: string | null) => void): FSWatcher;
+  /** A generic owned effect: `start` runs at commit and returns its disposer. */
+  effect(name: string, start: () => Disposer | void): void;
+  /** Runs after this generation is committed; the place for I/O at start-up. */
+  onStart(hook: () => void | Promise<void>): void;
+  /** Runs at retire, in reverse order of registration. */
+  onDispose(dispose: Disposer, name?: string): void;
+}
+
+/** What the context needs from the kernel. */
+export interface ContextHost {
+  recordProvide(gen: Generation, contract: Contract<any>, implementation: unknown, key: string | undefined): void;
+  handle<T>(contract: Contract<T>): Handle<T>;
+  manyHandle<T>(contract: Contract<T>): ManyHandle<T>;
+  listen(gen: Generation, event: string, handler: (payload: unknown) => void): () => void;
+  emit(event: string, payload: unknown): void;
+  validateState(gen: Generation, next: unknown): void;
+  countStaleUse(): void;
+}
+
+const KILL_GRACE_MS = 1_000;
+
+/** Builds the context for one generation. */
+export function createContext(gen: Generation, host: ContextHost, container: DependencyContainer): PluginContext<any, any> {
+  const alive = (member: string): void => {
+    if (gen.status === "retired" || gen.status === "discarded") {
+      host.countStaleUse();
+      throw new StaleGenerationError(gen.pluginId, gen.number, member);
+    }
+  };
+  const acting = (member: string): void => {
+    alive(member);
+    if (gen.status === "preparing") throw new DeclareOnlyError(gen.pluginId, `it called ctx.${member}()`);
+  };
+  return {
+    pluginId: gen.pluginId,
+    generation: gen.number,
+    config: gen.config,
+    signal: gen.abort.signal,
+    container,
+    provide(contract, implementation, options) {
+      alive("provide");
+      if (gen.status !== "preparing") throw new Error(`plugin "${gen.pluginId}": provide() is only allowed in setup`);
+      host.recordProvide(gen, contract, implementation, options?.key);
+    },
+    use(contract) {
+      alive("use");
+      return host.handle(contract);
+    },
+    useAll(contract) {
+      alive("useAll");
+      return host.manyHandle(contract);
+    },
+    on(event, handler) {
+      alive("on");
+      gen.addEffect({ name: `on:${event}`, start: () => host.listen(gen, event, handler) });
+    },
+    emit(event, payload) {
+      acting("emit");
+      host.emit(event, payload);
+    },
+    getState() {
+      alive("getState");
+      return gen.state;
+    },
+    setState(next) {
+      alive("setState");
+      host.validateState(gen, next);
+      gen.state = next;
+    },
+    setTimeout(callback, ms) {
+      alive("setTimeout");
+      gen.addEffect({
+        name: "timeout",
+        start: () => {
+          const timer = setTimeout(callback, ms);
+          return () => clearTimeout(timer);
+        },
+      });
+    },
+    setInterval(callback, ms) {
+      alive("setInterval");
+      gen.addEffect({
+        name: "interval",
+        start: () => {
+          const timer = setInterval(callback, ms);
+          return () => clearInterval(timer);
+        },
+      });
+    },
+    spawn(command, args, options) {
+      acting("spawn");
+      const child = spawn(command, args, options ?? {});
+      gen.own(`process ${command}`, () => terminate(child));
+      return child;
+    },
+    watch(path, listener) {
+      acting("watch");
+      const watcher = fsWatch(path, listener);
+      gen.own(`watch ${path}`, () => watcher.close());
+      return watcher;
+    },
+    effect(name, start) {
+      alive("effect");
+      gen.addEffect({ name, start });
+    },
+    onStart(hook) {
+      alive("onStart");
+      gen.addStartHook(hook);
+    },
+    onDispose(dispose, name = "onDispose") {
+      alive("onDispose");
+      gen.addEffect({ name, start: () => dispose });
+    },
+  };
+}
+
+/** Ends a child process: SIGTERM, then SIGKILL after a grace period; resolves when it has exited. */
+function terminate(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+    child.once("exit", () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}

@@ -1,0 +1,190 @@
+/**
+ * Stable handles. Consumers never hold a provider; they hold a handle whose identity survives every
+ * reload. Each call is admitted by the generation bound at that moment and finishes there, so a reload
+ * never tears a call in half; commit re-points the handle for the calls that come after.
+ */
+import type { Contract } from "./contract.js";
+import { DeclareOnlyError } from "./errors.js";
+import type { Generation } from "./generation.js";
+
+/** Kernel facts a handle needs: which generation is declaring right now (none outside setup). */
+export interface HandleRuntime {
+  declaring: Generation | undefined;
+}
+
+/** A provider value bound to the generation that offers it. */
+export interface Binding {
+  value: unknown;
+  version: string;
+  gen: Generation;
+}
+
+/** Methods of T, for typed `call`. */
+export type MethodKeys<T> = { [K in keyof T]: T[K] extends (...args: any[]) => any ? K : never }[keyof T];
+
+/** Holds one generation's provider for a stretch of work (a turn, a stream); release when done. */
+export interface Lease<T> {
+  readonly value: T;
+  readonly pluginId: string;
+  readonly generation: number;
+  release(): void;
+}
+
+/** Thrown when a handle is used while no plugin provides its contract. */
+export class NoProviderError extends Error {
+  constructor(contractId: string) {
+    super(`no plugin provides "${contractId}"; enable one in plugins.json`);
+    this.name = "NoProviderError";
+  }
+}
+
+/** A stable handle to one provider slot of a contract. */
+export class Handle<T> {
+  /** The binding that admits new work, or undefined when nobody provides the slot. */
+  binding: Binding | undefined = undefined;
+  /** Set while a boundary gate holds new work back: the resolvers of the waiting calls. */
+  private held: Array<() => void> | undefined = undefined;
+
+  constructor(
+    readonly contract: Contract<T>,
+    readonly key: string,
+    private readonly runtime: HandleRuntime,
+  ) {}
+
+  /** Whether a provider is bound. */
+  get available(): boolean {
+    return this.binding !== undefined;
+  }
+
+  /** The generation that new calls go to, for display. */
+  get generation(): number | undefined {
+    return this.binding?.gen.number;
+  }
+
+  /** The plugin that new calls go to, for display. */
+  get pluginId(): string | undefined {
+    return this.binding?.gen.pluginId;
+  }
+
+  /** Calls `method` on the current provider, pinned to its generation until the result settles. */
+  call<K extends MethodKeys<T>>(method: K, ...args: T[K] extends (...a: infer A) => any ? A : never): T[K] extends (...a: any[]) => infer R ? R : never {
+    const binding = this.admit(String(method));
+    if (binding === undefined) {
+      return this.later().then(() => this.call(method, ...args)) as any;
+    }
+    const gen = binding.gen;
+    gen.enter();
+    let result: any;
+    try {
+      result = (binding.value as any)[method](...args);
+    } catch (error) {
+      gen.exit();
+      throw error;
+    }
+    if (result !== null && typeof result === "object" && typeof result.then === "function") {
+      return result.then(
+        (value: unknown) => {
+          gen.exit();
+          return value;
+        },
+        (error: unknown) => {
+          gen.exit();
+          throw error;
+        },
+      );
+    }
+    gen.exit();
+    return result;
+  }
+
+  /** Pins the current provider for a stretch of work (a stream, a turn): it cannot retire until released. */
+  async acquire(): Promise<Lease<T>> {
+    let binding = this.admit("acquire");
+    while (binding === undefined) {
+      await this.later();
+      binding = this.admit("acquire");
+    }
+    const gen = binding.gen;
+    gen.enter();
+    let released = false;
+    return {
+      value: binding.value as T,
+      pluginId: gen.pluginId,
+      generation: gen.number,
+      release: () => {
+        if (released) return;
+        released = true;
+        gen.exit();
+      },
+    };
+  }
+
+  /** The current provider without pinning it; for inspection only. */
+  peek(): T | undefined {
+    return this.binding?.value as T | undefined;
+  }
+
+  /** Holds new work back (boundary gate). Idempotent. */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Lets held work through, to whatever binding is current now. */
+  release(): void {
+    const held = this.held;
+    this.held = undefined;
+    for (const wake of held ?? []) wake();
+  }
+
+  /** Whether a gate currently holds new work. */
+  get holding(): boolean {
+    return this.held !== undefined;
+  }
+
+  private admit(member: string): Binding | undefined {
+    const declaring = this.runtime.declaring;
+    if (declaring !== undefined) {
+      throw new DeclareOnlyError(declaring.pluginId, `it used "${this.contract.id}" (${member})`);
+    }
+    if (this.held !== undefined) return undefined;
+    if (this.binding === undefined) throw new NoProviderError(this.contract.id);
+    return this.binding;
+  }
+
+  private later(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.held === undefined) resolve();
+      else this.held.push(resolve);
+    });
+  }
+}
+
+/** All providers of a `many` contract, in distribution order; each one a stable handle. */
+export class ManyHandle<T> {
+  private readonly slots = new Map<string, Handle<T>>();
+
+  constructor(
+    readonly contract: Contract<T>,
+    private readonly runtime: HandleRuntime,
+  ) {}
+
+  /** The slot for `key`, created on first use so its identity is stable from then on. */
+  slot(key: string): Handle<T> {
+    let handle = this.slots.get(key);
+    if (handle === undefined) {
+      handle = new Handle(this.contract, key, this.runtime);
+      this.slots.set(key, handle);
+    }
+    return handle;
+  }
+
+  /** The slots that have a provider right now. */
+  list(): Array<Handle<T>> {
+    return [...this.slots.values()].filter((h) => h.available);
+  }
+
+  /** Leases every current provider at once: a consistent snapshot for one turn. */
+  async acquireAll(): Promise<Array<Lease<T>>> {
+    return Promise.all(this.list().map((h) => h.acquire()));
+  }
+}

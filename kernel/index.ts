@@ -1,0 +1,31 @@
+/**
+ * The kernel's public API: what contracts, plugins and hosts may import. Everything else in kernel/ is
+ * internal. `reflect-metadata` loads first because tsyringe's decorators need it.
+ */
+import "reflect-metadata";
+
+export { inject } from "tsyringe";
+export { defineContract, type Contract, type ContractKind, type ContractShape, type ContractSpec, type GatePolicy } from "./contract.js";
+export { definePlugin, type PluginDefinition, type ProvideDecl, type RequireDecl, type StateSpec } from "./plugin.js";
+export { PluginTokens, type PluginContext, type ProvideOptions } from "./context.js";
+export { Handle, ManyHandle, NoProviderError, type Lease } from "./handles.js";
+export {
+  ContractError,
+  DeclareOnlyError,
+  StaleGenerationError,
+  formatLifecycleError,
+  type LifecycleError,
+  type Phase,
+} from "./errors.js";
+export { SchemaError } from "./config.js";
+export {
+  Kernel,
+  type BootResult,
+  type KernelDescription,
+  type KernelOptions,
+  type OperationResult,
+  type PhaseInfo,
+  type PluginDescription,
+  type PluginEntry,
+} from "./kernel.js";
+export { hashSource, type PluginSource } from "./loader.js";
