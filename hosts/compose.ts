@@ -1,0 +1,167 @@
+/**
+ * Composes a kernel from a distribution: reads the plugins.json layers in their order, resolves each
+ * entry's `use` to code, and boots. Shared by the CLI and the SDK so both run the same distribution.
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, extname, join, resolve } from "node:path";
+import {
+  DistributionError,
+  mergeDistributions,
+  parseDistribution,
+  readDistribution,
+  useBaseDir,
+  type DistributionLayer,
+  type MergedEntry,
+} from "../kernel/distribution.js";
+import type { BootResult, Kernel, KernelOptions, PluginEntry, PluginSource } from "../kernel/index.js";
+import { expandHome, projectDir } from "./paths.js";
+import { isTrusted } from "./trust.js";
+
+/** Everything that decides which distribution runs. */
+export interface DistributionInputs {
+  cwd: string;
+  agentDir: string;
+  /** The package's own plugins.json. */
+  defaultFile: string;
+  /** Folder holding the compiled built-in plugins (`<name>/index.js`). */
+  builtinDir: string;
+  /** `--distribution FILE`, in order. */
+  distributionFiles?: string[];
+  /** `--plugin [id=]use`, in order. */
+  pluginFlags?: string[];
+  /** `--no-plugin id`, in order. */
+  noPluginFlags?: string[];
+}
+
+/** The merged distribution, the layers it came from, and notices for the user (e.g. untrusted project). */
+export interface ResolvedDistribution {
+  entries: MergedEntry[];
+  layers: string[];
+  notices: string[];
+}
+
+/** The label of the layer made of command-line flags, as error messages name it. */
+export const COMMAND_LINE = "command line";
+
+/** Reads and merges every layer. Throws DistributionError on bad input. */
+export async function resolveDistribution(inputs: DistributionInputs): Promise<ResolvedDistribution> {
+  const notices: string[] = [];
+  const layers: DistributionLayer[] = [];
+  const push = (layer: DistributionLayer | undefined): void => {
+    if (layer !== undefined) layers.push(layer);
+  };
+  const base = await readDistribution(inputs.defaultFile);
+  if (base === undefined) throw new DistributionError(inputs.defaultFile, undefined, undefined, "the package's default distribution is missing; reinstall pi-host");
+  push(base);
+  push(await readDistribution(join(inputs.agentDir, "plugins.json")));
+  const projectFile = join(projectDir(inputs.cwd), "plugins.json");
+  if (existsSync(projectFile)) {
+    if (await isTrusted(inputs.agentDir, inputs.cwd)) push(await readDistribution(projectFile));
+    else notices.push(`ignoring ${projectFile}: this project is not trusted; run "pi trust" here to use its plugins`);
+  }
+  for (const file of inputs.distributionFiles ?? []) {
+    const path = resolve(inputs.cwd, expandHome(file));
+    const layer = await readDistribution(path);
+    if (layer === undefined) throw new DistributionError(path, undefined, undefined, "no such file; check the --distribution path");
+    push(layer);
+  }
+  const flags = commandLineLayer(inputs);
+  if (flags.entries.length > 0) push(flags);
+  const entries = mergeDistributions(layers);
+  return { entries, layers: layers.map((l) => l.file), notices };
+}
+
+/** Turns `--plugin` / `--no-plugin` into one overlay layer. */
+function commandLineLayer(inputs: DistributionInputs): DistributionLayer {
+  const entries = (inputs.pluginFlags ?? []).map((spec) => {
+    const eq = spec.indexOf("=");
+    const use = eq > 0 ? spec.slice(eq + 1) : spec;
+    const id = eq > 0 ? spec.slice(0, eq) : idFromUse(use);
+    return { id, use: isPathLike(use) ? resolve(inputs.cwd, expandHome(use)) : use, enabled: true };
+  });
+  for (const id of inputs.noPluginFlags ?? []) entries.push({ id, use: undefined as unknown as string, enabled: false });
+  // Validate through the same parser that checks files, so flags and files fail alike.
+  return parseDistribution(COMMAND_LINE, JSON.stringify(entries));
+}
+
+/** The id a `--plugin` without `id=` gets: the built-in name, or the file/folder name of a path. */
+export function idFromUse(use: string): string {
+  if (use.startsWith("npm:")) return use.slice(4).replace(/@[^/@]*$/, "").replace(/^@/, "").replace("/", "-");
+  if (use.startsWith("git:")) return basename(use.replace(/@[^/@]*$/, "")).replace(/\.git$/, "");
+  const name = basename(use, extname(use));
+  return name === "index" ? basename(resolve(use, "..")) : name;
+}
+
+function isPathLike(use: string): boolean {
+  return use.startsWith(".") || use.startsWith("/") || use.startsWith("~");
+}
+
+/** Resolves each enabled-or-not entry to where its code is. Throws DistributionError on an unknown `use`. */
+export function resolveSources(entries: MergedEntry[], builtinDir: string): PluginEntry[] {
+  return entries.map((entry) => ({
+    id: entry.id,
+    source: resolveUse(entry, builtinDir),
+    config: entry.config,
+    enabled: entry.enabled,
+  }));
+}
+
+function resolveUse(entry: MergedEntry, builtinDir: string): PluginSource {
+  const use = entry.use;
+  if (use.startsWith("npm:") || use.startsWith("git:")) {
+    throw new DistributionError(entry.useFrom, entry.id, "use", `package "${use}" is not installed; install it with "pi install ${use}"`);
+  }
+  if (isPathLike(use)) {
+    const path = resolve(useBaseDir(entry), expandHome(use));
+    const file = existsSync(path) && statSync(path).isDirectory() ? ["index.ts", "index.mts", "index.js", "index.mjs"].map((f) => join(path, f)).find(existsSync) : path;
+    if (file === undefined || !existsSync(file)) {
+      throw new DistributionError(entry.useFrom, entry.id, "use", `no plugin at "${path}"; give a .ts/.js file or a folder with index.ts`);
+    }
+    return { kind: "file", path: file };
+  }
+  const path = join(builtinDir, use, "index.js");
+  if (!existsSync(path)) {
+    const known = builtinNames(builtinDir);
+    throw new DistributionError(
+      entry.useFrom,
+      entry.id,
+      "use",
+      `unknown plugin "${use}": not a built-in${known.length ? ` (${known.join(", ")})` : ""}, a path, npm: or git: source`,
+    );
+  }
+  return { kind: "builtin", name: use, path };
+}
+
+/** The names of the compiled built-in plugins. */
+export function builtinNames(builtinDir: string): string[] {
+  if (!existsSync(builtinDir)) return [];
+  return readdirSync(builtinDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(builtinDir, d.name, "index.js")))
+    .map((d) => d.name)
+    .sort();
+}
+
+/** A booted kernel, or the config errors that refused the boot, each as one line naming file, entry and field. */
+export interface ComposedKernel {
+  kernel: Kernel;
+  boot: BootResult;
+  configErrors: string[];
+}
+
+/** Builds a kernel for a resolved distribution and boots it. */
+export async function composeKernel(distribution: ResolvedDistribution, builtinDir: string, options: KernelOptions = {}): Promise<ComposedKernel> {
+  const entries = resolveSources(distribution.entries, builtinDir);
+  const { Kernel } = await import("../kernel/index.js");
+  const hostModules = {
+    "pi-host": await import("./api.js"),
+    "@sinclair/typebox": await import("@sinclair/typebox"),
+    tsyringe: await import("tsyringe"),
+  };
+  const kernel = new Kernel({ ...options, virtualModules: { ...hostModules, ...options.virtualModules } });
+  const boot = await kernel.boot(entries);
+  const configErrors = boot.configErrors.map((e) => {
+    const from = distribution.entries.find((m) => m.id === e.pluginId)?.configFrom ?? COMMAND_LINE;
+    return new DistributionError(from, e.pluginId, e.field, e.message).message;
+  });
+  return { kernel, boot, configErrors };
+}

@@ -1,0 +1,21 @@
+/**
+ * Where pi-host keeps things, following pi's layout so both tools share one agent folder.
+ */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** The agent folder: `PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
+export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.PI_CODING_AGENT_DIR;
+  return fromEnv ? resolve(expandHome(fromEnv)) : join(homedir(), ".pi", "agent");
+}
+
+/** The project's config folder: `<cwd>/.pi`. */
+export function projectDir(cwd: string): string {
+  return join(cwd, ".pi");
+}
+
+/** Expands a leading `~` to the home folder. */
+export function expandHome(path: string): string {
+  return path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
+}
