@@ -114,7 +114,8 @@ async function main(argv: string[]): Promise<number> {
   for (const error of boot.errors) process.stderr.write(`pi: ${formatLifecycleError(error)}\n`);
   const plugins = kernel.describe().plugins;
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(plugins, null, 2)}\n`);
+    // Fields without a value print as null, so JSON readers see every key.
+    process.stdout.write(`${JSON.stringify(plugins, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
   } else {
     process.stdout.write(formatTable(plugins));
   }

@@ -152,11 +152,8 @@ export interface ComposedKernel {
 export async function composeKernel(distribution: ResolvedDistribution, builtinDir: string, options: KernelOptions = {}): Promise<ComposedKernel> {
   const entries = resolveSources(distribution.entries, builtinDir);
   const { Kernel } = await import("../kernel/index.js");
-  const hostModules = {
-    "pi-host": await import("./api.js"),
-    "@sinclair/typebox": await import("@sinclair/typebox"),
-    tsyringe: await import("tsyringe"),
-  };
+  const api = await import("./api.js");
+  const hostModules = { "pi-host": api, "@sinclair/typebox": await import("@sinclair/typebox"), tsyringe: api.tsyringe };
   const kernel = new Kernel({ ...options, virtualModules: { ...hostModules, ...options.virtualModules } });
   const boot = await kernel.boot(entries);
   const configErrors = boot.configErrors.map((e) => {

@@ -2,9 +2,11 @@
  * The kernel's public API: what contracts, plugins and hosts may import. Everything else in kernel/ is
  * internal. `reflect-metadata` loads first because tsyringe's decorators need it.
  */
-import "reflect-metadata";
+import "./reflect.js";
 
 export { inject } from "tsyringe";
+/** The DI library itself, handed to source-loaded plugins as the "tsyringe" module (one shared copy). */
+export * as tsyringe from "tsyringe";
 export { defineContract, type Contract, type ContractKind, type ContractShape, type ContractSpec, type GatePolicy } from "./contract.js";
 export { definePlugin, type PluginDefinition, type ProvideDecl, type RequireDecl, type StateSpec } from "./plugin.js";
 export { PluginTokens, type PluginContext, type ProvideOptions } from "./context.js";
