@@ -3,7 +3,7 @@
  * generation to the next through load → prepare → gate → migrate → commit → retire, one operation at a
  * time. It knows plugins, contracts, generations and handles — never what any of them mean.
  */
-import "reflect-metadata";
+import "./reflect.js";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { checkNeeds, checkOffers, type Need, type Offer } from "./compat.js";
 import { shapeMismatch, type Contract } from "./contract.js";
@@ -68,6 +68,8 @@ export interface PluginDescription {
   source: string;
   generation: number | undefined;
   status: "active" | "disabled" | "failed";
+  /** The validated config the active generation runs with. */
+  config: unknown;
   provides: Array<{ contract: string; version: string; key: string }>;
   requires: Array<{ contract: string; range: string }>;
 }
@@ -264,6 +266,7 @@ export class Kernel {
         source: sourceLabel(r.source),
         generation: gen?.number,
         status: gen ? "active" : r.enabled && r.failed ? "failed" : "disabled",
+        config: gen?.config,
         provides: (gen?.provided ?? []).map((p) => ({ contract: p.contract.id, version: p.version, key: p.key })),
         requires: gen ? requiresOf(gen.definition).map((q) => ({ contract: q.contract.id, range: q.range })) : [],
       };
