@@ -31,3 +31,13 @@ export {
   type PluginEntry,
 } from "./kernel.js";
 export { hashSource, type PluginSource } from "./loader.js";
+export { watchPlugins, type PluginWatcher, type WatchOptions } from "./watcher.js";
+export {
+  DistributionError,
+  mergeDistributions,
+  parseDistribution,
+  readDistribution,
+  type DistributionEntry,
+  type DistributionLayer,
+  type MergedEntry,
+} from "./distribution.js";
