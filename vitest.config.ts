@@ -6,6 +6,7 @@ export default defineConfig({
     exclude: ["tests/fixtures/**", "node_modules/**"],
     pool: "forks",
     execArgv: ["--expose-gc"],
+    reporters: ["default", "./tests/plain-summary.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
