@@ -1,0 +1,70 @@
+/**
+ * The AI contracts: providers that stream one assistant message, the model catalog, and API keys.
+ */
+import { defineContract } from "../../kernel/index.js";
+import type { AssistantStream, Context, Model, StreamOptions, ThinkingLevel } from "./types.js";
+
+export * from "./types.js";
+export { AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, priceUsage } from "./stream.js";
+
+/**
+ * One wire protocol. `stream` never throws and never rejects: every failure (auth, network, HTTP status,
+ * malformed stream, abort) ends the stream with an `error` event whose message has stopReason `error`
+ * or `aborted` and an `errorMessage`.
+ */
+export interface AiProvider {
+  /** The wire protocol this provider speaks, e.g. "anthropic-messages". */
+  readonly api: string;
+  stream(model: Model, context: Context, options?: StreamOptions): AssistantStream;
+}
+
+/** Providers register one slot per wire protocol (`key` = api). */
+export const AiProviderContract = defineContract<AiProvider>({
+  id: "ai/provider",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+  shape: { api: "string", stream: "function" },
+});
+
+/** A parsed `provider/id[:thinking]` model reference. */
+export interface ResolvedModel {
+  model: Model;
+  thinking?: ThinkingLevel;
+}
+
+/** The model catalog: built-ins plus `models.json` custom providers and overrides. */
+export interface ModelCatalog {
+  list(): Model[];
+  find(provider: string, id: string): Model | undefined;
+  /** Models whose provider, id or name contains every word of `query`. */
+  search(query: string): Model[];
+  /** Resolves `provider/id[:thinking]` or a bare id; throws one line with the closest matches. */
+  resolve(reference: string, provider?: string): ResolvedModel;
+}
+
+export const ModelsContract = defineContract<ModelCatalog>({
+  id: "ai/models",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { list: "function", find: "function", search: "function", resolve: "function" },
+});
+
+/** API keys: `--api-key` > auth.json > environment. */
+export interface AuthStore {
+  /** The key for a provider, or undefined when none is configured. */
+  apiKey(provider: string): Promise<string | undefined>;
+  /** One line telling the user how to provide a key for `provider`. */
+  missingKeyMessage(provider: string): string;
+  /** Stores a key in auth.json (mode 0600). */
+  setApiKey(provider: string, key: string): Promise<void>;
+}
+
+export const AuthContract = defineContract<AuthStore>({
+  id: "auth",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { apiKey: "function", missingKeyMessage: "function", setApiKey: "function" },
+});

@@ -1,0 +1,71 @@
+/**
+ * Which failures are worth another try, and how long to wait. Transient: 408, 409 (lock timeout), 429,
+ * 5xx, Anthropic's 529 "overloaded", and connections that drop before the answer begins. Never: 400,
+ * 401, 403, 404 — another try would fail the same way. Pure functions; providers run the loop.
+ */
+import type { RetryPolicy } from "./types.js";
+
+/** pi's defaults: three retries, 2 s doubling, capped at 60 s. */
+export const DEFAULT_RETRY: RetryPolicy = { enabled: true, maxRetries: 3, baseDelayMs: 2_000, maxDelayMs: 60_000 };
+
+const TRANSIENT_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "ENOTFOUND", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/** Whether an HTTP status is worth retrying. */
+export function isTransientStatus(status: number | undefined): boolean {
+  if (status === undefined) return false;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** Whether an error thrown by an SDK or fetch is worth retrying. */
+export function isTransientError(error: unknown): boolean {
+  if (error === null || typeof error !== "object") return false;
+  const e = error as { status?: unknown; code?: unknown; cause?: unknown; name?: unknown; message?: unknown };
+  if (e.name === "AbortError" || e.name === "APIUserAbortError") return false;
+  if (typeof e.status === "number") return isTransientStatus(e.status);
+  if (typeof e.code === "string" && TRANSIENT_CODES.has(e.code)) return true;
+  if (typeof e.message === "string" && /overloaded|socket hang up|other side closed|terminated|fetch failed|connection error/i.test(e.message)) return true;
+  return e.cause !== undefined && e.cause !== error ? isTransientError(e.cause) : false;
+}
+
+/**
+ * The wait before retry number `attempt` (0-based): the server's Retry-After when it gives one (seconds
+ * or an HTTP date), else exponential backoff with full jitter in [50%, 100%] of the step, capped.
+ */
+export function retryDelayMs(attempt: number, policy: RetryPolicy, retryAfter?: string | null, random: () => number = Math.random): number {
+  const fromServer = parseRetryAfter(retryAfter);
+  if (fromServer !== undefined) return Math.min(fromServer, policy.maxDelayMs);
+  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(step * (0.5 + random() / 2));
+}
+
+/** Parses a Retry-After header (also `retry-after-ms`-style plain milliseconds when suffixed "ms"). */
+export function parseRetryAfter(value: string | null | undefined): number | undefined {
+  if (value === null || value === undefined || value.trim() === "") return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?ms$/.test(text)) return Math.round(Number.parseFloat(text));
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number.parseFloat(text) * 1_000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/** Waits `ms`, or rejects at once with an AbortError when `signal` fires. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function abortError(): Error {
+  const error = new Error("Request was aborted");
+  error.name = "AbortError";
+  return error;
+}
