@@ -6,6 +6,8 @@ import type { AssistantStream, Context, Model, StreamOptions, ThinkingLevel } fr
 
 export * from "./types.js";
 export { AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, priceUsage } from "./stream.js";
+export { idRule, isSameModel, prepareHistory, shortHash, type ToolCallIdRule } from "./handoff.js";
+export { DEFAULT_RETRY, errorHeader, isTransientError, isTransientStatus, parseRetryAfter, retryDelayMs, sleep, withRetry } from "./retry.js";
 
 /**
  * One wire protocol. `stream` never throws and never rejects: every failure (auth, network, HTTP status,

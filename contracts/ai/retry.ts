@@ -69,3 +69,36 @@ function abortError(): Error {
   error.name = "AbortError";
   return error;
 }
+
+/** Reads a header from an SDK error, whose `headers` may be a Headers object or a plain record. */
+export function errorHeader(error: unknown, name: string): string | undefined {
+  const headers = (error as { headers?: unknown } | null)?.headers;
+  if (headers === null || typeof headers !== "object") return undefined;
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, unknown>;
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name.toLowerCase());
+  const value = key === undefined ? undefined : record[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * Runs `attempt` and retries it on transient failures while `canRetry()` says nothing has reached the
+ * caller yet (a stream that already emitted content cannot be replayed). Honours Retry-After.
+ */
+export async function withRetry<T>(
+  policy: RetryPolicy | undefined,
+  signal: AbortSignal | undefined,
+  attempt: (attemptNumber: number) => Promise<T>,
+  canRetry: () => boolean = () => true,
+): Promise<T> {
+  const p = policy ?? DEFAULT_RETRY;
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt(n);
+    } catch (error) {
+      if (!p.enabled || n >= p.maxRetries || signal?.aborted || !canRetry() || !isTransientError(error)) throw error;
+      const retryAfter = errorHeader(error, "retry-after-ms") !== undefined ? `${errorHeader(error, "retry-after-ms")}ms` : errorHeader(error, "retry-after");
+      await sleep(retryDelayMs(n, p, retryAfter), signal);
+    }
+  }
+}
