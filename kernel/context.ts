@@ -80,14 +80,15 @@ const KILL_GRACE_MS = 1_000;
 
 /** Builds the context for one generation. */
 export function createContext(gen: Generation, host: ContextHost, container: DependencyContainer): PluginContext<any, any> {
-  const alive = (member: string): void => {
-    if (gen.status === "retired" || gen.status === "discarded") {
+  // `owns`: the member starts an effect, which nothing could undo once this generation's disposal began.
+  const alive = (member: string, owns = false): void => {
+    if (gen.status === "retired" || gen.status === "discarded" || (owns && gen.abort.signal.aborted)) {
       host.countStaleUse();
       throw new StaleGenerationError(gen.pluginId, gen.number, member);
     }
   };
-  const acting = (member: string): void => {
-    alive(member);
+  const acting = (member: string, owns = false): void => {
+    alive(member, owns);
     if (gen.status === "preparing") throw new DeclareOnlyError(gen.pluginId, `it called ctx.${member}()`);
   };
   return {
@@ -110,7 +111,7 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
       return host.manyHandle(contract);
     },
     on(event, handler) {
-      alive("on");
+      alive("on", true);
       gen.addEffect({ name: `on:${event}`, start: () => host.listen(gen, event, handler) });
     },
     emit(event, payload) {
@@ -127,7 +128,7 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
       gen.state = next;
     },
     setTimeout(callback, ms) {
-      alive("setTimeout");
+      alive("setTimeout", true);
       gen.addEffect({
         name: "timeout",
         start: () => {
@@ -137,7 +138,7 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
       });
     },
     setInterval(callback, ms) {
-      alive("setInterval");
+      alive("setInterval", true);
       gen.addEffect({
         name: "interval",
         start: () => {
@@ -147,27 +148,27 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
       });
     },
     spawn(command, args, options) {
-      acting("spawn");
+      acting("spawn", true);
       const child = spawn(command, args, options ?? {});
       gen.own(`process ${command}`, () => terminate(child));
       return child;
     },
     watch(path, listener) {
-      acting("watch");
+      acting("watch", true);
       const watcher = fsWatch(path, listener);
       gen.own(`watch ${path}`, () => watcher.close());
       return watcher;
     },
     effect(name, start) {
-      alive("effect");
+      alive("effect", true);
       gen.addEffect({ name, start });
     },
     onStart(hook) {
-      alive("onStart");
+      alive("onStart", true);
       gen.addStartHook(hook);
     },
     onDispose(dispose, name = "onDispose") {
-      alive("onDispose");
+      alive("onDispose", true);
       gen.addEffect({ name, start: () => dispose });
     },
   };
