@@ -4,6 +4,7 @@
  */
 import type { DependencyContainer } from "tsyringe";
 import type { Contract } from "./contract.js";
+import type { PluginSource } from "./loader.js";
 import type { PluginDefinition } from "./plugin.js";
 
 /** Undoes one effect. May be async; the kernel bounds how long it waits. */
@@ -26,9 +27,10 @@ export interface Provided {
   value: unknown;
 }
 
-/** What describes the code a generation came from. */
+/** What a generation came from: the entry's source and raw config (the plugin's own once it commits), and a content hash. */
 export interface GenerationSource {
-  label: string;
+  entry: PluginSource;
+  config: unknown;
   hash: string | undefined;
 }
 

@@ -11,7 +11,7 @@ import { checkState, SchemaError, validated } from "./config.js";
 import { createContext, PluginTokens, type ContextHost } from "./context.js";
 import { ContractError, DeclareOnlyError, formatLifecycleError, lifecycleError, type LifecycleError, type Phase } from "./errors.js";
 import { EventBus } from "./events.js";
-import { Generation } from "./generation.js";
+import { Generation, type GenerationSource } from "./generation.js";
 import { Handle, ManyHandle, type HandleRuntime } from "./handles.js";
 import { runWatchingIo } from "./io-guard.js";
 import { hashSource, PluginLoader, sourceLabel, type PluginSource } from "./loader.js";
@@ -310,7 +310,8 @@ export class Kernel {
       try {
         await this.phase(item.record.id, "prepare", number);
         checkOffers(item.record.id, offersOf(item.record.id, item.definition), prepared.flatMap(offersOfGen), []);
-        prepared.push(this.prepare(item.record, item.definition, item.hash, item.config, number));
+        const origin = { entry: item.record.source, config: item.record.config, hash: item.hash };
+        prepared.push(this.prepare(item.record, item.definition, origin, item.config, number));
       } catch (error) {
         result.errors.push(this.fail(item.record, "prepare", number, error));
       }
@@ -390,7 +391,7 @@ export class Kernel {
       const others = this.othersThan(pluginId);
       checkOffers(pluginId, offersOf(pluginId, definition), others.offers, others.needs);
       const validConfig = validated(definition.config, config, "config");
-      next = this.prepare(record, definition, hash, validConfig, number);
+      next = this.prepare(record, definition, { entry: source, config, hash }, validConfig, number);
       try {
         checkNeeds(needsOf(pluginId, definition), [...others.offers, ...offersOfGen(next)]);
       } catch (error) {
@@ -400,9 +401,6 @@ export class Kernel {
     } catch (error) {
       return { pluginId, status: "aborted", generation: number, error: this.report(lifecycleError(pluginId, phase, number, error)) };
     }
-    record.source = source;
-    record.config = config;
-    record.enabled = true;
     return this.transition(record, next);
   }
 
@@ -449,8 +447,8 @@ export class Kernel {
   // ── phases ────────────────────────────────────────────────────────────────────────────────────
 
   /** Runs setup in declare mode and records what it declared. Throws on any problem; changes nothing. */
-  private prepare(record: PluginRecord, definition: PluginDefinition<any, any>, hash: string | undefined, config: unknown, number: number): Generation {
-    const gen = new Generation(record.id, number, definition, config, { label: sourceLabel(record.source), hash });
+  private prepare(record: PluginRecord, definition: PluginDefinition<any, any>, origin: GenerationSource, config: unknown, number: number): Generation {
+    const gen = new Generation(record.id, number, definition, config, origin);
     const container = this.root.createChildContainer();
     for (const need of requiresOf(definition)) {
       if (need.contract.kind === "single") this.use(need.contract);
@@ -551,6 +549,8 @@ export class Kernel {
     }
     if (next !== undefined) {
       next.status = "active";
+      record.source = next.source.entry;
+      record.config = next.source.config;
       for (const p of next.provided) this.slotOf(next.pluginId, p.contract, p.key).binding = { value: p.value, version: p.version, gen: next };
     }
     this.releaseHolds(old);
