@@ -105,6 +105,8 @@ export class Kernel {
   /** How many times code of a retired generation tried to use its context. */
   staleUses = 0;
   private readonly records = new Map<string, PluginRecord>();
+  /** Changes requested of each plugin and not yet taken up by its queued task. */
+  private readonly pending = new Map<string, Change>();
   private readonly singles = new Map<string, Handle<any>>();
   private readonly manys = new Map<string, ManyHandle<any>>();
   private readonly hostNeeds: Need[] = [];
@@ -211,31 +213,28 @@ export class Kernel {
 
   /** Reloads a plugin from its source (or a new one); identical source is a no-op. */
   reload(pluginId: string, change: { source?: PluginSource } = {}): Promise<OperationResult> {
-    return this.queue.enqueue(`change:${pluginId}`, () => this.changeNow(pluginId, change));
+    return this.request(pluginId, { source: change.source });
   }
 
   /** Re-runs a plugin with new config through the same reload cycle. */
   configure(pluginId: string, config: unknown): Promise<OperationResult> {
-    return this.queue.enqueue(`change:${pluginId}`, () => this.changeNow(pluginId, { config }));
+    return this.request(pluginId, { config });
   }
 
   /** Turns a plugin on. */
   enable(pluginId: string): Promise<OperationResult> {
-    return this.queue.enqueue(`change:${pluginId}`, () => this.changeNow(pluginId, { enabled: true }));
+    return this.request(pluginId, { enabled: true });
   }
 
   /** Turns a plugin off: its generation retires and its handles go unbound. */
   disable(pluginId: string): Promise<OperationResult> {
-    return this.queue.enqueue(`change:${pluginId}`, () => this.changeNow(pluginId, { enabled: false }));
+    return this.request(pluginId, { enabled: false });
   }
 
   /** Adds a new plugin entry at run time and starts it when enabled. */
   add(entry: PluginEntry): Promise<OperationResult> {
-    return this.queue.enqueue(`change:${entry.id}`, async () => {
-      if (this.records.has(entry.id)) return this.changeNow(entry.id, { source: entry.source, config: entry.config, enabled: entry.enabled ?? true });
-      this.records.set(entry.id, newRecord({ ...entry, enabled: false }));
-      return this.changeNow(entry.id, { enabled: entry.enabled ?? true });
-    });
+    if (!this.records.has(entry.id)) this.records.set(entry.id, newRecord({ ...entry, enabled: false }));
+    return this.request(entry.id, { source: entry.source, config: entry.config, enabled: entry.enabled ?? true });
   }
 
   /** Retires every generation in reverse order and refuses further work. */
@@ -355,6 +354,24 @@ export class Kernel {
 
   // ── one change to one plugin: the reload cycle ────────────────────────────────────────────────
 
+  /**
+   * Queues a change to one plugin. A request that finds one still waiting merges into it, later fields
+   * winning, so a burst of saves is one reload and no requested source, config or on/off is dropped.
+   */
+  private request(pluginId: string, change: Change): Promise<OperationResult> {
+    const waiting = this.pending.get(pluginId);
+    this.pending.set(pluginId, {
+      source: change.source ?? waiting?.source,
+      config: change.config !== undefined ? change.config : waiting?.config,
+      enabled: change.enabled ?? waiting?.enabled,
+    });
+    return this.queue.enqueue(`change:${pluginId}`, () => {
+      const merged = this.pending.get(pluginId) ?? {};
+      this.pending.delete(pluginId);
+      return this.changeNow(pluginId, merged);
+    });
+  }
+
   private async changeNow(pluginId: string, change: Change): Promise<OperationResult> {
     const record = this.records.get(pluginId);
     if (record === undefined) {
@@ -371,7 +388,14 @@ export class Kernel {
     const config = change.config !== undefined ? change.config : record.config;
 
     if (!enabled) {
+      const active = record.active;
+      const blocker = active !== undefined ? this.removalBlocker(pluginId) : undefined;
+      if (active !== undefined && blocker !== undefined) {
+        return { pluginId, status: "aborted", generation: active.number, error: this.report(lifecycleError(pluginId, "prepare", active.number, blocker)) };
+      }
       record.enabled = false;
+      record.source = source;
+      record.config = config;
       if (record.active === undefined) return { pluginId, status: "noop" };
       return this.transition(record, undefined);
     }
@@ -407,16 +431,8 @@ export class Kernel {
   /** Gate, migrate, commit, retire: moves `record` from its active generation to `next` (or to none). */
   private async transition(record: PluginRecord, next: Generation | undefined): Promise<OperationResult> {
     const old = record.active;
-    const number = next?.number ?? old?.number ?? 0;
-    if (old !== undefined && next === undefined) {
-      const blocker = this.removalBlocker(record.id);
-      if (blocker) {
-        record.enabled = true;
-        return { pluginId: record.id, status: "aborted", generation: number, error: this.report(lifecycleError(record.id, "prepare", number, blocker)) };
-      }
-    }
     if (old !== undefined) {
-      await this.phase(record.id, "gate", number);
+      await this.phase(record.id, "gate", next?.number ?? old.number);
       if (!(await this.gate(old))) return this.defer(record, old, next);
     }
     return this.finish(record, old, next);
