@@ -242,7 +242,7 @@ export class Kernel {
     return this.queue.enqueue("shutdown", async () => {
       this.shuttingDown = true;
       for (const record of [...this.records.values()].reverse()) {
-        record.deferred?.cancel();
+        this.discardDeferred(record);
         const old = record.active;
         if (old === undefined) continue;
         record.active = undefined;

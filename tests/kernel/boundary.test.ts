@@ -5,7 +5,7 @@
  * and the deferred reload is applied at the next safe point.
  */
 import { describe, expect, it } from "vitest";
-import { defineContract, definePlugin, Kernel } from "../../kernel/index.js";
+import { defineContract, definePlugin, Kernel, StaleGenerationError } from "../../kernel/index.js";
 import { flush, inline, Phases, record, track } from "./helpers.js";
 
 interface Loop {
@@ -164,4 +164,32 @@ describe("boundary gate", () => {
     expect(commits.all).toHaveLength(1);
     expect(kernel.describe().plugins[0]).toMatchObject({ source: "v3", generation: 3 });
   });
+
+  it("shutdown drops a reload still waiting for its safe point", async () => {
+    const kernel = new Kernel();
+    const life: Life = { disposed: [], turns: [] };
+    await kernel.boot([{ id: "loop", source: inline(loop(QuickLoopC, "v1", life), "v1") }]);
+    const lease = await kernel.use(QuickLoopC).acquire();
+    let waitingCtx: { getState(): unknown } | undefined;
+    const v2 = definePlugin({
+      id: "loop",
+      version: "1.0.0",
+      provides: [QuickLoopC],
+      setup(ctx) {
+        waitingCtx = ctx;
+        ctx.provide(QuickLoopC, { turn: (id: number) => `v2:${id}` });
+      },
+    });
+    expect((await kernel.reload("loop", { source: inline(v2, "v2") })).status).toBe("deferred");
+    expect(kernel.liveGenerations("loop")).toBe(2);
+
+    const shutdown = kernel.shutdown();
+    expect(lease.value.turn(1)).toBe("v1:1");
+    lease.release();
+    await shutdown;
+    expect(life.disposed).toEqual(["v1"]);
+    expect(kernel.liveGenerations("loop")).toBe(0);
+    expect(() => waitingCtx!.getState()).toThrow(StaleGenerationError);
+  });
 });
+
