@@ -1,0 +1,34 @@
+/**
+ * Values in models.json (`apiKey`, header values) are written the way pi reads them: `!command` runs a
+ * shell command and uses its trimmed output (so secrets can live in a password manager), a name of a
+ * set environment variable uses that variable, and anything else is the literal value.
+ */
+import { execSync } from "node:child_process";
+
+/** How long a `!command` may run before it counts as failed. */
+export const COMMAND_TIMEOUT_MS = 10_000;
+
+/** Resolves one config value now. Throws a one-line Error when a `!command` fails or prints nothing. */
+export function resolveConfigValue(spec: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (spec.startsWith("!")) {
+    const command = spec.slice(1).trim();
+    let output: string;
+    try {
+      output = execSync(command, { encoding: "utf8", timeout: COMMAND_TIMEOUT_MS, stdio: ["ignore", "pipe", "pipe"], env });
+    } catch (error) {
+      const e = error as { status?: number | null; stderr?: string; message: string };
+      const detail = firstLine(e.stderr) ?? (e.status !== undefined && e.status !== null ? `exit code ${e.status}` : firstLine(e.message));
+      throw new Error(`command "${command}" failed${detail ? ` (${detail})` : ""}`);
+    }
+    const value = output.trim();
+    if (value === "") throw new Error(`command "${command}" printed nothing`);
+    return value;
+  }
+  const fromEnv = env[spec];
+  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : spec;
+}
+
+function firstLine(text: string | undefined): string | undefined {
+  const line = text?.split("\n").find((l) => l.trim() !== "");
+  return line?.trim();
+}
