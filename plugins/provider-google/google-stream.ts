@@ -1,0 +1,96 @@
+/**
+ * One streamed Gemini answer, top to bottom: build the request, open the stream through the official
+ * SDK (loaded only now, so runs that never use Gemini never load it), turn chunks into events, retry
+ * transient failures while nothing has reached the consumer, and end with exactly one `done` or `error`.
+ * Never throws: every failure becomes the final message's `errorMessage`.
+ */
+import type { GenerateContentParameters } from "@google/genai";
+import {
+  AssistantEventStream,
+  newAssistantMessage,
+  withRetry,
+  type AssistantMessage,
+  type AssistantStream,
+  type Context,
+  type Model,
+  type StreamOptions,
+} from "../../contracts/ai/index.js";
+import { GoogleRequestError, toRequestError } from "./errors.js";
+import { buildRequest } from "./request.js";
+import { TurnBuilder } from "./turn-builder.js";
+import { WireTap } from "./wire-tap.js";
+
+/** The wire protocol this provider speaks. */
+export const GOOGLE_API = "google-generative-ai";
+
+/** Where a key comes from when the caller passes none (the variable pi reads for Gemini). */
+const API_KEY_VARIABLE = "GEMINI_API_KEY";
+
+/** Streams one assistant message from Gemini. */
+export function streamGoogle(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
+  const events = new AssistantEventStream();
+  const message = newAssistantMessage(model, GOOGLE_API);
+  void run(model, context, options, events, message).catch((error: unknown) => fail(events, message, options, error));
+  return events;
+}
+
+async function run(model: Model, context: Context, options: StreamOptions, events: AssistantEventStream, message: AssistantMessage): Promise<void> {
+  const apiKey = options.apiKey ?? process.env[API_KEY_VARIABLE];
+  if (!apiKey) throw new GoogleRequestError(`No API key for provider "${model.provider}": pass --api-key or set ${API_KEY_VARIABLE}`, {});
+  if (!model.baseUrl) throw new GoogleRequestError(`Model "${model.provider}/${model.id}" has no baseUrl`, {});
+
+  let params = buildRequest(model, context, options);
+  const replaced = options.onPayload?.(params, model);
+  if (replaced !== undefined) params = replaced as GenerateContentParameters;
+
+  const { GoogleGenAI } = await import("@google/genai");
+  const wire = new WireTap();
+  const client = new GoogleGenAI({
+    apiKey,
+    // The model's baseUrl already names the API version (".../v1beta"); no retryOptions: we retry.
+    httpOptions: { baseUrl: model.baseUrl, apiVersion: "", headers: { ...model.headers, ...options.headers }, fetch: wire.fetch },
+  });
+  const request: GenerateContentParameters = {
+    ...params,
+    config: {
+      ...params.config,
+      abortSignal: options.signal,
+      // The SDK would otherwise re-send the request on its own after a drop; retries are ours to decide.
+      automaticContinuation: false,
+      automaticFunctionCalling: { disable: true },
+    },
+  };
+
+  const turn = new TurnBuilder(model, message, events);
+  let started = false;
+  await withRetry(
+    options.retry,
+    options.signal,
+    async () => {
+      wire.reset();
+      turn.resetForRetry();
+      try {
+        const chunks = await client.models.generateContentStream(request);
+        if (!started) {
+          started = true;
+          events.push({ type: "start", partial: message });
+        }
+        for await (const chunk of chunks) turn.accept(chunk);
+      } catch (error) {
+        throw toRequestError(error, wire);
+      }
+    },
+    () => !turn.emittedContent,
+  );
+  if (options.signal?.aborted) throw new Error("Request was aborted");
+  const reason = turn.finish();
+  message.stopReason = reason;
+  events.push({ type: "done", reason, message });
+}
+
+function fail(events: AssistantEventStream, message: AssistantMessage, options: StreamOptions, error: unknown): void {
+  const aborted = options.signal?.aborted === true;
+  message.stopReason = aborted ? "aborted" : "error";
+  message.errorMessage = aborted ? "Request was aborted" : error instanceof Error ? error.message : String(error);
+  events.push({ type: "error", reason: message.stopReason, error: message });
+}

@@ -1,0 +1,71 @@
+/**
+ * A fetch wrapper handed to the Gemini SDK. The SDK throws away two facts we need: the headers of a
+ * failed response (its ApiError has only a status and the body), and the raw text of a stream event it
+ * could not parse (its SyntaxError names a position, not the line). The tap records both, without
+ * changing a byte of what the SDK reads.
+ */
+
+/** What one request attempt looked like on the wire. Reset before each attempt. */
+export class WireTap {
+  /** Headers of the last non-2xx response (Retry-After lives here). */
+  errorHeaders: Headers | undefined;
+  /** The first `data:` event whose payload is not JSON, exactly as it arrived. */
+  malformedEvent: string | undefined;
+  /** Text received after the last complete event. */
+  private pending = "";
+
+  /** Forgets the previous attempt. */
+  reset(): void {
+    this.errorHeaders = undefined;
+    this.malformedEvent = undefined;
+    this.pending = "";
+  }
+
+  /** The fetch the SDK calls instead of the global one. */
+  readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(input, init);
+    if (!response.ok) {
+      this.errorHeaders = response.headers;
+      return response;
+    }
+    if (response.body === null) return response;
+    const decoder = new TextDecoder();
+    const watched = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform: (chunk, controller) => {
+          this.observe(decoder.decode(chunk, { stream: true }));
+          controller.enqueue(chunk);
+        },
+        flush: () => this.observeEnd(decoder.decode()),
+      }),
+    );
+    return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+
+  private observe(text: string): void {
+    if (this.malformedEvent !== undefined) return;
+    this.pending += text;
+    // The SDK splits events on the same delimiters.
+    const events = this.pending.split(/\r\n\r\n|\n\n|\r\r/);
+    this.pending = events.pop() ?? "";
+    for (const event of events) this.check(event);
+  }
+
+  private observeEnd(text: string): void {
+    if (this.malformedEvent !== undefined) return;
+    const rest = (this.pending + text).trim();
+    this.pending = "";
+    // The SDK refuses any text left without a closing blank line, JSON or not.
+    if (rest !== "") this.malformedEvent = rest;
+  }
+
+  private check(event: string): void {
+    const trimmed = event.trim();
+    if (!trimmed.startsWith("data:")) return;
+    try {
+      JSON.parse(trimmed.slice("data:".length).trim());
+    } catch {
+      this.malformedEvent ??= trimmed;
+    }
+  }
+}
