@@ -1,0 +1,75 @@
+/**
+ * The tool contract: what the model can call. Shapes follow pi's AgentTool so pi extensions' tools fit
+ * unchanged; the fifth `execute` argument adds what a plugin cannot know on its own — the session's
+ * working folder and the lock that serializes writes to one file across every tool plugin.
+ */
+import type { Static, TSchema } from "@sinclair/typebox";
+import { defineContract } from "../kernel/index.js";
+import type { ImageContent, TextContent, ToolSpec } from "./ai/index.js";
+
+/** What a tool returns: content for the model, details for logs and UIs. */
+export interface ToolResult<TDetails = unknown> {
+  content: Array<TextContent | ImageContent>;
+  details?: TDetails;
+  /** Marks the result as an error without throwing (a thrown error also becomes an error result). */
+  isError?: boolean;
+  /** Votes to end the run after this batch; the run ends only when every result in the batch votes so. */
+  terminate?: boolean;
+}
+
+/** Streams partial output while a tool runs (bash output, progress). */
+export type ToolUpdate<TDetails = unknown> = (partial: ToolResult<TDetails>) => void;
+
+/** What the running session lends a tool. */
+export interface ToolContext {
+  /** The session's working folder; relative paths resolve against it. */
+  cwd: string;
+  /** Runs `work` while holding the write lock of `path` (absolute), so writes to one file never interleave. */
+  withFileLock<T>(path: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** A tool. `execute` throws (or returns `isError`) on failure; the loop turns either into an error result. */
+export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unknown> extends ToolSpec<TParameters> {
+  /** Human-readable name for UIs. */
+  label?: string;
+  /** Guidance for the system prompt's tool section (one line each). */
+  guidelines?: string[];
+  /** `sequential` makes any batch containing this tool run one call at a time. */
+  executionMode?: "parallel" | "sequential";
+  /** Repairs raw arguments (e.g. legacy names) before schema validation. */
+  prepareArguments?: (args: unknown) => unknown;
+  execute(
+    toolCallId: string,
+    params: Static<TParameters>,
+    signal: AbortSignal | undefined,
+    onUpdate: ToolUpdate<TDetails> | undefined,
+    ctx: ToolContext,
+  ): Promise<ToolResult<TDetails>>;
+}
+
+/** Every tool plugin provides one slot per tool, keyed by the tool's name. */
+export const ToolContract = defineContract<AgentTool<any, any>>({
+  id: "tool",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+  shape: { name: "string", description: "string", parameters: "object", execute: "function" },
+});
+
+/** pi's output limits, shared by every built-in tool. */
+export const TOOL_LIMITS = { maxLines: 2_000, maxBytes: 50 * 1024 } as const;
+
+/** A per-path mutex: each path's work runs after the previous work on that path settles. */
+export function createFileLocks(): ToolContext["withFileLock"] {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(path: string, work: () => Promise<T>): Promise<T> => {
+    const previous = tails.get(path) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const tail = run.catch(() => undefined);
+    tails.set(path, tail);
+    void tail.then(() => {
+      if (tails.get(path) === tail) tails.delete(path);
+    });
+    return run;
+  };
+}
