@@ -1,0 +1,58 @@
+/**
+ * How much a request may think and write. Anthropic's extended thinking takes a token budget that counts
+ * against `max_tokens`, so the two are decided together: the budget comes from the thinking level (or the
+ * user's `thinkingBudgets`), and `max_tokens` grows to leave room for an answer after the thinking.
+ */
+import type { Model, StreamOptions, ThinkingBudgets, ThinkingLevel } from "../../contracts/ai/index.js";
+
+/** Budgets per level when the user configures none; `xhigh` thinks as hard as `high` on this API. */
+export const DEFAULT_THINKING_BUDGETS: Readonly<Record<Exclude<ThinkingLevel, "off">, number>> = {
+  minimal: 1024,
+  low: 2048,
+  medium: 8192,
+  high: 16384,
+  xhigh: 16384,
+};
+
+/** The API refuses a thinking budget below this. */
+export const MIN_THINKING_BUDGET = 1024;
+
+/** Room always left for the visible answer when the budget has to shrink to fit the model. */
+const MIN_ANSWER_TOKENS = 1024;
+
+/** The output cap used when the caller gives none: the model's own, but not more than this. */
+const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
+
+/** The thinking part of a request body: a budget, an explicit "no", or nothing at all. */
+export type ThinkingSetting = { type: "enabled"; budget_tokens: number } | { type: "disabled" };
+
+/** What the request sends: `max_tokens`, and `thinking` when the model can think. */
+export interface ThinkingPlan {
+  maxTokens: number;
+  thinking?: ThinkingSetting;
+}
+
+/**
+ * Decides `max_tokens` and `thinking` for one request. A non-reasoning model gets no `thinking` field; a
+ * reasoning model at level `off` (or no level) gets `{type: "disabled"}`, because whether an omitted field
+ * means "think" depends on the model. A budget that cannot fit under `model.maxTokens` with room for an
+ * answer shrinks, and when it would fall below the API minimum thinking is disabled instead.
+ */
+export function planThinking(model: Model, options: StreamOptions): ThinkingPlan {
+  const ceiling = model.maxTokens > 0 ? model.maxTokens : DEFAULT_MAX_OUTPUT_TOKENS;
+  const baseMaxTokens = Math.min(options.maxTokens ?? Math.min(ceiling, DEFAULT_MAX_OUTPUT_TOKENS), ceiling);
+  if (!model.reasoning) return { maxTokens: baseMaxTokens };
+  const level = options.reasoning ?? "off";
+  if (level === "off") return { maxTokens: baseMaxTokens, thinking: { type: "disabled" } };
+
+  const maxTokens = Math.min(baseMaxTokens + thinkingBudget(level, options.thinkingBudgets), ceiling);
+  const budget = Math.min(thinkingBudget(level, options.thinkingBudgets), maxTokens - MIN_ANSWER_TOKENS);
+  if (budget < MIN_THINKING_BUDGET) return { maxTokens: baseMaxTokens, thinking: { type: "disabled" } };
+  return { maxTokens, thinking: { type: "enabled", budget_tokens: budget } };
+}
+
+/** The budget for a level: the user's number if set, else the default; `xhigh` falls back to `high`. */
+export function thinkingBudget(level: Exclude<ThinkingLevel, "off">, overrides: ThinkingBudgets | undefined): number {
+  if (level === "xhigh") return overrides?.xhigh ?? thinkingBudget("high", overrides);
+  return overrides?.[level] ?? DEFAULT_THINKING_BUDGETS[level];
+}
