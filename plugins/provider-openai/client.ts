@@ -1,0 +1,59 @@
+/**
+ * Creating the OpenAI SDK client, shared by the Chat Completions and Responses slots. The SDK is loaded
+ * here, lazily, on the first request: a run that never talks to an OpenAI-style API never pays its
+ * import cost. The client never retries on its own (`maxRetries: 0`); the provider's retry loop does,
+ * because only it knows whether content already reached the consumer.
+ */
+import type OpenAI from "openai";
+import type { Model, StreamOptions } from "../../contracts/ai/index.js";
+
+/** The message the SDK logs just before it throws on an SSE `data:` line that is not JSON. */
+const UNPARSABLE_DATA = "Could not parse message into JSON";
+
+/**
+ * Receives the SDK's log lines instead of the console. A terminal UI must not get stray writes, and the
+ * one line that matters — the raw `data:` text the SDK failed to parse — is kept so the error event can
+ * quote it (the SDK's own SyntaxError carries only a fragment of it).
+ */
+export class SdkLogSink {
+  /** The last SSE data payload the SDK could not parse as JSON. */
+  malformedData: string | undefined;
+
+  error = (message: unknown, ...rest: unknown[]): void => {
+    if (typeof message === "string" && message.startsWith(UNPARSABLE_DATA) && rest.length > 0) this.malformedData = String(rest[0]);
+  };
+  warn = (): void => {};
+  info = (): void => {};
+  debug = (): void => {};
+}
+
+/** Thrown for a request that cannot be sent as given; its message is shown to the user as is. */
+export class RequestSetupError extends Error {
+  override name = "RequestSetupError";
+}
+
+/**
+ * The API key for this request. Keys come from the caller (CLI flag, auth.json or environment, resolved
+ * by the auth store); the provider never falls back to OPENAI_API_KEY itself, which would send an
+ * OpenAI key to whatever server `baseUrl` names.
+ */
+export function requireApiKey(model: Model, options: StreamOptions): string {
+  const key = options.apiKey;
+  if (key === undefined || key.trim() === "") {
+    throw new RequestSetupError(`No API key for provider "${model.provider}": pass --api-key, add it to auth.json, or set the provider's API key environment variable`);
+  }
+  return key;
+}
+
+/** Builds a client for one request: model headers, then request headers, then the caller's overrides. */
+export async function createOpenAIClient(model: Model, apiKey: string, headers: Record<string, string>, logs: SdkLogSink): Promise<OpenAI> {
+  const { default: OpenAIClient } = await import("openai");
+  return new OpenAIClient({
+    apiKey,
+    baseURL: model.baseUrl === "" ? undefined : model.baseUrl,
+    maxRetries: 0,
+    defaultHeaders: headers,
+    logger: logs,
+    logLevel: "error",
+  });
+}
