@@ -4,3 +4,4 @@
  * are the host's own, never a second copy.
  */
 export * from "../kernel/index.js";
+export { watchPlugins, type PluginWatcher, type WatchOptions } from "./watch.js";

@@ -86,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const { composeKernel, resolveDistribution } = await import("./compose.js");
-  const { DistributionError } = await import("../kernel/distribution.js");
+  const { DistributionError } = await import("./distribution.js");
   const builtinDir = fileURLToPath(new URL("./plugins/", import.meta.url));
   let composed;
   try {

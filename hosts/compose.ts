@@ -12,7 +12,7 @@ import {
   useBaseDir,
   type DistributionLayer,
   type MergedEntry,
-} from "../kernel/distribution.js";
+} from "./distribution.js";
 import type { BootResult, Kernel, KernelOptions, PluginEntry, PluginSource } from "../kernel/index.js";
 import { expandHome, projectDir } from "./paths.js";
 import { isTrusted } from "./trust.js";

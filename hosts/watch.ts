@@ -1,12 +1,12 @@
 /**
- * Live editing: watches the source folder of every file-based plugin and reloads the plugin when its
+ * Live editing (`pi --watch`): watches the source folder of every file-based plugin and reloads the plugin when its
  * source changes. Folders, not globs (globs never fire); `awaitWriteFinish` turns an atomic save into one
  * event; a short debounce merges the events of one save; and the kernel's content hash turns a save that
- * changed nothing into a no-op.
+ * changed nothing into a no-op. The kernel knows nothing of files changing: this driver only calls
+ * `kernel.reload`, so an editor integration could drive reloads the same way.
  */
 import { sep } from "node:path";
-import type { Kernel, OperationResult } from "./kernel.js";
-import { isSourceFile, sourceRoot } from "./loader.js";
+import { isSourceFile, sourceRoot, type Kernel, type OperationResult } from "../kernel/index.js";
 
 /** Tuning for the watcher; defaults suit editors on a local disk. */
 export interface WatchOptions {

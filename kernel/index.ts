@@ -30,14 +30,4 @@ export {
   type PluginDescription,
   type PluginEntry,
 } from "./kernel.js";
-export { hashSource, type PluginSource } from "./loader.js";
-export { watchPlugins, type PluginWatcher, type WatchOptions } from "./watcher.js";
-export {
-  DistributionError,
-  mergeDistributions,
-  parseDistribution,
-  readDistribution,
-  type DistributionEntry,
-  type DistributionLayer,
-  type MergedEntry,
-} from "./distribution.js";
+export { hashSource, isSourceFile, sourceRoot, type PluginSource } from "./loader.js";

@@ -42,21 +42,14 @@ export class PluginLoader {
   /** Evaluates the source and checks that it exports a plugin. Throws on any problem. */
   async load(source: PluginSource): Promise<LoadedPlugin> {
     if (source.kind === "inline") return { definition: source.definition, hash: undefined };
-    let exported: unknown;
-    if (source.kind === "builtin") {
-      const module = (await import(pathToFileURL(source.path).href)) as { default?: unknown };
-      exported = module.default;
-    } else {
-      const hash = await hashSource(source.path);
-      const jiti = await this.getJiti();
-      exported = await jiti.import(source.path, { default: true });
-      const problem = definitionProblem(exported);
-      if (problem) throw new Error(`${source.path}: ${problem}`);
-      return { definition: exported as PluginDefinition<any, any>, hash };
-    }
+    const hash = source.kind === "file" ? await hashSource(source.path) : undefined;
+    const exported =
+      source.kind === "builtin"
+        ? ((await import(pathToFileURL(source.path).href)) as { default?: unknown }).default
+        : await (await this.getJiti()).import(source.path, { default: true });
     const problem = definitionProblem(exported);
     if (problem) throw new Error(`${sourceLabel(source)}: ${problem}`);
-    return { definition: exported as PluginDefinition<any, any>, hash: undefined };
+    return { definition: exported as PluginDefinition<any, any>, hash };
   }
 
   private async getJiti(): Promise<Jiti> {

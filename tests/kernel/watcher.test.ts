@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as api from "../../kernel/index.js";
 import { Kernel, type OperationResult } from "../../kernel/index.js";
-import { watchPlugins, type PluginWatcher } from "../../kernel/watcher.js";
+import { watchPlugins, type PluginWatcher } from "../../hosts/watch.js";
 
 /** Source of a file plugin that serves `marker` through the fixture contract. */
 function pluginSource(marker: string): string {
