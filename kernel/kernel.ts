@@ -400,11 +400,11 @@ export class Kernel {
       return this.transition(record, undefined);
     }
 
-    const number = record.nextGeneration++;
     if (record.active !== undefined && change.source === undefined && change.config === undefined && source.kind === "file") {
       const hash = await hashSource(source.path).catch(() => undefined);
       if (hash !== undefined && hash === record.active.source.hash) return { pluginId, status: "noop", generation: record.active.number };
     }
+    const number = record.nextGeneration++;
     let next: Generation;
     let phase: Phase = "load";
     try {
