@@ -45,8 +45,10 @@ export function planThinking(model: Model, options: StreamOptions): ThinkingPlan
   const level = options.reasoning ?? "off";
   if (level === "off") return { maxTokens: baseMaxTokens, thinking: { type: "disabled" } };
 
-  const maxTokens = Math.min(baseMaxTokens + thinkingBudget(level, options.thinkingBudgets), ceiling);
-  const budget = Math.min(thinkingBudget(level, options.thinkingBudgets), maxTokens - MIN_ANSWER_TOKENS);
+  const wanted = thinkingBudget(level, options.thinkingBudgets);
+  const maxTokens = Math.min(baseMaxTokens + wanted, ceiling);
+  // Only a cap can squeeze the answer; then it keeps at least MIN_ANSWER_TOKENS (or all it asked for, if less).
+  const budget = Math.min(wanted, maxTokens - Math.min(baseMaxTokens, MIN_ANSWER_TOKENS));
   if (budget < MIN_THINKING_BUDGET) return { maxTokens: baseMaxTokens, thinking: { type: "disabled" } };
   return { maxTokens, thinking: { type: "enabled", budget_tokens: budget } };
 }
