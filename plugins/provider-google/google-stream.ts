@@ -23,8 +23,11 @@ import { WireTap } from "./wire-tap.js";
 /** The wire protocol this provider speaks. */
 export const GOOGLE_API = "google-generative-ai";
 
-/** Where a key comes from when the caller passes none (the variable pi reads for Gemini). */
-const API_KEY_VARIABLE = "GEMINI_API_KEY";
+/** Google's endpoint, for a model entry that names none. */
+const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com/v1beta";
+
+/** Where Google's own key comes from when the caller passes none (the variables pi reads for Gemini). */
+const API_KEY_VARIABLES = ["GEMINI_API_KEY", "GOOGLE_API_KEY"] as const;
 
 /** Streams one assistant message from Gemini. */
 export function streamGoogle(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
@@ -35,12 +38,10 @@ export function streamGoogle(model: Model, context: Context, options: StreamOpti
 }
 
 async function run(model: Model, context: Context, options: StreamOptions, events: AssistantEventStream, message: AssistantMessage): Promise<void> {
-  const apiKey = options.apiKey ?? process.env[API_KEY_VARIABLE];
-  if (!apiKey) throw new GoogleRequestError(`No API key for provider "${model.provider}": pass --api-key or set ${API_KEY_VARIABLE}`, {});
-  if (!model.baseUrl) throw new GoogleRequestError(`Model "${model.provider}/${model.id}" has no baseUrl`, {});
+  const apiKey = resolveApiKey(model, options);
 
   let params = buildRequest(model, context, options);
-  const replaced = options.onPayload?.(params, model);
+  const replaced = await options.onPayload?.(params, model);
   if (replaced !== undefined) params = replaced as GenerateContentParameters;
 
   const { GoogleGenAI } = await import("@google/genai");
@@ -48,7 +49,7 @@ async function run(model: Model, context: Context, options: StreamOptions, event
   const client = new GoogleGenAI({
     apiKey,
     // The model's baseUrl already names the API version (".../v1beta"); no retryOptions: we retry.
-    httpOptions: { baseUrl: model.baseUrl, apiVersion: "", headers: { ...model.headers, ...options.headers }, fetch: wire.fetch },
+    httpOptions: { baseUrl: model.baseUrl || DEFAULT_BASE_URL, apiVersion: "", headers: { ...model.headers, ...options.headers }, fetch: wire.fetch },
   });
   const request: GenerateContentParameters = {
     ...params,
@@ -86,6 +87,22 @@ async function run(model: Model, context: Context, options: StreamOptions, event
   const reason = turn.finish();
   message.stopReason = reason;
   events.push({ type: "done", reason, message });
+}
+
+/**
+ * The caller's key, else (for Google itself only) the environment: a custom provider that speaks this
+ * API, such as a proxy, must never be handed the user's Google key.
+ */
+function resolveApiKey(model: Model, options: StreamOptions): string {
+  if (options.apiKey) return options.apiKey;
+  if (model.provider === "google") {
+    for (const name of API_KEY_VARIABLES) {
+      const value = process.env[name];
+      if (value) return value;
+    }
+    throw new GoogleRequestError(`No API key for provider "google": pass --api-key or set ${API_KEY_VARIABLES[0]}`, {});
+  }
+  throw new GoogleRequestError(`No API key for provider "${model.provider}": pass --api-key or add one for it to auth.json`, {});
 }
 
 function fail(events: AssistantEventStream, message: AssistantMessage, options: StreamOptions, error: unknown): void {

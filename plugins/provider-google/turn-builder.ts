@@ -70,8 +70,9 @@ export class TurnBuilder {
     if (part.functionCall) {
       this.closeOpen();
       this.addToolCall(part);
-    } else if (typeof part.text === "string") {
-      this.addText(part.text, part.thought === true, part.thoughtSignature);
+    } else if (typeof part.text === "string" || part.thoughtSignature) {
+      // Empty strings are left out of the JSON, so a signature may arrive on a part with no text at all.
+      this.addText(part.text ?? "", part.thought === true, part.thoughtSignature);
     }
     // Other part kinds (executable code, generated images) have no place in the message model.
   }

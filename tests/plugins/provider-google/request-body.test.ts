@@ -267,6 +267,27 @@ describe("provider-google request bodies", () => {
     expect(body.contents[1].parts.at(-1)).toEqual({ functionCall: { name: "read", args: { path: "a.ts" } }, thoughtSignature: "skip_thought_signature_validator" });
   });
 
+  it("leaves Gemini 3's own parallel calls as signed: only the first carries a signature, no stand-in added", async () => {
+    const gemini3 = { model: "gemini-3-pro-preview" };
+    const messages: Message[] = [
+      { role: "user", content: "Read both", timestamp: 1 },
+      assistantTurn(
+        [
+          { type: "toolCall", id: "r1", name: "read", arguments: { path: "a.ts" }, thoughtSignature: "Rmlyc3RDYWxs" },
+          { type: "toolCall", id: "r2", name: "read", arguments: { path: "b.ts" } },
+        ],
+        gemini3,
+      ),
+      toolResult("r1", "read", [{ type: "text", text: "a" }]),
+      toolResult("r2", "read", [{ type: "text", text: "b" }]),
+    ];
+    const body = await sentBody({ messages }, baseOptions(), geminiModel(server.url, { id: "gemini-3-pro-preview" }));
+    expect(body.contents[1].parts).toEqual([
+      { functionCall: { name: "read", args: { path: "a.ts" } }, thoughtSignature: "Rmlyc3RDYWxs" },
+      { functionCall: { name: "read", args: { path: "b.ts" } } },
+    ]);
+  });
+
   it("sends call ids only to models that are not Gemini or Gemma, rewritten to the id rule", async () => {
     const messages: Message[] = [
       { role: "user", content: "Go", timestamp: 1 },

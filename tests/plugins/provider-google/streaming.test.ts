@@ -75,6 +75,13 @@ describe("provider-google streaming", () => {
     expect(final.usage).toMatchObject({ input: 20, output: 46, cacheRead: 0, cacheWrite: 0, totalTokens: 66 });
   });
 
+  it("keeps a signature that arrives on a part without text on the open text block", async () => {
+    server.enqueue({ sse: fixtures.signatureOnlyPart });
+    const { types, final } = await drain(stream(ask("Finish")));
+    expect(types).toEqual(["start", "text_start", "text_delta", "text_end", "done"]);
+    expect(final.content).toEqual([{ type: "text", text: "Done.", textSignature: "RW5kU2lnbmF0dXJl" }]);
+  });
+
   it("streams one whole tool call as start, one JSON delta, end; the turn stops for tool use", async () => {
     server.enqueue({ sse: fixtures.oneToolCall });
     const { types, events, final } = await drain(stream(ask("Read src/main.ts")));
@@ -306,15 +313,34 @@ describe("provider-google streaming", () => {
   });
 
   it("ends in an error event, without a request, when no API key is available", async () => {
-    const saved = process.env.GEMINI_API_KEY;
+    const saved = { GEMINI_API_KEY: process.env.GEMINI_API_KEY, GOOGLE_API_KEY: process.env.GOOGLE_API_KEY };
     delete process.env.GEMINI_API_KEY;
+    delete process.env.GOOGLE_API_KEY;
     try {
       const { types, final } = await drain(stream(ask("Hi"), { retry: baseOptions().retry }));
       expect(types).toEqual(["error"]);
       expect(final.errorMessage).toBe('No API key for provider "google": pass --api-key or set GEMINI_API_KEY');
       expect(server.requests).toHaveLength(0);
     } finally {
-      if (saved !== undefined) process.env.GEMINI_API_KEY = saved;
+      for (const [name, value] of Object.entries(saved)) if (value !== undefined) process.env[name] = value;
+    }
+  });
+
+  it("uses GEMINI_API_KEY for Google, but never hands it to another provider on this API", async () => {
+    const saved = process.env.GEMINI_API_KEY;
+    process.env.GEMINI_API_KEY = "key-from-env";
+    try {
+      server.enqueue({ sse: fixtures.plainText });
+      const google = await drain(stream(ask("Hi"), { retry: baseOptions().retry }));
+      expect(google.final.stopReason).toBe("stop");
+      expect(server.requests[0]!.headers["x-goog-api-key"]).toBe("key-from-env");
+      const proxy = await drain(stream(ask("Hi"), { retry: baseOptions().retry }, geminiModel(server.url, { provider: "my-proxy" })));
+      expect(proxy.types).toEqual(["error"]);
+      expect(proxy.final.errorMessage).toBe('No API key for provider "my-proxy": pass --api-key or add one for it to auth.json');
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      if (saved === undefined) delete process.env.GEMINI_API_KEY;
+      else process.env.GEMINI_API_KEY = saved;
     }
   });
 
