@@ -1,0 +1,152 @@
+/**
+ * The agent loop contract. A run is turns; a turn is one streamed assistant message and one batch of
+ * tool calls. The loop plugin runs ONE turn per call, so the kernel can swap the loop between turns
+ * (its boundary safe point) while a long run goes on; `runAgent` strings turns into a run.
+ */
+import { defineContract } from "../kernel/index.js";
+import type {
+  AssistantMessage,
+  AssistantMessageEvent,
+  AssistantStream,
+  Context,
+  ImageContent,
+  Message,
+  Model,
+  StreamOptions,
+  TextContent,
+  ToolCall,
+  ToolResultMessage,
+} from "./ai/index.js";
+import type { AgentTool, ToolContext, ToolResult } from "./tool.js";
+
+/** A session-level message the model never sees directly (bash runs, extension messages, summaries). */
+export interface CustomAgentMessage {
+  role: "custom" | "bashExecution" | "branchSummary" | "compactionSummary" | (string & {});
+  timestamp: number;
+  [key: string]: unknown;
+}
+
+/** Any message of a transcript: what LLMs see plus session-level kinds. */
+export type AgentMessage = Message | CustomAgentMessage;
+
+/** Events of a run, with pi's names and shapes. */
+export type AgentEvent =
+  | { type: "agent_start" }
+  | { type: "agent_end"; messages: AgentMessage[] }
+  | { type: "turn_start" }
+  | { type: "turn_end"; message: AgentMessage; toolResults: ToolResultMessage[] }
+  | { type: "message_start"; message: AgentMessage }
+  | { type: "message_update"; message: AgentMessage; assistantMessageEvent: AssistantMessageEvent }
+  | { type: "message_end"; message: AgentMessage }
+  | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: unknown }
+  | { type: "tool_execution_update"; toolCallId: string; toolName: string; args: unknown; partialResult: ToolResult }
+  | { type: "tool_execution_end"; toolCallId: string; toolName: string; result: ToolResult; isError: boolean };
+
+/** `beforeToolCall` may block a call; `reason` becomes the error result's text. */
+export interface BeforeToolCallResult {
+  block?: boolean;
+  reason?: string;
+}
+
+/** `afterToolCall` may replace parts of a result, field by field. */
+export interface AfterToolCallResult {
+  content?: Array<TextContent | ImageContent>;
+  details?: unknown;
+  isError?: boolean;
+  terminate?: boolean;
+}
+
+/** What the hooks see of one tool call. */
+export interface ToolCallInfo {
+  assistantMessage: AssistantMessage;
+  toolCall: ToolCall;
+  args: unknown;
+  messages: readonly AgentMessage[];
+}
+
+/** Mutators the session (and extensions through it) plug into the loop. Every hook is optional. */
+export interface LoopHooks {
+  /** Runs before each request, on the session-level transcript. */
+  transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
+  /** Turns session-level messages into what an LLM accepts. Required in spirit: the default drops non-LLM roles. */
+  convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+  /** May rewrite the request (context and options) just before it is sent. */
+  prepareRequest?: (request: { context: Context; options: StreamOptions }) => Promise<{ context: Context; options: StreamOptions } | undefined>;
+  beforeToolCall?: (call: ToolCallInfo, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
+  afterToolCall?: (call: ToolCallInfo & { result: ToolResult; isError: boolean }, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
+  /** Runs when a turn is complete and another will follow; may change model, tools or options for it. */
+  prepareNextTurn?: (turn: { message: AssistantMessage; toolResults: ToolResultMessage[] }) => Promise<void>;
+  /** Returns true to end the run after this turn (e.g. before the context gets too full). */
+  finishTurn?: (turn: { message: AssistantMessage; toolResults: ToolResultMessage[]; messages: readonly AgentMessage[] }) => Promise<boolean>;
+}
+
+/** Everything a turn needs, snapshotted by the caller when the turn starts. */
+export interface TurnConfig {
+  model: Model;
+  systemPrompt: string;
+  tools: AgentTool<any, any>[];
+  /** Streams one assistant message (provider lookup, API key, retry policy already bound). */
+  stream: (model: Model, context: Context, options: StreamOptions) => AssistantStream;
+  streamOptions: StreamOptions;
+  toolContext: ToolContext;
+  /** `parallel` (default): validate and `beforeToolCall` in call order, execute concurrently. */
+  toolExecution?: "parallel" | "sequential";
+  hooks: LoopHooks;
+  /** Steering messages typed while the agent works; injected before the next request. */
+  takeSteering: () => AgentMessage[];
+  /** Follow-up messages, taken only when the run would otherwise end. */
+  takeFollowUps: () => AgentMessage[];
+  emit: (event: AgentEvent) => void;
+  signal?: AbortSignal;
+}
+
+/** The state of a run between turns: plain data, so a new loop generation can take it over. */
+export interface RunState {
+  /** The whole transcript the model works from (grows as the run goes). */
+  messages: AgentMessage[];
+  /** Messages this run added, in order. */
+  newMessages: AgentMessage[];
+  /** Messages to add before the next request (the prompt, steering, follow-ups). */
+  pending: AgentMessage[];
+  /** Turns run so far. */
+  turns: number;
+  /** True when the run is over. */
+  done: boolean;
+}
+
+/** One turn: inject pending messages, stream the answer, run its tools, decide whether another turn follows. */
+export interface AgentLoop {
+  runTurn(run: RunState, config: TurnConfig): Promise<RunState>;
+}
+
+/** The loop is a single stateful provider, swapped only between turns. */
+export const AgentLoopContract = defineContract<AgentLoop>({
+  id: "agent/loop",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 5_000,
+  shape: { runTurn: "function" },
+});
+
+/** What `runAgent` needs to call the loop: a stable handle's `call`, so each turn is admitted anew. */
+export interface LoopCaller {
+  call(method: "runTurn", run: RunState, config: TurnConfig): Promise<RunState>;
+}
+
+/**
+ * Runs turns until the loop says the run is over. Each turn goes through the loop handle separately,
+ * so a reload of the loop lands between turns; `config()` is asked before each turn, so a turn
+ * snapshots the model, tools and prompt in force when it starts.
+ */
+export async function runAgent(loop: LoopCaller, prompts: AgentMessage[], messages: AgentMessage[], config: () => TurnConfig): Promise<AgentMessage[]> {
+  let run: RunState = { messages: [...messages], newMessages: [], pending: [...prompts], turns: 0, done: false };
+  const first = config();
+  first.emit({ type: "agent_start" });
+  try {
+    while (!run.done) run = await loop.call("runTurn", run, run.turns === 0 ? first : config());
+  } finally {
+    first.emit({ type: "agent_end", messages: run.newMessages });
+  }
+  return run.newMessages;
+}
