@@ -114,15 +114,15 @@ function userMessage(content: string | Array<TextContent | ImageContent>): ChatM
 }
 
 /**
- * An assistant turn: text as one string (the standard shape; some servers echo content-part arrays back
- * literally), tool calls with JSON-encoded arguments, and this model's own reasoning in the field it
+ * An assistant turn: its text blocks as one string, paragraphs apart (the standard shape; some servers
+ * echo content-part arrays back literally), tool calls with JSON-encoded arguments, and this model's own reasoning in the field it
  * came from. Empty turns are left out: servers reject an assistant message with neither.
  */
 function assistantMessage(message: AssistantMessage, compat: ResolvedCompletionsCompat): ChatMessage | undefined {
   const text = message.content
     .filter((b): b is TextContent => b.type === "text" && b.text.trim() !== "")
     .map((b) => wellFormed(b.text))
-    .join("");
+    .join("\n\n");
   const thinking = message.content.filter((b): b is ThinkingContent => b.type === "thinking" && b.thinking.trim() !== "");
   const toolCalls = message.content.filter((b): b is ToolCall => b.type === "toolCall");
   const out: ChatMessage = { role: "assistant", content: text === "" ? null : text };
