@@ -2,7 +2,7 @@
  * Shared set-up for the provider-google tests: a kernel running the plugin, a Gemini model pointed at
  * MockLlmServer, and a collector that drains a stream into its events and final message.
  */
-import { AiProviderContract, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Context, type Model, type RetryPolicy, type StreamOptions } from "../../../contracts/ai/index.js";
+import { AiProviderContract, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Context, type Model, type RetryPolicy, type StreamOptions } from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
 import plugin from "../../../plugins/provider-google/index.js";
 
@@ -10,7 +10,7 @@ import plugin from "../../../plugins/provider-google/index.js";
 export const FAST_RETRY: RetryPolicy = { enabled: true, maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 };
 
 /** Boots a kernel with only provider-google and returns its provider handle. */
-export async function bootGoogleProvider(): Promise<{ kernel: Kernel; provider: Handle<import("../../../contracts/ai/index.js").AiProvider> }> {
+export async function bootGoogleProvider(): Promise<{ kernel: Kernel; provider: Handle<AiProvider> }> {
   const kernel = new Kernel();
   const result = await kernel.boot([{ id: "provider-google", source: { kind: "inline", label: "provider-google", definition: plugin } }]);
   if (result.errors.length > 0) throw new Error(`boot failed: ${JSON.stringify(result.errors)}`);

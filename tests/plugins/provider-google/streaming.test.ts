@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AiProvider, AssistantMessageEvent, Context, Model, StreamOptions } from "../../../contracts/ai/index.js";
 import type { Handle, Kernel } from "../../../kernel/index.js";
 import * as fixtures from "../../fixtures/sse/google-generative-ai/responses.js";
-import { MockLlmServer } from "../../support/mock-llm-server.js";
+import { MockLlmServer, type SseEvent } from "../../support/mock-llm-server.js";
 import { ask, baseOptions, bootGoogleProvider, drain, geminiModel } from "./harness.js";
 
 let server: MockLlmServer;
@@ -99,13 +99,13 @@ describe("provider-google streaming", () => {
     expect(call?.type === "toolCall" && call.id).toMatch(/^read_[a-z0-9]+_1$/);
   });
 
-  const parallelCases: Array<[string, keyof typeof fixtures]> = [
-    ["three calls over three chunks", "parallelCallsOverChunks"],
-    ["three calls in one chunk", "parallelCallsOneChunk"],
+  const parallelCases: Array<[string, SseEvent[]]> = [
+    ["three calls over three chunks", fixtures.parallelCallsOverChunks],
+    ["three calls in one chunk", fixtures.parallelCallsOneChunk],
   ];
-  for (const [label, fixture] of parallelCases) {
+  for (const [label, sse] of parallelCases) {
     it(`streams ${label}, each as its own start/delta/end with the right arguments`, async () => {
-      server.enqueue({ sse: fixtures[fixture] as any });
+      server.enqueue({ sse });
       const { types, events, final } = await drain(stream(ask("Look around")));
       expect(types).toEqual([
         "start",
