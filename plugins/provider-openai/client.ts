@@ -5,7 +5,7 @@
  * because only it knows whether content already reached the consumer.
  */
 import type OpenAI from "openai";
-import type { Model, StreamOptions } from "../../contracts/ai/index.js";
+import type { Model } from "../../contracts/ai/index.js";
 
 /** The message the SDK logs just before it throws on an SSE `data:` line that is not JSON. */
 const UNPARSABLE_DATA = "Could not parse message into JSON";
@@ -25,24 +25,6 @@ export class SdkLogSink {
   warn = (): void => {};
   info = (): void => {};
   debug = (): void => {};
-}
-
-/** Thrown for a request that cannot be sent as given; its message is shown to the user as is. */
-export class RequestSetupError extends Error {
-  override name = "RequestSetupError";
-}
-
-/**
- * The API key for this request. Keys come from the caller (CLI flag, auth.json or environment, resolved
- * by the auth store); the provider never falls back to OPENAI_API_KEY itself, which would send an
- * OpenAI key to whatever server `baseUrl` names.
- */
-export function requireApiKey(model: Model, options: StreamOptions): string {
-  const key = options.apiKey;
-  if (key === undefined || key.trim() === "") {
-    throw new RequestSetupError(`No API key for provider "${model.provider}": pass --api-key, add it to auth.json, or set the provider's API key environment variable`);
-  }
-  return key;
 }
 
 /** Builds a client for one request: model headers, then request headers, then the caller's overrides. */

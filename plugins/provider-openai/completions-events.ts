@@ -1,5 +1,6 @@
 /**
- * Reads a Chat Completions chunk stream into the message. Text arrives in `delta.content`; reasoning in
+ * Reads a Chat Completions chunk stream into the message. Text arrives in `delta.content` (or
+ * `delta.refusal`); reasoning in
  * `reasoning_content` (DeepSeek, llama.cpp, vLLM), `reasoning` (OpenRouter, Groq, Ollama),
  * `reasoning_text`, or OpenRouter's structured `reasoning_details`; tool calls arrive by `index`, their
  * arguments split across many chunks, several calls in one answer. Usage comes in the last chunk.
@@ -15,6 +16,7 @@ export interface CompletionChunk {
   choices?: Array<{
     delta?: {
       content?: string | null;
+      refusal?: string | null;
       reasoning_content?: string | null;
       reasoning?: string | null;
       reasoning_text?: string | null;
@@ -86,6 +88,8 @@ export async function consumeCompletionChunks(chunks: AsyncIterable<CompletionCh
     const reasoning = reasoningText(delta);
     if (reasoning !== undefined) builder.appendThinking(openProse("thinking", reasoning.field), reasoning.text);
     if (typeof delta.content === "string" && delta.content !== "") builder.appendText(openProse("text"), delta.content);
+    // A refusal is the model's answer too; the user should read it.
+    if (typeof delta.refusal === "string" && delta.refusal !== "") builder.appendText(openProse("text"), delta.refusal);
 
     for (const call of delta.tool_calls ?? []) {
       const streamIndex = call.index ?? toolByStreamIndex.size;

@@ -7,9 +7,10 @@
 import type OpenAI from "openai";
 import { AssistantEventStream, withRetry } from "../../contracts/ai/index.js";
 import type { AssistantStream, Context, Model, StreamOptions } from "../../contracts/ai/index.js";
-import { createOpenAIClient, requireApiKey, SdkLogSink } from "./client.js";
+import { createOpenAIClient, SdkLogSink } from "./client.js";
 import { describeError } from "./errors.js";
 import { MessageBuilder } from "./message-builder.js";
+import { checkRequest, requireApiKey } from "./request-checks.js";
 
 /** What one wire format contributes to the shared lifecycle. */
 export interface WireFormat<Body, Event> {
@@ -34,6 +35,7 @@ export function runStream<Body, Event>(format: WireFormat<Body, Event>, model: M
   const signal = options.signal;
 
   const run = async (): Promise<void> => {
+    checkRequest(model, context);
     const apiKey = requireApiKey(model, options);
     const built = format.buildBody(model, context, options);
     const replaced = options.onPayload === undefined ? undefined : await options.onPayload(built, model);

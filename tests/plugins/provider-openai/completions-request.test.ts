@@ -259,6 +259,14 @@ describe("openai-completions request body", () => {
     expect(body.messages[1]).toEqual({ role: "assistant", content: "Let me think.\n\nDone." });
   });
 
+  it("sends the model's headers and the caller's, the caller's winning", async () => {
+    const model = completionsModel(server.url, { headers: { "HTTP-Referer": "https://pi.dev", "X-Title": "pi" } });
+    await sentBody(model, ask("hi"), { headers: { "X-Title": "pi-host" } });
+    const headers = server.requests.at(-1)!.headers;
+    expect(headers["http-referer"]).toBe("https://pi.dev");
+    expect(headers["x-title"]).toBe("pi-host");
+  });
+
   it("lets onPayload replace the body before it is sent", async () => {
     const body = await sentBody(completionsModel(server.url), ask("hi"), { onPayload: (payload) => ({ ...(payload as object), user: "tester" }) });
     expect(body.user).toBe("tester");

@@ -4,6 +4,7 @@
  * and for every failure the provider must turn into an `error` event instead of a throw.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Context } from "../../../contracts/ai/index.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { openRouterReasoningStream, encryptedDetail, call as openRouterCall } from "../../fixtures/sse/openai-completions/openrouter-reasoning.js";
 import { textDeltas, textStream, usage } from "../../fixtures/sse/openai-completions/text.js";
@@ -128,6 +129,13 @@ describe("openai-completions: successful streams", () => {
     expect(cost.total).toBeCloseTo(0.001775, 12);
   });
 
+  it("streams a refusal as text", async () => {
+    server.enqueue({ sse: [deltaChunk(textCompletion, { role: "assistant", content: null, refusal: "" }), deltaChunk(textCompletion, { refusal: "I can't help" }), deltaChunk(textCompletion, { refusal: " with that." }), deltaChunk(textCompletion, {}, "stop"), DONE] });
+    const run = await runStream(booted.handle, completionsModel(server.url), ask("bad"));
+    expect(run.types).toEqual(["start", ...textEvents(2), "done"]);
+    expect(run.message.content).toEqual([{ type: "text", text: "I can't help with that." }]);
+  });
+
   it("maps finish_reason length to stopReason length", async () => {
     server.enqueue({ sse: [deltaChunk(textCompletion, { role: "assistant", content: "Once upon" }), deltaChunk(textCompletion, {}, "length"), DONE] });
     const run = await runStream(booted.handle, completionsModel(server.url), ask("story"));
@@ -240,6 +248,26 @@ describe("openai-completions: failures end in one error event", () => {
     expect(run.types).toEqual(["error"]);
     expect(run.message.errorMessage).toBe('No API key for provider "openai": pass --api-key, add it to auth.json, or set the provider\'s API key environment variable');
     expect(server.requests).toHaveLength(0);
+  });
+
+  it("bad input (a base URL without a scheme, no message list) is a one-line error event, and nothing is sent", async () => {
+    const noScheme = await runStream(booted.handle, completionsModel(server.url, { baseUrl: "localhost:11434/v1" }), ask("hi"));
+    expect(noScheme.types).toEqual(["error"]);
+    expect(noScheme.message.errorMessage).toBe('Model "openai/gpt-4o-mini" has an invalid baseUrl "localhost:11434/v1": expected an http:// or https:// URL such as "http://localhost:11434/v1"');
+    const noMessages = await runStream(booted.handle, completionsModel(server.url), { systemPrompt: "x" } as unknown as Context);
+    expect(noMessages.types).toEqual(["error"]);
+    expect(noMessages.message.errorMessage).toBe("The request context has no `messages` array");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("an onPayload hook that throws is an error event, not a throw", async () => {
+    const run = await runStream(booted.handle, completionsModel(server.url), ask("hi"), {
+      onPayload: () => {
+        throw new Error("payload rejected by extension");
+      },
+    });
+    expect(run.types).toEqual(["error"]);
+    expect(run.message.errorMessage).toBe("payload rejected by extension");
   });
 
   it("an unreachable server is an error event, not a throw", async () => {
