@@ -1,9 +1,9 @@
 /**
  * Reads a Chat Completions chunk stream into the message. Text arrives in `delta.content` (or
- * `delta.refusal`); reasoning in
- * `reasoning_content` (DeepSeek, llama.cpp, vLLM), `reasoning` (OpenRouter, Groq, Ollama),
- * `reasoning_text`, or OpenRouter's structured `reasoning_details`; tool calls arrive by `index`, their
- * arguments split across many chunks, several calls in one answer. Usage comes in the last chunk.
+ * `delta.refusal`); reasoning in `reasoning_content` (DeepSeek, llama.cpp, vLLM), `reasoning`
+ * (OpenRouter, Groq, Ollama), `reasoning_text`, or OpenRouter's structured `reasoning_details`; tool
+ * calls arrive by `index`, their arguments split across many chunks, several calls in one answer.
+ * Usage comes in the last chunk.
  */
 import { priceUsage, shortHash } from "../../contracts/ai/index.js";
 import type { Model, StopReason, ToolCall, Usage } from "../../contracts/ai/index.js";
@@ -51,7 +51,10 @@ interface RawUsage {
   prompt_cache_hit_tokens?: number;
 }
 
-/** Reads every chunk; throws when the stream ends without a finish reason (a cut-off answer). */
+/**
+ * Reads every chunk; throws when the stream ends without a finish reason (a cut-off answer). After an
+ * abort it returns at once and leaves the open blocks as they are.
+ */
 export async function consumeCompletionChunks(chunks: AsyncIterable<CompletionChunk>, builder: MessageBuilder, model: Model, signal?: AbortSignal): Promise<void> {
   const message = builder.message;
   // Text and thinking are sequential: one of them is open at a time. Tool calls stay open to the end,
@@ -74,6 +77,13 @@ export async function consumeCompletionChunks(chunks: AsyncIterable<CompletionCh
     prose = undefined;
   };
 
+  // A few servers leave out `index`: match a repeated id, else treat the chunk as the last call's continuation.
+  const streamIndexWithoutIndex = (id: string | undefined): number => {
+    for (const [streamIndex, index] of toolByStreamIndex) if (id && (builder.block(index) as ToolCall).id === id) return streamIndex;
+    if (id || toolByStreamIndex.size === 0) return toolByStreamIndex.size;
+    return toolByStreamIndex.size - 1;
+  };
+
   for await (const chunk of chunks) {
     if (chunk === null || typeof chunk !== "object") continue;
     if (message.responseId === undefined && typeof chunk.id === "string" && chunk.id !== "") message.responseId = chunk.id;
@@ -92,7 +102,7 @@ export async function consumeCompletionChunks(chunks: AsyncIterable<CompletionCh
     if (typeof delta.refusal === "string" && delta.refusal !== "") builder.appendText(openProse("text"), delta.refusal);
 
     for (const call of delta.tool_calls ?? []) {
-      const streamIndex = call.index ?? toolByStreamIndex.size;
+      const streamIndex = call.index ?? streamIndexWithoutIndex(call.id);
       let index = toolByStreamIndex.get(streamIndex);
       if (index === undefined) {
         closeProse();

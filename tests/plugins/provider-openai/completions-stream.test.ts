@@ -116,6 +116,24 @@ describe("openai-completions: successful streams", () => {
     expect(run.message.stopReason).toBe("toolUse");
   });
 
+  it("groups tool-call chunks that carry no index by id, and id-less chunks with the call before them", async () => {
+    server.enqueue({
+      sse: [
+        deltaChunk(textCompletion, { role: "assistant", content: null, tool_calls: [{ id: "call_a", type: "function", function: { name: "read", arguments: '{"path":' } }] }),
+        deltaChunk(textCompletion, { tool_calls: [{ function: { arguments: '"a.txt"}' } }] }),
+        deltaChunk(textCompletion, { tool_calls: [{ id: "call_b", type: "function", function: { name: "ls", arguments: "{}" } }] }),
+        deltaChunk(textCompletion, {}, "tool_calls"),
+        DONE,
+      ],
+    });
+    const run = await runStream(booted.handle, completionsModel(server.url, { provider: "llama.cpp" }), ask("go"));
+    expect(run.types).toEqual(["start", "toolcall_start", "toolcall_delta", "toolcall_delta", "toolcall_start", "toolcall_delta", "toolcall_end", "toolcall_end", "done"]);
+    expect(run.message.content).toEqual([
+      { type: "toolCall", id: "call_a", name: "read", arguments: { path: "a.txt" } },
+      { type: "toolCall", id: "call_b", name: "ls", arguments: {} },
+    ]);
+  });
+
   it("fills usage from the last chunk (cached tokens as cache reads) and prices it", async () => {
     server.enqueue({ sse: textStream });
     const run = await runStream(booted.handle, completionsModel(server.url), ask("hi"));
