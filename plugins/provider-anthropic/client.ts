@@ -7,28 +7,53 @@ import type { ServerSentEvent } from "@anthropic-ai/sdk/core/streaming";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
 import type { Model, StreamOptions } from "../../contracts/ai/index.js";
 
+/** An open streamed response: its raw events, and `close()` to release the connection when done with it. */
+export interface EventStreamConnection {
+  events: AsyncIterable<ServerSentEvent>;
+  /** Aborts the HTTP request if still open and detaches from the caller's signal. Idempotent. */
+  close(): void;
+}
+
 /**
- * Sends one streamed request and resolves with its raw events once the response headers arrive. Rejects
- * with the SDK's APIError on an HTTP error status. The SDK never retries (`maxRetries: 0`): the provider
- * retries only while nothing has reached the consumer.
+ * Sends one streamed request and resolves once the response headers arrive. Rejects with the SDK's
+ * APIError on an HTTP error status. The SDK never retries (`maxRetries: 0`): the provider retries only
+ * while nothing has reached the consumer. Each request gets its own abort controller, linked to the
+ * caller's signal only while the request lives, so a signal shared by a whole session collects no
+ * listeners and a stream abandoned on an error does not keep its socket open.
  */
 export async function openEventStream(
   model: Model,
   body: MessageCreateParamsStreaming,
   apiKey: string,
   options: StreamOptions,
-): Promise<AsyncIterable<ServerSentEvent>> {
-  const { default: Anthropic } = await import("@anthropic-ai/sdk");
-  const { Stream } = await import("@anthropic-ai/sdk/core/streaming");
-  const client = new Anthropic({
-    apiKey,
-    baseURL: model.baseUrl === "" ? undefined : model.baseUrl,
-    maxRetries: 0,
-    logLevel: "off",
-    defaultHeaders: requestHeaders(apiKey, model, options),
-  });
-  const response = await client.messages.create(body, { signal: options.signal }).asResponse();
-  return Stream.rawEvents(response);
+): Promise<EventStreamConnection> {
+  const request = new AbortController();
+  const forwardAbort = (): void => request.abort();
+  options.signal?.addEventListener("abort", forwardAbort, { once: true });
+  if (options.signal?.aborted) request.abort();
+  const close = (): void => {
+    options.signal?.removeEventListener("abort", forwardAbort);
+    request.abort();
+  };
+  try {
+    const { default: Anthropic } = await import("@anthropic-ai/sdk");
+    const { Stream } = await import("@anthropic-ai/sdk/core/streaming");
+    const client = new Anthropic({
+      apiKey,
+      baseURL: model.baseUrl === "" ? undefined : model.baseUrl,
+      maxRetries: 0,
+      logLevel: "off",
+      defaultHeaders: requestHeaders(apiKey, model, options),
+    });
+    // `client.post` rather than `client.messages.create`: the latter writes deprecation notices for some
+    // model ids straight to console.warn, which would tear through the TUI. Auth, headers and HTTP errors
+    // are the same SDK code either way.
+    const response = await client.post("/v1/messages", { body, stream: true, signal: request.signal }).asResponse();
+    return { events: Stream.rawEvents(response), close };
+  } catch (error) {
+    close();
+    throw error;
+  }
 }
 
 /**

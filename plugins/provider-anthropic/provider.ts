@@ -48,14 +48,18 @@ async function runStream(stream: AssistantEventStream, message: AssistantMessage
     options.signal,
     async () => {
       assembler.reset();
-      const events = await openEventStream(model, body, apiKey, options);
-      if (!started) {
-        started = true;
-        stream.push({ type: "start", partial: message });
-      }
-      for await (const sse of events) {
-        const event = decodeEvent(sse);
-        if (event !== undefined) assembler.apply(event);
+      const connection = await openEventStream(model, body, apiKey, options);
+      try {
+        if (!started) {
+          started = true;
+          stream.push({ type: "start", partial: message });
+        }
+        for await (const sse of connection.events) {
+          const event = decodeEvent(sse);
+          if (event !== undefined) assembler.apply(event);
+        }
+      } finally {
+        connection.close();
       }
       if (options.signal?.aborted) throw new Error(ABORTED_MESSAGE);
       assembler.finish();

@@ -32,6 +32,7 @@ export function buildRequestBody(model: Model, context: Context, options: Stream
     body.tools = tools;
   }
   if (plan.thinking) body.thinking = plan.thinking;
+  if (plan.effort) body.output_config = { effort: plan.effort };
   // `options.temperature` is not sent: the API version this SDK speaks has no temperature parameter.
   if (cacheControl) markLastUserBlock(messages, cacheControl);
   return body;

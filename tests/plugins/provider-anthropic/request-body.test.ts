@@ -198,6 +198,24 @@ describe("provider-anthropic: request body", () => {
     expect(tooSmall.body.max_tokens).toBe(1500);
   });
 
+  it("adaptive-thinking models (Opus 4.6/4.7, Sonnet 4.6) get an effort instead of a budget", async () => {
+    const opus = claudeModel(server.url, { id: "claude-opus-4-7" });
+    const high = await send({ messages: [user("think")] }, { reasoning: "high" }, opus);
+    expect(high.body.thinking).toEqual({ type: "adaptive", display: "summarized" });
+    expect(high.body.output_config).toEqual({ effort: "high" });
+    expect(high.body.max_tokens).toBe(32_000);
+
+    server.requests.length = 0;
+    const minimal = await send({ messages: [user("think")] }, { reasoning: "minimal" }, claudeModel(server.url, { id: "claude-sonnet-4-6-20260101" }));
+    expect(minimal.body.thinking).toEqual({ type: "adaptive", display: "summarized" });
+    expect(minimal.body.output_config).toEqual({ effort: "low" });
+
+    server.requests.length = 0;
+    const off = await send({ messages: [user("hi")] }, { reasoning: "off" }, opus);
+    expect(off.body.thinking).toEqual({ type: "disabled" });
+    expect(off.body).not.toHaveProperty("output_config");
+  });
+
   it("places consecutive tool results in one user message as tool_result blocks, with is_error and images", async () => {
     const messages: Message[] = [
       user("read both"),

@@ -3,7 +3,8 @@
  * and every outcome — answers, tool calls, usage, dropped connections, HTTP errors, aborts, malformed
  * lines — is an exact event sequence ending in one `done` or one `error`. Nothing throws.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { getEventListeners } from "node:events";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AiProvider, AssistantMessageEvent, Context, RetryPolicy, StreamOptions, ToolCall } from "../../../contracts/ai/index.js";
 import type { Handle, Kernel } from "../../../kernel/index.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
@@ -167,6 +168,21 @@ describe("provider-anthropic: successful streams", () => {
     expect(ends).toEqual(["read", "bash", "grep"]);
   });
 
+  it("writes nothing to the console, even for a model id the SDK would warn about", async () => {
+    const warn = vi.spyOn(console, "warn");
+    const error = vi.spyOn(console, "error");
+    try {
+      server.enqueue({ sse: TEXT_ANSWER }, { sse: ANSWER_OPENING, rawTail: MALFORMED_TAIL });
+      expect((await collect(stream())).result.stopReason).toBe("stop");
+      expect((await collect(stream())).result.stopReason).toBe("error");
+      expect(warn).not.toHaveBeenCalled();
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+  });
+
   it.each([
     ["max_tokens", "length"],
     ["model_context_window_exceeded", "length"],
@@ -300,6 +316,35 @@ describe("provider-anthropic: failures end in one error event", () => {
     expect(result.stopReason).toBe("error");
     expect(result.errorMessage).toBe("overloaded_error: Overloaded");
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("an overloaded_error event before any content is retried transparently", async () => {
+    const overloadedFirst = [ANSWER_OPENING[0]!, { event: "error", data: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } }];
+    server.enqueue({ sse: overloadedFirst }, { sse: TEXT_ANSWER });
+    const { types, result } = await collect(stream());
+
+    expect(types).toEqual(TEXT_SEQUENCE);
+    expect(result.responseId).toBe("msg_01XFDUDYJgAACzvnptvVoYEL");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("after an error event the connection is closed, not left open by the server's stalled stream", async () => {
+    server.enqueue({ sse: [...OVERLOADED_MID_STREAM, ...TEXT_ANSWER.slice(-3)], stallAfter: OVERLOADED_MID_STREAM.length });
+    const clientGone = server.clientGone();
+    const { types } = await collect(stream());
+    await clientGone;
+
+    expect(types.at(-1)).toBe("error");
+  });
+
+  it("a signal shared by many requests keeps no abort listeners once each stream ends", async () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 12; i++) server.enqueue({ sse: TEXT_ANSWER });
+    for (let i = 0; i < 12; i++) {
+      const { result } = await collect(stream({ signal: controller.signal }));
+      expect(result.stopReason).toBe("stop");
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    }
   });
 
   it("a stream that ends cleanly before message_stop is an error, not a silent done", async () => {
