@@ -1,0 +1,243 @@
+/**
+ * Session contracts: the store of a session's JSONL tree (pi's version-3 format, so pi opens our files
+ * and we open pi's) and the compactor that keeps long sessions inside the context window.
+ */
+import { defineContract } from "../kernel/index.js";
+import type { AgentMessage } from "./agent.js";
+import type { ImageContent, TextContent, ThinkingLevel } from "./ai/index.js";
+
+/** The first line of a session file; not part of the tree. */
+export interface SessionHeader {
+  type: "session";
+  version: 3;
+  /** A UUID. */
+  id: string;
+  /** ISO time. */
+  timestamp: string;
+  cwd: string;
+  /** The file this session was forked from. */
+  parentSession?: string;
+}
+
+/** Fields every tree entry has: an 8-hex id, its parent (null for the first), an ISO time. */
+export interface EntryBase {
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+}
+
+export interface MessageEntry extends EntryBase {
+  type: "message";
+  message: AgentMessage;
+}
+export interface ModelChangeEntry extends EntryBase {
+  type: "model_change";
+  provider: string;
+  modelId: string;
+}
+export interface ThinkingLevelChangeEntry extends EntryBase {
+  type: "thinking_level_change";
+  thinkingLevel: ThinkingLevel;
+}
+export interface CompactionEntry extends EntryBase {
+  type: "compaction";
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: unknown;
+  fromHook?: boolean;
+}
+export interface BranchSummaryEntry extends EntryBase {
+  type: "branch_summary";
+  fromId: string;
+  summary: string;
+  details?: unknown;
+  fromHook?: boolean;
+}
+/** Extension state; never part of the model's context. */
+export interface CustomEntry extends EntryBase {
+  type: "custom";
+  customType: string;
+  data?: unknown;
+}
+/** An extension's message that IS part of the model's context. */
+export interface CustomMessageEntry extends EntryBase {
+  type: "custom_message";
+  customType: string;
+  content: string | Array<TextContent | ImageContent>;
+  display: boolean;
+  details?: unknown;
+}
+export interface LabelEntry extends EntryBase {
+  type: "label";
+  targetId: string;
+  label?: string;
+}
+export interface SessionInfoEntry extends EntryBase {
+  type: "session_info";
+  name: string;
+}
+
+/** Every kind of tree entry, as pi writes them. */
+export type SessionEntry =
+  | MessageEntry
+  | ModelChangeEntry
+  | ThinkingLevelChangeEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | CustomEntry
+  | CustomMessageEntry
+  | LabelEntry
+  | SessionInfoEntry;
+
+/** Which session is open. `path` is undefined for an in-memory session. */
+export interface SessionInfo {
+  id: string;
+  path: string | undefined;
+  cwd: string;
+  parentSession?: string;
+  name?: string;
+}
+
+/** One session in a listing. */
+export interface SessionSummary {
+  id: string;
+  path: string;
+  cwd: string;
+  name?: string;
+  /** The first user message's text, for sessions without a name. */
+  firstMessage: string;
+  messageCount: number;
+  created: string;
+  modified: string;
+}
+
+/** What opening a file found: how many lines were torn and set aside, and where. */
+export interface OpenReport extends SessionInfo {
+  migratedFrom?: number;
+  /** Lines that were not whole JSON (a crash mid-write) moved to a side file, with its path. */
+  setAside?: { lines: number; file: string };
+}
+
+/** One node of the session tree. */
+export interface TreeNode {
+  entry: SessionEntry;
+  children: TreeNode[];
+  label?: string;
+}
+
+/** What the model sees, built from leaf to root, with the settings in force on that path. */
+export interface SessionContext {
+  messages: AgentMessage[];
+  /** Entry ids of `messages`, index for index (a compaction summary has the compaction's id). */
+  entryIds: string[];
+  model?: { provider: string; modelId: string };
+  thinkingLevel?: ThinkingLevel;
+}
+
+/** Where sessions live and which one to start with. */
+export interface SessionStartOptions {
+  cwd: string;
+  /** Overrides `~/.pi/agent/sessions/--<cwd>--/`. */
+  sessionDir?: string;
+  /** Keep nothing on disk. */
+  inMemory?: boolean;
+  parentSession?: string;
+}
+
+/**
+ * The session store. It holds one open session (its state survives a reload of the store); every
+ * append is one whole line written at once, so a crash never leaves half an entry, and concurrent
+ * writers never interleave.
+ */
+export interface SessionStore {
+  newSession(options: SessionStartOptions): Promise<SessionInfo>;
+  open(path: string): Promise<OpenReport>;
+  /** Opens the most recent session of `cwd`, or starts a new one. */
+  continueRecent(options: SessionStartOptions): Promise<SessionInfo>;
+  /** Sessions of one working folder, or of all when `cwd` is undefined, newest first. */
+  list(options: { cwd?: string; sessionDir?: string }): Promise<SessionSummary[]>;
+  current(): SessionInfo | undefined;
+
+  appendMessage(message: AgentMessage): string;
+  appendModelChange(provider: string, modelId: string): string;
+  appendThinkingLevelChange(level: ThinkingLevel): string;
+  appendCompaction(summary: string, firstKeptEntryId: string, tokensBefore: number, details?: unknown, fromHook?: boolean): string;
+  appendBranchSummary(fromId: string, summary: string, details?: unknown, fromHook?: boolean): string;
+  appendCustom(customType: string, data?: unknown): string;
+  appendCustomMessage(customType: string, content: CustomMessageEntry["content"], display: boolean, details?: unknown): string;
+  appendLabel(targetId: string, label: string | undefined): string;
+  appendSessionInfo(name: string): string;
+
+  entries(): SessionEntry[];
+  entry(id: string): SessionEntry | undefined;
+  leafId(): string | null;
+  /** Moves the leaf to `entryId` (null: before the first entry); the move is persisted. */
+  branch(entryId: string | null): void;
+  /** Entries from the root to `entryId` (default: the leaf). */
+  path(entryId?: string): SessionEntry[];
+  tree(): TreeNode[];
+  label(entryId: string): string | undefined;
+  /** Copies the path to `entryId` (default: the leaf) into a new session file whose header names this one. */
+  fork(entryId?: string): Promise<SessionInfo>;
+  buildContext(): SessionContext;
+}
+
+/** The store is stateful: a reload waits until no call is running (after a flush). */
+export const SessionStoreContract = defineContract<SessionStore>({
+  id: "session/store",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 2_000,
+  shape: { newSession: "function", open: "function", appendMessage: "function", buildContext: "function", branch: "function", fork: "function" },
+});
+
+/** Compaction settings, as pi's settings.json names them. */
+export interface CompactionSettings {
+  enabled: boolean;
+  reserveTokens: number;
+  keepRecentTokens: number;
+}
+
+/** pi's defaults. */
+export const DEFAULT_COMPACTION: CompactionSettings = { enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000 };
+
+/** Asks an LLM for a summary; the orchestrator binds model, key and abort signal. */
+export type Summarize = (request: { systemPrompt: string; prompt: string; maxTokens: number }) => Promise<string>;
+
+/** A compaction ready to be appended to the session. */
+export interface CompactionResult {
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details: { readFiles: string[]; modifiedFiles: string[] };
+}
+
+/** A branch summary ready to be appended when the user moves to another branch. */
+export interface BranchSummaryResult {
+  summary: string;
+  details: { readFiles: string[]; modifiedFiles: string[] };
+}
+
+/** When and how to compact. Pure over the entries it is given, except for the summary call. */
+export interface SessionCompactor {
+  /** pi's trigger: contextTokens > contextWindow − reserveTokens. */
+  shouldCompact(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean;
+  /**
+   * Summarizes the older part of `path` (root → leaf entries), keeping about `keepRecentTokens` of
+   * recent context; never cuts at a tool result. Undefined when there is nothing to compact.
+   */
+  compact(path: SessionEntry[], settings: CompactionSettings, summarize: Summarize, options?: { instructions?: string; signal?: AbortSignal }): Promise<CompactionResult | undefined>;
+  /** Summarizes the entries of the branch being left (from the common ancestor to the old leaf). */
+  summarizeBranch(entries: SessionEntry[], summarize: Summarize, options?: { instructions?: string; signal?: AbortSignal }): Promise<BranchSummaryResult | undefined>;
+}
+
+export const SessionCompactorContract = defineContract<SessionCompactor>({
+  id: "session/compactor",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 5_000,
+  shape: { shouldCompact: "function", compact: "function", summarizeBranch: "function" },
+});
