@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Context } from "../../../contracts/ai/index.js";
+import { isContextOverflow } from "../../../contracts/ai/overflow.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { openRouterReasoningStream, encryptedDetail, call as openRouterCall } from "../../fixtures/sse/openai-completions/openrouter-reasoning.js";
 import { textDeltas, textStream, usage } from "../../fixtures/sse/openai-completions/text.js";
@@ -211,6 +212,7 @@ describe("openai-completions: failures end in one error event", () => {
     const run = await runStream(booted.handle, completionsModel(server.url), ask("huge"));
     expect(run.types).toEqual(["error"]);
     expect(run.message.errorMessage).toContain("exceeds the context window");
+    expect(isContextOverflow(run.message)).toBe(true);
     expect(server.requests).toHaveLength(1);
   });
 

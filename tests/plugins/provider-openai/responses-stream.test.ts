@@ -4,6 +4,7 @@
  * for every failure the provider must turn into an `error` event instead of a throw.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isContextOverflow } from "../../../contracts/ai/overflow.js";
 import { MockLlmServer, type SseEvent } from "../../support/mock-llm-server.js";
 import { reasoningItem, reasoningTextStream, recorded as reasoningRecorded, messageId as reasoningMessageId, summaryDeltas, textDeltas as answerDeltas } from "../../fixtures/sse/openai-responses/reasoning-text.js";
 import { messageId, recorded as textRecorded, textDeltas, textStream } from "../../fixtures/sse/openai-responses/text.js";
@@ -178,6 +179,7 @@ describe("openai-responses: failures end in one error event", () => {
     const run = await runStream(booted.handle, responsesModel(server.url), ask("huge"));
     expect(run.types).toEqual(["start", "error"]);
     expect(run.message.errorMessage).toBe("context_length_exceeded: Your input exceeds the context window of this model. Please adjust your input and try again.");
+    expect(isContextOverflow(run.message)).toBe(true);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -186,6 +188,7 @@ describe("openai-responses: failures end in one error event", () => {
     const run = await runStream(booted.handle, responsesModel(server.url), ask("huge"));
     expect(run.types).toEqual(["error"]);
     expect(run.message.errorMessage).toContain("exceeds the context window");
+    expect(isContextOverflow(run.message)).toBe(true);
     expect(server.requests).toHaveLength(1);
   });
 
