@@ -1,0 +1,111 @@
+/**
+ * Resources and settings: what shapes the agent's behaviour without being code the loop runs — the
+ * system prompt's sections, skills, prompt templates, and pi's settings files.
+ */
+import { defineContract } from "../kernel/index.js";
+
+/** Everything a system prompt section may depend on. */
+export interface PromptInput {
+  cwd: string;
+  /** The active tools, for the tools section. */
+  tools: Array<{ name: string; description: string; guidelines?: string[] }>;
+  /** `--system-prompt`: replaces the default preamble. */
+  systemPromptOverride?: string;
+  /** `--append-system-prompt`, in order. */
+  appendSystemPrompt?: string[];
+  /** Skills to list (name, description, path only). */
+  skills: Skill[];
+  now: Date;
+}
+
+/** One part of the system prompt; sections are joined in ascending `order`. */
+export interface PromptSection {
+  order: number;
+  /** Where it came from, for `/session` and debugging (e.g. "AGENTS.md: /repo/AGENTS.md"). */
+  source: string;
+  text: string;
+}
+
+/** A skill in the Agent Skills format: only name, description and path go into the prompt. */
+export interface Skill {
+  name: string;
+  description: string;
+  /** The SKILL.md file. */
+  path: string;
+  /** Where it was found ("user", "project", "package:<name>", "flag"). */
+  origin: string;
+}
+
+/** A prompt template invoked as `/name args`. */
+export interface PromptTemplate {
+  name: string;
+  description: string;
+  /** The body with `$1`, `$@`, `${@:N}` placeholders. */
+  body: string;
+  path: string;
+  origin: string;
+}
+
+/** A source of prompt sections, skills and templates. Several may be active; their parts are merged. */
+export interface ResourceSource {
+  promptSections(input: PromptInput): Promise<PromptSection[]>;
+  skills(cwd: string): Promise<Skill[]>;
+  templates(cwd: string): Promise<PromptTemplate[]>;
+}
+
+export const ResourcesContract = defineContract<ResourceSource>({
+  id: "resources",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+  shape: { promptSections: "function", skills: "function", templates: "function" },
+});
+
+/** pi's settings, global deep-merged with project; unknown keys are kept for extensions. */
+export type Settings = Record<string, unknown> & {
+  defaultProvider?: string;
+  defaultModel?: string;
+  defaultThinkingLevel?: string;
+  thinkingBudgets?: Record<string, number>;
+  compaction?: { enabled?: boolean; reserveTokens?: number; keepRecentTokens?: number };
+  retry?: { enabled?: boolean; maxRetries?: number; baseDelayMs?: number; maxDelayMs?: number };
+  steeringMode?: "all" | "one-at-a-time";
+  followUpMode?: "all" | "one-at-a-time";
+  packages?: unknown[];
+  mcpServers?: Record<string, unknown>;
+};
+
+/** Reads settings for a working folder; re-reads files that changed. */
+export interface SettingsStore {
+  get(cwd: string): Promise<Settings>;
+  /** Writes one key to the global (or, with `project`, the project) settings file. */
+  set(cwd: string, key: string, value: unknown, scope: "global" | "project"): Promise<void>;
+}
+
+export const SettingsContract = defineContract<SettingsStore>({
+  id: "settings",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { get: "function", set: "function" },
+});
+
+/**
+ * Fills a template body with arguments as pi does: `$1`..`$9` positional, `$@` all, `${@:N}` from the
+ * Nth on. Arguments split on whitespace, honouring double and single quotes.
+ */
+export function fillTemplate(body: string, argText: string): string {
+  const args = splitArgs(argText);
+  return body
+    .replace(/\$\{@:(\d+)\}/g, (_m, n: string) => args.slice(Math.max(0, Number(n) - 1)).join(" "))
+    .replace(/\$@/g, args.join(" "))
+    .replace(/\$(\d)/g, (_m, n: string) => args[Number(n) - 1] ?? "");
+}
+
+/** Splits a command line into arguments, honouring quotes. */
+export function splitArgs(text: string): string[] {
+  const out: string[] = [];
+  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
+  for (const m of text.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3]!);
+  return out;
+}
