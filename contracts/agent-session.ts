@@ -1,0 +1,115 @@
+/**
+ * The agent session: the orchestrator every mode (TUI, print, JSON, RPC, SDK) talks to. It owns the
+ * conversation — prompting, steering, follow-ups, abort, model and thinking level, compaction, retries,
+ * persistence — and publishes everything that happens as events on the kernel bus, so a mode reloaded
+ * mid-session (or the session itself) never loses a subscriber.
+ */
+import { defineContract } from "../kernel/index.js";
+import type { AgentEvent, AgentMessage } from "./agent.js";
+import type { ImageContent, Model, ThinkingLevel } from "./ai/index.js";
+import type { CompactionResult, SessionEntry, SessionInfo, TreeNode } from "./session.js";
+
+/** The bus event every session event is published on. */
+export const SESSION_EVENT = "agent-session:event";
+
+/** Session-level events, in addition to the loop's (pi's names). */
+export type SessionEvent =
+  | AgentEvent
+  | { type: "queue_update"; steering: string[]; followUp: string[] }
+  | { type: "compaction_start"; reason: "manual" | "threshold" | "overflow" }
+  | {
+      type: "compaction_end";
+      reason: "manual" | "threshold" | "overflow";
+      result: CompactionResult | null;
+      aborted: boolean;
+      willRetry: boolean;
+      errorMessage?: string;
+    }
+  | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
+  | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
+  | { type: "session_change"; session: SessionInfo | undefined; reason: "new" | "switch" | "fork" | "open" }
+  | { type: "model_change"; model: Model; thinkingLevel: ThinkingLevel };
+
+/** pi's `get_state` data. */
+export interface SessionState {
+  model: Model | null;
+  thinkingLevel: ThinkingLevel;
+  isStreaming: boolean;
+  isCompacting: boolean;
+  steeringMode: "all" | "one-at-a-time";
+  followUpMode: "all" | "one-at-a-time";
+  sessionFile: string | undefined;
+  sessionId: string | undefined;
+  sessionName?: string;
+  autoCompactionEnabled: boolean;
+  messageCount: number;
+  pendingMessageCount: number;
+}
+
+/** pi's `get_session_stats` data. */
+export interface SessionStats {
+  sessionFile: string | undefined;
+  sessionId: string | undefined;
+  userMessages: number;
+  assistantMessages: number;
+  toolCalls: number;
+  toolResults: number;
+  totalMessages: number;
+  tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+  cost: number;
+  contextUsage?: { tokens: number | null; contextWindow: number; percent: number | null };
+}
+
+/** How a prompt sent while the agent works is delivered. */
+export type StreamingBehavior = "steer" | "followUp";
+
+/** The orchestrator's operations; names follow pi's RPC commands. */
+export interface AgentSession {
+  /** Sends a prompt and resolves when the run (with retries and compaction) is over. */
+  prompt(text: string, options?: { images?: ImageContent[]; streamingBehavior?: StreamingBehavior }): Promise<void>;
+  steer(text: string, images?: ImageContent[]): Promise<void>;
+  followUp(text: string, images?: ImageContent[]): Promise<void>;
+  abort(): Promise<void>;
+  /** Resolves when no run is going on. */
+  idle(): Promise<void>;
+
+  newSession(options?: { parentSession?: string }): Promise<SessionInfo | undefined>;
+  switchSession(path: string): Promise<SessionInfo | undefined>;
+  /** Forks the session at a user message: a new session whose leaf is before it; returns its text. */
+  fork(entryId: string): Promise<{ text: string; session: SessionInfo | undefined }>;
+  setSessionName(name: string): Promise<void>;
+  /** Moves to another entry of the tree, optionally summarizing the branch being left. */
+  navigateTree(entryId: string, options?: { summarize?: boolean; instructions?: string }): Promise<void>;
+
+  setModel(provider: string, modelId: string): Promise<Model>;
+  cycleModel(direction?: "forward" | "backward"): Promise<{ model: Model; thinkingLevel: ThinkingLevel } | undefined>;
+  availableModels(): Promise<Model[]>;
+  setThinkingLevel(level: ThinkingLevel): Promise<void>;
+  cycleThinkingLevel(): Promise<ThinkingLevel | undefined>;
+  setSteeringMode(mode: "all" | "one-at-a-time"): Promise<void>;
+  setFollowUpMode(mode: "all" | "one-at-a-time"): Promise<void>;
+
+  compact(instructions?: string): Promise<CompactionResult | undefined>;
+  setAutoCompaction(enabled: boolean): Promise<void>;
+  setAutoRetry(enabled: boolean): Promise<void>;
+  abortRetry(): Promise<void>;
+
+  state(): SessionState;
+  messages(): AgentMessage[];
+  stats(): SessionStats;
+  lastAssistantText(): string | undefined;
+  entries(): SessionEntry[];
+  tree(): TreeNode[];
+  /** User messages that can be forked from: entry id and text. */
+  forkPoints(): Array<{ entryId: string; text: string }>;
+}
+
+/** The session swaps only when no operation is running (a run in progress defers a reload). */
+export const AgentSessionContract = defineContract<AgentSession>({
+  id: "agent/session",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 5_000,
+  shape: { prompt: "function", steer: "function", abort: "function", state: "function" },
+});
