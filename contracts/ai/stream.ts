@@ -73,45 +73,90 @@ export function priceUsage(usage: Usage, model: Pick<Model, "cost">): Usage {
 }
 
 /**
- * Parses JSON that may be cut off mid-way (tool-call arguments while they stream). Closes open strings,
- * arrays and objects; returns `{}` when nothing usable has arrived yet.
+ * Parses JSON that may be cut off mid-way (tool-call arguments while they stream), in one pass: it
+ * remembers the last point where the text so far could be closed into valid JSON (after an opening
+ * bracket, after a whole value, inside a string value) and closes it there. Returns `{}` until an object
+ * has begun. Linear in the text's length.
  */
 export function parsePartialJson(text: string): Record<string, any> {
-  const trimmed = text.trim();
-  if (trimmed === "") return {};
   try {
-    const whole = JSON.parse(trimmed) as unknown;
+    const whole = JSON.parse(text) as unknown;
     return whole !== null && typeof whole === "object" && !Array.isArray(whole) ? (whole as Record<string, any>) : {};
   } catch {
-    // fall through to repair
+    // cut off: repair below
   }
-  const closers: string[] = [];
-  let inString = false;
-  let escaped = false;
-  for (const ch of trimmed) {
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === "\\") escaped = true;
-      else if (ch === '"') inString = false;
-      continue;
+  type Frame = { kind: "{" | "["; expect: "key" | "colon" | "value" | "comma" };
+  const stack: Frame[] = [];
+  const closers = (): string => stack.map((f) => (f.kind === "{" ? "}" : "]")).reverse().join("");
+  let safe: { end: number; tail: string } | undefined;
+  const valueDone = (end: number): void => {
+    const top = stack.at(-1);
+    if (top) top.expect = "comma";
+    safe = { end, tail: closers() };
+  };
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    const top = stack.at(-1);
+    if (/\s/.test(ch)) {
+      i++;
+    } else if (ch === "{" || ch === "[") {
+      stack.push({ kind: ch, expect: ch === "{" ? "key" : "value" });
+      i++;
+      safe = { end: i, tail: closers() };
+    } else if (ch === "}" || ch === "]") {
+      stack.pop();
+      i++;
+      valueDone(i);
+      if (stack.length === 0) break;
+    } else if (ch === ",") {
+      if (top) top.expect = top.kind === "{" ? "key" : "value";
+      i++;
+    } else if (ch === ":") {
+      if (top) top.expect = "value";
+      i++;
+    } else if (ch === '"') {
+      const isKey = top?.kind === "{" && top.expect === "key";
+      let j = i + 1;
+      let closed = false;
+      while (j < text.length) {
+        const c = text[j]!;
+        if (c === "\\") {
+          if (j + 1 >= text.length) break;
+          const escapeEnd = text[j + 1] === "u" ? j + 6 : j + 2;
+          if (escapeEnd > text.length) break;
+          j = escapeEnd;
+          continue;
+        }
+        if (c === '"') {
+          closed = true;
+          break;
+        }
+        j++;
+      }
+      if (!closed) {
+        // Cut inside a string: a value string can be closed where its last whole character ends.
+        if (!isKey && top !== undefined) safe = { end: j, tail: `"${closers()}` };
+        break;
+      }
+      i = j + 1;
+      if (isKey) top!.expect = "colon";
+      else valueDone(i);
+    } else {
+      const token = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i))?.[0];
+      const atEnd = token !== undefined && i + token.length >= text.length;
+      if (token === undefined || (atEnd && !/^-?\d/.test(token))) break;
+      // A number at the very end may still be growing; its digits so far are a valid number.
+      i += token.length;
+      valueDone(i);
+      if (atEnd) break;
     }
-    if (ch === '"') inString = true;
-    else if (ch === "{") closers.push("}");
-    else if (ch === "[") closers.push("]");
-    else if (ch === "}" || ch === "]") closers.pop();
   }
-  let repaired = trimmed;
-  if (inString) repaired += escaped ? '\\"' : '"';
-  // Drop a dangling key, colon or comma that cannot be completed.
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const candidate = repaired.replace(/,\s*$/, "").replace(/,\s*"[^"]*"\s*:?\s*$/, "").replace(/\{\s*"[^"]*"\s*:?\s*$/, "{").replace(/:\s*$/, ": null");
-    try {
-      const value = JSON.parse(candidate + closers.slice().reverse().join("")) as unknown;
-      return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, any>) : {};
-    } catch {
-      repaired = repaired.slice(0, -1);
-      if (repaired.length === 0) break;
-    }
+  if (safe === undefined) return {};
+  try {
+    const value = JSON.parse(text.slice(0, safe.end) + safe.tail) as unknown;
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, any>) : {};
+  } catch {
+    return {};
   }
-  return {};
 }

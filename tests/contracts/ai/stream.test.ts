@@ -50,15 +50,14 @@ describe("parsePartialJson", () => {
     expect(parsePartialJson(full)).toEqual(JSON.parse(full));
   });
 
-  // Known defects of contracts/ai/stream.ts, reported for a fix: each case loses data that had already
-  // arrived. `it.fails` passes while the defect exists and fails once it is fixed, so the fix is noticed.
-  it.fails("keeps earlier keys while a longer literal (false) is still arriving", () => {
+  // Cases that once lost data that had already arrived.
+  it("keeps earlier keys while a longer literal (false) is still arriving", () => {
     expect(parsePartialJson('{"x": 1, "flag": fals')).toEqual({ x: 1 });
   });
-  it.fails("keeps earlier keys while a \\u escape is still arriving", () => {
+  it("keeps earlier keys while a \\u escape is still arriving", () => {
     expect(parsePartialJson('{"x": 1, "y": "\\u00')).toEqual({ x: 1, y: "" });
   });
-  it.fails("does not turn a dangling escape into a literal backslash", () => {
+  it("does not turn a dangling escape into a literal backslash", () => {
     expect(parsePartialJson('{"s": "a\\')).toEqual({ s: "a" });
   });
 });
