@@ -7,6 +7,8 @@ import type { AssistantStream, Context, Model, StreamOptions, ThinkingLevel } fr
 export * from "./types.js";
 export { AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, priceUsage } from "./stream.js";
 export { idRule, isSameModel, prepareHistory, shortHash, type ToolCallIdRule } from "./handoff.js";
+export { isContextOverflow } from "./overflow.js";
+export { CHARS_PER_TOKEN, estimateContextTokens, estimateMessageTokens, usageTokens, type ContextEstimate } from "./estimate.js";
 export { DEFAULT_RETRY, errorHeader, isTransientError, isTransientStatus, parseRetryAfter, retryDelayMs, sleep, withRetry } from "./retry.js";
 
 /**
