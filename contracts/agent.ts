@@ -139,12 +139,12 @@ export interface LoopCaller {
  * so a reload of the loop lands between turns; `config()` is asked before each turn, so a turn
  * snapshots the model, tools and prompt in force when it starts.
  */
-export async function runAgent(loop: LoopCaller, prompts: AgentMessage[], messages: AgentMessage[], config: () => TurnConfig): Promise<AgentMessage[]> {
+export async function runAgent(loop: LoopCaller, prompts: AgentMessage[], messages: AgentMessage[], config: () => TurnConfig | Promise<TurnConfig>): Promise<AgentMessage[]> {
   let run: RunState = { messages: [...messages], newMessages: [], pending: [...prompts], turns: 0, done: false };
-  const first = config();
+  const first = await config();
   first.emit({ type: "agent_start" });
   try {
-    while (!run.done) run = await loop.call("runTurn", run, run.turns === 0 ? first : config());
+    while (!run.done) run = await loop.call("runTurn", run, run.turns === 0 ? first : await config());
   } finally {
     first.emit({ type: "agent_end", messages: run.newMessages });
   }
