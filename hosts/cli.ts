@@ -12,6 +12,7 @@ const HELP = `pi — a terminal coding agent built as a plugin host
 
 Usage:
   pi [options] <command>
+  pi --list-models [search] [--provider <name>] [--api-key <key>]
 
 Commands:
   plugins [--json]        List the distribution's plugins: id, version, status, generation,
@@ -25,6 +26,13 @@ Options:
   --no-plugin <id>        Disable a plugin for this run (repeatable)
   --distribution <file>   Overlay a plugins.json on the distribution; a file with
                           "extends": "none" replaces it (repeatable)
+  --list-models [search]  List the models (built-in and models.json) with context, output
+                          limit, thinking, images and where the API key comes from;
+                          with a search, only models matching every word
+  --provider <name>       Provider, such as anthropic, openai or google (--list-models:
+                          only its models)
+  --api-key <key>         API key, overriding auth.json and environment variables
+                          (for --provider's models when given, else for any)
   -v, --version           Print the version and exit
   -h, --help              Print this help and exit
 
@@ -32,7 +40,9 @@ Distribution layers, later wins, merged by plugin id:
   the package's plugins.json < ~/.pi/agent/plugins.json < trusted .pi/plugins.json
   < --distribution < --plugin / --no-plugin
 Environment:
-  PI_CODING_AGENT_DIR     Agent folder (default ~/.pi/agent)
+  PI_CODING_AGENT_DIR     Agent folder (default ~/.pi/agent): plugins.json, models.json,
+                          auth.json
+  ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...   API keys
 `;
 
 /** Exit codes: 0 success, 1 the run failed, 2 bad input (flags, plugins.json). */
@@ -40,16 +50,19 @@ const EXIT_FAILURE = 1;
 const EXIT_BAD_INPUT = 2;
 
 async function main(argv: string[]): Promise<number> {
+  const { listModels, rest: args } = takeListModels(argv);
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args,
       allowPositionals: true,
       strict: true,
       options: {
         plugin: { type: "string", multiple: true },
         "no-plugin": { type: "string", multiple: true },
         distribution: { type: "string", multiple: true },
+        provider: { type: "string" },
+        "api-key": { type: "string" },
         json: { type: "boolean" },
         version: { type: "boolean", short: "v" },
         help: { type: "boolean", short: "h" },
@@ -81,13 +94,55 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`trusted ${dir}: its .pi/plugins.json now applies\n`);
     return 0;
   }
-  if (command !== "plugins") {
+  if (values["api-key"] === "") return fail(`--api-key is empty; give the key`, EXIT_BAD_INPUT);
+  if (values.provider === "") return fail(`--provider is empty; give a provider name such as anthropic`, EXIT_BAD_INPUT);
+  if (listModels !== undefined) {
+    if (command !== undefined) return fail(`--list-models takes one search term; remove "${command}" or quote the search`, EXIT_BAD_INPUT);
+  } else if (command !== "plugins") {
     return fail(command === undefined ? `no command given; run "pi --help"` : `unknown command "${command}"; run "pi --help"`, EXIT_BAD_INPUT);
   }
 
+  const composed = await compose(values, agent, cwd);
+  if (typeof composed === "number") return composed;
+  const { kernel, boot } = composed;
+  if (listModels !== undefined) {
+    const { listModels: list } = await import("./list-models.js");
+    const outcome = await list(kernel, listModels === true ? undefined : listModels, values.provider);
+    await kernel.shutdown();
+    if (!outcome.ok) return fail(outcome.message, outcome.badInput ? EXIT_BAD_INPUT : EXIT_FAILURE);
+    process.stdout.write(outcome.text);
+    return 0;
+  }
+  const plugins = kernel.describe().plugins;
+  if (values.json) {
+    // Fields without a value print as null, so JSON readers see every key.
+    process.stdout.write(`${JSON.stringify(plugins, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
+  } else {
+    process.stdout.write(formatTable(plugins));
+  }
+  await kernel.shutdown();
+  return boot.ok ? 0 : EXIT_FAILURE;
+}
+
+/** The flags that decide which distribution runs and how its plugins are configured. */
+interface CompositionFlags {
+  plugin?: string[];
+  "no-plugin"?: string[];
+  distribution?: string[];
+  provider?: string;
+  "api-key"?: string;
+}
+
+/**
+ * Reads the distribution and boots it. Returns the exit code instead when the input is bad (a broken
+ * plugins.json or plugin config), after printing one line per problem. Flags that configure a plugin
+ * (`--api-key` → the auth plugin) go in as the last distribution layer.
+ */
+async function compose(values: CompositionFlags, agent: string, cwd: string): Promise<import("./compose.js").ComposedKernel | number> {
   const { composeKernel, resolveDistribution } = await import("./compose.js");
   const { DistributionError } = await import("./distribution.js");
   const builtinDir = fileURLToPath(new URL("./plugins/", import.meta.url));
+  const { "api-key": apiKey, provider } = values;
   let composed;
   try {
     const distribution = await resolveDistribution({
@@ -98,6 +153,7 @@ async function main(argv: string[]): Promise<number> {
       distributionFiles: values.distribution,
       pluginFlags: values.plugin,
       noPluginFlags: values["no-plugin"],
+      configOverrides: apiKey === undefined ? [] : [{ id: "auth", flag: "--api-key", config: { apiKey, ...(provider !== undefined ? { apiKeyProvider: provider } : {}) } }],
     });
     for (const notice of distribution.notices) process.stderr.write(`pi: ${notice}\n`);
     composed = await composeKernel(distribution, builtinDir);
@@ -105,22 +161,39 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof DistributionError) return fail(error.message, EXIT_BAD_INPUT);
     throw error;
   }
-  const { kernel, boot, configErrors } = composed;
-  if (configErrors.length > 0) {
-    for (const line of configErrors) process.stderr.write(`pi: ${line}\n`);
+  if (composed.configErrors.length > 0) {
+    for (const line of composed.configErrors) process.stderr.write(`pi: ${line}\n`);
+    await composed.kernel.shutdown();
     return EXIT_BAD_INPUT;
   }
   const { formatLifecycleError } = await import("../kernel/index.js");
-  for (const error of boot.errors) process.stderr.write(`pi: ${formatLifecycleError(error)}\n`);
-  const plugins = kernel.describe().plugins;
-  if (values.json) {
-    // Fields without a value print as null, so JSON readers see every key.
-    process.stdout.write(`${JSON.stringify(plugins, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
-  } else {
-    process.stdout.write(formatTable(plugins));
+  for (const error of composed.boot.errors) process.stderr.write(`pi: ${formatLifecycleError(error)}\n`);
+  return composed;
+}
+
+/**
+ * Takes `--list-models [search]` out of the arguments, as pi parses it: the next argument is the search
+ * unless it looks like a flag or an @file. (node's parseArgs has no optional-value options.)
+ */
+function takeListModels(argv: string[]): { listModels: string | true | undefined; rest: string[] } {
+  const rest: string[] = [];
+  let listModels: string | true | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      rest.push(...argv.slice(i));
+      break;
+    }
+    if (arg.startsWith("--list-models=")) {
+      listModels = arg.slice("--list-models=".length) || true;
+    } else if (arg === "--list-models") {
+      const next = argv[i + 1];
+      listModels = next !== undefined && !next.startsWith("-") && !next.startsWith("@") ? (i++, next) : true;
+    } else {
+      rest.push(arg);
+    }
   }
-  await kernel.shutdown();
-  return boot.ok ? 0 : EXIT_FAILURE;
+  return { listModels, rest };
 }
 
 type Described = Awaited<ReturnType<import("../kernel/index.js").Kernel["describe"]>>["plugins"][number];

@@ -31,6 +31,16 @@ export interface DistributionInputs {
   pluginFlags?: string[];
   /** `--no-plugin id`, in order. */
   noPluginFlags?: string[];
+  /** Config that flags set on one entry (e.g. `--api-key` on the "auth" entry); the last layer of all. */
+  configOverrides?: ConfigOverride[];
+}
+
+/** Config keys a command-line flag sets on one distribution entry. */
+export interface ConfigOverride {
+  id: string;
+  config: Record<string, unknown>;
+  /** The flag, as the user typed it, for the notice when the distribution has no such entry. */
+  flag: string;
 }
 
 /** The merged distribution, the layers it came from, and notices for the user (e.g. untrusted project). */
@@ -65,10 +75,33 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
     if (layer === undefined) throw new DistributionError(path, undefined, undefined, "no such file; check the --distribution path");
     push(layer);
   }
-  const flags = commandLineLayer(inputs);
+  let flags = commandLineLayer(inputs);
+  if ((inputs.configOverrides ?? []).length > 0) {
+    const known = new Set(mergeDistributions([...layers, flags]).filter((e) => e.enabled).map((e) => e.id));
+    flags = withConfigOverrides(flags, inputs.configOverrides!, known, notices);
+  }
   if (flags.entries.length > 0) push(flags);
   const entries = mergeDistributions(layers);
   return { entries, layers: layers.map((l) => l.file), notices };
+}
+
+/**
+ * Adds flag-set config to the command-line layer, merged into the entry a `--plugin` flag may already
+ * have there. An override for a plugin that is not running (the user disabled or renamed it) is dropped
+ * with a notice rather than failing the run.
+ */
+function withConfigOverrides(layer: DistributionLayer, overrides: ConfigOverride[], known: Set<string>, notices: string[]): DistributionLayer {
+  const entries = layer.entries.map((e) => ({ ...e }));
+  for (const override of overrides) {
+    if (!known.has(override.id)) {
+      notices.push(`${override.flag} has no effect: the distribution has no enabled "${override.id}" plugin`);
+      continue;
+    }
+    const existing = entries.find((e) => e.id === override.id);
+    if (existing !== undefined) existing.config = { ...existing.config, ...override.config };
+    else entries.push({ id: override.id, config: override.config });
+  }
+  return { ...layer, entries };
 }
 
 /** Turns `--plugin` / `--no-plugin` into one overlay layer. */

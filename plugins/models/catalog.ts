@@ -68,9 +68,9 @@ export class ModelCatalogStore implements ModelCatalog {
 
   resolve(reference: string, provider?: string): ResolvedModel {
     const ref = reference.trim();
-    if (ref === "") throw new Error(`empty model reference; give provider/id[:thinking] or a model id`);
     const models = this.current();
     if (provider !== undefined && !models.some((m) => m.provider === provider)) throw unknownProvider(provider, models);
+    if (ref === "") throw new Error(`empty model reference; give provider/id[:thinking] or a model id`);
     const whole = lookup(ref, provider, models);
     if (whole !== undefined) return { model: whole };
     const colon = ref.lastIndexOf(":");

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,6 +6,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { runPi } from "./run-pi.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/plugins/", import.meta.url));
+/** The ids of the package's default distribution, which every run includes. */
+const DEFAULT_IDS = (JSON.parse(readFileSync(fileURLToPath(new URL("../../plugins.json", import.meta.url)), "utf8")) as { plugins: Array<{ id: string }> }).plugins.map((p) => p.id);
 
 describe("pi plugins (built CLI)", () => {
   let home: string;
@@ -57,7 +59,8 @@ describe("pi plugins (built CLI)", () => {
     expect(run.code).toBe(0);
     const plugins = JSON.parse(run.stdout) as Array<Record<string, any>>;
     const byId = Object.fromEntries(plugins.map((p) => [p.id, p]));
-    expect(Object.keys(byId).sort()).toEqual(["hello", "quiet", "shout"]);
+    // The package's own plugins, then the user's three.
+    expect(Object.keys(byId).sort()).toEqual([...DEFAULT_IDS, "hello", "quiet", "shout"].sort());
     expect(byId.hello).toMatchObject({ version: "2.0.0", status: "active", generation: 1, source: join(FIXTURES, "hello-v2.ts") });
     expect(byId.hello.provides).toEqual([{ contract: "fixture/greeting", version: "1.0.0", key: "0" }]);
     expect(byId.quiet).toMatchObject({ status: "disabled", generation: null, version: null });
