@@ -144,6 +144,13 @@ describe("models plugin: catalog", () => {
     expect(catalog.call("list").some((m) => m.name === "ignored")).toBe(false);
   });
 
+  it("asks for provider/id when a bare id is offered by several providers", () => {
+    writeModels(agentDir, { providers: { proxy: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-responses", apiKey: "k", models: [{ id: "gpt-5" }] } } });
+    expect(() => catalog.call("resolve", "gpt-5")).toThrow(`model "gpt-5" is offered by several providers (openai/gpt-5, proxy/gpt-5); say which with provider/id`);
+    expect(catalog.call("resolve", "proxy/gpt-5").model.baseUrl).toBe("http://127.0.0.1:1/v1");
+    expect(catalog.call("resolve", "gpt-5", "openai").model.baseUrl).toBe("https://api.openai.com/v1");
+  });
+
   it("re-reads models.json when it changes, and drops models when the file goes away", () => {
     const file = writeModels(agentDir, { providers: { local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", apiKey: "x", models: [{ id: "first" }] } } });
     expect(catalog.call("find", "local", "first")).toBeDefined();

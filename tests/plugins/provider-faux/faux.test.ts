@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AiProviderContract, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Context, type Model } from "../../../contracts/ai/index.js";
+import { AiProviderContract, emptyUsage, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Context, type Model } from "../../../contracts/ai/index.js";
 import { Kernel } from "../../../kernel/index.js";
 import fauxPlugin from "../../../plugins/provider-faux/index.js";
 import { createFauxProvider, fauxEcho, fauxText, fauxThinking, fauxToolCall } from "../../../plugins/provider-faux/faux.js";
@@ -164,13 +164,14 @@ describe("createFauxProvider (programmatic)", () => {
     expect(faux.pending).toBe(2);
     const model = faux.model();
     expect((await faux.stream(model, context).result()).content).toEqual([{ type: "text", text: "you said: hello there" }]);
-    // The history goes through the handoff rules first: an errored assistant turn is dropped.
-    const failed: AssistantMessage = { role: "assistant", content: [], api: "faux", provider: "faux", model: "faux-1", usage: (await faux.stream(model, context).result()).usage, stopReason: "error", errorMessage: "x", timestamp: 2 };
-    expect(faux.requests[1]!.context.messages).toHaveLength(1);
-    faux.push(({ context: ctx }) => ({ content: String(ctx.messages.length) }));
-    const third = await faux.stream(model, { messages: [...context.messages, failed, { role: "user", content: "again", timestamp: 3 }] }).result();
-    expect(third.content).toEqual([{ type: "text", text: "2" }]);
-    expect(faux.requests.map((r) => r.index)).toEqual([0, 1, 2]);
+
+    // The history goes through the handoff rules first, as a real provider's would: the errored
+    // assistant turn is dropped, so the turn function and the record see two user messages.
+    const failed: AssistantMessage = { role: "assistant", content: [], api: "faux", provider: "faux", model: "faux-1", usage: emptyUsage(), stopReason: "error", errorMessage: "x", timestamp: 2 };
+    const history: Context = { messages: [...context.messages, failed, { role: "user", content: "again", timestamp: 3 }] };
+    expect((await faux.stream(model, history).result()).content).toEqual([{ type: "text", text: "request 1 saw 2 messages" }]);
+    expect(faux.requests[1]!.context.messages.map((m) => m.role)).toEqual(["user", "user"]);
+    expect(faux.requests.map((r) => r.index)).toEqual([0, 1]);
     expect(faux.pending).toBe(0);
   });
 
