@@ -1,0 +1,28 @@
+/**
+ * The bash tool plugin: provides pi's `bash` tool (ToolContract, key "bash"). Commands run in their own
+ * process groups; when this generation retires (reload, disable, shutdown) every running command's
+ * group is killed and awaited, so a reload never leaves orphan processes behind.
+ */
+import { Type } from "@sinclair/typebox";
+import { ToolContract } from "../../contracts/tool.js";
+import { definePlugin } from "../../kernel/index.js";
+import { createBashTool } from "./bash-tool.js";
+import { RunningCommands } from "./running-commands.js";
+
+export default definePlugin({
+  id: "tool-bash",
+  version: "1.0.0",
+  description: "pi's bash tool: run shell commands in the session's folder",
+  provides: [ToolContract],
+  config: Type.Object({
+    /** A shell to use instead of /bin/bash (pi's `shellPath` setting). */
+    shellPath: Type.Optional(Type.String({ minLength: 1 })),
+    /** Lines run before every command (pi's `shellCommandPrefix` setting). */
+    commandPrefix: Type.Optional(Type.String()),
+  }),
+  setup(ctx) {
+    const running = new RunningCommands();
+    ctx.onDispose(() => running.stopAll(), "stop running bash commands");
+    ctx.provide(ToolContract, createBashTool({ running, shellPath: ctx.config.shellPath, commandPrefix: ctx.config.commandPrefix }), { key: "bash" });
+  },
+});

@@ -1,0 +1,100 @@
+/**
+ * Runs one shell command in its own process group and reports how it ended. Stopping (abort, timeout,
+ * or the plugin retiring) signals the whole group: SIGTERM first, SIGKILL after a grace period, so no
+ * child or grandchild outlives the call.
+ */
+import { spawn } from "node:child_process";
+import { groupExists, KILL_GRACE_MS, signalGroup } from "./process-group.js";
+import type { RunningCommands } from "./running-commands.js";
+import type { ShellConfig } from "./shell.js";
+
+/** Why we stopped a command before it ended on its own. */
+export type StopReason = "aborted" | "timed-out" | "retired";
+
+/** How a command ended: on its own (exit code or signal), or stopped by us. */
+export type CommandOutcome =
+  | { kind: "exited"; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: StopReason };
+
+/** Everything one run needs. */
+export interface CommandRun {
+  shell: ShellConfig;
+  script: string;
+  cwd: string;
+  /** Seconds; undefined or ≤ 0 means no timeout (as in pi). */
+  timeoutSeconds: number | undefined;
+  signal: AbortSignal | undefined;
+  /** Receives stdout and stderr chunks in the order they arrive. */
+  onData: (chunk: Buffer) => void;
+  running: RunningCommands;
+}
+
+/** After the shell exits, how long output streams held open by escaped descendants may stay open. */
+const STDIO_GRACE_MS = 100;
+
+/** Spawns the shell and resolves with the outcome once it has ended and its output is drained. */
+export function runCommand(run: CommandRun): Promise<CommandOutcome> {
+  if (run.running.isClosed) return Promise.reject(new Error("the bash tool is being unloaded; the command was not started"));
+  let stop: (reason: StopReason) => void = () => {};
+  const ended = new Promise<CommandOutcome>((resolve, reject) => {
+    const child = spawn(run.shell.path, [...run.shell.args, run.script], {
+      cwd: run.cwd,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: process.env,
+    });
+    let stopReason: StopReason | undefined;
+    let settled = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    let timeoutTimer: NodeJS.Timeout | undefined;
+    let stdioTimer: NodeJS.Timeout | undefined;
+
+    stop = (reason) => {
+      if (stopReason !== undefined || settled || child.pid === undefined) return;
+      stopReason = reason;
+      const pgid = child.pid;
+      signalGroup(pgid, "SIGTERM");
+      killTimer = setTimeout(() => signalGroup(pgid, "SIGKILL"), KILL_GRACE_MS);
+    };
+    const onAbort = () => stop("aborted");
+
+    const settle = (finish: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timeoutTimer);
+      clearTimeout(stdioTimer);
+      run.signal?.removeEventListener("abort", onAbort);
+      // Stragglers that ignored SIGTERM keep the kill timer; an empty group needs it no longer.
+      if (killTimer !== undefined && child.pid !== undefined && !groupExists(child.pid)) clearTimeout(killTimer);
+      finish();
+    };
+
+    child.stdout.on("data", run.onData);
+    child.stderr.on("data", run.onData);
+    child.once("error", (error) => {
+      settle(() => reject(new Error(`Failed to start shell ${run.shell.path}: ${error.message}`)));
+    });
+    child.once("exit", () => {
+      // Descendants that escaped the group may hold our pipes open; do not wait for them for long.
+      stdioTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        settle(() => resolve(outcome()));
+      }, STDIO_GRACE_MS);
+    });
+    child.once("close", () => settle(() => resolve(outcome())));
+
+    const outcome = (): CommandOutcome =>
+      stopReason !== undefined ? { kind: stopReason } : { kind: "exited", code: child.exitCode, signal: child.signalCode };
+
+    if (run.timeoutSeconds !== undefined && run.timeoutSeconds > 0) {
+      timeoutTimer = setTimeout(() => stop("timed-out"), run.timeoutSeconds * 1000);
+    }
+    if (run.signal !== undefined) {
+      if (run.signal.aborted) onAbort();
+      else run.signal.addEventListener("abort", onAbort, { once: true });
+    }
+  });
+  run.running.add({ stop: (): void => stop("retired"), ended });
+  return ended;
+}
