@@ -28,7 +28,8 @@ export type SessionEvent =
   | { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
   | { type: "session_change"; session: SessionInfo | undefined; reason: "new" | "switch" | "fork" | "open" }
-  | { type: "model_change"; model: Model; thinkingLevel: ThinkingLevel };
+  | { type: "model_change"; model: Model; thinkingLevel: ThinkingLevel }
+  | { type: "notice"; level: "info" | "warning" | "error"; message: string };
 
 /** pi's `get_state` data. */
 export interface SessionState {
