@@ -19,8 +19,7 @@ import type {
   ToolCall,
   Usage,
 } from "../../contracts/ai/index.js";
-import { AssistantEventStream, newAssistantMessage, parsePartialJson, prepareHistory, priceUsage, sleep } from "../../contracts/ai/index.js";
-import { CHARS_PER_TOKEN, estimateMessageTokens } from "../../contracts/ai/estimate.js";
+import { AssistantEventStream, CHARS_PER_TOKEN, estimateMessageTokens, newAssistantMessage, parsePartialJson, prepareHistory, priceUsage, sleep } from "../../contracts/ai/index.js";
 
 /** A tool call in a script; the id is made up when left out. */
 export type FauxToolCall = Omit<ToolCall, "id"> & { id?: string };
