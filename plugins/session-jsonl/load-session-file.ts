@@ -1,0 +1,167 @@
+/**
+ * Reads a session file into a header and entries, repairing what a crash can leave behind without ever
+ * dropping data silently. A line that is not a whole JSON entry (a write torn by a crash, garbage from
+ * another program) is moved to a side file next to the session and reported. A torn tail is cut off
+ * with one truncate, so nothing else in the file is rewritten; a bad line in the middle, or an upgrade
+ * from format v1/v2, rewrites the file atomically (temp file, then rename).
+ */
+import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import type { SessionEntry, SessionHeader } from "../../contracts/session.js";
+import { fileTimestamp } from "./location.js";
+import { migrateRecords, type RawRecord } from "./migrate-format.js";
+
+/** A session file as found on disk, after repair and upgrade. */
+export type LoadedFile =
+  | { kind: "empty"; setAside?: { lines: number; file: string } }
+  | {
+      kind: "session";
+      header: SessionHeader;
+      entries: SessionEntry[];
+      migratedFrom?: number;
+      setAside?: { lines: number; file: string };
+      /** False when the last line has no newline yet: the next append must start one. */
+      endsWithNewline: boolean;
+    };
+
+/** One line of the file: its byte range and, when it parsed, its record. */
+interface Line {
+  start: number;
+  /** End of the line's text (the newline's offset, or the file's end). */
+  end: number;
+  record: RawRecord | undefined;
+}
+
+/** Thrown for a file whose first line is not a session header: it is not ours to repair. */
+export class NotASessionFileError extends Error {
+  constructor(path: string) {
+    super(`not a session file (its first line is not a session header): ${path}`);
+    this.name = "NotASessionFileError";
+  }
+}
+
+const ATTEMPTS = 5;
+
+/** Loads, repairs and upgrades `path`. Throws a one-line error for a missing or foreign file. */
+export function loadSessionFile(path: string): LoadedFile {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const loaded = loadOnce(path);
+    if (loaded !== undefined) return loaded;
+  }
+  throw new Error(`session file keeps changing while it is being repaired: ${path}`);
+}
+
+/** One try; undefined when another writer changed the file between reading and repairing it. */
+function loadOnce(path: string): LoadedFile | undefined {
+  let buffer: Buffer;
+  try {
+    buffer = readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(code === "ENOENT" ? `no session file at ${path}` : `cannot read session file ${path}: ${(error as Error).message}`);
+  }
+  const lines = splitLines(buffer);
+  const parsed = lines.filter((line) => line.record !== undefined);
+  const records = parsed.map((line) => line.record!);
+  if (records.length > 0 && !isHeader(records[0])) throw new NotASessionFileError(path);
+  const migratedFrom = records.length > 0 ? migrateRecords(records) : undefined;
+
+  // After the upgrade every entry must carry an id; a second header or an id-less record is a bad line too.
+  const bad: Line[] = [];
+  const kept: Line[] = [];
+  for (const line of lines) {
+    const record = line.record;
+    const good = record !== undefined && (record === records[0] || (record.type !== "session" && typeof record.id === "string"));
+    (good ? kept : bad).push(line);
+  }
+
+  let setAside: { lines: number; file: string } | undefined;
+  if (bad.length > 0 || migratedFrom !== undefined) {
+    const done = repair(path, buffer, kept, bad, migratedFrom !== undefined);
+    if (done === false) return undefined;
+    setAside = done;
+  }
+
+  if (records.length === 0) return setAside ? { kind: "empty", setAside } : { kind: "empty" };
+  const header = records[0] as unknown as SessionHeader;
+  const entries: SessionEntry[] = [];
+  for (const line of kept) {
+    const record = line.record!;
+    if (record === records[0]) continue;
+    if (typeof record.parentId !== "string") record.parentId = null;
+    entries.push(record as unknown as SessionEntry);
+  }
+  const rewritten = migratedFrom !== undefined || (bad.length > 0 && !badOnlyAtTail(lines, bad));
+  const lastKept = kept.at(-1);
+  const endsWithNewline = rewritten || bad.length > 0 || lastKept === undefined || buffer[lastKept.end] === 0x0a;
+  const loaded: LoadedFile = { kind: "session", header, entries, endsWithNewline };
+  if (migratedFrom !== undefined) loaded.migratedFrom = migratedFrom;
+  if (setAside !== undefined) loaded.setAside = setAside;
+  return loaded;
+}
+
+/** Splits the file on "\n" (never on U+2028/2029), parsing each non-blank line. */
+function splitLines(buffer: Buffer): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  while (start < buffer.length) {
+    const newline = buffer.indexOf(0x0a, start);
+    const end = newline === -1 ? buffer.length : newline;
+    const text = buffer.toString("utf8", start, end);
+    if (text.trim() !== "") lines.push({ start, end, record: parseRecord(text) });
+    start = end + 1;
+  }
+  return lines;
+}
+
+/** A JSON object with a string `type`, or undefined for anything else. */
+function parseRecord(text: string): RawRecord | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value !== null && typeof value === "object" && !Array.isArray(value) && typeof (value as { type?: unknown }).type === "string") return value as RawRecord;
+  } catch {
+    // Not JSON: the caller sets the line aside.
+  }
+  return undefined;
+}
+
+function isHeader(record: RawRecord): boolean {
+  return record.type === "session" && typeof record.id === "string";
+}
+
+/** Whether every bad line comes after every good one (a torn tail). */
+function badOnlyAtTail(lines: Line[], bad: Line[]): boolean {
+  return lines.slice(lines.length - bad.length).every((line) => bad.includes(line));
+}
+
+/**
+ * Moves bad lines to a side file, then fixes the session file: a truncate for a torn tail, otherwise an
+ * atomic rewrite (re-serialized after an upgrade, byte-for-byte kept lines otherwise). Returns false when
+ * the file grew after it was read (another writer), so the caller reads it again.
+ */
+function repair(path: string, buffer: Buffer, kept: Line[], bad: Line[], upgraded: boolean): { lines: number; file: string } | undefined | false {
+  const fd = openSync(path, "r+");
+  try {
+    if (fstatSync(fd).size !== buffer.length) return false;
+    let setAside: { lines: number; file: string } | undefined;
+    if (bad.length > 0) {
+      const file = `${path}.torn-${fileTimestamp(new Date().toISOString())}`;
+      const text = bad.map((line) => `${buffer.toString("utf8", line.start, line.end)}\n`).join("");
+      writeFileSync(file, text, { flag: "a" });
+      setAside = { lines: bad.length, file };
+    }
+    const allLines = [...kept, ...bad].sort((a, b) => a.start - b.start);
+    if (!upgraded && badOnlyAtTail(allLines, bad)) {
+      ftruncateSync(fd, bad[0].start);
+      return setAside;
+    }
+    const body = upgraded
+      ? kept.map((line) => `${JSON.stringify(line.record)}\n`).join("")
+      : kept.map((line) => `${buffer.toString("utf8", line.start, line.end)}\n`).join("");
+    const temp = `${path}.rewrite-${process.pid}`;
+    writeFileSync(temp, body);
+    renameSync(temp, path);
+    return setAside;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Test helpers for session-jsonl: temp agent folders, the plugin booted in a real Kernel and called
+ * through its stable handle, message factories in pi's shapes, and a plain line-by-line reader that
+ * reads a file the way pi's parser does.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AgentMessage } from "../../../contracts/agent.js";
+import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../../contracts/ai/index.js";
+import { SessionStoreContract, type SessionStore } from "../../../contracts/session.js";
+import { Kernel, type Handle, type PluginDefinition } from "../../../kernel/index.js";
+import sessionPlugin from "../../../plugins/session-jsonl/index.js";
+
+/** A fresh empty folder under the system temp folder. */
+export function tempDir(prefix = "pi-session-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Every method of the store, called through the kernel's handle (as other plugins reach it). */
+const METHODS = [
+  "newSession", "open", "continueRecent", "list", "current",
+  "appendMessage", "appendModelChange", "appendThinkingLevelChange", "appendCompaction", "appendBranchSummary",
+  "appendCustom", "appendCustomMessage", "appendLabel", "appendSessionInfo",
+  "entries", "entry", "leafId", "branch", "path", "tree", "label", "fork", "buildContext",
+] as const satisfies ReadonlyArray<keyof SessionStore>;
+
+/** A SessionStore whose every method goes through `handle.call`. */
+export function throughHandle(handle: Handle<SessionStore>): SessionStore {
+  const store: Record<string, unknown> = {};
+  for (const method of METHODS) store[method] = (...args: unknown[]) => (handle.call as (m: string, ...a: unknown[]) => unknown)(method, ...args);
+  return store as unknown as SessionStore;
+}
+
+/** A kernel running the session-jsonl plugin with `agentDir`, and the store behind its handle. */
+export interface BootedStore {
+  kernel: Kernel;
+  handle: Handle<SessionStore>;
+  store: SessionStore;
+}
+
+/** Boots the plugin (or another definition of it) in a new Kernel. */
+export async function bootStore(agentDir: string, definition: PluginDefinition<any, any> = sessionPlugin): Promise<BootedStore> {
+  const kernel = new Kernel();
+  const result = await kernel.boot([{ id: "session-jsonl", source: { kind: "inline", label: "session-jsonl", definition }, config: { agentDir } }]);
+  if (result.errors.length > 0 || !result.ok) throw new Error(`boot failed: ${JSON.stringify(result)}`);
+  const handle = kernel.use(SessionStoreContract);
+  return { kernel, handle, store: throughHandle(handle) };
+}
+
+let clock = Date.parse("2025-03-01T10:00:00.000Z");
+
+/** A user message, as pi's interactive mode stores it (text blocks). */
+export function user(text: string): UserMessage {
+  return { role: "user", content: [{ type: "text", text }], timestamp: (clock += 1000) };
+}
+
+/** An assistant message with text, from `provider`/`model`. */
+export function assistant(text: string, provider = "anthropic", model = "claude-sonnet-4-5"): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [{ type: "text", text }],
+    api: provider === "anthropic" ? "anthropic-messages" : "openai-responses",
+    provider,
+    model,
+    usage: { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0.0003, output: 0.0003, cacheRead: 0, cacheWrite: 0, total: 0.0006 } },
+    stopReason: "stop",
+    timestamp: (clock += 1000),
+  };
+}
+
+/** A tool result message. */
+export function toolResult(toolCallId: string, text: string): ToolResultMessage {
+  return { role: "toolResult", toolCallId, toolName: "bash", content: [{ type: "text", text }], isError: false, timestamp: (clock += 1000) };
+}
+
+/** The JSON objects of a file, one per line, read the way pi's parser reads it (split on "\n", skip blanks). */
+export function readJsonLines(path: string): Array<Record<string, any>> {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, any>);
+}
+
+/** The messages' roles and first text, for compact context assertions. */
+export function brief(messages: AgentMessage[]): string[] {
+  return messages.map((m) => {
+    const record = m as Record<string, any>;
+    const content = record.content;
+    const text = typeof content === "string" ? content : Array.isArray(content) ? content.find((b: any) => b.type === "text")?.text ?? `[${content[0]?.type}]` : (record.summary ?? record.command ?? "");
+    return `${m.role}: ${text}`;
+  });
+}
+
+/**
+ * Checks what pi's parser relies on: a version-3 header first, then entries with unique 8-hex ids, ISO
+ * timestamps and parent links to earlier entries. Returns the problems found (empty when the file is sound).
+ */
+export function formatProblems(path: string): string[] {
+  const problems: string[] = [];
+  const lines = readJsonLines(path);
+  const header = lines[0];
+  if (header?.type !== "session" || header.version !== 3 || typeof header.id !== "string" || typeof header.cwd !== "string") problems.push(`bad header: ${JSON.stringify(header)}`);
+  if (header && !/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(header.id)) problems.push(`header id is not a UUID v7: ${header.id}`);
+  if (header && Number.isNaN(Date.parse(header.timestamp))) problems.push(`header timestamp is not ISO: ${header.timestamp}`);
+  const seen = new Set<string>();
+  for (const entry of lines.slice(1)) {
+    if (entry.type === "session") problems.push("a second header");
+    if (typeof entry.id !== "string" || !/^[0-9a-f]{8}$/.test(entry.id)) problems.push(`id is not 8 hex: ${entry.id}`);
+    if (seen.has(entry.id)) problems.push(`duplicate id ${entry.id}`);
+    if (entry.parentId !== null && !seen.has(entry.parentId)) problems.push(`${entry.id}: parent ${entry.parentId} is not an earlier entry`);
+    if (typeof entry.timestamp !== "string" || new Date(entry.timestamp).toISOString() !== entry.timestamp) problems.push(`${entry.id}: timestamp is not ISO: ${entry.timestamp}`);
+    seen.add(entry.id);
+  }
+  return problems;
+}
