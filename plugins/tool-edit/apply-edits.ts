@@ -19,17 +19,10 @@ interface LocatedEdit {
   start: number;
   end: number;
   newText: string;
-  fuzzy: boolean;
 }
 
-/** The content after every edit, and whether any edit needed the folded comparison. */
-export interface AppliedEdits {
-  newContent: string;
-  usedFuzzyMatch: boolean;
-}
-
-/** Applies `edits` to `content` (LF line endings); `path` only names the file in errors. */
-export function applyEdits(content: string, edits: TextEdit[], path: string): AppliedEdits {
+/** Applies `edits` to `content` (LF line endings) and returns the new content; `path` only names the file in errors. */
+export function applyEdits(content: string, edits: TextEdit[], path: string): string {
   const normalized = edits.map((edit) => ({ oldText: normalizeToLF(edit.oldText), newText: normalizeToLF(edit.newText) }));
   let folded: FoldedText | undefined;
   const foldedContent = () => (folded ??= foldForMatch(content));
@@ -55,7 +48,7 @@ export function applyEdits(content: string, edits: TextEdit[], path: string): Ap
         : `No changes made to ${path}. The replacements produced identical content.`,
     );
   }
-  return { newContent, usedFuzzyMatch: located.some((edit) => edit.fuzzy) };
+  return newContent;
 }
 
 /** Finds the one place `edit.oldText` names: exact text first, else folded text. */
@@ -67,7 +60,7 @@ function locate(content: string, foldedContent: () => FoldedText, edit: TextEdit
   const exact = occurrences(content, edit.oldText);
   if (exact.count > 1) throw duplicateError(path, label, total, exact.count);
   if (exact.count === 1) {
-    return { index, start: exact.first, end: exact.first + edit.oldText.length, newText: edit.newText, fuzzy: false };
+    return { index, start: exact.first, end: exact.first + edit.oldText.length, newText: edit.newText };
   }
 
   const folded = foldedContent();
@@ -82,7 +75,7 @@ function locate(content: string, foldedContent: () => FoldedText, edit: TextEdit
     );
   }
   const range = originalRange(folded, content, fuzzy.first, foldedOld.length);
-  return { index, ...range, newText: edit.newText, fuzzy: true };
+  return { index, ...range, newText: edit.newText };
 }
 
 function duplicateError(path: string, label: string, total: number, count: number): Error {

@@ -48,7 +48,7 @@ async function editFile(params: EditParams, signal: AbortSignal | undefined, ctx
     const { bom, text } = stripBom(bytes.toString("utf-8"));
     const lineEnding = detectLineEnding(text);
     const original = normalizeToLF(text);
-    const { newContent } = applyEdits(original, edits, path);
+    const newContent = applyEdits(original, edits, path);
     throwIfAborted(signal);
     await writeFile(absolutePath, bom + restoreLineEndings(newContent, lineEnding), "utf-8");
     const { diff, firstChangedLine } = renderLineDiff(original, newContent);

@@ -54,6 +54,7 @@ async function readPath(params: ReadParams, signal: AbortSignal | undefined, ctx
     throw new Error(describeFsError(error, params.path));
   });
   if (stats.isDirectory()) throw new Error(`${params.path} is a directory, not a file. Use ls to list its contents.`);
+  if (!stats.isFile()) throw new Error(`Cannot read ${params.path}: it is not a regular file (a device, pipe or socket).`);
 
   const kind = await detectFileKind(absolutePath);
   if (kind.kind === "binary") {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -157,6 +158,12 @@ describe("read: errors", () => {
     const dir = tempFolder();
     mkdirSync(join(dir, "src"));
     await expect(read(dir, { path: "src" })).rejects.toThrow("src is a directory, not a file. Use ls to list its contents.");
+  });
+
+  it("a pipe is refused instead of blocking on it", async () => {
+    const dir = tempFolder();
+    execFileSync("mkfifo", [join(dir, "pipe")]);
+    await expect(read(dir, { path: "pipe" })).rejects.toThrow("Cannot read pipe: it is not a regular file (a device, pipe or socket).");
   });
 
   it("a binary non-image file is refused", async () => {
