@@ -94,14 +94,15 @@ export function brief(messages: AgentMessage[]): string[] {
 
 /**
  * Checks what pi's parser relies on: a version-3 header first, then entries with unique 8-hex ids, ISO
- * timestamps and parent links to earlier entries. Returns the problems found (empty when the file is sound).
+ * timestamps and parent links to earlier entries; for a header we wrote (`ownHeader`), a UUID v7 id as pi
+ * makes them. Returns the problems found (empty when the file is sound).
  */
-export function formatProblems(path: string): string[] {
+export function formatProblems(path: string, options: { ownHeader?: boolean } = { ownHeader: true }): string[] {
   const problems: string[] = [];
   const lines = readJsonLines(path);
   const header = lines[0];
   if (header?.type !== "session" || header.version !== 3 || typeof header.id !== "string" || typeof header.cwd !== "string") problems.push(`bad header: ${JSON.stringify(header)}`);
-  if (header && !/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(header.id)) problems.push(`header id is not a UUID v7: ${header.id}`);
+  if (header && options.ownHeader && !/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(header.id)) problems.push(`header id is not a UUID v7: ${header.id}`);
   if (header && Number.isNaN(Date.parse(header.timestamp))) problems.push(`header timestamp is not ISO: ${header.timestamp}`);
   const seen = new Set<string>();
   for (const entry of lines.slice(1)) {
