@@ -487,7 +487,8 @@ export class Kernel {
     } finally {
       this.runtime.declaring = undefined;
     }
-    const missing = providesOf(definition).find((p) => !gen.provided.some((q) => q.contract.id === p.contract.id));
+    // A `many` contract may legitimately get no provider this time (an extension host with no extensions).
+    const missing = providesOf(definition).find((p) => p.contract.kind === "single" && !gen.provided.some((q) => q.contract.id === p.contract.id));
     if (missing !== undefined) {
       this.discard(gen);
       throw new ContractError(`plugin "${record.id}" declares it provides "${missing.contract.id}" but its setup never called ctx.provide() for it`);

@@ -267,7 +267,7 @@ export class SessionOrchestrator implements AgentSession {
         const last = [...added].reverse().find((m): m is AssistantMessage => m.role === "assistant");
         if (last === undefined || last.stopReason !== "error") break;
         if (this.abortController.signal.aborted) break;
-        if (!overflowCompacted && this.saved.autoCompaction && isContextOverflow(last, this.model?.contextWindow)) {
+        if (!overflowCompacted && this.compactionOn() && isContextOverflow(last, this.model?.contextWindow)) {
           overflowCompacted = true;
           const result = await this.compactNow("overflow", undefined, true);
           if (result !== undefined) continue;
@@ -291,7 +291,7 @@ export class SessionOrchestrator implements AgentSession {
         break;
       }
       if (attempt > 0) this.emit({ type: "auto_retry_end", success: true, attempt });
-      if (this.saved.autoCompaction && !this.abortController.signal.aborted) await this.compactIfFull();
+      if (this.compactionOn() && !this.abortController.signal.aborted) await this.compactIfFull();
     } finally {
       this.running = undefined;
       this.abortController = undefined;
@@ -420,6 +420,11 @@ export class SessionOrchestrator implements AgentSession {
   }
 
   // ── compaction ──────────────────────────────────────────────────────────────────────────────
+
+  /** Auto-compaction is on when both the session toggle and the `compaction.enabled` setting allow it. */
+  private compactionOn(): boolean {
+    return this.saved.autoCompaction && this.compactionSettings().enabled;
+  }
 
   private compactionSettings(): CompactionSettings {
     return { ...DEFAULT_COMPACTION, ...((this.settings.compaction ?? {}) as Partial<CompactionSettings>) };

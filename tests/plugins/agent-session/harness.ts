@@ -1,0 +1,95 @@
+/**
+ * Boots a real kernel with the real loop, session store, compactor and session plugins, plus a scripted
+ * provider and test tools, in a temp agent folder — the agent session exactly as a mode sees it.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Type } from "@sinclair/typebox";
+import { SESSION_EVENT, AgentSessionContract, type AgentSession, type SessionEvent } from "../../../contracts/agent-session.js";
+import { AiProviderContract, ModelsContract, type Model, type ModelCatalog } from "../../../contracts/ai/index.js";
+import { ToolContract, type AgentTool } from "../../../contracts/tool.js";
+import { definePlugin, Kernel, type Handle, type PluginDefinition } from "../../../kernel/index.js";
+import agentLoop from "../../../plugins/agent-loop/index.js";
+import agentSession from "../../../plugins/agent-session/index.js";
+import compaction from "../../../plugins/compaction/index.js";
+import { createFauxProvider, type FauxOptions, type FauxProvider } from "../../../plugins/provider-faux/faux.js";
+import sessionJsonl from "../../../plugins/session-jsonl/index.js";
+
+/** A catalog that knows only the faux provider's models. */
+function fauxModels(faux: FauxProvider): PluginDefinition<any, any> {
+  const catalog: ModelCatalog = {
+    list: () => faux.models,
+    find: (provider, id) => faux.models.find((m) => m.provider === provider && m.id === id),
+    search: (query) => faux.models.filter((m) => m.id.includes(query)),
+    resolve: (reference) => {
+      const [ref, thinking] = reference.split(":");
+      const id = ref!.includes("/") ? ref!.split("/")[1]! : ref!;
+      const model = faux.models.find((m) => m.id === id);
+      if (model === undefined) throw new Error(`unknown model "${reference}"`);
+      return { model, thinking: thinking as never };
+    },
+  };
+  return definePlugin({ id: "test-models", version: "1.0.0", provides: [ModelsContract], setup: (ctx) => ctx.provide(ModelsContract, catalog) });
+}
+
+/** A plugin offering the given tools. */
+export function toolsPlugin(tools: AgentTool<any, any>[], id = "test-tools"): PluginDefinition<any, any> {
+  return definePlugin({
+    id,
+    version: "1.0.0",
+    provides: [ToolContract],
+    setup(ctx) {
+      for (const tool of tools) ctx.provide(ToolContract, tool, { key: tool.name });
+    },
+  });
+}
+
+/** A tool from a function, for tests. */
+export function testTool(name: string, run: (args: any) => Promise<string>): AgentTool<any, any> {
+  return {
+    name,
+    description: `test tool ${name}`,
+    parameters: Type.Object({}, { additionalProperties: true }),
+    async execute(_id, args) {
+      return { content: [{ type: "text", text: await run(args) }] };
+    },
+  };
+}
+
+/** The running kernel, the session handle, the faux provider and every session event. */
+export interface SessionHarness {
+  kernel: Kernel;
+  session: Handle<AgentSession>;
+  faux: FauxProvider;
+  model: Model;
+  events: SessionEvent[];
+  agentDir: string;
+  cwd: string;
+}
+
+/** Boots the stack; `config` goes to the agent-session plugin (session, model, tools...). */
+export async function bootSession(
+  options: { faux?: FauxOptions; tools?: AgentTool<any, any>[]; config?: Record<string, unknown>; agentDir?: string; cwd?: string; extra?: PluginDefinition<any, any>[] } = {},
+): Promise<SessionHarness> {
+  const agentDir = options.agentDir ?? mkdtempSync(join(tmpdir(), "pi-session-agent-"));
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pi-session-cwd-"));
+  const faux = createFauxProvider(options.faux);
+  const fauxPlugin = definePlugin({ id: "provider-faux", version: "1.0.0", provides: [AiProviderContract], setup: (ctx) => ctx.provide(AiProviderContract, faux, { key: faux.api }) });
+  const kernel = new Kernel();
+  const inline = (definition: PluginDefinition<any, any>, config?: unknown) => ({ id: definition.id, source: { kind: "inline" as const, label: definition.id, definition }, config });
+  const boot = await kernel.boot([
+    inline(fauxModels(faux)),
+    inline(fauxPlugin),
+    inline(sessionJsonl, { agentDir }),
+    inline(compaction),
+    inline(agentLoop),
+    inline(toolsPlugin(options.tools ?? [])),
+    ...(options.extra ?? []).map((d) => inline(d)),
+    inline(agentSession, { cwd, model: "faux/faux-1", ...options.config }),
+  ]);
+  if (boot.errors.length > 0 || !boot.ok) throw new Error(`boot failed: ${JSON.stringify(boot.errors.map((e) => e.cause.message))}`);
+  const events: SessionEvent[] = [];
+  kernel.on(SESSION_EVENT, (e: SessionEvent) => events.push(e));
+  return { kernel, session: kernel.use(AgentSessionContract), faux, model: faux.model(), events, agentDir, cwd };
+}
