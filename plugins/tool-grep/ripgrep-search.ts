@@ -1,0 +1,81 @@
+/**
+ * The native grep backend: ripgrep with pi's flags (--json, --hidden; --ignore-case, --fixed-strings,
+ * --glob) plus what makes its answer deterministic and equal to the pure-Node search: --sort path,
+ * .git/ excluded, .gitignore applied outside git repositories too (--no-require-git when available), and
+ * globs relative to the searched folder (rg matches globs against its working directory).
+ */
+import { spawn } from "node:child_process";
+import { dirname } from "node:path";
+import { createInterface } from "node:readline";
+import type { NativeTool } from "./executables.js";
+import type { GrepMatch, GrepQuery } from "./search-types.js";
+
+/** Runs rg and collects up to `query.maxMatches` matching lines. */
+export function searchWithRipgrep(rg: NativeTool, query: GrepQuery): Promise<GrepMatch[]> {
+  return new Promise((resolve, reject) => {
+    if (query.signal?.aborted) return reject(new Error("Operation aborted"));
+    const args = ["--json", "--line-number", "--color=never", "--hidden", "--sort", "path"];
+    if (rg.noRequireGit) args.push("--no-require-git");
+    if (query.ignoreCase) args.push("--ignore-case");
+    if (query.literal) args.push("--fixed-strings");
+    if (query.glob !== undefined) args.push("--glob", query.glob);
+    args.push("--glob", "!.git", "--", query.pattern, query.searchPath);
+    const child = spawn(rg.path, args, {
+      cwd: query.isDirectory ? query.searchPath : dirname(query.searchPath),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const matches: GrepMatch[] = [];
+    let stderr = "";
+    let stoppedEarly = false;
+    const onAbort = () => child.kill();
+    query.signal?.addEventListener("abort", onAbort, { once: true });
+
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const lines = createInterface({ input: child.stdout });
+    lines.on("line", (line) => {
+      if (stoppedEarly) return;
+      const match = parseMatchEvent(line);
+      if (match === undefined) return;
+      matches.push(match);
+      if (matches.length >= query.maxMatches) {
+        stoppedEarly = true;
+        child.kill();
+      }
+    });
+    child.once("error", (error) => {
+      query.signal?.removeEventListener("abort", onAbort);
+      reject(new Error(`Failed to run ripgrep: ${error.message}`));
+    });
+    child.once("close", (code) => {
+      query.signal?.removeEventListener("abort", onAbort);
+      lines.close();
+      if (query.signal?.aborted) return reject(new Error("Operation aborted"));
+      // Exit 2 also reports unreadable files; only fail when nothing could be searched.
+      if (!stoppedEarly && code !== 0 && code !== 1 && matches.length === 0) {
+        const message = stderr.trim().split("\n").map((part) => part.trim()).filter(Boolean).join(" ");
+        return reject(new Error(message || `ripgrep exited with code ${code}`));
+      }
+      resolve(matches);
+    });
+  });
+}
+
+/** A `match` event of rg's JSON output as a GrepMatch; undefined for any other line. */
+function parseMatchEvent(line: string): GrepMatch | undefined {
+  let event: any;
+  try {
+    event = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (event?.type !== "match") return undefined;
+  const data = event.data;
+  const path = data?.path?.text;
+  const lineNumber = data?.line_number;
+  if (typeof path !== "string" || typeof lineNumber !== "number") return undefined;
+  const raw: string =
+    typeof data.lines?.text === "string" ? data.lines.text : typeof data.lines?.bytes === "string" ? Buffer.from(data.lines.bytes, "base64").toString("utf8") : "";
+  return { path, lineNumber, lineText: raw.replace(/\r?\n$/, "").replace(/\r/g, "") };
+}
