@@ -18,7 +18,7 @@ export interface FileLists {
   modifiedFiles: string[];
 }
 
-/** An empty record. */
+/** A fresh record for one summary; records are never shared, so the compactor stays stateless. */
 export function createFileOps(): FileOps {
   return { read: new Set(), modified: new Set() };
 }

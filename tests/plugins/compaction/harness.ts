@@ -113,10 +113,11 @@ export class PathBuilder {
     return this.add((base) => ({ ...base, type: "branch_summary", fromId: "ffffffff", summary, details, fromHook }));
   }
 
-  /** Entries the model never sees. */
+  /** A model switch: an entry the model never sees. */
   modelChange(): SessionEntry {
     return this.add((base) => ({ ...base, type: "model_change", provider: "test", modelId: "other" }));
   }
+  /** A label on another entry: also never seen by the model. */
   label(targetId: string): SessionEntry {
     return this.add((base) => ({ ...base, type: "label", targetId, label: "mark" }));
   }
