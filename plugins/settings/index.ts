@@ -1,0 +1,24 @@
+/**
+ * The settings plugin: pi's settings files (SettingsContract). Global `<agentDir>/settings.json` and the
+ * project's `.pi/settings.json`, deep-merged over pi's defaults; set() writes one key atomically. Setup
+ * only declares; files are read when settings are asked for.
+ */
+import { Type } from "@sinclair/typebox";
+import { SettingsContract } from "../../contracts/resources.js";
+import { definePlugin } from "../../kernel/index.js";
+import { agentDirFor } from "./agent-dir.js";
+import { FileSettingsStore } from "./settings-store.js";
+
+export default definePlugin({
+  id: "settings",
+  version: "1.0.0",
+  description: "pi's settings.json: global deep-merged with project, over pi's defaults",
+  provides: [SettingsContract],
+  config: Type.Object({
+    /** Folder holding the global settings.json; default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
+    agentDir: Type.Optional(Type.String({ minLength: 1 })),
+  }),
+  setup(ctx) {
+    ctx.provide(SettingsContract, new FileSettingsStore({ agentDir: agentDirFor(ctx.config.agentDir) }));
+  },
+});
