@@ -1,7 +1,14 @@
 /**
- * The `pi-host` module as plugins see it: `import { definePlugin } from "pi-host"`. Plugins loaded from
- * source get this very module instance through jiti's virtual modules, so contract tokens and errors
- * are the host's own, never a second copy.
+ * The `pi-host` module as plugins see it: `import { definePlugin, ToolContract } from "pi-host"`. It is
+ * the kernel's public API plus every contract. Plugins loaded from source get this very module instance
+ * through jiti's virtual modules, so contract tokens and errors are the host's own, never a second copy.
  */
 export * from "../kernel/index.js";
+export * from "../contracts/ai/index.js";
+export * from "../contracts/tool.js";
+export * from "../contracts/agent.js";
+export * from "../contracts/agent-session.js";
+export * from "../contracts/session.js";
+export * from "../contracts/resources.js";
+export * from "../contracts/mode.js";
 export { watchPlugins, type PluginWatcher, type WatchOptions } from "./watch.js";

@@ -9,7 +9,9 @@ import { Type } from "@sinclair/typebox";
 import { SESSION_EVENT, AgentSessionContract, type AgentSession, type SessionEvent } from "../../../contracts/agent-session.js";
 import { AiProviderContract, ModelsContract, type Model, type ModelCatalog } from "../../../contracts/ai/index.js";
 import { ToolContract, type AgentTool } from "../../../contracts/tool.js";
-import { definePlugin, Kernel, type Handle, type PluginDefinition } from "../../../kernel/index.js";
+import * as typebox from "@sinclair/typebox";
+import * as api from "../../../hosts/api.js";
+import { definePlugin, Kernel, type Handle, type PluginDefinition, type PluginEntry, type PluginSource } from "../../../kernel/index.js";
 import agentLoop from "../../../plugins/agent-loop/index.js";
 import agentSession from "../../../plugins/agent-session/index.js";
 import compaction from "../../../plugins/compaction/index.js";
@@ -70,14 +72,29 @@ export interface SessionHarness {
 
 /** Boots the stack; `config` goes to the agent-session plugin (session, model, tools...). */
 export async function bootSession(
-  options: { faux?: FauxOptions; tools?: AgentTool<any, any>[]; config?: Record<string, unknown>; agentDir?: string; cwd?: string; extra?: PluginDefinition<any, any>[] } = {},
+  options: {
+    faux?: FauxOptions;
+    tools?: AgentTool<any, any>[];
+    config?: Record<string, unknown>;
+    agentDir?: string;
+    cwd?: string;
+    extra?: PluginDefinition<any, any>[];
+    /** Replaces the code of an entry by id (e.g. a file-based alternative loop). */
+    sources?: Record<string, PluginSource>;
+    /** Further entries, e.g. file plugins. */
+    entries?: PluginEntry[];
+  } = {},
 ): Promise<SessionHarness> {
   const agentDir = options.agentDir ?? mkdtempSync(join(tmpdir(), "pi-session-agent-"));
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pi-session-cwd-"));
   const faux = createFauxProvider(options.faux);
   const fauxPlugin = definePlugin({ id: "provider-faux", version: "1.0.0", provides: [AiProviderContract], setup: (ctx) => ctx.provide(AiProviderContract, faux, { key: faux.api }) });
-  const kernel = new Kernel();
-  const inline = (definition: PluginDefinition<any, any>, config?: unknown) => ({ id: definition.id, source: { kind: "inline" as const, label: definition.id, definition }, config });
+  const kernel = new Kernel({ virtualModules: { "pi-host": api, "@sinclair/typebox": typebox } });
+  const inline = (definition: PluginDefinition<any, any>, config?: unknown): PluginEntry => ({
+    id: definition.id,
+    source: options.sources?.[definition.id] ?? { kind: "inline", label: definition.id, definition },
+    config,
+  });
   const boot = await kernel.boot([
     inline(fauxModels(faux)),
     inline(fauxPlugin),
@@ -86,6 +103,7 @@ export async function bootSession(
     inline(agentLoop),
     inline(toolsPlugin(options.tools ?? [])),
     ...(options.extra ?? []).map((d) => inline(d)),
+    ...(options.entries ?? []),
     inline(agentSession, { cwd, model: "faux/faux-1", ...options.config }),
   ]);
   if (boot.errors.length > 0 || !boot.ok) throw new Error(`boot failed: ${JSON.stringify(boot.errors.map((e) => e.cause.message))}`);
