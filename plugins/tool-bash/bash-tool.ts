@@ -75,8 +75,9 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof BashP
           signal,
           running: options.running,
           onData: (chunk) => {
-            output.append(chunk);
+            const keepGoing = output.append(chunk);
             if (onUpdate !== undefined) updates.changed();
+            return keepGoing ? undefined : output.drained();
           },
         });
       } finally {

@@ -24,8 +24,11 @@ export interface CommandRun {
   /** Seconds; undefined or ≤ 0 means no timeout (as in pi). */
   timeoutSeconds: number | undefined;
   signal: AbortSignal | undefined;
-  /** Receives stdout and stderr chunks in the order they arrive. */
-  onData: (chunk: Buffer) => void;
+  /**
+   * Receives stdout and stderr chunks in the order they arrive. Returning a promise pauses reading
+   * until it settles (backpressure: the command blocks on a full pipe instead of filling memory).
+   */
+  onData: (chunk: Buffer) => void | Promise<void>;
   running: RunningCommands;
 }
 
@@ -45,16 +48,32 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
     });
     let stopReason: StopReason | undefined;
     let settled = false;
+    let exited = false;
+    let killed = false;
     let killTimer: NodeJS.Timeout | undefined;
     let timeoutTimer: NodeJS.Timeout | undefined;
     let stdioTimer: NodeJS.Timeout | undefined;
+
+    // Once the shell is gone, output pipes close when every process holding them has exited. A process
+    // that left the group (setsid, a daemon) may hold them forever, so after a short grace stop reading.
+    const closeStdioSoon = () => {
+      stdioTimer ??= setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        settle(() => resolve(outcome()));
+      }, STDIO_GRACE_MS);
+    };
 
     stop = (reason) => {
       if (stopReason !== undefined || settled || child.pid === undefined) return;
       stopReason = reason;
       const pgid = child.pid;
       signalGroup(pgid, "SIGTERM");
-      killTimer = setTimeout(() => signalGroup(pgid, "SIGKILL"), KILL_GRACE_MS);
+      killTimer = setTimeout(() => {
+        killed = true;
+        signalGroup(pgid, "SIGKILL");
+        if (exited) closeStdioSoon();
+      }, KILL_GRACE_MS);
     };
     const onAbort = () => stop("aborted");
 
@@ -69,18 +88,27 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
       finish();
     };
 
-    child.stdout.on("data", run.onData);
-    child.stderr.on("data", run.onData);
+    const onData = (chunk: Buffer) => {
+      const wait = run.onData(chunk);
+      if (wait === undefined) return;
+      child.stdout.pause();
+      child.stderr.pause();
+      const resume = () => {
+        child.stdout.resume();
+        child.stderr.resume();
+      };
+      wait.then(resume, resume);
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     child.once("error", (error) => {
       settle(() => reject(new Error(`Failed to start shell ${run.shell.path}: ${error.message}`)));
     });
     child.once("exit", () => {
-      // Descendants that escaped the group may hold our pipes open; do not wait for them for long.
-      stdioTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        settle(() => resolve(outcome()));
-      }, STDIO_GRACE_MS);
+      exited = true;
+      // A stopped command's group still holding the pipes is waited for until it has been SIGKILLed;
+      // background processes of a command that ended on its own may keep running (as in pi).
+      if (stopReason === undefined || killed) closeStdioSoon();
     });
     child.once("close", () => settle(() => resolve(outcome())));
 

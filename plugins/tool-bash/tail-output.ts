@@ -66,14 +66,35 @@ export class TailOutput {
     private readonly spillPrefix = "pi-bash",
   ) {}
 
-  /** Adds a chunk of raw output (any split of UTF-8 sequences is fine). */
-  append(chunk: Buffer): void {
-    if (this.finished) return;
+  /**
+   * Adds a chunk of raw output (any split of UTF-8 sequences is fine). Returns false when the temp file
+   * is backed up: the producer should pause until `drained()` resolves, so memory stays bounded.
+   */
+  append(chunk: Buffer): boolean {
+    if (this.finished) return true;
     this.totalBytes += chunk.length;
     this.addText(this.decoder.decode(chunk, { stream: true }));
     if (this.spill === undefined && this.outgrewLimits()) this.openSpill();
-    if (this.spill !== undefined) this.spill.write(chunk);
-    else this.pending.push(chunk);
+    if (this.spill === undefined) {
+      this.pending.push(chunk);
+      return true;
+    }
+    return this.spill.write(chunk) || this.spillError !== undefined;
+  }
+
+  /** Resolves once the temp file has caught up (at once when nothing is waiting). */
+  drained(): Promise<void> {
+    const spill = this.spill;
+    if (spill === undefined || !spill.writableNeedDrain || this.spillError !== undefined) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        spill.off("drain", done);
+        spill.off("close", done);
+        resolve();
+      };
+      spill.once("drain", done);
+      spill.once("close", done);
+    });
   }
 
   /** Flushes the decoder; no more output will come. */

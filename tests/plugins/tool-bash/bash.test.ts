@@ -7,6 +7,7 @@ import { ToolContract, type AgentTool, type ToolResult } from "../../../contract
 import { Kernel } from "../../../kernel/index.js";
 import { createBashTool, type BashDetails } from "../../../plugins/tool-bash/bash-tool.js";
 import bashPlugin from "../../../plugins/tool-bash/index.js";
+import { KILL_GRACE_MS } from "../../../plugins/tool-bash/process-group.js";
 import { RunningCommands } from "../../../plugins/tool-bash/running-commands.js";
 import { ThrottledUpdates } from "../../../plugins/tool-bash/throttled-updates.js";
 import { liveGroupMembers, tempDir, textOf, toolContext, waitForUpdate } from "./helpers.js";
@@ -178,6 +179,21 @@ describe("bash tool", () => {
     controller.abort();
     await expect(call).rejects.toThrow(/\n\nCommand aborted$/);
     expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    expect(liveGroupMembers(pgid)).toEqual([]);
+  });
+
+  it("SIGKILLs what ignores SIGTERM after the grace period, and only then settles", async () => {
+    const controller = new AbortController();
+    const started = waitForUpdate(/^(?=[\s\S]*stubborn (\d+))(?=[\s\S]*group (\d+))/);
+    const command = "(trap '' TERM; sleep 1000 & echo stubborn $!; wait) & echo group $$; wait";
+    const call = run(bashTool(), command, { signal: controller.signal, onUpdate: started.listener });
+    const ids = await started.seen;
+    const pgid = Number(ids[2]);
+    expect(liveGroupMembers(pgid)).toContain(Number(ids[1]));
+    const abortedAt = Date.now();
+    controller.abort();
+    await expect(call).rejects.toThrow(/\n\nCommand aborted$/);
+    expect(Date.now() - abortedAt).toBeGreaterThanOrEqual(KILL_GRACE_MS - 50);
     expect(liveGroupMembers(pgid)).toEqual([]);
   });
 

@@ -155,6 +155,8 @@ describe("find backends", () => {
     { pattern: "[!a]*" },
     { pattern: "*generated*" },
     { pattern: "*", path: "sub" },
+    { pattern: "*", path: "build" },
+    { pattern: "*", path: "src/generated" },
     { pattern: ".*" },
   ];
 

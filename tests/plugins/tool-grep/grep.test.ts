@@ -160,6 +160,8 @@ describe("grep backends", () => {
     { pattern: "needle", glob: "*.{md,ts}" },
     { pattern: "needle", path: "src", context: 2 },
     { pattern: "needle", path: "docs" },
+    { pattern: "needle", path: "build" },
+    { pattern: "needle", path: "src/generated" },
     { pattern: "needle", path: "crlf.txt", context: 1 },
     { pattern: "e" , limit: 1000 },
   ];
