@@ -23,11 +23,12 @@ export type LoadedFile =
       endsWithNewline: boolean;
     };
 
-/** One line of the file: its byte range and, when it parsed, its record. */
+/** One non-blank line of the file: its number (counting every "\n"), its text and, when it parsed, its record. */
 interface Line {
-  start: number;
-  /** End of the line's text (the newline's offset, or the file's end). */
-  end: number;
+  index: number;
+  text: string;
+  /** Whether a newline follows the text (false only for the file's last line). */
+  terminated: boolean;
   record: RawRecord | undefined;
 }
 
@@ -59,7 +60,8 @@ function loadOnce(path: string): LoadedFile | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     throw new Error(code === "ENOENT" ? `no session file at ${path}` : `cannot read session file ${path}: ${(error as Error).message}`);
   }
-  const lines = splitLines(buffer);
+  const content = buffer.toString("utf8");
+  const lines = splitLines(content);
   const parsed = lines.filter((line) => line.record !== undefined);
   const records = parsed.map((line) => line.record!);
   if (records.length > 0 && !isHeader(records[0])) throw new NotASessionFileError(path);
@@ -92,7 +94,7 @@ function loadOnce(path: string): LoadedFile | undefined {
   }
   const rewritten = migratedFrom !== undefined || (bad.length > 0 && !badOnlyAtTail(lines, bad));
   const lastKept = kept.at(-1);
-  const endsWithNewline = rewritten || bad.length > 0 || lastKept === undefined || buffer[lastKept.end] === 0x0a;
+  const endsWithNewline = rewritten || bad.length > 0 || lastKept === undefined || lastKept.terminated;
   const loaded: LoadedFile = { kind: "session", header, entries, endsWithNewline };
   if (migratedFrom !== undefined) loaded.migratedFrom = migratedFrom;
   if (setAside !== undefined) loaded.setAside = setAside;
@@ -100,17 +102,34 @@ function loadOnce(path: string): LoadedFile | undefined {
 }
 
 /** Splits the file on "\n" (never on U+2028/2029), parsing each non-blank line. */
-function splitLines(buffer: Buffer): Line[] {
+function splitLines(content: string): Line[] {
   const lines: Line[] = [];
+  let start = 0;
+  for (let index = 0; start < content.length; index++) {
+    const newline = content.indexOf("\n", start);
+    const end = newline === -1 ? content.length : newline;
+    const text = content.slice(start, end);
+    if (text.trim() !== "") lines.push({ index, text, terminated: newline !== -1, record: parseRecord(text) });
+    start = end + 1;
+  }
+  return lines;
+}
+
+/**
+ * The byte range of every line, by line number. Decoding never adds or removes a "\n" (0x0a is never
+ * part of a multi-byte character), so line numbers match; the bytes are the file's own, even where a torn
+ * write split a character and decoding replaced it.
+ */
+function byteRanges(buffer: Buffer): Array<{ start: number; end: number }> {
+  const ranges: Array<{ start: number; end: number }> = [];
   let start = 0;
   while (start < buffer.length) {
     const newline = buffer.indexOf(0x0a, start);
     const end = newline === -1 ? buffer.length : newline;
-    const text = buffer.toString("utf8", start, end);
-    if (text.trim() !== "") lines.push({ start, end, record: parseRecord(text) });
+    ranges.push({ start, end });
     start = end + 1;
   }
-  return lines;
+  return ranges;
 }
 
 /** A JSON object with a string `type`, or undefined for anything else. */
@@ -136,27 +155,28 @@ function badOnlyAtTail(lines: Line[], bad: Line[]): boolean {
 /**
  * Moves bad lines to a side file, then fixes the session file: a truncate for a torn tail, otherwise an
  * atomic rewrite (re-serialized after an upgrade, byte-for-byte kept lines otherwise). Returns false when
- * the file grew after it was read (another writer), so the caller reads it again.
+ * the file changed after it was read (another writer), so the caller reads it again.
  */
 function repair(path: string, buffer: Buffer, kept: Line[], bad: Line[], upgraded: boolean): { lines: number; file: string } | undefined | false {
+  const ranges = byteRanges(buffer);
+  const bytesOf = (line: Line): Buffer => buffer.subarray(ranges[line.index].start, ranges[line.index].end);
   const fd = openSync(path, "r+");
   try {
     if (fstatSync(fd).size !== buffer.length) return false;
     let setAside: { lines: number; file: string } | undefined;
     if (bad.length > 0) {
       const file = `${path}.torn-${fileTimestamp(new Date().toISOString())}`;
-      const text = bad.map((line) => `${buffer.toString("utf8", line.start, line.end)}\n`).join("");
-      writeFileSync(file, text, { flag: "a" });
+      writeFileSync(file, Buffer.concat(bad.flatMap((line) => [bytesOf(line), NEWLINE])), { flag: "a" });
       setAside = { lines: bad.length, file };
     }
-    const allLines = [...kept, ...bad].sort((a, b) => a.start - b.start);
+    const allLines = [...kept, ...bad].sort((a, b) => a.index - b.index);
     if (!upgraded && badOnlyAtTail(allLines, bad)) {
-      ftruncateSync(fd, bad[0].start);
+      ftruncateSync(fd, ranges[bad[0].index].start);
       return setAside;
     }
     const body = upgraded
-      ? kept.map((line) => `${JSON.stringify(line.record)}\n`).join("")
-      : kept.map((line) => `${buffer.toString("utf8", line.start, line.end)}\n`).join("");
+      ? Buffer.from(kept.map((line) => `${JSON.stringify(line.record)}\n`).join(""), "utf8")
+      : Buffer.concat(kept.flatMap((line) => [bytesOf(line), NEWLINE]));
     const temp = `${path}.rewrite-${process.pid}`;
     writeFileSync(temp, body);
     renameSync(temp, path);
@@ -165,3 +185,5 @@ function repair(path: string, buffer: Buffer, kept: Line[], bad: Line[], upgrade
     closeSync(fd);
   }
 }
+
+const NEWLINE = Buffer.from("\n");

@@ -31,7 +31,7 @@ import { defaultSessionDir, sessionFilePath, sessionsRoot } from "./location.js"
 import { newestFirst, newestSessionFile, summariesIn, summariesUnder } from "./list-sessions.js";
 import { CURRENT_VERSION } from "./migrate-format.js";
 import { SessionTree } from "./session-tree.js";
-import type { OpenSessionState, StoreState } from "./state.js";
+import { restoredEntries, type OpenSessionState, type StoreState } from "./state.js";
 
 /** What the plugin hands the store: where sessions live, and its reloadable state. */
 export interface StoreOptions {
@@ -370,18 +370,18 @@ export class JsonlSessionStore implements SessionStore {
     if (open === undefined) return;
     let tree: SessionTree;
     let needsNewline = false;
-    if (open.unwritten !== undefined || open.path === undefined) {
-      tree = new SessionTree((open.unwritten ?? []) as SessionEntry[]);
-    } else {
-      let loaded;
-      try {
-        loaded = loadSessionFile(open.path);
-      } catch (error) {
-        this.options.setState({});
-        throw new Error(`the open session could not be re-read after a reload: ${(error as Error).message}`);
+    try {
+      if (open.unwritten !== undefined || open.path === undefined) {
+        tree = new SessionTree(open.unwritten === undefined ? [] : restoredEntries(open.unwritten));
+      } else {
+        const loaded = loadSessionFile(open.path);
+        tree = new SessionTree(loaded.kind === "session" ? loaded.entries : []);
+        needsNewline = loaded.kind === "session" && !loaded.endsWithNewline;
       }
-      tree = new SessionTree(loaded.kind === "session" ? loaded.entries : []);
-      needsNewline = loaded.kind === "session" && !loaded.endsWithNewline;
+    } catch (error) {
+      // Nothing usable to resume: say so once, and start from "no session open".
+      this.options.setState({});
+      throw new Error(`the session open before the reload could not be resumed: ${(error as Error).message}`);
     }
     if (open.leafId === null || tree.entry(open.leafId) !== undefined) tree.moveLeaf(open.leafId);
     this.session = {

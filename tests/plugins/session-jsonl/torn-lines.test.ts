@@ -60,6 +60,17 @@ describe("torn and invalid lines", () => {
     expect(formatProblems(path)).toEqual([]);
   });
 
+  it("keeps the torn bytes exactly, even when the crash split a multi-byte character", async () => {
+    const { path, ids, reopen } = await writtenSession();
+    const whole = readFileSync(path);
+    const tornBytes = Buffer.concat([Buffer.from('{"type":"message","message":{"content":"caf', "utf8"), Buffer.from([0xc3])]);
+    appendFileSync(path, tornBytes);
+    const report = await reopen.store.open(path);
+    expect(readFileSync(report.setAside!.file).equals(Buffer.concat([tornBytes, Buffer.from("\n")]))).toBe(true);
+    expect(readFileSync(path).equals(whole)).toBe(true);
+    expect(reopen.store.entries().map((e) => e.id)).toEqual(ids);
+  });
+
   it("sets invalid lines in the middle aside too, keeping every other line byte for byte", async () => {
     const { path, ids, reopen, dir } = await writtenSession();
     const lines = readFileSync(path, "utf8").split("\n");
