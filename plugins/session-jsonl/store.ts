@@ -104,7 +104,7 @@ export class JsonlSessionStore implements SessionStore {
     return newest === undefined ? this.newSession(options) : this.open(newest);
   }
 
-  async list(options: { cwd?: string; sessionDir?: string }): Promise<SessionSummary[]> {
+  async list(options: { cwd?: string; sessionDir?: string } = {}): Promise<SessionSummary[]> {
     if (options.cwd !== undefined) return newestFirst(await summariesIn(this.sessionDirFor({ cwd: options.cwd, sessionDir: options.sessionDir })));
     if (options.sessionDir !== undefined) return newestFirst(await summariesIn(resolve(options.sessionDir)));
     return newestFirst(await summariesUnder(sessionsRoot(this.options.agentDir)));
@@ -242,6 +242,7 @@ export class JsonlSessionStore implements SessionStore {
 
   async fork(entryId?: string): Promise<SessionInfo> {
     const s = this.requireSession();
+    if (entryId !== undefined) this.requireEntry(s, entryId, "fork");
     const path = this.path(entryId).filter((entry) => entry.type !== "label");
     const timestamp = new Date().toISOString();
     const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp, cwd: s.header.cwd };

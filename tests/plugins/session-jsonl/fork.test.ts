@@ -89,7 +89,7 @@ describe("fork", () => {
 
   it("refuses an unknown entry with a clear error and keeps the session open", async () => {
     const { store, original } = await branched();
-    await expect(store.fork("ffffffff")).rejects.toThrow(/^path: no entry "ffffffff" in session /);
+    await expect(store.fork("ffffffff")).rejects.toThrow(/^fork: no entry "ffffffff" in session /);
     expect(store.current()?.id).toBe(original.id);
   });
 });
