@@ -174,6 +174,14 @@ describe("grep backends", () => {
     expect(node.details).toEqual(native.details);
   });
 
+  it("auto respects .gitignore outside a git repository too, like both backends", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "pi-tool-grep-norepo-")));
+    writeTree(root, { ".gitignore": "*.log\nbuild/\n", "a.txt": "needle\n", "b.log": "needle\n", "build/c.txt": "needle\n", "src/d.txt": "needle\n" });
+    for (const backend of ["auto", "native", "node"] as const) {
+      expect(textOf(await grep(backend, root, { pattern: "needle" }))).toBe("a.txt:1: needle\nsrc/d.txt:1: needle");
+    }
+  });
+
   it("falls back to the Node search when rg is not on PATH, and 'native' then says so", async () => {
     const { project } = grepFixture();
     const savedPath = process.env.PATH;
