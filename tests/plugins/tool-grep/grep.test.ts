@@ -1,5 +1,5 @@
 import { mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { TypeGuard } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { createFileLocks, ToolContract, type ToolResult } from "../../../contrac
 import { Kernel } from "../../../kernel/index.js";
 import { createGrepTool, type GrepBackend, type GrepDetails } from "../../../plugins/tool-grep/grep-tool.js";
 import grepPlugin from "../../../plugins/tool-grep/index.js";
+import { resolveToCwd } from "../../../plugins/tool-grep/paths.js";
 import { grepFixture, writeTree } from "./fixture-tree.js";
 
 type GrepResult = ToolResult<GrepDetails | undefined>;
@@ -134,8 +135,13 @@ describe.each(["native", "node"] as const)("grep tool (%s backend)", (backend) =
     );
   });
 
-  it("resolves ~ and relative paths and reports a missing path", async () => {
+  it("resolves ~, @ and relative paths against ctx.cwd and reports a missing path", async () => {
+    expect(resolveToCwd("~", "/work")).toBe(homedir());
+    expect(resolveToCwd("~/notes", "/work")).toBe(join(homedir(), "notes"));
+    expect(resolveToCwd("@src/main.ts", "/work")).toBe("/work/src/main.ts");
+    expect(resolveToCwd("/abs", "/work")).toBe("/abs");
     const { project } = grepFixture();
+    expect(textOf(await grep(backend, project, { pattern: "needle one", path: "@a.txt" }))).toBe("a.txt:1: needle one");
     await expect(grep(backend, project, { pattern: "x", path: "missing" })).rejects.toThrow(`Path not found: ${join(project, "missing")}`);
     expect(textOf(await grep(backend, "/", { pattern: "needle one", path: project }))).toBe("a.txt:1: needle one");
   });
