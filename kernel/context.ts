@@ -53,7 +53,7 @@ export interface PluginContext<C = unknown, S = unknown> {
   setTimeout(callback: () => void, ms: number): void;
   /** An owned interval; cleared at retire. */
   setInterval(callback: () => void, ms: number): void;
-  /** An owned child process (not from setup); terminated at retire. */
+  /** An owned child process (not from setup); terminated at retire — with `detached: true`, its whole process group. */
   spawn(command: string, args: readonly string[], options?: SpawnOptions): ChildProcess;
   /** An owned file watcher (not from setup); closed at retire. */
   watch(path: string, listener: (event: string, filename: string | null) => void): FSWatcher;
@@ -150,7 +150,9 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
     spawn(command, args, options) {
       acting("spawn", true);
       const child = spawn(command, args, options ?? {});
-      gen.own(`process ${command}`, () => terminate(child));
+      // A detached child leads its own process group: retire ends the whole group, grandchildren too.
+      const forget = gen.own(`process ${command}`, () => terminate(child, options?.detached === true));
+      child.once("exit", forget);
       return child;
     },
     watch(path, listener) {
@@ -174,15 +176,24 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
   };
 }
 
-/** Ends a child process: SIGTERM, then SIGKILL after a grace period; resolves when it has exited. */
-function terminate(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+/** Ends a child process (or its group): SIGTERM, then SIGKILL after a grace period; resolves at exit. */
+function terminate(child: ChildProcess, group: boolean): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const signal = (name: NodeJS.Signals): void => {
+    try {
+      if (group) process.kill(-pid, name);
+      else child.kill(name);
+    } catch {
+      // already gone
+    }
+  };
   return new Promise((resolve) => {
-    const killer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+    const killer = setTimeout(() => signal("SIGKILL"), KILL_GRACE_MS);
     child.once("exit", () => {
       clearTimeout(killer);
       resolve();
     });
-    child.kill("SIGTERM");
+    signal("SIGTERM");
   });
 }

@@ -94,9 +94,13 @@ export class Generation {
     if (dispose) this.disposers.push({ name: effect.name, dispose });
   }
 
-  /** Records a disposer for something already running. */
-  own(name: string, dispose: Disposer): void {
-    this.disposers.push({ name, dispose });
+  /** Records a disposer for something already running; returns a function that forgets it (it ended). */
+  own(name: string, dispose: Disposer): () => void {
+    const entry = { name, dispose };
+    this.disposers.push(entry);
+    return () => {
+      this.disposers = this.disposers.filter((d) => d !== entry);
+    };
   }
 
   /** Queues a hook that runs right after this generation is committed. */

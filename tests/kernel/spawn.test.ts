@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { defineContract, definePlugin, Kernel, type PluginContext } from "../../kernel/index.js";
+
+const Probe = defineContract<{ ping(): string }>({ id: "test/spawn-probe", version: "1.0.0", kind: "single", gate: "overlap" });
+
+/** Whether any process of the group is still alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("ctx.spawn", () => {
+  it("a detached child is retired with its whole process group, grandchildren included", async () => {
+    let ctxRef: PluginContext | undefined;
+    const kernel = new Kernel({ disposeTimeoutMs: 5_000 });
+    await kernel.boot([
+      {
+        id: "spawner",
+        source: {
+          kind: "inline",
+          label: "spawner",
+          definition: definePlugin({ id: "spawner", version: "1.0.0", provides: [Probe], setup: (ctx) => ((ctxRef = ctx), ctx.provide(Probe, { ping: () => "pong" })) }),
+        },
+      },
+    ]);
+    const child = ctxRef!.spawn("bash", ["-c", "sleep 1000 & sleep 1000 & wait"], { detached: true, stdio: "ignore" });
+    const pgid = child.pid!;
+    expect(groupAlive(pgid)).toBe(true);
+    await kernel.disable("spawner");
+    expect(groupAlive(pgid)).toBe(false);
+  });
+
+  it("children that already exited leave nothing to dispose", async () => {
+    let ctxRef: PluginContext | undefined;
+    const errors: unknown[] = [];
+    const kernel = new Kernel({ disposeTimeoutMs: 200 });
+    kernel.on("kernel:error", (e) => errors.push(e));
+    await kernel.boot([
+      {
+        id: "spawner",
+        source: { kind: "inline", label: "spawner", definition: definePlugin({ id: "spawner", version: "1.0.0", provides: [Probe], setup: (ctx) => ((ctxRef = ctx), ctx.provide(Probe, { ping: () => "pong" })) }) },
+      },
+    ]);
+    for (let i = 0; i < 20; i++) {
+      const child = ctxRef!.spawn(process.execPath, ["-e", "0"], { stdio: "ignore" });
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    const result = await kernel.disable("spawner");
+    expect(result.status).toBe("committed");
+    expect(errors).toEqual([]);
+  });
+});
