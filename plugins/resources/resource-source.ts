@@ -89,13 +89,15 @@ export class FileResourceSource implements ResourceSource {
   }
 
   async skills(cwd: string): Promise<Skill[]> {
-    const scan = await findSkills(this.files, { cwd, ...this.options });
+    const { agentDir, homeDir, skillPaths, noSkills } = this.options;
+    const scan = await findSkills(this.files, { cwd, agentDir, homeDir, skillPaths, noSkills });
     this.reporter.update(`skills ${cwd}`, scan.diagnostics);
     return scan.skills;
   }
 
   async templates(cwd: string): Promise<PromptTemplate[]> {
-    const scan = await findTemplates(this.files, { cwd, ...this.options });
+    const { agentDir, templatePaths, noTemplates } = this.options;
+    const scan = await findTemplates(this.files, { cwd, agentDir, templatePaths, noTemplates });
     this.reporter.update(`templates ${cwd}`, scan.diagnostics);
     return scan.templates;
   }
