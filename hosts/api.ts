@@ -11,4 +11,5 @@ export * from "../contracts/agent-session.js";
 export * from "../contracts/session.js";
 export * from "../contracts/resources.js";
 export * from "../contracts/mode.js";
+export * from "../contracts/hooks.js";
 export { watchPlugins, type PluginWatcher, type WatchOptions } from "./watch.js";

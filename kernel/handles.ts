@@ -20,7 +20,7 @@ export interface Binding {
 }
 
 /** Methods of T, for typed `call`. */
-export type MethodKeys<T> = { [K in keyof T]: T[K] extends (...args: any[]) => any ? K : never }[keyof T];
+export type MethodKeys<T> = { [K in keyof T]-?: NonNullable<T[K]> extends (...args: any[]) => any ? K : never }[keyof T];
 
 /** Holds one generation's provider for a stretch of work (a turn, a stream); release when done. */
 export interface Lease<T> {
@@ -67,7 +67,7 @@ export class Handle<T> {
   }
 
   /** Calls `method` on the current provider, pinned to its generation until the result settles. */
-  call<K extends MethodKeys<T>>(method: K, ...args: T[K] extends (...a: infer A) => any ? A : never): T[K] extends (...a: any[]) => infer R ? R : never {
+  call<K extends MethodKeys<T>>(method: K, ...args: NonNullable<T[K]> extends (...a: infer A) => any ? A : never): NonNullable<T[K]> extends (...a: any[]) => infer R ? R : never {
     const binding = this.admit(String(method));
     if (binding === undefined) {
       return this.later().then(() => this.call(method, ...args)) as any;

@@ -7,6 +7,7 @@ import { Type } from "@sinclair/typebox";
 import { AgentSessionContract } from "../../contracts/agent-session.js";
 import { AgentLoopContract } from "../../contracts/agent.js";
 import { AiProviderContract, AuthContract, ModelsContract } from "../../contracts/ai/index.js";
+import { HooksContract } from "../../contracts/hooks.js";
 import { ResourcesContract, SettingsContract } from "../../contracts/resources.js";
 import { SessionCompactorContract, SessionStoreContract } from "../../contracts/session.js";
 import { ToolContract } from "../../contracts/tool.js";
@@ -54,6 +55,7 @@ export default definePlugin({
     { contract: AiProviderContract },
     { contract: ToolContract },
     { contract: ResourcesContract },
+    { contract: HooksContract },
     { contract: AuthContract, optional: true },
     { contract: SessionCompactorContract, optional: true },
     { contract: SettingsContract, optional: true },
@@ -77,6 +79,7 @@ export default definePlugin({
       tools: ctx.useAll(ToolContract),
       resources: ctx.useAll(ResourcesContract),
       settings: ctx.use(SettingsContract),
+      hooks: ctx.useAll(HooksContract),
     });
     ctx.provide(AgentSessionContract, session);
   },

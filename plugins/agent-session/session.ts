@@ -4,7 +4,7 @@
  * overflow, then retries), and publishes every event on the kernel bus. Everything it uses — loop,
  * providers, tools, store, compactor, models, keys, prompt sources — it reaches through contract handles.
  */
-import type { AgentEvent, AgentLoop, AgentMessage, LoopHooks, TurnConfig } from "../../contracts/agent.js";
+import type { AfterToolCallResult, AgentEvent, AgentLoop, AgentMessage, LoopHooks, TurnConfig } from "../../contracts/agent.js";
 import { runAgent } from "../../contracts/agent.js";
 import { SESSION_EVENT, type AgentSession, type SessionEvent, type SessionState, type SessionStats } from "../../contracts/agent-session.js";
 import {
@@ -29,6 +29,7 @@ import {
   type ThinkingLevel,
   type UserMessage,
 } from "../../contracts/ai/index.js";
+import type { AgentHooks } from "../../contracts/hooks.js";
 import { fillTemplate, type ResourceSource, type Settings, type SettingsStore } from "../../contracts/resources.js";
 import { DEFAULT_COMPACTION, type CompactionResult, type CompactionSettings, type SessionCompactor, type SessionInfo, type SessionStore, type Summarize } from "../../contracts/session.js";
 import { createFileLocks, type AgentTool } from "../../contracts/tool.js";
@@ -76,6 +77,7 @@ export interface SessionDeps {
   tools: ManyHandle<AgentTool<any, any>>;
   resources: ManyHandle<ResourceSource>;
   settings: Handle<SettingsStore>;
+  hooks: ManyHandle<AgentHooks>;
 }
 
 const THINKING_LEVELS: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
@@ -197,7 +199,13 @@ export class SessionOrchestrator implements AgentSession {
     if (this.model === undefined) {
       throw new Error('no model selected; pass --model provider/id, or set "defaultProvider" and "defaultModel" in settings.json');
     }
-    const expanded = await this.expand(text);
+    let input = text;
+    for (const h of this.hookProviders("beforePrompt")) {
+      const change = await h.call("beforePrompt", { text: input });
+      if (change?.handled) return;
+      input = change?.text ?? input;
+    }
+    const expanded = await this.expand(input);
     await this.run([userMessage(expanded, options.images)]);
   }
 
@@ -340,8 +348,49 @@ export class SessionOrchestrator implements AgentSession {
     return taken;
   }
 
+  /** The hook providers that implement `name`, in distribution order. */
+  private hookProviders(name: keyof AgentHooks): Array<Handle<AgentHooks>> {
+    return this.deps.hooks.list().filter((h) => typeof h.peek()?.[name] === "function");
+  }
+
+  /**
+   * The loop's hooks, composed from every hooks provider: the first block wins; rewrites of the
+   * transcript, the request and a tool result apply in order, each seeing the previous one's output.
+   */
   private hooks(): LoopHooks {
-    return { convertToLlm: (messages) => convertToLlm(messages) };
+    return {
+      convertToLlm: (messages) => convertToLlm(messages),
+      transformContext: async (messages, signal) => {
+        let current = messages;
+        for (const h of this.hookProviders("transformContext")) current = (await h.call("transformContext", current, signal)) ?? current;
+        return current;
+      },
+      prepareRequest: async (request) => {
+        let current = request;
+        for (const h of this.hookProviders("prepareRequest")) current = (await h.call("prepareRequest", current)) ?? current;
+        return current;
+      },
+      beforeToolCall: async (call, signal) => {
+        for (const h of this.hookProviders("beforeToolCall")) {
+          const verdict = await h.call("beforeToolCall", call, signal);
+          if (verdict?.block) return verdict;
+        }
+        return undefined;
+      },
+      afterToolCall: async (call, signal) => {
+        let merged: AfterToolCallResult | undefined;
+        let result = call.result;
+        let isError = call.isError;
+        for (const h of this.hookProviders("afterToolCall")) {
+          const change = await h.call("afterToolCall", { ...call, result, isError }, signal);
+          if (change === undefined) continue;
+          merged = { ...merged, ...change };
+          result = { ...result, ...(change.content !== undefined && { content: change.content }), ...(change.details !== undefined && { details: change.details }) };
+          isError = change.isError ?? isError;
+        }
+        return merged;
+      },
+    };
   }
 
   /** Every message is saved as it ends; every event goes out on the bus. */

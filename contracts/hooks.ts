@@ -1,0 +1,30 @@
+/**
+ * Mutators: plugins that change what the agent does, not just watch it (watching is the event bus).
+ * Every provider of this contract is consulted in distribution order; the first to block a tool call
+ * wins, rewrites of a result or a request compose in order.
+ */
+import { defineContract } from "../kernel/index.js";
+import type { AfterToolCallResult, AgentMessage, BeforeToolCallResult, ToolCallInfo } from "./agent.js";
+import type { Context, StreamOptions } from "./ai/index.js";
+import type { ToolResult } from "./tool.js";
+
+/** A set of optional hooks; implement only what you need. */
+export interface AgentHooks {
+  /** May block a tool call with a reason (the model sees it as the call's error result). */
+  beforeToolCall?(call: ToolCallInfo, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined>;
+  /** May replace parts of a tool result. */
+  afterToolCall?(call: ToolCallInfo & { result: ToolResult; isError: boolean }, signal?: AbortSignal): Promise<AfterToolCallResult | undefined>;
+  /** May rewrite the transcript before each request (e.g. drop or inject messages). */
+  transformContext?(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[] | undefined>;
+  /** May rewrite a request just before it is sent. */
+  prepareRequest?(request: { context: Context; options: StreamOptions }): Promise<{ context: Context; options: StreamOptions } | undefined>;
+  /** May rewrite (or, returning `handled: true`, consume) what the user typed before it is sent. */
+  beforePrompt?(input: { text: string }): Promise<{ text?: string; handled?: boolean } | undefined>;
+}
+
+export const HooksContract = defineContract<AgentHooks>({
+  id: "hooks",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+});
