@@ -73,3 +73,31 @@ export function createFileLocks(): ToolContext["withFileLock"] {
     return run;
   };
 }
+
+/** A tool as a source lists it: everything but `execute`, which goes through the source. */
+export type ToolSpecOf<T extends AgentTool<any, any> = AgentTool<any, any>> = Omit<T, "execute">;
+
+/**
+ * Tools known only at run time: MCP servers' tools, tools an extension registers while running. A source
+ * lists its tools before each turn and runs them by name, so each call is admitted by the source's
+ * current generation like any other contract call.
+ */
+export interface ToolSource {
+  listTools(cwd: string): Promise<ToolSpecOf[]>;
+  executeTool(
+    name: string,
+    toolCallId: string,
+    params: unknown,
+    signal: AbortSignal | undefined,
+    onUpdate: ToolUpdate | undefined,
+    ctx: ToolContext,
+  ): Promise<ToolResult>;
+}
+
+export const ToolSourceContract = defineContract<ToolSource>({
+  id: "tool/source",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+  shape: { listTools: "function", executeTool: "function" },
+});

@@ -10,7 +10,7 @@ import { AiProviderContract, AuthContract, ModelsContract } from "../../contract
 import { HooksContract } from "../../contracts/hooks.js";
 import { ResourcesContract, SettingsContract } from "../../contracts/resources.js";
 import { SessionCompactorContract, SessionStoreContract } from "../../contracts/session.js";
-import { ToolContract } from "../../contracts/tool.js";
+import { ToolContract, ToolSourceContract } from "../../contracts/tool.js";
 import { definePlugin } from "../../kernel/index.js";
 import { SessionOrchestrator, type SessionPluginState } from "./session.js";
 
@@ -54,6 +54,7 @@ export default definePlugin({
     ModelsContract,
     { contract: AiProviderContract },
     { contract: ToolContract },
+    { contract: ToolSourceContract },
     { contract: ResourcesContract },
     { contract: HooksContract },
     { contract: AuthContract, optional: true },
@@ -80,6 +81,7 @@ export default definePlugin({
       resources: ctx.useAll(ResourcesContract),
       settings: ctx.use(SettingsContract),
       hooks: ctx.useAll(HooksContract),
+      toolSources: ctx.useAll(ToolSourceContract),
     });
     ctx.provide(AgentSessionContract, session);
   },

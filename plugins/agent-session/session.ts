@@ -32,7 +32,7 @@ import {
 import type { AgentHooks } from "../../contracts/hooks.js";
 import { fillTemplate, type ResourceSource, type Settings, type SettingsStore } from "../../contracts/resources.js";
 import { DEFAULT_COMPACTION, type CompactionResult, type CompactionSettings, type SessionCompactor, type SessionInfo, type SessionStore, type Summarize } from "../../contracts/session.js";
-import { createFileLocks, type AgentTool } from "../../contracts/tool.js";
+import { createFileLocks, type AgentTool, type ToolSource } from "../../contracts/tool.js";
 import type { Handle, ManyHandle, PluginContext } from "../../kernel/index.js";
 import { convertToLlm } from "./convert.js";
 import { MessageQueue, type QueueMode } from "./queue.js";
@@ -78,6 +78,7 @@ export interface SessionDeps {
   resources: ManyHandle<ResourceSource>;
   settings: Handle<SettingsStore>;
   hooks: ManyHandle<AgentHooks>;
+  toolSources: ManyHandle<ToolSource>;
 }
 
 const THINKING_LEVELS: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
@@ -321,7 +322,7 @@ export class SessionOrchestrator implements AgentSession {
   /** Snapshot for one turn: model, prompt, tools and options in force as it starts. */
   private async turnConfig(): Promise<TurnConfig> {
     const model = this.model!;
-    const tools = this.activeTools();
+    const tools = await this.activeTools();
     return {
       model,
       systemPrompt: await this.systemPrompt(tools),
@@ -400,25 +401,28 @@ export class SessionOrchestrator implements AgentSession {
   }
 
   /**
-   * The enabled tools, filtered by the allow-list. Each call goes through the tool's stable handle, so a
-   * tool edited mid-session serves the next call while a running call finishes on its old code.
+   * The enabled tools, filtered by the allow-list: tool plugins first, then tools listed by tool sources
+   * (MCP servers, extensions). Each call goes through a stable handle, so a tool edited mid-session serves
+   * the next call while a running call finishes on its old code. A name already taken is skipped.
    */
-  private activeTools(): AgentTool<any, any>[] {
+  private async activeTools(): Promise<AgentTool<any, any>[]> {
     const allowed = this.deps.ctx.config.tools;
     const tools: AgentTool<any, any>[] = [];
+    const add = (spec: Omit<AgentTool<any, any>, "execute">, execute: AgentTool<any, any>["execute"]): void => {
+      if ((allowed !== undefined && !allowed.includes(spec.name)) || tools.some((t) => t.name === spec.name)) return;
+      const { name, label, description, parameters, guidelines, executionMode, prepareArguments } = spec;
+      tools.push({ name, label, description, parameters, guidelines, executionMode, prepareArguments, execute });
+    };
     for (const handle of this.deps.tools.list()) {
       const tool = handle.peek();
-      if (tool === undefined || (allowed !== undefined && !allowed.includes(tool.name))) continue;
-      tools.push({
-        name: tool.name,
-        label: tool.label,
-        description: tool.description,
-        parameters: tool.parameters,
-        guidelines: tool.guidelines,
-        executionMode: tool.executionMode,
-        prepareArguments: tool.prepareArguments,
-        execute: (...args) => handle.call("execute", ...args),
+      if (tool !== undefined) add(tool, (...args) => handle.call("execute", ...args));
+    }
+    for (const source of this.deps.toolSources.list()) {
+      const listed = await source.call("listTools", this.cwd).catch((error: unknown) => {
+        this.emit({ type: "notice", level: "warning", message: `a tool source failed to list its tools: ${(error as Error).message}` });
+        return [];
       });
+      for (const spec of listed) add(spec, (...args) => source.call("executeTool", spec.name, ...args));
     }
     return tools;
   }
