@@ -10,8 +10,13 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = dirname(BENCH_DIR);
 export const RESULTS_DIR = join(BENCH_DIR, "results");
-export const DIST_API = join(ROOT, "dist", "api.js");
-export const DIST_CLI = join(ROOT, "dist", "cli.js");
+/**
+ * The built host. run.mjs points PI_BENCH_DIST at a private snapshot of dist/ (see there), so a rebuild
+ * elsewhere in the repository (`npm test` cleans dist/) cannot swap or delete the code mid-benchmark.
+ */
+export const DIST_DIR = process.env.PI_BENCH_DIST ?? join(ROOT, "dist");
+export const DIST_API = join(DIST_DIR, "api.js");
+export const DIST_CLI = join(DIST_DIR, "cli.js");
 /** pi's CLI entry inside bench/node_modules (the `pi` bin points here). */
 export const PI_CLI = join(BENCH_DIR, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
 

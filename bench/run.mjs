@@ -10,9 +10,10 @@
  * benchmark crashed; a missed target is reported, never an exit code (the numbers are noisy by nature).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BENCH_DIR, DIST_API, DIST_CLI, PI_CLI, RESULTS_DIR, ROOT } from "./lib.mjs";
+import { BENCH_DIR, PI_CLI, RESULTS_DIR, ROOT } from "./lib.mjs";
 
 const ALL = ["save-to-commit", "reload-heap", "handle-call", "cold-start"];
 const selected = process.argv.slice(2);
@@ -24,7 +25,8 @@ if (unknown.length > 0) {
 const names = selected.length > 0 ? selected : ALL;
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
-if (!existsSync(DIST_API) || !existsSync(DIST_CLI)) {
+const DIST = join(ROOT, "dist");
+if (!existsSync(join(DIST, "api.js")) || !existsSync(join(DIST, "cli.js"))) {
   console.log("dist/ is missing: building pi-host (npm run build) ...");
   const built = spawnSync(npm, ["run", "build"], { cwd: ROOT, stdio: "inherit" });
   if (built.status !== 0) {
@@ -41,6 +43,21 @@ if (!existsSync(join(BENCH_DIR, "node_modules"))) {
 }
 if (!existsSync(PI_CLI) && notes.length === 0) notes.push(`pi is not installed (${PI_CLI} missing): the pi comparison is skipped`);
 
+// Snapshot dist/ into a temp folder laid out like the package (package.json for "type": "module",
+// plugins.json, and a node_modules link so jiti and chokidar resolve to the root's copies), and point every
+// benchmark at it: a rebuild in the working tree during the run can then neither delete dist/cli.js under
+// cold-start nor mix two builds in one run. The code measured is byte-for-byte the built dist/.
+const snapshot = mkdtempSync(join(tmpdir(), "pi-host-bench-"));
+cpSync(DIST, join(snapshot, "dist"), { recursive: true });
+for (const file of ["package.json", "plugins.json"]) if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(snapshot, file));
+symlinkSync(join(ROOT, "node_modules"), join(snapshot, "node_modules"), "dir");
+if (!existsSync(join(snapshot, "dist", "api.js")) || !existsSync(join(snapshot, "dist", "cli.js"))) {
+  console.error(`dist/ changed while it was copied (a build running?); run again`);
+  rmSync(snapshot, { recursive: true, force: true });
+  process.exit(1);
+}
+const childEnv = { ...process.env, PI_BENCH_DIST: join(snapshot, "dist") };
+
 const rows = [];
 const crashed = [];
 for (const name of names) {
@@ -48,7 +65,7 @@ for (const name of names) {
   const resultFile = join(RESULTS_DIR, `${name}.json`);
   rmSync(resultFile, { force: true });
   const started = Date.now();
-  const child = spawnSync(process.execPath, ["--expose-gc", join(BENCH_DIR, `${name}.mjs`)], { cwd: ROOT, stdio: "inherit" });
+  const child = spawnSync(process.execPath, ["--expose-gc", join(BENCH_DIR, `${name}.mjs`)], { cwd: ROOT, stdio: "inherit", env: childEnv });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (child.status !== 0 || !existsSync(resultFile)) {
     crashed.push(name);
@@ -61,6 +78,8 @@ for (const name of names) {
   for (const c of result.checks) rows.push({ bench: name, ...c });
   if (result.loadavg?.[0] > result.cpus) notes.push(`${name}: load average ${result.loadavg[0]} on ${result.cpus} cores while it ran; its numbers are noisy`);
 }
+
+rmSync(snapshot, { recursive: true, force: true });
 
 // ── summary ─────────────────────────────────────────────────────────────────────────────────────
 const fmt = (v) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 10 ? v.toFixed(2) : v.toFixed(3)) : String(v));
