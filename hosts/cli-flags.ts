@@ -1,0 +1,298 @@
+/**
+ * The `pi` command line: one table of every flag (pi's, plus ours), the parser that reads argv with it,
+ * and the help text made from it, so a flag cannot be parsed without being documented. It imports
+ * nothing, so `pi --version` and `pi --help` stay as fast as Node starts.
+ */
+
+/** One flag: its long name, pi's short spellings, whether it takes a value, and its help line. */
+interface FlagSpec {
+  name: string;
+  short?: string[];
+  /** The value placeholder (`<text>`); absent for switches. */
+  value?: string;
+  /** The value may be left out (`--list-models [search]`). */
+  optionalValue?: boolean;
+  /** May be given more than once; every value is kept, in order. */
+  repeat?: boolean;
+  group: string;
+  help: string;
+}
+
+const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+const MODES = ["text", "json", "rpc"] as const;
+
+/** Every flag `pi` knows, in help order. */
+const FLAGS: FlagSpec[] = [
+  { group: "Modes", name: "print", short: ["-p"], help: "Print the final answer and exit (also when stdin or stdout is not a terminal)" },
+  { group: "Modes", name: "mode", value: "<text|json|rpc>", help: "text = print; json = one JSON event per line; rpc = JSONL commands on stdin" },
+  { group: "Modes", name: "compat-events", help: "JSON/RPC: pi's exact events (whole partial message on every update) instead of deltas" },
+  { group: "Model", name: "model", value: "<provider/id[:thinking]>", help: "Model to use, e.g. anthropic/claude-sonnet-4-5:high or a unique id" },
+  { group: "Model", name: "provider", value: "<name>", help: "Provider, such as anthropic, openai or google (--list-models: only its models)" },
+  { group: "Model", name: "api-key", value: "<key>", help: "API key, overriding auth.json and environment variables" },
+  { group: "Model", name: "thinking", value: "<level>", help: `Thinking level: ${THINKING_LEVELS.join(", ")}` },
+  {
+    group: "Model",
+    name: "list-models",
+    value: "[search]",
+    optionalValue: true,
+    help: "List the models with context, output limit, thinking, images and key source; with a search, only matches",
+  },
+  { group: "Sessions", name: "continue", short: ["-c"], help: "Continue the most recent session of this folder" },
+  { group: "Sessions", name: "resume", short: ["-r"], help: "List this folder's sessions to pick one for --session" },
+  { group: "Sessions", name: "session", value: "<path|id>", help: "Open a session file, or the session whose id starts with <id>" },
+  { group: "Sessions", name: "session-dir", value: "<dir>", help: "Keep sessions in <dir> (default: ~/.pi/agent/sessions/--<cwd>--)" },
+  { group: "Sessions", name: "no-session", help: "Keep the session in memory only; write nothing" },
+  { group: "Tools", name: "tools", short: ["-t"], value: "<a,b,...>", help: "Allow only these tools (built-in: read, bash, edit, write, grep, find, ls)" },
+  { group: "Tools", name: "no-tools", short: ["-nt"], help: "Disable all tools" },
+  { group: "Prompt and resources", name: "system-prompt", value: "<text>", help: "Replace the default system prompt (context files and skills still follow)" },
+  { group: "Prompt and resources", name: "append-system-prompt", value: "<text>", repeat: true, help: "Append text to the system prompt (repeatable)" },
+  { group: "Prompt and resources", name: "skill", value: "<path>", repeat: true, help: "Load a skill (SKILL.md file or folder; repeatable)" },
+  { group: "Prompt and resources", name: "no-skills", short: ["-ns"], help: "Skip skill discovery (--skill still loads)" },
+  { group: "Prompt and resources", name: "prompt-template", value: "<path>", repeat: true, help: "Load a prompt template (file or folder; repeatable)" },
+  { group: "Prompt and resources", name: "no-prompt-templates", short: ["-np"], help: "Skip prompt template discovery (--prompt-template still loads)" },
+  { group: "Prompt and resources", name: "no-context-files", short: ["-nc"], help: "Leave AGENTS.md / CLAUDE.md out of the system prompt" },
+  { group: "Plugins", name: "plugin", value: "[id=]<use>", repeat: true, help: "Add or replace a plugin for this run: a built-in name, a path, npm:<pkg> or git:<url>" },
+  { group: "Plugins", name: "no-plugin", value: "<id>", repeat: true, help: "Disable a plugin for this run (repeatable)" },
+  { group: "Plugins", name: "distribution", value: "<file>", repeat: true, help: 'Overlay a plugins.json; one with "extends": "none" replaces the distribution' },
+  { group: "Plugins", name: "watch", help: "Reload file-based plugins when their source changes" },
+  { group: "Plugins", name: "json", help: "pi plugins: print the list as JSON" },
+  { group: "Other", name: "version", short: ["-v"], help: "Print the version and exit" },
+  { group: "Other", name: "help", short: ["-h"], help: "Print this help and exit" },
+];
+
+/** What the command line asked for, typed. */
+export interface CliArgs {
+  print: boolean;
+  mode: (typeof MODES)[number] | undefined;
+  compatEvents: boolean;
+  model: string | undefined;
+  provider: string | undefined;
+  apiKey: string | undefined;
+  thinking: (typeof THINKING_LEVELS)[number] | undefined;
+  /** `--list-models` with its search, or true without one. */
+  listModels: string | true | undefined;
+  continue: boolean;
+  resume: boolean;
+  session: string | undefined;
+  sessionDir: string | undefined;
+  noSession: boolean;
+  tools: string[] | undefined;
+  noTools: boolean;
+  systemPrompt: string | undefined;
+  appendSystemPrompt: string[];
+  skills: string[];
+  noSkills: boolean;
+  promptTemplates: string[];
+  noPromptTemplates: boolean;
+  noContextFiles: boolean;
+  plugins: string[];
+  noPlugins: string[];
+  distributions: string[];
+  watch: boolean;
+  json: boolean;
+  version: boolean;
+  help: boolean;
+  /** Positional arguments: a command word, or the messages to send. */
+  positionals: string[];
+  /** `@file` arguments, without the `@`. */
+  files: string[];
+}
+
+/** Bad command-line input: one line for the user; the CLI exits 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** Parses argv as pi does: flags anywhere, `@file` arguments, the rest messages; `--` ends the flags. */
+export function parseCliArgs(argv: string[]): CliArgs {
+  const values = new Map<string, string[] | true>();
+  const positionals: string[] = [];
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith("@") && arg.length > 1) {
+      files.push(arg.slice(1));
+      continue;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const written = eq === -1 ? arg : arg.slice(0, eq);
+    const spec = findFlag(written);
+    if (spec === undefined) throw new UsageError(unknownFlagMessage(written));
+    let value: string | undefined;
+    if (eq !== -1) {
+      if (spec.value === undefined) throw new UsageError(`${written} takes no value; remove "=${arg.slice(eq + 1)}"`);
+      value = arg.slice(eq + 1);
+    } else if (spec.value !== undefined) {
+      const next = argv[i + 1];
+      if (spec.optionalValue) {
+        if (next !== undefined && !next.startsWith("-") && !next.startsWith("@")) value = argv[++i];
+      } else {
+        if (next === undefined) throw new UsageError(`${written} needs a value: ${written} ${spec.value}`);
+        value = argv[++i];
+      }
+    }
+    record(values, spec, value);
+  }
+  return typedArgs(values, positionals, files);
+}
+
+function findFlag(written: string): FlagSpec | undefined {
+  if (written.startsWith("--")) return FLAGS.find((f) => f.name === written.slice(2));
+  return FLAGS.find((f) => f.short?.includes(written));
+}
+
+function record(values: Map<string, string[] | true>, spec: FlagSpec, value: string | undefined): void {
+  if (spec.value === undefined) {
+    values.set(spec.name, true);
+    return;
+  }
+  // An optional-value flag given without its value counts as given.
+  if (value === undefined) {
+    if (!values.has(spec.name)) values.set(spec.name, true);
+    return;
+  }
+  const previous = values.get(spec.name);
+  values.set(spec.name, spec.repeat && Array.isArray(previous) ? [...previous, value] : [value]);
+}
+
+function typedArgs(values: Map<string, string[] | true>, positionals: string[], files: string[]): CliArgs {
+  const flag = (name: string): boolean => values.has(name);
+  const one = (name: string): string | undefined => {
+    const v = values.get(name);
+    return Array.isArray(v) ? v[v.length - 1] : undefined;
+  };
+  const all = (name: string): string[] => {
+    const v = values.get(name);
+    return Array.isArray(v) ? v : [];
+  };
+  const mode = one("mode");
+  if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}, not "${mode}"`);
+  const thinking = one("thinking");
+  if (thinking !== undefined && !(THINKING_LEVELS as readonly string[]).includes(thinking)) {
+    throw new UsageError(`--thinking must be one of ${THINKING_LEVELS.join(", ")}, not "${thinking}"`);
+  }
+  const tools = one("tools");
+  const listModels = values.get("list-models");
+  return {
+    print: flag("print"),
+    mode: mode as CliArgs["mode"],
+    compatEvents: flag("compat-events"),
+    model: one("model"),
+    provider: one("provider"),
+    apiKey: one("api-key"),
+    thinking: thinking as CliArgs["thinking"],
+    listModels: listModels === undefined ? undefined : listModels === true ? true : listModels[listModels.length - 1] || true,
+    continue: flag("continue"),
+    resume: flag("resume"),
+    session: one("session"),
+    sessionDir: one("session-dir"),
+    noSession: flag("no-session"),
+    tools:
+      tools === undefined
+        ? undefined
+        : tools
+            .split(",")
+            .map((t) => t.trim())
+            .filter((t) => t !== ""),
+    noTools: flag("no-tools"),
+    systemPrompt: one("system-prompt"),
+    appendSystemPrompt: all("append-system-prompt"),
+    skills: all("skill"),
+    noSkills: flag("no-skills"),
+    promptTemplates: all("prompt-template"),
+    noPromptTemplates: flag("no-prompt-templates"),
+    noContextFiles: flag("no-context-files"),
+    plugins: all("plugin"),
+    noPlugins: all("no-plugin"),
+    distributions: all("distribution"),
+    watch: flag("watch"),
+    json: flag("json"),
+    version: flag("version"),
+    help: flag("help"),
+    positionals,
+    files,
+  };
+}
+
+/** "unknown flag --modle; did you mean --model?" — the closest known spelling, when one is close. */
+function unknownFlagMessage(written: string): string {
+  const spellings = FLAGS.flatMap((f) => [`--${f.name}`, ...(f.short ?? [])]);
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of spellings) {
+    const distance = editDistance(written, candidate);
+    const closer = distance < bestDistance || (distance === bestDistance && best !== undefined && Math.abs(candidate.length - written.length) < Math.abs(best.length - written.length));
+    if (closer) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  const close = best !== undefined && bestDistance <= Math.max(2, Math.floor(written.length / 3));
+  return `unknown flag ${written}; ${close ? `did you mean ${best}? ` : ""}run "pi --help" for the options`;
+}
+
+/** Edit distance counting insertions, deletions, substitutions and swaps of neighbours (a typo's moves). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The help text: usage, commands, every flag of the table by group, distribution layers, environment. */
+export function helpText(): string {
+  const rows = FLAGS.map((f) => ({ group: f.group, left: [...(f.short ?? []), `--${f.name}`].join(", ") + (f.value ? ` ${f.value}` : ""), help: f.help }));
+  const width = Math.max(...rows.map((r) => r.left.length)) + 2;
+  const groups = [...new Set(rows.map((r) => r.group))];
+  const flagText = groups
+    .map((group) => `${group}:\n${rows.filter((r) => r.group === group).map((r) => `  ${r.left.padEnd(width)}${r.help}`).join("\n")}`)
+    .join("\n\n");
+  return `pi — a terminal coding agent built as a plugin host
+
+Usage:
+  pi [options] [@files...] [messages...]
+  pi plugins [--json]          List the distribution's plugins: id, version, status, generation,
+                               provided contracts and source
+  pi trust [dir]               Trust a project folder (default: the current one) so its
+                               .pi/plugins.json applies
+
+Mode: --mode rpc > --mode json > print (-p, --mode text, or stdin/stdout not a terminal) > interactive.
+Piped stdin and @file arguments join the first message (text files as <file name="...">...</file>,
+images attached).
+
+${flagText}
+
+Distribution layers, later wins, merged by plugin id:
+  the package's plugins.json < ~/.pi/agent/plugins.json < trusted .pi/plugins.json
+  < --distribution < --plugin / --no-plugin
+
+Environment:
+  PI_CODING_AGENT_DIR           Agent folder (default ~/.pi/agent): plugins.json, models.json,
+                                auth.json, settings.json, sessions/
+  PI_CODING_AGENT_SESSION_DIR   Session folder; --session-dir wins
+  ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, ...   API keys
+
+Examples:
+  pi -p "List all .ts files in src/"
+  cat README.md | pi -p "Summarize this text"
+  pi -p @screenshot.png "What's in this image?"
+  pi --mode json --model openai/gpt-4.1 "Review the diff" | jq -c 'select(.type == "message_end")'
+  pi --tools read,grep,find,ls -p "Review the code"
+`;
+}
