@@ -91,21 +91,38 @@ export const SettingsContract = defineContract<SettingsStore>({
 });
 
 /**
- * Fills a template body with arguments as pi does: `$1`..`$9` positional, `$@` all, `${@:N}` from the
- * Nth on. Arguments split on whitespace, honouring double and single quotes.
+ * Fills a template body with arguments as pi does: `$1`, `$2`… positional; `$@` and `$ARGUMENTS` all;
+ * `${@:N}` from the Nth on; `${@:N:L}` L arguments from the Nth. One pass, so text an argument brings in
+ * is never substituted again.
  */
 export function fillTemplate(body: string, argText: string): string {
   const args = splitArgs(argText);
-  return body
-    .replace(/\$\{@:(\d+)\}/g, (_m, n: string) => args.slice(Math.max(0, Number(n) - 1)).join(" "))
-    .replace(/\$@/g, args.join(" "))
-    .replace(/\$(\d)/g, (_m, n: string) => args[Number(n) - 1] ?? "");
+  return body.replace(/\$\{@:(\d+)(?::(\d+))?\}|\$ARGUMENTS|\$@|\$(\d+)/g, (match, start?: string, length?: string, position?: string) => {
+    if (position !== undefined) return args[Number(position) - 1] ?? "";
+    if (start === undefined) return args.join(" ");
+    const from = Math.max(0, Number(start) - 1);
+    return (length === undefined ? args.slice(from) : args.slice(from, from + Number(length))).join(" ");
+  });
 }
 
-/** Splits a command line into arguments, honouring quotes. */
+/** Splits a command line into arguments as pi does: quotes group (and may sit inside a word), blanks split. */
 export function splitArgs(text: string): string[] {
   const out: string[] = [];
-  const re = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  for (const m of text.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3]!);
+  let current = "";
+  let quote: string | undefined;
+  for (const ch of text) {
+    if (quote !== undefined) {
+      if (ch === quote) quote = undefined;
+      else current += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+    } else if (ch === " " || ch === "\t" || ch === "\n") {
+      if (current) out.push(current);
+      current = "";
+    } else {
+      current += ch;
+    }
+  }
+  if (current) out.push(current);
   return out;
 }
