@@ -1,0 +1,60 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { agentHome, type AgentHome } from "./agent-home.js";
+
+let user: AgentHome;
+beforeEach(() => {
+  user = agentHome();
+});
+
+const parse = (stdout: string): any[] => stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+
+describe("pi --mode json (built CLI, faux provider)", () => {
+  it("emits the header and the whole event sequence of a tool round trip, with pi's event names", async () => {
+    writeFileSync(join(user.project, "notes.txt"), "tangerine\n");
+    user.scriptFaux([{ content: [{ type: "toolCall", id: "call_1", name: "read", arguments: { path: "notes.txt" } }] }, { content: "It says tangerine." }]);
+    const run = await user.pi(["--mode", "json", "--model", "faux/faux-1", "read notes.txt"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const events = parse(run.stdout);
+    const sequence = events.map((e) => e.type).filter((t) => t !== "message_update");
+    expect(sequence).toEqual([
+      "session",
+      "agent_start",
+      "turn_start",
+      "message_start", // user
+      "message_end",
+      "message_start", // assistant calling read
+      "message_end",
+      "tool_execution_start",
+      "tool_execution_end",
+      "message_start", // tool result
+      "message_end",
+      "turn_end",
+      "turn_start",
+      "message_start", // final answer
+      "message_end",
+      "turn_end",
+      "agent_end",
+    ]);
+    const toolEnd = events.find((e) => e.type === "tool_execution_end");
+    expect(toolEnd).toMatchObject({ toolCallId: "call_1", toolName: "read", isError: false });
+    expect(events.at(-1).messages.map((m: any) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+  });
+
+  it("a 2,000-token answer: under 3x the text plus a small constant per event (pi's shape: megabytes)", async () => {
+    const answer = Array.from({ length: 2000 }, (_, i) => `t${String(i % 1000).padStart(3, "0")}`).join("");
+    user.scriptFaux([{ content: answer }]);
+    const run = await user.pi(["--mode", "json", "--model", "faux/faux-1", "write"]);
+    expect(run.code).toBe(0);
+    const events = parse(run.stdout);
+    expect(events.filter((e) => e.type === "message_update").length).toBeGreaterThanOrEqual(2000);
+    expect(Buffer.byteLength(run.stdout)).toBeLessThan(3 * answer.length + 160 * events.length);
+
+    user.scriptFaux([{ content: answer }]);
+    const compat = await user.pi(["--mode", "json", "--compat-events", "--model", "faux/faux-1", "write"]);
+    expect(compat.code).toBe(0);
+    expect(Buffer.byteLength(compat.stdout)).toBeGreaterThan(1000 * answer.length);
+  });
+});
