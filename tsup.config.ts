@@ -11,7 +11,7 @@ const pluginEntries = Object.fromEntries(
 );
 
 export default defineConfig({
-  entry: { cli: "hosts/cli.ts", api: "hosts/api.ts", ...pluginEntries },
+  entry: { cli: "hosts/cli.ts", api: "hosts/api.ts", sdk: "hosts/sdk.ts", ...pluginEntries },
   format: ["esm"],
   platform: "node",
   target: "node20",

@@ -181,9 +181,13 @@ export interface ComposedKernel {
   configErrors: string[];
 }
 
-/** Builds a kernel for a resolved distribution and boots it. */
-export async function composeKernel(distribution: ResolvedDistribution, builtinDir: string, options: KernelOptions = {}): Promise<ComposedKernel> {
-  const entries = resolveSources(distribution.entries, builtinDir);
+/**
+ * Builds a kernel for a resolved distribution and boots it. `extraEntries` are plugins the host brings
+ * itself (the SDK's inline plugin definitions): one with an id of the distribution replaces that entry in
+ * place, others are added at the end.
+ */
+export async function composeKernel(distribution: ResolvedDistribution, builtinDir: string, options: KernelOptions = {}, extraEntries: PluginEntry[] = []): Promise<ComposedKernel> {
+  const entries = withExtraEntries(resolveSources(distribution.entries, builtinDir), extraEntries);
   const { Kernel } = await import("../kernel/index.js");
   const api = await import("./api.js");
   const hostModules = { "pi-host": api, "@sinclair/typebox": await import("@sinclair/typebox"), tsyringe: api.tsyringe };
@@ -194,4 +198,14 @@ export async function composeKernel(distribution: ResolvedDistribution, builtinD
     return new DistributionError(from, e.pluginId, e.field, e.message).message;
   });
   return { kernel, boot, configErrors };
+}
+
+function withExtraEntries(entries: PluginEntry[], extra: PluginEntry[]): PluginEntry[] {
+  const out = [...entries];
+  for (const entry of extra) {
+    const index = out.findIndex((e) => e.id === entry.id);
+    if (index === -1) out.push(entry);
+    else out[index] = entry;
+  }
+  return out;
 }
