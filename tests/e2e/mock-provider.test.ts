@@ -3,7 +3,7 @@
  * openai-completions) pointed at MockLlmServer on 127.0.0.1, which streams Chat Completions SSE in
  * OpenAI's wire format and records every request body.
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MockLlmServer } from "../support/mock-llm-server.js";
@@ -72,6 +72,28 @@ describe("pi against a local OpenAI-compatible server (models.json custom provid
     expect(["system", "developer"]).toContain(system.role);
     expect(system.content).toContain("You are a pirate.");
     expect(system.content).toContain("Always say arr.");
+  });
+
+  it("--skill, --prompt-template and --no-context-files reach the resources plugin", async () => {
+    mkdirSync(join(user.project, "skills", "release-notes"), { recursive: true });
+    writeFileSync(join(user.project, "skills", "release-notes", "SKILL.md"), "---\nname: release-notes\ndescription: Writes release notes from the git log.\n---\nRun git log.\n");
+    writeFileSync(join(user.project, "review.md"), "---\ndescription: Review a file\n---\nReview $1 for bugs, then $2.\n");
+    writeFileSync(join(user.project, "AGENTS.md"), "Project rule: tabs, never spaces.\n");
+    server.enqueue({ sse: completionsText("ok") }, { sse: completionsText("ok") });
+
+    const withFlags = await user.pi(["-p", "--model", "mock/mock-1", "--skill", "skills/release-notes", "--prompt-template", "review.md", "/review src/app.ts summarize"]);
+    expect(withFlags.stderr).toBe("");
+    expect(withFlags.code).toBe(0);
+    const first = server.requests[0]!.body.messages;
+    expect(first[0].content).toContain("<name>release-notes</name>");
+    expect(first[0].content).toContain("Project rule: tabs, never spaces.");
+    expect(first.at(-1)).toMatchObject({ role: "user", content: "Review src/app.ts for bugs, then summarize." });
+
+    const noContext = await user.pi(["-p", "--model", "mock/mock-1", "--no-context-files", "hi"]);
+    expect(noContext.code).toBe(0);
+    const system = server.requests[1]!.body.messages[0].content;
+    expect(system).not.toContain("Project rule: tabs, never spaces.");
+    expect(system).not.toContain("release-notes");
   });
 
   it("a server error ends in one line on stderr and exit 1", async () => {

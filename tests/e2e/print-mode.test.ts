@@ -1,5 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { agentHome, messageRoles, sessionLines, type AgentHome } from "./agent-home.js";
 
@@ -155,6 +156,15 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
     const result = sessionLines(user.sessionFiles()[0]!).find((e) => e.type === "message" && e.message.role === "toolResult").message;
     expect(result).toMatchObject({ toolName: "ls", isError: true });
     expect(result.content[0].text).toBe('Tool "ls" not found. Available tools: read.');
+  });
+
+  it("--watch watches file-based plugins for the run and lets the process exit when the run ends", async () => {
+    const fixture = fileURLToPath(new URL("../fixtures/plugins/hello.ts", import.meta.url));
+    user.scriptFaux([{ content: "watched" }]);
+    const run = await user.pi(["-p", "--watch", "--plugin", fixture, "--model", "faux/faux-1", "hi"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("watched\n");
   });
 
   it("bad input: unknown flag with the closest one, bad values, contradicting flags, nothing to send — one line, exit 2", async () => {
