@@ -94,7 +94,7 @@ export class RpcConnection {
     this.track(aborted.catch((error: unknown) => this.warn(error)));
   }
 
-  /** Writes a session event, unless it is one the client would see twice. */
+  /** Writes a session event; a prompt waiting for its run to start is answered just before `agent_start`. */
   onSessionEvent(event: SessionEvent): void {
     if (event.type === "agent_start" && this.acceptance !== undefined) this.acceptance.accept();
     this.write(eventRecord(event, this.input.compatEvents === true));
