@@ -3,13 +3,12 @@
  * one ai/provider slot per wire protocol, and booting them loads none of their SDKs (each SDK is
  * imported only when a request is made; DEPS.md puts them at 50–110 ms each).
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
-import { PI_BIN, runPi, type PiRun } from "./run-pi.js";
+import { runPiRecordingModules, sdksIn } from "./record-modules.js";
+import { runPi } from "./run-pi.js";
 
 /** The provider plugins and the slots (wire protocols) each must offer. */
 const PROVIDERS: Record<string, string[]> = {
@@ -17,41 +16,6 @@ const PROVIDERS: Record<string, string[]> = {
   "provider-openai": ["openai-completions", "openai-responses"],
   "provider-google": ["google-generative-ai"],
 };
-
-/** Where each SDK's files live, as a resolved module URL shows it. */
-const SDK_PATHS = ["/node_modules/openai/", "/node_modules/@anthropic-ai/sdk/", "/node_modules/@google/genai/"];
-
-/** A module resolve hook (runs on the loader thread) that appends every resolved URL to a log file. */
-const RECORDING_HOOK = `
-import { appendFileSync } from "node:fs";
-let log;
-export function initialize(data) { log = data.log; }
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  appendFileSync(log, result.url + "\\n");
-  return result;
-}
-`;
-
-/** Runs the built CLI with the recording hook registered first; returns the run and the resolved URLs. */
-async function runPiRecordingModules(args: string[], dir: string, env: Record<string, string>): Promise<{ run: PiRun; modules: string[] }> {
-  const hook = join(dir, "record-hook.mjs");
-  const register = join(dir, "register.mjs");
-  const log = join(dir, "modules.log");
-  writeFileSync(hook, RECORDING_HOOK);
-  writeFileSync(log, "");
-  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)}, { data: { log: ${JSON.stringify(log)} } });\n`);
-  const run = await new Promise<PiRun>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, PI_BIN, ...args], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-  return { run, modules: readFileSync(log, "utf8").split("\n").filter((line) => line !== "") };
-}
 
 describe("provider plugins in the default distribution (built CLI)", () => {
   let home: string;
@@ -87,6 +51,6 @@ describe("provider plugins in the default distribution (built CLI)", () => {
     expect(run.code).toBe(0);
     // The hook saw the plugins load, so an SDK import would have been seen too.
     for (const id of Object.keys(PROVIDERS)) expect(modules.some((url) => url.endsWith(`/dist/plugins/${id}/index.js`))).toBe(true);
-    expect(modules.filter((url) => SDK_PATHS.some((path) => url.includes(path)))).toEqual([]);
+    expect(sdksIn(modules)).toEqual([]);
   });
 });

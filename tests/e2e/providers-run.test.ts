@@ -1,8 +1,8 @@
 /**
  * The three provider plugins of the default distribution, end to end through the built `pi -p`: a
  * models.json custom provider per wire protocol points at MockLlmServer, which answers in that API's
- * recorded SSE format. Each protocol prints its answer, and a malformed SSE line ends the run with one
- * line on stderr quoting it. Bad input with the built-in providers: no key names the environment
+ * recorded SSE format. Each protocol prints its answer, loading its own SDK and no other, and a malformed
+ * SSE line ends the run with one line on stderr quoting it. Bad input with the built-in providers: no key names the environment
  * variable and auth.json; a mistyped model or provider names the closest matches.
  */
 import { writeFileSync } from "node:fs";
@@ -15,6 +15,7 @@ import { longText, MALFORMED_LINE, plainText } from "../fixtures/sse/google-gene
 import { textStream as completionsText } from "../fixtures/sse/openai-completions/text.js";
 import { textStream as responsesText } from "../fixtures/sse/openai-responses/text.js";
 import { agentHome, type AgentHome } from "./agent-home.js";
+import { runPiRecordingModules, sdksIn } from "./record-modules.js";
 
 let server: MockLlmServer;
 let user: AgentHome;
@@ -48,6 +49,8 @@ function useMockProviders(): void {
 
 interface WireCase {
   api: string;
+  /** The one SDK a run through this protocol may load. */
+  sdk: string;
   model: string;
   path: string;
   answer: ScriptedResponse;
@@ -60,6 +63,7 @@ interface WireCase {
 const CASES: WireCase[] = [
   {
     api: "anthropic-messages",
+    sdk: "@anthropic-ai/sdk",
     model: "mock-claude/claude-sonnet-4-5",
     path: "/v1/messages",
     answer: { sse: TEXT_ANSWER },
@@ -69,6 +73,7 @@ const CASES: WireCase[] = [
   },
   {
     api: "openai-responses",
+    sdk: "openai",
     model: "mock-gpt/gpt-5-mini",
     path: "/v1/responses",
     answer: { sse: responsesText },
@@ -78,6 +83,7 @@ const CASES: WireCase[] = [
   },
   {
     api: "openai-completions",
+    sdk: "openai",
     model: "mock-chat/gpt-4o-mini",
     path: "/v1/chat/completions",
     answer: { sse: completionsText },
@@ -87,6 +93,7 @@ const CASES: WireCase[] = [
   },
   {
     api: "google-generative-ai",
+    sdk: "@google/genai",
     model: "mock-gemini/gemini-2.5-flash",
     path: "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
     answer: { sse: plainText },
@@ -106,6 +113,14 @@ describe("pi -p through each provider plugin (models.json providers on MockLlmSe
       expect(run.code).toBe(0);
       expect(run.stdout).toBe(`${wire.text}\n`);
       expect(server.requests.map((r) => r.path)).toEqual([wire.path]);
+    });
+
+    it(`${wire.api}: the run loads ${wire.sdk} and no other provider SDK`, async () => {
+      useMockProviders();
+      server.enqueue(wire.answer);
+      const { run, modules } = await runPiRecordingModules(["-p", "--no-session", "--model", wire.model, "hello"], user.project, user.env);
+      expect(run.stdout).toBe(`${wire.text}\n`);
+      expect(sdksIn(modules)).toEqual([wire.sdk]);
     });
 
     it(`${wire.api}: a malformed SSE line ends the run with one line quoting it, not a crash`, async () => {

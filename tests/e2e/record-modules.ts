@@ -1,0 +1,52 @@
+/**
+ * Runs the built `pi` with a module resolve hook registered first, to see which modules a run loads:
+ * the proof that a provider SDK is imported only by a run that talks to that provider.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { PI_BIN, type PiRun } from "./run-pi.js";
+
+/** The provider SDKs, by package name. */
+export const PROVIDER_SDKS = ["@anthropic-ai/sdk", "openai", "@google/genai"] as const;
+
+/** A module resolve hook (runs on the loader thread) that appends every resolved URL to a log file. */
+const RECORDING_HOOK = `
+import { appendFileSync } from "node:fs";
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(log, result.url + "\\n");
+  return result;
+}
+`;
+
+/** The provider SDKs among resolved module URLs. */
+export function sdksIn(modules: string[]): string[] {
+  return PROVIDER_SDKS.filter((sdk) => modules.some((url) => url.includes(`/node_modules/${sdk}/`)));
+}
+
+/**
+ * Runs `node --import <hook> dist/cli.js ...args` in `cwd` (where the hook files and log are written);
+ * returns the run and every module URL it resolved, in order.
+ */
+export async function runPiRecordingModules(args: string[], cwd: string, env: Record<string, string>): Promise<{ run: PiRun; modules: string[] }> {
+  const hook = join(cwd, "record-hook.mjs");
+  const register = join(cwd, "register.mjs");
+  const log = join(cwd, "modules.log");
+  writeFileSync(hook, RECORDING_HOOK);
+  writeFileSync(log, "");
+  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)}, { data: { log: ${JSON.stringify(log)} } });\n`);
+  const run = await new Promise<PiRun>((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, PI_BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+  return { run, modules: readFileSync(log, "utf8").split("\n").filter((line) => line !== "") };
+}
