@@ -1,0 +1,79 @@
+/**
+ * The terminal UI's view: everything the interactive mode shows, and all the state behind it (transcript,
+ * editor, history, pickers), behind a contract. The interactive mode (the "shell") owns the terminal — raw
+ * mode, key decoding, resize, frame timing, bytes — and holds no UI state: it hands every key and every
+ * session event to the view and asks it for each frame. Each of those is one call through a stable handle,
+ * so the kernel can swap the view between two frames while the session stays open.
+ */
+import { defineContract } from "../kernel/index.js";
+import type { SessionEvent } from "./agent-session.js";
+
+/**
+ * One decoded key press (or a paste). `name` is a key name as pi's keybindings.md spells them ("a",
+ * "enter", "escape", "up", "backspace", "tab", "-", ...), or "text" for typed printable characters (in
+ * `text`, possibly several at once) or "paste" for a bracketed paste (in `text`).
+ */
+export interface TuiKey {
+  name: string;
+  text?: string;
+  ctrl: boolean;
+  alt: boolean;
+  shift: boolean;
+}
+
+/** A frame: the whole document (transcript and live area), one entry per terminal row, and the cursor. */
+export interface TuiFrame {
+  /** Rows of at most the render width in terminal cells; SGR colour codes only, no cursor movement. */
+  lines: string[];
+  /** Where the terminal cursor goes (row is an index into `lines`); null hides it. */
+  cursor: { row: number; col: number } | null;
+}
+
+/** What a key did that the shell must act on. */
+export interface KeyOutcome {
+  /** The user asked to leave (Ctrl+C twice, Ctrl+D on an empty editor, /quit). */
+  exit?: boolean;
+}
+
+/** What the shell tells the view when a run of the interactive mode starts. */
+export interface TuiStart {
+  /** The folder the agent works in, for the footer and @file completion. */
+  cwd: string;
+  width: number;
+  height: number;
+  /** Messages from the command line (`pi "fix it"`), sent as the first prompts. */
+  initialMessages: string[];
+}
+
+/** The view. Calls are synchronous and short; async work (a prompt) runs on and reports through events. */
+export interface TuiView {
+  /** A run of the interactive mode begins: read the open session's transcript if the view has none. */
+  start(info: TuiStart): void;
+  handleKey(key: TuiKey): KeyOutcome;
+  handleEvent(event: SessionEvent): void;
+  render(width: number, height: number): TuiFrame;
+  resize(width: number, height: number): void;
+}
+
+/**
+ * Bus event the view emits when its state changed outside a key or event call (a picker's list loaded,
+ * a command finished), so the shell draws a frame. Payload: none.
+ */
+export const TUI_REDRAW_EVENT = "tui:redraw";
+
+/**
+ * Bus event the view emits for `/reload`: a request to the host to reload plugins (payload
+ * `{ pluginIds?: string[] }`, all file-based plugins when absent). Plugins cannot reach the kernel; a host
+ * that wants `/reload` to work listens for this.
+ */
+export const HOST_RELOAD_REQUEST_EVENT = "host:reload-request";
+
+/** One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short. */
+export const TuiViewContract = defineContract<TuiView>({
+  id: "tui/view",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 250,
+  shape: { start: "function", handleKey: "function", handleEvent: "function", render: "function", resize: "function" },
+});

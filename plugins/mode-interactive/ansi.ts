@@ -1,0 +1,66 @@
+/**
+ * What the renderer needs to know about a row it did not draw itself: how many terminal cells it covers
+ * (wide CJK and emoji count two, SGR codes none), how to cut it to the screen width, and which colours are
+ * in force at a point, so appended text continues in the same style.
+ */
+import stringWidth from "string-width";
+
+/** Matches one SGR (colour/style) sequence. */
+const SGR = /\x1b\[[0-9;:]*m/g;
+
+/** Terminal cells a row covers. ASCII rows skip the Unicode tables. */
+export function cellWidth(text: string): number {
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
+  return stringWidth(text);
+}
+
+/** Strips SGR sequences that close a row: the part before them is what an append continues from. */
+export function withoutTrailingSgr(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "m") {
+    const start = text.lastIndexOf("\x1b[", end - 1);
+    if (start < 0 || !/^\x1b\[[0-9;:]*m$/.test(text.slice(start, end))) break;
+    end = start;
+  }
+  return text.slice(0, end);
+}
+
+/** The SGR sequences in force at the end of `text` (everything since the last full reset), to replay. */
+export function activeSgr(text: string): string {
+  let active = "";
+  for (const match of text.matchAll(SGR)) {
+    const code = match[0];
+    active = code === "\x1b[0m" || code === "\x1b[m" ? "" : active + code;
+  }
+  return active;
+}
+
+/** Cuts a row to `width` cells, keeping its SGR codes; a wide character that would straddle the edge goes. */
+export function truncateToWidth(text: string, width: number): string {
+  if (cellWidth(text) <= width) return text;
+  let out = "";
+  let used = 0;
+  const segmenter = new Intl.Segmenter();
+  let index = 0;
+  while (index < text.length) {
+    if (text.startsWith("\x1b[", index)) {
+      SGR.lastIndex = index;
+      const match = SGR.exec(text);
+      if (match !== null && match.index === index) {
+        out += match[0];
+        index += match[0].length;
+        continue;
+      }
+    }
+    const next = text.indexOf("\x1b[", index + 1);
+    const chunk = text.slice(index, next < 0 ? text.length : next);
+    for (const { segment } of segmenter.segment(chunk)) {
+      const w = cellWidth(segment);
+      if (used + w > width) return out + "\x1b[0m";
+      out += segment;
+      used += w;
+    }
+    index += chunk.length;
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+/**
+ * The slash commands the view understands, with the one-line descriptions autocomplete and /help show.
+ * The view runs them (they need its state and the session); this file is the list, and the parser of a
+ * submitted line into command and arguments.
+ */
+
+/** One slash command. */
+export interface CommandInfo {
+  name: string;
+  description: string;
+}
+
+export const COMMANDS: CommandInfo[] = [
+  { name: "model", description: "Pick the model (or /model <search>)" },
+  { name: "tree", description: "Navigate the session tree: switch branch, label entries" },
+  { name: "fork", description: "Fork a new session from an earlier user message" },
+  { name: "compact", description: "Summarize older messages to free context (/compact [instructions])" },
+  { name: "resume", description: "Open another session of this folder" },
+  { name: "new", description: "Start a new session" },
+  { name: "session", description: "Show the session's file, id, messages, tokens and cost" },
+  { name: "name", description: "Name the session (/name <name>)" },
+  { name: "reload", description: "Ask the host to reload plugins from source" },
+  { name: "plugins", description: "List the plugins serving the session, with their generations" },
+  { name: "theme", description: "Switch theme (/theme dark|light|<name>)" },
+  { name: "hotkeys", description: "Show the keyboard shortcuts" },
+  { name: "help", description: "Show commands and keys" },
+  { name: "quit", description: "Leave pi" },
+];
+
+/** The keys, for /help and /hotkeys. */
+export const KEY_HELP: Array<[string, string]> = [
+  ["enter", "send (while the agent works: steer it)"],
+  ["alt+enter", "queue a follow-up for when the agent is done"],
+  ["shift+enter, ctrl+j", "new line"],
+  ["escape", "abort the answer / close a picker"],
+  ["ctrl+c", "clear the editor; twice to exit"],
+  ["ctrl+d", "exit when the editor is empty"],
+  ["ctrl+p / shift+ctrl+p", "next / previous model"],
+  ["ctrl+l", "model picker"],
+  ["shift+tab", "cycle thinking level"],
+  ["ctrl+t", "show or hide thinking"],
+  ["ctrl+o", "expand or collapse tool output"],
+  ["up / down", "history (on the first / last line)"],
+  ["ctrl+k / ctrl+u / ctrl+w / alt+d", "kill to end / start of line, word back / forward"],
+  ["ctrl+y / alt+y", "yank / rotate the kill ring"],
+  ["ctrl+- / ctrl+z", "undo"],
+  ["tab", "complete /commands and @files"],
+];
+
+/** A submitted line as a command, when it is one of ours. */
+export function parseCommand(line: string): { name: string; args: string } | undefined {
+  const match = /^\/([\w-]+)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  if (match === null) return undefined;
+  const name = match[1]!;
+  if (!COMMANDS.some((c) => c.name === name) && name !== "exit") return undefined;
+  return { name: name === "exit" ? "quit" : name, args: (match[2] ?? "").trim() };
+}

@@ -1,0 +1,111 @@
+/**
+ * Rows for one transcript entry: user messages on their own background, answers as markdown, thinking
+ * collapsed to one row (Ctrl+T shows it), tool calls as boxes coloured by state with their arguments in
+ * brief, the tail of their output (Ctrl+O shows all) and an edit's diff in colour. Every row is exactly
+ * the width or shorter, and each entry starts with one blank row.
+ */
+import { renderMarkdown } from "./markdown.js";
+import type { Entry } from "./state.js";
+import { hardWrap, oneLine, padTo, sanitize, truncate, wrapText } from "./text.js";
+import type { Theme } from "./theme.js";
+
+/** What rendering depends on besides the entry itself. */
+export interface EntryStyle {
+  width: number;
+  theme: Theme;
+  thinkingExpanded: boolean;
+  toolsExpanded: boolean;
+}
+
+/** Output rows a collapsed tool box shows (its last ones). */
+const TOOL_PREVIEW_ROWS = 8;
+
+/** The rows of one entry. */
+export function renderEntry(entry: Entry, style: EntryStyle): string[] {
+  const { width, theme } = style;
+  const inner = Math.max(1, width - 2);
+  switch (entry.kind) {
+    case "user": {
+      const rows = wrapText(sanitize(entry.text), inner).map((row) => theme.bg("userMessageBg", padTo(` ${row}`, width)));
+      return ["", ...rows];
+    }
+    case "text":
+      return ["", ...renderMarkdown(entry.text, inner, theme).map((row) => ` ${row}`)];
+    case "thinking": {
+      if (!style.thinkingExpanded) {
+        const label = entry.streaming ? "Thinking…" : "Thinking (ctrl+t to expand)";
+        return ["", ` ${theme.italic(theme.fg("thinkingText", label))}`];
+      }
+      return ["", ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.italic(theme.fg("thinkingText", row))}`)];
+    }
+    case "tool":
+      return ["", ...renderTool(entry, style)];
+    case "notice": {
+      const token = entry.level === "error" ? "error" : entry.level === "warning" ? "warning" : "muted";
+      return ["", ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.fg(token, row)}`)];
+    }
+    case "summary": {
+      const title = ` ${theme.fg("accent", theme.bold(entry.name ?? "Summary"))}`;
+      if (!style.toolsExpanded) return ["", title + theme.fg("muted", " (ctrl+o to show the summary)")];
+      return ["", title, ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.fg("muted", row)}`)];
+    }
+  }
+}
+
+/** A one-row summary of a tool call's arguments, the way a user thinks of the call. */
+export function toolTitle(name: string, args: unknown): string {
+  const a = (args ?? {}) as Record<string, unknown>;
+  const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v));
+  switch (name) {
+    case "bash":
+      return `$ ${oneLine(str(a.command))}`;
+    case "read": {
+      const range = a.offset !== undefined || a.limit !== undefined ? `:${str(a.offset ?? 1)}${a.limit !== undefined ? `-${Number(a.offset ?? 1) + Number(a.limit) - 1}` : ""}` : "";
+      return `read ${str(a.path)}${range}`;
+    }
+    case "edit":
+    case "write":
+    case "ls":
+      return `${name} ${str(a.path ?? ".")}`;
+    case "grep":
+    case "find":
+      return `${name} ${str(a.pattern)}${a.path !== undefined ? ` in ${str(a.path)}` : ""}`;
+    default: {
+      const json = args === undefined ? "" : JSON.stringify(args);
+      return `${name} ${json === "{}" ? "" : json}`;
+    }
+  }
+}
+
+function renderTool(entry: Entry, style: EntryStyle): string[] {
+  const { width, theme } = style;
+  const bg = entry.status === "error" ? "toolErrorBg" : entry.status === "done" ? "toolSuccessBg" : "toolPendingBg";
+  const box = (text: string): string => theme.bg(bg, padTo(text, width));
+  const inner = Math.max(1, width - 2);
+  const args = entry.args ?? (entry.argsText ? { "…": entry.argsText } : undefined);
+  const title = entry.name === undefined ? "tool" : toolTitle(entry.name, entry.args ?? (entry.argsText ? undefined : args));
+  const status = entry.status === "running" || entry.status === "pending" ? theme.fg("muted", " …") : "";
+  const rows = [box(""), box(` ${theme.bold(theme.fg("toolTitle", truncate(sanitize(title), inner - 2)))}${status}`)];
+
+  let body: string[] = [];
+  if (entry.diff !== undefined && entry.status !== "error") {
+    body = entry.diff.split("\n").map((line) => {
+      const token = line.startsWith("+") ? "toolDiffAdded" : line.startsWith("-") ? "toolDiffRemoved" : "toolDiffContext";
+      return theme.fg(token, truncate(sanitize(line), inner));
+    });
+  } else if (entry.text !== "") {
+    const token = entry.status === "error" ? "error" : "toolOutput";
+    body = sanitize(entry.text.replace(/\n+$/, ""))
+      .split("\n")
+      .flatMap((line) => hardWrap(line, inner))
+      .map((row) => theme.fg(token, row));
+  }
+  if (!style.toolsExpanded && body.length > TOOL_PREVIEW_ROWS) {
+    const hidden = body.length - TOOL_PREVIEW_ROWS;
+    body = [theme.fg("muted", `… ${hidden} earlier line${hidden === 1 ? "" : "s"} (ctrl+o to expand)`), ...body.slice(-TOOL_PREVIEW_ROWS)];
+  }
+  if (body.length > 0) rows.push(box(""));
+  for (const row of body) rows.push(box(` ${row}`));
+  rows.push(box(""));
+  return rows;
+}

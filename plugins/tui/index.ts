@@ -1,0 +1,95 @@
+/**
+ * The tui plugin: the interactive mode's view (`tui/view`) — transcript, markdown, tool boxes, editor,
+ * pickers, footer, themes. It keeps everything it shows in its kernel state, so editing this plugin under
+ * `pi --watch` swaps the UI between two frames and keeps the transcript, the editor text and the pickers'
+ * scroll. It reaches the agent only through contracts (`agent/session`, and `session/store` for session
+ * lists and labels); the terminal itself belongs to the mode-interactive plugin.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { Type } from "@sinclair/typebox";
+import { AgentLoopContract } from "../../contracts/agent.js";
+import { AgentSessionContract } from "../../contracts/agent-session.js";
+import { AiProviderContract, AuthContract, ModelsContract } from "../../contracts/ai/index.js";
+import { HooksContract } from "../../contracts/hooks.js";
+import { ModeContract } from "../../contracts/mode.js";
+import { ResourcesContract, SettingsContract } from "../../contracts/resources.js";
+import { SessionCompactorContract, SessionStoreContract } from "../../contracts/session.js";
+import { ToolContract } from "../../contracts/tool.js";
+import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiViewContract } from "../../contracts/tui.js";
+import { UiContract } from "../../contracts/ui.js";
+import { definePlugin, type Contract, type Handle } from "../../kernel/index.js";
+import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
+import { TerminalView, type PluginLine } from "./view.js";
+
+/** Contracts whose providers `/plugins` lists (a plugin cannot see the kernel's own plugin table). */
+const SINGLE_CONTRACTS: Contract<any>[] = [AgentSessionContract, AgentLoopContract, SessionStoreContract, SessionCompactorContract, ModelsContract, AuthContract, SettingsContract, TuiViewContract];
+const MANY_CONTRACTS: Contract<any>[] = [AiProviderContract, ToolContract, ModeContract, ResourcesContract, HooksContract, UiContract];
+
+export default definePlugin({
+  id: "tui",
+  version: "1.0.0",
+  description: "The terminal UI's view: transcript, editor, pickers and footer behind the tui/view contract",
+  provides: [TuiViewContract],
+  requires: [
+    AgentSessionContract,
+    { contract: SessionStoreContract, optional: true },
+    { contract: SettingsContract, optional: true },
+    { contract: ResourcesContract, optional: true },
+  ],
+  config: Type.Object({
+    /** Where `themes/<name>.json` are looked up; default PI_CODING_AGENT_DIR or ~/.pi/agent. */
+    agentDir: Type.Optional(Type.String({ minLength: 1 })),
+  }),
+  state: { version: STATE_VERSION, schema: ViewStateSchema, initial: initialViewState, migrate: migrateViewState },
+  setup(ctx) {
+    const agentDir = ctx.config.agentDir ?? process.env.PI_CODING_AGENT_DIR ?? join(homedir(), ".pi", "agent");
+    const settings = ctx.use(SettingsContract);
+    const resources = ctx.useAll(ResourcesContract);
+
+    ctx.on("kernel:commit", (event: { pluginId: string; generation?: number }) => {
+      const state = ctx.getState() as ViewState;
+      if (event.generation === undefined) delete state.generations[event.pluginId];
+      else state.generations[event.pluginId] = event.generation;
+    });
+
+    const plugins = (): PluginLine[] => {
+      const byPlugin = new Map<string, PluginLine>();
+      const add = (handle: Handle<unknown>, contract: string): void => {
+        const id = handle.pluginId;
+        if (id === undefined) return;
+        const line = byPlugin.get(id) ?? { id, generation: handle.generation, contracts: [] };
+        if (!line.contracts.includes(contract)) line.contracts.push(contract);
+        byPlugin.set(id, line);
+      };
+      for (const contract of SINGLE_CONTRACTS) add(ctx.use(contract), contract.id);
+      for (const contract of MANY_CONTRACTS) for (const handle of ctx.useAll(contract).list()) add(handle, contract.id);
+      return [...byPlugin.values()].sort((a, b) => a.id.localeCompare(b.id));
+    };
+
+    const view = new TerminalView({
+      state: () => ctx.getState() as ViewState,
+      save: (state) => ctx.setState(state),
+      session: ctx.use(AgentSessionContract),
+      store: ctx.use(SessionStoreContract),
+      async settingsTheme(cwd) {
+        if (!settings.available) return undefined;
+        const theme = (await settings.call("get", cwd)).theme;
+        return typeof theme === "string" && theme !== "" ? theme : undefined;
+      },
+      async extraCommands(cwd) {
+        const extra: Array<{ value: string; detail?: string }> = [];
+        for (const source of resources.list()) {
+          for (const t of await source.call("templates", cwd)) extra.push({ value: t.name, detail: t.description });
+          for (const skill of await source.call("skills", cwd)) extra.push({ value: `skill:${skill.name}`, detail: skill.description });
+        }
+        return extra;
+      },
+      redraw: () => ctx.emit(TUI_REDRAW_EVENT),
+      requestReload: () => ctx.emit(HOST_RELOAD_REQUEST_EVENT, {}),
+      plugins,
+      agentDir,
+    });
+    ctx.provide(TuiViewContract, view);
+  },
+});

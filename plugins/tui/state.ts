@@ -1,0 +1,158 @@
+/**
+ * Everything the view remembers, as plain data in the plugin's kernel state, so a reload of the tui plugin
+ * (an edit under `pi --watch`) carries the transcript, the editor text and cursor, history, kill ring,
+ * undo, the open picker and its scroll position over to the new code. Render caches are not state: the
+ * new generation rebuilds them from this.
+ */
+import { Type } from "@sinclair/typebox";
+
+/** One block of the transcript; `rev` changes whenever its content does (render caches key on it). */
+export interface Entry {
+  id: number;
+  rev: number;
+  kind: "user" | "text" | "thinking" | "tool" | "notice" | "summary";
+  text: string;
+  /** notice: how loud. */
+  level?: "info" | "warning" | "error";
+  /** tool: the call. */
+  callId?: string;
+  name?: string;
+  /** tool: the arguments, as they stream (partial JSON) and once parsed. */
+  argsText?: string;
+  args?: unknown;
+  status?: "pending" | "running" | "done" | "error";
+  /** tool: an edit's diff (pi's numbered layout). */
+  diff?: string;
+  /** text/thinking: still streaming. */
+  streaming?: boolean;
+}
+
+/** The editor: text and cursor (a UTF-16 offset into text). */
+export interface EditorState {
+  text: string;
+  cursor: number;
+}
+
+/** One row of a picker. */
+export interface PickerItem {
+  label: string;
+  value: string;
+  /** Shown muted after the label. */
+  detail?: string;
+  /** Indentation (the tree). */
+  depth?: number;
+  /** Marks the current model / the leaf's path. */
+  current?: boolean;
+}
+
+/** A list to choose from (/model, /tree, /resume, /fork), with its scroll position. */
+export interface Picker {
+  kind: "model" | "tree" | "resume" | "fork";
+  title: string;
+  items: PickerItem[];
+  selected: number;
+  scroll: number;
+  query: string;
+  loading: boolean;
+  /** The tree: editing the label of the selected entry. */
+  labelEdit?: string;
+}
+
+/** The autocomplete list under the editor. */
+export interface Completion {
+  items: Array<{ value: string; detail?: string }>;
+  selected: number;
+  /** Offset in the editor text where the completed word starts. */
+  start: number;
+  kind: "command" | "file";
+}
+
+export interface ViewState {
+  entries: Entry[];
+  nextId: number;
+  /** The streaming assistant message: content index → entry id. */
+  streaming: Record<string, number>;
+  editor: EditorState;
+  history: string[];
+  /** -1 when not browsing history. */
+  historyIndex: number;
+  historyDraft: string;
+  killRing: string[];
+  /** The last edit was a kill (so the next kill joins it), or a yank (so Alt+Y can rotate it). */
+  lastAction: "kill" | "yank" | "insert" | "other";
+  yank: { start: number; end: number; index: number } | null;
+  undo: EditorState[];
+  queue: { steering: string[]; followUp: string[] };
+  busy: boolean;
+  compacting: boolean;
+  picker: Picker | null;
+  completion: Completion | null;
+  thinkingExpanded: boolean;
+  toolsExpanded: boolean;
+  /** When Ctrl+C last cleared the editor (ms since epoch); a second press soon after exits. */
+  ctrlCAt: number;
+  /** A one-row hint above the editor (e.g. "press ctrl+c again to exit"). */
+  hint: string;
+  theme: string;
+  cwd: string;
+  started: boolean;
+  /** Plugin generations seen committing while the view runs (plugin id → generation). */
+  generations: Record<string, number>;
+}
+
+export const STATE_VERSION = 1;
+
+/** Checked by the kernel on every setState: the shape, not every entry field (that would cost each frame). */
+export const ViewStateSchema = Type.Object(
+  {
+    entries: Type.Array(Type.Unknown()),
+    nextId: Type.Integer({ minimum: 0 }),
+    editor: Type.Object({ text: Type.String(), cursor: Type.Integer({ minimum: 0 }) }),
+    history: Type.Array(Type.String()),
+    killRing: Type.Array(Type.String()),
+    undo: Type.Array(Type.Unknown()),
+    picker: Type.Union([Type.Null(), Type.Object({ kind: Type.String(), items: Type.Array(Type.Unknown()), selected: Type.Integer(), scroll: Type.Integer() }, { additionalProperties: true })]),
+    theme: Type.String(),
+  },
+  { additionalProperties: true },
+);
+
+/** A fresh view. */
+export function initialViewState(): ViewState {
+  return {
+    entries: [],
+    nextId: 1,
+    streaming: {},
+    editor: { text: "", cursor: 0 },
+    history: [],
+    historyIndex: -1,
+    historyDraft: "",
+    killRing: [],
+    lastAction: "other",
+    yank: null,
+    undo: [],
+    queue: { steering: [], followUp: [] },
+    busy: false,
+    compacting: false,
+    picker: null,
+    completion: null,
+    thinkingExpanded: false,
+    toolsExpanded: false,
+    ctrlCAt: 0,
+    hint: "",
+    theme: "dark",
+    cwd: "",
+    started: false,
+    generations: {},
+  };
+}
+
+/**
+ * Carries the previous generation's state over: fields this version added get their defaults, so an
+ * older view's state (or one from a future version that kept these names) is upgraded in place.
+ */
+export function migrateViewState(previous: unknown, _fromVersion: number): ViewState {
+  const base = initialViewState();
+  if (previous === null || typeof previous !== "object") return base;
+  return { ...base, ...(previous as Partial<ViewState>) };
+}

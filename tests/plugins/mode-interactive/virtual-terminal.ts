@@ -1,0 +1,174 @@
+/**
+ * A small terminal emulator for tests: a screen of cells plus scrollback that understands exactly the
+ * sequences a well-behaved renderer may send (text with wide characters, CR, LF, cursor movement CSI
+ * A/B/C/D/G/H, erase J/K, SGR, private modes). Anything else throws, so a test notices a renderer that
+ * emits something it should not. Colours are dropped: tests compare text.
+ */
+import stringWidth from "string-width";
+
+const segmenter = new Intl.Segmenter();
+
+export class VirtualTerminal {
+  screen: string[][];
+  scrollback: string[] = [];
+  row = 0;
+  col = 0;
+  /** The cursor sits past the last column: the next printable character wraps first. */
+  private pendingWrap = false;
+  cursorVisible = true;
+  bytes = 0;
+  /** Set between CSI ? 2026 h and l. */
+  syncDepth = 0;
+
+  constructor(
+    public width: number,
+    public height: number,
+  ) {
+    this.screen = Array.from({ length: height }, () => this.blankRow());
+  }
+
+  private blankRow(): string[] {
+    return Array.from({ length: this.width }, () => " ");
+  }
+
+  /** What the screen shows, one string per row, trailing spaces trimmed. */
+  lines(): string[] {
+    return this.screen.map((row) => row.join("").replace(/\u0000/g, "").trimEnd());
+  }
+
+  /** Scrollback and screen together, as a user scrolling up would read them. */
+  allLines(): string[] {
+    return [...this.scrollback, ...this.lines()];
+  }
+
+  /** Changes the size; rows keep their content (cut or padded), as tmux does without reflow. */
+  resize(width: number, height: number): void {
+    const rows = this.screen.map((r) => (r.length >= width ? r.slice(0, width) : [...r, ...Array.from({ length: width - r.length }, () => " ")]));
+    this.width = width;
+    while (rows.length > height) {
+      // Rows above the cursor go to scrollback first.
+      if (this.row > 0) {
+        this.scrollback.push(rows.shift()!.join("").trimEnd());
+        this.row--;
+      } else rows.pop();
+    }
+    while (rows.length < height) rows.push(this.blankRow());
+    this.screen = rows;
+    this.height = height;
+    this.col = Math.min(this.col, width - 1);
+  }
+
+  write(data: string): void {
+    this.bytes += Buffer.byteLength(data);
+    let i = 0;
+    while (i < data.length) {
+      const ch = data[i]!;
+      if (ch === "\x1b") {
+        i = this.escape(data, i);
+        continue;
+      }
+      if (ch === "\r") {
+        this.col = 0;
+        this.pendingWrap = false;
+        i++;
+        continue;
+      }
+      if (ch === "\n") {
+        this.lineFeed();
+        this.pendingWrap = false;
+        i++;
+        continue;
+      }
+      if (ch < " ") throw new Error(`unexpected control character 0x${ch.charCodeAt(0).toString(16)}`);
+      // Take the run of printable text up to the next control character.
+      let end = i;
+      while (end < data.length && data[end]! >= " " && data[end] !== "\x1b") end++;
+      for (const { segment } of segmenter.segment(data.slice(i, end))) this.print(segment);
+      i = end;
+    }
+  }
+
+  private print(segment: string): void {
+    const w = Math.max(1, stringWidth(segment));
+    if (this.pendingWrap || this.col + w > this.width) {
+      this.col = 0;
+      this.lineFeed();
+      this.pendingWrap = false;
+    }
+    const row = this.screen[this.row]!;
+    // Overwriting half of a wide character blanks its other half.
+    if (row[this.col] === "\u0000" && this.col > 0) row[this.col - 1] = " ";
+    row[this.col] = segment;
+    if (w === 2) row[this.col + 1] = "\u0000";
+    if (row[this.col + w] === "\u0000") row[this.col + w] = " ";
+    this.col += w;
+    if (this.col >= this.width) {
+      this.col = this.width - 1;
+      this.pendingWrap = true;
+    }
+  }
+
+  private lineFeed(): void {
+    if (this.row === this.height - 1) {
+      this.scrollback.push(this.screen.shift()!.join("").replace(/\u0000/g, "").trimEnd());
+      this.screen.push(this.blankRow());
+    } else this.row++;
+  }
+
+  private escape(data: string, start: number): number {
+    if (data[start + 1] !== "[") throw new Error(`unexpected escape ${JSON.stringify(data.slice(start, start + 4))}`);
+    let end = start + 2;
+    while (end < data.length && !/[@-~]/.test(data[end]!)) end++;
+    const params = data.slice(start + 2, end);
+    const final = data[end]!;
+    const n = (fallback: number): number => (params === "" ? fallback : Number.parseInt(params, 10));
+    this.pendingWrap = final === "m" ? this.pendingWrap : false;
+    if (params.startsWith("?")) {
+      if (params === "?2026") this.syncDepth += final === "h" ? 1 : -1;
+      else if (params === "?25") this.cursorVisible = final === "h";
+      else if (params !== "?2004") throw new Error(`unexpected private mode ${params}${final}`);
+      return end + 1;
+    }
+    switch (final) {
+      case "m":
+        break;
+      case "A":
+        this.row = Math.max(0, this.row - n(1));
+        break;
+      case "B":
+        this.row = Math.min(this.height - 1, this.row + n(1));
+        break;
+      case "C":
+        this.col = Math.min(this.width - 1, this.col + n(1));
+        break;
+      case "D":
+        this.col = Math.max(0, this.col - n(1));
+        break;
+      case "G":
+        this.col = Math.min(this.width - 1, n(1) - 1);
+        break;
+      case "H": {
+        const [r, c] = params.split(";").map((p) => Number.parseInt(p || "1", 10));
+        this.row = Math.min(this.height - 1, (r ?? 1) - 1);
+        this.col = Math.min(this.width - 1, (c ?? 1) - 1);
+        break;
+      }
+      case "J":
+        if (params === "" || params === "0") {
+          this.screen[this.row]!.fill(" ", this.col);
+          for (let r = this.row + 1; r < this.height; r++) this.screen[r] = this.blankRow();
+        } else if (params === "2") this.screen = Array.from({ length: this.height }, () => this.blankRow());
+        else if (params === "3") this.scrollback = [];
+        else throw new Error(`unexpected erase ${params}J`);
+        break;
+      case "K":
+        if (params === "2") this.screen[this.row] = this.blankRow();
+        else if (params === "" || params === "0") this.screen[this.row]!.fill(" ", this.col);
+        else throw new Error(`unexpected erase ${params}K`);
+        break;
+      default:
+        throw new Error(`unexpected sequence CSI ${params}${final}`);
+    }
+    return end + 1;
+  }
+}
