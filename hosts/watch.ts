@@ -34,7 +34,7 @@ type ChokidarWatcher = {
 /** Starts watching; resolves once the initial scan is done, so a write after it is seen. */
 export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): Promise<PluginWatcher> {
   const { watch } = await import("chokidar");
-  const debounceMs = options.debounceMs ?? 20;
+  const debounceMs = options.debounceMs ?? 0;
   const watched = new Set<string>();
   const timers = new Map<string, NodeJS.Timeout>();
   const roots = (): Array<{ id: string; dir: string; file: string | undefined }> =>
@@ -44,7 +44,7 @@ export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): 
   for (const dir of initial) watched.add(dir);
   const watcher = watch(initial, {
     ignoreInitial: true,
-    awaitWriteFinish: { stabilityThreshold: options.stabilityMs ?? 50, pollInterval: 10 },
+    awaitWriteFinish: { stabilityThreshold: options.stabilityMs ?? 20, pollInterval: 5 },
     ignored: (path: string) => path.split(/[\\/]/).includes("node_modules"),
   }) as unknown as ChokidarWatcher;
   const ready = new Promise<void>((resolve) => watcher.on("ready", () => resolve()));

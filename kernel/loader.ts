@@ -54,6 +54,11 @@ export class PluginLoader {
 
   private async getJiti(): Promise<Jiti> {
     if (this.jiti === undefined) {
+      // jiti evaluates each transpiled module as a new script, and V8 keeps every distinct script's
+      // compiled code in its compilation cache until memory pressure: in a live-editing session that is
+      // ~16 KB per save that ordinary GC never returns. Plugin modules are evaluated once per
+      // generation, so the cache buys nothing here.
+      (await import("node:v8")).setFlagsFromString("--no-compilation-cache");
       const { createJiti } = await import("jiti");
       this.jiti = createJiti(import.meta.url, {
         moduleCache: false,
