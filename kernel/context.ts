@@ -176,24 +176,35 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
   };
 }
 
-/** Ends a child process (or its group): SIGTERM, then SIGKILL after a grace period; resolves at exit. */
+/**
+ * Ends a child process: SIGTERM, then SIGKILL after a grace period; resolves when it has exited. For a
+ * process group, whatever of the group outlives the leader (a grandchild ignoring SIGTERM) gets SIGKILL.
+ */
 function terminate(child: ChildProcess, group: boolean): Promise<void> {
   const pid = child.pid;
-  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const signal = (name: NodeJS.Signals): void => {
+  if (pid === undefined) return Promise.resolve();
+  const signal = (name: NodeJS.Signals | 0): boolean => {
     try {
       if (group) process.kill(-pid, name);
-      else child.kill(name);
+      else if (name !== 0) child.kill(name);
+      return true;
     } catch {
-      // already gone
+      return false;
     }
   };
+  const exited = child.exitCode !== null || child.signalCode !== null;
+  if (exited && !(group && signal(0))) return Promise.resolve();
   return new Promise((resolve) => {
-    const killer = setTimeout(() => signal("SIGKILL"), KILL_GRACE_MS);
-    child.once("exit", () => {
+    const finish = (): void => {
       clearTimeout(killer);
+      if (group && signal(0)) signal("SIGKILL");
       resolve();
-    });
+    };
+    const killer = setTimeout(() => {
+      signal("SIGKILL");
+      if (exited) finish();
+    }, KILL_GRACE_MS);
+    if (!exited) child.once("exit", finish);
     signal("SIGTERM");
   });
 }

@@ -1,16 +1,16 @@
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { defineContract, definePlugin, Kernel, type PluginContext } from "../../kernel/index.js";
 
 const Probe = defineContract<{ ping(): string }>({ id: "test/spawn-probe", version: "1.0.0", kind: "single", gate: "overlap" });
 
-/** Whether any process of the group is still alive. */
+/** Whether any process of the group is still running (zombies waiting to be reaped do not count). */
 function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  const rows = spawnSync("ps", ["-e", "-o", "pgid=,stat="], { encoding: "utf8" }).stdout.split("\n");
+  return rows.some((row) => {
+    const [group, stat] = row.trim().split(/\s+/);
+    return Number(group) === pgid && stat !== undefined && !stat.startsWith("Z");
+  });
 }
 
 describe("ctx.spawn", () => {
@@ -27,7 +27,8 @@ describe("ctx.spawn", () => {
         },
       },
     ]);
-    const child = ctxRef!.spawn("bash", ["-c", "sleep 1000 & sleep 1000 & wait"], { detached: true, stdio: "ignore" });
+    // The grandchildren ignore SIGTERM, so only the group SIGKILL after the grace period ends them.
+    const child = ctxRef!.spawn("bash", ["-c", "trap '' TERM; sleep 1000 & sleep 1000 & wait"], { detached: true, stdio: "ignore" });
     const pgid = child.pid!;
     expect(groupAlive(pgid)).toBe(true);
     await kernel.disable("spawner");
