@@ -49,6 +49,8 @@ export class ServerConnection {
   /** Counts starts, so a call knows whether the process it used is the one that died. */
   private epoch = 0;
   private readonly exits = new Map<number, string>();
+  /** Whether the server ever started in this generation. */
+  private everReady = false;
   /** A crash no tool result has mentioned yet. */
   private unreportedCrash: string | undefined;
   private closing = false;
@@ -60,10 +62,14 @@ export class ServerConnection {
     private readonly host: ConnectionHost,
   ) {}
 
-  /** Starts the server unless it runs; rejects with a one-line reason naming the server. */
+  /**
+   * Starts the server unless it runs; rejects with a one-line reason naming the server. A server that
+   * never started stays failed (no timeout paid again each turn) until the user restarts it; one that
+   * has worked before — crashed, or a remote that went away — is tried again on every use.
+   */
   ensureStarted(): Promise<void> {
     if (this.status === "ready") return Promise.resolve();
-    if (this.status === "failed") return Promise.reject(new McpServerError(this.failure!));
+    if (this.status === "failed" && !this.everReady) return Promise.reject(new McpServerError(this.failure!));
     this.starting ??= this.start().finally(() => (this.starting = undefined));
     return this.starting;
   }
@@ -99,6 +105,7 @@ export class ServerConnection {
       }
       this.client = client;
       this.status = "ready";
+      this.everReady = true;
       this.failure = undefined;
     } catch (error) {
       const stopped = this.closing;

@@ -129,6 +129,7 @@ export class McpToolSource implements ToolSource {
     const server = connection.spec.name;
     try {
       await connection.ensureStarted();
+      this.forgetNotices(server);
       const out: Array<{ spec: ToolSpecOf; route: Route }> = [];
       const caps = connection.capabilities();
       if (caps.tools) {
