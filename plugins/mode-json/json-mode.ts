@@ -1,6 +1,6 @@
 /**
  * JSON mode (`pi --mode json "..."`): the session header, then one JSON line per session event with pi's
- * event type names, as the run goes. By default streamed updates carry deltas (see delta-events.ts);
+ * event type names, as the run goes. By default streamed updates carry deltas (see contracts/wire-events.ts);
  * `--compat-events` writes pi's exact event objects. Notices go to stderr; the exit code is 0 when the
  * last answer succeeded and 1 when it failed, was aborted, or a prompt was refused.
  */
@@ -8,7 +8,7 @@ import type { AgentSession, SessionEvent } from "../../contracts/agent-session.j
 import type { AssistantMessage } from "../../contracts/ai/index.js";
 import type { Mode, ModeInput, ModeIO } from "../../contracts/mode.js";
 import type { Handle } from "../../kernel/index.js";
-import { deltaEvent } from "./delta-events.js";
+import { eventRecord } from "../../contracts/wire-events.js";
 import { jsonLine } from "./json-line.js";
 import { sessionHeader } from "./session-header.js";
 
@@ -32,7 +32,7 @@ export function createJsonMode(deps: JsonModeDeps): Mode {
 
 async function runJson(deps: JsonModeDeps, input: ModeInput, io: ModeIO): Promise<number> {
   const { session } = deps;
-  const shape = input.compatEvents ? (event: SessionEvent): unknown => event : deltaEvent;
+  const shape = (event: SessionEvent): unknown => eventRecord(event, input.compatEvents === true);
   let headerWritten = false;
   // Every assistant message that ended, in order; a prompt's answer is the last one it added.
   const answers: AssistantMessage[] = [];

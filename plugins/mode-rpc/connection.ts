@@ -10,7 +10,7 @@ import type { ResourceSource } from "../../contracts/resources.js";
 import type { SessionStore } from "../../contracts/session.js";
 import type { Handle, ManyHandle } from "../../kernel/index.js";
 import { COMMANDS, type CommandContext } from "./commands.js";
-import { eventRecord } from "./event-shape.js";
+import { eventRecord } from "../../contracts/wire-events.js";
 import { jsonLine, readLines } from "./jsonl.js";
 import { commandProblem, failure, optionalChoice, optionalImages, requireString, success, type RpcCommand, type RpcResponse, type UiResponse } from "./protocol.js";
 import type { RpcUserInterface } from "./rpc-ui.js";

@@ -76,7 +76,7 @@ describe("prompt", () => {
     for (const u of updates) {
       expect(u.assistantMessageEvent.partial).toBeUndefined();
       expect(u.message.content).toBeUndefined();
-      expect(u.message).toMatchObject({ role: "assistant", provider: "faux", model: "faux-1" });
+      expect(u.message).toMatchObject({ role: "assistant" });
     }
     const deltas = (type: string) =>
       updates

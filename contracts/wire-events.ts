@@ -1,33 +1,30 @@
 /**
- * How session events go out on stdout. pi repeats the whole partial message in every `message_update`
+ * How session events go out on the wire (JSON mode, RPC mode). Shared by every mode that serializes
+ * events, so clients see one shape. pi repeats the whole partial message in every `message_update`
  * (as `message` and again as `assistantMessageEvent.partial`) and again in `turn_end` and `agent_end`,
  * so a long answer costs quadratic bytes. By default each piece of a message is sent once as it streams
  * and once whole at its end — the same linear shape as JSON mode:
  *
  * - `message_start` and `message_end` carry the whole message (message_end is authoritative).
- * - `message_update`: `message` is a stub naming the message (role, timestamp, provider, model...);
+ * - `message_update`: `message` is a stub naming the message (role, timestamp; tool results: toolCallId);
  *   `assistantMessageEvent` has no `partial`; `text_end`/`thinking_end` drop `content` (the deltas
  *   built it); `toolcall_start` gains `toolCall` with the call's id and name.
  * - `turn_end` and `agent_end` list stubs of messages whose `message_end` came before.
  *
  * `--compat-events` sends pi's exact shapes instead. Every other event passes through unchanged.
  */
-import type { SessionEvent } from "../../contracts/agent-session.js";
-import type { AgentMessage } from "../../contracts/agent.js";
-import type { AssistantMessageEvent } from "../../contracts/ai/index.js";
+import type { SessionEvent } from "./agent-session.js";
+import type { AgentMessage } from "./agent.js";
+import type { AssistantMessageEvent } from "./ai/index.js";
 
-/** Enough of a message to tell which one an event is about. */
+/** Enough of a message to tell which one an event is about (its message_start carries the rest). */
 export interface MessageStub {
   role: string;
   timestamp: number;
-  provider?: string;
-  model?: string;
-  responseId?: string;
   toolCallId?: string;
-  toolName?: string;
 }
 
-const STUB_FIELDS = ["provider", "model", "responseId", "toolCallId", "toolName"] as const;
+const STUB_FIELDS = ["toolCallId"] as const;
 
 /** The record written for `event`; serialize it at once, since streamed messages keep changing. */
 export function eventRecord(event: SessionEvent, compatEvents: boolean): unknown {
