@@ -16,7 +16,14 @@ const EXIT_BAD_INPUT = 2;
 /** Words that are commands when they come first and no mode was asked for; otherwise they are messages. */
 const COMMANDS = new Set(["plugins", "trust"]);
 
+/** `pi install/remove/uninstall/update/list`: package commands with their own flags (hosts/packages-cli.ts). */
+const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list"]);
+
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) {
+    const [{ runPackageCommand }, { agentDir }] = await Promise.all([import("./packages-cli.js"), import("./paths.js")]);
+    return runPackageCommand(argv, { agentDir: agentDir(), cwd: process.cwd(), builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)) });
+  }
   let args: CliArgs;
   try {
     args = parseCliArgs(argv);

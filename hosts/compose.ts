@@ -14,6 +14,7 @@ import {
   type MergedEntry,
 } from "./distribution.js";
 import type { BootResult, Kernel, KernelOptions, PluginEntry, PluginSource } from "../kernel/index.js";
+import { installedPackageLayers, resolvePackageUses } from "./packages.js";
 import { expandHome, projectDir } from "./paths.js";
 import { isTrusted } from "./trust.js";
 
@@ -64,6 +65,10 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
   if (base === undefined) throw new DistributionError(inputs.defaultFile, undefined, undefined, "the package's default distribution is missing; reinstall pi-host");
   push(base);
   push(await readDistribution(join(inputs.agentDir, "plugins.json")));
+  // Installed packages go on top of the user's distribution and under the project's (hosts/packages.ts).
+  const installed = await installedPackageLayers({ agentDir: inputs.agentDir, cwd: inputs.cwd, earlier: layers });
+  layers.push(...installed.layers);
+  notices.push(...installed.notices);
   const projectFile = join(projectDir(inputs.cwd), "plugins.json");
   if (existsSync(projectFile)) {
     if (await isTrusted(inputs.agentDir, inputs.cwd)) push(await readDistribution(projectFile));
@@ -81,7 +86,7 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
     flags = withConfigOverrides(flags, inputs.configOverrides!, known, notices);
   }
   if (flags.entries.length > 0) push(flags);
-  const entries = mergeDistributions(layers);
+  const entries = resolvePackageUses(mergeDistributions(layers), installed.packages);
   return { entries, layers: layers.map((l) => l.file), notices };
 }
 

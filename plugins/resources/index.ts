@@ -33,6 +33,11 @@ export default definePlugin({
     noTemplates: Type.Boolean({ default: false }),
     /** --no-context-files: leave AGENTS.md / CLAUDE.md out of the prompt. */
     noContextFiles: Type.Boolean({ default: false }),
+    /** Installed packages' skill and template paths (absolute), set by the host's packages layer. */
+    packages: Type.Array(
+      Type.Object({ name: Type.String({ minLength: 1 }), skills: Type.Array(Type.String({ minLength: 1 })), prompts: Type.Array(Type.String({ minLength: 1 })) }),
+      { default: [] },
+    ),
   }),
   setup(ctx) {
     const { agentDir, ...flags } = ctx.config;

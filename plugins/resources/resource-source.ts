@@ -17,7 +17,7 @@ import { DiagnosticReporter, type ResourceDiagnostic } from "./diagnostics.js";
 import { FileCache, type FileAccess } from "./file-cache.js";
 import { appendPromptFiles, flagText, systemPromptFile } from "./prompt-files.js";
 import { CONTEXT_HEADING, contextFileText, environmentSectionText, SECTION_ORDER, skillsSectionText, toolsSectionText } from "./prompt-sections.js";
-import { findSkills, type LoadedSkill } from "./skills.js";
+import { findSkills, type LoadedSkill, type PackageResources } from "./skills.js";
 import { findTemplates } from "./templates.js";
 
 /** What the source reads and how. */
@@ -32,6 +32,8 @@ export interface FileResourceOptions {
   templatePaths: string[];
   noTemplates: boolean;
   noContextFiles: boolean;
+  /** Installed packages' skill and template paths, searched after the user's folders. */
+  packages?: PackageResources[];
   /** Defaults to the real file system; tests pass a counting one. */
   files?: FileAccess;
   /** Receives each new problem once. */
@@ -89,15 +91,15 @@ export class FileResourceSource implements ResourceSource {
   }
 
   async skills(cwd: string): Promise<Skill[]> {
-    const { agentDir, homeDir, skillPaths, noSkills } = this.options;
-    const scan = await findSkills(this.files, { cwd, agentDir, homeDir, skillPaths, noSkills });
+    const { agentDir, homeDir, skillPaths, noSkills, packages = [] } = this.options;
+    const scan = await findSkills(this.files, { cwd, agentDir, homeDir, skillPaths, noSkills, packages });
     this.reporter.update(`skills ${cwd}`, scan.diagnostics);
     return scan.skills;
   }
 
   async templates(cwd: string): Promise<PromptTemplate[]> {
-    const { agentDir, templatePaths, noTemplates } = this.options;
-    const scan = await findTemplates(this.files, { cwd, agentDir, templatePaths, noTemplates });
+    const { agentDir, templatePaths, noTemplates, packages = [] } = this.options;
+    const scan = await findTemplates(this.files, { cwd, agentDir, templatePaths, noTemplates, packages });
     this.reporter.update(`templates ${cwd}`, scan.diagnostics);
     return scan.templates;
   }

@@ -5,12 +5,14 @@
  *      root outside a repository)
  *   3. user `<agentDir>/skills/`
  *   4. user `~/.agents/skills/`
- *   5. `--skill` paths (config `skillPaths`, files or folders), which still load with `noSkills`.
+ *   5. installed packages' skill paths (config `packages`, from their package.json `pi.skills` or
+ *      `skills/` folder), origin "package:<source>"
+ *   6. `--skill` paths (config `skillPaths`, files or folders), which still load with `noSkills`.
  * In a folder, a SKILL.md makes that folder one skill (nothing below it is searched); otherwise its
  * sub-folders are searched, skipping hidden ones and node_modules. Loose `*.md` files directly inside
  * `.pi/skills/`, `<agentDir>/skills/` or a --skill folder are single-file skills; the `.agents` folders
  * only hold SKILL.md skills. Two paths to one file (a link) count once. Not done: pi also honours
- * .gitignore files inside skill folders and the `skills` paths of settings.json and packages.
+ * .gitignore files inside skill folders and the `skills` paths of settings.json.
  */
 import { basename, dirname, join } from "node:path";
 import type { Skill } from "../../contracts/resources.js";
@@ -26,6 +28,14 @@ export interface LoadedSkill extends Skill {
   disableModelInvocation?: boolean;
 }
 
+/** An installed package's resource paths (absolute), as the host's packages layer passes them. */
+export interface PackageResources {
+  /** The package's source, e.g. "npm:my-skills". */
+  name: string;
+  skills: string[];
+  prompts: string[];
+}
+
 /** Where to look. */
 export interface SkillSearch {
   cwd: string;
@@ -33,6 +43,7 @@ export interface SkillSearch {
   homeDir: string;
   skillPaths: string[];
   noSkills: boolean;
+  packages?: PackageResources[];
 }
 
 /** The skills found and the problems met on the way. */
@@ -54,8 +65,9 @@ export async function findSkills(files: FileCache, search: SkillSearch): Promise
     }
     await scan.folder(join(search.agentDir, "skills"), "pi", "user");
     await scan.folder(userAgentsDir, "agents", "user");
+    for (const pkg of search.packages ?? []) for (const path of pkg.skills) await scan.explicitPath(path, `package:${pkg.name}`);
   }
-  for (const raw of search.skillPaths) await scan.explicitPath(resolveUserPath(raw, search.cwd));
+  for (const raw of search.skillPaths) await scan.explicitPath(resolveUserPath(raw, search.cwd), "flag");
   return { skills: scan.skills, diagnostics: scan.diagnostics };
 }
 
@@ -87,12 +99,12 @@ class SkillCollector {
     await this.walk(root, mode, origin, true);
   }
 
-  /** A --skill path: a folder to search, or one markdown file. */
-  async explicitPath(path: string): Promise<void> {
+  /** A --skill or package path: a folder to search, or one markdown file. */
+  async explicitPath(path: string, origin: string): Promise<void> {
     const info = await this.files.info(path);
     if (info === undefined) this.problem(path, "skill path does not exist");
-    else if (info.kind === "dir") await this.walk(path, "pi", "flag", true);
-    else if (info.kind === "file" && path.endsWith(".md")) await this.file(path, "flag");
+    else if (info.kind === "dir") await this.walk(path, "pi", origin, true);
+    else if (info.kind === "file" && path.endsWith(".md")) await this.file(path, origin);
     else this.problem(path, "skill path is not a folder or a markdown file");
   }
 

@@ -1,15 +1,17 @@
 /**
  * Finds prompt templates where pi finds them, in pi's order (the first template of a name wins):
- * project `<cwd>/.pi/prompts/`, user `<agentDir>/prompts/`, then `--prompt-template` paths (config
- * `templatePaths`, files or folders), which still load with `noTemplates`. Folders are not searched
+ * project `<cwd>/.pi/prompts/`, user `<agentDir>/prompts/`, installed packages' prompt paths (config
+ * `packages`), then `--prompt-template` paths (config `templatePaths`, files or folders), which still
+ * load with `noTemplates`. Folders are not searched
  * recursively. A template is `<name>.md`, invoked as `/name`; its optional frontmatter gives
  * `description` (else the body's first non-empty line, cut at 60 characters) and `argument-hint`.
- * Not done: pi also reads the `prompts` paths of settings.json and packages.
+ * Not done: pi also reads the `prompts` paths of settings.json.
  */
 import { basename, join } from "node:path";
 import type { PromptTemplate } from "../../contracts/resources.js";
 import { resolveUserPath } from "./agent-dir.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
+import type { PackageResources } from "./skills.js";
 import type { FileCache } from "./file-cache.js";
 import { FrontmatterError, parseFrontmatter } from "./frontmatter.js";
 
@@ -25,6 +27,7 @@ export interface TemplateSearch {
   agentDir: string;
   templatePaths: string[];
   noTemplates: boolean;
+  packages?: PackageResources[];
 }
 
 /** The templates found and the problems met on the way. */
@@ -66,14 +69,15 @@ export async function findTemplates(files: FileCache, search: TemplateSearch): P
     await loadFolder(join(search.cwd, ".pi", "prompts"), "project");
     await loadFolder(join(search.agentDir, "prompts"), "user");
   }
-  for (const raw of search.templatePaths) {
-    const path = resolveUserPath(raw, search.cwd);
+  const loadPath = async (path: string, origin: string): Promise<void> => {
     const info = await files.info(path);
     if (info === undefined) problem(path, "prompt template path does not exist");
-    else if (info.kind === "dir") await loadFolder(path, "flag");
-    else if (info.kind === "file" && path.endsWith(".md")) await loadFile(path, "flag");
+    else if (info.kind === "dir") await loadFolder(path, origin);
+    else if (info.kind === "file" && path.endsWith(".md")) await loadFile(path, origin);
     else problem(path, "prompt template path is not a folder or a markdown file");
-  }
+  };
+  if (!search.noTemplates) for (const pkg of search.packages ?? []) for (const path of pkg.prompts) await loadPath(path, `package:${pkg.name}`);
+  for (const raw of search.templatePaths) await loadPath(resolveUserPath(raw, search.cwd), "flag");
   return { templates: found, diagnostics };
 }
 

@@ -1,0 +1,183 @@
+/**
+ * `pi install <source> [-l]`, `pi remove <source> [-l]`, `pi update [source]`, `pi list [--json]`.
+ * These boot only the built-in settings and packages plugins, never the user's distribution, so a
+ * package that breaks the distribution can always be removed. Progress goes to stderr one line per
+ * step; the outcome goes to stdout. Ctrl+C cancels a running install, which then changes nothing.
+ */
+import { join, relative } from "node:path";
+import { PackagesContract, PackageSourceError, type InstalledPackage, type PackageManager, type UpdateOutcome } from "../contracts/packages.js";
+import type { Handle, Kernel } from "../kernel/index.js";
+import { pluginEntryFile, pluginIdLoader, type PluginIdLoader } from "./packages.js";
+
+const EXIT_FAILURE = 1;
+const EXIT_BAD_INPUT = 2;
+
+/** Where the command runs. */
+export interface PackageCommandPlace {
+  agentDir: string;
+  cwd: string;
+  /** The compiled built-in plugins, `<name>/index.js`. */
+  builtinDir: string;
+}
+
+interface PackageCommand {
+  name: "install" | "remove" | "update" | "list";
+  source: string | undefined;
+  local: boolean;
+  json: boolean;
+  help: boolean;
+}
+
+/** Runs one package command; resolves with the exit code. */
+export async function runPackageCommand(argv: string[], place: PackageCommandPlace): Promise<number> {
+  let command: PackageCommand;
+  try {
+    command = parsePackageCommand(argv);
+  } catch (error) {
+    return fail((error as Error).message, EXIT_BAD_INPUT);
+  }
+  if (command.help) {
+    process.stdout.write(usage(command.name));
+    return 0;
+  }
+  const { kernel, manager } = await bootPackageManager(place);
+  const controller = new AbortController();
+  const cancel = (): void => controller.abort();
+  process.once("SIGINT", cancel);
+  const progress = (line: string): void => void process.stderr.write(`${line}\n`);
+  try {
+    switch (command.name) {
+      case "install": {
+        const installed = await manager.call("install", command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal });
+        process.stdout.write(`Installed ${installed.source}${installed.version !== undefined ? ` ${installed.version}` : ""} (${installed.scope})\n`);
+        process.stdout.write(await describePackage(installed, await pluginIdLoader()));
+        return 0;
+      }
+      case "remove": {
+        const removed = await manager.call("remove", command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal });
+        if (!removed) return fail(`${command.source} is not in the ${command.local ? "project" : "global"} packages setting; see "pi list"`, EXIT_FAILURE);
+        process.stdout.write(`Removed ${command.source}\n`);
+        return 0;
+      }
+      case "update": {
+        const outcomes = await manager.call("update", command.source, { cwd: place.cwd, onProgress: progress, signal: controller.signal });
+        if (outcomes.length === 0) process.stdout.write("No packages installed.\n");
+        for (const outcome of outcomes) process.stdout.write(`${outcomeLine(outcome)}\n`);
+        return 0;
+      }
+      case "list": {
+        const packages = await manager.call("list", place.cwd);
+        if (command.json) process.stdout.write(`${JSON.stringify(packages, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
+        else process.stdout.write(await formatList(packages, place));
+        return 0;
+      }
+    }
+  } catch (error) {
+    return fail((error as Error).message, error instanceof PackageSourceError ? EXIT_BAD_INPUT : EXIT_FAILURE);
+  } finally {
+    process.off("SIGINT", cancel);
+    await kernel.shutdown();
+  }
+}
+
+function parsePackageCommand(argv: string[]): PackageCommand {
+  const [word, ...rest] = argv;
+  const name = word === "uninstall" ? "remove" : (word as PackageCommand["name"]);
+  const command: PackageCommand = { name, source: undefined, local: false, json: false, help: false };
+  for (const arg of rest) {
+    if (arg === "-l" || arg === "--local") command.local = true;
+    else if (arg === "--json" && name === "list") command.json = true;
+    else if (arg === "-h" || arg === "--help") command.help = true;
+    else if (arg.startsWith("-") && arg !== "-") throw new Error(`unknown option ${arg} for "pi ${word}"; usage: ${usageLine(name)}`);
+    else if (command.source === undefined && name !== "list") command.source = arg;
+    else throw new Error(`unexpected argument "${arg}"; usage: ${usageLine(name)}`);
+  }
+  if (command.local && (name === "update" || name === "list")) throw new Error(`-l is for install and remove; "pi ${name}" covers the global and project packages`);
+  if (!command.help && command.source === undefined && (name === "install" || name === "remove")) throw new Error(`missing package source; usage: ${usageLine(name)}`);
+  return command;
+}
+
+function usageLine(name: PackageCommand["name"]): string {
+  if (name === "install") return "pi install <source> [-l]";
+  if (name === "remove") return "pi remove <source> [-l]";
+  if (name === "update") return "pi update [source]";
+  return "pi list [--json]";
+}
+
+function usage(name: PackageCommand["name"]): string {
+  const about = {
+    install: "Install a package and add it to the packages setting (-l: the project's .pi/settings.json).",
+    remove: "Remove a package: its install folder and its packages setting entry (-l: the project's).",
+    update: "Move unpinned packages (or the one named) to their newest version; npm:<name>@<version> and git:...@<ref> stay pinned.",
+    list: "List the packages of the global and project settings: version, folder and what each contributes.",
+  }[name];
+  return `Usage: ${usageLine(name)}\n\n${about}\n\nSources: npm:<name>[@version], git:<host>/<path>[@ref], https://, ssh://, git:// URLs, or a local path.\n`;
+}
+
+/** Boots the built-in settings and packages plugins alone. */
+async function bootPackageManager(place: PackageCommandPlace): Promise<{ kernel: Kernel; manager: Handle<PackageManager> }> {
+  const { Kernel, formatLifecycleError } = await import("../kernel/index.js");
+  const kernel = new Kernel();
+  const builtin = (name: string) => ({ id: name, source: { kind: "builtin" as const, name, path: join(place.builtinDir, name, "index.js") }, config: { agentDir: place.agentDir } });
+  const boot = await kernel.boot([builtin("settings"), builtin("packages")]);
+  if (!boot.ok || boot.errors.length > 0) {
+    await kernel.shutdown();
+    const reasons = [...boot.configErrors.map((e) => `${e.pluginId}: ${e.field}: ${e.message}`), ...boot.errors.map(formatLifecycleError)];
+    throw new Error(`the package manager did not start: ${reasons.join("; ")}`);
+  }
+  return { kernel, manager: kernel.use(PackagesContract) };
+}
+
+/** One line per update outcome. */
+function outcomeLine(outcome: UpdateOutcome): string {
+  const short = (v: string | undefined): string => (v !== undefined && /^[0-9a-f]{40}$/.test(v) ? v.slice(0, 7) : (v ?? "?"));
+  if (outcome.status === "updated") return `Updated ${outcome.source} ${outcome.from === undefined ? "" : `${short(outcome.from)} -> `}${short(outcome.to)}`;
+  if (outcome.status === "pinned") return `Pinned ${outcome.source} stays at ${short(outcome.from)}`;
+  if (outcome.status === "current") return `Current ${outcome.source} is at the newest ${short(outcome.from)}`;
+  return `Local ${outcome.source} is used where it is; nothing to update`;
+}
+
+/** `pi list` for people: global packages, then project packages, each with folder and contributions. */
+async function formatList(packages: InstalledPackage[], place: PackageCommandPlace): Promise<string> {
+  if (packages.length === 0) return "No packages installed.\n";
+  const loadId = await pluginIdLoader();
+  let out = "";
+  for (const scope of ["global", "project"] as const) {
+    const ofScope = packages.filter((p) => p.scope === scope);
+    if (ofScope.length === 0) continue;
+    const file = scope === "global" ? join(place.agentDir, "settings.json") : join(place.cwd, ".pi", "settings.json");
+    out += `${out === "" ? "" : "\n"}${scope === "global" ? "Global" : "Project"} packages (${file}):\n`;
+    for (const pkg of ofScope) out += await describePackage(pkg, loadId);
+  }
+  return out;
+}
+
+/** A package's lines: source and version, folder, contributions, problems. */
+async function describePackage(pkg: InstalledPackage, loadId: PluginIdLoader): Promise<string> {
+  const version = [pkg.version, pkg.ref !== undefined ? `ref ${pkg.ref}` : undefined, pkg.commit?.slice(0, 7), pkg.pinned ? "pinned" : undefined].filter(Boolean).join(", ");
+  let out = `  ${pkg.source}${version !== "" ? `  (${version})` : ""}\n`;
+  if (pkg.path !== "") out += `    ${pkg.path}\n`;
+  const at = (path: string): string => relative(pkg.path, path) || ".";
+  const plugins: string[] = [];
+  for (const path of pkg.contributes.plugins) {
+    const file = pluginEntryFile(path);
+    const id = file === undefined ? undefined : await loadId(file);
+    plugins.push(`${id ?? "?"} (${at(path)})`);
+  }
+  const parts: Array<[string, string[]]> = [
+    ["plugins", plugins],
+    ["extensions", pkg.contributes.extensions.map(at)],
+    ["skills", pkg.contributes.skills.map(at)],
+    ["prompts", pkg.contributes.prompts.map(at)],
+    ["themes", pkg.contributes.themes.map(at)],
+    ["distribution", pkg.contributes.distribution === undefined ? [] : [at(pkg.contributes.distribution)]],
+  ];
+  for (const [label, items] of parts) if (items.length > 0) out += `    ${label}: ${items.join(", ")}\n`;
+  for (const problem of pkg.problems) out += `    problem: ${problem}\n`;
+  return out;
+}
+
+function fail(message: string, code: number): number {
+  process.stderr.write(`pi: ${message}\n`);
+  return code;
+}

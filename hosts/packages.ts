@@ -1,0 +1,249 @@
+/**
+ * Installed packages as a distribution layer. Before any plugin runs, the host reads the `packages`
+ * setting (global, then project), finds each package's folder and its package.json `pi` key, and turns
+ * what it contributes into distribution entries:
+ *   - each `pi.plugins` path becomes an entry whose id is the plugin's own id, so a package plugin with
+ *     id "tool-bash" replaces the built-in;
+ *   - a `pi.distribution` plugins.json applies as an overlay of its own;
+ *   - skills and prompt templates go to the "resources" plugin's `packages` config.
+ * Entries elsewhere whose `use` is `npm:<pkg>` or `git:<url>` resolve to the installed package's plugin.
+ * Project packages run code only in a trusted project, like the project's own plugins.json.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
+import {
+  packageContributions,
+  packageIdentity,
+  packageInstallPath,
+  parsePackageSource,
+  scopeBaseDir,
+  settingEntrySource,
+  type PackageScope,
+  type PackageSource,
+} from "../contracts/packages.js";
+import { DistributionError, mergeDistributions, readDistribution, type DistributionLayer, type MergedEntry } from "./distribution.js";
+import { isTrusted } from "./trust.js";
+
+/** A plugin a package brings: its id (from its definition) and its entry file. */
+export interface PackagePlugin {
+  id: string;
+  file: string;
+}
+
+/** One installed package as the distribution uses it. */
+export interface DistributionPackage {
+  source: string;
+  scope: PackageScope;
+  /** What makes two sources the same package (npm name, repository, path). */
+  identity: string;
+  root: string;
+  /** False for a project package in an untrusted project: its plugins and distribution do not apply. */
+  runsCode: boolean;
+  plugins: PackagePlugin[];
+  skills: string[];
+  prompts: string[];
+  distribution: string | undefined;
+}
+
+/** The layers installed packages add, the packages themselves, and notices for the user. */
+export interface PackageLayers {
+  layers: DistributionLayer[];
+  packages: DistributionPackage[];
+  notices: string[];
+}
+
+/** The label of the layer that hands package skills and templates to the resources plugin. */
+export const PACKAGES_LAYER = "installed packages";
+
+/** The entry files a plugin folder may have, in the order they are looked for. */
+const PLUGIN_INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
+
+/** Reads the installed packages and builds their layers; `earlier` are the layers they go on top of. */
+export async function installedPackageLayers(input: { agentDir: string; cwd: string; earlier: DistributionLayer[] }): Promise<PackageLayers> {
+  const notices: string[] = [];
+  const packages = await readInstalledPackages(input.agentDir, input.cwd, notices);
+  const layers: DistributionLayer[] = [];
+  for (const pkg of packages) {
+    if (!pkg.runsCode) continue;
+    if (pkg.distribution !== undefined) {
+      const layer = await readDistribution(pkg.distribution);
+      if (layer === undefined) throw new DistributionError(pkg.distribution, undefined, undefined, `package ${pkg.source} lists this distribution but it is missing; reinstall the package`);
+      layers.push(layer);
+    }
+    if (pkg.plugins.length > 0) layers.push({ file: join(pkg.root, "package.json"), extends: "default", entries: pkg.plugins.map((p) => ({ id: p.id, use: p.file })) });
+  }
+  const resources = packages.filter((p) => p.skills.length > 0 || p.prompts.length > 0);
+  const resourcesRuns = mergeDistributions([...input.earlier, ...layers]).some((e) => e.id === "resources" && e.enabled);
+  if (resources.length > 0 && resourcesRuns) {
+    const config = { packages: resources.map((p) => ({ name: p.source, skills: p.skills, prompts: p.prompts })) };
+    layers.push({ file: PACKAGES_LAYER, extends: "default", entries: [{ id: "resources", config }] });
+  }
+  return { layers, packages, notices };
+}
+
+/** Every package of the global then the project `packages` setting that is installed, with what it brings. */
+export async function readInstalledPackages(agentDir: string, cwd: string, notices: string[]): Promise<DistributionPackage[]> {
+  const out: DistributionPackage[] = [];
+  let trusted: boolean | undefined;
+  let loadId: PluginIdLoader | undefined;
+  for (const scope of ["global", "project"] as const) {
+    const base = scopeBaseDir(scope, agentDir, cwd);
+    const file = join(base, "settings.json");
+    for (const entry of settingsPackages(file, notices)) {
+      const text = settingEntrySource(entry);
+      if (text === undefined) {
+        notices.push(`${file}: ignoring a "packages" entry without a "source"`);
+        continue;
+      }
+      let source: PackageSource;
+      try {
+        source = parsePackageSource(text);
+      } catch (error) {
+        notices.push(`${file}: ${(error as Error).message}`);
+        continue;
+      }
+      const root = packageInstallPath(source, base);
+      if (!existsSync(root)) {
+        notices.push(`package ${text} in ${file} is not installed; run "pi install ${text}${scope === "project" ? " -l" : ""}"`);
+        continue;
+      }
+      const { contributes, problems } = packageContributions(root, readJson(join(root, "package.json")), folderNames(root));
+      for (const problem of problems) notices.push(`package ${text}: ${problem}`);
+      const bringsCode = contributes.plugins.length > 0 || contributes.distribution !== undefined;
+      if (scope === "project" && bringsCode) trusted ??= await isTrusted(agentDir, cwd);
+      const runsCode = scope === "global" || trusted === true;
+      if (bringsCode && !runsCode) notices.push(`ignoring the plugins of project package ${text}: this project is not trusted; run "pi trust" here to use them`);
+      const plugins: PackagePlugin[] = [];
+      if (runsCode) {
+        for (const path of contributes.plugins) {
+          const pluginFile = pluginEntryFile(path);
+          if (pluginFile === undefined) {
+            notices.push(`package ${text}: plugin ${path} is missing; reinstall the package`);
+            continue;
+          }
+          loadId ??= await pluginIdLoader();
+          plugins.push({ id: (await loadId(pluginFile)) ?? fallbackId(pluginFile), file: pluginFile });
+        }
+      }
+      out.push({
+        source: text,
+        scope,
+        identity: packageIdentity(source, base),
+        root,
+        runsCode,
+        plugins,
+        skills: contributes.skills,
+        prompts: contributes.prompts,
+        distribution: runsCode ? contributes.distribution : undefined,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Points every merged entry whose `use` is `npm:<pkg>` or `git:<url>` at the installed package's plugin:
+ * the one whose id is the entry's id, else the package's only plugin. Throws DistributionError naming
+ * the file and entry when the package is not installed or has no such plugin.
+ */
+export function resolvePackageUses(entries: MergedEntry[], packages: DistributionPackage[]): MergedEntry[] {
+  return entries.map((entry) => {
+    if (!entry.use.startsWith("npm:") && !entry.use.startsWith("git:")) return entry;
+    const fail = (reason: string): never => {
+      throw new DistributionError(entry.useFrom, entry.id, "use", reason);
+    };
+    let identity: string;
+    try {
+      identity = packageIdentity(parsePackageSource(entry.use), "/");
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    const matches = packages.filter((p) => p.identity === identity);
+    const pkg = matches.filter((p) => p.runsCode).pop();
+    if (pkg === undefined) {
+      if (matches.length > 0) fail(`package "${entry.use}" is installed for this project, which is not trusted; run "pi trust" here`);
+      fail(`package "${entry.use}" is not installed; install it with "pi install ${entry.use}"`);
+    }
+    const plugin = pkg!.plugins.find((p) => p.id === entry.id) ?? (pkg!.plugins.length === 1 ? pkg!.plugins[0] : undefined);
+    if (plugin === undefined) {
+      const ids = pkg!.plugins.map((p) => p.id);
+      fail(ids.length === 0 ? `package "${entry.use}" has no pi-host plugins (its package.json lists none under "pi.plugins")` : `package "${entry.use}" has several plugins (${ids.join(", ")}); use one of their ids as this entry's id`);
+    }
+    return { ...entry, use: plugin!.file };
+  });
+}
+
+/** Reads a plugin's id from its definition, through jiti with the host's modules; undefined if it does not load. */
+export type PluginIdLoader = (file: string) => Promise<string | undefined>;
+
+/** A loader that evaluates plugin source as the kernel will (jiti, the host's virtual modules). */
+export async function pluginIdLoader(): Promise<PluginIdLoader> {
+  const { createJiti } = await import("jiti");
+  const api = await import("./api.js");
+  const jiti = createJiti(import.meta.url, {
+    moduleCache: false,
+    fsCache: true,
+    interopDefault: true,
+    virtualModules: { "pi-host": api, "@sinclair/typebox": await import("@sinclair/typebox"), tsyringe: api.tsyringe },
+  });
+  return async (file) => {
+    try {
+      const definition = (await jiti.import(file, { default: true })) as { id?: unknown } | undefined;
+      return typeof definition?.id === "string" && definition.id !== "" ? definition.id : undefined;
+    } catch {
+      // The kernel loads it again at boot and reports why it fails, naming the file.
+      return undefined;
+    }
+  };
+}
+
+/** The file a plugin path names: itself, or its folder's index file. */
+export function pluginEntryFile(path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  if (!statSync(path).isDirectory()) return path;
+  return PLUGIN_INDEX_FILES.map((f) => join(path, f)).find((f) => existsSync(f));
+}
+
+/** The id of a plugin that does not load: its folder name (index files) or file name, as --plugin does. */
+function fallbackId(file: string): string {
+  const name = basename(file, extname(file));
+  return name === "index" ? basename(dirname(file)) : name;
+}
+
+function settingsPackages(file: string, notices: string[]): unknown[] {
+  if (!existsSync(file)) return [];
+  const data = readJson(file, (reason) => notices.push(`${file}: ${reason}; its packages are not loaded`));
+  const packages = data !== null && typeof data === "object" ? (data as { packages?: unknown }).packages : undefined;
+  if (packages === undefined) return [];
+  if (!Array.isArray(packages)) {
+    notices.push(`${file}: "packages" must be an array; its packages are not loaded`);
+    return [];
+  }
+  return packages;
+}
+
+function readJson(file: string, onError?: (reason: string) => void): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    onError?.(`not valid JSON (${(error as Error).message})`);
+    return undefined;
+  }
+}
+
+function folderNames(root: string): string[] {
+  try {
+    return readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+  } catch {
+    return [];
+  }
+}

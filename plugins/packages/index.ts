@@ -1,0 +1,34 @@
+/**
+ * The packages plugin: `pi install/remove/update/list` (PackagesContract) for npm, git and local-path
+ * sources in pi's `packages` setting. npm and git run as child processes owned by this plugin's
+ * generation; every change is staged and moved into place atomically (see manager.ts). Setup only
+ * declares; nothing is read until a command asks.
+ */
+import { Type } from "@sinclair/typebox";
+import { PackagesContract } from "../../contracts/packages.js";
+import { SettingsContract } from "../../contracts/resources.js";
+import { definePlugin } from "../../kernel/index.js";
+import { agentDirFor } from "./agent-dir.js";
+import { FilePackageManager } from "./manager.js";
+
+export default definePlugin({
+  id: "packages",
+  version: "1.0.0",
+  description: "pi install/remove/update/list for npm:, git: and local packages, installed atomically",
+  provides: [PackagesContract],
+  requires: [SettingsContract],
+  config: Type.Object({
+    /** The global scope's folder (settings.json, npm/, git/); default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
+    agentDir: Type.Optional(Type.String({ minLength: 1 })),
+  }),
+  setup(ctx) {
+    ctx.provide(
+      PackagesContract,
+      new FilePackageManager({
+        agentDir: agentDirFor(ctx.config.agentDir),
+        settings: ctx.use(SettingsContract),
+        spawn: (command, args, options) => ctx.spawn(command, args, options),
+      }),
+    );
+  },
+});
