@@ -66,6 +66,10 @@ export type StreamingBehavior = "steer" | "followUp";
 
 /** The orchestrator's operations; names follow pi's RPC commands. */
 export interface AgentSession {
+  /** Opens the session and picks the model, once; every other operation does it on first use. */
+  ready(): Promise<void>;
+  /** The working folder the session runs in. */
+  cwd(): string;
   /** Sends a prompt and resolves when the run (with retries and compaction) is over. */
   prompt(text: string, options?: { images?: ImageContent[]; streamingBehavior?: StreamingBehavior }): Promise<void>;
   steer(text: string, images?: ImageContent[]): Promise<void>;
@@ -78,6 +82,10 @@ export interface AgentSession {
   switchSession(path: string): Promise<SessionInfo | undefined>;
   /** Forks the session at a user message: a new session whose leaf is before it; returns its text. */
   fork(entryId: string): Promise<{ text: string; session: SessionInfo | undefined }>;
+  /** Copies the whole current path into a new session and switches to it. */
+  clone(): Promise<SessionInfo | undefined>;
+  /** Adds a message that did not come from a run (a user's shell command, an extension's message), after any run. */
+  recordMessage(message: AgentMessage): Promise<void>;
   setSessionName(name: string): Promise<void>;
   /** Moves to another entry of the tree, optionally summarizing the branch being left. */
   navigateTree(entryId: string, options?: { summarize?: boolean; instructions?: string }): Promise<void>;

@@ -99,8 +99,12 @@ export class SessionOrchestrator implements AgentSession {
 
   constructor(private readonly deps: SessionDeps) {}
 
-  private get cwd(): string {
+  private get workdir(): string {
     return this.deps.ctx.config.cwd ?? process.cwd();
+  }
+
+  cwd(): string {
+    return this.workdir;
   }
 
   private get saved(): SessionPluginState {
@@ -118,7 +122,7 @@ export class SessionOrchestrator implements AgentSession {
   // ── start-up ────────────────────────────────────────────────────────────────────────────────
 
   /** Opens the session and picks the model on first use (setup may do no I/O). */
-  private ready(): Promise<void> {
+  ready(): Promise<void> {
     this.readying ??= this.start().catch((error: unknown) => {
       this.readying = undefined;
       throw error;
@@ -129,13 +133,13 @@ export class SessionOrchestrator implements AgentSession {
   private async start(): Promise<void> {
     const { config } = this.deps.ctx;
     const { store, settings } = this.deps;
-    this.settings = settings.available ? await settings.call("get", this.cwd) : {};
+    this.settings = settings.available ? await settings.call("get", this.workdir) : {};
     this.steering.mode = this.saved.steeringMode ?? (this.settings.steeringMode as QueueMode) ?? "one-at-a-time";
     this.followUps.mode = this.saved.followUpMode ?? (this.settings.followUpMode as QueueMode) ?? "one-at-a-time";
 
     const open = store.call("current");
     if (!(open && this.saved.sessionPath !== undefined && open.path === this.saved.sessionPath)) {
-      const options = { cwd: this.cwd, sessionDir: config.sessionDir };
+      const options = { cwd: this.workdir, sessionDir: config.sessionDir };
       const choice = config.session ?? "new";
       let info: SessionInfo;
       if (this.saved.sessionPath !== undefined) info = await this.openReporting(this.saved.sessionPath);
@@ -200,14 +204,30 @@ export class SessionOrchestrator implements AgentSession {
     if (this.model === undefined) {
       throw new Error('no model selected; pass --model provider/id, or set "defaultProvider" and "defaultModel" in settings.json');
     }
-    let input = text;
-    for (const h of this.hookProviders("beforePrompt")) {
-      const change = await h.call("beforePrompt", { text: input });
-      if (change?.handled) return;
-      input = change?.text ?? input;
+    // Claim the session before the first await, so a second prompt arriving meanwhile is refused.
+    const release = this.claim();
+    try {
+      let input = text;
+      for (const h of this.hookProviders("beforePrompt")) {
+        const change = await h.call("beforePrompt", { text: input });
+        if (change?.handled) return;
+        input = change?.text ?? input;
+      }
+      const expanded = await this.expand(input);
+      await this.run([userMessage(expanded, options.images)]);
+    } finally {
+      release();
     }
-    const expanded = await this.expand(input);
-    await this.run([userMessage(expanded, options.images)]);
+  }
+
+  /** Marks a run as going on; the returned function ends it and wakes whoever waits for idle. */
+  private claim(): () => void {
+    let finish!: () => void;
+    this.running = new Promise((resolve) => (finish = resolve));
+    return () => {
+      this.running = undefined;
+      finish();
+    };
   }
 
   async steer(text: string, images?: ImageContent[]): Promise<void> {
@@ -244,7 +264,7 @@ export class SessionOrchestrator implements AgentSession {
     const sources = this.deps.resources.list();
     if (skillPrefix) {
       for (const source of sources) {
-        const skill = (await source.call("skills", this.cwd)).find((s) => s.name === name);
+        const skill = (await source.call("skills", this.workdir)).find((s) => s.name === name);
         if (skill) {
           const { readFile } = await import("node:fs/promises");
           const body = await readFile(skill.path, "utf8");
@@ -254,16 +274,15 @@ export class SessionOrchestrator implements AgentSession {
       throw new Error(`unknown skill "${name}"; list skills with /skills or check SKILL.md frontmatter`);
     }
     for (const source of sources) {
-      const template = (await source.call("templates", this.cwd)).find((t) => t.name === name);
+      const template = (await source.call("templates", this.workdir)).find((t) => t.name === name);
       if (template) return fillTemplate(template.body, args);
     }
     return text;
   }
 
   /** Runs turns for `prompts`, then retries transient failures and compacts as the settings say. */
+  /** Runs turns for `prompts` (the session is already claimed). */
   private async run(prompts: AgentMessage[]): Promise<void> {
-    let finish!: () => void;
-    this.running = new Promise((resolve) => (finish = resolve));
     this.abortController = new AbortController();
     const retry = this.retryPolicy();
     let attempt = 0;
@@ -302,10 +321,8 @@ export class SessionOrchestrator implements AgentSession {
       if (attempt > 0) this.emit({ type: "auto_retry_end", success: true, attempt });
       if (this.compactionOn() && !this.abortController.signal.aborted) await this.compactIfFull();
     } finally {
-      this.running = undefined;
       this.abortController = undefined;
       this.retryAbort = undefined;
-      finish();
     }
   }
 
@@ -334,7 +351,7 @@ export class SessionOrchestrator implements AgentSession {
         sessionId: this.deps.store.call("current")?.id,
         retry: { ...this.retryPolicy(), enabled: this.saved.autoRetry },
       },
-      toolContext: { cwd: this.cwd, withFileLock: this.locks },
+      toolContext: { cwd: this.workdir, withFileLock: this.locks },
       hooks: this.hooks(),
       takeSteering: () => this.takeFrom(this.steering),
       takeFollowUps: () => this.takeFrom(this.followUps),
@@ -418,7 +435,7 @@ export class SessionOrchestrator implements AgentSession {
       if (tool !== undefined) add(tool, (...args) => handle.call("execute", ...args));
     }
     for (const source of this.deps.toolSources.list()) {
-      const listed = await source.call("listTools", this.cwd).catch((error: unknown) => {
+      const listed = await source.call("listTools", this.workdir).catch((error: unknown) => {
         this.emit({ type: "notice", level: "warning", message: `a tool source failed to list its tools: ${(error as Error).message}` });
         return [];
       });
@@ -430,7 +447,7 @@ export class SessionOrchestrator implements AgentSession {
   private async systemPrompt(tools: AgentTool<any, any>[]): Promise<string> {
     const { config } = this.deps.ctx;
     return buildSystemPrompt(this.deps.resources.list(), {
-      cwd: this.cwd,
+      cwd: this.workdir,
       tools: tools.map((t) => ({ name: t.name, description: t.description, guidelines: t.guidelines })),
       systemPromptOverride: config.systemPrompt,
       appendSystemPrompt: config.appendSystemPrompt,
@@ -554,7 +571,7 @@ export class SessionOrchestrator implements AgentSession {
     await this.whenIdle("start a new session");
     const current = this.deps.store.call("current");
     const info = await this.deps.store.call("newSession", {
-      cwd: this.cwd,
+      cwd: this.workdir,
       sessionDir: this.deps.ctx.config.sessionDir,
       inMemory: current !== undefined && current.path === undefined,
       parentSession: options.parentSession,
@@ -586,6 +603,22 @@ export class SessionOrchestrator implements AgentSession {
     this.patchState({ sessionPath: info?.path });
     this.emit({ type: "session_change", session: info, reason: "fork" });
     return { text, session: info };
+  }
+
+  async clone(): Promise<SessionInfo | undefined> {
+    await this.whenIdle("clone the session");
+    const info = await this.deps.store.call("fork");
+    this.patchState({ sessionPath: info.path });
+    this.emit({ type: "session_change", session: info, reason: "fork" });
+    return info;
+  }
+
+  async recordMessage(message: AgentMessage): Promise<void> {
+    await this.ready();
+    await this.idle();
+    this.deps.store.call("appendMessage", message);
+    this.emit({ type: "message_start", message });
+    this.emit({ type: "message_end", message });
   }
 
   forkPoints(): Array<{ entryId: string; text: string }> {
