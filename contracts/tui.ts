@@ -45,14 +45,18 @@ export interface TuiStart {
   initialMessages: string[];
 }
 
-/** The view. Calls are synchronous and short; async work (a prompt) runs on and reports through events. */
+/**
+ * The view. Calls are short and, once the view's code is loaded, synchronous; a view may answer its first
+ * calls with a promise while it loads its code (so a run that never shows a UI never loads it). Async
+ * work (a prompt) runs on and reports through session events. The shell makes one call at a time.
+ */
 export interface TuiView {
   /** A run of the interactive mode begins: read the open session's transcript if the view has none. */
-  start(info: TuiStart): void;
-  handleKey(key: TuiKey): KeyOutcome;
-  handleEvent(event: SessionEvent): void;
-  render(width: number, height: number): TuiFrame;
-  resize(width: number, height: number): void;
+  start(info: TuiStart): void | Promise<void>;
+  handleKey(key: TuiKey): KeyOutcome | Promise<KeyOutcome>;
+  handleEvent(event: SessionEvent): void | Promise<void>;
+  render(width: number, height: number): TuiFrame | Promise<TuiFrame>;
+  resize(width: number, height: number): void | Promise<void>;
 }
 
 /**

@@ -14,6 +14,27 @@ export function cellWidth(text: string): number {
   return stringWidth(text);
 }
 
+const segmenter = new Intl.Segmenter();
+
+/**
+ * The start of the grapheme (user-perceived character) that contains offset `at` of `text`, or `at`
+ * itself when a grapheme starts there. Only the neighbourhood of `at` is segmented.
+ */
+export function graphemeStart(text: string, at: number): number {
+  if (at <= 0 || at >= text.length) return at;
+  const code = text.charCodeAt(at - 1);
+  const next = text.charCodeAt(at);
+  // Fast path: ASCII on both sides is always a boundary.
+  if (code < 0x7f && next < 0x7f) return at;
+  const from = Math.max(0, at - 24);
+  let start = from;
+  for (const { index } of segmenter.segment(text.slice(from, Math.min(text.length, at + 24)))) {
+    if (from + index > at) break;
+    start = from + index;
+  }
+  return start;
+}
+
 /** Strips SGR sequences that close a row: the part before them is what an append continues from. */
 export function withoutTrailingSgr(text: string): string {
   let end = text.length;
@@ -40,7 +61,6 @@ export function truncateToWidth(text: string, width: number): string {
   if (cellWidth(text) <= width) return text;
   let out = "";
   let used = 0;
-  const segmenter = new Intl.Segmenter();
   let index = 0;
   while (index < text.length) {
     if (text.startsWith("\x1b[", index)) {

@@ -10,7 +10,7 @@ import { SESSION_EVENT, type SessionEvent } from "../../contracts/agent-session.
 import { ModeContract, type Mode } from "../../contracts/mode.js";
 import { TUI_REDRAW_EVENT, TuiViewContract } from "../../contracts/tui.js";
 import { definePlugin } from "../../kernel/index.js";
-import { InteractiveShell } from "./shell.js";
+import type { InteractiveShell } from "./shell.js";
 
 export default definePlugin({
   id: "mode-interactive",
@@ -40,6 +40,8 @@ export default definePlugin({
           io.stderr.write("pi: the interactive mode is already running on this terminal\n");
           return 1;
         }
+        // The terminal code loads only when a run is interactive, so `pi -p` never pays for it.
+        const { InteractiveShell } = await import("./shell.js");
         const shell = new InteractiveShell(input, io, { view, cwd: ctx.config.cwd ?? process.cwd(), frameIntervalMs: ctx.config.frameIntervalMs });
         active = shell;
         try {

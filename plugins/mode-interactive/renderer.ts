@@ -14,7 +14,7 @@
  * has reached; the top `max(0, extent - height)` of them have scrolled into scrollback.
  */
 import type { TuiFrame } from "../../contracts/tui.js";
-import { activeSgr, cellWidth, truncateToWidth, withoutTrailingSgr } from "./ansi.js";
+import { activeSgr, cellWidth, graphemeStart, truncateToWidth, withoutTrailingSgr } from "./ansi.js";
 
 const SYNC_START = "\x1b[?2026h";
 const SYNC_END = "\x1b[?2026l";
@@ -122,9 +122,12 @@ export class DiffRenderer {
 
   /** A row that exists on screen: append only its new end when it just grew, else rewrite it. */
   private rewrite(before: string, after: string): string {
-    const base = withoutTrailingSgr(before);
-    if (after.length > base.length && after.startsWith(base)) {
-      const suffix = after.slice(base.length);
+    const stripped = withoutTrailingSgr(before);
+    if (after.length > stripped.length && after.startsWith(stripped)) {
+      // Continue from a whole character: a stream may have split an emoji (or a surrogate pair) in two.
+      const cut = graphemeStart(after, stripped.length);
+      const base = after.slice(0, cut);
+      const suffix = after.slice(cut);
       const column = cellWidth(base);
       if (column + cellWidth(suffix) <= this.width) {
         const style = activeSgr(base);

@@ -20,7 +20,8 @@ import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiViewContract } from "..
 import { UiContract } from "../../contracts/ui.js";
 import { definePlugin, type Contract, type Handle } from "../../kernel/index.js";
 import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
-import { TerminalView, type PluginLine } from "./view.js";
+import { LazyView } from "./lazy-view.js";
+import type { PluginLine } from "./view.js";
 
 /** Contracts whose providers `/plugins` lists (a plugin cannot see the kernel's own plugin table). */
 const SINGLE_CONTRACTS: Contract<any>[] = [AgentSessionContract, AgentLoopContract, SessionStoreContract, SessionCompactorContract, ModelsContract, AuthContract, SettingsContract, TuiViewContract];
@@ -67,7 +68,7 @@ export default definePlugin({
       return [...byPlugin.values()].sort((a, b) => a.id.localeCompare(b.id));
     };
 
-    const view = new TerminalView({
+    const view = new LazyView({
       state: () => ctx.getState() as ViewState,
       save: (state) => ctx.setState(state),
       session: ctx.use(AgentSessionContract),

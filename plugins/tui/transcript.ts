@@ -117,6 +117,7 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       }
       if (event.errorMessage) notice(state, `Compaction failed: ${event.errorMessage}`, "error");
       else if (event.aborted) notice(state, "Compaction aborted", "warning");
+      else if (event.reason === "manual") notice(state, "Nothing to compact yet");
       return undefined;
     case "auto_retry_start":
       notice(state, `Retrying (${event.attempt}/${event.maxAttempts}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.errorMessage}`, "warning");

@@ -84,6 +84,8 @@ export class TerminalView implements TuiView {
     if (first && s.entries.length === 0) rebuildFromMessages(s, syncCall(() => this.deps.session.call("messages"), []));
     this.refreshInfo();
     this.deps.save(s);
+    // The session opens its file and picks its model on first use; ask it to, so the footer shows the model.
+    this.background("start", () => this.deps.session.call("availableModels"));
     void this.deps.settingsTheme(info.cwd).then((name) => this.later((state) => name !== undefined && name !== state.theme && this.useTheme(state, name)));
     void this.deps.extraCommands(info.cwd).then((extra) => (this.extra = extra), () => undefined);
     if (first && info.initialMessages.length > 0) {
@@ -162,6 +164,8 @@ export class TerminalView implements TuiView {
         }
       }
     }
+    // The session picks its model once it is ready; until then, ask again each frame.
+    if (this.info.state?.model == null) this.refreshInfo();
     for (const row of renderFooter(s.cwd, this.info.state, this.info.stats, width, theme)) lines.push(row);
     return { lines, cursor };
   }
