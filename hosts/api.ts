@@ -12,5 +12,6 @@ export * from "../contracts/session.js";
 export * from "../contracts/resources.js";
 export * from "../contracts/mode.js";
 export * from "../contracts/hooks.js";
+export * from "../contracts/command.js";
 export * from "../contracts/wire-events.js";
 export { watchPlugins, type PluginWatcher, type WatchOptions } from "./watch.js";

@@ -7,6 +7,7 @@ import { Type } from "@sinclair/typebox";
 import { AgentSessionContract } from "../../contracts/agent-session.js";
 import { AgentLoopContract } from "../../contracts/agent.js";
 import { AiProviderContract, AuthContract, ModelsContract } from "../../contracts/ai/index.js";
+import { CommandContract } from "../../contracts/command.js";
 import { HooksContract } from "../../contracts/hooks.js";
 import { ResourcesContract, SettingsContract } from "../../contracts/resources.js";
 import { SessionCompactorContract, SessionStoreContract } from "../../contracts/session.js";
@@ -57,6 +58,7 @@ export default definePlugin({
     { contract: ToolSourceContract },
     { contract: ResourcesContract },
     { contract: HooksContract },
+    { contract: CommandContract },
     { contract: AuthContract, optional: true },
     { contract: SessionCompactorContract, optional: true },
     { contract: SettingsContract, optional: true },
@@ -82,6 +84,7 @@ export default definePlugin({
       settings: ctx.use(SettingsContract),
       hooks: ctx.useAll(HooksContract),
       toolSources: ctx.useAll(ToolSourceContract),
+      commands: ctx.useAll(CommandContract),
     });
     ctx.provide(AgentSessionContract, session);
   },

@@ -29,6 +29,7 @@ import {
   type ThinkingLevel,
   type UserMessage,
 } from "../../contracts/ai/index.js";
+import type { SlashCommand } from "../../contracts/command.js";
 import type { AgentHooks } from "../../contracts/hooks.js";
 import { fillTemplate, type ResourceSource, type Settings, type SettingsStore } from "../../contracts/resources.js";
 import { DEFAULT_COMPACTION, type CompactionResult, type CompactionSettings, type SessionCompactor, type SessionInfo, type SessionStore, type Summarize } from "../../contracts/session.js";
@@ -79,6 +80,7 @@ export interface SessionDeps {
   settings: Handle<SettingsStore>;
   hooks: ManyHandle<AgentHooks>;
   toolSources: ManyHandle<ToolSource>;
+  commands: ManyHandle<SlashCommand>;
 }
 
 const THINKING_LEVELS: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
@@ -213,6 +215,12 @@ export class SessionOrchestrator implements AgentSession {
         if (change?.handled) return;
         input = change?.text ?? input;
       }
+      const command = /^\/([\w:.-]+)(?:\s+([\s\S]*))?$/.exec(input.trim());
+      const handler = command && this.deps.commands.list().find((h) => h.peek()?.name === command[1]);
+      if (command && handler) {
+        release();
+        return await handler.call("run", command[2] ?? "");
+      }
       const expanded = await this.expand(input);
       await this.run([userMessage(expanded, options.images)]);
     } finally {
@@ -223,9 +231,13 @@ export class SessionOrchestrator implements AgentSession {
   /** Marks a run as going on; the returned function ends it and wakes whoever waits for idle. */
   private claim(): () => void {
     let finish!: () => void;
-    this.running = new Promise((resolve) => (finish = resolve));
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    this.running = running;
+    let released = false;
     return () => {
-      this.running = undefined;
+      if (released) return;
+      released = true;
+      if (this.running === running) this.running = undefined;
       finish();
     };
   }

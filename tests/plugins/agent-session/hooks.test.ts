@@ -42,3 +42,23 @@ describe("hooks providers", () => {
     expect(seen).toEqual(["raw+guard"]);
   });
 });
+
+describe("slash commands", () => {
+  it("a prompt naming a command runs it instead of sending it; other slash text goes to the model", async () => {
+    const { CommandContract } = await import("../../../contracts/command.js");
+    const ran: string[] = [];
+    const commands = definePlugin({
+      id: "test-commands",
+      version: "1.0.0",
+      provides: [CommandContract],
+      setup: (ctx) => ctx.provide(CommandContract, { name: "deploy", description: "deploys", run: async (args: string) => void ran.push(args) }, { key: "deploy" }),
+    });
+    const h = (harness = await bootSession({ faux: { responses: [{ content: "sent" }] }, extra: [commands] }));
+    await h.session.call("prompt", "/deploy staging now");
+    expect(ran).toEqual(["staging now"]);
+    expect(h.faux.requests).toHaveLength(0);
+    expect(h.session.call("state").isStreaming).toBe(false);
+    await h.session.call("prompt", "/unknown thing");
+    expect(h.faux.requests[0]!.context.messages[0]).toMatchObject({ content: "/unknown thing" });
+  });
+});
