@@ -9,11 +9,12 @@
  *    official SDK called directly (one client, reused), the built provider plugin through the kernel's
  *    stable handle (`handle.call("stream", ...)`, loaded from dist/plugins/<name>/index.js as the CLI
  *    loads it), and pi's provider layer (`stream()` of @mariozechner/pi-ai 0.73.1 in bench/node_modules,
- *    with its own SDK copies). Timed: the first text delta (time to first event) and the end of the
- *    answer. The overhead is the median over rounds of (plugin − SDK) in the same round.
+ *    with its own SDK copies). Timed: the first text delta (time to first event), the end of the answer,
+ *    and the CPU time the process spent on the request. The overhead is the median over rounds of
+ *    (plugin − SDK) in the same round; CPU time is the number to trust on a loaded machine.
  * 2. Import cost. A fresh `node` per sample: import dist/api.js (the kernel a host has loaded anyway),
- *    then the provider plugin; both timed with performance.now() inside the process. For scale, the cost
- *    of importing each SDK itself in a fresh process — what lazy loading keeps off start-up.
+ *    then the provider plugin; each import timed inside the process, in wall and CPU ms. For scale, the
+ *    cost of importing each SDK itself in a fresh process — what lazy loading keeps off start-up.
  * 3. Proof of lazy loading. A fresh process registers a module resolve hook, imports all three provider
  *    plugins, boots them in a kernel and streams one answer through one API (or none); the hook sees every
  *    module the process resolves. Only the SDK of the API used may appear. `require.cache` is checked too.
@@ -181,15 +182,21 @@ function rootPackageEntry(name) {
   return pathToFileURL(join(dir, entry)).href;
 }
 
-/** One timed request: ms to the first text delta and to the end, and the text (checked against the answer). */
+/**
+ * One timed request: wall ms to the first text delta and to the end, and the CPU ms this process spent
+ * on it (user + system). CPU time is what the provider layer adds; unlike wall time it barely moves when
+ * other processes compete for the cores. The text is checked against the answer.
+ */
 async function timed(run) {
+  const cpuStart = process.cpuUsage();
   const start = process.hrtime.bigint();
   let first;
   const text = await run(() => (first ??= process.hrtime.bigint()));
   const end = process.hrtime.bigint();
+  const cpu = process.cpuUsage(cpuStart);
   if (text !== ANSWER) throw new Error(`answer mismatch: got ${text.length} chars, expected ${ANSWER.length}`);
   if (first === undefined) throw new Error("no text delta before the end");
-  return { first: Number(first - start) / 1e6, total: Number(end - start) / 1e6 };
+  return { first: Number(first - start) / 1e6, total: Number(end - start) / 1e6, cpu: (cpu.user + cpu.system) / 1000 };
 }
 
 /** Direct SDK calls, one client per SDK created once, each reading the text deltas as an SDK user would. */
@@ -306,21 +313,25 @@ function freshNode(script, env = {}) {
   return JSON.parse(result.stdout.trim().split("\n").at(-1));
 }
 
+/** Imports the kernel, then `target`; reports wall and CPU ms of each import. */
 function importCostScript(target) {
   return `
-const t0 = performance.now();
+const cpuMs = (since) => { const u = process.cpuUsage(since); return (u.user + u.system) / 1000; };
+const c0 = process.cpuUsage(); const t0 = performance.now();
 await import(${JSON.stringify(pathToFileURL(DIST_API).href)});
-const t1 = performance.now();
+const kernelCpu = cpuMs(c0); const c1 = process.cpuUsage(); const t1 = performance.now();
 await import(${JSON.stringify(target)});
-const t2 = performance.now();
-console.log(JSON.stringify({ kernel: t1 - t0, target: t2 - t1 }));`;
+const targetCpu = cpuMs(c1); const t2 = performance.now();
+console.log(JSON.stringify({ kernel: t1 - t0, kernelCpu, target: t2 - t1, targetCpu }));`;
 }
 
+/** Imports an SDK alone; reports wall and CPU ms. */
 function sdkImportScript(entry) {
   return `
-const t0 = performance.now();
+const c0 = process.cpuUsage(); const t0 = performance.now();
 await import(${JSON.stringify(entry)});
-console.log(JSON.stringify({ target: performance.now() - t0 }));`;
+const u = process.cpuUsage(c0);
+console.log(JSON.stringify({ target: performance.now() - t0, targetCpu: (u.user + u.system) / 1000 }));`;
 }
 
 /** The resolve hook of the probe: posts every resolved URL to the main thread, in order. */
@@ -396,13 +407,16 @@ async function main() {
         }
       }
       const paired = (a, b, field) => summarize(samples[a].map((s, i) => s[field] - samples[b][i][field]));
+      const fields = ["first", "total", "cpu"];
+      const all = (a, b) => Object.fromEntries(fields.map((f) => [f, paired(a, b, f)]));
       perApi[apiName] = {
-        ...Object.fromEntries(names.map((n) => [n, { first: summarize(samples[n].map((s) => s.first)), total: summarize(samples[n].map((s) => s.total)) }])),
-        overhead: { first: paired("plugin", "sdk", "first"), total: paired("plugin", "sdk", "total") },
-        ...(samples.pi ? { piMinusPlugin: { first: paired("pi", "plugin", "first"), total: paired("pi", "plugin", "total") } } : {}),
+        ...Object.fromEntries(names.map((n) => [n, Object.fromEntries(fields.map((f) => [f, summarize(samples[n].map((s) => s[f]))]))])),
+        overhead: all("plugin", "sdk"),
+        ...(samples.pi ? { piMinusPlugin: all("pi", "plugin") } : {}),
       };
-      const o = perApi[apiName].overhead;
-      console.log(`  ${apiName}: sdk ${round(perApi[apiName].sdk.total.p50)} ms, plugin ${round(perApi[apiName].plugin.total.p50)} ms${samples.pi ? `, pi-ai ${round(perApi[apiName].pi.total.p50)} ms` : ""}; overhead first event ${round(o.first.p50, 3)} ms, total ${round(o.total.p50, 3)} ms`);
+      const r = perApi[apiName];
+      const line = (n) => `${n} ${round(r[n].total.p50)} ms (cpu ${round(r[n].cpu.p50)})`;
+      console.log(`  ${apiName}: ${names.map(line).join(", ")}; plugin − sdk: cpu ${round(r.overhead.cpu.p50, 3)} ms, first event ${round(r.overhead.first.p50, 3)} ms, whole answer ${round(r.overhead.total.p50, 3)} ms`);
     }
 
     // Import costs, each sample in a fresh process, the targets interleaved.
@@ -410,20 +424,22 @@ async function main() {
       ...PLUGINS.map((name) => ({ key: name, kind: "plugin", script: importCostScript(pathToFileURL(pluginPath(name)).href) })),
       ...SDKS.map((sdk) => ({ key: sdk, kind: "sdk", script: sdkImportScript(rootPackageEntry(sdk)) })),
     ];
-    const importSamples = Object.fromEntries(importTargets.map((t) => [t.key, []]));
-    const kernelSamples = [];
+    const importSamples = Object.fromEntries([...importTargets.map((t) => t.key), "dist/api.js"].map((key) => [key, { wall: [], cpu: [] }]));
     for (const t of importTargets) freshNode(t.script); // warm the OS file cache
     for (let i = 0; i < IMPORT_SAMPLES; i++) {
       for (const t of importTargets) {
         const sample = freshNode(t.script);
-        importSamples[t.key].push(sample.target);
-        if (sample.kernel !== undefined) kernelSamples.push(sample.kernel);
+        importSamples[t.key].wall.push(sample.target);
+        importSamples[t.key].cpu.push(sample.targetCpu);
+        if (sample.kernel !== undefined) {
+          importSamples["dist/api.js"].wall.push(sample.kernel);
+          importSamples["dist/api.js"].cpu.push(sample.kernelCpu);
+        }
       }
     }
-    const imports = Object.fromEntries(importTargets.map((t) => [t.key, { kind: t.kind, ms: summarize(importSamples[t.key]) }]));
-    imports["dist/api.js"] = { kind: "kernel", ms: summarize(kernelSamples) };
-    for (const t of importTargets) console.log(`  import ${t.key}: ${round(imports[t.key].ms.p50)} ms (${t.kind === "plugin" ? "after the kernel" : "fresh process"})`);
-    console.log(`  import dist/api.js (the kernel, before each plugin): ${round(imports["dist/api.js"].ms.p50)} ms`);
+    const kindOf = (key) => importTargets.find((t) => t.key === key)?.kind ?? "kernel";
+    const imports = Object.fromEntries(Object.entries(importSamples).map(([key, v]) => [key, { kind: kindOf(key), wall: summarize(v.wall), cpu: summarize(v.cpu) }]));
+    for (const [key, v] of Object.entries(imports)) console.log(`  import ${key}: ${round(v.wall.p50)} ms wall, ${round(v.cpu.p50)} ms CPU (${v.kind === "plugin" ? "after the kernel" : "fresh process"})`);
 
     // Lazy-loading proof: one fresh process per API, plus one that streams nothing.
     const all = models(server.url);
@@ -437,13 +453,17 @@ async function main() {
 
     const checks = [];
     for (const [apiName, r] of Object.entries(perApi)) {
-      checks.push(check(`${apiName} overhead, first event`, r.overhead.first.p50, "ms", null));
-      checks.push(check(`${apiName} overhead, whole answer`, r.overhead.total.p50, "ms", null));
-      if (r.piMinusPlugin) checks.push(check(`${apiName} pi-ai − plugin, whole answer`, r.piMinusPlugin.total.p50, "ms", null));
+      checks.push(check(`${apiName} plugin − SDK, CPU per request`, r.overhead.cpu.p50, "ms", null));
+      checks.push(check(`${apiName} plugin − SDK, first event (wall)`, r.overhead.first.p50, "ms", null));
+      checks.push(check(`${apiName} plugin − SDK, whole answer (wall)`, r.overhead.total.p50, "ms", null));
+      if (r.piMinusPlugin) checks.push(check(`${apiName} pi-ai − plugin, CPU per request`, r.piMinusPlugin.cpu.p50, "ms", null));
     }
-    checks.push(check("import dist/api.js (kernel, fresh process)", imports["dist/api.js"].ms.p50, "ms", null));
-    for (const name of PLUGINS) checks.push(check(`import ${name} (after kernel)`, imports[name].ms.p50, "ms", null));
-    for (const sdk of SDKS) checks.push(check(`import ${sdk} (not loaded until used)`, imports[sdk].ms.p50, "ms", null));
+    checks.push(check("import dist/api.js (kernel), CPU", imports["dist/api.js"].cpu.p50, "ms", null));
+    for (const name of PLUGINS) {
+      checks.push(check(`import ${name} after the kernel, CPU`, imports[name].cpu.p50, "ms", null));
+      checks.push(check(`import ${name} after the kernel, wall`, imports[name].wall.p50, "ms", null));
+    }
+    for (const sdk of SDKS) checks.push(check(`import ${sdk} (only when used), CPU`, imports[sdk].cpu.p50, "ms", null));
     checks.push(check("probes loading an SDK they did not use", probes.filter((p) => !p.ok).length, "runs", 0));
 
     const file = writeResult("providers", {
