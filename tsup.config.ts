@@ -22,8 +22,8 @@ export default defineConfig({
   dts: false,
   // Bundle small dependencies to cut module-resolution cost at start-up; heavy ones stay external and
   // are imported lazily, only when a feature needs them.
-  noExternal: [/^(?!(jiti|chokidar|openai|@anthropic-ai\/sdk|@google\/genai|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync)(\/|$)).*/],
-  external: ["jiti", "chokidar", "openai", "@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync"],
+  noExternal: [/^(?!(jiti|chokidar|openai|@anthropic-ai\/sdk|@google\/genai|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk)(\/|$)).*/],
+  external: ["jiti", "chokidar", "openai", "@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync", "@agentclientprotocol/sdk"],
   define: { __PI_VERSION__: JSON.stringify(pkg.version) },
   banner: { js: `import { createRequire as __piCreateRequire } from "node:module"; const require = __piCreateRequire(import.meta.url);` },
 });
