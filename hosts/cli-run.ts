@@ -46,11 +46,12 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   if (mode === "rpc" && args.files.length > 0) throw new UsageError("@file arguments are not supported in RPC mode; send files in prompts");
   if (args.resume) return listSessionsToResume(args, place);
 
+  // RPC mode reads its commands from stdin; the other modes take the messages, @files and piped stdin.
   let input: ModeInput = { messages: [...args.positionals], images: [], compatEvents: args.compatEvents };
-  if (mode === "print" || mode === "json") {
-    const stdin = await readPipedStdin(process.stdin);
+  if (mode !== "rpc") {
+    const stdin = mode === "interactive" ? undefined : await readPipedStdin(process.stdin);
     input = await buildModeInput({ cwd: place.cwd, messages: args.positionals, files: args.files, stdin, compatEvents: args.compatEvents });
-    if (input.messages.length === 0) throw new UsageError(`nothing to send: give a message, an @file, or pipe text into stdin`);
+    if (mode !== "interactive" && input.messages.length === 0) throw new UsageError(`nothing to send: give a message, an @file, or pipe text into stdin`);
   }
 
   const session = sessionChoice(args, place.cwd);
@@ -92,19 +93,18 @@ async function runMode(handle: Handle<Mode>, input: ModeInput): Promise<number> 
     stop();
   };
   // A reader that went away (`pi --mode json ... | head`) stops the run instead of crashing the process.
-  const onOutputError = (error: NodeJS.ErrnoException): void => {
+  // The listener stays for the rest of the process: writes already queued fail after the run, too.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;
     stop();
-  };
+  });
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  process.stdout.on("error", onOutputError);
   try {
     return await handle.call("run", input, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stopped });
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    process.stdout.off("error", onOutputError);
   }
 }
 

@@ -1,7 +1,9 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { agentHome, type AgentHome } from "./agent-home.js";
+import { PI_BIN } from "./run-pi.js";
 
 let user: AgentHome;
 beforeEach(() => {
@@ -9,6 +11,28 @@ beforeEach(() => {
 });
 
 const parse = (stdout: string): any[] => stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+
+/** Starts pi with a slowly streamed faux answer; resolves once the first text delta is on stdout. */
+async function startStreaming(user: AgentHome, args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; stdout: () => string; stderr: () => string; exit: Promise<number | null> }> {
+  const fauxModels = { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] } };
+  writeFileSync(
+    join(user.agent, "plugins.json"),
+    JSON.stringify({ plugins: [{ id: "models", config: { providers: fauxModels } }, { id: "provider-faux", config: { tokensPerSecond: 20, responses: [{ content: "word ".repeat(400) }] } }] }),
+  );
+  const child = spawn(process.execPath, [PI_BIN, ...args], { cwd: user.project, env: { ...process.env, ...user.env }, stdio: ["pipe", "pipe", "pipe"] });
+  child.stdin.end();
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  await new Promise<void>((resolve) => {
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('"text_delta"')) resolve();
+    });
+  });
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
 
 describe("pi --mode json (built CLI, faux provider)", () => {
   it("emits the header and the whole event sequence of a tool round trip, with pi's event names", async () => {
@@ -56,5 +80,22 @@ describe("pi --mode json (built CLI, faux provider)", () => {
     const compat = await user.pi(["--mode", "json", "--compat-events", "--model", "faux/faux-1", "write"]);
     expect(compat.code).toBe(0);
     expect(Buffer.byteLength(compat.stdout)).toBeGreaterThan(1000 * answer.length);
+  });
+
+  it("Ctrl+C aborts the streaming answer: the aborted message ends the stream, exit 1", async () => {
+    const run = await startStreaming(user, ["--mode", "json", "--model", "faux/faux-1", "write a lot"]);
+    run.child.kill("SIGINT");
+    expect(await run.exit).toBe(1);
+    const events = parse(run.stdout());
+    expect(events.find((e) => e.type === "message_end" && e.message.role === "assistant").message).toMatchObject({ stopReason: "aborted" });
+    expect(events.at(-1).type).toBe("agent_end");
+    expect(run.stderr()).toBe("");
+  });
+
+  it("a reader that goes away (| head) stops the run quietly instead of crashing", async () => {
+    const run = await startStreaming(user, ["--mode", "json", "--model", "faux/faux-1", "write a lot"]);
+    run.child.stdout.destroy();
+    expect(await run.exit).toBe(1);
+    expect(run.stderr()).toBe("");
   });
 });

@@ -3,8 +3,9 @@
  * `script` gives the child a real terminal, so the interactive branch and "stdout is a file" can be seen.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { PI_BIN } from "./run-pi.js";
 import { agentHome, type AgentHome } from "./agent-home.js";
@@ -30,10 +31,27 @@ beforeEach(() => {
 });
 
 describe("mode choice (built CLI in a terminal)", () => {
-  it("a terminal with no mode flag is interactive, which needs the tui plugin: one line, exit 2", () => {
-    const run = inTerminal(user, `${pi} --model faux/faux-1 hello`);
+  it("a terminal with no mode flag is interactive, which needs a mode plugin named interactive: without one, one line, exit 2", () => {
+    // A whole distribution of its own, so no interactive mode is in it whatever the default holds.
+    const bare = join(user.project, "no-tui.json");
+    writeFileSync(
+      bare,
+      JSON.stringify({
+        extends: "none",
+        plugins: ["models", "auth", "provider-faux", "session-jsonl", "agent-loop", "agent-session", "mode-print"].map((id) => ({ id, use: id })),
+      }),
+    );
+    const run = inTerminal(user, `${pi} --distribution "${bare}" hello`);
     expect(run.code).toBe(2);
     expect(run.output).toBe("pi: interactive mode needs the tui plugin; use -p\n");
+  });
+
+  it("with a mode plugin named interactive, a terminal runs it with the messages and @files", () => {
+    const fixture = fileURLToPath(new URL("./fixtures/echo-interactive.ts", import.meta.url));
+    writeFileSync(join(user.project, "notes.txt"), "n");
+    const run = inTerminal(user, `${pi} --plugin "mode-interactive=${fixture}" @notes.txt "first" "second"`);
+    expect(run.code).toBe(0);
+    expect(run.output).toBe(`interactive: ${JSON.stringify([`<file name="${join(user.project, "notes.txt")}">\nn\n</file>\nfirst`, "second"])} images: 0\n`);
   });
 
   it("-p in a terminal prints the answer", () => {
