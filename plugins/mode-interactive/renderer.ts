@@ -59,7 +59,8 @@ export class DiffRenderer {
   /** Draws `frame` for a terminal of `width` × `height` cells. */
   render(frame: TuiFrame, width: number, height: number): void {
     if (!this.started) this.begin(width, height);
-    const next = frame.lines.length > 0 ? frame.lines : [""];
+    // A copy: the caller may reuse or change its array after the frame.
+    const next = frame.lines.length > 0 ? frame.lines.slice() : [""];
     let out = SYNC_START;
     if (width !== this.width || height !== this.height) {
       this.width = width;

@@ -126,6 +126,7 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       if (!event.success) notice(state, `Retry failed: ${event.finalError ?? "gave up"}`, "error");
       return undefined;
     case "session_change":
+      if (event.session?.cwd) state.cwd = event.session.cwd;
       return "rebuild";
     case "notice":
       notice(state, event.message, event.level);

@@ -19,6 +19,8 @@ export class VirtualTerminal {
   bytes = 0;
   /** Set between CSI ? 2026 h and l. */
   syncDepth = 0;
+  /** Synchronized-output frames seen. */
+  frames = 0;
 
   constructor(
     public width: number,
@@ -124,7 +126,10 @@ export class VirtualTerminal {
     const n = (fallback: number): number => (params === "" ? fallback : Number.parseInt(params, 10));
     this.pendingWrap = final === "m" ? this.pendingWrap : false;
     if (params.startsWith("?")) {
-      if (params === "?2026") this.syncDepth += final === "h" ? 1 : -1;
+      if (params === "?2026") {
+        this.syncDepth += final === "h" ? 1 : -1;
+        if (final === "h") this.frames++;
+      }
       else if (params === "?25") this.cursorVisible = final === "h";
       else if (params !== "?2004") throw new Error(`unexpected private mode ${params}${final}`);
       return end + 1;

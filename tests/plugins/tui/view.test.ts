@@ -1,0 +1,101 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { UserMessage } from "../../../contracts/ai/index.js";
+import { fauxThinking, fauxText } from "../../../plugins/provider-faux/faux.js";
+import { bootTui, type TuiHarness } from "./harness.js";
+
+let h: TuiHarness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  await h?.kernel.shutdown();
+  h = undefined;
+});
+
+const ready = (t: TuiHarness) => t.waitFor((s) => s.includes("pi-host") && s.includes("faux-1"));
+
+describe("tui view in-process", () => {
+  it("a reload of the tui plugin keeps the transcript, the editor text and cursor, and the next frame writes only what changed", async () => {
+    h = await bootTui({ faux: { responses: [{ content: "the kept answer" }] } });
+    await ready(h);
+    h.type("question\r");
+    await h.waitFor("the kept answer");
+    h.type("half-typed");
+    h.type("\x1b[D\x1b[D");
+    await h.waitFor("half-typed");
+    const before = h.screen();
+    const bytesBefore = h.vt.bytes;
+    const result = await h.kernel.reload("tui");
+    expect(result.status).toBe("committed");
+    expect(h.kernel.activeGeneration("tui")).toBe(2);
+    h.type("X");
+    const after = await h.waitFor("half-typXed");
+    expect(after).toContain("the kept answer");
+    expect(after.replace("half-typXed", "half-typed")).toBe(before);
+    // Only the edited row changed: a handful of bytes, not a redraw.
+    expect(h.vt.bytes - bytesBefore).toBeLessThan(200);
+  });
+
+  it("Alt+Enter while the agent works queues a follow-up, shown until the run takes it", async () => {
+    h = await bootTui({ faux: { tokensPerSecond: 200, responses: [{ content: "long ".repeat(150) + "FIRST-DONE" }, { content: "follow-up answer" }] } });
+    await ready(h);
+    h.type("start\r");
+    await h.waitFor("Working…");
+    h.type("later please\x1b\r");
+    await h.waitFor("Follow-up: later please");
+    const done = await h.waitFor((s) => s.includes("follow-up answer") && !s.includes("Working…"));
+    expect(done).not.toContain("Follow-up:");
+    const users = h.faux.requests[1]!.context.messages.filter((m): m is UserMessage => m.role === "user");
+    expect(users.map((m) => (typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("")))).toEqual(["start", "later please"]);
+  });
+
+  it("coalesces a fast stream into far fewer frames than deltas", async () => {
+    h = await bootTui({ faux: { responses: [{ content: "token ".repeat(400) }] } });
+    await ready(h);
+    const framesBefore = h.vt.frames;
+    h.type("go\r");
+    await h.waitFor((s) => !s.includes("Working…") && s.includes("token token"));
+    expect(h.vt.frames - framesBefore).toBeLessThan(200);
+  });
+
+  it("completes /commands and @files, collapses thinking until Ctrl+T, and exits on Ctrl+D in an empty editor", async () => {
+    h = await bootTui({ faux: { responses: [{ content: [fauxThinking("secret reasoning here"), fauxText("visible answer")] }] } });
+    mkdirSync(join(h.cwd, "src"));
+    writeFileSync(join(h.cwd, "src", "main.ts"), "");
+    await ready(h);
+    h.type("/mo");
+    await h.waitFor("/model  Pick the model");
+    h.type("\t");
+    await h.waitFor((s) => /^\/model$/m.test(s) && !s.includes("Pick the model"));
+    h.type("\x15look at @sr");
+    await h.waitFor("@src/");
+    h.type("\t");
+    await h.waitFor("look at @src/");
+    h.type("m\t");
+    await h.waitFor((s) => s.includes("look at @src/main.ts") && h!.vt.col === "look at @src/main.ts ".length);
+    h.type("\r");
+    await h.waitFor("visible answer");
+    expect(h.screen()).not.toContain("secret reasoning");
+    expect(h.screen()).toContain("Thinking (ctrl+t to expand)");
+    h.type("\x14");
+    await h.waitFor("secret reasoning here");
+    h.type("\x04");
+    expect(await h.exited).toBe(0);
+  });
+
+  it("Esc aborts, and Ctrl+C clears the editor, then a second Ctrl+C exits", async () => {
+    h = await bootTui({ faux: { tokensPerSecond: 50, responses: [{ content: "slow ".repeat(500) }] } });
+    await ready(h);
+    h.type("go\r");
+    await h.waitFor("slow slow");
+    h.type("\x1b");
+    await h.waitFor("Aborted");
+    h.type("some text");
+    await h.waitFor("some text");
+    h.type("\x03");
+    const cleared = await h.waitFor("Press ctrl+c again to exit");
+    expect(cleared).not.toContain("some text");
+    h.type("\x03");
+    expect(await h.exited).toBe(0);
+  });
+});
