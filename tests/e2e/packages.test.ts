@@ -6,11 +6,16 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { writeFixturePackage } from "../fixtures/packages/fixture-package.js";
+import { ToolContract } from "../../contracts/tool.js";
+import type { OperationResult } from "../../kernel/index.js";
+import { composeKernel, resolveDistribution } from "../../hosts/compose.js";
+import { watchPlugins } from "../../hosts/watch.js";
+import { treeHash, treeListing, writeFixturePackage } from "../fixtures/packages/fixture-package.js";
 import { startGitServer, type GitServer } from "../fixtures/packages/git-server.js";
 import { runPiExact } from "../fixtures/packages/pi-process.js";
-import { startRegistry, type TestRegistry } from "../fixtures/packages/registry.js";
+import { startRegistry, startStoppingProxy, type TestRegistry } from "../fixtures/packages/registry.js";
 import { MockLlmServer } from "../support/mock-llm-server.js";
 import { agentHome, completionsText, completionsToolCall, sessionLines, type AgentHome } from "./agent-home.js";
 import type { PiRun } from "./run-pi.js";
@@ -32,9 +37,13 @@ beforeEach(() => {
   llm.requests.length = 0;
 });
 
-/** Runs the built pi as this test's user, with npm pointed at the test registry. */
-function pi(args: string[]): Promise<PiRun> {
-  return runPiExact(args, user.project, { ...registry.env, ...user.env });
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** Each test publishes and installs packages; npm and git on two cores take a few seconds a step. */
+const SLOW = 120_000;
+
+/** Runs the built pi as this test's user, with npm pointed at the test registry (or at `registryEnv`). */
+function pi(args: string[], registryEnv: Record<string, string> = registry.env): Promise<PiRun> {
+  return runPiExact(args, user.project, { ...registryEnv, ...user.env });
 }
 
 /** Runs pi and fails the test with its stderr when it does not exit 0. */
@@ -47,15 +56,22 @@ async function piOk(args: string[]): Promise<PiRun> {
 const settings = (): any => JSON.parse(readFileSync(join(user.agent, "settings.json"), "utf8"));
 const listJson = async (): Promise<any[]> => JSON.parse((await piOk(["list", "--json"])).stdout);
 
-/** Scripts faux to call greet for "ada", then answer; runs pi -p; returns the tool result text. */
-async function greetThroughFaux(): Promise<string> {
-  user.scriptFaux([{ content: [{ type: "toolCall", id: "call_greet_1", name: "greet", arguments: { name: "ada" } }] }, { content: "Greeted." }]);
-  const run = await piOk(["-p", "--model", "faux/faux-1", "greet ada"]);
-  expect(run.stdout).toBe("Greeted.\n");
+/** Scripts faux to call `tool` with `args`, then answer; runs pi -p; returns the tool result's text. */
+async function callToolThroughFaux(tool: string, args: Record<string, unknown>): Promise<string> {
+  user.scriptFaux([{ content: [{ type: "toolCall", id: "call_1", name: tool, arguments: args }] }, { content: "Done." }]);
+  const run = await piOk(["-p", "--model", "faux/faux-1", `use ${tool}`]);
+  expect(run.stdout).toBe("Done.\n");
   const files = user.sessionFiles();
   const result = sessionLines(files[files.length - 1]!).find((e) => e.type === "message" && e.message.role === "toolResult").message;
-  expect(result).toMatchObject({ toolName: "greet", isError: false });
+  expect(result).toMatchObject({ toolName: tool, isError: false });
   return result.content[0].text;
+}
+
+const greetThroughFaux = (): Promise<string> => callToolThroughFaux("greet", { name: "ada" });
+
+/** Publishes the greeter fixture under `name` at each version. */
+async function publishGreeter(name: string, ...versions: string[]): Promise<void> {
+  for (const version of versions) await registry.publish(writeFixturePackage("greeter", { name, version }));
 }
 
 describe("npm: packages from a verdaccio registry on 127.0.0.1", () => {
@@ -103,5 +119,194 @@ describe("npm: packages from a verdaccio registry on 127.0.0.1", () => {
     expect((await piOk(["list"])).stdout).toBe("No packages installed.\n");
     const after = JSON.parse((await piOk(["plugins", "--json"])).stdout) as any[];
     expect(after.find((p) => p.id === "greeter")).toBeUndefined();
-  });
+  }, SLOW);
+
+  it("an install with a version stays pinned on update; installing the bare name unpins it and moves to the newest", async () => {
+    await publishGreeter("pi-fixture-pinned", "1.0.0", "1.1.0");
+    await piOk(["install", "npm:pi-fixture-pinned@1.0.0"]);
+    expect(settings().packages).toEqual(["npm:pi-fixture-pinned@1.0.0"]);
+    expect(await listJson()).toMatchObject([{ version: "1.0.0", pinned: true }]);
+
+    const update = await piOk(["update"]);
+    expect(update.stdout).toContain("Pinned npm:pi-fixture-pinned@1.0.0 stays at 1.0.0");
+    expect((await piOk(["update", "npm:pi-fixture-pinned"])).stdout).toContain("stays at 1.0.0");
+    expect(await listJson()).toMatchObject([{ version: "1.0.0", pinned: true }]);
+    expect(await greetThroughFaux()).toBe("hello ada from greeter 1.0.0");
+
+    await piOk(["install", "npm:pi-fixture-pinned"]);
+    expect(settings().packages).toEqual(["npm:pi-fixture-pinned"]); // the same package: its entry is replaced, not doubled
+    expect(await listJson()).toMatchObject([{ version: "1.1.0", pinned: false }]);
+    expect(await greetThroughFaux()).toBe("hello ada from greeter 1.1.0");
+  }, SLOW);
+
+  it("-l installs into the project (.pi/settings.json, .pi/npm/); its plugin runs once the project is trusted", async () => {
+    await publishGreeter("pi-fixture-local", "2.0.0");
+    await piOk(["install", "npm:pi-fixture-local", "-l"]);
+    const projectSettings = JSON.parse(readFileSync(join(user.project, ".pi", "settings.json"), "utf8"));
+    expect(projectSettings.packages).toEqual(["npm:pi-fixture-local"]);
+    expect(existsSync(join(user.agent, "settings.json"))).toBe(false);
+    expect(existsSync(join(user.project, ".pi", "npm", "pi-fixture-local", "package.json"))).toBe(true);
+    expect((await piOk(["list"])).stdout).toContain(`Project packages (${join(user.project, ".pi", "settings.json")}):`);
+
+    const untrusted = await piOk(["plugins", "--json"]);
+    expect(JSON.parse(untrusted.stdout).find((p: any) => p.id === "greeter")).toBeUndefined();
+    expect(untrusted.stderr).toContain('ignoring the plugins of project package npm:pi-fixture-local: this project is not trusted; run "pi trust"');
+
+    await piOk(["trust"]);
+    expect(JSON.parse((await piOk(["plugins", "--json"])).stdout).find((p: any) => p.id === "greeter")).toMatchObject({ status: "active", version: "2.0.0" });
+    await piOk(["remove", "npm:pi-fixture-local", "-l"]);
+    expect(existsSync(join(user.project, ".pi", "npm", "pi-fixture-local"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(user.project, ".pi", "settings.json"), "utf8")).packages).toEqual([]);
+  }, SLOW);
+});
+
+describe("git: packages from a bare repository served by git daemon on 127.0.0.1", () => {
+  it("install at a ref (pinned) → list → tool works → update keeps the ref → unpinned install follows main → update pulls a new commit → remove", async () => {
+    const repo = await gitServer.createRepo("acme/greeter.git");
+    const v1 = await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.0.0" }), "greeter 1.0.0");
+    await repo.tag("v1");
+    const v11 = await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.1.0" }), "greeter 1.1.0");
+    await repo.push();
+    const url = gitServer.url("acme/greeter.git");
+    const folder = join(user.agent, "git", "127.0.0.1", "acme", "greeter");
+
+    const install = await piOk(["install", `git:${url}@v1`]);
+    expect(install.stderr).toContain(`cloning ${url} at v1`);
+    expect(settings().packages).toEqual([`git:${url}@v1`]);
+    expect(existsSync(join(folder, "plugins", "greeter", "index.ts"))).toBe(true);
+    expect(await listJson()).toMatchObject([{ kind: "git", name: "127.0.0.1/acme/greeter", ref: "v1", commit: v1, version: "1.0.0", pinned: true, path: folder, problems: [] }]);
+    expect((await piOk(["list"])).stdout).toContain(`git:${url}@v1  (1.0.0, ref v1, ${v1.slice(0, 7)}, pinned)`);
+    expect(await greetThroughFaux()).toBe("hello ada from greeter 1.0.0");
+
+    expect((await piOk(["update"])).stdout).toContain(`Pinned git:${url}@v1 stays at ${v1.slice(0, 7)}`);
+    expect((await listJson())[0].commit).toBe(v1);
+
+    await piOk(["install", `git:${url}`]);
+    expect(settings().packages).toEqual([`git:${url}`]);
+    expect(await listJson()).toMatchObject([{ commit: v11, version: "1.1.0", pinned: false }]);
+    expect((await piOk(["update"])).stdout).toContain(`Current git:${url} is at the newest ${v11.slice(0, 7)}`);
+
+    const v12 = await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.2.0" }), "greeter 1.2.0");
+    await repo.push();
+    expect((await piOk(["update", `git:${url}`])).stdout).toContain(`Updated git:${url} ${v11.slice(0, 7)} -> ${v12.slice(0, 7)}`);
+    expect(await greetThroughFaux()).toBe("hello ada from greeter 1.2.0");
+
+    await piOk(["remove", `git:${url}`]);
+    expect(settings().packages).toEqual([]);
+    expect(existsSync(join(user.agent, "git", "127.0.0.1"))).toBe(false);
+  }, SLOW);
+});
+
+describe("failed installs leave settings.json and the install folders byte-for-byte as before", () => {
+  /** Installs a working package, then rewrites settings.json by hand (4-space indent, an extra key) so any rewrite shows. */
+  async function userWithOnePackage(): Promise<void> {
+    await piOk(["install", "npm:pi-fixture-greeter@1.0.0"]);
+    const handWritten = { theme: "dark", packages: ["npm:pi-fixture-greeter@1.0.0"], defaultModel: "faux-1" };
+    writeFileSync(join(user.agent, "settings.json"), JSON.stringify(handWritten, null, 4));
+  }
+
+  /** Runs a pi command that must fail, and checks that the agent folder did not change at all. */
+  async function expectFailureChangesNothing(args: string[], message: string | RegExp, registryEnv?: Record<string, string>): Promise<void> {
+    const before = treeHash(user.agent);
+    const listing = treeListing(user.agent);
+    const run = await pi(args, registryEnv);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(message);
+    expect(treeListing(user.agent)).toEqual(listing);
+    expect(treeHash(user.agent)).toBe(before);
+  }
+
+  it("an unknown package (npm E404)", async () => {
+    await userWithOnePackage();
+    await expectFailureChangesNothing(["install", "npm:pi-fixture-does-not-exist"], /pi: npm install pi-fixture-does-not-exist .*failed.*(404|not found|Not Found)/i);
+  }, SLOW);
+
+  it("a postinstall script that exits 1", async () => {
+    await registry.publish(writeFixturePackage("bad-postinstall", { name: "pi-fixture-bad-postinstall", version: "1.0.0" }));
+    await userWithOnePackage();
+    await expectFailureChangesNothing(["install", "npm:pi-fixture-bad-postinstall"], /postinstall refuses/);
+  }, SLOW);
+
+  it("the registry stopped mid-install (after the package, before its dependency)", async () => {
+    await registry.publish(writeFixturePackage("dep", { name: "pi-fixture-late-dep", version: "1.0.0" }));
+    await registry.publish(writeFixturePackage("needs-dep", { name: "pi-fixture-needs-dep", version: "1.0.0", dep: "pi-fixture-late-dep" }));
+    await userWithOnePackage();
+    const proxy = await startStoppingProxy(registry, (path) => path.includes("pi-fixture-late-dep"));
+    try {
+      await expectFailureChangesNothing(["install", "npm:pi-fixture-needs-dep"], /pi: npm install pi-fixture-needs-dep .*failed/, registry.envFor(proxy.url));
+      await proxy.stopped; // it really was the registry going away that failed the install
+    } finally {
+      await proxy.close();
+      await registry.start();
+    }
+  }, SLOW);
+
+  it("an update whose new version's download is cut off keeps the installed version", async () => {
+    await publishGreeter("pi-fixture-cut", "1.0.0");
+    await piOk(["install", "npm:pi-fixture-cut"]);
+    await publishGreeter("pi-fixture-cut", "1.1.0");
+    const proxy = await startStoppingProxy(registry, (path) => path.endsWith("pi-fixture-cut-1.1.0.tgz"));
+    try {
+      await expectFailureChangesNothing(["update"], /pi: npm install pi-fixture-cut@1.1.0 .*failed/, registry.envFor(proxy.url));
+      await proxy.stopped;
+    } finally {
+      await proxy.close();
+      await registry.start();
+    }
+    expect(await listJson()).toMatchObject([{ version: "1.0.0" }]);
+  }, SLOW);
+
+  it("a git ref that does not exist; a project install (-l) that fails leaves no .pi folder behind", async () => {
+    const repo = await gitServer.createRepo("acme/refs.git");
+    await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-refs", version: "1.0.0" }), "greeter");
+    await repo.push();
+    await userWithOnePackage();
+    await expectFailureChangesNothing(["install", `git:${gitServer.url("acme/refs.git")}@v9`], `git ref "v9" does not exist in ${gitServer.url("acme/refs.git")}`);
+
+    const projectBefore = treeListing(user.project);
+    const run = await pi(["install", "npm:pi-fixture-does-not-exist", "-l"]);
+    expect(run.code).toBe(1);
+    expect(existsSync(join(user.project, ".pi"))).toBe(false);
+    expect(treeListing(user.project)).toEqual(projectBefore);
+  }, SLOW);
+});
+
+describe("a package plugin that replaces a built-in (id tool-bash)", () => {
+  it("takes effect after install: pi plugins shows it in place of the built-in and pi -p runs it", async () => {
+    await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash", version: "1.0.0" }));
+    await piOk(["install", "npm:pi-fixture-bash"]);
+    const plugins = JSON.parse((await piOk(["plugins", "--json"])).stdout) as any[];
+    expect(plugins.filter((p) => p.id === "tool-bash")).toMatchObject([
+      { status: "active", version: "1.0.0", source: join(user.agent, "npm", "pi-fixture-bash", "plugin", "index.ts") },
+    ]);
+    expect(await callToolThroughFaux("bash", { command: "ls" })).toBe("fixture bash 1.0.0 would run: ls");
+  }, SLOW);
+
+  it("pi update to a new version hot-reloads it in a running session (compose + watchPlugins, no restart)", async () => {
+    await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-live", version: "1.0.0" }));
+    await piOk(["install", "npm:pi-fixture-bash-live"]);
+
+    const distribution = await resolveDistribution({ cwd: user.project, agentDir: user.agent, defaultFile: join(ROOT, "plugins.json"), builtinDir: join(ROOT, "dist", "plugins") });
+    const { kernel, boot } = await composeKernel(distribution, join(ROOT, "dist", "plugins"));
+    expect(boot.errors).toEqual([]);
+    let reloaded: (result: OperationResult) => void = () => undefined;
+    const reload = new Promise<OperationResult>((resolve) => (reloaded = resolve));
+    const watcher = await watchPlugins(kernel, { onReload: (result) => result.pluginId === "tool-bash" && reloaded(result) });
+    try {
+      const bash = (): any => kernel.useAll(ToolContract).list().find((h) => h.peek()?.name === "bash")!;
+      const run = async (): Promise<string> => (await bash().call("execute", "call_1", { command: "ls" }, undefined, undefined, { cwd: user.project, withFileLock: (_p: string, work: () => Promise<unknown>) => work() })).content[0].text;
+      expect(await run()).toBe("fixture bash 1.0.0 would run: ls");
+      const generation = kernel.describe().plugins.find((p) => p.id === "tool-bash")!.generation!;
+
+      await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-live", version: "1.1.0" }));
+      expect((await piOk(["update"])).stdout).toContain("Updated npm:pi-fixture-bash-live 1.0.0 -> 1.1.0");
+      const result = await reload;
+      expect(result.status).toBe("committed");
+      expect(await run()).toBe("fixture bash 1.1.0 would run: ls");
+      expect(kernel.describe().plugins.find((p) => p.id === "tool-bash")).toMatchObject({ version: "1.1.0", generation: generation + 1 });
+    } finally {
+      await watcher.close();
+      await kernel.shutdown();
+    }
+  }, SLOW);
 });
