@@ -22,7 +22,7 @@ export class GitRunner {
   /** Clones `source.repo` into `dir` at `source.ref` (or the default branch), then installs its dependencies. */
   async stage(source: GitSource, dir: string, npm: NpmRunner, progress: (line: string) => void, signal?: AbortSignal): Promise<StagedGitPackage> {
     progress(`cloning ${source.repo}${source.ref !== undefined ? ` at ${source.ref}` : ""}`);
-    await runCommand(this.spawn, "git", ["clone", "--quiet", source.repo, dir], { signal });
+    await runCommand(this.spawn, "git", ["clone", "--quiet", source.repo, dir], { signal, label: `git clone ${source.repo}` });
     if (source.ref !== undefined) {
       try {
         await runCommand(this.spawn, "git", ["checkout", "--quiet", source.ref], { cwd: dir, signal });

@@ -33,7 +33,7 @@ export class NpmRunner {
   async stage(source: NpmSource, spec: string | undefined, stagingDir: string, signal?: AbortSignal): Promise<StagedNpmPackage> {
     await writeFile(join(stagingDir, "package.json"), `${JSON.stringify({ name: "pi-package-staging", private: true })}\n`);
     const target = spec === undefined ? source.name : `${source.name}@${spec}`;
-    await this.run(["install", target, "--prefix", stagingDir, "--install-strategy=nested", ...INSTALL_FLAGS], stagingDir, signal);
+    await this.run(["install", target, "--prefix", stagingDir, "--install-strategy=nested", ...INSTALL_FLAGS], stagingDir, `npm install ${target}`, signal);
     const dir = join(stagingDir, "node_modules", ...source.name.split("/"));
     const version = await packageVersion(dir);
     if (version === undefined) throw new Error(`npm installed ${target} but ${join(dir, "package.json")} has no version`);
@@ -42,21 +42,21 @@ export class NpmRunner {
 
   /** Installs a cloned repository's own dependencies in place (git packages). */
   async installDependencies(dir: string, signal?: AbortSignal): Promise<void> {
-    await this.run(["install", "--no-package-lock", ...INSTALL_FLAGS], dir, signal);
+    await this.run(["install", "--no-package-lock", ...INSTALL_FLAGS], dir, "npm install (the package's dependencies)", signal);
   }
 
   /** The version the registry's `latest` tag points at. */
   async latestVersion(name: string, cwd: string, signal?: AbortSignal): Promise<string> {
-    const { stdout } = await this.run(["view", `${name}@latest`, "version", "--json"], cwd, signal);
+    const { stdout } = await this.run(["view", `${name}@latest`, "version", "--json"], cwd, `npm view ${name}`, signal);
     const parsed = JSON.parse(stdout.trim() || "null") as unknown;
     const version = Array.isArray(parsed) ? parsed[parsed.length - 1] : parsed;
     if (typeof version !== "string") throw new Error(`npm view ${name} gave no version; is the package published?`);
     return version;
   }
 
-  private run(args: string[], cwd: string, signal?: AbortSignal) {
+  private run(args: string[], cwd: string, label: string, signal?: AbortSignal) {
     const [command, ...prefix] = this.command;
-    return runCommand(this.spawn, command!, [...prefix, ...args], { cwd, signal });
+    return runCommand(this.spawn, command!, [...prefix, ...args], { cwd, signal, label });
   }
 }
 

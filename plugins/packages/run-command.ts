@@ -29,14 +29,17 @@ export class CommandFailedError extends Error {
 /** How many trailing lines of a failed command's output go into its error message. */
 const TAIL_LINES = 6;
 
-/** Runs `command args` to completion; rejects with CommandFailedError on a non-zero exit or abort. */
+/**
+ * Runs `command args` to completion; rejects with CommandFailedError on a non-zero exit or abort.
+ * `label` names the step in messages (e.g. "npm install foo@1.0.0") instead of the whole command line.
+ */
 export function runCommand(
   spawn: Spawner,
   command: string,
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal; label?: string } = {},
 ): Promise<CommandOutput> {
-  const shown = [command, ...args].join(" ");
+  const shown = options.label ?? [command, ...args].join(" ");
   if (options.signal?.aborted) return Promise.reject(new Error(`${shown}: cancelled`));
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {

@@ -1,0 +1,183 @@
+/**
+ * The packages plugin booted in a kernel with the settings plugin, npm replaced through pi's
+ * `npmCommand` setting by a scripted stand-in (tests/fixtures/packages/fake-npm.mjs), so the atomic
+ * paths the real registry cannot reach on demand are exercised exactly: a settings write that fails
+ * after the new version is in place, an install aborted while npm is mid-copy, a package that lists
+ * files it lacks, and the bookkeeping of the `packages` setting.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PackagesContract, type PackageManager } from "../../../contracts/packages.js";
+import { Kernel, type Handle } from "../../../kernel/index.js";
+import packagesPlugin from "../../../plugins/packages/index.js";
+import settingsPlugin from "../../../plugins/settings/index.js";
+import { treeHash, treeListing, writeFixturePackage } from "../../fixtures/packages/fixture-package.js";
+
+const FAKE_NPM = fileURLToPath(new URL("../../fixtures/packages/fake-npm.mjs", import.meta.url));
+
+let root: string;
+let agentDir: string;
+let cwd: string;
+let packagesRoot: string;
+let kernel: Kernel;
+let manager: Handle<PackageManager>;
+
+/** Puts a version of a fixture package where the fake npm finds it. */
+function offer(name: string, version: string, template: "greeter" | "fake-bash" = "greeter"): string {
+  const dir = join(packagesRoot, name, version);
+  mkdirSync(dir, { recursive: true });
+  return writeFixturePackage(template, { name, version }, dir);
+}
+
+/** Writes the global settings.json with npm pointed at the fake (plus `extra` keys), 4-space indented so a rewrite shows. */
+function writeSettings(extra: Record<string, unknown> = {}, npmArgs: string[] = []): void {
+  writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ npmCommand: [process.execPath, FAKE_NPM, `--root=${packagesRoot}`, ...npmArgs], ...extra }, null, 4));
+}
+
+const settings = (): any => JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8"));
+
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), "pi-packages-"));
+  agentDir = join(root, "agent");
+  cwd = join(root, "project");
+  packagesRoot = join(root, "fake-registry");
+  mkdirSync(agentDir);
+  mkdirSync(cwd);
+  writeSettings();
+  kernel = new Kernel();
+  const boot = await kernel.boot([
+    { id: "settings", source: { kind: "inline", label: "settings", definition: settingsPlugin }, config: { agentDir } },
+    { id: "packages", source: { kind: "inline", label: "packages", definition: packagesPlugin }, config: { agentDir } },
+  ]);
+  expect(boot.errors).toEqual([]);
+  manager = kernel.use(PackagesContract);
+});
+afterEach(async () => {
+  await kernel.shutdown();
+});
+
+describe("packages plugin (npm through the npmCommand setting)", () => {
+  it("installs into <agent>/npm/<name>, records the source, reports progress, and describes what the package brings", async () => {
+    offer("greeter", "1.0.0");
+    const lines: string[] = [];
+    const installed = await manager.call("install", "npm:greeter", { cwd, onProgress: (line) => lines.push(line) });
+    const folder = join(agentDir, "npm", "greeter");
+    expect(installed).toMatchObject({ source: "npm:greeter", scope: "global", kind: "npm", name: "greeter", version: "1.0.0", pinned: false, path: folder, installed: true, problems: [] });
+    expect(installed.contributes).toMatchObject({ plugins: [join(folder, "plugins", "greeter")], skills: [join(folder, "skills")], prompts: [join(folder, "prompts")] });
+    expect(settings().packages).toEqual(["npm:greeter"]);
+    expect(settings().npmCommand[1]).toBe(FAKE_NPM); // other keys are kept
+    expect(lines[0]).toBe(`installing npm:greeter (global) into ${folder}`);
+    expect(lines).toContain("fetching greeter with npm");
+    expect(lines.at(-1)).toBe("installed npm:greeter 1.0.0");
+    expect(treeListing(agentDir).filter((p) => p.startsWith(".pi-staging"))).toEqual([]);
+  });
+
+  it("a settings write that fails after the new version is in place puts the old version back and leaves settings as they were", async () => {
+    offer("greeter", "1.0.0");
+    await manager.call("install", "npm:greeter@1.0.0", { cwd });
+    writeSettings({ packages: ["npm:greeter@1.0.0"] });
+    offer("greeter", "1.1.0");
+    const before = treeHash(agentDir);
+    // Another writer holds pi's settings lock (fresh, so it is not taken over as stale).
+    mkdirSync(join(agentDir, "settings.json.lock"));
+    const held = treeHash(agentDir);
+    await expect(manager.call("install", "npm:greeter@1.1.0", { cwd })).rejects.toThrow("another process is writing it");
+    expect(treeHash(agentDir)).toBe(held);
+    expect(JSON.parse(readFileSync(join(agentDir, "npm", "greeter", "package.json"), "utf8")).version).toBe("1.0.0");
+    expect(before).not.toBe(held);
+  });
+
+  it("an install aborted while npm is copying changes nothing, and npm's process is ended", async () => {
+    offer("greeter", "1.0.0");
+    let connected: (socket: Socket) => void = () => undefined;
+    const npmStarted = new Promise<Socket>((resolve) => (connected = resolve));
+    const server = createServer((socket) => connected(socket));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    writeSettings({}, [`--hang-port=${(server.address() as { port: number }).port}`]);
+    const before = treeHash(agentDir);
+    const controller = new AbortController();
+    const install = manager.call("install", "npm:greeter", { cwd, signal: controller.signal });
+    const socket = await npmStarted; // npm has half-copied the package into the staging folder
+    expect(treeListing(agentDir).some((p) => p.endsWith("half-copied.txt"))).toBe(true);
+    const npmGone = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    controller.abort();
+    await expect(install).rejects.toThrow("cancelled");
+    await npmGone;
+    server.close();
+    expect(treeHash(agentDir)).toBe(before);
+  });
+
+  it("refuses a package whose manifest lists files it does not have, before moving anything", async () => {
+    const dir = offer("broken", "1.0.0");
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "broken", version: "1.0.0", pi: { plugins: ["./nowhere"], skills: ["./skills"] } }));
+    const before = treeHash(agentDir);
+    await expect(manager.call("install", "npm:broken", { cwd })).rejects.toThrow("npm:broken cannot be installed: plugin ./nowhere does not exist");
+    expect(treeHash(agentDir)).toBe(before);
+  });
+
+  it("an unknown package fails with npm's reason in one line, and a bad source with what is accepted", async () => {
+    await expect(manager.call("install", "npm:nothing-here", { cwd })).rejects.toThrow(/^npm install nothing-here failed \(exit code 1\): code E404 \| 404 Not Found - GET http:\/\/fake-registry\/nothing-here - no such package available$/);
+    await expect(manager.call("install", "git:nohost", { cwd })).rejects.toThrow(`invalid package source "git:nohost"`);
+    await expect(manager.call("install", "./missing", { cwd })).rejects.toThrow(`no such folder or file: ${join(cwd, "missing")}`);
+    await expect(manager.call("install", "pi-skills", { cwd })).rejects.toThrow("for an npm package write npm:pi-skills");
+  });
+
+  it("update moves unpinned packages to the newest version, keeps pinned ones, and says which is which", async () => {
+    offer("free", "1.0.0");
+    offer("held", "1.0.0");
+    await manager.call("install", "npm:free", { cwd });
+    await manager.call("install", "npm:held@1.0.0", { cwd });
+    offer("free", "2.0.0");
+    offer("held", "2.0.0");
+    const outcomes = await manager.call("update", undefined, { cwd });
+    expect(outcomes).toEqual([
+      { source: "npm:free", scope: "global", status: "updated", from: "1.0.0", to: "2.0.0" },
+      { source: "npm:held@1.0.0", scope: "global", status: "pinned", from: "1.0.0", to: "1.0.0" },
+    ]);
+    expect(await manager.call("update", "npm:free", { cwd })).toEqual([{ source: "npm:free", scope: "global", status: "current", from: "2.0.0", to: "2.0.0" }]);
+    await expect(manager.call("update", "npm:other", { cwd })).rejects.toThrow(`npm:other is not in the packages setting; install it with "pi install npm:other"`);
+  });
+
+  it("keeps pi's filter objects when a package is reinstalled, removes only the named package, and lists a missing one with a problem", async () => {
+    offer("a", "1.0.0");
+    offer("b", "1.0.0");
+    writeSettings({ packages: [{ source: "npm:a@1.0.0", skills: [] }, "npm:b", "npm:gone"] });
+    await manager.call("install", "npm:a", { cwd });
+    await manager.call("install", "npm:b", { cwd });
+    expect(settings().packages).toEqual([{ source: "npm:a", skills: [] }, "npm:b", "npm:gone"]);
+
+    const list = await manager.call("list", cwd);
+    expect(list.map((p) => [p.source, p.installed, p.problems])).toEqual([
+      ["npm:a", true, []],
+      ["npm:b", true, []],
+      ["npm:gone", false, [`not installed; run "pi install npm:gone"`]],
+    ]);
+
+    expect(await manager.call("remove", "npm:a@9.9.9", { cwd })).toBe(true); // the version does not matter
+    expect(settings().packages).toEqual(["npm:b", "npm:gone"]);
+    expect(existsSync(join(agentDir, "npm", "a"))).toBe(false);
+    expect(existsSync(join(agentDir, "npm", "b"))).toBe(true);
+    expect(await manager.call("remove", "npm:a", { cwd })).toBe(false);
+  });
+
+  it("-l installs into the project's .pi folder and settings; a local path is recorded relative to its scope, never copied", async () => {
+    offer("proj", "1.0.0");
+    await manager.call("install", "npm:proj", { cwd, local: true });
+    expect(JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")).packages).toEqual(["npm:proj"]);
+    expect(existsSync(join(cwd, ".pi", "npm", "proj", "package.json"))).toBe(true);
+    expect(settings().packages).toBeUndefined();
+
+    const local = join(root, "my-local-package");
+    cpSync(writeFixturePackage("greeter", { name: "local-greeter", version: "0.1.0" }), local, { recursive: true });
+    const installed = await manager.call("install", local, { cwd, local: true });
+    expect(installed).toMatchObject({ kind: "local", path: local, version: "0.1.0", installed: true });
+    expect(JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")).packages).toEqual(["npm:proj", "../../my-local-package"]);
+    expect(await manager.call("update", undefined, { cwd })).toContainEqual({ source: "../../my-local-package", scope: "project", status: "local", from: undefined, to: undefined });
+    expect(await manager.call("remove", local, { cwd, local: true })).toBe(true);
+    expect(existsSync(local)).toBe(true);
+  });
+});
