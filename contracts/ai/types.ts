@@ -163,7 +163,7 @@ export interface StreamOptions {
   /** Transient-failure retry policy (429, 5xx, overloaded, dropped connection before any event). */
   retry?: RetryPolicy;
   /** Inspect or replace the request body just before it is sent. */
-  onPayload?: (payload: unknown, model: Model) => unknown | undefined;
+  onPayload?: (payload: unknown, model: Model) => unknown | Promise<unknown>;
 }
 
 /** The `retry` setting, as pi's settings.json spells it. */

@@ -11,6 +11,7 @@ import {
   AssistantEventStream,
   DEFAULT_RETRY,
   estimateContextTokens,
+  usageTokens,
   isContextOverflow,
   isTransientStatus,
   newAssistantMessage,
@@ -515,7 +516,7 @@ export class SessionOrchestrator implements AgentSession {
   private async compactIfFull(): Promise<void> {
     const { compactor } = this.deps;
     if (!compactor.available || this.model === undefined) return;
-    const tokens = estimateContextTokens(convertToLlm(this.contextMessages())).tokens;
+    const tokens = contextTokens(this.contextMessages());
     if (compactor.call("shouldCompact", tokens, this.model.contextWindow, this.compactionSettings())) await this.compactNow("threshold");
   }
 
@@ -794,11 +795,25 @@ export class SessionOrchestrator implements AgentSession {
       cost,
     };
     if (this.model !== undefined && info !== undefined) {
-      const used = estimateContextTokens(convertToLlm(this.contextMessages())).tokens;
+      const used = contextTokens(this.contextMessages());
       stats.contextUsage = { tokens: used, contextWindow: this.model.contextWindow, percent: Math.round((used / this.model.contextWindow) * 1000) / 10 };
     }
     return stats;
   }
+}
+
+/**
+ * The context's size in tokens: the last answered request's usage plus an estimate of what came after.
+ * Only that tail is converted, so a 20,000-message session costs what its last turn costs.
+ */
+function contextTokens(messages: readonly AgentMessage[]): number {
+  let anchor = messages.length;
+  while (anchor > 0) {
+    const m = messages[anchor - 1]!;
+    if (m.role === "assistant" && (m as AssistantMessage).stopReason !== "error" && (m as AssistantMessage).stopReason !== "aborted" && usageTokens((m as AssistantMessage).usage) > 0) break;
+    anchor--;
+  }
+  return estimateContextTokens(convertToLlm(messages.slice(Math.max(0, anchor - 1)))).tokens;
 }
 
 function userMessage(text: string, images?: ImageContent[]): UserMessage {

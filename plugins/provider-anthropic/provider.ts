@@ -38,7 +38,7 @@ export class AnthropicProvider implements AiProvider {
 async function runStream(stream: AssistantEventStream, message: AssistantMessage, model: Model, context: Context, options: StreamOptions): Promise<void> {
   const apiKey = resolveApiKey(model, options);
   let body = buildRequestBody(model, context, options);
-  const replaced = options.onPayload?.(body, model);
+  const replaced = await options.onPayload?.(body, model);
   if (replaced !== undefined) body = replaced as typeof body;
 
   const assembler = new MessageAssembler(stream, message, model);
