@@ -105,20 +105,47 @@ export class DiffRenderer {
     while (first < common && previous[first] === next[first]) first++;
     if (first === previous.length && first === next.length) return "";
     if (first < this.visibleTop) return this.fullRedraw(next);
-    // With the row count unchanged, rows equal at the end need no rewrite either.
-    let endNew = next.length;
-    if (next.length === previous.length) {
-      while (endNew > first && previous[endNew - 1] === next[endNew - 1]) endNew--;
+    // Rows equal at the end (the editor and footer under a streaming answer) keep their text; when the row
+    // count changed they move, which the terminal does itself: insert or delete rows above them.
+    let same = 0;
+    while (same < common - first && previous[previous.length - 1 - same] === next[next.length - 1 - same]) same++;
+    const grow = next.length - previous.length;
+    if (same > 0 && grow !== 0) {
+      const moved = grow > 0 ? this.insertRows(previous.length - same, grow, next.length, first) : this.deleteRows(next.length - same, -grow);
+      if (moved !== undefined) return moved + this.rewriteRange(previous, next, first, next.length - same, previous.length - same);
     }
+    const end = grow === 0 ? next.length - same : next.length;
+    let out = this.rewriteRange(previous, next, first, end, previous.length);
+    if (grow < 0) out += this.moveTo(next.length) + "\r\x1b[J";
+    return out;
+  }
+
+  /** Rewrites rows [from, to) of `next`; rows below `oldRows` hold their previous text (the rest are blank). */
+  private rewriteRange(previous: string[], next: string[], from: number, to: number, oldRows: number): string {
     let out = "";
-    for (let row = first; row < endNew; row++) {
+    for (let row = from; row < to; row++) {
       out += this.moveTo(row);
-      out += row < previous.length ? this.rewrite(previous[row]!, next[row]!) : this.line(next[row]!);
-    }
-    if (next.length < previous.length) {
-      out += this.moveTo(next.length) + "\r\x1b[J";
+      out += row < oldRows ? this.rewrite(previous[row]!, next[row]!) : this.line(next[row]!);
     }
     return out;
+  }
+
+  /**
+   * Opens `count` blank rows at document row `at`, pushing the rows below down (CSI L), after making sure
+   * the screen has room below the document so nothing of it falls off the bottom. Undefined when a row
+   * involved would be above the screen's top after that (the caller rewrites instead).
+   */
+  private insertRows(at: number, count: number, total: number, firstChanged: number): string | undefined {
+    const topAfter = Math.max(0, Math.max(this.extent, total) - this.height);
+    if (at < topAfter || firstChanged < topAfter || count >= this.height) return undefined;
+    // Reach row total-1 first: scrolls the screen if needed, leaving blank rows under the document.
+    const reserve = this.moveTo(total - 1);
+    return reserve + this.moveTo(at) + `\x1b[${count}L`;
+  }
+
+  /** Removes `count` rows at document row `at`, pulling the rows below up (CSI M). */
+  private deleteRows(at: number, count: number): string {
+    return this.moveTo(at) + `\x1b[${count}M`;
   }
 
   /** A row that exists on screen: append only its new end when it just grew, else rewrite it. */

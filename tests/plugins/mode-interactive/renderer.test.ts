@@ -92,6 +92,26 @@ describe("differential renderer", () => {
     expect(vt.lines()[0]).toBe(`x ${thumbs} y`);
   });
 
+  it("opens a row for a streamed answer that wrapped by inserting a line, not by rewriting the editor and footer below", () => {
+    const { vt, draw } = setup(40, 10);
+    const live = ["────────", "editor text", "────────", "footer one", "footer two"];
+    draw(["", "answer starts", ...live]);
+    const bytes = draw(["", "answer starts and", "wraps here", ...live]);
+    expect(bytes).toContain("\x1b[1L");
+    expect(bytes).toContain("wraps here");
+    for (const row of live) expect(bytes).not.toContain(row);
+    expect(vt.lines().slice(0, 8)).toEqual(["", "answer starts and", "wraps here", ...live]);
+  });
+
+  it("closes rows that went away by deleting lines, keeping the rows below", () => {
+    const { vt, draw } = setup(40, 10);
+    draw(["a", "queued: one", "queued: two", "editor", "footer"]);
+    const bytes = draw(["a", "editor", "footer"]);
+    expect(bytes).toContain("\x1b[2M");
+    expect(bytes).not.toContain("footer");
+    expect(vt.lines().slice(0, 5)).toEqual(["a", "editor", "footer", "", ""]);
+  });
+
   it("lets a tall document scroll into scrollback and keeps editing the rows still on screen", () => {
     const { vt, renderer, draw } = setup(40, 10);
     const doc = rows(30);

@@ -1,7 +1,7 @@
 /**
  * A small terminal emulator for tests: a screen of cells plus scrollback that understands exactly the
  * sequences a well-behaved renderer may send (text with wide characters, CR, LF, cursor movement CSI
- * A/B/C/D/G/H, erase J/K, SGR, private modes). Anything else throws, so a test notices a renderer that
+ * A/B/C/D/G/H, erase J/K, insert/delete lines L/M, SGR, private modes). Anything else throws, so a test notices a renderer that
  * emits something it should not. Colours are dropped: tests compare text.
  */
 import stringWidth from "string-width";
@@ -171,6 +171,21 @@ export class VirtualTerminal {
         else if (params === "" || params === "0") this.screen[this.row]!.fill(" ", this.col);
         else throw new Error(`unexpected erase ${params}K`);
         break;
+      case "L": {
+        // Insert lines at the cursor row; rows pushed past the bottom are lost (not scrolled back).
+        const k = Math.min(n(1), this.height - this.row);
+        this.screen.splice(this.height - k, k);
+        this.screen.splice(this.row, 0, ...Array.from({ length: k }, () => this.blankRow()));
+        this.col = 0;
+        break;
+      }
+      case "M": {
+        const k = Math.min(n(1), this.height - this.row);
+        this.screen.splice(this.row, k);
+        for (let i = 0; i < k; i++) this.screen.push(this.blankRow());
+        this.col = 0;
+        break;
+      }
       default:
         throw new Error(`unexpected sequence CSI ${params}${final}`);
     }
