@@ -1,0 +1,51 @@
+/**
+ * The codemode plugin: a `codemode` tool that runs a model-written JavaScript program in a QuickJS
+ * (WebAssembly) sandbox whose only power is calling the other active tools — each call validated and
+ * passed through the beforeToolCall/afterToolCall hooks like a top-level one — so a hundred tool calls
+ * cost the conversation one tool result. QuickJS loads on the first run only.
+ */
+import { Type } from "@sinclair/typebox";
+import { HooksContract } from "../../contracts/hooks.js";
+import { ToolContract, ToolSourceContract, TOOL_LIMITS } from "../../contracts/tool.js";
+import { definePlugin } from "../../kernel/index.js";
+import { CodemodeSource } from "./codemode-source.js";
+
+/** QuickJS's own stack limit. Deeper would let recursion overflow the host's stack inside WebAssembly first. */
+const MAX_STACK_BYTES = 256 * 1024;
+
+export default definePlugin({
+  id: "codemode",
+  version: "1.0.0",
+  description: "codemode: one tool call runs a sandboxed JavaScript program that calls the other tools",
+  provides: [ToolSourceContract],
+  requires: [
+    { contract: ToolContract, optional: true },
+    { contract: ToolSourceContract, optional: true },
+    { contract: HooksContract, optional: true },
+  ],
+  config: Type.Object({
+    /** Wall time for one program, tool calls included. */
+    timeLimitMs: Type.Integer({ minimum: 1, default: 60_000 }),
+    /** The sandbox's memory limit. */
+    memoryLimitMb: Type.Integer({ minimum: 1, maximum: 4_096, default: 64 }),
+    /** What one result may hold (console output and return value together). */
+    maxOutputBytes: Type.Integer({ minimum: 256, default: TOOL_LIMITS.maxBytes }),
+    /** Tool names programs may call; default every active tool. */
+    tools: Type.Optional(Type.Array(Type.String())),
+    /** Tool names programs may never call. */
+    excludeTools: Type.Array(Type.String(), { default: [] }),
+  }),
+  setup(ctx) {
+    const { config } = ctx;
+    ctx.provide(
+      ToolSourceContract,
+      new CodemodeSource({
+        providers: { tools: ctx.useAll(ToolContract), sources: ctx.useAll(ToolSourceContract), selfPluginId: ctx.pluginId },
+        hooks: ctx.useAll(HooksContract),
+        limits: { timeLimitMs: config.timeLimitMs, memoryLimitBytes: config.memoryLimitMb * 1024 * 1024, maxOutputBytes: config.maxOutputBytes, maxStackBytes: MAX_STACK_BYTES },
+        allow: config.tools,
+        deny: config.excludeTools,
+      }),
+    );
+  },
+});
