@@ -25,6 +25,7 @@ import type { AgentSession, SessionEvent } from "../../contracts/agent-session.j
 import type { ModeInput, ModeIO } from "../../contracts/mode.js";
 import type { SessionStore } from "../../contracts/session.js";
 import type { Handle } from "../../kernel/index.js";
+import { AnswerTracker } from "./answered.js";
 import { needsAsking, PERMISSION_OPTIONS, rememberedRejection, verdictOf } from "./permissions.js";
 import { promptInput, UnsupportedContentError, type PromptInput } from "./prompt-content.js";
 import { replayUpdates } from "./replay.js";
@@ -63,6 +64,8 @@ export class AcpConnection {
   private openSessionId: string | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private turn: Turn | undefined;
+  /** Set once the run is ending: work that arrives now is refused instead of started. */
+  private closing = false;
   private warnedMcp = false;
   private warnedWrite = false;
 
@@ -76,7 +79,8 @@ export class AcpConnection {
   async run(): Promise<number> {
     if (this.input.messages.length > 0) this.warn("acp mode takes prompts from the client; the command-line messages were ignored");
     this.sdk = await import("@agentclientprotocol/sdk");
-    const stream = this.sdk.ndJsonStream(writableTo(this.io.stdout), readableFrom(this.io.stdin));
+    const answers = new AnswerTracker();
+    const stream = answers.wrap(this.sdk.ndJsonStream(writableTo(this.io.stdout), readableFrom(this.io.stdin)));
     const app = this.sdk
       .agent({ name: "pi" })
       .onRequest("initialize", ({ params }) => this.initialize(params))
@@ -90,11 +94,14 @@ export class AcpConnection {
 
     await Promise.race([connection.closed, this.io.stopped]);
     // Queued prompts answer "cancelled"; the running one is aborted and answers once its run is over.
+    this.closing = true;
     for (const sessionId of this.sessions.keys()) this.cancel(sessionId);
     await this.queue.catch(() => undefined);
     await Promise.resolve()
       .then(() => this.deps.session.call("idle"))
       .catch((error: unknown) => this.warn(messageOf(error)));
+    // Closing drops unwritten messages: let the last answers reach the client first (unless it has gone).
+    await Promise.race([answers.answered(), connection.closed]);
     connection.close();
     return 0;
   }
@@ -272,8 +279,9 @@ export class AcpConnection {
     this.warn(`the client's ${count} MCP server(s) were not connected; configure MCP servers in pi's settings ("mcpServers") instead`);
   }
 
-  /** Runs `work` after every earlier piece of serialized work has settled. */
+  /** Runs `work` after every earlier piece of serialized work has settled; refused once the run is ending. */
   private serialized<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closing) return Promise.reject(this.internal("pi is shutting down; no new work is accepted"));
     const result = this.queue.then(work);
     this.queue = result.catch(() => undefined);
     return result;
