@@ -1,0 +1,142 @@
+/**
+ * Where extensions come from, by pi's rules (docs/extensions.md, "Extension Locations"): the project's
+ * `.pi/extensions/`, then `<agentDir>/extensions/`, then configured paths (the `extensions` setting, the
+ * distribution's config, `-e`). In a folder, each `*.ts`/`*.js` file is an extension, and each
+ * subfolder contributes its package.json `pi.extensions` entries or its `index.ts`/`index.js`. A
+ * configured folder is read the same way. Each file loads once, in that order.
+ *
+ * pi-host runs project code only in trusted projects (`pi trust`), so `.pi/extensions/` of an
+ * untrusted project is skipped with a notice, as a project's `.pi/plugins.json` is.
+ */
+import type { Dirent } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+
+/** Where one extension was found; `scope` is pi's SourceInfo scope. */
+export interface ExtensionLocation {
+  path: string;
+  scope: "user" | "project" | "temporary";
+}
+
+/** What discovery needs to know. */
+export interface DiscoveryInput {
+  cwd: string;
+  agentDir: string;
+  /** Paths from settings, config and the command line, relative to `cwd`; `~` is the home folder. */
+  configured: string[];
+  /** pi's `--no-extensions`: skip the two folders; configured paths still load. */
+  noDiscovery: boolean;
+}
+
+/** The extensions found, and what the user should hear about (skipped folders, missing paths). */
+export interface Discovery {
+  found: ExtensionLocation[];
+  notices: string[];
+}
+
+/** Finds the extension entry files, in load order, each once. */
+export async function discoverExtensions(input: DiscoveryInput): Promise<Discovery> {
+  const found: ExtensionLocation[] = [];
+  const notices: string[] = [];
+  const seen = new Set<string>();
+  const add = (paths: string[], scope: ExtensionLocation["scope"]): void => {
+    for (const path of paths) {
+      const resolved = resolve(path);
+      if (seen.has(resolved)) continue;
+      seen.add(resolved);
+      found.push({ path: resolved, scope });
+    }
+  };
+  if (!input.noDiscovery) {
+    const projectDir = join(input.cwd, ".pi", "extensions");
+    const projectEntries = await entriesInFolder(projectDir);
+    if (projectEntries.length > 0) {
+      if (await isTrustedProject(input.agentDir, input.cwd)) add(projectEntries, "project");
+      else notices.push(`skipped ${projectEntries.length} project extension(s) in ${projectDir}: this project is not trusted; run "pi trust" to load them`);
+    }
+    add(await entriesInFolder(join(input.agentDir, "extensions")), "user");
+  }
+  for (const configured of input.configured) {
+    const path = expandPath(configured, input.cwd);
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined) {
+      notices.push(`extension ${configured} not found (looked at ${path})`);
+      continue;
+    }
+    if (info.isDirectory()) add((await packageEntries(path)) ?? (await entriesInFolder(path)), "temporary");
+    else add([path], "temporary");
+  }
+  return { found, notices };
+}
+
+/** A path as pi reads it: `~` is the home folder, relative paths start at `cwd`. */
+export function expandPath(path: string, cwd: string): string {
+  const trimmed = path.trim();
+  if (trimmed === "~") return homedir();
+  if (trimmed.startsWith("~/")) return join(homedir(), trimmed.slice(2));
+  return isAbsolute(trimmed) ? trimmed : resolve(cwd, trimmed);
+}
+
+const isEntryFile = (name: string): boolean => name.endsWith(".ts") || name.endsWith(".js");
+
+/** One folder level: entry files, and each subfolder's package entries or index file. */
+async function entriesInFolder(dir: string): Promise<string[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const path = join(dir, entry.name);
+    const kind = entry.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
+    if (kind === undefined) continue;
+    if (kind.isFile() && isEntryFile(entry.name)) out.push(path);
+    else if (kind.isDirectory()) out.push(...((await packageEntries(path)) ?? []));
+  }
+  return out;
+}
+
+/** A folder's entry points: package.json `pi.extensions` (existing files), else index.ts, else index.js. */
+async function packageEntries(dir: string): Promise<string[] | undefined> {
+  const manifest = await readFile(join(dir, "package.json"), "utf8").then(
+    (text) => JSON.parse(text) as { pi?: { extensions?: unknown } },
+    () => undefined,
+  );
+  const declared = Array.isArray(manifest?.pi?.extensions) ? manifest.pi.extensions.filter((p): p is string => typeof p === "string") : [];
+  const existing: string[] = [];
+  for (const entry of declared) {
+    const path = resolve(dir, entry);
+    if (await exists(path)) existing.push(path);
+  }
+  if (existing.length > 0) return existing;
+  for (const index of ["index.ts", "index.js"]) {
+    if (await exists(join(dir, index))) return [join(dir, index)];
+  }
+  return undefined;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Whether `cwd` (or a folder above it) is in `<agentDir>/trusted-projects.json`, the list `pi trust`
+ * writes. A missing or unreadable list trusts nothing.
+ */
+async function isTrustedProject(agentDir: string, cwd: string): Promise<boolean> {
+  let list: unknown;
+  try {
+    list = JSON.parse(await readFile(join(agentDir, "trusted-projects.json"), "utf8"));
+  } catch {
+    return false;
+  }
+  if (!Array.isArray(list)) return false;
+  const here = resolve(cwd);
+  return list.some((p) => typeof p === "string" && (here === p || here.startsWith(p.endsWith("/") ? p : `${p}/`)));
+}
