@@ -195,6 +195,19 @@ describe("git: packages from a bare repository served by git daemon on 127.0.0.1
     expect(settings().packages).toEqual([]);
     expect(existsSync(join(user.agent, "git", "127.0.0.1"))).toBe(false);
   }, SLOW);
+
+  it("a repository with dependencies gets them from npm inside the staged clone", async () => {
+    await registry.publish(writeFixturePackage("dep", { name: "pi-fixture-git-dep", version: "1.0.0" }));
+    const repo = await gitServer.createRepo("acme/with-deps.git");
+    await repo.commitFolder(writeFixturePackage("needs-dep", { name: "with-deps", version: "1.0.0", dep: "pi-fixture-git-dep" }), "with a dependency");
+    await repo.push();
+    const install = await piOk(["install", `git:${gitServer.url("acme/with-deps.git")}`]);
+    expect(install.stderr).toContain("installing its dependencies with npm");
+    const folder = join(user.agent, "git", "127.0.0.1", "acme", "with-deps");
+    expect(existsSync(join(folder, "node_modules", "pi-fixture-git-dep", "package.json"))).toBe(true);
+    expect(existsSync(join(folder, "package-lock.json"))).toBe(false); // the clone's tree stays as committed
+    expect(await listJson()).toMatchObject([{ kind: "git", version: "1.0.0", contributes: { skills: [join(folder, "skills")] }, problems: [] }]);
+  }, SLOW);
 });
 
 describe("failed installs leave settings.json and the install folders byte-for-byte as before", () => {
@@ -239,6 +252,9 @@ describe("failed installs leave settings.json and the install folders byte-for-b
       await proxy.close();
       await registry.start();
     }
+    // With the registry back, the same install works, the dependency nested inside the package's folder.
+    await piOk(["install", "npm:pi-fixture-needs-dep"]);
+    expect(existsSync(join(user.agent, "npm", "pi-fixture-needs-dep", "node_modules", "pi-fixture-late-dep", "package.json"))).toBe(true);
   }, SLOW);
 
   it("an update whose new version's download is cut off keeps the installed version", async () => {
