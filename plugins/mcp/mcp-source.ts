@@ -86,8 +86,13 @@ export class McpToolSource implements ToolSource {
     const fromConfig = parseServers(this.host.configServers, 'plugin config "servers"', cwd);
     let fromSettings: { specs: ServerSpec[]; problems: ServerProblem[] } = { specs: [], problems: [] };
     if (this.host.readSettings && this.host.settings?.available) {
-      const settings = await this.host.settings.call("get", cwd);
-      fromSettings = parseServers(settings.mcpServers, 'settings "mcpServers"', cwd);
+      try {
+        const settings = await this.host.settings.call("get", cwd);
+        fromSettings = parseServers(settings.mcpServers, 'settings "mcpServers"', cwd);
+      } catch (error) {
+        // Unreadable settings must not take the configured servers down with them.
+        this.noticeOnce(`settings:${(error as Error).message}`, "warning", `MCP: settings could not be read, so their "mcpServers" are left out: ${(error as Error).message}`);
+      }
     }
     for (const problem of [...fromConfig.problems, ...fromSettings.problems]) this.noticeOnce(`config:${problem.message}`, "warning", `MCP: ${problem.message}`);
     const byName = new Map<string, ServerSpec>();
