@@ -19,12 +19,12 @@ interface FlagSpec {
 }
 
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
-const MODES = ["text", "json", "rpc"] as const;
+const MODES = ["text", "json", "rpc", "acp"] as const;
 
 /** Every flag `pi` knows, in help order. */
 const FLAGS: FlagSpec[] = [
   { group: "Modes", name: "print", short: ["-p"], help: "Print the final answer and exit (also when stdin or stdout is not a terminal)" },
-  { group: "Modes", name: "mode", value: "<text|json|rpc>", help: "text = print; json = one JSON event per line; rpc = JSONL commands on stdin" },
+  { group: "Modes", name: "mode", value: "<text|json|rpc|acp>", help: "text = print; json = one JSON event per line; rpc = JSONL commands on stdin; acp = Agent Client Protocol for editors" },
   { group: "Modes", name: "compat-events", help: "JSON/RPC: pi's exact events (whole partial message on every update) instead of deltas" },
   { group: "Model", name: "model", value: "<provider/id[:thinking]>", help: "Model to use, e.g. anthropic/claude-sonnet-4-5:high or a unique id" },
   { group: "Model", name: "provider", value: "<name>", help: "Provider, such as anthropic, openai or google (--list-models: only its models)" },
@@ -272,7 +272,7 @@ Usage:
   pi trust [dir]               Trust a project folder (default: the current one) so its
                                .pi/plugins.json applies
 
-Mode: --mode rpc > --mode json > print (-p, --mode text, or stdin/stdout not a terminal) > interactive.
+Mode: --mode rpc or acp > --mode json > print (-p, --mode text, or stdin/stdout not a terminal) > interactive.
 Piped stdin and @file arguments join the first message (text files as <file name="...">...</file>,
 images attached).
 

@@ -21,7 +21,7 @@ const EXIT_FAILURE = 1;
 const EXIT_INTERRUPTED = 130;
 
 /** The mode a run uses, by pi's precedence. */
-export type ModeName = "rpc" | "json" | "print" | "interactive";
+export type ModeName = "rpc" | "acp" | "json" | "print" | "interactive";
 
 /** Where this run happens. */
 export interface RunPlace {
@@ -31,9 +31,10 @@ export interface RunPlace {
   env: NodeJS.ProcessEnv;
 }
 
-/** pi's rule: --mode rpc, else --mode json, else print when asked or when stdin/stdout is not a terminal. */
+/** pi's rule: --mode rpc (or acp), else --mode json, else print when asked or when stdin/stdout is not a terminal. */
 export function chooseMode(args: CliArgs, stdinIsTTY: boolean, stdoutIsTTY: boolean): ModeName {
   if (args.mode === "rpc") return "rpc";
+  if (args.mode === "acp") return "acp";
   if (args.mode === "json") return "json";
   if (args.print || args.mode === "text" || !stdinIsTTY || !stdoutIsTTY) return "print";
   return "interactive";
@@ -43,12 +44,12 @@ export function chooseMode(args: CliArgs, stdinIsTTY: boolean, stdoutIsTTY: bool
 export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<number> {
   checkCombinations(args);
   const mode = chooseMode(args, process.stdin.isTTY === true, process.stdout.isTTY === true);
-  if (mode === "rpc" && args.files.length > 0) throw new UsageError("@file arguments are not supported in RPC mode; send files in prompts");
+  if ((mode === "rpc" || mode === "acp") && args.files.length > 0) throw new UsageError(`@file arguments are not supported in ${mode.toUpperCase()} mode; send files in prompts`);
   if (args.resume) return listSessionsToResume(args, place);
 
-  // RPC mode reads its commands from stdin; the other modes take the messages, @files and piped stdin.
+  // RPC and ACP modes read their protocol from stdin; the other modes take the messages, @files and piped stdin.
   let input: ModeInput = { messages: [...args.positionals], images: [], compatEvents: args.compatEvents };
-  if (mode !== "rpc") {
+  if (mode !== "rpc" && mode !== "acp") {
     const stdin = mode === "interactive" ? undefined : await readPipedStdin(process.stdin);
     input = await buildModeInput({ cwd: place.cwd, messages: args.positionals, files: args.files, stdin, compatEvents: args.compatEvents });
     if (mode !== "interactive" && input.messages.length === 0) throw new UsageError(`nothing to send: give a message, an @file, or pipe text into stdin`);

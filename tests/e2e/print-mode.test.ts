@@ -172,7 +172,7 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
       [["--modle", "x", "hi"], "pi: unknown flag --modle; did you mean --model? run \"pi --help\" for the options\n"],
       [["-x", "hi"], "pi: unknown flag -x; "],
       [["--thinking", "loud", "hi"], "pi: --thinking must be one of off, minimal, low, medium, high, xhigh, not \"loud\"\n"],
-      [["--mode", "xml", "hi"], "pi: --mode must be one of text, json, rpc, not \"xml\"\n"],
+      [["--mode", "xml", "hi"], "pi: --mode must be one of text, json, rpc, acp, not \"xml\"\n"],
       [["-c", "--no-session", "hi"], "pi: --continue and --no-session cannot be combined; choose one\n"],
       [["--tools", "read", "--no-tools", "hi"], "pi: --tools and --no-tools cannot be combined; choose one\n"],
       [["--model"], "pi: --model needs a value: --model <provider/id[:thinking]>\n"],
@@ -194,7 +194,7 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
     expect(run.code).toBe(0);
     const flags = [
       "-p, --print",
-      "--mode <text|json|rpc>",
+      "--mode <text|json|rpc|acp>",
       "-c, --continue",
       "-r, --resume",
       "--session <path|id>",
