@@ -108,12 +108,19 @@ export class ServerConnection {
       this.everReady = true;
       this.failure = undefined;
     } catch (error) {
-      const stopped = this.closing;
+      if (this.closing) {
+        // Stopped on purpose (disabled, reconfigured, retired): not a failure to report.
+        this.status = "stopped";
+        this.failure = undefined;
+        await this.transport?.close().catch(() => undefined);
+        this.transport = undefined;
+        throw new McpServerError(`MCP server "${this.spec.name}" was stopped while starting`);
+      }
       const exit = this.exits.get(epoch);
       const stderr = this.transport instanceof OwnedStdioTransport ? this.transport.stderrTail.split("\n").slice(-3).join(" | ") : "";
       const reason = exit !== undefined ? exit.replace(`MCP server "${this.spec.name}" `, "") : `${(error as Error).message}${stderr === "" ? "" : ` (stderr: ${stderr})`}`;
       this.failure = `MCP server "${this.spec.name}" failed to start: ${reason}`;
-      this.status = stopped ? "stopped" : "failed";
+      this.status = "failed";
       this.closing = true;
       await this.transport?.close().catch(() => undefined);
       this.transport = undefined;
@@ -261,7 +268,7 @@ export class ServerConnection {
         this.unreportedCrash = undefined;
         throw new McpServerError(`${exit} while ${what}; it will be restarted on the next call`);
       }
-      if (this.spec.transport === "http" && !(error instanceof (await loadMcpSdk()).McpError)) {
+      if (this.spec.transport === "http" && (error as Error).name !== "AbortError" && !(error instanceof (await loadMcpSdk()).McpError)) {
         // The remote end went away: connect afresh next time.
         await this.close();
       }

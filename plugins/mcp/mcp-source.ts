@@ -150,6 +150,7 @@ export class McpToolSource implements ToolSource {
       if (this.host.exposeResources) out.push(...helperTools(server, caps));
       return out;
     } catch (error) {
+      if (connection.status === "stopped" && error instanceof McpServerError) return [];
       const message = error instanceof McpServerError ? error.message : `MCP server "${server}" could not list its tools: ${(error as Error).message}`;
       this.noticeOnce(`failed:${server}:${message}`, "warning", message);
       return [];
