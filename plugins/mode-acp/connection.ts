@@ -11,6 +11,8 @@ import type {
   AgentConnection,
   InitializeRequest,
   InitializeResponse,
+  ListSessionsRequest,
+  ListSessionsResponse,
   LoadSessionRequest,
   LoadSessionResponse,
   NewSessionRequest,
@@ -87,6 +89,7 @@ export class AcpConnection {
       .onRequest("authenticate", () => ({}))
       .onRequest("session/new", ({ params }) => this.newSession(params))
       .onRequest("session/load", ({ params }) => this.loadSession(params))
+      .onRequest("session/list", ({ params }) => this.listSessions(params))
       .onRequest("session/prompt", ({ params, signal }) => this.prompt(params, signal))
       .onNotification("session/cancel", ({ params }) => this.cancel(params.sessionId));
     const connection = app.connect(stream);
@@ -126,6 +129,7 @@ export class AcpConnection {
         loadSession: true,
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: false, sse: false },
+        sessionCapabilities: { list: {} },
       },
       authMethods: [],
       agentInfo: this.deps.agentInfo,
@@ -161,6 +165,20 @@ export class AcpConnection {
       for (const update of replayUpdates(this.deps.session.call("messages"), cwd)) this.send(params.sessionId, update);
       return {};
     });
+  }
+
+  /**
+   * The stored sessions of this pi's folder, newest first, in one page. Sessions of other folders are
+   * left out: they could not be loaded here (see checkCwd).
+   */
+  private async listSessions(params: ListSessionsRequest): Promise<ListSessionsResponse> {
+    const ours = this.deps.session.call("cwd");
+    const { store } = this.deps;
+    if (!store.available || (typeof params.cwd === "string" && canonical(params.cwd) !== canonical(ours))) return { sessions: [] };
+    const listed = await store.call("list", { cwd: ours });
+    return {
+      sessions: listed.map((s) => ({ sessionId: s.id, cwd: ours, title: s.name ?? oneLine(s.firstMessage), updatedAt: s.modified })),
+    };
   }
 
   private async prompt(params: PromptRequest, signal: AbortSignal): Promise<PromptResponse> {
@@ -325,6 +343,12 @@ function canonical(path: string): string {
   } catch {
     return resolve(path);
   }
+}
+
+/** A first message as a thread title: one line, at most 80 characters. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
 }
 
 function messageOf(error: unknown): string {

@@ -90,6 +90,29 @@ describe("ACP sessions", () => {
     expect(harness.faux.requests[2]!.context.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
   });
 
+  it("session/list lists this folder's stored sessions, titled by their first message", async () => {
+    harness = await startAcp({ faux: { responses: [fauxEcho(), fauxEcho()] } });
+    const init = await harness.client.initialize();
+    expect(init.agentCapabilities?.sessionCapabilities).toEqual({ list: {} });
+    const a = await harness.client.newSession(harness.cwd);
+    await harness.client.prompt(a, "the first thread");
+    const b = await harness.client.newSession(harness.cwd);
+    await harness.client.prompt(b, "the second\nthread");
+
+    const listed = await harness.client.agent.request("session/list", {});
+    // Both may end in the same millisecond, so their order is not checked here.
+    expect(listed.sessions.map((s) => [s.sessionId, s.title, s.cwd])).toEqual(
+      expect.arrayContaining([
+        [b, "the second thread", harness.cwd],
+        [a, "the first thread", harness.cwd],
+      ]),
+    );
+    expect(listed.sessions).toHaveLength(2);
+    expect(listed.sessions[0]!.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await harness.client.agent.request("session/list", { cwd: harness.cwd })).toEqual(listed);
+    expect(await harness.client.agent.request("session/list", { cwd: harness.agentDir })).toEqual({ sessions: [] });
+  });
+
   it("a prompt for an unknown session is refused with resource-not-found", async () => {
     harness = await startAcp();
     await harness.client.initialize();
