@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { SessionHarness } from "../agent-session/harness.js";
+import { bootWithExtensions, fixture, notices, recordingUi } from "./ext-harness.js";
+
+let harness: SessionHarness | undefined;
+afterEach(async () => {
+  await harness?.kernel.shutdown();
+  harness = undefined;
+});
+
+describe("pi.exec", () => {
+  it("runs a program in the session's folder and returns stdout, stderr, code and killed, as pi does", async () => {
+    const ui = recordingUi();
+    const h = (harness = await bootWithExtensions([fixture("exec-demo.ts")], { extra: [ui.plugin] }));
+    await h.session.call("prompt", "/exec-demo");
+    expect(JSON.parse(ui.notes()[0]!)).toEqual({ stdout: h.cwd, stderr: "warned", code: 3, killed: false });
+  });
+
+  it("a timeout kills the program (killed: true); a program that cannot start gives code 1", async () => {
+    const ui = recordingUi();
+    const h = (harness = await bootWithExtensions([fixture("exec-demo.ts")], { extra: [ui.plugin] }));
+    await h.session.call("prompt", "/exec-demo slow");
+    expect(JSON.parse(ui.notes()[0]!)).toMatchObject({ killed: true, stdout: "", stderr: "" });
+    await h.session.call("prompt", "/exec-missing");
+    expect(JSON.parse(ui.notes()[1]!)).toEqual({ code: 1, killed: false });
+  });
+});
+
+describe("members pi-host does not support yet", () => {
+  it("throw 'not supported yet: <name>' where they are called: ctx.ui members, pi-tui exports, registerProvider, events", async () => {
+    const ui = recordingUi();
+    const h = (harness = await bootWithExtensions([fixture("unsupported-call.ts")], { extra: [ui.plugin] }));
+    await h.session.call("prompt", "/probe");
+    expect(JSON.parse(ui.notes()[0]!)).toEqual([
+      "not supported yet: Text",
+      "not supported yet: registerProvider (the model catalog cannot add providers at run time)",
+      'not supported yet: pi.on("session_before_switch") (switching sessions cannot be cancelled by a plugin)',
+      "not supported yet: ctx.ui.theme",
+    ]);
+    await h.session.call("prompt", "/footer");
+    expect(notices(h.events)).toEqual([`extension ${fixture("unsupported-call.ts")}: /footer: not supported yet: ctx.ui.setFooter`]);
+  });
+
+  it("one used while an extension loads stops that extension from loading, with a notice naming it; the others load", async () => {
+    const ui = recordingUi();
+    const h = (harness = await bootWithExtensions([fixture("unsupported-at-load.ts"), fixture("hello-command.ts")], { extra: [ui.plugin] }));
+    await h.session.call("prompt", "/hello there");
+    expect(ui.notes()).toEqual(["Hello there!"]);
+    expect(notices(h.events)).toEqual([
+      `pi-extensions: failed to load extension ${fixture("unsupported-at-load.ts")}: not supported yet: registerShortcut (pi-host has no keybinding contract for extensions)`,
+    ]);
+  });
+});
