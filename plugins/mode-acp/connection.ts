@@ -26,6 +26,7 @@ import type { BeforeToolCallResult, ToolCallInfo } from "../../contracts/agent.j
 import type { AgentSession, SessionEvent } from "../../contracts/agent-session.js";
 import type { ModeInput, ModeIO } from "../../contracts/mode.js";
 import type { SessionStore } from "../../contracts/session.js";
+import type { ToolResult } from "../../contracts/tool.js";
 import type { Handle } from "../../kernel/index.js";
 import { AnswerTracker } from "./answered.js";
 import { needsAsking, PERMISSION_OPTIONS, rememberedRejection, verdictOf } from "./permissions.js";
@@ -236,20 +237,34 @@ export class AcpConnection {
    */
   async beforeToolCall(call: ToolCallInfo, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined> {
     const turn = this.turn;
-    const connection = this.connection;
-    if (turn === undefined || connection === undefined) return undefined;
+    if (turn === undefined || this.connection === undefined) return undefined;
+    const { id, name } = call.toolCall;
+    turn.updates.adopt(id, name, call.args);
+    const verdict = await this.permission(turn, call, signal);
+    if (verdict?.block !== true) turn.updates.started(id, name, call.args);
+    // A top-level call's end comes as a tool_execution_end event; a nested call's block ends it here.
+    else if (turn.updates.isNested(id)) turn.updates.end(id, { content: [{ type: "text", text: verdict.reason ?? "blocked" }] }, true);
+    return verdict;
+  }
+
+  /** The `afterToolCall` hook: ends a nested call, which no tool_execution_end event will. */
+  async afterToolCall(call: ToolCallInfo & { result: ToolResult; isError: boolean }): Promise<undefined> {
+    const turn = this.turn;
+    if (turn !== undefined && turn.updates.isNested(call.toolCall.id)) turn.updates.end(call.toolCall.id, call.result, call.isError);
+    return undefined;
+  }
+
+  /** Whether the call may run: remembered answers first, then the client, for tools on the ask list. */
+  private async permission(turn: Turn, call: ToolCallInfo, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
     const { id, name } = call.toolCall;
     const memory = turn.entry.permissions;
     const rejected = rememberedRejection(name, memory);
     if (rejected !== undefined) return rejected;
-    if (!needsAsking(name, this.deps.askPermission, memory)) {
-      turn.updates.started(id, name, call.args);
-      return undefined;
-    }
+    if (!needsAsking(name, this.deps.askPermission, memory)) return undefined;
     const view = turn.updates.view(id, name, call.args);
     let outcome: RequestPermissionOutcome;
     try {
-      const response = await connection.client.request(
+      const response = await this.connection!.client.request(
         "session/request_permission",
         {
           sessionId: turn.sessionId,
@@ -263,9 +278,7 @@ export class AcpConnection {
       if (signal?.aborted || turn.cancelled) return { block: true, reason: `The ${name} call was not run: the prompt was cancelled.` };
       return { block: true, reason: `The ${name} call was not run: asking the user for permission failed (${messageOf(error)}).` };
     }
-    const verdict = verdictOf(name, outcome, memory);
-    if (verdict === undefined) turn.updates.started(id, name, call.args);
-    return verdict;
+    return verdictOf(name, outcome, memory);
   }
 
   // ── helpers ─────────────────────────────────────────────────────────────────────────────────

@@ -60,6 +60,13 @@ export default definePlugin({
     };
     ctx.provide(ModeContract, mode, { key: "acp" });
     // Consulted on every tool call in any mode; it acts only while an ACP connection runs.
-    ctx.provide(HooksContract, { beforeToolCall: async (call, signal) => active?.beforeToolCall(call, signal) }, { key: "acp-permissions" });
+    ctx.provide(
+      HooksContract,
+      {
+        beforeToolCall: async (call, signal) => active?.beforeToolCall(call, signal),
+        afterToolCall: async (call) => active?.afterToolCall(call),
+      },
+      { key: "acp-permissions" },
+    );
   },
 });

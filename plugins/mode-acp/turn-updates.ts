@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { SessionEvent } from "../../contracts/agent-session.js";
 import type { AssistantMessage, ToolCall } from "../../contracts/ai/index.js";
+import type { ToolResult } from "../../contracts/tool.js";
 import { describeToolCall, resultContent, type ToolCallView } from "./tool-calls.js";
 
 /** Translates one turn's events; `send` delivers each update, in call order. */
@@ -19,6 +20,7 @@ export class TurnUpdates {
   private messageId: string | undefined;
   private readonly views = new Map<string, ToolCallView>();
   private readonly finished = new Set<string>();
+  private readonly nested = new Set<string>();
 
   constructor(
     private readonly cwd: string,
@@ -42,21 +44,39 @@ export class TurnUpdates {
       case "tool_execution_update":
         this.send({ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, content: [...this.diffs(event.toolCallId), ...resultContent(event.partialResult.content)] });
         return;
-      case "tool_execution_end": {
-        this.finished.add(event.toolCallId);
-        const update: SessionUpdate = {
-          sessionUpdate: "tool_call_update",
-          toolCallId: event.toolCallId,
-          status: event.isError ? "failed" : "completed",
-          content: [...(event.isError ? [] : this.diffs(event.toolCallId)), ...resultContent(event.result.content)],
-        };
-        if (event.result.details !== undefined) update.rawOutput = event.result.details;
-        this.send(update);
-        return;
-      }
+      case "tool_execution_end":
+        return this.end(event.toolCallId, event.result, event.isError);
       default:
         return;
     }
+  }
+
+  /**
+   * A call the turn's events never showed: a nested call (codemode runs tools from inside its own call,
+   * through the same hooks). It is announced now, and its end comes through `end`, from the hooks.
+   */
+  adopt(toolCallId: string, toolName: string, args: unknown): void {
+    if (this.views.has(toolCallId)) return;
+    this.nested.add(toolCallId);
+    this.announce(toolCallId, toolName, args, true);
+  }
+
+  /** Whether `adopt` announced this call (so no tool_execution events will end it). */
+  isNested(toolCallId: string): boolean {
+    return this.nested.has(toolCallId);
+  }
+
+  /** The call ended: "completed" with its diffs and result, or "failed" with the error. */
+  end(toolCallId: string, result: ToolResult, isError: boolean): void {
+    this.finished.add(toolCallId);
+    const update: SessionUpdate = {
+      sessionUpdate: "tool_call_update",
+      toolCallId,
+      status: isError ? "failed" : "completed",
+      content: [...(isError ? [] : this.diffs(toolCallId)), ...resultContent(result.content)],
+    };
+    if (result.details !== undefined) update.rawOutput = result.details;
+    this.send(update);
   }
 
   /** The call was cleared to run (it needed no permission, or the user gave it). */

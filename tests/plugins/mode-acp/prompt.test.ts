@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentTool } from "../../../contracts/tool.js";
 import { Type } from "@sinclair/typebox";
+import codemode from "../../../plugins/codemode/index.js";
 import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
 import { testTool } from "../agent-session/harness.js";
 import { choose, startAcp, type AcpHarness } from "./acp-harness.js";
@@ -115,6 +116,25 @@ describe("ACP prompts", () => {
     expect(existsSync(join(h.cwd, "never.txt"))).toBe(false);
     expect(h.client.updatesOf(sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.status).map((u) => (u as any).status)).toEqual(["failed"]);
     expect(h.faux.requests).toHaveLength(1);
+  });
+
+  it("codemode's nested calls are shown as their own tool calls, ask for permission, and end with their results", async () => {
+    const code = 'await tools.write({ path: "c.txt", content: "C" });\ntry { await tools.write({ path: "d.txt", content: "D" }); } catch (e) { console.log("refused: " + e.message); }\nreturn "ok";';
+    const { h, sessionId } = await ready({ extra: [codemode], faux: { responses: [{ content: [fauxToolCall("codemode", { code }, "cm")] }, { content: "done" }] } });
+    h.client.answers.push(choose("allow_once"), choose("reject_once"));
+    expect(await h.client.prompt(sessionId, "go")).toEqual({ stopReason: "end_turn" });
+
+    expect(h.client.permissionRequests.items.map((r) => r.toolCall.toolCallId)).toEqual(["cm/1", "cm/2"]);
+    expect(existsSync(join(h.cwd, "c.txt"))).toBe(true);
+    expect(existsSync(join(h.cwd, "d.txt"))).toBe(false);
+    const statuses = h.client
+      .updatesOf(sessionId)
+      .filter((u) => u.sessionUpdate === "tool_call" || (u.sessionUpdate === "tool_call_update" && u.status))
+      .map((u) => `${(u as any).toolCallId}:${(u as any).status}`);
+    expect(statuses).toEqual(["cm:pending", "cm:in_progress", "cm/1:pending", "cm/1:in_progress", "cm/1:completed", "cm/2:pending", "cm/2:failed", "cm:completed"]);
+    const nestedFailure = h.client.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "cm/2" && u.status === "failed");
+    expect(nestedFailure).toMatchObject({ content: [{ type: "content", content: { type: "text", text: "The user rejected this write call, so it was not run." } }] });
+    expect(h.faux.requests[1]!.context.messages.at(-1)).toMatchObject({ role: "toolResult", content: [{ type: "text", text: expect.stringContaining("refused: The user rejected this write call") }] });
   });
 
   it("a tool's streamed output reaches the client as content updates before it completes", async () => {
