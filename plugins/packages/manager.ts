@@ -114,7 +114,14 @@ export class FilePackageManager implements PackageManager {
       for (const entry of (await readScopePackages(scope, base)).entries) {
         const entryText = settingEntrySource(entry);
         if (entryText === undefined) continue;
-        const source = parsePackageSource(entryText);
+        let source: PackageSource;
+        try {
+          source = parsePackageSource(entryText);
+        } catch (error) {
+          // One broken entry does not hold back the others; `pi list` shows why it is broken.
+          progress(`skipping ${entryText}: ${(error as Error).message}`);
+          continue;
+        }
         if (wantedIdentity !== undefined && packageIdentity(source, base) !== wantedIdentity) continue;
         outcomes.push(await this.updateOne(source, scope, base, options, progress));
       }

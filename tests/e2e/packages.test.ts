@@ -4,7 +4,8 @@
  * holds a pi-host plugin (the `greet` tool), a skill and a prompt template; installed, its tool runs in
  * `pi -p` and its skill reaches the system prompt.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -18,7 +19,7 @@ import { runPiExact } from "../fixtures/packages/pi-process.js";
 import { startRegistry, startStoppingProxy, type TestRegistry } from "../fixtures/packages/registry.js";
 import { MockLlmServer } from "../support/mock-llm-server.js";
 import { agentHome, completionsText, completionsToolCall, sessionLines, type AgentHome } from "./agent-home.js";
-import type { PiRun } from "./run-pi.js";
+import { PI_BIN, type PiRun } from "./run-pi.js";
 
 let registry: TestRegistry;
 let gitServer: GitServer;
@@ -325,4 +326,79 @@ describe("a package plugin that replaces a built-in (id tool-bash)", () => {
       await kernel.shutdown();
     }
   }, SLOW);
+
+  it("pi update hot-reloads it in a running `pi --mode rpc --watch`: the next prompt's bash is the new version", async () => {
+    await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-rpc", version: "1.0.0" }));
+    await piOk(["install", "npm:pi-fixture-bash-rpc"]);
+    const call = { type: "toolCall" as const, name: "bash", arguments: { command: "ls" } };
+    user.scriptFaux([{ content: [{ ...call, id: "call_a" }] }, { content: "first" }, { content: [{ ...call, id: "call_b" }] }, { content: "second" }]);
+    const markers = join(user.home, "markers");
+    mkdirSync(markers);
+    const env = { ...registry.env, ...user.env, PI_FIXTURE_STARTED_DIR: markers };
+    const child = spawn(process.execPath, [PI_BIN, "--mode", "rpc", "--watch", "--plugin", "mode-rpc", "--model", "faux/faux-1", "--no-session"], { cwd: user.project, env, stdio: ["pipe", "pipe", "pipe"] });
+    const records = jsonLines(child.stdout);
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    try {
+      await fileAppears(join(markers, "tool-bash-1.0.0"));
+      child.stdin.write(`${JSON.stringify({ id: "p1", type: "prompt", message: "run ls" })}\n`);
+      expect((await records.next((r) => r.type === "tool_execution_end")).result.content[0].text).toBe("fixture bash 1.0.0 would run: ls");
+      await records.next((r) => r.type === "agent_end");
+
+      await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-rpc", version: "1.1.0" }));
+      expect((await piOk(["update"])).stdout).toContain("Updated npm:pi-fixture-bash-rpc 1.0.0 -> 1.1.0");
+      expect(readFileSync(await fileAppears(join(markers, "tool-bash-1.1.0")), "utf8")).toBe("generation 2\n");
+
+      child.stdin.write(`${JSON.stringify({ id: "p2", type: "prompt", message: "run ls again" })}\n`);
+      expect((await records.next((r) => r.type === "tool_execution_end" && r.toolCallId === "call_b")).result.content[0].text).toBe("fixture bash 1.1.0 would run: ls");
+      await records.next((r) => r.type === "agent_end" && records.seen.filter((x) => x.type === "agent_end").length === 2);
+      child.stdin.end();
+      expect(await exited).toBe(0);
+      expect(stderr).toBe("");
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  }, SLOW);
 });
+
+/** The JSON lines of a stream (split on LF only, as pi's RPC clients do), with a wait for the first that matches. */
+function jsonLines(stream: NodeJS.ReadableStream): { seen: any[]; next(match: (r: any) => boolean): Promise<any> } {
+  const seen: any[] = [];
+  let waiters: Array<{ match: (r: any) => boolean; resolve: (r: any) => void }> = [];
+  let buffer = "";
+  stream.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString();
+    for (let nl = buffer.indexOf("\n"); nl !== -1; nl = buffer.indexOf("\n")) {
+      const record = JSON.parse(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+      seen.push(record);
+      const waiting = waiters;
+      waiters = [];
+      for (const w of waiting) (w.match(record) ? w.resolve(record) : waiters.push(w));
+    }
+  });
+  return {
+    seen,
+    next(match) {
+      const found = seen.find(match);
+      return found !== undefined ? Promise.resolve(found) : new Promise((resolve) => waiters.push({ match, resolve }));
+    },
+  };
+}
+
+/** Resolves with `path` once the file exists, watching its folder (no polling). */
+function fileAppears(path: string): Promise<string> {
+  return new Promise((resolve) => {
+    const watcher = watch(join(path, ".."), () => {
+      if (existsSync(path)) {
+        watcher.close();
+        resolve(path);
+      }
+    });
+    if (existsSync(path)) {
+      watcher.close();
+      resolve(path);
+    }
+  });
+}

@@ -139,6 +139,13 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
       { source: "npm:held@1.0.0", scope: "global", status: "pinned", from: "1.0.0", to: "1.0.0" },
     ]);
     expect(await manager.call("update", "npm:free", { cwd })).toEqual([{ source: "npm:free", scope: "global", status: "current", from: "2.0.0", to: "2.0.0" }]);
+
+    // A broken entry in the setting is skipped with a progress line; the others still update.
+    writeSettings({ packages: ["npm:", "npm:free"] });
+    offer("free", "3.0.0");
+    const lines: string[] = [];
+    expect(await manager.call("update", undefined, { cwd, onProgress: (line) => lines.push(line) })).toMatchObject([{ source: "npm:free", status: "updated", to: "3.0.0" }]);
+    expect(lines[0]).toBe(`skipping npm:: invalid package source "npm:": "" is not an npm package name (lower-case, optionally @scope/name)`);
     await expect(manager.call("update", "npm:other", { cwd })).rejects.toThrow(`npm:other is not in the packages setting; install it with "pi install npm:other"`);
   });
 
