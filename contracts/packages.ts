@@ -136,6 +136,7 @@ export interface PackageManager {
   list(cwd: string): Promise<InstalledPackage[]>;
 }
 
+/** The package manager: one per host, stateless between calls, so a reload never waits (overlap). */
 export const PackagesContract = defineContract<PackageManager>({
   id: "packages",
   version: "1.0.0",
@@ -267,6 +268,9 @@ export interface PackageManifest {
   plugins?: string[];
   distribution?: string;
 }
+
+/** The entry files a plugin folder may have, in the order they are looked for (as for any plugin path). */
+export const PLUGIN_INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
 /** pi's convention folders, used for a resource type when the package.json has no `pi` key. */
 export const CONVENTION_FOLDERS = { extensions: "extensions", skills: "skills", prompts: "prompts", themes: "themes" } as const;

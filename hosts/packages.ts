@@ -16,6 +16,7 @@ import {
   packageIdentity,
   packageInstallPath,
   parsePackageSource,
+  PLUGIN_INDEX_FILES,
   scopeBaseDir,
   settingEntrySource,
   type PackageScope,
@@ -54,9 +55,6 @@ export interface PackageLayers {
 
 /** The label of the layer that hands package skills and templates to the resources plugin. */
 export const PACKAGES_LAYER = "installed packages";
-
-/** The entry files a plugin folder may have, in the order they are looked for. */
-const PLUGIN_INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
 /** Reads the installed packages and builds their layers; `earlier` are the layers they go on top of. */
 export async function installedPackageLayers(input: { agentDir: string; cwd: string; earlier: DistributionLayer[] }): Promise<PackageLayers> {

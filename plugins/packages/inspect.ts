@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { packageContributions, type PackageContributions } from "../../contracts/packages.js";
+import { packageContributions, PLUGIN_INDEX_FILES, type PackageContributions } from "../../contracts/packages.js";
 
 /** What a package folder brings, and what is wrong with it. */
 export interface PackageInspection {
@@ -15,9 +15,6 @@ export interface PackageInspection {
   contributes: PackageContributions;
   problems: string[];
 }
-
-/** The entry files a plugin folder may have, in the order the host looks for them. */
-export const PLUGIN_INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
 /** Inspects the package at `root`. Never throws; problems come back as lines. */
 export async function inspectPackage(root: string): Promise<PackageInspection> {
