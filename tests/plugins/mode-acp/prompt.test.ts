@@ -170,6 +170,16 @@ describe("ACP prompts", () => {
     expect(h.faux.requests).toHaveLength(1);
   });
 
+  it("$/cancel_request for the prompt request cancels like session/cancel", async () => {
+    const { h, sessionId } = await ready({ faux: { tokensPerSecond: 50, responses: [{ content: "long ".repeat(200) }] } });
+    const cancel = new AbortController();
+    const prompt = h.client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] }, { cancellationSignal: cancel.signal });
+    await h.client.updates.next((n) => n.update.sessionUpdate === "agent_message_chunk");
+    cancel.abort();
+    expect(await prompt).toEqual({ stopReason: "cancelled" });
+    expect(h.session.call("messages").at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+  });
+
   it("stdout carries only JSON-RPC messages, one per line", async () => {
     const { h, sessionId } = await ready({ faux: { responses: [{ content: "hello\u2028there" }] } });
     await h.client.prompt(sessionId, "hi");
