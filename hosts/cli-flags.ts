@@ -51,6 +51,8 @@ const FLAGS: FlagSpec[] = [
   { group: "Prompt and resources", name: "prompt-template", value: "<path>", repeat: true, help: "Load a prompt template (file or folder; repeatable)" },
   { group: "Prompt and resources", name: "no-prompt-templates", short: ["-np"], help: "Skip prompt template discovery (--prompt-template still loads)" },
   { group: "Prompt and resources", name: "no-context-files", short: ["-nc"], help: "Leave AGENTS.md / CLAUDE.md out of the system prompt" },
+  { group: "Prompt and resources", name: "extension", short: ["-e"], value: "<path>", repeat: true, help: "Load a pi extension (file or folder; repeatable)" },
+  { group: "Prompt and resources", name: "no-extensions", short: ["-ne"], help: "Skip extension discovery (-e still loads)" },
   { group: "Plugins", name: "plugin", value: "[id=]<use>", repeat: true, help: "Add or replace a plugin for this run: a built-in name, a path, npm:<pkg> or git:<url>" },
   { group: "Plugins", name: "no-plugin", value: "<id>", repeat: true, help: "Disable a plugin for this run (repeatable)" },
   { group: "Plugins", name: "distribution", value: "<file>", repeat: true, help: 'Overlay a plugins.json; one with "extends": "none" replaces the distribution' },
@@ -85,6 +87,8 @@ export interface CliArgs {
   promptTemplates: string[];
   noPromptTemplates: boolean;
   noContextFiles: boolean;
+  extensions: string[];
+  noExtensions: boolean;
   plugins: string[];
   noPlugins: string[];
   distributions: string[];
@@ -213,6 +217,8 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     promptTemplates: all("prompt-template"),
     noPromptTemplates: flag("no-prompt-templates"),
     noContextFiles: flag("no-context-files"),
+    extensions: all("extension"),
+    noExtensions: flag("no-extensions"),
     plugins: all("plugin"),
     noPlugins: all("no-plugin"),
     distributions: all("distribution"),

@@ -176,6 +176,11 @@ function runOverrides(args: CliArgs, place: RunPlace, session: SessionChoice): C
   if (resourceFlags.length > 0) overrides.push({ id: "resources", flag: resourceFlags.join(", "), config: resources });
 
   if (args.apiKey !== undefined) overrides.push({ id: "auth", flag: "--api-key", config: { apiKey: args.apiKey, ...(args.provider !== undefined ? { apiKeyProvider: args.provider } : {}) } });
+  if (args.extensions.length > 0 || args.noExtensions) {
+    const extensionFlags = [...(args.extensions.length > 0 ? ["-e"] : []), ...(args.noExtensions ? ["--no-extensions"] : [])].join(", ");
+    const config = { commandLineExtensions: args.extensions.map((path) => resolve(place.cwd, expandHome(path))), ...(args.noExtensions && { noExtensions: true }) };
+    overrides.push({ id: "pi-extensions", flag: extensionFlags, config });
+  }
   return overrides;
 }
 

@@ -61,7 +61,7 @@ export async function discoverExtensions(input: DiscoveryInput): Promise<Discove
     const path = expandPath(configured, input.cwd);
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) {
-      notices.push(`extension ${configured} not found (looked at ${path})`);
+      notices.push(path === configured ? `extension ${path} not found` : `extension ${configured} not found (looked at ${path})`);
       continue;
     }
     if (info.isDirectory()) add((await packageEntries(path)) ?? (await entriesInFolder(path)), "temporary");

@@ -23,7 +23,6 @@ import { discoverExtensions, expandPath } from "./discover.js";
 import { createEventBus, type ExtensionEventBus } from "./event-bus.js";
 import { OBSERVED_EVENTS, SessionEventTranslator, type PiEvent } from "./events.js";
 import { ExtensionModuleLoader } from "./load.js";
-import { hostModules } from "./modules.js";
 import type { ExtensionCommandDefinition, ExtensionHandler, ExtensionToolDefinition, LoadedExtension } from "./types.js";
 
 /** The plugin's config (see index.ts for each key's meaning). */
@@ -176,7 +175,7 @@ export class ExtensionRuntime {
         loading: true,
       };
       try {
-        const factory = await this.loader().factory(location.path);
+        const factory = await (await this.loader()).factory(location.path);
         await factory(createExtensionApi(extension, this));
         this.extensions.push(extension);
       } catch (error) {
@@ -190,8 +189,11 @@ export class ExtensionRuntime {
     await this.emit({ type: "session_start", reason: "startup" });
   }
 
-  private loader(): ExtensionModuleLoader {
-    this.modulesLoader ??= new ExtensionModuleLoader(
+  /** The module loader; pi's stand-in modules (TypeBox's checker among them) load only when an extension does. */
+  private async loader(): Promise<ExtensionModuleLoader> {
+    if (this.modulesLoader !== undefined) return this.modulesLoader;
+    const { hostModules } = await import("./modules.js");
+    this.modulesLoader = new ExtensionModuleLoader(
       hostModules({
         agentDir: () => this.agentDir(),
         models: () => (this.services.models.available ? this.services.models.call("list") : []),
