@@ -20,6 +20,17 @@ const COMMANDS = new Set(["plugins", "trust"]);
 const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list"]);
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "plugin") {
+    const [{ runPluginCommand }, { agentDir }] = await Promise.all([import("./plugin-cli.js"), import("./paths.js")]);
+    return runPluginCommand(argv.slice(1), {
+      agentDir: agentDir(),
+      cwd: process.cwd(),
+      packageRoot: fileURLToPath(new URL("../", import.meta.url)),
+      defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
+      builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
+      apiModule: fileURLToPath(new URL("./api.js", import.meta.url)),
+    });
+  }
   if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) {
     const [{ runPackageCommand }, { agentDir }] = await Promise.all([import("./packages-cli.js"), import("./paths.js")]);
     return runPackageCommand(argv, { agentDir: agentDir(), cwd: process.cwd(), builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)) });
