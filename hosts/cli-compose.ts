@@ -20,6 +20,8 @@ export interface DistributionFlags {
   distributions: string[];
   plugins: string[];
   noPlugins: string[];
+  /** `--approve`: treat an untrusted project as trusted for this run. */
+  approve?: boolean;
 }
 
 /** Exit code for bad input (flags, plugins.json, plugin config). */
@@ -42,6 +44,7 @@ export async function composeForCli(
       pluginFlags: flags.plugins,
       noPluginFlags: flags.noPlugins,
       configOverrides: overrides,
+      approveProject: flags.approve === true,
     });
     for (const notice of distribution.notices) process.stderr.write(`pi: ${notice}\n`);
     composed = await composeKernel(distribution, where.paths.builtinDir);

@@ -56,6 +56,7 @@ const FLAGS: FlagSpec[] = [
   { group: "Plugins", name: "plugin", value: "[id=]<use>", repeat: true, help: "Add or replace a plugin for this run: a built-in name, a path, npm:<pkg> or git:<url>" },
   { group: "Plugins", name: "no-plugin", value: "<id>", repeat: true, help: "Disable a plugin for this run (repeatable)" },
   { group: "Plugins", name: "distribution", value: "<file>", repeat: true, help: 'Overlay a plugins.json; one with "extends": "none" replaces the distribution' },
+  { group: "Plugins", name: "approve", help: "Trust this project for this run only: its .pi/plugins.json and project packages' plugins load" },
   { group: "Plugins", name: "watch", help: "Reload file-based plugins when their source changes" },
   { group: "Plugins", name: "json", help: "pi plugins: print the list as JSON" },
   { group: "Other", name: "version", short: ["-v"], help: "Print the version and exit" },
@@ -92,6 +93,8 @@ export interface CliArgs {
   plugins: string[];
   noPlugins: string[];
   distributions: string[];
+  /** `--approve`: the project's own plugins run this once, as if it were trusted. */
+  approve: boolean;
   watch: boolean;
   json: boolean;
   version: boolean;
@@ -222,6 +225,7 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     plugins: all("plugin"),
     noPlugins: all("no-plugin"),
     distributions: all("distribution"),
+    approve: flag("approve"),
     watch: flag("watch"),
     json: flag("json"),
     version: flag("version"),
@@ -276,7 +280,7 @@ Usage:
   pi plugins [--json]          List the distribution's plugins: id, version, status, generation,
                                provided contracts and source
   pi trust [dir]               Trust a project folder (default: the current one) so its
-                               .pi/plugins.json applies
+                               .pi/plugins.json applies (--approve: for one run only)
 
 Mode: --mode rpc or acp > --mode json > print (-p, --mode text, or stdin/stdout not a terminal) > interactive.
 Piped stdin and @file arguments join the first message (text files as <file name="...">...</file>,

@@ -34,6 +34,11 @@ export interface DistributionInputs {
   noPluginFlags?: string[];
   /** Config that flags set on one entry (e.g. `--api-key` on the "auth" entry); the last layer of all. */
   configOverrides?: ConfigOverride[];
+  /**
+   * `--approve`: the user vouches for this project for this run, so its `.pi/plugins.json` and its
+   * packages' plugins apply as in a trusted project; nothing is remembered (that is `pi trust`).
+   */
+  approveProject?: boolean;
 }
 
 /** Config keys a command-line flag sets on one distribution entry. */
@@ -66,13 +71,14 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
   push(base);
   push(await readDistribution(join(inputs.agentDir, "plugins.json")));
   // Installed packages go on top of the user's distribution and under the project's (hosts/packages.ts).
-  const installed = await installedPackageLayers({ agentDir: inputs.agentDir, cwd: inputs.cwd, earlier: layers });
+  const approved = inputs.approveProject === true;
+  const installed = await installedPackageLayers({ agentDir: inputs.agentDir, cwd: inputs.cwd, earlier: layers, approveProject: approved });
   layers.push(...installed.layers);
   notices.push(...installed.notices);
   const projectFile = join(projectDir(inputs.cwd), "plugins.json");
   if (existsSync(projectFile)) {
-    if (await isTrusted(inputs.agentDir, inputs.cwd)) push(await readDistribution(projectFile));
-    else notices.push(`ignoring ${projectFile}: this project is not trusted; run "pi trust" here to use its plugins`);
+    if (approved || (await isTrusted(inputs.agentDir, inputs.cwd))) push(await readDistribution(projectFile));
+    else notices.push(`ignoring ${projectFile}: this project is not trusted; run "pi trust" here to use its plugins, or pass --approve for this run`);
   }
   for (const file of inputs.distributionFiles ?? []) {
     const path = resolve(inputs.cwd, expandHome(file));

@@ -57,9 +57,9 @@ export interface PackageLayers {
 export const PACKAGES_LAYER = "installed packages";
 
 /** Reads the installed packages and builds their layers; `earlier` are the layers they go on top of. */
-export async function installedPackageLayers(input: { agentDir: string; cwd: string; earlier: DistributionLayer[] }): Promise<PackageLayers> {
+export async function installedPackageLayers(input: { agentDir: string; cwd: string; earlier: DistributionLayer[]; approveProject?: boolean }): Promise<PackageLayers> {
   const notices: string[] = [];
-  const packages = await readInstalledPackages(input.agentDir, input.cwd, notices);
+  const packages = await readInstalledPackages(input.agentDir, input.cwd, notices, input.approveProject === true);
   const layers: DistributionLayer[] = [];
   for (const pkg of packages) {
     if (!pkg.runsCode) continue;
@@ -79,8 +79,11 @@ export async function installedPackageLayers(input: { agentDir: string; cwd: str
   return { layers, packages, notices };
 }
 
-/** Every package of the global then the project `packages` setting that is installed, with what it brings. */
-export async function readInstalledPackages(agentDir: string, cwd: string, notices: string[]): Promise<DistributionPackage[]> {
+/**
+ * Every package of the global then the project `packages` setting that is installed, with what it brings.
+ * `approveProject` (`pi --approve`) lets an untrusted project's packages run code for this run.
+ */
+export async function readInstalledPackages(agentDir: string, cwd: string, notices: string[], approveProject = false): Promise<DistributionPackage[]> {
   const out: DistributionPackage[] = [];
   let trusted: boolean | undefined;
   let loadId: PluginIdLoader | undefined;
@@ -108,7 +111,7 @@ export async function readInstalledPackages(agentDir: string, cwd: string, notic
       const { contributes, problems } = packageContributions(root, readJson(join(root, "package.json")), folderNames(root));
       for (const problem of problems) notices.push(`package ${text}: ${problem}`);
       const bringsCode = contributes.plugins.length > 0 || contributes.distribution !== undefined;
-      if (scope === "project" && bringsCode) trusted ??= await isTrusted(agentDir, cwd);
+      if (scope === "project" && bringsCode) trusted ??= approveProject || (await isTrusted(agentDir, cwd));
       const runsCode = scope === "global" || trusted === true;
       if (bringsCode && !runsCode) notices.push(`ignoring the plugins of project package ${text}: this project is not trusted; run "pi trust" here to use them`);
       const plugins: PackagePlugin[] = [];
