@@ -40,6 +40,11 @@ function migrateTotals(previous: unknown, fromVersion: number): Totals {
   throw new Error(`word-count cannot migrate state from version ${fromVersion}`);
 }
 
+/** "1 line", "2 lines". */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 const Parameters = Type.Object({
   path: Type.String({ description: "The file to count, relative to the working folder" }),
 });
@@ -77,7 +82,7 @@ export class WordCountTool implements AgentTool<typeof Parameters, WordCountDeta
     const before = this.ctx.getState();
     const totals = { filesCounted: before.filesCounted + 1, wordsCounted: before.wordsCounted + counts.words };
     this.ctx.setState(totals);
-    const text = `${params.path}: ${counts.words} words, ${counts.lines} lines, ${counts.characters} characters`;
+    const text = `${params.path}: ${count(counts.words, "word")}, ${count(counts.lines, "line")}, ${count(counts.characters, "character")}`;
     return { content: [{ type: "text", text }], details: { ...counts, totals } };
   }
 }
