@@ -48,6 +48,7 @@ export interface CodemodeOptions {
   deny: string[];
 }
 
+/** The source offering the `codemode` tool, its description rebuilt from the tools active each turn. */
 export class CodemodeSource implements ToolSource {
   constructor(private readonly options: CodemodeOptions) {}
 

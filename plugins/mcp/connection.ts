@@ -36,6 +36,7 @@ export class McpServerError extends Error {
   }
 }
 
+/** One configured server: its process or remote session, cached lists, and crash memory. */
 export class ServerConnection {
   status: ConnectionStatus = "stopped";
   /** Why the last start failed (while `failed`). */

@@ -49,6 +49,7 @@ export interface ServerStatus {
   connection: ServerConnection | undefined;
 }
 
+/** The ToolSource every MCP server's tools reach the agent through; one per plugin generation. */
 export class McpToolSource implements ToolSource {
   private readonly connections = new Map<string, ServerConnection>();
   private routes = new Map<string, Route>();

@@ -4,7 +4,7 @@
  * turned into one normalized shape. The accepted entry is the one Claude Desktop, Cursor and most MCP
  * READMEs print: `{ command, args, env, cwd }` for a local server, `{ url, headers }` for a remote one.
  */
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { isAbsolute, resolve } from "node:path";
 
 const StringMap = Type.Record(Type.String(), Type.String());
@@ -22,8 +22,6 @@ export const ServerEntrySchema = Type.Object({
   enabled: Type.Optional(Type.Boolean()),
   startTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
 });
-
-export type ServerEntry = Static<typeof ServerEntrySchema>;
 
 /** A local server: a child process speaking MCP on stdin/stdout. */
 export interface StdioServerSpec {
@@ -48,6 +46,7 @@ export interface HttpServerSpec {
   startTimeoutMs?: number;
 }
 
+/** A checked server entry, local or remote. */
 export type ServerSpec = StdioServerSpec | HttpServerSpec;
 
 /** A server entry that could not be used, with a one-line reason naming where it came from. */
