@@ -24,6 +24,8 @@ export function createExtensionHooks(runtime: ExtensionRuntime): Required<Pick<A
     async beforePrompt({ text }) {
       await runtime.ensureLoaded();
       if (runtime.extensions.length === 0) return undefined;
+      // Handlers hear what happened before this prompt (the last run's events) before its command runs.
+      await runtime.drained();
       runtime.inPromptPhase = true;
       try {
         return await promptThroughExtensions(runtime, text);
