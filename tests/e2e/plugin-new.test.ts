@@ -107,3 +107,24 @@ describe("pi plugin new (built CLI)", () => {
     }
   });
 });
+
+describe("the worked example of docs/plugins.md (examples/plugins/word-count)", () => {
+  it("passes its own test with the project's vitest", async () => {
+    const run = await runVitest(join(ROOT, "examples", "plugins", "word-count"));
+    expect(run.output).toMatch(/Tests\s+5 passed \(5\)/);
+    expect(run.code).toBe(0);
+  }, 60_000);
+
+  it("every code block the doc marks as from the example is the example's code, verbatim", () => {
+    const doc = readFileSync(join(ROOT, "docs", "plugins.md"), "utf8");
+    const blocks = [...doc.matchAll(/<!-- example: (\S+) -->\n```\w*\n([\s\S]*?)\n```/g)];
+    expect(blocks.length).toBeGreaterThanOrEqual(7);
+    for (const [, file, code] of blocks) {
+      expect(file!.startsWith("examples/plugins/word-count/"), file).toBe(true);
+      const source = readFileSync(join(ROOT, file!), "utf8");
+      expect(source.includes(code!), `docs/plugins.md block from ${file} no longer matches it:\n${code}`).toBe(true);
+    }
+    // Every marker is followed by a code block (a marker left dangling would check nothing).
+    expect(doc.match(/<!-- example: /g)).toHaveLength(blocks.length);
+  });
+});
