@@ -73,3 +73,62 @@ describe("input", () => {
     expect(h.faux.requests[0]!.context.messages.at(-1)).toMatchObject({ role: "user", content: "Respond briefly: what is pi" });
   });
 });
+
+describe("context", () => {
+  it("handlers get a copy of the transcript before each request and may change what is sent, not what is saved", async () => {
+    const { writeFileSync, mkdtempSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const file = join(mkdtempSync(join(tmpdir(), "pi-ext-context-")), "prune.ts");
+    writeFileSync(
+      file,
+      `export default function (pi) {
+  pi.registerCommand("note", { handler: async (args) => pi.sendMessage({ customType: "scratch", content: args, display: false }) });
+  pi.on("context", async (event) => {
+    for (const m of event.messages) if (m.role === "user" && typeof m.content === "string") m.content = m.content.toUpperCase();
+    return { messages: event.messages.filter((m) => !(m.role === "custom" && m.customType === "scratch")) };
+  });
+}
+`,
+    );
+    const h = (harness = await bootWithExtensions([file], { faux: { responses: [{ content: "one" }, { content: "two" }] } }));
+    await h.session.call("prompt", "first");
+    await h.session.call("prompt", "/note private scratch");
+    await h.session.call("prompt", "second");
+    expect(h.faux.requests[1]!.context.messages.map((m) => [m.role, typeof m.content === "string" ? m.content : "(blocks)"])).toEqual([
+      ["user", "FIRST"],
+      ["assistant", "(blocks)"],
+      ["user", "SECOND"],
+    ]);
+    expect(h.session.call("messages").map((m) => m.role)).toEqual(["user", "assistant", "custom", "user", "assistant"]);
+    expect(h.session.call("messages")[0]).toMatchObject({ content: "first" });
+  });
+});
+
+describe("model_select and thinking_level_select", () => {
+  it("fire when the session's model or thinking level changes, with the previous one", async () => {
+    const { writeFileSync, mkdtempSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const file = join(mkdtempSync(join(tmpdir(), "pi-ext-model-")), "model-status.ts");
+    writeFileSync(
+      file,
+      `export default function (pi) {
+  pi.on("model_select", async (event, ctx) => {
+    const prev = event.previousModel ? \`\${event.previousModel.provider}/\${event.previousModel.id}\` : "none";
+    ctx.ui.notify(\`Model changed (\${event.source}): \${prev} -> \${event.model.provider}/\${event.model.id}\`, "info");
+  });
+  pi.on("thinking_level_select", async (event, ctx) => ctx.ui.setStatus("thinking", \`thinking: \${event.level} (was \${event.previousLevel})\`));
+  pi.registerCommand("status", { handler: async () => {} });
+}
+`,
+    );
+    const ui = recordingUi();
+    const h = (harness = await bootWithExtensions([file], { extra: [ui.plugin], faux: { models: [{ id: "faux-1" }, { id: "faux-2", reasoning: false }] } }));
+    await h.session.call("prompt", "/status");
+    await h.session.call("setModel", "faux", "faux-2");
+    await h.session.call("prompt", "/status");
+    expect(ui.notes()).toEqual(["Model changed (set): faux/faux-1 -> faux/faux-2"]);
+    expect(ui.calls.filter((c) => c.method === "setStatus").map((c) => c.args)).toEqual([["thinking", "thinking: off (was medium)"]]);
+  });
+});
