@@ -91,6 +91,31 @@ describe("ExtensionAPI and ExtensionContext", () => {
     expect(h.faux.requests[3]!.context).toMatchObject({ systemPrompt: "Summarize in one line.", messages: [{ role: "user", content: "a long story" }] });
   });
 
+  it("a new session: session_shutdown then session_start with pi's reasons and the previous file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-ext-session-"));
+    const file = join(dir, "lifecycle.ts");
+    writeFileSync(
+      file,
+      `export default function (pi) {
+  for (const name of ["session_start", "session_shutdown"]) pi.on(name, async (event, ctx) => ctx.ui.notify(JSON.stringify(event)));
+  pi.registerCommand("noop", { handler: async () => {} });
+}
+`,
+    );
+    const ui = recordingUi();
+    const h = (harness = await bootWithExtensions([file], { extra: [ui.plugin], faux: { responses: [{ content: "hi" }] } }));
+    await h.session.call("prompt", "hello");
+    const first = h.session.call("state").sessionFile!;
+    await h.session.call("newSession");
+    await h.session.call("prompt", "/noop");
+    const second = h.session.call("state").sessionFile!;
+    expect(ui.notes().map((n) => JSON.parse(n))).toEqual([
+      { type: "session_start", reason: "startup" },
+      { type: "session_shutdown", reason: "new", targetSessionFile: second },
+      { type: "session_start", reason: "new", previousSessionFile: first },
+    ]);
+  });
+
   it("session_shutdown reaches handlers when the plugin stops", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-ext-shutdown-"));
     const marker = join(dir, "shutdown.txt");
