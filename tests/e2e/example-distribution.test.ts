@@ -4,7 +4,7 @@
  * MockLlmServer that records what the agent sends. Only the read-only tools reach the model, and a call
  * to a tool outside the distribution changes nothing.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -110,5 +110,13 @@ describe("examples/distributions/read-only (built CLI)", () => {
     const assistants = sessionLines(user.sessionFiles()[0]!).filter((e) => e.type === "message" && e.message.role === "assistant");
     // The fixture loop marks every answer it streams.
     expect(assistants.map((e) => e.message.responseId)).toEqual(["alt-loop", "alt-loop"]);
+  });
+});
+
+describe("docs/distributions.md", () => {
+  it("shows the example distribution as it is on disk", () => {
+    const doc = readFileSync(join(ROOT, "docs", "distributions.md"), "utf8");
+    expect(doc).toContain(`pi --distribution examples/distributions/read-only/plugins.json -p "`);
+    expect(doc).toContain(`\`\`\`json\n${readFileSync(READ_ONLY, "utf8").trimEnd()}\n\`\`\``);
   });
 });
