@@ -278,10 +278,15 @@ export const CONVENTION_FOLDERS = { extensions: "extensions", skills: "skills", 
 /**
  * What a package contributes, from its package.json (parsed, or undefined when it has none) and the
  * names of its top-level folders. Returns the contributions and one line per problem with the manifest.
+ * A local source that is a file (`rootIsFile`) is one pi extension, as in pi.
  */
-export function packageContributions(root: string, packageJson: unknown, topFolders: string[]): { contributes: PackageContributions; problems: string[] } {
+export function packageContributions(root: string, packageJson: unknown, topFolders: string[], rootIsFile = false): { contributes: PackageContributions; problems: string[] } {
   const problems: string[] = [];
   const contributes: PackageContributions = { plugins: [], extensions: [], skills: [], prompts: [], themes: [], distribution: undefined };
+  if (rootIsFile) {
+    contributes.extensions.push(root);
+    return { contributes, problems };
+  }
   const pi = packageJson !== null && typeof packageJson === "object" ? (packageJson as { pi?: unknown }).pi : undefined;
   if (pi === undefined) {
     for (const [key, folder] of Object.entries(CONVENTION_FOLDERS)) {

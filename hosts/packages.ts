@@ -108,7 +108,8 @@ export async function readInstalledPackages(agentDir: string, cwd: string, notic
         notices.push(`package ${text} in ${file} is not installed; run "pi install ${text}${scope === "project" ? " -l" : ""}"`);
         continue;
       }
-      const { contributes, problems } = packageContributions(root, readJson(join(root, "package.json")), folderNames(root));
+      const isFile = statSync(root).isFile();
+      const { contributes, problems } = packageContributions(root, isFile ? undefined : readJson(join(root, "package.json")), isFile ? [] : folderNames(root), isFile);
       for (const problem of problems) notices.push(`package ${text}: ${problem}`);
       const bringsCode = contributes.plugins.length > 0 || contributes.distribution !== undefined;
       if (scope === "project" && bringsCode) trusted ??= approveProject || (await isTrusted(agentDir, cwd));

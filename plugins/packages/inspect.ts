@@ -18,6 +18,7 @@ export interface PackageInspection {
 
 /** Inspects the package at `root`. Never throws; problems come back as lines. */
 export async function inspectPackage(root: string): Promise<PackageInspection> {
+  if ((await kindOf(root)) === "file") return { version: undefined, ...packageContributions(root, undefined, [], true) };
   const problems: string[] = [];
   let packageJson: unknown;
   try {

@@ -186,5 +186,11 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     expect(await manager.call("update", undefined, { cwd })).toContainEqual({ source: "../../my-local-package", scope: "project", status: "local", from: undefined, to: undefined });
     expect(await manager.call("remove", local, { cwd, local: true })).toBe(true);
     expect(existsSync(local)).toBe(true);
+
+    // A file is one pi extension.
+    const extension = join(root, "my-extension.ts");
+    writeFileSync(extension, "export default function (pi) {}\n");
+    expect(await manager.call("install", extension, { cwd })).toMatchObject({ kind: "local", path: extension, installed: true, problems: [], contributes: { extensions: [extension], plugins: [] } });
+    expect(settings().packages).toEqual(["../my-extension.ts"]);
   });
 });

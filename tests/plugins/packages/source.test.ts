@@ -113,6 +113,13 @@ describe("packageContributions", () => {
     expect(contributes).toMatchObject({ skills: ["/p/skills"], prompts: ["/p/prompts"], extensions: [], themes: [], plugins: [] });
   });
 
+  it("a local source that is a file is one pi extension, as in pi", () => {
+    expect(packageContributions("/p/ext.ts", undefined, [], true)).toEqual({
+      contributes: { plugins: [], extensions: ["/p/ext.ts"], skills: [], prompts: [], themes: [], distribution: undefined },
+      problems: [],
+    });
+  });
+
   it("paths that leave the package, and values of the wrong type, are problems, one line each", () => {
     const { contributes, problems } = packageContributions("/p", { pi: { plugins: ["../other"], skills: "skills", distribution: "/etc/plugins.json" } }, []);
     expect(contributes.plugins).toEqual([]);
