@@ -114,7 +114,7 @@ export async function readInstalledPackages(agentDir: string, cwd: string, notic
       const bringsCode = contributes.plugins.length > 0 || contributes.distribution !== undefined;
       if (scope === "project" && bringsCode) trusted ??= approveProject || (await isTrusted(agentDir, cwd));
       const runsCode = scope === "global" || trusted === true;
-      if (bringsCode && !runsCode) notices.push(`ignoring the plugins of project package ${text}: this project is not trusted; run "pi trust" here to use them`);
+      if (bringsCode && !runsCode) notices.push(`ignoring the plugins of project package ${text}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`);
       const plugins: PackagePlugin[] = [];
       if (runsCode) {
         for (const path of contributes.plugins) {
