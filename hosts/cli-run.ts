@@ -15,6 +15,7 @@ import { composeForCli, EXIT_BAD_INPUT, type PackagePaths } from "./cli-compose.
 import { buildModeInput, readPipedStdin } from "./cli-input.js";
 import type { ConfigOverride } from "./compose.js";
 import { expandHome } from "./paths.js";
+import { keepShortRunsOnBaselineWasm } from "./wasm-tiering.js";
 
 const EXIT_FAILURE = 1;
 /** How a process killed by a second Ctrl+C exits, as shells expect (128 + SIGINT). */
@@ -43,6 +44,7 @@ export function chooseMode(args: CliArgs, stdinIsTTY: boolean, stdoutIsTTY: bool
 /** Runs the agent; resolves with the exit code. */
 export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<number> {
   checkCombinations(args);
+  keepShortRunsOnBaselineWasm();
   const mode = chooseMode(args, process.stdin.isTTY === true, process.stdout.isTTY === true);
   if ((mode === "rpc" || mode === "acp") && args.files.length > 0) throw new UsageError(`@file arguments are not supported in ${mode.toUpperCase()} mode; send files in prompts`);
   if (args.resume) return listSessionsToResume(args, place);
