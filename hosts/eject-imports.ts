@@ -58,7 +58,6 @@ export class EjectImportError extends Error {
   }
 }
 
-const SOURCE_FILE = /\.(?:[cm]?ts|[cm]?js)$/;
 const STATIC_REFERENCE = /(^|[\n;{}])([ \t]*)(import|export)(\s+type)?\s+([^;"'`]*?)\s*from\s*(["'])([^"'\n]+)\6/g;
 const SIDE_EFFECT_IMPORT = /(^|[\n;{}])[ \t]*import\s*(["'])([^"'\n]+)\2/g;
 const DYNAMIC_IMPORT = /\bimport\(\s*(["'])([^"'\n]+)\1\s*\)/g;
@@ -121,6 +120,8 @@ export function rewritePlugin(pluginDir: string, sources: Map<string, string>, h
           }
           continue;
         }
+        // A contract module is copied as soon as one reference needs a value "pi-host" lacks; every
+        // reference to it then points at the copy, so the plugin sees one instance of it.
         if (!isHosted(target, reference.values) && !vendored.has(target)) {
           vendored.add(target);
           pending.set(target, readFileSync(target, "utf8"));
@@ -128,8 +129,6 @@ export function rewritePlugin(pluginDir: string, sources: Map<string, string>, h
       }
     }
   }
-  // A contract module is copied as soon as one reference needs a value "pi-host" lacks; every reference
-  // to it then points at the copy, so the plugin sees one instance of it.
   const files: RewrittenFile[] = [];
   for (const [file, text] of pending) {
     const copyPath = vendored.has(file) ? join(VENDORED_CONTRACTS_DIR, relative(contractsDir, file)) : relative(pluginDir, file);

@@ -6,6 +6,7 @@
 import { UsageError } from "./cli-flags.js";
 import { DistributionError } from "./distribution.js";
 
+const EXIT_FAILURE = 1;
 const EXIT_BAD_INPUT = 2;
 
 /** Where the command runs and where this installation's files are. */
@@ -39,6 +40,11 @@ export async function runPluginCommand(argv: string[], place: PluginCommandPlace
     if (error instanceof UsageError || error instanceof DistributionError) {
       process.stderr.write(`pi: ${error.message}\n`);
       return EXIT_BAD_INPUT;
+    }
+    // A file system refusal (a --dir that is a file, a read-only agent folder) is one line too.
+    if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string") {
+      process.stderr.write(`pi: ${error.message}\n`);
+      return EXIT_FAILURE;
     }
     throw error;
   }

@@ -301,8 +301,10 @@ describe("pi plugin eject (installed package, built CLI)", () => {
     const user = newUser();
     const builtins = readdirSync(join(installed, "dist", "plugins")).sort();
     const hostExports = new Set(Object.keys(api));
+    // Opt-in plugins of the default distribution stay off after eject; the user is told how to turn them on.
+    const optIn = new Set((JSON.parse(readFileSync(join(installed, "plugins.json"), "utf8")).plugins as Rec[]).filter((e) => e.enabled === false).map((e) => e.id as string));
     for (const id of builtins) {
-      await ejectPlugin({
+      const outcome = await ejectPlugin({
         id,
         local: false,
         agentDir: user.agent,
@@ -312,13 +314,20 @@ describe("pi plugin eject (installed package, built CLI)", () => {
         builtinDir: join(installed, "dist", "plugins"),
         hostExports,
       });
+      if (optIn.has(id)) expect(outcome.notices).toContain(`"${id}" is disabled in the distribution; set "enabled": true to run the copy`);
     }
     const run = await pi(["plugins", "--json"], { cwd: user.project, env: user.env });
     expect(run.stderr).toBe("");
     const plugins = JSON.parse(run.stdout) as Rec[];
     expect(plugins.map((p) => p.id).sort()).toEqual(builtins);
     for (const plugin of plugins) {
-      expect(plugin, plugin.id).toMatchObject({ status: "active", source: join(user.agent, "plugins", plugin.id, "index.ts") });
+      const status = optIn.has(plugin.id) ? "disabled" : "active";
+      expect(plugin, plugin.id).toMatchObject({ status, source: join(user.agent, "plugins", plugin.id, "index.ts") });
+    }
+    // An opt-in copy boots too, once turned on.
+    for (const id of optIn) {
+      const on = await pi(["plugins", "--json", "--plugin", `${id}=${join(user.agent, "plugins", id)}`], { cwd: user.project, env: user.env });
+      expect((JSON.parse(on.stdout) as Rec[]).find((p) => p.id === id), id).toMatchObject({ status: "active" });
     }
   }, 120_000);
 });

@@ -95,6 +95,11 @@ describe("pi plugin new (built CLI)", () => {
     }
     expect(readdirSync(parent)).toEqual(["taken"]);
     expect(existsSync(join(user.project, "x"))).toBe(false);
+
+    // A folder that cannot be made is a failure of the run (exit 1), still one line.
+    const notAFolder = await user.pi(["plugin", "new", "x", "--dir", join(parent, "taken", "index.ts")]);
+    expect(notAFolder.code).toBe(1);
+    expect(notAFolder.stderr).toBe(`pi: ENOTDIR: not a directory, mkdir '${join(parent, "taken", "index.ts", "x")}'\n`);
   });
 
   it("pi plugin (or --help) prints the usage of both commands", async () => {
