@@ -3,7 +3,7 @@
  * never cutting a line in half, and reports what was kept in pi's TruncationResult shape so UIs and
  * session files that read `details.truncation` keep working.
  */
-import { TOOL_LIMITS } from "../../contracts/tool.js";
+import { TOOL_LIMITS } from "./tool.js";
 
 /** pi's `details.truncation` shape. */
 export interface TruncationResult {

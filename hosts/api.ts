@@ -6,6 +6,7 @@
 export * from "../kernel/index.js";
 export * from "../contracts/ai/index.js";
 export * from "../contracts/tool.js";
+export * from "../contracts/tool-output.js";
 export * from "../contracts/agent.js";
 export * from "../contracts/agent-session.js";
 export * from "../contracts/session.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { TOOL_LIMITS, type AgentTool, type ToolContext, type ToolResult } from "../../contracts/tool.js";
 import { resolveToCwd } from "./resolve-path.js";
-import { formatSize, truncateHead, type TruncationResult } from "./truncate-head.js";
+import { formatSize, truncateHead, type TruncationResult } from "../../contracts/tool-output.js";
 
 /** pi's default entry limit. */
 export const DEFAULT_LS_LIMIT = 500;

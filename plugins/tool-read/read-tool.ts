@@ -9,7 +9,7 @@ import type { ImageContent, TextContent } from "../../contracts/ai/index.js";
 import { TOOL_LIMITS, type AgentTool, type ToolContext, type ToolResult } from "../../contracts/tool.js";
 import { detectFileKind, type ImageMimeType } from "./file-kind.js";
 import { resolveReadPath } from "./resolve-path.js";
-import { formatSize, truncateHead, type TruncationResult } from "./truncate-head.js";
+import { formatSize, truncateHead, type TruncationResult } from "../../contracts/tool-output.js";
 
 /** pi's read parameters, names and meanings unchanged. */
 export const ReadParameters = Type.Object({
