@@ -13,7 +13,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { UsageError } from "./cli-flags.js";
 import { builtinNames, resolveDistribution } from "./compose.js";
 import { parseDistribution } from "./distribution.js";
-import { rewritePlugin, type RewriteHost } from "./eject-imports.js";
+import { rewritePlugin, type RewriteHost, type RewrittenPlugin } from "./eject-imports.js";
 import { expandHome, projectDir } from "./paths.js";
 
 /** Bare specifiers the host hands source-loaded plugins itself (hosts/compose.ts `composeKernel`). */
@@ -83,7 +83,7 @@ export async function ejectPlugin(request: EjectRequest): Promise<EjectOutcome> 
 
   const host: RewriteHost = { packageRoot: request.packageRoot, hostExports: request.hostExports, hostProvided: HOST_PROVIDED_MODULES };
   const sources = readSources(sourceDir);
-  let rewritten;
+  let rewritten: RewrittenPlugin;
   try {
     rewritten = rewritePlugin(sourceDir, sources.text, host);
   } catch (error) {
@@ -145,7 +145,7 @@ export async function ejectPlugin(request: EjectRequest): Promise<EjectOutcome> 
 }
 
 function describeUse(use: string, from: string): string {
-  return use.startsWith("npm:") || use.startsWith("git:") ? `the package ${use}` : `${use} (set in ${from})`;
+  return `${use} (set in ${from})`;
 }
 
 /** A plugin folder's files: source text to rewrite, and other files (by relative path) to copy as they are. */
@@ -181,7 +181,7 @@ function dependencyFolder(packageRoot: string, packages: string[]): { dir: strin
  * and everything else kept — the entry's config and enabled flag, other entries, the file's form.
  * Throws DistributionError when the file exists but is not a valid plugins.json.
  */
-export async function withEntry(file: string, id: string, use: string): Promise<string> {
+async function withEntry(file: string, id: string, use: string): Promise<string> {
   let data: unknown = { plugins: [] };
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
