@@ -121,6 +121,12 @@ function codingAgentModule(deps: HostModuleDeps): Record<string, unknown> {
       "wrapRegisteredTools",
     ],
     values: ["DEFAULT_COMPACTION_SETTINGS"],
+    statics: {
+      SessionManager: ["create", "open", "continueRecent", "inMemory", "forkFrom", "list", "listAll"],
+      SettingsManager: ["create", "fromStorage", "inMemory"],
+      ModelRegistry: ["create", "inMemory"],
+      AuthStorage: ["create", "fromStorage", "inMemory"],
+    },
   });
   return module;
 }

@@ -31,12 +31,20 @@ export function unsupportedFunction(member: string, detail?: string): (...args: 
 }
 
 /**
- * Adds `names` to `target` as members that throw when used: functions for callables, a throwing getter
- * for values (objects, constants), so even reading them fails loudly. Members `target` already has win.
+ * Adds `names` to `target` as members that throw when used: functions for callables (with their
+ * classes' static methods, which throw too), a throwing getter for values (objects, constants), so even
+ * reading them fails loudly. Members `target` already has win.
  */
-export function addUnsupported(target: Record<string, unknown>, names: { functions?: readonly string[]; values?: readonly string[] }, prefix = ""): void {
+export function addUnsupported(
+  target: Record<string, unknown>,
+  names: { functions?: readonly string[]; values?: readonly string[]; statics?: Readonly<Record<string, readonly string[]>> },
+  prefix = "",
+): void {
   for (const name of names.functions ?? []) {
-    if (!(name in target)) target[name] = unsupportedFunction(`${prefix}${name}`);
+    if (name in target) continue;
+    const stand = unsupportedFunction(`${prefix}${name}`) as unknown as Record<string, unknown>;
+    for (const member of names.statics?.[name] ?? []) stand[member] = unsupportedFunction(`${prefix}${name}.${member}`);
+    target[name] = stand;
   }
   for (const name of names.values ?? []) {
     if (name in target) continue;

@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SESSION_EVENT, type SessionEvent } from "../../../contracts/agent-session.js";
+import type { SessionEvent } from "../../../contracts/agent-session.js";
 import { UiContract, type UserInterface } from "../../../contracts/ui.js";
 import { definePlugin, type PluginDefinition, type PluginEntry } from "../../../kernel/index.js";
 import piExtensions from "../../../plugins/pi-extensions/index.js";
@@ -70,5 +70,3 @@ export function bootWithExtensions(extensions: string[], options: ExtensionBootO
 export function notices(events: SessionEvent[]): string[] {
   return events.filter((e): e is Extract<SessionEvent, { type: "notice" }> => e.type === "notice").map((e) => e.message);
 }
-
-export { SESSION_EVENT };
