@@ -139,7 +139,8 @@ const start = (options: Parameters<typeof Pane.start>[0]): Pane => {
   return pane;
 };
 
-describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", () => {
+// Each test drives a real terminal for several seconds; a loaded CI machine gets room.
+describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120_000 }, () => {
   it("acceptance 1: a prompt streams an answer and a tool call; Esc aborts a long answer; a message typed while streaming is queued and sent after the answer", async () => {
     const { home, cwd } = makeHome([
       { content: "Hello from the **faux** model." },

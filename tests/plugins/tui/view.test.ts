@@ -99,3 +99,62 @@ describe("tui view in-process", () => {
     expect(await h.exited).toBe(0);
   });
 });
+
+describe("tui commands in-process", () => {
+  it("/fork starts a new session from an earlier message and puts its text in the editor", async () => {
+    h = await bootTui({ faux: { responses: [{ content: "reply one" }, { content: "reply two" }] } });
+    await ready(h);
+    h.type("first message\r");
+    await h.waitFor("reply one");
+    h.type("second message\r");
+    await h.waitFor("reply two");
+    const before = h.session.call("state").sessionFile;
+    h.type("/fork\r");
+    await h.waitFor((s) => s.includes("Fork from a message") && s.includes("second message"));
+    h.type("second\r");
+    const forked = await h.waitFor((s) => !s.includes("Fork from a message") && !s.includes("reply two"));
+    expect(forked).toContain("reply one");
+    expect(forked).toMatch(/^second message$/m);
+    expect(h.session.call("state").sessionFile).not.toBe(before);
+  });
+
+  it("/tree labels an entry with L, and the label shows in the tree and in the session file", async () => {
+    h = await bootTui({ faux: { responses: [{ content: "an answer" }] } });
+    await ready(h);
+    h.type("label me\r");
+    await h.waitFor("an answer");
+    h.type("/tree\r");
+    await h.waitFor("user: label me");
+    h.type("label me");
+    await h.waitFor("filter: label me");
+    h.type("L");
+    await h.waitFor("label:");
+    h.type("milestone\r");
+    await h.waitFor("[milestone]");
+    const labels = h.kernel.use((await import("../../../contracts/session.js")).SessionStoreContract).call("entries").filter((e) => e.type === "label");
+    expect(labels).toHaveLength(1);
+    h.type("\x1b");
+    await h.waitFor((s) => !s.includes("Session tree"));
+  });
+
+  it("/session, /plugins, /help and /theme report in the transcript", async () => {
+    h = await bootTui({ faux: { responses: [{ content: "ok" }] } });
+    await ready(h);
+    h.type("hello\r");
+    await h.waitFor("ok");
+    h.type("/session\r");
+    const session = await h.waitFor("messages: 1 user, 1 assistant");
+    expect(session).toContain("model: faux/faux-1");
+    h.type("/plugins\r");
+    const plugins = await h.waitFor("Plugins serving this session:");
+    expect(plugins).toMatch(/tui\s+gen 1\s+tui\/view/);
+    expect(plugins).toMatch(/agent-session\s+gen 1/);
+    h.type("/theme light\r");
+    h.type("/theme\r");
+    await h.waitFor("Theme: light");
+    h.type("/theme nosuch\r");
+    await h.waitFor('theme "nosuch": cannot read');
+    h.type("/help\r");
+    await h.waitFor("complete /commands and @files");
+  });
+});
