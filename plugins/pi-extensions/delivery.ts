@@ -67,7 +67,8 @@ export class MessageDelivery {
       this.firstRequestPending = true;
       this.promptMessage = undefined;
       this.injections = [];
-    } else if (event.type === "message_end" && this.firstRequestPending && event.message.role === "user") {
+    } else if (event.type === "message_end" && this.firstRequestPending && this.promptMessage === undefined && event.message.role === "user") {
+      // The run's first user message is its prompt (steering typed meanwhile may follow it).
       this.promptMessage = event.message;
       this.beforeAgentStartDue = true;
     } else if (event.type === "agent_end") {
