@@ -1,7 +1,8 @@
 /**
  * The process streams as the web streams the ACP SDK's `ndJsonStream` takes. Written by hand rather
- * than with `Readable.toWeb`, so ending the connection only detaches from stdin (it never destroys the
- * host's stream), and every byte on stdout is a protocol record the SDK wrote: stdout carries nothing else.
+ * than with `Readable.toWeb`, so ending the connection only detaches from stdin and pauses it (it never
+ * destroys the host's stream), and every byte on stdout is a protocol record the SDK wrote: stdout
+ * carries nothing else.
  */
 
 /** Bytes arriving on `input` until it ends or fails; cancelling detaches the listeners. */
@@ -37,6 +38,8 @@ export function readableFrom(input: NodeJS.ReadableStream): ReadableStream<Uint8
     },
     cancel() {
       detach();
+      // A paused stdin no longer holds the process open, so a stopped run lets pi exit.
+      input.pause();
     },
   });
 }

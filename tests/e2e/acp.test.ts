@@ -108,10 +108,7 @@ describe("pi --mode acp (built CLI)", () => {
       { content: "Understood, I will not." },
       { content: "a long answer ".repeat(300) },
     ]);
-    // Pace the scripted stream so a cancel lands mid-answer.
-    const plugins = JSON.parse(readFileSync(join(user.agent, "plugins.json"), "utf8")) as { plugins: Array<{ id: string; config?: Record<string, unknown> }> };
-    plugins.plugins.find((p) => p.id === "provider-faux")!.config!.tokensPerSecond = 40;
-    writeFileSync(join(user.agent, "plugins.json"), JSON.stringify(plugins));
+    pace(user, 40);
     const pi = start(() => ({ outcome: { outcome: "selected", optionId: "reject_once" } }), ["--no-session"]);
     const agent = pi.connection.agent;
     await agent.request("initialize", { protocolVersion: 1 });
@@ -129,6 +126,22 @@ describe("pi --mode acp (built CLI)", () => {
     expect(await prompt).toEqual({ stopReason: "cancelled" });
 
     pi.child.stdin.end();
+    expect(await pi.exited).toBe(0);
+    expect(pi.stderr).toBe("");
+  });
+
+  it("SIGTERM with stdin still open: the running prompt answers cancelled and pi exits 0", async () => {
+    user = agentHome();
+    user.scriptFaux([{ content: "a long answer ".repeat(300) }]);
+    pace(user, 40);
+    const pi = start(() => ({ outcome: { outcome: "cancelled" } }), ["--no-session"]);
+    const agent = pi.connection.agent;
+    await agent.request("initialize", { protocolVersion: 1 });
+    const { sessionId } = await agent.request("session/new", { cwd: user.project, mcpServers: [] });
+    const prompt = agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk" }] });
+    await pi.update((n) => n.update.sessionUpdate === "agent_message_chunk");
+    pi.child.kill("SIGTERM");
+    expect(await prompt).toEqual({ stopReason: "cancelled" });
     expect(await pi.exited).toBe(0);
     expect(pi.stderr).toBe("");
   });
@@ -164,6 +177,14 @@ describe("pi --mode acp (built CLI)", () => {
     expect(acpRun.modules.some((url) => url.includes(SDK_PATH))).toBe(true);
   });
 });
+
+/** Paces the scripted stream (tokens per second), so a cancel lands mid-answer. */
+function pace(user: AgentHome, tokensPerSecond: number): void {
+  const file = join(user.agent, "plugins.json");
+  const plugins = JSON.parse(readFileSync(file, "utf8")) as { plugins: Array<{ id: string; config?: Record<string, unknown> }> };
+  plugins.plugins.find((p) => p.id === "provider-faux")!.config!.tokensPerSecond = tokensPerSecond;
+  writeFileSync(file, JSON.stringify(plugins));
+}
 
 /** A module resolve hook that appends every resolved URL to a log file (runs on the loader thread). */
 const RECORDING_HOOK = `
