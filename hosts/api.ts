@@ -15,6 +15,9 @@ export * from "../contracts/mode.js";
 export * from "../contracts/hooks.js";
 export * from "../contracts/command.js";
 export * from "../contracts/wire-events.js";
+export * from "../contracts/ui.js";
+export * from "../contracts/tui.js";
+export * from "../contracts/packages.js";
 /** TypeBox, for plugin config and tool parameter schemas: the host's own copy. */
 export { Type, type Static, type TSchema } from "@sinclair/typebox";
 export { watchPlugins, type PluginWatcher, type WatchOptions } from "./watch.js";
