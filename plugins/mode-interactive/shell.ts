@@ -4,6 +4,7 @@
  * frame is one call to the view through its handle, made one at a time in arrival order, so the kernel can
  * swap the view between any two of them.
  */
+import { StringDecoder } from "node:string_decoder";
 import type { SessionEvent } from "../../contracts/agent-session.js";
 import type { ModeInput, ModeIO } from "../../contracts/mode.js";
 import type { TuiView } from "../../contracts/tui.js";
@@ -31,6 +32,8 @@ type TtyOut = NodeJS.WritableStream & { columns?: number; rows?: number; on(even
 /** A running interactive session on a pair of terminal streams. */
 export class InteractiveShell {
   private readonly decoder = new KeyDecoder();
+  /** Keeps a UTF-8 character split between two reads whole. */
+  private readonly utf8 = new StringDecoder("utf8");
   private readonly renderer: DiffRenderer;
   private readonly frames: FrameScheduler;
   /** Every call to the view goes through this chain, so keys, events and frames keep their order. */
@@ -59,7 +62,7 @@ export class InteractiveShell {
     const stdin = this.io.stdin as TtyIn;
     const stdout = this.io.stdout as TtyOut;
     const done = new Promise<number>((resolve) => (this.finish = resolve));
-    const onData = (chunk: Buffer | string): void => this.onInput(typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+    const onData = (chunk: Buffer | string): void => this.onInput(typeof chunk === "string" ? chunk : this.utf8.write(chunk));
     const onResize = (): void => {
       const { width, height } = this.size();
       this.enqueue(() => this.options.view.call("resize", width, height));

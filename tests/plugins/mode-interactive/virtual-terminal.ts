@@ -60,8 +60,12 @@ export class VirtualTerminal {
     this.col = Math.min(this.col, width - 1);
   }
 
+  /** The last write, for a test that wants to see what was sent. */
+  lastWrite = "";
+
   write(data: string): void {
     this.bytes += Buffer.byteLength(data);
+    this.lastWrite = data;
     let i = 0;
     while (i < data.length) {
       const ch = data[i]!;
