@@ -520,10 +520,16 @@ export class SessionOrchestrator implements AgentSession {
     if (compactor.call("shouldCompact", tokens, this.model.contextWindow, this.compactionSettings())) await this.compactNow("threshold");
   }
 
+  /** Compacts once the current run (if any) has finished, including its own retries and compaction. */
   async compact(instructions?: string): Promise<CompactionResult | undefined> {
     await this.ready();
-    if (this.running !== undefined) throw new Error("the agent is working; compact when it is done, or abort it first");
-    return this.compactNow("manual", instructions);
+    await this.idle();
+    const release = this.claim();
+    try {
+      return await this.compactNow("manual", instructions);
+    } finally {
+      release();
+    }
   }
 
   /** Summarizes the older part of the session and appends the compaction entry; reports as events. */

@@ -165,8 +165,9 @@ export class RpcConnection {
       turnDone();
     };
     try {
-      const startsRun = !this.deps.session.call("state").isStreaming;
-      if (startsRun) this.acceptance = { accept: () => answer(success(command.id, "prompt")) };
+      // Whether this prompt starts a run is the session's decision, made after this call: answer at the
+      // next agent_start, or when the prompt settles (queued as steering/follow-up, or refused).
+      this.acceptance = { accept: () => answer(success(command.id, "prompt")) };
       const run = this.deps.session.call("prompt", message, options);
       this.track(
         run.then(
