@@ -238,6 +238,8 @@ let piSkipped;
 if (hasTmux) {
   const server = await startServer(answerTokens());
   const port = server.address().port;
+  // An idle session keeps the tmux server up between the two agents' sessions.
+  tmux("new-session", "-d", "-s", "keeper", "sleep 3600");
   try {
     console.log(`streaming ${TOKENS} tokens at ${TOKENS_PER_SECOND}/s to pi-host in tmux ...`);
     result.piHost = await measureBytes("pi-host", DIST_CLI, port);

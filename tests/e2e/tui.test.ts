@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import stringWidth from "string-width";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../plugins/tui/markdown.js";
 import { Theme, DARK_THEME } from "../../plugins/tui/theme.js";
 import { PI_BIN } from "./run-pi.js";
@@ -131,6 +131,18 @@ afterEach(() => {
 
 beforeAll(() => {
   if (!existsSync(PI_BIN)) throw new Error(`${PI_BIN} is missing; run "npm run build" first`);
+  // One idle session keeps this file's tmux server alive between tests: a server whose last session was
+  // just killed is still shutting down when the next test starts one, and refuses it.
+  if (HAS_TMUX) tmux("new-session", "-d", "-s", "keeper", "sleep 3600");
+});
+
+afterAll(() => {
+  if (!HAS_TMUX) return;
+  try {
+    tmux("kill-server");
+  } catch {
+    // already gone
+  }
 });
 
 const start = (options: Parameters<typeof Pane.start>[0]): Pane => {
