@@ -1,0 +1,646 @@
+/**
+ * soak: a session keeps working while every core plugin is edited under it, 200 reloads in all.
+ *
+ * One process holds a kernel (the built one, dist/api.js) composed like tests/plugins/agent-session/harness.ts,
+ * but with the core plugins — agent-loop, session-jsonl, compaction, agent-session, tui, provider-faux and
+ * tool-ls — loaded as FILE sources from a temp copy of the source tree (bench/soak-tree.mjs), with
+ * `watchPlugins` (hosts/watch.ts, default options) running. Two small inline plugins give the faux model
+ * (a 16k context window, so compaction runs every few dozen prompts) and fixed settings.
+ *
+ *   - the driver prompts the session for the whole run, "prompt N: steps: K" with K of 2..4 (every 10th
+ *     prompt 30, longer than the session's 5 s gate deadline); the provider (paced at 50 tokens/s, ~200 ms
+ *     an answer) answers each with K tool-call turns of `ls`, then a text;
+ *   - the tui's view is driven headlessly through its contract as the interactive mode drives it: every
+ *     session event and a frame at most every 16 ms, one call at a time, in order;
+ *   - the rewriter edits the plugins at random moments (seeded PRNG, gaps of ~600 ms on average), one
+ *     save per reload: a new revision marker in index.ts or a new trailing comment in another file.
+ *     Saves of one plugin never overlap (the next waits for the commit); saves of different plugins do.
+ *
+ * Recorded per reload, from kernel events and phase hooks: the save time, when its load, gate and commit
+ * began, any deferral (with its reason) and the commit; at each commit a probe on the bus checks that
+ * exactly one generation of each plugin answers and that the edited one answers with the new generation
+ * (and marker). Checked after the run: the session file (bench/soak-check.mjs, and pi's own SessionManager
+ * when bench/node_modules has pi), no aborted turn, every reload committed, no unhandled rejection; then,
+ * in a fresh session as at the baseline: heap after forced GC vs after warm-up, idle CPU and active handles
+ * vs before, one live generation per plugin, and how many retired generations the collector freed.
+ *
+ * Run with `node --expose-gc bench/soak.mjs` (or `node bench/run.mjs soak`). PI_SOAK_SEED and
+ * PI_SOAK_RELOADS change the schedule and the count.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { check, fullGc, hostModules, PI_CLI, printChecks, round, ROOT, sleep, summarize, writeResult } from "./lib.mjs";
+import { checkSessionFile } from "./soak-check.mjs";
+import { buildTree, PROBE_EVENT, relativeHostImports, rewrite, seededRandom, useHostModule } from "./soak-tree.mjs";
+
+const SEED = Number(process.env.PI_SOAK_SEED ?? 20261130);
+const RELOADS = Number(process.env.PI_SOAK_RELOADS ?? 200);
+/**
+ * How the copied plugins reach the kernel and the contracts: "relative" runs the repository's source as it
+ * is (`../../kernel/index.js`, `../../contracts/*.js`, copied alongside, as the live-edit test does);
+ * "host" points those imports at the "pi-host" module, as `pi plugin eject` does for a user's copy.
+ */
+const IMPORTS = process.env.PI_SOAK_IMPORTS ?? "relative";
+if (IMPORTS !== "relative" && IMPORTS !== "host") {
+  console.error(`PI_SOAK_IMPORTS must be "relative" or "host", got "${IMPORTS}"`);
+  process.exit(2);
+}
+const CORE = ["agent-loop", "session-jsonl", "compaction", "agent-session", "tui", "provider-faux", "tool-ls"];
+const PROVIDER = "provider-faux";
+const WARMUP_PROMPTS = 4;
+const LONG_EVERY = 10;
+const LONG_STEPS = 30;
+const MEAN_GAP_MS = 600;
+const TOKENS_PER_SECOND = 50;
+const COMMIT_TIMEOUT_MS = 30_000;
+const FRAME_MS = 16;
+const VIEW = { width: 100, height: 40 };
+const TARGET_P50_MS = 150;
+const TARGET_P95_MS = 400;
+const TARGET_HEAP_MB = 2;
+/** Idle CPU may exceed its baseline by this much (ms of CPU per second) before it counts as "not back". */
+const TARGET_IDLE_CPU_MS = 5;
+const MB = 1024 * 1024;
+
+if (typeof globalThis.gc !== "function") {
+  console.error("soak needs node --expose-gc");
+  process.exit(1);
+}
+
+// ── unhandled failures are counted, never fatal: the count is one of the checks ──────────────────────
+const unhandled = [];
+process.on("unhandledRejection", (reason) => unhandled.push(`unhandled rejection: ${reason?.stack ?? reason}`));
+process.on("uncaughtException", (error) => unhandled.push(`uncaught exception: ${error?.stack ?? error}`));
+
+const now = () => performance.now();
+const { api, virtualModules } = await hostModules();
+
+// ── the tree, the working folder, the agent folder ────────────────────────────────────────────────────
+const work = mkdtempSync(join(tmpdir(), "pi-soak-"));
+const tree = join(work, "tree");
+const cwd = join(work, "cwd");
+const agentDir = join(work, "agent");
+mkdirSync(cwd);
+mkdirSync(agentDir);
+// A folder worth listing: each ls result is a few hundred characters, so the context grows and compacts.
+for (let i = 0; i < 24; i++) writeFileSync(join(cwd, `module-${String(i).padStart(2, "0")}.ts`), `export const value${i} = ${i};\n`);
+mkdirSync(join(cwd, "docs"));
+const plugins = buildTree(ROOT, tree, CORE, PROVIDER);
+const hostImportsRewritten = IMPORTS === "host" ? useHostModule(tree, plugins, new Set(Object.keys(api))) : 0;
+const relativeImportsLeft = relativeHostImports(tree, plugins).length;
+const runId = Date.now().toString(36); // every edit's content is new, also across runs (jiti's fs cache persists)
+
+// ── inline plugins: the model catalog and fixed settings ──────────────────────────────────────────────
+const MODEL = {
+  id: "faux-1",
+  name: "Faux (soak)",
+  api: "faux",
+  provider: "faux",
+  baseUrl: "http://localhost:0",
+  reasoning: false,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 16_000,
+  maxTokens: 4_096,
+};
+const modelsPlugin = api.definePlugin({
+  id: "soak-models",
+  version: "1.0.0",
+  provides: [api.ModelsContract],
+  setup(ctx) {
+    ctx.provide(api.ModelsContract, {
+      list: () => [MODEL],
+      find: (provider, id) => (provider === MODEL.provider && id === MODEL.id ? MODEL : undefined),
+      search: () => [MODEL],
+      resolve: (reference) => {
+        if (reference !== "faux/faux-1" && reference !== "faux-1") throw new Error(`unknown model "${reference}"; the soak has only faux/faux-1`);
+        return { model: MODEL };
+      },
+    });
+  },
+});
+const SETTINGS = { compaction: { enabled: true, reserveTokens: 4_000, keepRecentTokens: 4_000 } };
+const settingsPlugin = api.definePlugin({
+  id: "soak-settings",
+  version: "1.0.0",
+  provides: [api.SettingsContract],
+  setup(ctx) {
+    ctx.provide(api.SettingsContract, {
+      get: async () => structuredClone(SETTINGS),
+      set: async () => {
+        throw new Error("the soak's settings are fixed");
+      },
+    });
+  },
+});
+/** The tui's contract as contracts/tui.ts declares it (dist/api.js does not export it); the kernel keys handles by id. */
+const TuiViewContract = api.defineContract({
+  id: "tui/view",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 250,
+  shape: { start: "function", handleKey: "function", handleEvent: "function", render: "function", resize: "function" },
+});
+
+// ── reload bookkeeping: kernel events and phase hooks ─────────────────────────────────────────────────
+/** Reloads whose commit has not come yet, by plugin (one at a time per plugin). */
+const pending = new Map();
+const commitWaiters = new Set();
+const kernelErrors = [];
+const unexpectedCommits = [];
+const probeProblems = [];
+let retiredCount = 0;
+const marks = Object.fromEntries(CORE.map((id) => [id, "rev-0"]));
+
+function phaseHook({ pluginId, phase, generation }) {
+  const record = pending.get(pluginId);
+  if (record === undefined) return;
+  const at = now() - record.savedAt;
+  if (phase === "load" && record.loadMs === undefined) {
+    record.loadMs = at;
+    record.generation = generation;
+  }
+  if (phase === "gate") {
+    record.gateMs ??= at;
+    record.gates++;
+  }
+}
+
+const kernel = new api.Kernel({ virtualModules, phaseHook });
+kernel.on("kernel:error", (error) => kernelErrors.push(api.formatLifecycleError(error)));
+kernel.on("kernel:retired", () => retiredCount++);
+kernel.on("kernel:deferred", ({ pluginId, generation, reason }) => {
+  const record = pending.get(pluginId);
+  if (record !== undefined) record.deferred.push({ atMs: round(now() - record.savedAt), generation, reason });
+  else unexpectedCommits.push(`deferred reload of ${pluginId} (generation ${generation}) that no save asked for`);
+});
+kernel.on("kernel:commit", ({ pluginId, generation }) => {
+  const record = pending.get(pluginId);
+  if (record === undefined) {
+    if (booted) unexpectedCommits.push(`commit of ${pluginId} generation ${generation} that no save asked for`);
+    return;
+  }
+  record.commitMs = now() - record.savedAt;
+  record.committedGeneration = generation;
+  pending.delete(pluginId);
+  if (record.mark !== undefined) marks[pluginId] = record.mark;
+  probeAfterCommit(record);
+  for (const wake of [...commitWaiters]) wake();
+});
+
+// ── generations: one probe answer per plugin, and which retired ones the collector freed ─────────────
+const tracked = new Set();
+let collected = 0;
+const finalizers = new FinalizationRegistry(() => collected++);
+
+/** Asks every active generation which it is; registers generations not seen yet for collection. */
+function probe() {
+  const answers = [];
+  kernel.emit(PROBE_EVENT, {
+    answer(id, mark, generation, owner) {
+      answers.push({ id, mark, generation });
+      const key = `${id}#${generation}`;
+      if (!tracked.has(key)) {
+        tracked.add(key);
+        finalizers.register(owner, key);
+      }
+    },
+  });
+  return answers;
+}
+
+function probeAfterCommit(record) {
+  const answers = probe();
+  const mine = answers.filter((a) => a.id === record.plugin);
+  const perPlugin = CORE.map((id) => answers.filter((a) => a.id === id).length);
+  if (perPlugin.some((n) => n !== 1)) probeProblems.push(`after the commit of ${record.plugin}: answers per plugin ${JSON.stringify(Object.fromEntries(CORE.map((id, i) => [id, perPlugin[i]])))}`);
+  const answer = mine[0];
+  if (answer === undefined) return;
+  if (answer.generation !== record.committedGeneration) probeProblems.push(`${record.plugin}: committed generation ${record.committedGeneration} but generation ${answer.generation} answers`);
+  if (answer.mark !== marks[record.plugin]) probeProblems.push(`${record.plugin}: generation ${answer.generation} answers ${answer.mark}, expected ${marks[record.plugin]}`);
+  record.observed = answer.generation === record.committedGeneration && answer.mark === marks[record.plugin];
+}
+
+/** Resolves when `predicate()` holds, re-checked at every commit; false after `ms`. */
+function untilCommitted(predicate, ms) {
+  if (predicate()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      commitWaiters.delete(wake);
+      resolve(false);
+    }, ms);
+    const wake = () => {
+      if (!predicate()) return;
+      clearTimeout(timer);
+      commitWaiters.delete(wake);
+      resolve(true);
+    };
+    commitWaiters.add(wake);
+  });
+}
+
+// ── boot ──────────────────────────────────────────────────────────────────────────────────────────────
+const file = (id) => ({ kind: "file", path: plugins[id].entry });
+const inline = (definition) => ({ kind: "inline", label: definition.id, definition });
+let booted = false;
+const boot = await kernel.boot([
+  { id: "soak-models", source: inline(modelsPlugin) },
+  { id: "soak-settings", source: inline(settingsPlugin) },
+  { id: PROVIDER, source: file(PROVIDER), config: { tokensPerSecond: TOKENS_PER_SECOND } },
+  { id: "session-jsonl", source: file("session-jsonl"), config: { agentDir } },
+  { id: "compaction", source: file("compaction") },
+  { id: "agent-loop", source: file("agent-loop") },
+  { id: "tool-ls", source: file("tool-ls") },
+  { id: "agent-session", source: file("agent-session"), config: { cwd, model: "faux/faux-1" } },
+  { id: "tui", source: file("tui"), config: { agentDir } },
+]);
+if (!boot.ok || boot.errors.length > 0) {
+  console.error("boot failed:", boot.errors.map((e) => api.formatLifecycleError(e)).join("\n"), boot.configErrors);
+  process.exit(1);
+}
+booted = true;
+probe(); // registers the first generations
+const session = kernel.use(api.AgentSessionContract);
+const view = kernel.use(TuiViewContract);
+// When the watcher asks for each reload: the split between the watcher's share and time queued behind
+// other reloads. The watcher calls kernel.reload(id); this wraps that one method on this instance.
+const kernelReload = kernel.reload.bind(kernel);
+kernel.reload = (pluginId, change) => {
+  const record = pending.get(pluginId);
+  if (record !== undefined) record.requestMs ??= now() - record.savedAt;
+  return kernelReload(pluginId, change);
+};
+const watcher = await api.watchPlugins(kernel);
+
+// ── the headless interactive mode: every view call in order, frames coalesced ─────────────────────────
+const shell = {
+  chain: Promise.resolve(),
+  errors: [],
+  frames: 0,
+  lastFrame: undefined,
+  frameTimer: undefined,
+  enqueue(step) {
+    this.chain = this.chain.then(step).then(
+      () => undefined,
+      (error) => void this.errors.push(error?.message ?? String(error)),
+    );
+    return this.chain;
+  },
+  requestFrame() {
+    if (this.frameTimer !== undefined) return;
+    this.frameTimer = setTimeout(() => {
+      this.frameTimer = undefined;
+      this.enqueue(() => this.draw());
+    }, FRAME_MS);
+  },
+  async draw() {
+    this.lastFrame = await view.call("render", VIEW.width, VIEW.height);
+    this.frames++;
+  },
+  /** Draws a last frame and waits until every queued call is done; no timer is left behind. */
+  async settle() {
+    clearTimeout(this.frameTimer);
+    this.frameTimer = undefined;
+    await this.enqueue(() => this.draw());
+  },
+};
+
+// ── session events: what the driver saw, and turn bookkeeping ──────────────────────────────────────────
+let seen = [];
+const lifecycle = { agentStart: 0, agentEnd: 0, turnStart: 0, turnEnd: 0, compactions: 0, compactionFailures: 0, retries: 0, notices: [] };
+kernel.on(api.SESSION_EVENT, (event) => {
+  if (event.type === "message_end") seen.push(JSON.stringify(event.message));
+  else if (event.type === "agent_start") lifecycle.agentStart++;
+  else if (event.type === "agent_end") lifecycle.agentEnd++;
+  else if (event.type === "turn_start") lifecycle.turnStart++;
+  else if (event.type === "turn_end") lifecycle.turnEnd++;
+  else if (event.type === "compaction_end") {
+    if (event.result !== null) lifecycle.compactions++;
+    else if (event.errorMessage || event.aborted) lifecycle.compactionFailures++;
+  } else if (event.type === "auto_retry_start") lifecycle.retries++;
+  else if (event.type === "notice" && event.level !== "info") lifecycle.notices.push(event.message);
+  shell.enqueue(() => view.call("handleEvent", event));
+  shell.requestFrame();
+});
+kernel.on("tui:redraw", () => shell.requestFrame());
+shell.enqueue(() => view.call("start", { cwd, ...VIEW, initialMessages: [] }));
+shell.requestFrame();
+
+// ── driver and rewriter ───────────────────────────────────────────────────────────────────────────────
+let promptNumber = 0;
+const driverErrors = [];
+const driverRandom = seededRandom(SEED ^ 0x5bd1e995);
+
+/** Prompts until `stop()` says so (checked between prompts); a user pauses 0–100 ms between them. */
+async function drive(stop) {
+  let prompts = 0;
+  while (!stop(prompts)) {
+    // Every LONG_EVERY-th prompt runs LONG_STEPS turns, longer than agent/session's 5 s gate deadline, so
+    // reloads of the session that land in it are deferred to its end (the path the deadline exists for).
+    const steps = (promptNumber + 1) % LONG_EVERY === 0 ? LONG_STEPS : 2 + Math.floor(driverRandom() * 3);
+    try {
+      await session.call("prompt", `prompt ${++promptNumber}: steps: ${steps}`);
+    } catch (error) {
+      driverErrors.push(`prompt ${promptNumber}: ${error?.message ?? error}`);
+    }
+    prompts++;
+    await sleep(driverRandom() * 100);
+  }
+}
+
+const rewriterRandom = seededRandom(SEED);
+let revision = 0;
+
+/** `count` saves in `order` (a plugin id each), at random moments; a plugin waits for its previous commit. */
+async function rewriteAll(order, gapMs) {
+  const records = [];
+  const left = [...order];
+  while (left.length > 0) {
+    await sleep(gapMs());
+    let index = left.findIndex((id) => !pending.has(id));
+    if (index === -1) {
+      await untilCommitted(() => left.some((id) => !pending.has(id)), COMMIT_TIMEOUT_MS);
+      index = left.findIndex((id) => !pending.has(id));
+      if (index === -1) throw new Error(`no reload committed within ${COMMIT_TIMEOUT_MS} ms; pending: ${[...pending.keys()].join(", ")}`);
+    }
+    const plugin = left.splice(index, 1)[0];
+    const kind = rewriterRandom() < 0.5 ? "mark" : "comment";
+    const record = { n: records.length + 1, plugin, kind, savedAt: now(), gates: 0, deferred: [] };
+    pending.set(plugin, record);
+    Object.assign(record, rewrite(plugins[plugin], kind, `${runId}.${++revision}`, rewriterRandom));
+    records.push(record);
+  }
+  await untilCommitted(() => records.every((r) => r.commitMs !== undefined), COMMIT_TIMEOUT_MS);
+  return records;
+}
+
+/** A seeded shuffle of `count` plugin ids, each core plugin as often as the others (±1). */
+function schedule(count) {
+  const order = Array.from({ length: count }, (_, i) => CORE[i % CORE.length]);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rewriterRandom() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** Exponential gaps around MEAN_GAP_MS, cut to 50..2500 ms: random moments, some close together. */
+const gap = () => Math.min(2_500, Math.max(50, -Math.log(1 - rewriterRandom()) * MEAN_GAP_MS));
+
+// ── measurements at rest ──────────────────────────────────────────────────────────────────────────────
+async function quiesce() {
+  await session.call("idle");
+  await kernel.idle();
+  await shell.settle();
+}
+
+function activeResources() {
+  const counts = {};
+  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
+  return counts;
+}
+
+/** CPU time (user + system) this process spends over one idle second, in ms. */
+async function idleCpuMs() {
+  const start = process.cpuUsage();
+  const t0 = now();
+  await sleep(1_000);
+  const used = process.cpuUsage(start);
+  return ((used.user + used.system) / 1000) * (1000 / (now() - t0));
+}
+
+async function restingState() {
+  await quiesce();
+  await fullGc();
+  const heap = process.memoryUsage().heapUsed;
+  const resources = activeResources();
+  const cpuMs = await idleCpuMs();
+  return { heap, resources, cpuMs };
+}
+
+// ── warm-up: a few prompts and one reload of each plugin ─────────────────────────────────────────────
+console.log(`soak: warm-up (${WARMUP_PROMPTS} prompts, one reload of each of ${CORE.length} plugins)`);
+const warmStarted = now();
+const [, warmRecords] = await Promise.all([drive((n) => n >= WARMUP_PROMPTS), rewriteAll(CORE, () => 150)]);
+await quiesce();
+if (warmRecords.some((r) => r.commitMs === undefined)) throw new Error(`a warm-up reload never committed: ${JSON.stringify(warmRecords.filter((r) => r.commitMs === undefined).map((r) => r.plugin))}`);
+await session.call("newSession");
+const soakSession = session.call("state").sessionFile;
+const baseline = await restingState();
+const warmupMs = now() - warmStarted;
+console.log(`  warm-up ${round(warmupMs / 1000, 1)} s; heap after GC ${round(baseline.heap / MB)} MB; idle CPU ${round(baseline.cpuMs)} ms/s`);
+
+// ── the soak ─────────────────────────────────────────────────────────────────────────────────────────
+seen = [];
+const lifecycleAtStart = { ...lifecycle, notices: [] };
+lifecycle.notices = [];
+const promptsBefore = promptNumber;
+const errorsBefore = kernelErrors.length;
+const retiredBefore = retiredCount;
+console.log(`soak: ${RELOADS} reloads over ${CORE.length} plugins while the session works (seed ${SEED}, imports: ${IMPORTS})`);
+const soakStarted = now();
+let rewriting = true;
+const driving = drive(() => !rewriting);
+const records = await rewriteAll(schedule(RELOADS), gap);
+rewriting = false;
+await driving;
+await quiesce();
+const soakMs = now() - soakStarted;
+const soakPrompts = promptNumber - promptsBefore;
+const lastAnswerSeen = (shell.lastFrame?.lines ?? []).some((line) => line.includes(`Prompt ${promptNumber} done`));
+
+// ── the session file ─────────────────────────────────────────────────────────────────────────────────
+const sessionCheck = checkSessionFile(soakSession, seen);
+const afterSoak = { heap: process.memoryUsage().heapUsed };
+
+// ── back at rest, in a fresh session as at the baseline ──────────────────────────────────────────────
+await session.call("newSession");
+const final = await restingState();
+const liveGenerations = Object.fromEntries([...CORE, "soak-models", "soak-settings"].map((id) => [id, kernel.liveGenerations(id)]));
+const finalProbe = probe();
+await fullGc();
+const trackedCount = tracked.size;
+const collectedCount = collected;
+// pi's modules load only now, after every memory reading.
+const piCheck = await piReads(soakSession, sessionCheck.counts.messages);
+
+await watcher.close();
+await kernel.shutdown();
+rmSync(work, { recursive: true, force: true });
+
+// ── numbers ──────────────────────────────────────────────────────────────────────────────────────────
+const committed = records.filter((r) => r.commitMs !== undefined);
+const stuck = records.filter((r) => r.commitMs === undefined);
+const deferred = records.filter((r) => r.deferred.length > 0);
+const deferredWithoutReason = deferred.filter((r) => r.deferred.some((d) => typeof d.reason !== "string" || d.reason === ""));
+const soakKernelErrors = kernelErrors.slice(errorsBefore);
+const perPlugin = {};
+for (const id of CORE) {
+  const mine = committed.filter((r) => r.plugin === id);
+  perPlugin[id] = {
+    reloads: records.filter((r) => r.plugin === id).length,
+    committed: mine.length,
+    deferred: mine.filter((r) => r.deferred.length > 0).length,
+    observed: mine.filter((r) => r.observed).length,
+    saveToCommit: stats(mine, (r) => r.commitMs),
+    /** The same without the time queued behind other plugins' reloads: what one edit alone would take. */
+    ownLatency: stats(mine, (r) => r.commitMs - (r.loadMs - r.requestMs)),
+    watcher: stats(mine, (r) => r.requestMs),
+    queued: stats(mine, (r) => r.loadMs - r.requestMs),
+    loadAndPrepare: stats(mine, (r) => r.gateMs - r.loadMs),
+    gateToCommit: stats(mine, (r) => r.commitMs - r.gateMs),
+  };
+}
+const resourceDiff = diffCounts(baseline.resources, final.resources);
+const notOneGeneration = Object.entries(liveGenerations).filter(([, n]) => n !== 1);
+const probeCounts = CORE.map((id) => finalProbe.filter((a) => a.id === id).length);
+const retiredTracked = trackedCount - CORE.length;
+
+const checks = [
+  ...CORE.flatMap((id) => [
+    check(`save→commit p50 ${id}`, perPlugin[id].saveToCommit.p50, "ms", TARGET_P50_MS),
+    check(`save→commit p95 ${id}`, perPlugin[id].saveToCommit.p95, "ms", TARGET_P95_MS),
+    check(`  own p50 ${id} (not queued)`, perPlugin[id].ownLatency.p50, "ms", null),
+    check(`  own p95 ${id} (not queued)`, perPlugin[id].ownLatency.p95, "ms", null),
+  ]),
+  check("reloads committed", committed.length, "n", RELOADS, "higher"),
+  check("reloads stuck or aborted", stuck.length + soakKernelErrors.length, "n", 0),
+  check("reloads deferred (then committed)", deferred.length, "n", null),
+  check("deferrals without a reason", deferredWithoutReason.length, "n", 0),
+  check("commits no save asked for", unexpectedCommits.length, "n", 0),
+  check("probe mismatches", probeProblems.length, "n", 0),
+  check("session file problems", sessionCheck.problems.length + (piCheck.ok === false ? 1 : 0), "n", 0),
+  check("turns aborted or failed", sessionCheck.counts.aborted + sessionCheck.counts.errored, "n", 0),
+  check("unhandled rejections/exceptions", unhandled.length, "n", 0),
+  check("view call failures", shell.errors.length, "n", 0),
+  check("heap growth after GC (vs warm-up)", (final.heap - baseline.heap) / MB, "MB", TARGET_HEAP_MB),
+  check("idle CPU after − before", final.cpuMs - baseline.cpuMs, "ms/s", TARGET_IDLE_CPU_MS),
+  check("active handles/requests added", Object.values(resourceDiff).reduce((s, n) => s + Math.max(0, n), 0), "n", 0),
+  check("plugins without exactly 1 live generation", notOneGeneration.length + probeCounts.filter((n) => n !== 1).length, "n", 0),
+  check("retired generations collected", collectedCount, "n", retiredTracked, "higher"),
+  check("prompts during the soak", soakPrompts, "n", null),
+  check("compactions during the soak", lifecycle.compactions - lifecycleAtStart.compactions, "n", null),
+  check("soak duration", soakMs / 1000, "s", null),
+];
+
+console.log(`soak: ${committed.length}/${RELOADS} reloads committed in ${round(soakMs / 1000, 1)} s, ${soakPrompts} prompts, ${sessionCheck.counts.toolCalls} tool calls, ${lifecycle.compactions - lifecycleAtStart.compactions} compactions`);
+for (const id of CORE) {
+  const p = perPlugin[id];
+  console.log(
+    `  ${id.padEnd(14)} ${String(p.committed).padStart(3)} reloads (${p.deferred} deferred)  save→commit p50 ${p.saveToCommit.p50} ms, p95 ${p.saveToCommit.p95} ms` +
+      `  [p50: watcher ${p.watcher.p50}, queued ${p.queued.p50}, load+prepare ${p.loadAndPrepare.p50}, gate ${p.gateToCommit.p50}; own p50 ${p.ownLatency.p50} p95 ${p.ownLatency.p95}]`,
+  );
+}
+for (const line of [...sessionCheck.problems, ...(piCheck.problem ? [piCheck.problem] : []), ...probeProblems.slice(0, 10), ...unexpectedCommits.slice(0, 10), ...soakKernelErrors.slice(0, 10), ...unhandled.slice(0, 10), ...shell.errors.slice(0, 10), ...driverErrors.slice(0, 10)]) {
+  console.log(`  PROBLEM: ${line}`);
+}
+printChecks(checks);
+
+writeResult(process.env.PI_SOAK_RESULT ?? "soak", {
+  config: {
+    seed: SEED,
+    reloads: RELOADS,
+    imports: IMPORTS,
+    hostImportsRewritten,
+    relativeImportsLeft,
+    plugins: CORE,
+    meanGapMs: MEAN_GAP_MS,
+    tokensPerSecond: TOKENS_PER_SECOND,
+    stepsPerPrompt: `2..4, every ${LONG_EVERY}th prompt ${LONG_STEPS}`,
+    contextWindow: MODEL.contextWindow,
+    compaction: SETTINGS.compaction,
+    watchOptions: "defaults (stabilityMs 20, debounceMs 0)",
+    view: VIEW,
+  },
+  warmupMs: round(warmupMs),
+  soakMs: round(soakMs),
+  prompts: soakPrompts,
+  session: { file: "(temp, removed)", ...sessionCheck.counts, problems: sessionCheck.problems, pi: piCheck },
+  lifecycle: { ...diffLifecycle(lifecycle, lifecycleAtStart), notices: lifecycle.notices.slice(0, 20) },
+  tui: { frames: shell.frames, errors: shell.errors, lastAnswerOnScreen: lastAnswerSeen },
+  perPlugin,
+  reloads: records.map((r) => ({
+    n: r.n,
+    plugin: r.plugin,
+    kind: r.kind,
+    file: r.file.slice(tree.length + 1),
+    generation: r.committedGeneration,
+    savedAtS: round((r.savedAt - soakStarted) / 1000, 3),
+    saveToRequestMs: round(r.requestMs),
+    saveToLoadMs: round(r.loadMs),
+    saveToGateMs: round(r.gateMs),
+    saveToCommitMs: round(r.commitMs),
+    gates: r.gates,
+    deferred: r.deferred,
+    observed: r.observed ?? false,
+  })),
+  memory: {
+    baselineHeapMb: round(baseline.heap / MB, 3),
+    afterSoakHeapMbNoGc: round(afterSoak.heap / MB, 3),
+    finalHeapMb: round(final.heap / MB, 3),
+    growthMb: round((final.heap - baseline.heap) / MB, 3),
+  },
+  cpu: { idleBeforeMsPerS: round(baseline.cpuMs), idleAfterMsPerS: round(final.cpuMs) },
+  resources: { before: baseline.resources, after: final.resources, diff: resourceDiff },
+  generations: { live: liveGenerations, finalProbe, tracked: trackedCount, retiredTracked, collected: collectedCount, retiredEvents: retiredCount - retiredBefore },
+  problems: {
+    probe: probeProblems,
+    unexpectedCommits,
+    kernelErrors: soakKernelErrors,
+    unhandled,
+    driver: driverErrors,
+    stuck: stuck.map((r) => r.plugin),
+  },
+  checks,
+});
+process.exit(0);
+
+// ── helpers ──────────────────────────────────────────────────────────────────────────────────────────
+
+/** Rounded n/min/p50/p95/max/mean of `pick` over `records`. */
+function stats(records, pick) {
+  return Object.fromEntries(Object.entries(summarize(records.map(pick))).map(([k, v]) => [k, round(v)]));
+}
+
+function diffCounts(before, after) {
+  const out = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const d = (after[key] ?? 0) - (before[key] ?? 0);
+    if (d !== 0) out[key] = d;
+  }
+  return out;
+}
+
+function diffLifecycle(end, start) {
+  const out = {};
+  for (const key of Object.keys(end)) if (typeof end[key] === "number") out[key] = end[key] - start[key];
+  out.balanced = out.agentStart === out.agentEnd && out.turnStart === out.turnEnd;
+  return out;
+}
+
+/**
+ * Opens the file with pi's own SessionManager (bench/node_modules, when installed): pi must read every
+ * entry we wrote, and its context must end with our last message.
+ */
+async function piReads(path, messages) {
+  const agentJs = join(PI_CLI, "..", "index.js");
+  let agent;
+  try {
+    agent = await import(pathToFileURL(agentJs).href);
+  } catch {
+    return { skipped: `pi is not installed (${agentJs}); only our own parse checked the file` };
+  }
+  try {
+    const manager = agent.SessionManager.open(path);
+    const entries = manager.getEntries();
+    const piMessages = entries.filter((e) => e.type === "message").length;
+    const context = manager.buildSessionContext();
+    const ok = piMessages === messages && context.messages.length > 0;
+    return { ok, entries: entries.length, messages: piMessages, contextMessages: context.messages.length, problem: ok ? undefined : `pi reads ${piMessages} messages; we wrote ${messages}` };
+  } catch (error) {
+    return { ok: false, problem: `pi could not open the session file: ${error?.message ?? error}` };
+  }
+}
