@@ -27,6 +27,8 @@ export interface TuiFrame {
   lines: string[];
   /** Where the terminal cursor goes (row is an index into `lines`); null hides it. */
   cursor: { row: number; col: number } | null;
+  /** The terminal's window title, when the view wants one. */
+  title?: string;
 }
 
 /** What a key did that the shell must act on. */
@@ -57,6 +59,8 @@ export interface TuiView {
   handleEvent(event: SessionEvent): void | Promise<void>;
   render(width: number, height: number): TuiFrame | Promise<TuiFrame>;
   resize(width: number, height: number): void | Promise<void>;
+  /** The run ends: the view stops answering dialogs (they take their defaults). */
+  stop(): void | Promise<void>;
 }
 
 /**
@@ -79,5 +83,5 @@ export const TuiViewContract = defineContract<TuiView>({
   kind: "single",
   gate: "boundary",
   deadlineMs: 250,
-  shape: { start: "function", handleKey: "function", handleEvent: "function", render: "function", resize: "function" },
+  shape: { start: "function", handleKey: "function", handleEvent: "function", render: "function", resize: "function", stop: "function" },
 });

@@ -37,6 +37,7 @@ export class DiffRenderer {
   private height = 0;
   private cursorShown = true;
   private started = false;
+  private title: string | undefined = undefined;
   readonly stats: RenderStats = { frames: 0, bytes: 0, fullRedraws: 0 };
 
   constructor(private readonly write: (bytes: string) => void) {}
@@ -70,6 +71,10 @@ export class DiffRenderer {
       out += this.diff(next);
     }
     out += this.placeCursor(frame.cursor);
+    if (frame.title !== undefined && frame.title !== this.title) {
+      this.title = frame.title;
+      out += `\x1b]0;${frame.title.replace(/[\x00-\x1f\x7f]/g, " ")}\x07`;
+    }
     out += SYNC_END;
     this.previous = next;
     this.stats.frames++;

@@ -82,6 +82,7 @@ export class InteractiveShell {
 
     const code = await done;
     await this.frames.stop();
+    this.enqueue(() => this.options.view.call("stop"));
     await this.chain;
     clearTimeout(this.escapeTimer);
     stdin.off("data", onData);

@@ -20,7 +20,9 @@ import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiViewContract } from "..
 import { UiContract } from "../../contracts/ui.js";
 import { definePlugin, type Contract, type Handle } from "../../kernel/index.js";
 import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
+import { DialogBroker } from "./dialogs.js";
 import { LazyView } from "./lazy-view.js";
+import { TuiUserInterface } from "./ui.js";
 import type { PluginLine } from "./view.js";
 
 /** Contracts whose providers `/plugins` lists (a plugin cannot see the kernel's own plugin table). */
@@ -31,7 +33,7 @@ export default definePlugin({
   id: "tui",
   version: "1.0.0",
   description: "The terminal UI's view: transcript, editor, pickers and footer behind the tui/view contract",
-  provides: [TuiViewContract],
+  provides: [TuiViewContract, UiContract],
   requires: [
     AgentSessionContract,
     { contract: SessionStoreContract, optional: true },
@@ -68,6 +70,23 @@ export default definePlugin({
       return [...byPlugin.values()].sort((a, b) => a.id.localeCompare(b.id));
     };
 
+    // The state of a generation that retired is no longer this plugin's to touch.
+    const liveState = (): ViewState | undefined => {
+      try {
+        return ctx.getState() as ViewState;
+      } catch {
+        return undefined;
+      }
+    };
+    const changed = (): void => {
+      const state = liveState();
+      if (state === undefined) return;
+      ctx.setState(state);
+      ctx.emit(TUI_REDRAW_EVENT);
+    };
+    const dialogs = new DialogBroker(liveState, changed);
+    ctx.onDispose(() => dialogs.settleAll(), "answer open dialogs with their defaults");
+
     const view = new LazyView({
       state: () => ctx.getState() as ViewState,
       save: (state) => ctx.setState(state),
@@ -88,9 +107,12 @@ export default definePlugin({
       },
       redraw: () => ctx.emit(TUI_REDRAW_EVENT),
       requestReload: () => ctx.emit(HOST_RELOAD_REQUEST_EVENT, {}),
+      settleDialog: (id, value) => dialogs.settle(id, value),
+      settleAllDialogs: () => dialogs.settleAll(),
       plugins,
       agentDir,
     });
     ctx.provide(TuiViewContract, view);
+    ctx.provide(UiContract, new TuiUserInterface(liveState, dialogs, changed), { key: "interactive" });
   },
 });

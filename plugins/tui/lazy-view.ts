@@ -35,6 +35,10 @@ export class LazyView implements TuiView {
     return this.view !== undefined ? this.view.render(width, height) : this.load().then((view) => view.render(width, height));
   }
 
+  stop(): void | Promise<void> {
+    return this.view !== undefined ? this.view.stop() : this.load().then((view) => view.stop());
+  }
+
   resize(width: number, height: number): void | Promise<void> {
     return this.view !== undefined ? this.view.resize(width, height) : this.load().then((view) => view.resize(width, height));
   }

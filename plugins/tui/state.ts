@@ -67,6 +67,20 @@ export interface Completion {
   kind: "command" | "file";
 }
 
+/** A dialog another plugin opened through the `ui` contract (select, confirm, input, editor). */
+export interface Dialog {
+  id: string;
+  kind: "select" | "confirm" | "input" | "editor";
+  title: string;
+  /** confirm: the question; input: the placeholder. */
+  message?: string;
+  /** select and confirm: the choices. */
+  options?: string[];
+  selected: number;
+  /** input and editor: the text typed so far. */
+  text: string;
+}
+
 export interface ViewState {
   entries: Entry[];
   nextId: number;
@@ -98,6 +112,16 @@ export interface ViewState {
   started: boolean;
   /** Plugin generations seen committing while the view runs (plugin id → generation). */
   generations: Record<string, number>;
+  /** An interactive run is going on (the `ui` contract answers only then). */
+  running: boolean;
+  /** Open dialogs, oldest first; the first is shown. */
+  dialogs: Dialog[];
+  /** Status entries other plugins set (key → text), shown above the footer. */
+  statuses: Record<string, string>;
+  /** Widgets other plugins set, around the editor. */
+  widgets: Record<string, { lines: string[]; placement: "aboveEditor" | "belowEditor" }>;
+  /** The terminal title another plugin asked for. */
+  title: string;
 }
 
 export const STATE_VERSION = 1;
@@ -144,15 +168,21 @@ export function initialViewState(): ViewState {
     cwd: "",
     started: false,
     generations: {},
+    running: false,
+    dialogs: [],
+    statuses: {},
+    widgets: {},
+    title: "",
   };
 }
 
 /**
  * Carries the previous generation's state over: fields this version added get their defaults, so an
- * older view's state (or one from a future version that kept these names) is upgraded in place.
+ * older view's state (or one from a future version that kept these names) is upgraded in place. Open
+ * dialogs do not cross: their callers were answered with defaults when the old generation retired.
  */
 export function migrateViewState(previous: unknown, _fromVersion: number): ViewState {
   const base = initialViewState();
   if (previous === null || typeof previous !== "object") return base;
-  return { ...base, ...(previous as Partial<ViewState>) };
+  return { ...base, ...(previous as Partial<ViewState>), dialogs: [] };
 }

@@ -15,8 +15,8 @@ import * as editor from "./editor.js";
 import { renderEntry, type EntryStyle } from "./entries.js";
 import { renderFooter, shortPath } from "./footer.js";
 import { filtered, pickerKey, renderPicker, visibleRows } from "./picker.js";
-import type { Picker, PickerItem, ViewState } from "./state.js";
-import { oneLine, padTo, truncate } from "./text.js";
+import type { Dialog, Picker, PickerItem, ViewState } from "./state.js";
+import { oneLine, padTo, truncate, wrapText } from "./text.js";
 import { loadTheme, Theme } from "./theme.js";
 import { applyEvent, contentText, notice, rebuildFromMessages } from "./transcript.js";
 
@@ -43,6 +43,10 @@ export interface ViewDeps {
   extraCommands(cwd: string): Promise<ExtraCommand[]>;
   redraw(): void;
   requestReload(): void;
+  /** Answers a `ui` dialog (undefined: dismissed, its default). */
+  settleDialog(id: string, value: unknown): void;
+  /** Every open dialog takes its default (the run ended). */
+  settleAllDialogs(): void;
   plugins(): PluginLine[];
   agentDir: string;
   now?: () => number;
@@ -81,6 +85,7 @@ export class TerminalView implements TuiView {
     this.height = info.height;
     const first = !s.started;
     s.started = true;
+    s.running = true;
     if (first && s.entries.length === 0) rebuildFromMessages(s, syncCall(() => this.deps.session.call("messages"), []));
     this.refreshInfo();
     this.deps.save(s);
@@ -108,6 +113,13 @@ export class TerminalView implements TuiView {
 
   resize(_width: number, height: number): void {
     this.height = height;
+  }
+
+  stop(): void {
+    const s = this.deps.state();
+    s.running = false;
+    this.deps.save(s);
+    this.deps.settleAllDialogs();
   }
 
   handleKey(key: TuiKey): KeyOutcome {
@@ -146,7 +158,18 @@ export class TerminalView implements TuiView {
     if (s.hint !== "") lines.push(theme.fg("warning", truncate(` ${s.hint}`, width)));
 
     let cursor: TuiFrame["cursor"] = null;
-    if (s.picker !== null) {
+    const widgets = (placement: "aboveEditor" | "belowEditor"): void => {
+      for (const widget of Object.values(s.widgets)) {
+        if (widget.placement === placement) for (const row of widget.lines) lines.push(truncate(` ${row}`, width));
+      }
+    };
+    widgets("aboveEditor");
+    const dialog = s.dialogs[0];
+    if (dialog !== undefined) {
+      const rows = renderDialog(dialog, width, theme);
+      if (rows.cursor !== undefined) cursor = { row: lines.length + rows.cursor.row, col: rows.cursor.col };
+      for (const row of rows.lines) lines.push(row);
+    } else if (s.picker !== null) {
       for (const row of renderPicker(s.picker, width, height, theme)) lines.push(row);
     } else {
       lines.push(theme.fg("borderMuted", "─".repeat(width)));
@@ -164,10 +187,13 @@ export class TerminalView implements TuiView {
         }
       }
     }
+    widgets("belowEditor");
+    const statuses = Object.values(s.statuses);
+    if (statuses.length > 0) lines.push(theme.fg("muted", truncate(` ${statuses.join(" · ")}`, width)));
     // The session picks its model once it is ready; until then, ask again each frame.
     if (this.info.state?.model == null) this.refreshInfo();
     for (const row of renderFooter(s.cwd, this.info.state, this.info.stats, width, theme)) lines.push(row);
-    return { lines, cursor };
+    return s.title !== "" ? { lines, cursor, title: s.title } : { lines, cursor };
   }
 
   // ── keys ────────────────────────────────────────────────────────────────────────────────────
@@ -175,6 +201,10 @@ export class TerminalView implements TuiView {
   private key(s: ViewState, key: TuiKey): KeyOutcome {
     const isCtrlC = key.ctrl && !key.alt && key.name === "c";
     if (!isCtrlC && s.hint !== "") s.hint = "";
+    if (s.dialogs.length > 0) {
+      this.dialogKey(s.dialogs[0]!, key);
+      return {};
+    }
     if (s.picker !== null) {
       if (s.picker.labelEdit !== undefined) return this.labelKey(s, s.picker, key);
       this.pickerKey(s, s.picker, key);
@@ -379,6 +409,28 @@ export class TerminalView implements TuiView {
     if (s.busy) this.background(whileBusy === "steer" ? "steer" : "follow-up", () => session.call(whileBusy, text));
     else this.background("prompt", () => session.call("prompt", text));
     return {};
+  }
+
+  /** Keys while a `ui` dialog is shown: choose among options, or type an answer; Esc dismisses. */
+  private dialogKey(dialog: Dialog, key: TuiKey): void {
+    if (key.name === "escape" || (key.ctrl && key.name === "c")) return this.deps.settleDialog(dialog.id, undefined);
+    if (dialog.kind === "select" || dialog.kind === "confirm") {
+      const count = dialog.options?.length ?? 0;
+      if (key.name === "up") dialog.selected = Math.max(0, dialog.selected - 1);
+      else if (key.name === "down") dialog.selected = Math.min(count - 1, dialog.selected + 1);
+      else if (key.name === "enter") {
+        const choice = dialog.options?.[dialog.selected];
+        this.deps.settleDialog(dialog.id, dialog.kind === "confirm" ? choice === "Yes" : choice);
+      } else if (dialog.kind === "confirm" && key.name === "text" && /^[yn]$/i.test(key.text ?? "")) {
+        this.deps.settleDialog(dialog.id, key.text!.toLowerCase() === "y");
+      }
+      return;
+    }
+    if (key.name === "enter" && !(dialog.kind === "editor" && (key.shift || key.alt))) return this.deps.settleDialog(dialog.id, dialog.text);
+    if (key.name === "enter") dialog.text += "\n";
+    else if (key.name === "text" || key.name === "paste") dialog.text += (key.text ?? "").replace(/\r\n?/g, "\n");
+    else if (key.name === "space") dialog.text += " ";
+    else if (key.name === "backspace") dialog.text = dialog.text.slice(0, editor.previousBoundary(dialog.text, dialog.text.length));
   }
 
   // ── commands ────────────────────────────────────────────────────────────────────────────────
@@ -685,4 +737,24 @@ function describeEntry(node: TreeNode): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** A `ui` dialog's rows in place of the editor, and where the cursor goes when it takes text. */
+function renderDialog(dialog: Dialog, width: number, theme: Theme): { lines: string[]; cursor?: { row: number; col: number } } {
+  const rows: string[] = [theme.fg("border", "─".repeat(width)), ` ${theme.bold(theme.fg("accent", truncate(dialog.title, width - 2)))}`];
+  if (dialog.kind === "confirm" && dialog.message) rows.push(...wrapText(dialog.message, width - 2).map((r) => ` ${r}`));
+  if (dialog.kind === "select" || dialog.kind === "confirm") {
+    (dialog.options ?? []).forEach((option, i) => {
+      const text = truncate(` ${i === dialog.selected ? "› " : "  "}${option}`, width);
+      rows.push(i === dialog.selected ? theme.bg("selectedBg", padTo(text, width)) : text);
+    });
+    rows.push(theme.fg("dim", truncate(dialog.kind === "confirm" ? " enter choose · y/n · esc cancel" : " enter choose · esc cancel", width)));
+    return { lines: rows };
+  }
+  const layout = editor.layoutEditor({ text: dialog.text, cursor: dialog.text.length }, width);
+  const start = rows.length;
+  if (dialog.text === "" && dialog.message) rows.push(theme.fg("dim", truncate(dialog.message, width)));
+  else for (const row of layout.rows) rows.push(row);
+  rows.push(theme.fg("dim", truncate(dialog.kind === "editor" ? " enter submit · shift+enter new line · esc cancel" : " enter submit · esc cancel", width)));
+  return { lines: rows, cursor: { row: start + (dialog.text === "" ? 0 : layout.cursorRow), col: dialog.text === "" ? 0 : layout.cursorCol } };
 }

@@ -121,7 +121,18 @@ export class VirtualTerminal {
     } else this.row++;
   }
 
+  /** The window title last set with OSC 0. */
+  title = "";
+
   private escape(data: string, start: number): number {
+    if (data[start + 1] === "]") {
+      const end = data.indexOf("\x07", start);
+      if (end < 0) throw new Error("unterminated OSC sequence");
+      const [code, ...text] = data.slice(start + 2, end).split(";");
+      if (code !== "0") throw new Error(`unexpected OSC ${code}`);
+      this.title = text.join(";");
+      return end + 1;
+    }
     if (data[start + 1] !== "[") throw new Error(`unexpected escape ${JSON.stringify(data.slice(start, start + 4))}`);
     let end = start + 2;
     while (end < data.length && !/[@-~]/.test(data[end]!)) end++;

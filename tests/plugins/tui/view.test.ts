@@ -158,3 +158,62 @@ describe("tui commands in-process", () => {
     await h.waitFor("complete /commands and @files");
   });
 });
+
+describe("the ui contract while the TUI runs", () => {
+  it("shows other plugins' dialogs in place of the editor and hands back the answers; status, widget, notice and title appear", async () => {
+    const { activeUi, UiContract } = await import("../../../contracts/ui.js");
+    const { testTool } = await import("../agent-session/harness.js");
+    const { fauxToolCall } = await import("../../../plugins/provider-faux/faux.js");
+    let ui: () => import("../../../contracts/ui.js").UserInterface = () => {
+      throw new Error("not booted");
+    };
+    const ask = testTool("ask", async () => {
+      const u = ui();
+      const color = await u.select("Pick a color", ["red", "green", "blue"]);
+      const sure = await u.confirm("Really?", `use ${color}?`);
+      const name = await u.input("Name it", "a name");
+      u.setStatus("ext", "status from ext");
+      u.setWidget("w", ["widget row"]);
+      u.notify("a notice from ext", "warning");
+      u.setTitle("pi: asked");
+      return `answers: ${color} ${sure} ${name}`;
+    });
+    h = await bootTui({ tools: [ask], faux: { responses: [{ content: [fauxToolCall("ask", {}, "a1")] }, { content: "thanks" }] } });
+    const uis = h.kernel.useAll(UiContract);
+    ui = () => activeUi(uis);
+    await ready(h);
+    expect(ui().hasUI()).toBe(true);
+    h.type("ask me\r");
+    await h.waitFor((s) => s.includes("Pick a color") && s.includes("› red"));
+    h.type("\x1b[B\r");
+    await h.waitFor((s) => s.includes("Really?") && s.includes("use green?"));
+    h.type("y");
+    await h.waitFor("Name it");
+    h.type("Verdant\r");
+    const done = await h.waitFor("thanks");
+    expect(done).toContain("answers: green true Verdant");
+    expect(done).toContain("status from ext");
+    expect(done).toContain("widget row");
+    expect(done).toContain("a notice from ext");
+    expect(h.vt.title).toBe("pi: asked");
+    // After the run, there is no user: dialogs take their defaults at once.
+    await h.stop();
+    expect(ui().hasUI()).toBe(false);
+    expect(await ui().confirm("late", "nobody")).toBe(false);
+  });
+
+  it("Esc dismisses a dialog (its default), and a timeout answers for the user", async () => {
+    const { activeUi, UiContract } = await import("../../../contracts/ui.js");
+    h = await bootTui();
+    await ready(h);
+    const ui = activeUi(h.kernel.useAll(UiContract));
+    const picked = ui.select("Choose", ["a", "b"]);
+    await h.waitFor("Choose");
+    h.type("\x1b");
+    expect(await picked).toBeUndefined();
+    await h.waitFor((s) => !s.includes("Choose"));
+    const timed = ui.input("Slow question", undefined, { timeout: 20 });
+    expect(await timed).toBeUndefined();
+    await h.waitFor((s) => !s.includes("Slow question"));
+  });
+});
