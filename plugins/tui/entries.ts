@@ -32,10 +32,9 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
     case "text":
       return ["", ...renderMarkdown(entry.text, inner, theme).map((row) => ` ${row}`)];
     case "thinking": {
-      if (!style.thinkingExpanded) {
-        const label = entry.streaming ? "Thinking…" : "Thinking (ctrl+t to expand)";
-        return ["", ` ${theme.italic(theme.fg("thinkingText", label))}`];
-      }
+      // One label while streaming and after: a row that changes once the answer has scrolled far below
+      // it would be out of the renderer's reach and cost a full redraw.
+      if (!style.thinkingExpanded) return ["", ` ${theme.italic(theme.fg("thinkingText", "Thinking (ctrl+t to expand)"))}`];
       return ["", ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.italic(theme.fg("thinkingText", row))}`)];
     }
     case "tool":
