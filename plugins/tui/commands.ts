@@ -10,6 +10,7 @@ export interface CommandInfo {
   description: string;
 }
 
+/** Every command, in the order /help and the completion list show them. */
 export const COMMANDS: CommandInfo[] = [
   { name: "model", description: "Pick the model (or /model <search>)" },
   { name: "tree", description: "Navigate the session tree: switch branch, label entries" },

@@ -61,6 +61,7 @@ export function setText(state: ViewState, text: string): void {
   set(state, text, text.length, "other");
 }
 
+/** Backspace: the grapheme before the cursor. */
 export function backspace(state: ViewState): void {
   const { text, cursor } = state.editor;
   if (cursor === 0) return;
@@ -69,6 +70,7 @@ export function backspace(state: ViewState): void {
   set(state, text.slice(0, from) + text.slice(cursor), from, "other");
 }
 
+/** Delete / Ctrl+D: the grapheme under the cursor. */
 export function deleteForward(state: ViewState): void {
   const { text, cursor } = state.editor;
   if (cursor >= text.length) return;
@@ -83,10 +85,12 @@ export function moveTo(state: ViewState, offset: number): void {
   state.yank = null;
 }
 
+/** One grapheme left. */
 export function left(state: ViewState): void {
   moveTo(state, previousBoundary(state.editor.text, state.editor.cursor));
 }
 
+/** One grapheme right. */
 export function right(state: ViewState): void {
   moveTo(state, nextBoundary(state.editor.text, state.editor.cursor));
 }
@@ -107,11 +111,13 @@ export function wordEndAfter(text: string, cursor: number): number {
   return i;
 }
 
+/** Home / Ctrl+A: the start of the current line (not of the whole text). */
 export function lineStart(state: ViewState): void {
   const { text, cursor } = state.editor;
   moveTo(state, text.lastIndexOf("\n", cursor - 1) + 1);
 }
 
+/** End / Ctrl+E: the end of the current line. */
 export function lineEnd(state: ViewState): void {
   const { text, cursor } = state.editor;
   const end = text.indexOf("\n", cursor);

@@ -8,6 +8,7 @@ import type { SessionEvent } from "../../contracts/agent-session.js";
 import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiView } from "../../contracts/tui.js";
 import type { TerminalView, ViewDeps } from "./view.js";
 
+/** Forwards each call to the real view, loading it on the first. */
 export class LazyView implements TuiView {
   private view: TerminalView | undefined = undefined;
   private loading: Promise<TerminalView> | undefined = undefined;

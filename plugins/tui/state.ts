@@ -81,6 +81,7 @@ export interface Dialog {
   text: string;
 }
 
+/** The whole view state (see the file comment for why it is all here). */
 export interface ViewState {
   entries: Entry[];
   nextId: number;
@@ -124,6 +125,7 @@ export interface ViewState {
   title: string;
 }
 
+/** Bump with a `migrateViewState` step when a field changes meaning. */
 export const STATE_VERSION = 1;
 
 /** Checked by the kernel on every setState: the shape, not every entry field (that would cost each frame). */

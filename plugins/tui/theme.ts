@@ -22,6 +22,7 @@ export type ColorToken =
   | "toolDiffAdded" | "toolDiffRemoved" | "toolDiffContext"
   | "syntaxComment" | "syntaxKeyword" | "syntaxFunction" | "syntaxString" | "syntaxNumber" | "syntaxType" | "syntaxPunctuation";
 
+/** The default theme, and the fallback for tokens another theme leaves out. */
 export const DARK_THEME: ThemeJson = {
   name: "dark",
   vars: { cyan: "#00d7ff", blue: "#5f87ff", green: "#b5bd68", red: "#cc6666", yellow: "#ffff00", gray: "#808080", dimGray: "#666666", darkGray: "#505050" },
@@ -36,6 +37,7 @@ export const DARK_THEME: ThemeJson = {
   },
 };
 
+/** For light terminal backgrounds. */
 export const LIGHT_THEME: ThemeJson = {
   name: "light",
   vars: { teal: "#5f8787", blue: "#5f87af", green: "#5f8700", red: "#af0000", yellow: "#9a7326", gray: "#6c6c6c", lightGray: "#b0b0b0" },

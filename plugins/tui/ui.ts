@@ -13,6 +13,7 @@ function pushNotice(s: ViewState, text: string, level: NotifyLevel): void {
   s.entries.push({ id: s.nextId++, rev: 0, kind: "notice", text, level });
 }
 
+/** The `ui` provider; every call reads and changes the view state, then asks for a frame. */
 export class TuiUserInterface implements UserInterface {
   constructor(
     private readonly state: () => ViewState | undefined,
