@@ -170,7 +170,12 @@ export class KeyDecoder {
       }
       end++;
     }
-    if (end >= input.length) return input.length > 32 ? this.dropGarbage(input, keys) : 0;
+    if (end >= input.length) {
+      // A sequence this long without a final byte is no key: take the Esc alone and read on.
+      if (input.length <= 32) return 0;
+      keys.push(key("escape"));
+      return 1;
+    }
     const final = input[end]!;
     const params = input.slice(2, end).split(";").map((p) => Number.parseInt(p, 10));
     const length = end + 1;
@@ -196,11 +201,6 @@ export class KeyDecoder {
     }
     // Anything else (focus reports, cursor position replies) is not a key.
     return length;
-  }
-
-  private dropGarbage(input: string, keys: TuiKey[]): number {
-    keys.push(key("escape"));
-    return 1;
   }
 }
 
