@@ -54,6 +54,7 @@ export default definePlugin({
       const state = ctx.getState() as ViewState;
       if (event.generation === undefined) delete state.generations[event.pluginId];
       else state.generations[event.pluginId] = event.generation;
+      ctx.setState(state);
     });
 
     const plugins = (): PluginLine[] => {
