@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { AgentSessionContract } from "../contracts/agent-session.js";
 import { ModeContract, type Mode, type ModeInput } from "../contracts/mode.js";
 import { SessionStoreContract, type SessionSummary } from "../contracts/session.js";
-import type { Handle, Kernel } from "../kernel/index.js";
+import type { Handle, Kernel, OperationResult } from "../kernel/index.js";
 import { UsageError, type CliArgs } from "./cli-flags.js";
 import { composeForCli, EXIT_BAD_INPUT, type PackagePaths } from "./cli-compose.js";
 import { buildModeInput, readPipedStdin } from "./cli-input.js";
@@ -62,6 +62,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   if (typeof composed === "number") return composed;
   const { kernel } = composed;
   let watcher: { close(): Promise<void> } | undefined;
+  let stopReloadRequests: (() => void) | undefined;
   try {
     if (session.partialId !== undefined) {
       const opened = await openSessionById(kernel, session.partialId, place.cwd, session.sessionDir);
@@ -74,12 +75,15 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
     if (handle === undefined) {
       return fail(mode === "interactive" ? "interactive mode needs the tui plugin; use -p" : `no plugin provides the "${mode}" mode; enable "mode-${mode}" in plugins.json`, EXIT_BAD_INPUT);
     }
-    if (args.watch) {
-      const { watchPlugins } = await import("./watch.js");
-      watcher = await watchPlugins(kernel, { onReload: (result) => result.error && process.stderr.write(`pi: reload of ${result.pluginId} failed: ${result.error.cause instanceof Error ? result.error.cause.message : String(result.error.cause)}\n`) });
-    }
+    const { reloadOnRequest, watchPlugins } = await import("./watch.js");
+    const reportReload = (result: OperationResult): void => {
+      if (result.error) process.stderr.write(`pi: reload of ${result.pluginId} failed: ${result.error.cause instanceof Error ? result.error.cause.message : String(result.error.cause)}\n`);
+    };
+    stopReloadRequests = reloadOnRequest(kernel, reportReload);
+    if (args.watch) watcher = await watchPlugins(kernel, { onReload: reportReload });
     return await runMode(handle, input);
   } finally {
+    stopReloadRequests?.();
     await watcher?.close();
     await kernel.shutdown();
   }

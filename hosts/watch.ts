@@ -84,3 +84,18 @@ export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): 
     },
   };
 }
+
+/** The bus event a UI emits for `/reload`. */
+export const RELOAD_REQUEST = "host:reload-request";
+
+/**
+ * Answers `/reload`: reloads every enabled plugin loaded from source (a saved edit takes effect; an
+ * unchanged file is a no-op by content hash). Returns the function that stops listening.
+ */
+export function reloadOnRequest(kernel: Kernel, onReload?: (result: OperationResult) => void): () => void {
+  return kernel.on(RELOAD_REQUEST, () => {
+    for (const entry of kernel.entries()) {
+      if (entry.enabled && entry.source.kind === "file") void kernel.reload(entry.id).then((result) => onReload?.(result));
+    }
+  });
+}

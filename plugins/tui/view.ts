@@ -501,7 +501,7 @@ export class TerminalView implements TuiView {
       }
       case "reload":
         this.deps.requestReload();
-        notice(s, "Asked the host to reload plugins from source (under pi --watch, saving a plugin's file reloads it).");
+        notice(s, "Reloading plugins loaded from source (edited ones take effect; under pi --watch, saving a file does this by itself).");
         return {};
       case "plugins": {
         const plugins = this.deps.plugins();
