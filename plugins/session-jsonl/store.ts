@@ -268,12 +268,24 @@ export class JsonlSessionStore implements SessionStore {
     return this.info(forked);
   }
 
+  /**
+   * The context from the leaf to the root. Built once per state of the tree (which tree, which leaf, how
+   * many entries), since a turn asks for it several times; callers get their own arrays.
+   */
   buildContext(): SessionContext {
     this.ensureRestored();
     if (this.session === undefined) return { messages: [], entryIds: [] };
     const tree = this.session.tree;
-    return buildContextFromPath(tree.rawPath(tree.leafId));
+    const key = { tree, leafId: tree.leafId, size: tree.entries.length };
+    const cached = this.contextCache;
+    if (cached === undefined || cached.key.tree !== key.tree || cached.key.leafId !== key.leafId || cached.key.size !== key.size) {
+      this.contextCache = { key, context: buildContextFromPath(tree.rawPath(tree.leafId)) };
+    }
+    const { context } = this.contextCache!;
+    return { ...context, messages: [...context.messages], entryIds: [...context.entryIds] };
   }
+
+  private contextCache: { key: { tree: unknown; leafId: string | null; size: number }; context: SessionContext } | undefined;
 
   /** Closes the session file's descriptor (the plugin's retire step); state keeps the session open. */
   close(): void {
