@@ -1,5 +1,6 @@
 import { readdirSync, existsSync, readFileSync } from "node:fs";
-import { defineConfig } from "tsup";
+import { join, relative, resolve, sep } from "node:path";
+import { defineConfig, type Options } from "tsup";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
 
@@ -9,6 +10,90 @@ const pluginEntries = Object.fromEntries(
     .filter((d) => d.isDirectory() && existsSync(`plugins/${d.name}/index.ts`))
     .map((d) => [`plugins/${d.name}/index`, `plugins/${d.name}/index.ts`]),
 );
+
+type EsbuildPlugin = NonNullable<Options["esbuildPlugins"]>[number];
+
+const ROOT = resolve(".");
+const KERNEL_DIR = join(ROOT, "kernel");
+const KERNEL_API = join(KERNEL_DIR, "index.ts");
+const CONTRACTS_DIR = join(ROOT, "contracts");
+
+/*
+ * Chunking for cold start. esbuild's code splitting puts a shared module into one chunk per *set of
+ * entry points* that reach it. With every plugin an entry point, and each plugin importing a different
+ * subset of the contracts, the kernel and contracts came out as ~20 chunks and the default plugins as 27
+ * more files: a `pi -p` run loaded 61 modules of ours, and Node's ESM loader spends ~0.4–0.9 ms of CPU on
+ * each (resolve, realpath, read, compile, link) before any code runs. The two plugins below make esbuild
+ * produce a few large chunks instead; what stays lazy (the TUI view, provider and other SDKs, jiti,
+ * chokidar, QuickJS) is untouched, because those are dynamic imports or externals. Measured in
+ * bench/RESULTS.md (cli).
+ */
+
+/** Every contract module, sorted. */
+function contractFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? contractFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : []))
+    .sort();
+}
+
+const isInside = (dir: string, file: string): boolean => file.startsWith(dir + sep);
+
+/**
+ * One chunk for the kernel and all contracts: every import of `kernel/index` or of a contract from a
+ * plugin or a host goes through one module that re-exports them all, so all entry points reach all of
+ * them alike. Imports inside kernel/ and contracts/ stay direct.
+ */
+const oneRuntimeChunk: EsbuildPlugin = {
+  name: "one-runtime-chunk",
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)(kernel|contracts)\// }, (args) => {
+      if (args.kind === "entry-point" || args.namespace === "pi-runtime" || !args.path.startsWith(".")) return undefined;
+      if (isInside(CONTRACTS_DIR, args.importer) || isInside(KERNEL_DIR, args.importer)) return undefined;
+      const target = resolve(args.resolveDir, args.path).replace(/\.js$/, ".ts");
+      if (target !== KERNEL_API && !isInside(CONTRACTS_DIR, target)) return undefined;
+      return { path: "runtime", namespace: "pi-runtime" };
+    });
+    build.onLoad({ filter: /.*/, namespace: "pi-runtime" }, () => ({
+      contents: [KERNEL_API, ...contractFiles(CONTRACTS_DIR)].map((file) => `export * from "./${relative(ROOT, file).split(sep).join("/")}";`).join("\n"),
+      resolveDir: ROOT,
+      loader: "ts",
+    }));
+  },
+};
+
+/** The built-ins the package's default distribution runs: the ones every run loads. */
+const DEFAULT_BUILTINS = (JSON.parse(readFileSync("plugins.json", "utf8")) as { plugins: Array<{ use?: string; enabled?: boolean }> }).plugins
+  .filter((entry) => entry.enabled !== false && typeof entry.use === "string" && existsSync(`plugins/${entry.use}/index.ts`))
+  .map((entry) => entry.use!);
+const builtinExport = (name: string): string => `builtin_${name.replace(/[^A-Za-z0-9]/g, "_")}`;
+
+/**
+ * One chunk for the default distribution's built-ins. Each `dist/plugins/<name>/index.js` stays where
+ * the kernel loads it, but for these plugins it is a stub re-exporting its definition from a module that
+ * imports them all, so their code lands in one chunk loaded once. Built-ins outside the default
+ * distribution (disabled or opt-in ones) keep a file of their own.
+ */
+const oneBuiltinsChunk: EsbuildPlugin = {
+  name: "one-builtins-chunk",
+  setup(build) {
+    build.onResolve({ filter: /plugins[\\/][^\\/]+[\\/]index\.ts$/ }, (args) => {
+      if (args.kind !== "entry-point") return undefined;
+      const name = args.path.split(/[\\/]/).at(-2)!;
+      return DEFAULT_BUILTINS.includes(name) ? { path: name, namespace: "pi-builtin-entry" } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: "pi-builtin-entry" }, (args) => ({
+      contents: `export { ${builtinExport(args.path)} as default } from "pi-default-builtins";`,
+      resolveDir: ROOT,
+      loader: "ts",
+    }));
+    build.onResolve({ filter: /^pi-default-builtins$/ }, () => ({ path: "default-builtins", namespace: "pi-default-builtins" }));
+    build.onLoad({ filter: /.*/, namespace: "pi-default-builtins" }, () => ({
+      contents: DEFAULT_BUILTINS.map((name) => `export { default as ${builtinExport(name)} } from "./plugins/${name}/index.ts";`).join("\n"),
+      resolveDir: ROOT,
+      loader: "ts",
+    }));
+  },
+};
 
 export default defineConfig({
   entry: { cli: "hosts/cli.ts", api: "hosts/api.ts", sdk: "hosts/sdk.ts", ...pluginEntries },
@@ -25,5 +110,6 @@ export default defineConfig({
   noExternal: [/^(?!(jiti|chokidar|openai|@anthropic-ai\/sdk|@google\/genai|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk)(\/|$)).*/],
   external: ["jiti", "chokidar", "openai", "@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync", "@agentclientprotocol/sdk"],
   define: { __PI_VERSION__: JSON.stringify(pkg.version) },
+  esbuildPlugins: [oneRuntimeChunk, oneBuiltinsChunk],
   banner: { js: `import { createRequire as __piCreateRequire } from "node:module"; const require = __piCreateRequire(import.meta.url);` },
 });
