@@ -297,6 +297,7 @@ export class SessionOrchestrator implements AgentSession {
   /** Runs turns for `prompts` (the session is already claimed). */
   private async run(prompts: AgentMessage[]): Promise<void> {
     this.abortController = new AbortController();
+    this.promptCache = undefined;
     const retry = this.retryPolicy();
     let attempt = 0;
     let overflowCompacted = false;
@@ -457,7 +458,22 @@ export class SessionOrchestrator implements AgentSession {
     return tools;
   }
 
+  /**
+   * The system prompt, built once per run and again only when the run's tool set changes: prompt
+   * sources read context files and skill folders, which a run does not need to re-read every turn
+   * (a new run, or /reload, picks up edits).
+   */
   private async systemPrompt(tools: AgentTool<any, any>[]): Promise<string> {
+    const key = tools.map((t) => t.name).join("\n");
+    if (this.promptCache?.key === key) return this.promptCache.prompt;
+    const prompt = await this.buildPrompt(tools);
+    this.promptCache = { key, prompt };
+    return prompt;
+  }
+
+  private promptCache: { key: string; prompt: string } | undefined;
+
+  private async buildPrompt(tools: AgentTool<any, any>[]): Promise<string> {
     const { config } = this.deps.ctx;
     return buildSystemPrompt(this.deps.resources.list(), {
       cwd: this.workdir,
