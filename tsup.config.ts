@@ -17,6 +17,7 @@ const ROOT = resolve(".");
 const KERNEL_DIR = join(ROOT, "kernel");
 const KERNEL_API = join(KERNEL_DIR, "index.ts");
 const CONTRACTS_DIR = join(ROOT, "contracts");
+const PUBLIC_API = join(ROOT, "hosts", "api.ts");
 
 /*
  * Chunking for cold start. esbuild's code splitting puts a shared module into one chunk per *set of
@@ -41,14 +42,15 @@ const isInside = (dir: string, file: string): boolean => file.startsWith(dir + s
 /**
  * One chunk for the kernel and all contracts: every import of `kernel/index` or of a contract from a
  * plugin or a host goes through one module that re-exports them all, so all entry points reach all of
- * them alike. Imports inside kernel/ and contracts/ stay direct.
+ * them alike. Imports inside kernel/ and contracts/ stay direct, and so do hosts/api.ts's: it re-exports
+ * every contract itself, and the "pi-host" module must export exactly what its source lists.
  */
 const oneRuntimeChunk: EsbuildPlugin = {
   name: "one-runtime-chunk",
   setup(build) {
     build.onResolve({ filter: /(^|\/)(kernel|contracts)\// }, (args) => {
       if (args.kind === "entry-point" || args.namespace === "pi-runtime" || !args.path.startsWith(".")) return undefined;
-      if (isInside(CONTRACTS_DIR, args.importer) || isInside(KERNEL_DIR, args.importer)) return undefined;
+      if (isInside(CONTRACTS_DIR, args.importer) || isInside(KERNEL_DIR, args.importer) || args.importer === PUBLIC_API) return undefined;
       const target = resolve(args.resolveDir, args.path).replace(/\.js$/, ".ts");
       if (target !== KERNEL_API && !isInside(CONTRACTS_DIR, target)) return undefined;
       return { path: "runtime", namespace: "pi-runtime" };
