@@ -26,7 +26,7 @@ function lazyPackagesIn(modules: string[]): string[] {
 /** A distribution overlay adding both plugins, with server-everything configured for MCP. */
 function overlay(dir: string, servers: Record<string, unknown> = { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } }): string {
   const file = join(dir, "mcp-distribution.json");
-  writeFileSync(file, JSON.stringify({ plugins: [{ id: "mcp", use: "mcp", config: { servers } }, { id: "codemode", use: "codemode" }] }));
+  writeFileSync(file, JSON.stringify({ plugins: [{ id: "mcp", use: "mcp", config: { servers } }, { id: "codemode", use: "codemode", enabled: true }] }));
   return file;
 }
 
