@@ -88,7 +88,10 @@ interface PluginRecord {
   enabled: boolean;
   active: Generation | undefined;
   retiring: Generation | undefined;
-  deferred: { next: Generation | undefined; cancel: () => void } | undefined;
+  /** A reload at its boundary gate, holding new work until its safe point or its deadline. */
+  gating: GateWait | undefined;
+  /** A reload past its gate deadline, applied at the next safe point. */
+  deferred: { next: Generation | undefined; requested: Requested; cancel: () => void } | undefined;
   failed: boolean;
   nextGeneration: number;
 }
@@ -99,6 +102,30 @@ interface Change {
   config?: unknown;
   enabled?: boolean;
 }
+
+/** What a change resolved to: a newer change that supersedes it while it waits starts from here. */
+interface Requested {
+  source: PluginSource;
+  config: unknown;
+  enabled: boolean;
+}
+
+/**
+ * A reload waiting at a boundary gate. The wait happens beside the lifecycle queue, not in it, so the
+ * reloads of other plugins go on meanwhile; `settle` answers the caller once it commits, is deferred at
+ * its deadline, is superseded by a newer change (with that change's outcome) or is dropped by shutdown.
+ */
+interface GateWait {
+  next: Generation | undefined;
+  requested: Requested;
+  settle: (result: OperationResult) => void;
+  result: Promise<OperationResult>;
+  /** Stops waiting: clears the deadline timer and the idle waiter. Holds are released by the caller. */
+  cancel: () => void;
+}
+
+/** How a change left the queue: done, or still waiting at its gate (the queue moves on regardless). */
+type ChangeOutcome = OperationResult | { waiting: Promise<OperationResult> };
 
 /** The plugin host's core. One instance per running agent. */
 export class Kernel {
@@ -184,9 +211,14 @@ export class Kernel {
     this.bus.emit(event, payload);
   }
 
-  /** Resolves when no lifecycle operation is queued or running. */
-  idle(): Promise<void> {
-    return this.queue.idle();
+  /** Resolves when no lifecycle operation is queued, running or waiting at a gate (deferred reloads do not count). */
+  async idle(): Promise<void> {
+    for (;;) {
+      await this.queue.idle();
+      const waits = [...this.records.values()].flatMap((r) => (r.gating !== undefined ? [r.gating.result] : []));
+      if (waits.length === 0 && !this.queue.busy) return;
+      await Promise.all(waits);
+    }
   }
 
   /** The entries the kernel knows, with their current source and config. */
@@ -203,7 +235,7 @@ export class Kernel {
   liveGenerations(pluginId: string): number {
     const r = this.records.get(pluginId);
     if (r === undefined) return 0;
-    return [r.active, r.retiring, r.deferred?.next].filter((g) => g !== undefined).length;
+    return [r.active, r.retiring, r.gating?.next, r.deferred?.next].filter((g) => g !== undefined).length;
   }
 
   /** Starts a distribution. Config errors refuse it before any setup runs; other failures skip one plugin. */
@@ -242,6 +274,9 @@ export class Kernel {
     return this.queue.enqueue("shutdown", async () => {
       this.shuttingDown = true;
       for (const record of [...this.records.values()].reverse()) {
+        const waiting = this.dropGateWait(record);
+        const number = waiting?.next?.number ?? record.active?.number ?? 0;
+        waiting?.settle({ pluginId: record.id, status: "aborted", generation: number, error: lifecycleError(record.id, "gate", number, new Error("the kernel is shutting down")) });
         this.discardDeferred(record);
         const old = record.active;
         if (old === undefined) continue;
@@ -365,27 +400,39 @@ export class Kernel {
       config: change.config !== undefined ? change.config : waiting?.config,
       enabled: change.enabled ?? waiting?.enabled,
     });
-    return this.queue.enqueue(`change:${pluginId}`, () => {
+    const outcome = this.queue.enqueue(`change:${pluginId}`, () => {
       const merged = this.pending.get(pluginId) ?? {};
       this.pending.delete(pluginId);
       return this.changeNow(pluginId, merged);
     });
+    return outcome.then(settledResult);
   }
 
-  private async changeNow(pluginId: string, change: Change): Promise<OperationResult> {
+  private async changeNow(pluginId: string, change: Change): Promise<ChangeOutcome> {
     const record = this.records.get(pluginId);
     if (record === undefined) {
       return { pluginId, status: "aborted", error: this.report(lifecycleError(pluginId, "load", 0, new Error(`no plugin "${pluginId}" in the distribution`))) };
     }
     if (this.shuttingDown) return { pluginId, status: "aborted", error: lifecycleError(pluginId, "load", 0, new Error("the kernel is shutting down")) };
-    // A newer request supersedes a reload waiting for its safe point.
+    // A newer request supersedes a reload waiting for its safe point: it starts from what that one asked
+    // for (so no requested source or config is dropped), and a caller still waiting gets this outcome.
+    const base: Requested = record.gating?.requested ?? record.deferred?.requested ?? { source: record.source, config: record.config, enabled: record.enabled };
+    const superseded = this.dropGateWait(record);
     if (record.deferred !== undefined) {
       this.releaseHolds(record.active);
       this.discardDeferred(record);
     }
-    const enabled = change.enabled ?? record.enabled;
-    const source = change.source ?? record.source;
-    const config = change.config !== undefined ? change.config : record.config;
+    const outcome = await this.applyChange(record, change, base);
+    if (superseded !== undefined) void settledResult(outcome).then(superseded.settle);
+    return outcome;
+  }
+
+  private async applyChange(record: PluginRecord, change: Change, base: Requested): Promise<ChangeOutcome> {
+    const pluginId = record.id;
+    const enabled = change.enabled ?? base.enabled;
+    const source = change.source ?? base.source;
+    const config = change.config !== undefined ? change.config : base.config;
+    const requested: Requested = { source, config, enabled };
 
     if (!enabled) {
       const active = record.active;
@@ -397,7 +444,7 @@ export class Kernel {
       record.source = source;
       record.config = config;
       if (record.active === undefined) return { pluginId, status: "noop" };
-      return this.transition(record, undefined);
+      return this.transition(record, undefined, requested);
     }
 
     if (record.active !== undefined && change.source === undefined && change.config === undefined && source.kind === "file") {
@@ -425,17 +472,61 @@ export class Kernel {
     } catch (error) {
       return { pluginId, status: "aborted", generation: number, error: this.report(lifecycleError(pluginId, phase, number, error)) };
     }
-    return this.transition(record, next);
+    return this.transition(record, next, requested);
   }
 
   /** Gate, migrate, commit, retire: moves `record` from its active generation to `next` (or to none). */
-  private async transition(record: PluginRecord, next: Generation | undefined): Promise<OperationResult> {
+  private async transition(record: PluginRecord, next: Generation | undefined, requested: Requested): Promise<ChangeOutcome> {
     const old = record.active;
     if (old !== undefined) {
       await this.phase(record.id, "gate", next?.number ?? old.number);
-      if (!(await this.gate(old))) return this.defer(record, old, next);
+      return this.throughGate(record, old, next, requested);
     }
     return this.finish(record, old, next);
+  }
+
+  /**
+   * Boundary gate: holds new work on the old generation's stateful contracts. Idle now → on to commit.
+   * Busy → the reload waits for the safe point beside the queue (see GateWait) and the queue moves on.
+   */
+  private async throughGate(record: PluginRecord, old: Generation, next: Generation | undefined, requested: Requested): Promise<ChangeOutcome> {
+    const held = this.boundaryHandles(old);
+    for (const h of held) h.hold();
+    if (held.length === 0 || old.inFlight === 0) return this.finish(record, old, next);
+    return { waiting: this.waitForSafePoint(record, old, next, requested, held) };
+  }
+
+  /** Waits, bounded by the contract's deadline, for `old` to go idle; then finishes through the queue's front. */
+  private waitForSafePoint(record: PluginRecord, old: Generation, next: Generation | undefined, requested: Requested, held: Array<Handle<any>>): Promise<OperationResult> {
+    let settle!: (result: OperationResult) => void;
+    const result = new Promise<OperationResult>((resolve) => (settle = resolve));
+    const wait: GateWait = { next, requested, settle, result, cancel: () => {} };
+    record.gating = wait;
+    const deadline = Math.max(...held.map((h) => h.contract.deadlineMs));
+    const timer = setTimeout(() => {
+      if (record.gating !== wait) return;
+      record.gating = undefined;
+      stopWaiting();
+      for (const h of held) h.release();
+      settle(this.defer(record, old, next, requested));
+    }, deadline);
+    const stopWaiting = old.onIdle(() => {
+      clearTimeout(timer);
+      void this.queue.enqueue(
+        `gate:${record.id}`,
+        async () => {
+          if (record.gating !== wait) return;
+          record.gating = undefined;
+          settle(await this.finish(record, old, next));
+        },
+        { front: true },
+      );
+    });
+    wait.cancel = () => {
+      clearTimeout(timer);
+      stopWaiting();
+    };
+    return result;
   }
 
   /** Migrate, commit and retire; the gate (if any) is already closed and drained. */
@@ -510,30 +601,20 @@ export class Kernel {
     gen.provided.push({ contract, key: slotKey, version: declared.version, value });
   }
 
-  /** Boundary gate: hold new work on the old generation's stateful contracts and wait for a safe point. */
-  private async gate(old: Generation): Promise<boolean> {
-    const held = this.boundaryHandles(old);
-    if (held.length === 0) return true;
-    for (const h of held) h.hold();
-    const deadline = Math.max(...held.map((h) => h.contract.deadlineMs));
-    if (await idleWithin(old, deadline)) return true;
-    for (const h of held) h.release();
-    return false;
-  }
-
   /** The deadline passed: keep `next` ready and apply it the moment the old generation is idle. */
-  private defer(record: PluginRecord, old: Generation, next: Generation | undefined): OperationResult {
+  private defer(record: PluginRecord, old: Generation, next: Generation | undefined, requested: Requested): OperationResult {
     const cancel = old.onIdle(() => {
       for (const h of this.boundaryHandles(old)) h.hold();
       void this.queue.enqueue(`deferred:${record.id}`, async () => {
         if (record.deferred?.next !== next || record.active !== old) return;
         record.deferred = undefined;
         await this.phase(record.id, "gate", next?.number ?? old.number);
-        if (!(await this.gate(old))) return void this.defer(record, old, next);
-        await this.finish(record, old, next);
+        // Idle and held, this normally commits at once; busy again (an overlap contract of the same
+        // plugin), it waits at the gate once more, and past the deadline it is deferred once more.
+        await this.throughGate(record, old, next, requested);
       }, { front: true });
     });
-    record.deferred = { next, cancel };
+    record.deferred = { next, requested, cancel };
     const number = next?.number ?? old.number;
     this.emit("kernel:deferred", { pluginId: record.id, generation: number, reason: `no safe point within the gate deadline; waiting for the next one` });
     return { pluginId: record.id, status: "deferred", generation: number };
@@ -635,6 +716,17 @@ export class Kernel {
     for (const p of gen.provided) this.slotOf(gen.pluginId, p.contract, p.key).release();
   }
 
+  /** Stops a reload waiting at its gate: releases the holds and drops its generation; returns it. */
+  private dropGateWait(record: PluginRecord): GateWait | undefined {
+    const wait = record.gating;
+    if (wait === undefined) return undefined;
+    record.gating = undefined;
+    wait.cancel();
+    this.releaseHolds(record.active);
+    if (wait.next !== undefined) this.discard(wait.next);
+    return wait;
+  }
+
   private discardDeferred(record: PluginRecord): void {
     const deferred = record.deferred;
     if (deferred === undefined) return;
@@ -692,6 +784,7 @@ function newRecord(entry: PluginEntry): PluginRecord {
     enabled: entry.enabled ?? true,
     active: undefined,
     retiring: undefined,
+    gating: undefined,
     deferred: undefined,
     failed: false,
     nextGeneration: 1,
@@ -708,6 +801,11 @@ function offersOfGen(gen: Generation): Offer[] {
 
 function needsOf(pluginId: string, definition: PluginDefinition<any, any>): Need[] {
   return requiresOf(definition).map((r) => ({ who: `plugin "${pluginId}"`, contract: r.contract, range: r.range, optional: r.optional }));
+}
+
+/** The final result of a change, waiting for it if it is still at its gate. */
+function settledResult(outcome: ChangeOutcome): Promise<OperationResult> {
+  return "waiting" in outcome ? outcome.waiting : Promise.resolve(outcome);
 }
 
 /** Resolves true as soon as `gen` has no admitted work, or false after `ms`. */
