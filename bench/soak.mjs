@@ -8,7 +8,7 @@
  * (a 16k context window, so compaction runs every few dozen prompts) and fixed settings.
  *
  *   - the driver prompts the session for the whole run, "prompt N: steps: K" with K of 2..4 (every 10th
- *     prompt 30, longer than the session's 5 s gate deadline); the provider (paced at 50 tokens/s, ~200 ms
+ *     prompt 40, longer than the session's 5 s gate deadline); the provider (paced at 50 tokens/s, ~200 ms
  *     an answer) answers each with K tool-call turns of `ls`, then a text;
  *   - the tui's view is driven headlessly through its contract as the interactive mode drives it: every
  *     session event and a frame at most every 16 ms, one call at a time, in order;
@@ -51,7 +51,7 @@ const CORE = ["agent-loop", "session-jsonl", "compaction", "agent-session", "tui
 const PROVIDER = "provider-faux";
 const WARMUP_PROMPTS = 4;
 const LONG_EVERY = 10;
-const LONG_STEPS = 30;
+const LONG_STEPS = 40;
 const MEAN_GAP_MS = 600;
 const TOKENS_PER_SECOND = 50;
 const COMMIT_TIMEOUT_MS = 30_000;
@@ -516,6 +516,7 @@ const checks = [
   check("turns aborted or failed", sessionCheck.counts.aborted + sessionCheck.counts.errored, "n", 0),
   check("unhandled rejections/exceptions", unhandled.length, "n", 0),
   check("view call failures", shell.errors.length, "n", 0),
+  check("last answer on the tui's last frame", lastAnswerSeen ? 1 : 0, "n", 1, "higher"),
   check("heap growth after GC (vs warm-up)", (final.heap - baseline.heap) / MB, "MB", TARGET_HEAP_MB),
   check("idle CPU after − before", final.cpuMs - baseline.cpuMs, "ms/s", TARGET_IDLE_CPU_MS),
   check("active handles/requests added", Object.values(resourceDiff).reduce((s, n) => s + Math.max(0, n), 0), "n", 0),
