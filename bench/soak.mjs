@@ -25,7 +25,9 @@
  * vs before, one live generation per plugin, and how many retired generations the collector freed.
  *
  * Run with `node --expose-gc bench/soak.mjs` (or `node bench/run.mjs soak`). PI_SOAK_SEED and
- * PI_SOAK_RELOADS change the schedule and the count.
+ * PI_SOAK_RELOADS change the schedule and the count; PI_SOAK_IMPORTS=host points the copied plugins'
+ * kernel/contracts imports at "pi-host" (what bench/soak-host.mjs runs); PI_SOAK_RESULT names the
+ * result file (default "soak").
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
