@@ -2,6 +2,7 @@
  * One settings.json (global or project): parsed, upgraded and cached by its change stamp, so the many
  * get() calls of a session read the file only when it changed. A problem is one line naming the file.
  */
+import { findWrongKeyType } from "./key-types.js";
 import { isPlainObject } from "./merge.js";
 import { upgradeLegacyKeys } from "./migrate.js";
 import type { SettingsFileAccess } from "./file-access.js";
@@ -58,7 +59,10 @@ export class CachedSettingsFile {
   private async load(stamp: string): Promise<{ stamp: string; data?: Record<string, unknown>; error?: Error }> {
     try {
       const text = await this.fs.readText(this.path);
-      return { stamp, data: upgradeLegacyKeys(parseSettingsText(this.path, text)) };
+      const data = upgradeLegacyKeys(parseSettingsText(this.path, text));
+      const wrongType = findWrongKeyType(data);
+      if (wrongType !== undefined) throw new SettingsFileError(this.path, wrongType);
+      return { stamp, data };
     } catch (error) {
       const problem = error instanceof SettingsFileError ? error : new SettingsFileError(this.path, `cannot be read (${(error as Error).message})`);
       return { stamp, error: problem };
