@@ -19,7 +19,7 @@ export type AuthData = Record<string, AuthEntry>;
 
 /** An auth.json problem: one line naming the file and the field. */
 export class AuthFileError extends Error {
-  constructor(file: string, field: string | undefined, reason: string) {
+  constructor(readonly file: string, field: string | undefined, reason: string) {
     super(`${file}: ${field ? `${field}: ` : ""}${reason}`);
     this.name = "AuthFileError";
   }
@@ -37,7 +37,9 @@ export class AuthFile {
       try {
         this.cached = { stamp, data: stamp === "missing" ? {} : parseAuth(this.path, await readFile(this.path, "utf8")) };
       } catch (error) {
-        this.cached = { stamp, error: error as Error };
+        // A read error from the system (EACCES, EISDIR) does not name the file; the user needs to know which.
+        const problem = error instanceof AuthFileError ? error : new AuthFileError(this.path, undefined, `cannot be read (${(error as Error).message})`);
+        this.cached = { stamp, error: problem };
       }
     }
     if (this.cached.error !== undefined) throw this.cached.error;
@@ -100,8 +102,10 @@ export async function writeAtomically(path: string, text: string): Promise<void>
 async function fileStamp(file: string): Promise<string> {
   try {
     const s = await stat(file);
+    if (s.isDirectory()) throw new AuthFileError(file, undefined, `is a folder, not a file; move it away so pi can create auth.json there`);
     return `${s.mtimeMs}:${s.size}:${s.ino}`;
   } catch (error) {
+    if (error instanceof AuthFileError) throw error;
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
     throw new AuthFileError(file, undefined, `cannot be read (${(error as Error).message})`);
   }

@@ -18,7 +18,9 @@ export class ModelsFileKeys {
       try {
         this.cached = { stamp, keys: stamp === "missing" ? new Map() : keysOf(this.path, await readFile(this.path, "utf8")) };
       } catch (error) {
-        this.cached = { stamp, error: error as Error };
+        // keysOf's errors name the file; a system read error (EISDIR, EACCES) does not, so it gets the path here.
+        const message = (error as Error).message;
+        this.cached = { stamp, error: message.startsWith(`${this.path}: `) ? (error as Error) : new Error(`${this.path}: cannot be read (${message})`) };
       }
     }
     if (this.cached.error !== undefined) throw this.cached.error;
