@@ -1,7 +1,8 @@
 /**
  * Print mode (`pi -p`): send the user's messages one after another, wait for each run, then print the
  * final answer's text and nothing else, so scripts can capture it. A failed or aborted answer prints its
- * error on stderr and exits 1; the host's stop signal (Ctrl+C) aborts the run in progress.
+ * error on stderr and exits 1; a message handled without a model turn (an extension's `/command`) is a
+ * success. The host's stop signal (Ctrl+C) aborts the run in progress.
  */
 import type { AgentSession, SessionEvent } from "../../contracts/agent-session.js";
 import type { AssistantMessage } from "../../contracts/ai/index.js";
@@ -29,6 +30,9 @@ async function runPrint(deps: PrintModeDeps, input: ModeInput, io: ModeIO): Prom
   const answers: AssistantMessage[] = [];
   let stopped = false;
   let finished = false;
+  // Model turns started so far: a prompt that started none was handled without the model (an extension's
+  // `/command`, an input hook), which is a success with nothing to print, as in pi.
+  let turnsStarted = 0;
   // Stopping is best effort: the session may already be gone when the stop arrives late.
   const abort = (): void => {
     if (finished) return;
@@ -37,6 +41,7 @@ async function runPrint(deps: PrintModeDeps, input: ModeInput, io: ModeIO): Prom
       .catch(() => undefined);
   };
   const unsubscribe = deps.subscribe((event) => {
+    if (event.type === "agent_start") turnsStarted++;
     if (event.type === "message_end" && event.message.role === "assistant") answers.push(event.message as AssistantMessage);
     else if (event.type === "notice" && event.level !== "info") io.stderr.write(`${oneLine(event.message)}\n`);
     // A stop that came while the session was still starting up had no run to abort; abort it now.
@@ -50,13 +55,14 @@ async function runPrint(deps: PrintModeDeps, input: ModeInput, io: ModeIO): Prom
     for (const [index, text] of input.messages.entries()) {
       if (stopped) return fail(io, "aborted");
       const before = answers.length;
+      const turnsBefore = turnsStarted;
       const images = index === 0 && input.images.length > 0 ? input.images : undefined;
       await session.call("prompt", text, images === undefined ? undefined : { images });
       const answer = answers.length > before ? answers[answers.length - 1] : undefined;
       if (answer !== undefined && (answer.stopReason === "error" || answer.stopReason === "aborted")) return fail(io, answer.errorMessage || `request ${answer.stopReason}`);
       // Stopped between answers (during a tool call): the run ended early without a failed answer.
       if (stopped) return fail(io, "aborted");
-      if (answer === undefined) return fail(io, "the agent gave no answer");
+      if (answer === undefined && turnsStarted > turnsBefore) return fail(io, "the agent gave no answer");
     }
     const final = answers[answers.length - 1];
     for (const block of final?.content ?? []) if (block.type === "text") io.stdout.write(`${block.text}\n`);
