@@ -4,6 +4,7 @@
  * printed as one line per problem and becomes exit code 2.
  */
 import { formatLifecycleError } from "../kernel/index.js";
+import { checkConfigFiles } from "./config-check.js";
 import { composeKernel, resolveDistribution, type ComposedKernel, type ConfigOverride } from "./compose.js";
 import { DistributionError } from "./distribution.js";
 
@@ -24,16 +25,28 @@ export interface DistributionFlags {
   approve?: boolean;
 }
 
-/** Exit code for bad input (flags, plugins.json, plugin config). */
+/** Exit code for bad input (flags, plugins.json, plugin config, settings.json, models.json, auth.json). */
 export const EXIT_BAD_INPUT = 2;
 
-/** Boots the distribution, or prints why not and returns the exit code. Boot errors of single plugins are printed, not fatal. */
+/** What composeForCli checks besides the distribution. */
+export interface ComposeChecks {
+  /** Read settings.json, models.json and auth.json after boot; a broken one is bad input (exit 2). */
+  configFiles?: boolean;
+}
+
+/**
+ * Boots the distribution, or prints why not and returns the exit code. Boot errors of single plugins are
+ * printed, not fatal. With `checks.configFiles`, a broken user config file is reported once (a notice
+ * about the same file is dropped) and returns exit code 2.
+ */
 export async function composeForCli(
   flags: DistributionFlags,
   overrides: ConfigOverride[],
   where: { agentDir: string; cwd: string; paths: PackagePaths },
+  checks: ComposeChecks = {},
 ): Promise<ComposedKernel | number> {
   let composed: ComposedKernel;
+  let notices: string[];
   try {
     const distribution = await resolveDistribution({
       cwd: where.cwd,
@@ -46,7 +59,8 @@ export async function composeForCli(
       configOverrides: overrides,
       approveProject: flags.approve === true,
     });
-    for (const notice of distribution.notices) process.stderr.write(`pi: ${notice}\n`);
+    notices = distribution.notices;
+    if (checks.configFiles !== true) printNotices(notices);
     composed = await composeKernel(distribution, where.paths.builtinDir);
   } catch (error) {
     if (error instanceof DistributionError) {
@@ -56,10 +70,27 @@ export async function composeForCli(
     throw error;
   }
   if (composed.configErrors.length > 0) {
+    if (checks.configFiles === true) printNotices(notices);
     for (const line of composed.configErrors) process.stderr.write(`pi: ${line}\n`);
     await composed.kernel.shutdown();
     return EXIT_BAD_INPUT;
   }
+  if (checks.configFiles === true) {
+    const problems = await checkConfigFiles(composed.kernel, where.cwd);
+    // The distribution's notice about a file (e.g. "settings.json: not valid JSON; its packages are not
+    // loaded") says the same as the file's problem line: the user sees each broken file once.
+    const reported = problems.map((p) => p.file).filter((f): f is string => f !== undefined);
+    printNotices(notices.filter((notice) => !reported.some((file) => notice.startsWith(`${file}: `))));
+    if (problems.length > 0) {
+      for (const problem of problems) process.stderr.write(`pi: ${problem.message}\n`);
+      await composed.kernel.shutdown();
+      return EXIT_BAD_INPUT;
+    }
+  }
   for (const error of composed.boot.errors) process.stderr.write(`pi: ${formatLifecycleError(error)}\n`);
   return composed;
+}
+
+function printNotices(notices: string[]): void {
+  for (const notice of notices) process.stderr.write(`pi: ${notice}\n`);
 }

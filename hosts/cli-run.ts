@@ -58,7 +58,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   }
 
   const session = sessionChoice(args, place.cwd);
-  const composed = await composeForCli(args, runOverrides(args, place, session), place);
+  const composed = await composeForCli(args, runOverrides(args, place, session), place, { configFiles: true });
   if (typeof composed === "number") return composed;
   const { kernel } = composed;
   let watcher: { close(): Promise<void> } | undefined;
