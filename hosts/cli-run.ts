@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { AgentSessionContract } from "../contracts/agent-session.js";
 import { ModeContract, type Mode, type ModeInput } from "../contracts/mode.js";
 import { SessionStoreContract, type SessionSummary } from "../contracts/session.js";
+import { activeUi, UiContract, type UserInterface } from "../contracts/ui.js";
 import type { Handle, Kernel, OperationResult } from "../kernel/index.js";
 import { UsageError, type CliArgs } from "./cli-flags.js";
 import { composeForCli, EXIT_BAD_INPUT, type PackagePaths } from "./cli-compose.js";
@@ -47,7 +48,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   keepShortRunsOnBaselineWasm();
   const mode = chooseMode(args, process.stdin.isTTY === true, process.stdout.isTTY === true);
   if ((mode === "rpc" || mode === "acp") && args.files.length > 0) throw new UsageError(`@file arguments are not supported in ${mode.toUpperCase()} mode; send files in prompts`);
-  if (args.resume) return listSessionsToResume(args, place);
+  if (args.resume && mode !== "interactive") return listSessionsToResume(args, place);
 
   // RPC and ACP modes read their protocol from stdin; the other modes take the messages, @files and piped stdin.
   let input: ModeInput = { messages: [...args.positionals], images: [], compatEvents: args.compatEvents };
@@ -75,13 +76,20 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
     if (handle === undefined) {
       return fail(mode === "interactive" ? "interactive mode needs the tui plugin; use -p" : `no plugin provides the "${mode}" mode; enable "mode-${mode}" in plugins.json`, EXIT_BAD_INPUT);
     }
+    let whileRunning: ((control: RunControl) => Promise<void>) | undefined;
+    if (args.resume) {
+      const sessions = await sessionsOfThisFolder(kernel, place.cwd, session.sessionDir);
+      if (typeof sessions === "string") return fail(sessions, EXIT_BAD_INPUT);
+      if (sessions.length === 0) return fail(`no sessions for ${place.cwd} yet; start one with "pi"`, EXIT_FAILURE);
+      whileRunning = (control) => pickSessionToResume(kernel, sessions, control);
+    }
     const { reloadOnRequest, watchPlugins } = await import("./watch.js");
     const reportReload = (result: OperationResult): void => {
       if (result.error) process.stderr.write(`pi: reload of ${result.pluginId} failed: ${result.error.cause instanceof Error ? result.error.cause.message : String(result.error.cause)}\n`);
     };
     stopReloadRequests = reloadOnRequest(kernel, reportReload);
     if (args.watch) watcher = await watchPlugins(kernel, { onReload: reportReload });
-    return await runMode(handle, input);
+    return await runMode(handle, input, whileRunning);
   } finally {
     stopReloadRequests?.();
     await watcher?.close();
@@ -89,10 +97,21 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   }
 }
 
-/** Runs the mode with the process streams; Ctrl+C, SIGTERM or a closed stdout asks it to stop; a second signal exits. */
-async function runMode(handle: Handle<Mode>, input: ModeInput): Promise<number> {
+/** What a task running beside the mode may see and do: whether the mode still runs, and ask it to stop. */
+interface RunControl {
+  running(): boolean;
+  stop(): void;
+}
+
+/**
+ * Runs the mode with the process streams; Ctrl+C, SIGTERM or a closed stdout asks it to stop; a second
+ * signal exits. `whileRunning` starts beside the mode (e.g. the `pi -r` session picker, which needs the
+ * mode's user interface); its failure is printed, and the mode goes on.
+ */
+async function runMode(handle: Handle<Mode>, input: ModeInput, whileRunning?: (control: RunControl) => Promise<void>): Promise<number> {
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
+  let modeRunning = true;
   let signals = 0;
   const onSignal = (): void => {
     signals++;
@@ -108,7 +127,16 @@ async function runMode(handle: Handle<Mode>, input: ModeInput): Promise<number> 
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    return await handle.call("run", input, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stopped });
+    const run = handle.call("run", input, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stopped });
+    const beside = whileRunning?.({ running: () => modeRunning, stop }).catch((error: unknown) => {
+      process.stderr.write(`pi: ${error instanceof Error ? error.message : String(error)}\n`);
+    });
+    try {
+      return await run;
+    } finally {
+      modeRunning = false;
+      await beside;
+    }
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
@@ -210,19 +238,61 @@ async function openSessionById(kernel: Kernel, partialId: string, cwd: string, s
   return undefined;
 }
 
-/** `pi -r` without the interactive picker: the folder's sessions, and how to open one. */
+/** This folder's sessions, newest first, or an error line when no plugin stores sessions. */
+async function sessionsOfThisFolder(kernel: Kernel, cwd: string, sessionDir: string | undefined): Promise<SessionSummary[] | string> {
+  const store = kernel.use(SessionStoreContract);
+  if (!store.available) return `no plugin provides the session store; enable "session-jsonl" in plugins.json`;
+  return store.call("list", { cwd, sessionDir });
+}
+
+/**
+ * `pi -r` on a terminal, as pi opens its session selector: once the interactive mode's user interface is
+ * up, a selection dialog (the `ui` contract's select) lists this folder's sessions; the chosen one is
+ * opened in the running session, and dismissing the list ends the run, as cancelling pi's selector does.
+ */
+async function pickSessionToResume(kernel: Kernel, sessions: SessionSummary[], control: RunControl): Promise<void> {
+  const ui = await waitForUserInterface(kernel, control);
+  if (ui === undefined) return;
+  const labels = sessionLabels(sessions);
+  const choice = await ui.select("Resume a session", labels);
+  if (!control.running()) return;
+  if (choice === undefined) return control.stop();
+  const chosen = sessions[labels.indexOf(choice)]!;
+  await kernel.use(AgentSessionContract).call("switchSession", chosen.path);
+}
+
+/** The running mode's user interface, once it answers dialogs; undefined when the mode ended first or offers none. */
+async function waitForUserInterface(kernel: Kernel, control: RunControl): Promise<UserInterface | undefined> {
+  const providers = kernel.useAll(UiContract);
+  while (control.running()) {
+    const ui = activeUi(providers);
+    if (ui.hasUI()) return ui;
+    await new Promise((resolve) => setTimeout(resolve, UI_POLL_MS));
+  }
+  return undefined;
+}
+
+/** How often `pi -r` looks whether the interactive mode's user interface is up. */
+const UI_POLL_MS = 20;
+
+/** One distinct line per session: name or first message, last change, message count (and the id when two lines match). */
+function sessionLabels(sessions: SessionSummary[]): string[] {
+  const base = sessions.map((s) => `${(s.name ?? s.firstMessage).replace(/\s+/g, " ").trim().slice(0, 60) || "(empty)"} · ${s.modified.replace("T", " ").slice(0, 16)} · ${s.messageCount} msgs`);
+  return base.map((label, i) => (base.indexOf(label) === base.lastIndexOf(label) ? label : `${label} · ${sessions[i]!.id.slice(0, 8)}`));
+}
+
+/** `pi -r` when the run is not interactive (no terminal): the folder's sessions, and how to open one. */
 async function listSessionsToResume(args: CliArgs, place: RunPlace): Promise<number> {
   const session = sessionChoice(args, place.cwd);
-  const composed = await composeForCli(args, [], place);
+  const composed = await composeForCli(args, [], place, { configFiles: true });
   if (typeof composed === "number") return composed;
   const { kernel } = composed;
   try {
-    const store = kernel.use(SessionStoreContract);
-    if (!store.available) return fail(`no plugin provides the session store; enable "session-jsonl" in plugins.json`, EXIT_BAD_INPUT);
-    const sessions = await store.call("list", { cwd: place.cwd, sessionDir: session.sessionDir });
+    const sessions = await sessionsOfThisFolder(kernel, place.cwd, session.sessionDir);
+    if (typeof sessions === "string") return fail(sessions, EXIT_BAD_INPUT);
     if (sessions.length === 0) return fail(`no sessions for ${place.cwd} yet`, EXIT_FAILURE);
     process.stdout.write(formatSessions(sessions));
-    process.stderr.write(`pi: pick one and run "pi --session <id>" (choosing interactively needs the tui plugin)\n`);
+    process.stderr.write(`pi: pick one and run "pi --session <id>", or run "pi -r" on a terminal to choose from a list\n`);
     return 0;
   } finally {
     await kernel.shutdown();
