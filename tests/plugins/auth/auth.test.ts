@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -117,6 +117,21 @@ describe("auth plugin", () => {
     await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(`${file}: anthropic.key: must be a non-empty string`);
     writeAuth({ anthropic: "sk" });
     await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(`${file}: anthropic: must be an object with a "type"`);
+  });
+
+  it("auth.json that is a folder is one line naming its path, for apiKey and keySource", async () => {
+    mkdirSync(join(agentDir, "auth.json"));
+    const auth = await bootAuth();
+    const file = join(agentDir, "auth.json");
+    await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(`${file}: is a folder, not a file`);
+    await expect(source(auth, "openai")).rejects.toThrow(`${file}: is a folder, not a file`);
+  });
+
+  it("models.json that is a folder names its path when a key is looked up there", async () => {
+    const file = join(agentDir, "models.json");
+    mkdirSync(file);
+    const auth = await bootAuth();
+    await expect(auth.call("apiKey", "local")).rejects.toThrow(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: cannot be read \\(EISDIR`));
   });
 
   it("setApiKey writes auth.json atomically with mode 0600, keeping other entries", async () => {

@@ -124,6 +124,21 @@ describe("settings plugin", () => {
     expect((await handle.call("get", cwd)).theme).toBe("dark");
   });
 
+  it("refuses a wrong-typed key with one line naming the file, the key and both types; null and unknown keys pass", async () => {
+    const handle = await bootSettings();
+    writeJson(globalFile(), { defaultProvider: 5, defaultModel: "claude-sonnet-4-5" });
+    await expect(handle.call("get", cwd)).rejects.toThrow(`${globalFile()}: "defaultProvider" must be a string, got a number (5); fix or remove it`);
+
+    writeJson(globalFile(), { defaultProvider: "anthropic" });
+    writeJson(projectFile(), { packages: { a: 1 } });
+    await expect(handle.call("get", cwd)).rejects.toThrow(`${projectFile()}: "packages" must be an array, got an object ({"a":1}); fix or remove it`);
+
+    writeJson(projectFile(), { defaultModel: null, somethingNew: 5, hideThinkingBlock: true });
+    const settings = await handle.call("get", cwd);
+    expect(settings.defaultProvider).toBe("anthropic");
+    expect(settings.hideThinkingBlock).toBe(true);
+  });
+
   it("set() writes one key atomically, keeping the other keys, with 2-space JSON", async () => {
     writeJson(globalFile(), { theme: "light", compaction: { enabled: false, reserveTokens: 1000 }, myExtension: { a: [1, 2] } });
     const before = statSync(globalFile()).ino;
