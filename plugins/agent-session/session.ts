@@ -204,9 +204,6 @@ export class SessionOrchestrator implements AgentSession {
       if (options.streamingBehavior === "followUp") return this.followUp(text, options.images);
       throw new Error("the agent is already working; send the message as steering or a follow-up, or wait until it is done");
     }
-    if (this.model === undefined) {
-      throw new Error('no model selected; pass --model provider/id, or set "defaultProvider" and "defaultModel" in settings.json');
-    }
     // Claim the session before the first await, so a second prompt arriving meanwhile is refused.
     const release = this.claim();
     try {
@@ -221,6 +218,10 @@ export class SessionOrchestrator implements AgentSession {
       if (command && handler) {
         release();
         return await handler.call("run", command[2] ?? "");
+      }
+      // Only a model turn needs a model: a `/command` or an input hook above runs without one, as in pi.
+      if (this.model === undefined) {
+        throw new Error('no model selected; pass --model provider/id, or set "defaultProvider" and "defaultModel" in settings.json');
       }
       const expanded = await this.expand(input);
       await this.run([userMessage(expanded, options.images)]);

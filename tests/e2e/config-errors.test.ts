@@ -84,6 +84,15 @@ describe("broken config files through the built CLI", { timeout: 60_000 }, () =>
     expect(run.code).toBe(0);
   });
 
+  it("print mode runs an extension /command with no model configured at all, exit 0; a plain message still needs a model", async () => {
+    const command = await user.pi(["-p", "-e", HELLO_COMMAND, "/hello e2e"]);
+    expect(command.stderr).toBe("");
+    expect(command.code).toBe(0);
+    const message = await user.pi(["-p", "-e", HELLO_COMMAND, "hello"]);
+    expect(message.code).toBe(1);
+    expect(message.stderr).toContain("no model selected");
+  });
+
   it("print mode still fails when a model turn started and gave no answer", async () => {
     // An empty script: the faux provider has nothing to say, so the turn ends in an error.
     user.scriptFaux([]);
