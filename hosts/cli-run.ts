@@ -275,10 +275,10 @@ async function waitForUserInterface(kernel: Kernel, control: RunControl): Promis
 /** How often `pi -r` looks whether the interactive mode's user interface is up. */
 const UI_POLL_MS = 20;
 
-/** One distinct line per session: name or first message, last change, message count (and the id when two lines match). */
+/** One distinct line per session: name or first message, last change, message count (and the end of the id, its random part, when two lines match). */
 function sessionLabels(sessions: SessionSummary[]): string[] {
   const base = sessions.map((s) => `${(s.name ?? s.firstMessage).replace(/\s+/g, " ").trim().slice(0, 60) || "(empty)"} · ${s.modified.replace("T", " ").slice(0, 16)} · ${s.messageCount} msgs`);
-  return base.map((label, i) => (base.indexOf(label) === base.lastIndexOf(label) ? label : `${label} · ${sessions[i]!.id.slice(0, 8)}`));
+  return base.map((label, i) => (base.indexOf(label) === base.lastIndexOf(label) ? label : `${label} · ${sessions[i]!.id.slice(-8)}`));
 }
 
 /** `pi -r` when the run is not interactive (no terminal): the folder's sessions, and how to open one. */
