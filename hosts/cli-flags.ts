@@ -38,7 +38,7 @@ const FLAGS: FlagSpec[] = [
     help: "List the models with context, output limit, thinking, images and key source; with a search, only matches",
   },
   { group: "Sessions", name: "continue", short: ["-c"], help: "Continue the most recent session of this folder" },
-  { group: "Sessions", name: "resume", short: ["-r"], help: "List this folder's sessions to pick one for --session" },
+  { group: "Sessions", name: "resume", short: ["-r"], help: "Pick a session of this folder to resume (a list on a terminal, else a table for --session)" },
   { group: "Sessions", name: "session", value: "<path|id>", help: "Open a session file, or the session whose id starts with <id>" },
   { group: "Sessions", name: "session-dir", value: "<dir>", help: "Keep sessions in <dir> (default: ~/.pi/agent/sessions/--<cwd>--)" },
   { group: "Sessions", name: "no-session", help: "Keep the session in memory only; write nothing" },
