@@ -356,10 +356,7 @@ export class JsonlSessionStore implements SessionStore {
     try {
       s.file.append(text);
     } catch (error) {
-      if (!s.failing) {
-        const unsaved = s.tree.entries.length - (s.written ? s.savedCount : 0);
-        this.report(s, "write", `cannot save the session to ${s.path}: ${(error as Error).message}; ${unsaved} entr${unsaved === 1 ? "y is" : "ies are"} kept in memory and written with the next append that succeeds`);
-      }
+      if (!s.failing) this.report(s, "write", `cannot save the session to ${s.path}: ${(error as Error).message}`);
       s.failing = true;
       return;
     }
