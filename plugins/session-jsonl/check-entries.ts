@@ -8,26 +8,32 @@
  *  - a parent chain that loops back is cut: the entry closing the loop becomes a root;
  *  - an assistant message without `usage` gets zero usage (pi counts it as nothing spent).
  */
-import type { SessionEntry } from "../../contracts/session.js";
+/** What the checks read of an entry (a session entry has these fields and more). */
+interface EntryFields {
+  type: string;
+  id: string;
+  parentId: string | null;
+  message?: unknown;
+}
 
 /** The entries fit to index, and one line per problem found. */
-export interface CheckedEntries {
-  entries: SessionEntry[];
+export interface CheckedEntries<Entry> {
+  entries: Entry[];
   problems: string[];
 }
 
 const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 
 /** Checks `entries` (file order) and returns usable copies where something had to change. */
-export function checkEntries(entries: readonly SessionEntry[], path: string): CheckedEntries {
+export function checkEntries<Entry extends EntryFields>(entries: readonly Entry[], path: string): CheckedEntries<Entry> {
   const problems: string[] = [];
-  const kept: SessionEntry[] = [];
-  const byId = new Map<string, SessionEntry>();
+  const kept: Entry[] = [];
+  const byId = new Map<string, EntryFields>();
   /** Ids that were referenced as a parent before their entry appeared: only these can close a loop. */
   const referencedEarly = new Set<string>();
   /** A skipped entry's id → the parent its children hang from instead. */
   const skippedParent = new Map<string, string | null>();
-  const say = (entry: SessionEntry, what: string): void => {
+  const say = (entry: EntryFields, what: string): void => {
     problems.push(`${path}: entry ${entry.id} ${what}`);
   };
 
@@ -49,7 +55,7 @@ export function checkEntries(entries: readonly SessionEntry[], path: string): Ch
       }
       const message = entry.message as unknown as Record<string, unknown>;
       if (message.role === "assistant" && (message.usage === null || typeof message.usage !== "object")) {
-        entry = { ...entry, message: { ...message, usage: structuredClone(ZERO_USAGE) } as never };
+        entry = { ...entry, message: { ...message, usage: structuredClone(ZERO_USAGE) } };
       }
     }
     if (entry.parentId !== null && (entry.parentId === entry.id || (referencedEarly.has(entry.id) && closesLoop(entry, byId)))) {
@@ -75,7 +81,7 @@ function resolveParent(parentId: string | null, skippedParent: ReadonlyMap<strin
 }
 
 /** Whether walking up from `entry`'s parent (through entries already kept) comes back to `entry`. */
-function closesLoop(entry: SessionEntry, byId: ReadonlyMap<string, SessionEntry>): boolean {
+function closesLoop(entry: EntryFields, byId: ReadonlyMap<string, EntryFields>): boolean {
   const seen = new Set<string>();
   let current = entry.parentId;
   while (current !== null && !seen.has(current)) {
