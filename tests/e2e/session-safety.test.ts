@@ -85,3 +85,31 @@ describe("--session <file>", () => {
     expect(statSync(join(user.project, "chats")).mode & 0o777).toBe(0o700);
   });
 });
+
+describe("a hand-edited session file", () => {
+  it("opens with one stderr line per broken entry and no TypeError; the run goes on and the file keeps the user's lines", async () => {
+    user.scriptFaux([{ content: "still here" }]);
+    const header = { type: "session", version: 3, id: "01944f2a-0000-7000-8000-000000000000", timestamp: "2025-03-01T10:00:00.000Z", cwd: user.project };
+    const at = "2025-03-01T10:00:01.000Z";
+    const lines = [
+      header,
+      { type: "message", id: "0000000a", parentId: null, timestamp: at, message: { role: "user", content: "q1", timestamp: 1 } },
+      { type: "message", id: "0000000b", parentId: "0000000a", timestamp: at, message: { role: "assistant", content: [{ type: "text", text: "a1" }], provider: "faux", model: "faux-1", stopReason: "stop", timestamp: 2 } },
+      { type: "message", id: "0000000c", parentId: "0000000b", timestamp: at, message: null },
+      { type: "message", id: "0000000d", parentId: "0000000c", timestamp: at, message: { role: "user", content: { not: "an array" }, timestamp: 3 } },
+      { type: "message", id: "0000000e", parentId: "0000000d", timestamp: at, message: { role: "user", content: "q2", timestamp: 4 } },
+    ];
+    const file = join(user.project, "edited.jsonl");
+    const text = lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+    writeFileSync(file, text);
+    const run = await user.pi(["-p", "--model", "faux/faux-1", "--session", "edited.jsonl", "and now?"]);
+    expect(run.stderr).not.toContain("TypeError");
+    expect(run.stderr.trim().split("\n")).toEqual([
+      `${file}: entry 0000000c has no message object; skipped`,
+      `${file}: entry 0000000d has a user message whose content is neither text nor a list of blocks; skipped`,
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("still here\n");
+    expect(readFileSync(file, "utf8").startsWith(text)).toBe(true);
+  });
+});
