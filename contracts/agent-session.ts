@@ -29,7 +29,13 @@ export type SessionEvent =
   | { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
   | { type: "session_change"; session: SessionInfo | undefined; reason: "new" | "switch" | "fork" | "open" }
   | { type: "model_change"; model: Model; thinkingLevel: ThinkingLevel }
-  | { type: "notice"; level: "info" | "warning" | "error"; message: string };
+  | { type: "notice"; level: "info" | "warning" | "error"; message: string }
+  /**
+   * The session could not be written ("write": the entries wait in memory for the next write that
+   * succeeds) or its file vanished and was written again in full ("deleted"). pi has no such event; JSON
+   * and RPC modes emit it as a line of its own so a client never learns of lost data from stderr only.
+   */
+  | { type: "session_save_error"; error: string; path: string; reason: "write" | "deleted" };
 
 /** pi's `get_state` data. */
 export interface SessionState {

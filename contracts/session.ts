@@ -117,6 +117,29 @@ export interface OpenReport extends SessionInfo {
   migratedFrom?: number;
   /** Lines that were not whole JSON (a crash mid-write) moved to a side file, with its path. */
   setAside?: { lines: number; file: string };
+  /**
+   * Entries a hand edit broke (no message, content of the wrong kind, a parent loop, a repeated id):
+   * one line each saying what was wrong and what was done (skipped, loop cut). The file is not changed.
+   */
+  problems?: string[];
+}
+
+/**
+ * The bus event the store emits when the open session could not be written (a full disk, a folder that
+ * cannot be created) or its file vanished. The entries stay in memory and are written with the next
+ * append that succeeds, so nothing is lost while the process lives; the agent session passes this on to
+ * every mode as a `session_save_error` session event.
+ */
+export const SESSION_SAVE_ERROR_EVENT = "session/store:save-error";
+
+/** What the store reports on SESSION_SAVE_ERROR_EVENT. */
+export interface SessionSaveProblem {
+  /** One line: what failed and what happens next. */
+  error: string;
+  /** The session file. */
+  path: string;
+  /** "write": a write failed (entries kept in memory); "deleted": the file vanished and was written again in full. */
+  reason: "write" | "deleted";
 }
 
 /** One node of the session tree. */
@@ -148,10 +171,15 @@ export interface SessionStartOptions {
 /**
  * The session store. It holds one open session (its state survives a reload of the store); every
  * append is one whole line written at once, so a crash never leaves half an entry, and concurrent
- * writers never interleave.
+ * writers never interleave. An append never throws because the disk failed: the entry is kept in
+ * memory, the failure is emitted as SESSION_SAVE_ERROR_EVENT, and the next append writes it.
  */
 export interface SessionStore {
   newSession(options: SessionStartOptions): Promise<SessionInfo>;
+  /**
+   * Opens the session file at `path`; a path with no file starts a new session there (written once the
+   * first answer arrives, as pi does). A file whose first line is not a session header is refused untouched.
+   */
   open(path: string): Promise<OpenReport>;
   /** Opens the most recent session of `cwd`, or starts a new one. */
   continueRecent(options: SessionStartOptions): Promise<SessionInfo>;

@@ -5,6 +5,7 @@
  * the chosen mode plugin the user's input and the process streams. Ctrl+C asks the mode to stop; a
  * second Ctrl+C exits at once.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { AgentSessionContract } from "../contracts/agent-session.js";
 import { ModeContract, type Mode, type ModeInput } from "../contracts/mode.js";
@@ -59,6 +60,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   }
 
   const session = sessionChoice(args, place.cwd);
+  if (args.session !== undefined && session.session !== undefined) refuseForeignFile(args.session, session.session);
   const composed = await composeForCli(args, runOverrides(args, place, session), place, { configFiles: true });
   if (typeof composed === "number") return composed;
   const { kernel } = composed;
@@ -94,6 +96,63 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
     stopReloadRequests?.();
     await watcher?.close();
     await kernel.shutdown();
+  }
+}
+
+/**
+ * `--session <file>` on a file that is not a pi session (another program's JSONL, a text file) is refused
+ * before anything starts, and the file is left untouched, as pi refuses it. A missing file is fine: a new
+ * session starts there. An empty file, or one holding only the torn start of a header, is the store's to
+ * repair.
+ */
+function refuseForeignFile(given: string, path: string): void {
+  const firstLine = readFirstLine(path);
+  if (firstLine === undefined) return;
+  let header: unknown;
+  try {
+    header = JSON.parse(firstLine.text);
+  } catch {
+    if (firstLine.last && /^\s*\{\s*"type"\s*:\s*"session"/.test(firstLine.text)) return;
+  }
+  const record = header as { type?: unknown; id?: unknown } | null;
+  if (record !== null && typeof record === "object" && record.type === "session" && typeof record.id === "string") return;
+  throw new UsageError(`--session ${given}: not a pi session file (its first line is not a session header); give a session file or id, or a new path to start a session there`);
+}
+
+/** How far into a file its first line is looked for: a session header is a few hundred bytes. */
+const FIRST_LINE_LIMIT = 1024 * 1024;
+
+/** The first non-blank line of a file (read in pieces, so a large session is not read whole); undefined when there is none or no file. */
+function readFirstLine(path: string): { text: string; last: boolean } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new UsageError(`--session ${path}: cannot read it: ${(error as Error).message}`);
+  }
+  try {
+    const chunks: Buffer[] = [];
+    const chunk = Buffer.alloc(64 * 1024);
+    let position = 0;
+    for (;;) {
+      const count = readSync(fd, chunk, 0, chunk.length, position);
+      position += count;
+      const ended = count === 0;
+      if (!ended) chunks.push(Buffer.from(chunk.subarray(0, count)));
+      // Decode only once a newline arrived (or the file ended, or a first line too long for any header).
+      if (!ended && chunk.subarray(0, count).indexOf(0x0a) === -1 && position < FIRST_LINE_LIMIT) continue;
+      const lines = Buffer.concat(chunks).toString("utf8").split("\n");
+      const complete = ended || position >= FIRST_LINE_LIMIT ? lines : lines.slice(0, -1);
+      const index = complete.findIndex((line) => line.trim() !== "");
+      if (index >= 0) return { text: complete[index]!, last: ended && index === lines.length - 1 };
+      if (ended || position >= FIRST_LINE_LIMIT) return undefined;
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`--session ${path}: cannot read it: ${(error as Error).message}`);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -4,13 +4,13 @@
  * survives a reload; a reload waits until no run is going on.
  */
 import { Type } from "@sinclair/typebox";
-import { AgentSessionContract } from "../../contracts/agent-session.js";
+import { AgentSessionContract, SESSION_EVENT, type SessionEvent } from "../../contracts/agent-session.js";
 import { AgentLoopContract } from "../../contracts/agent.js";
 import { AiProviderContract, AuthContract, ModelsContract } from "../../contracts/ai/index.js";
 import { CommandContract } from "../../contracts/command.js";
 import { HooksContract } from "../../contracts/hooks.js";
 import { ResourcesContract, SettingsContract } from "../../contracts/resources.js";
-import { SessionCompactorContract, SessionStoreContract } from "../../contracts/session.js";
+import { SESSION_SAVE_ERROR_EVENT, SessionCompactorContract, SessionStoreContract, type SessionSaveProblem } from "../../contracts/session.js";
 import { ToolContract, ToolSourceContract } from "../../contracts/tool.js";
 import { definePlugin } from "../../kernel/index.js";
 import { SessionOrchestrator, type SessionPluginState } from "./session.js";
@@ -87,5 +87,10 @@ export default definePlugin({
       commands: ctx.useAll(CommandContract),
     });
     ctx.provide(AgentSessionContract, session);
+    // The store reports a session it cannot save on the bus; every mode hears it as a session event.
+    ctx.on(SESSION_SAVE_ERROR_EVENT, (problem: SessionSaveProblem) => {
+      const event: SessionEvent = { type: "session_save_error", error: problem.error, path: problem.path, reason: problem.reason };
+      ctx.emit(SESSION_EVENT, event);
+    });
   },
 });

@@ -161,6 +161,7 @@ export class SessionOrchestrator implements AgentSession {
     if (report.setAside) {
       this.emit({ type: "notice", level: "warning", message: `${report.setAside.lines} damaged line(s) of ${path} were set aside in ${report.setAside.file}` });
     }
+    for (const problem of report.problems ?? []) this.emit({ type: "notice", level: "warning", message: problem });
     return report;
   }
 

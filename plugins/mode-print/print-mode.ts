@@ -33,6 +33,8 @@ async function runPrint(deps: PrintModeDeps, input: ModeInput, io: ModeIO): Prom
   // Model turns started so far: a prompt that started none was handled without the model (an extension's
   // `/command`, an input hook), which is a success with nothing to print, as in pi.
   let turnsStarted = 0;
+  // The last failure to write the session: the answer is still printed, then the run exits 1.
+  let unsaved: string | undefined;
   // Stopping is best effort: the session may already be gone when the stop arrives late.
   const abort = (): void => {
     if (finished) return;
@@ -44,6 +46,10 @@ async function runPrint(deps: PrintModeDeps, input: ModeInput, io: ModeIO): Prom
     if (event.type === "agent_start") turnsStarted++;
     if (event.type === "message_end" && event.message.role === "assistant") answers.push(event.message as AssistantMessage);
     else if (event.type === "notice" && event.level !== "info") io.stderr.write(`${oneLine(event.message)}\n`);
+    else if (event.type === "session_save_error") {
+      if (event.reason === "write") unsaved = event.error;
+      else io.stderr.write(`${oneLine(event.error)}\n`);
+    }
     // A stop that came while the session was still starting up had no run to abort; abort it now.
     else if (event.type === "agent_start" && stopped) abort();
   });
@@ -66,6 +72,7 @@ async function runPrint(deps: PrintModeDeps, input: ModeInput, io: ModeIO): Prom
     }
     const final = answers[answers.length - 1];
     for (const block of final?.content ?? []) if (block.type === "text") io.stdout.write(`${block.text}\n`);
+    if (unsaved !== undefined) return fail(io, `${unsaved}; the answer was printed but the session is not saved in full (exit code 1)`);
     return 0;
   } catch (error) {
     return fail(io, error instanceof Error ? error.message : String(error));

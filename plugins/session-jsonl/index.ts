@@ -4,7 +4,7 @@
  * files. The open session and its leaf are plugin state, so reloading this plugin keeps them.
  */
 import { Type } from "@sinclair/typebox";
-import { SessionStoreContract } from "../../contracts/session.js";
+import { SESSION_SAVE_ERROR_EVENT, SessionStoreContract } from "../../contracts/session.js";
 import { definePlugin } from "../../kernel/index.js";
 import { agentDirFor } from "./location.js";
 import { storeState } from "./state.js";
@@ -25,6 +25,7 @@ export default definePlugin({
       agentDir: agentDirFor(ctx.config.agentDir),
       getState: () => ctx.getState(),
       setState: (next) => ctx.setState(next),
+      report: (problem) => ctx.emit(SESSION_SAVE_ERROR_EVENT, problem),
     });
     ctx.provide(SessionStoreContract, store);
     ctx.onDispose(() => store.close(), "close the session file");

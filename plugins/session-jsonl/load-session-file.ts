@@ -1,12 +1,13 @@
 /**
  * Reads a session file into a header and entries, repairing what a crash can leave behind without ever
- * dropping data silently. A line that is not a whole JSON entry (a write torn by a crash, garbage from
+ * dropping data silently. A file whose first line is not a session header is refused untouched. A line that is not a whole JSON entry (a write torn by a crash, garbage from
  * another program) is moved to a side file next to the session and reported. A torn tail is cut off
  * with one truncate, so nothing else in the file is rewritten; a bad line in the middle, or an upgrade
  * from format v1/v2, rewrites the file atomically (temp file, then rename).
  */
 import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { SessionEntry, SessionHeader } from "../../contracts/session.js";
+import { SESSION_FILE_MODE } from "./append-file.js";
 import { fileTimestamp } from "./location.js";
 import { migrateRecords, type RawRecord } from "./migrate-format.js";
 
@@ -62,6 +63,7 @@ function loadOnce(path: string): LoadedFile | undefined {
   }
   const content = buffer.toString("utf8");
   const lines = splitLines(content);
+  if (!startsLikeSession(lines)) throw new NotASessionFileError(path);
   const parsed = lines.filter((line) => line.record !== undefined);
   const records = parsed.map((line) => line.record!);
   if (records.length > 0 && !isHeader(records[0])) throw new NotASessionFileError(path);
@@ -143,6 +145,18 @@ function parseRecord(text: string): RawRecord | undefined {
   return undefined;
 }
 
+/**
+ * Whether the file can be a session: empty, or its first line is a session header, or its only line is
+ * the torn start of one (a crash during the first write). Anything else (another program's JSONL) is
+ * not ours to repair or rewrite.
+ */
+function startsLikeSession(lines: Line[]): boolean {
+  const first = lines[0];
+  if (first === undefined) return true;
+  if (first.record !== undefined) return isHeader(first.record);
+  return lines.length === 1 && !first.terminated && /^\s*\{\s*"type"\s*:\s*"session"/.test(first.text);
+}
+
 function isHeader(record: RawRecord): boolean {
   return record.type === "session" && typeof record.id === "string";
 }
@@ -166,7 +180,7 @@ function repair(path: string, buffer: Buffer, kept: Line[], bad: Line[], upgrade
     let setAside: { lines: number; file: string } | undefined;
     if (bad.length > 0) {
       const file = `${path}.torn-${fileTimestamp(new Date().toISOString())}`;
-      writeFileSync(file, Buffer.concat(bad.flatMap((line) => [bytesOf(line), NEWLINE])), { flag: "a" });
+      writeFileSync(file, Buffer.concat(bad.flatMap((line) => [bytesOf(line), NEWLINE])), { flag: "a", mode: SESSION_FILE_MODE });
       setAside = { lines: bad.length, file };
     }
     const allLines = [...kept, ...bad].sort((a, b) => a.index - b.index);
@@ -178,7 +192,7 @@ function repair(path: string, buffer: Buffer, kept: Line[], bad: Line[], upgrade
       ? Buffer.from(kept.map((line) => `${JSON.stringify(line.record)}\n`).join(""), "utf8")
       : Buffer.concat(kept.flatMap((line) => [bytesOf(line), NEWLINE]));
     const temp = `${path}.rewrite-${process.pid}`;
-    writeFileSync(temp, body);
+    writeFileSync(temp, body, { mode: fstatSync(fd).mode & 0o777 });
     renameSync(temp, path);
     return setAside;
   } finally {

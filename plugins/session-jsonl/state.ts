@@ -30,6 +30,11 @@ const OpenSessionSchema = Type.Object({
    * quadratic (3 s). The next generation checks the entries when it indexes them (`restoredEntries`).
    */
   unwritten: Type.Optional(Type.Any()),
+  /**
+   * With `unwritten` on a session that has a file: how many of those entries are in the file. The rest
+   * are entries a failed write left out, to be written by the next append.
+   */
+  savedCount: Type.Optional(Type.Number()),
 });
 
 export const StoreStateSchema = Type.Object({ open: Type.Optional(OpenSessionSchema) });

@@ -3,8 +3,13 @@
  * pi can open) with three things pi lacks: every append is one whole line in one O_APPEND write, a moved
  * leaf is persisted as a leaf marker, and the open session lives in plugin state so a reload of the store
  * picks up where the last generation stopped. Files are touched only by calls, never by setup.
+ *
+ * A failed write never loses an entry or tears the file: the entry stays in memory, the file is cut back
+ * to its last whole line, the failure is reported once (SESSION_SAVE_ERROR_EVENT), and the next append
+ * writes every entry still missing from the file. A session file deleted while in use is written again
+ * in full, and that is reported too.
  */
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { AgentMessage } from "../../contracts/agent.js";
 import type { ThinkingLevel } from "../../contracts/ai/index.js";
@@ -17,13 +22,15 @@ import type {
   SessionEntry,
   SessionHeader,
   SessionInfo,
+  SessionSaveProblem,
   SessionStartOptions,
   SessionStore,
   SessionSummary,
   TreeNode,
 } from "../../contracts/session.js";
-import { AppendFile } from "./append-file.js";
+import { AppendFile, SESSION_FILE_MODE, type AppendIo } from "./append-file.js";
 import { buildContextFromPath } from "./build-context.js";
+import { checkEntries } from "./check-entries.js";
 import { newEntryId, newSessionId } from "./ids.js";
 import { isLeafMarker, LEAF_MARKER_TYPE } from "./leaf-marker.js";
 import { loadSessionFile } from "./load-session-file.js";
@@ -38,6 +45,10 @@ export interface StoreOptions {
   agentDir: string;
   getState: () => StoreState;
   setState: (next: StoreState) => void;
+  /** Told when the open session cannot be written or its file vanished (the plugin emits it on the bus). */
+  report?: (problem: SessionSaveProblem) => void;
+  /** The write call appends use; tests inject a failing disk here. */
+  io?: AppendIo;
 }
 
 /** The open session. */
@@ -52,6 +63,10 @@ interface OpenSession {
   file: AppendFile | undefined;
   /** The file's last line has no newline yet (written by another program); our next write starts one. */
   needsNewline: boolean;
+  /** How many of `tree.entries` are in the file (when `written`); the rest wait for a write that succeeds. */
+  savedCount: number;
+  /** The last write failed; the failure was reported, and is not reported again until a write succeeds. */
+  failing: boolean;
 }
 
 const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
@@ -72,28 +87,45 @@ export class JsonlSessionStore implements SessionStore {
     if (options.parentSession !== undefined) header.parentSession = options.parentSession;
     const sessionDir = options.inMemory ? undefined : this.sessionDirFor(options);
     const path = sessionDir === undefined ? undefined : sessionFilePath(sessionDir, timestamp, header.id);
-    this.switchTo({ header, path, sessionDir, tree: new SessionTree(), written: false, file: undefined, needsNewline: false });
+    this.switchTo(freshSession(header, path, sessionDir));
     return this.info(this.session!);
   }
 
   async open(path: string): Promise<OpenReport> {
     if (typeof path !== "string" || path === "") throw new Error("open needs the path of a session file");
     const absolute = resolve(path);
+    if (!fileExists(absolute)) {
+      // pi's rule for a path with no file: a new session that will be written there.
+      const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp: new Date().toISOString(), cwd: process.cwd() };
+      const session = freshSession(header, absolute, dirname(absolute));
+      this.switchTo(session);
+      return this.info(session);
+    }
     const loaded = loadSessionFile(absolute);
     let session: OpenSession;
+    let problems: string[] = [];
     if (loaded.kind === "empty") {
       // pi's rule for an empty file: start a session in it and write the header at once.
       const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp: new Date().toISOString(), cwd: process.cwd() };
-      writeFileSync(absolute, `${JSON.stringify(header)}\n`);
-      session = { header, path: absolute, sessionDir: dirname(absolute), tree: new SessionTree(), written: true, file: undefined, needsNewline: false };
+      writeFileSync(absolute, `${JSON.stringify(header)}\n`, { mode: SESSION_FILE_MODE });
+      session = { ...freshSession(header, absolute, dirname(absolute)), written: true };
     } else {
-      const tree = new SessionTree(loaded.entries);
-      session = { header: normalHeader(loaded.header), path: absolute, sessionDir: dirname(absolute), tree, written: true, file: undefined, needsNewline: !loaded.endsWithNewline };
+      const checked = checkEntries(loaded.entries, absolute);
+      problems = checked.problems;
+      const tree = new SessionTree(checked.entries);
+      session = {
+        ...freshSession(normalHeader(loaded.header), absolute, dirname(absolute)),
+        tree,
+        written: true,
+        needsNewline: !loaded.endsWithNewline,
+        savedCount: checked.entries.length,
+      };
     }
     this.switchTo(session);
     const report: OpenReport = this.info(session);
     if (loaded.kind === "session" && loaded.migratedFrom !== undefined) report.migratedFrom = loaded.migratedFrom;
     if (loaded.setAside !== undefined) report.setAside = loaded.setAside;
+    if (problems.length > 0) report.problems = problems;
     return report;
   }
 
@@ -262,8 +294,8 @@ export class JsonlSessionStore implements SessionStore {
 
     const tree = new SessionTree(entries);
     const filePath = s.sessionDir === undefined ? undefined : sessionFilePath(s.sessionDir, timestamp, header.id);
-    const forked: OpenSession = { header, path: filePath, sessionDir: s.sessionDir, tree, written: false, file: undefined, needsNewline: false };
-    if (filePath !== undefined && tree.hasAssistant) this.writeAll(forked);
+    const forked: OpenSession = { ...freshSession(header, filePath, s.sessionDir), tree };
+    this.persist(forked);
     this.switchTo(forked);
     return this.info(forked);
   }
@@ -294,33 +326,48 @@ export class JsonlSessionStore implements SessionStore {
 
   // ── internals ─────────────────────────────────────────────────────────────────────────────────
 
-  /** Adds an entry: on disk first (one write), then in memory, then in state. Returns its id. */
+  /** Adds an entry: in memory, then on disk (one write, with any entries an earlier failure left out), then in state. */
   private commit(s: OpenSession, entry: SessionEntry): string {
-    if (s.path !== undefined) {
-      if (s.written) this.write(s, [entry]);
-      else if (s.tree.hasAssistant || (entry.type === "message" && entry.message.role === "assistant")) this.writeAll(s, entry);
-    }
     s.tree.add(entry);
+    this.persist(s);
     this.saveState();
     return entry.id;
   }
 
-  /** Writes the header and every entry (plus `next`) in one write: pi's first flush. */
-  private writeAll(s: OpenSession, next?: SessionEntry): void {
-    this.write(s, next === undefined ? [s.header, ...s.tree.entries] : [s.header, ...s.tree.entries, next]);
-    s.written = true;
-  }
-
-  private write(s: OpenSession, records: Array<SessionHeader | SessionEntry>): void {
-    s.file ??= new AppendFile(s.path!);
+  /**
+   * Writes what the file lacks, in one append: the header and every entry for pi's first flush (once an
+   * assistant message exists) or for a file deleted under us, otherwise the entries past `savedCount`.
+   * A failure keeps them in memory for the next call and is reported once per run of failures.
+   */
+  private persist(s: OpenSession): void {
+    if (s.path === undefined) return;
+    if (!s.written && !s.tree.hasAssistant) return;
+    s.file ??= new AppendFile(s.path, this.options.io);
+    if (s.written && s.file.presence() === "missing") {
+      s.written = false;
+      s.needsNewline = false;
+      s.file.close();
+      this.report(s, "deleted", `session file ${s.path} was deleted while in use; it is written again with the whole session so far`);
+    }
+    const records: Array<SessionHeader | SessionEntry> = s.written ? s.tree.entries.slice(s.savedCount) : [s.header, ...s.tree.entries];
+    if (records.length === 0) return;
     let text = s.needsNewline ? "\n" : "";
     for (const record of records) text += `${JSON.stringify(record)}\n`;
     try {
       s.file.append(text);
     } catch (error) {
-      throw new Error(`cannot append to session file ${s.path}: ${(error as Error).message}`);
+      if (!s.failing) this.report(s, "write", `cannot save the session to ${s.path}: ${(error as Error).message}`);
+      s.failing = true;
+      return;
     }
+    s.failing = false;
+    s.written = true;
     s.needsNewline = false;
+    s.savedCount = s.tree.entries.length;
+  }
+
+  private report(s: OpenSession, reason: SessionSaveProblem["reason"], error: string): void {
+    this.options.report?.({ error, path: s.path!, reason });
   }
 
   private base(s: OpenSession): EntryBase {
@@ -369,6 +416,11 @@ export class JsonlSessionStore implements SessionStore {
     if (s.path !== undefined) open.path = s.path;
     if (s.sessionDir !== undefined) open.sessionDir = s.sessionDir;
     if (!s.written) open.unwritten = s.tree.entries;
+    else if (s.savedCount < s.tree.entries.length) {
+      // Entries a failed write left out: the next generation takes them from state, not from the file.
+      open.unwritten = s.tree.entries;
+      open.savedCount = s.savedCount;
+    }
     this.options.setState({ open });
   }
 
@@ -383,12 +435,15 @@ export class JsonlSessionStore implements SessionStore {
     if (open === undefined) return;
     let tree: SessionTree;
     let needsNewline = false;
+    let savedCount = typeof open.savedCount === "number" ? open.savedCount : 0;
     try {
       if (open.unwritten !== undefined || open.path === undefined) {
         tree = new SessionTree(open.unwritten === undefined ? [] : restoredEntries(open.unwritten));
       } else {
         const loaded = loadSessionFile(open.path);
-        tree = new SessionTree(loaded.kind === "session" ? loaded.entries : []);
+        const entries = loaded.kind === "session" ? checkEntries(loaded.entries, open.path).entries : [];
+        tree = new SessionTree(entries);
+        savedCount = entries.length;
         needsNewline = loaded.kind === "session" && !loaded.endsWithNewline;
       }
     } catch (error) {
@@ -402,10 +457,27 @@ export class JsonlSessionStore implements SessionStore {
       path: open.path,
       sessionDir: open.sessionDir,
       tree,
-      written: open.unwritten === undefined && open.path !== undefined,
+      written: open.path !== undefined && (open.unwritten === undefined || typeof open.savedCount === "number"),
       file: undefined,
       needsNewline,
+      savedCount,
+      failing: false,
     };
+  }
+}
+
+/** A session with no entries yet, not yet on disk. */
+function freshSession(header: SessionHeader, path: string | undefined, sessionDir: string | undefined): OpenSession {
+  return { header, path, sessionDir, tree: new SessionTree(), written: false, file: undefined, needsNewline: false, savedCount: 0, failing: false };
+}
+
+/** Whether anything (a file, a folder) exists at `path`; any error other than "not there" counts as there, so open reports it. */
+function fileExists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
   }
 }
 

@@ -131,6 +131,9 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
     case "notice":
       notice(state, event.message, event.level);
       return undefined;
+    case "session_save_error":
+      notice(state, event.reason === "write" ? `${event.error} (kept in memory; saved with the next write that succeeds)` : event.error, event.reason === "write" ? "error" : "warning");
+      return undefined;
     default:
       return undefined;
   }

@@ -131,7 +131,30 @@ describe("torn and invalid lines", () => {
     const { store } = await boot(dir);
     await expect(store.open(path)).rejects.toThrow(`not a session file (its first line is not a session header): ${path}`);
     expect(readFileSync(path, "utf8")).toBe('{"type":"note","text":"hello"}\n{"broken\n');
-    await expect(store.open(join(dir, "missing.jsonl"))).rejects.toThrow(`no session file at ${join(dir, "missing.jsonl")}`);
     expect(store.current()).toBeUndefined();
+  });
+
+  it("refuses another program's JSONL (no `type` fields) untouched, with nothing set aside", async () => {
+    const dir = tempDir();
+    const path = join(dir, "data.jsonl");
+    const data = '{"a":1}\n{"b":2}\n';
+    writeFileSync(path, data);
+    const { store } = await boot(dir);
+    await expect(store.open(path)).rejects.toThrow(`not a session file (its first line is not a session header): ${path}`);
+    expect(readFileSync(path, "utf8")).toBe(data);
+    expect(readdirSync(dir)).toEqual(["data.jsonl"]);
+    expect(store.current()).toBeUndefined();
+  });
+
+  it("starts a new session at a path with no file, and writes it there once an answer arrives (as pi does)", async () => {
+    const dir = tempDir();
+    const path = join(dir, "sub", "new.jsonl");
+    const { store } = await boot(dir);
+    const info = await store.open(path);
+    expect(info.path).toBe(path);
+    expect(store.entries()).toEqual([]);
+    const ids = [store.appendMessage(user("q")), store.appendMessage(assistant("a"))];
+    expect(formatProblems(path)).toEqual([]);
+    expect(readJsonLines(path).map((e) => e.id)).toEqual([info.id, ...ids]);
   });
 });

@@ -1,0 +1,111 @@
+/**
+ * Checks the entries of a loaded file before they are indexed, so a hand-edited session opens with a
+ * clear line per damaged entry instead of a TypeError deep in the agent. Only the in-memory copy is
+ * changed; the file stays as the user left it.
+ *  - a message entry whose `message` is not an object with a string `role`, or whose content is of the
+ *    wrong kind, is skipped, and its children hang from its parent instead;
+ *  - an entry repeating an earlier id is skipped (the first one wins);
+ *  - a parent chain that loops back is cut: the entry closing the loop becomes a root;
+ *  - an assistant message without `usage` gets zero usage (pi counts it as nothing spent).
+ */
+/** What the checks read of an entry (a session entry has these fields and more). */
+interface EntryFields {
+  type: string;
+  id: string;
+  parentId: string | null;
+  message?: unknown;
+}
+
+/** The entries fit to index, and one line per problem found. */
+export interface CheckedEntries<Entry> {
+  entries: Entry[];
+  problems: string[];
+}
+
+const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+
+/** Checks `entries` (file order) and returns usable copies where something had to change. */
+export function checkEntries<Entry extends EntryFields>(entries: readonly Entry[], path: string): CheckedEntries<Entry> {
+  const problems: string[] = [];
+  const kept: Entry[] = [];
+  const byId = new Map<string, EntryFields>();
+  /** Ids that were referenced as a parent before their entry appeared: only these can close a loop. */
+  const referencedEarly = new Set<string>();
+  /** A skipped entry's id → the parent its children hang from instead. */
+  const skippedParent = new Map<string, string | null>();
+  const say = (entry: EntryFields, what: string): void => {
+    problems.push(`${path}: entry ${entry.id} ${what}`);
+  };
+
+  for (const original of entries) {
+    let entry = original;
+    const parentId = resolveParent(entry.parentId, skippedParent);
+    if (parentId !== entry.parentId) entry = { ...entry, parentId };
+
+    if (byId.has(entry.id)) {
+      say(entry, "repeats an earlier id; skipped");
+      continue;
+    }
+    if (entry.type === "message") {
+      const fault = messageFault(entry.message);
+      if (fault !== undefined) {
+        say(entry, `${fault}; skipped`);
+        skippedParent.set(entry.id, entry.parentId);
+        continue;
+      }
+      const message = entry.message as unknown as Record<string, unknown>;
+      if (message.role === "assistant" && (message.usage === null || typeof message.usage !== "object")) {
+        entry = { ...entry, message: { ...message, usage: structuredClone(ZERO_USAGE) } };
+      }
+    }
+    if (entry.parentId !== null && (entry.parentId === entry.id || (referencedEarly.has(entry.id) && closesLoop(entry, byId)))) {
+      say(entry, "has a parent chain that loops back to it; the loop is cut there (the entry becomes a root)");
+      entry = { ...entry, parentId: null };
+    }
+    if (entry.parentId !== null && !byId.has(entry.parentId)) referencedEarly.add(entry.parentId);
+    byId.set(entry.id, entry);
+    kept.push(entry);
+  }
+  return { entries: kept, problems };
+}
+
+/** The parent to use: a skipped entry's place is taken by its own (resolved) parent. */
+function resolveParent(parentId: string | null, skippedParent: ReadonlyMap<string, string | null>): string | null {
+  let current = parentId;
+  const seen = new Set<string>();
+  while (current !== null && skippedParent.has(current) && !seen.has(current)) {
+    seen.add(current);
+    current = skippedParent.get(current)!;
+  }
+  return current;
+}
+
+/** Whether walking up from `entry`'s parent (through entries already kept) comes back to `entry`. */
+function closesLoop(entry: EntryFields, byId: ReadonlyMap<string, EntryFields>): boolean {
+  const seen = new Set<string>();
+  let current = entry.parentId;
+  while (current !== null && !seen.has(current)) {
+    if (current === entry.id) return true;
+    seen.add(current);
+    current = byId.get(current)?.parentId ?? null;
+  }
+  return current === entry.id;
+}
+
+/** What is wrong with a message entry's `message`, or undefined when it can be used. */
+function messageFault(message: unknown): string | undefined {
+  if (message === null || typeof message !== "object" || Array.isArray(message)) return "has no message object";
+  const { role, content } = message as { role?: unknown; content?: unknown };
+  if (typeof role !== "string") return "has a message without a role";
+  if (role === "user" || role === "custom") {
+    if (typeof content !== "string" && !blockArray(content)) return `has a ${role} message whose content is neither text nor a list of blocks`;
+  } else if (role === "assistant" || role === "toolResult") {
+    if (!blockArray(content)) return `has an ${role === "assistant" ? "assistant" : "tool result"} message whose content is not a list of blocks`;
+  }
+  return undefined;
+}
+
+/** An array of objects, each with a string `type`. */
+function blockArray(value: unknown): boolean {
+  return Array.isArray(value) && value.every((block) => block !== null && typeof block === "object" && typeof (block as { type?: unknown }).type === "string");
+}
