@@ -53,7 +53,7 @@ describe("abort listeners with 50 parallel tool calls", () => {
     release.open();
     const added = await done;
     await flush();
-    expect(added.filter((m): m is ToolResultMessage => m.role === "toolResult" && !m.isError)).toHaveLength(CALLS);
+    expect(added.filter((m): m is ToolResultMessage => m.role === "toolResult").filter((r) => !r.isError)).toHaveLength(CALLS);
     expect(warnings.map((w) => w.message)).toEqual([]);
     expect(getEventListeners(h.abort.signal, "abort")).toHaveLength(0);
   });

@@ -119,7 +119,7 @@ describe("bash tool", () => {
     const result = await run(bashTool(), "seq 1 100000");
     const text = textOf(result);
     const fullOutputPath = result.details?.fullOutputPath;
-    expect(fullOutputPath).toMatch(/pi-bash-[0-9a-f]{16}\.log$/);
+    expect(fullOutputPath).toMatch(new RegExp(`pi-bash-${process.pid}-[0-9a-f]{16}\\.log$`));
     expect(text.startsWith("98001\n98002\n")).toBe(true);
     expect(text.endsWith(`\n100000\n\n[Showing lines 98001-100000 of 100000. Full output: ${fullOutputPath}]`)).toBe(true);
     expect(result.details?.truncation).toMatchObject({ truncated: true, truncatedBy: "lines", totalLines: 100000, outputLines: 2000 });
