@@ -15,6 +15,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { AssistantMessage, Context, Message, StreamOptions, ToolCall, ToolResultMessage } from "../../contracts/ai/index.js";
 import type { AgentMessage, RunState, ToolCallInfo, TurnConfig } from "../../contracts/agent.js";
 import type { AgentTool, ToolResult } from "../../contracts/tool.js";
+import { CallSignals } from "./call-signals.js";
 
 /** Runs one turn and returns the run's state for the next (or `done`). */
 export async function runTurn(run: RunState, config: TurnConfig): Promise<RunState> {
@@ -155,7 +156,16 @@ async function runToolCalls(message: AssistantMessage, calls: ToolCall[], run: R
     ready.push({ call, tool, args });
   }
 
-  const execute = async ({ call, tool, args }: ReadyCall): Promise<void> => {
+  const callSignals = new CallSignals(signal);
+  const execute = async (ready: ReadyCall): Promise<void> => {
+    const callSignal = callSignals.open();
+    try {
+      await executeWith(ready, callSignal.signal);
+    } finally {
+      callSignal.release();
+    }
+  };
+  const executeWith = async ({ call, tool, args }: ReadyCall, signal: AbortSignal | undefined): Promise<void> => {
     let outcome: Outcome;
     try {
       const onUpdate = (partialResult: ToolResult): void =>
@@ -181,8 +191,12 @@ async function runToolCalls(message: AssistantMessage, calls: ToolCall[], run: R
     settle(call, outcome);
   };
   const sequential = config.toolExecution === "sequential" || ready.some((r) => r.tool.executionMode === "sequential");
-  if (sequential) for (const r of ready) await execute(r);
-  else await Promise.all(ready.map(execute));
+  try {
+    if (sequential) for (const r of ready) await execute(r);
+    else await Promise.all(ready.map(execute));
+  } finally {
+    callSignals.close();
+  }
 
   const results = calls.map((call): ToolResultMessage => {
     const { result, isError } = outcomes.get(call.id)!;

@@ -12,6 +12,7 @@ import type { RunningCommands } from "./running-commands.js";
 import { resolveShell } from "./shell.js";
 import { formatSize, TailOutput, type OutputLimits, type TailSnapshot, type TailTruncation } from "./tail-output.js";
 import { ThrottledUpdates } from "./throttled-updates.js";
+import { resolveTimeoutMs } from "./timeout.js";
 
 /** pi's bash parameters, names and meaning unchanged. */
 export const BashParameters = Type.Object({
@@ -52,9 +53,7 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof BashP
     async execute(_toolCallId, params: Static<typeof BashParameters>, signal, onUpdate, ctx) {
       const { command, timeout } = params;
       if (typeof command !== "string") throw new Error("bash: `command` must be a string");
-      if (timeout !== undefined && (typeof timeout !== "number" || !Number.isFinite(timeout))) {
-        throw new Error("bash: `timeout` must be a number of seconds");
-      }
+      const timeoutMs = resolveTimeoutMs(timeout);
       if (!existsSync(ctx.cwd)) throw new Error(`Working directory does not exist: ${ctx.cwd}. Cannot execute bash commands.`);
       if (signal?.aborted) throw new Error("Command aborted");
       const shell = resolveShell(options.shellPath);
@@ -71,7 +70,7 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof BashP
           shell,
           script: buildScript(command, options.commandPrefix),
           cwd: ctx.cwd,
-          timeoutSeconds: timeout,
+          timeoutMs,
           signal,
           running: options.running,
           onData: (chunk) => {

@@ -21,8 +21,8 @@ export interface CommandRun {
   shell: ShellConfig;
   script: string;
   cwd: string;
-  /** Seconds; undefined or ≤ 0 means no timeout (as in pi). */
-  timeoutSeconds: number | undefined;
+  /** Milliseconds, at most 2^31-1 (see timeout.ts); undefined means no timeout. */
+  timeoutMs: number | undefined;
   signal: AbortSignal | undefined;
   /**
    * Receives stdout and stderr chunks in the order they arrive. Returning a promise pauses reading
@@ -115,9 +115,7 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
     const outcome = (): CommandOutcome =>
       stopReason !== undefined ? { kind: stopReason } : { kind: "exited", code: child.exitCode, signal: child.signalCode };
 
-    if (run.timeoutSeconds !== undefined && run.timeoutSeconds > 0) {
-      timeoutTimer = setTimeout(() => stop("timed-out"), run.timeoutSeconds * 1000);
-    }
+    if (run.timeoutMs !== undefined) timeoutTimer = setTimeout(() => stop("timed-out"), run.timeoutMs);
     if (run.signal !== undefined) {
       if (run.signal.aborted) onAbort();
       else run.signal.addEventListener("abort", onAbort, { once: true });

@@ -4,10 +4,8 @@
  * counted; only a rolling window of the end is kept in memory; once the output outgrows the limits the
  * raw bytes go to a temp file, so the full log stays available at the path the result reports.
  */
-import { randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { processSpillFiles } from "./spill-files.js";
 
 /** Output limits: lines and bytes; whichever is hit first wins. */
 export interface OutputLimits {
@@ -63,7 +61,7 @@ export class TailOutput {
 
   constructor(
     private readonly limits: OutputLimits,
-    private readonly spillPrefix = "pi-bash",
+    private readonly newSpillPath: () => string = () => processSpillFiles().newPath(),
   ) {}
 
   /**
@@ -217,7 +215,7 @@ export class TailOutput {
   }
 
   private openSpill(): void {
-    this.spillPath = join(tmpdir(), `${this.spillPrefix}-${randomBytes(8).toString("hex")}.log`);
+    this.spillPath = this.newSpillPath();
     const spill = createWriteStream(this.spillPath, { flags: "wx", mode: 0o600 });
     spill.on("error", (error) => {
       this.spillError = error;

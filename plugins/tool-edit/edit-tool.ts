@@ -3,12 +3,13 @@
  * sets its BOM and line-ending style aside, applies every replacement to the plain LF text, writes
  * the file back in its own style, and returns a short summary plus pi's numbered diff in details.
  */
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { AgentTool, ToolContext, ToolResult } from "../../contracts/tool.js";
 import { applyEdits } from "./apply-edits.js";
 import { EditParameters, prepareEditArguments, readEditArguments, type EditParams } from "./edit-arguments.js";
 import { detectLineEnding, normalizeToLF, restoreLineEndings, stripBom } from "./line-endings.js";
 import { renderLineDiff } from "./line-diff.js";
+import { readRegularFile, rewriteRegularFile } from "./regular-file.js";
 import { lockKeyFor, resolveToCwd } from "./resolve-path.js";
 
 /** pi's edit details: the numbered diff and where the first change is in the new file. */
@@ -50,7 +51,7 @@ async function editFile(params: EditParams, signal: AbortSignal | undefined, ctx
     const original = normalizeToLF(text);
     const newContent = applyEdits(original, edits, path);
     throwIfAborted(signal);
-    await writeFile(absolutePath, bom + restoreLineEndings(newContent, lineEnding), "utf-8");
+    await rewriteRegularFile(absolutePath, bom + restoreLineEndings(newContent, lineEnding), (kind) => notRegular(path, kind));
     const { diff, firstChangedLine } = renderLineDiff(original, newContent);
     return {
       content: [{ type: "text", text: `Successfully replaced ${edits.length} block(s) in ${path}.` }],
@@ -59,12 +60,17 @@ async function editFile(params: EditParams, signal: AbortSignal | undefined, ctx
   });
 }
 
-/** The file's bytes, or a one-line reason it cannot be edited (missing, a folder, binary). */
+/** The one line for a path that is a FIFO, socket or device: edit changes regular files only. */
+function notRegular(path: string, kind: string): string {
+  return `Could not edit file: ${path}. It is ${kind}, not a regular file.`;
+}
+
+/** The file's bytes, or a one-line reason it cannot be edited (missing, a folder, a FIFO or device, binary). */
 async function readEditable(absolutePath: string, path: string): Promise<Buffer> {
   try {
     const stats = await stat(absolutePath);
     if (stats.isDirectory()) throw new Error(`Could not edit file: ${path}. It is a directory.`);
-    const bytes = await readFile(absolutePath);
+    const bytes = await readRegularFile(absolutePath, (kind) => notRegular(path, kind));
     if (bytes.includes(0)) throw new Error(`Could not edit file: ${path}. It is a binary file.`);
     return bytes;
   } catch (error) {

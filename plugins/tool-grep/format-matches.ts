@@ -3,9 +3,9 @@
  * relative to the searched folder (the file name when a single file was searched), long lines cut, the
  * whole cut at 50 KB, and pi's notes saying what was left out and how to see more.
  */
-import { readFile } from "node:fs/promises";
 import { basename, relative, sep } from "node:path";
 import { TOOL_LIMITS } from "../../contracts/tool.js";
+import { readFileLines } from "./file-lines.js";
 import type { GrepMatch } from "./search-types.js";
 import { formatSize, GREP_MAX_LINE_LENGTH, truncateHeadBytes, truncateLine, type HeadTruncation } from "./truncate.js";
 
@@ -53,7 +53,7 @@ export async function formatMatches(
       out.push(`${name}:${match.lineNumber}: ${shorten(match.lineText)}`);
       continue;
     }
-    if (!files.has(match.path)) files.set(match.path, await readLines(match.path));
+    if (!files.has(match.path)) files.set(match.path, await readLines(match.path, Math.max(...matchLines.get(match.path)!) + shape.context));
     const lines = files.get(match.path);
     if (lines === undefined) {
       out.push(`${name}:${match.lineNumber}: (unable to read file)`);
@@ -89,13 +89,12 @@ export async function formatMatches(
   return { content: [{ type: "text", text: withNotes }], details: Object.keys(details).length > 0 ? details : undefined };
 }
 
-/** A file's lines as the searches number them; undefined when it cannot be read. */
-async function readLines(path: string): Promise<string[] | undefined> {
-  try {
-    const lines = (await readFile(path, "utf8")).split("\n");
-    if (lines.at(-1) === "") lines.pop();
-    return lines.map((line) => line.replace(/\r/g, ""));
-  } catch {
-    return undefined;
-  }
+/** A file's lines as the searches number them, up to line `lastNeeded`; undefined when it cannot be read. */
+async function readLines(path: string, lastNeeded: number): Promise<string[] | undefined> {
+  const lines: string[] = [];
+  const read = await readFileLines(path, (line) => {
+    lines.push(line.replace(/\r/g, ""));
+    return lines.length < lastNeeded;
+  });
+  return read.readable ? lines : undefined;
 }

@@ -4,6 +4,7 @@
  * 50 KB, with pi's notes on how to see more. ripgrep runs it when available; a pure-Node search with the
  * same output otherwise (or when configured).
  */
+import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Type, type Static } from "@sinclair/typebox";
 import { TOOL_LIMITS, type AgentTool } from "../../contracts/tool.js";
@@ -73,12 +74,15 @@ export function createGrepTool(options: GrepToolOptions = {}): AgentTool<typeof 
       const limit = Math.max(1, wholeNumber(params.limit, "limit", DEFAULT_GREP_LIMIT));
       const context = Math.max(0, wholeNumber(params.context, "context", 0));
       const searchPath = resolveToCwd(params.path || ".", ctx.cwd);
-      let isDirectory: boolean;
+      let stats: Stats;
       try {
-        isDirectory = (await stat(searchPath)).isDirectory();
+        stats = await stat(searchPath);
       } catch {
         throw new Error(`Path not found: ${searchPath}`);
       }
+      const isDirectory = stats.isDirectory();
+      // A FIFO, socket or device would block the search or never end (/dev/zero); only files and folders are searched.
+      if (!isDirectory && !stats.isFile()) throw new Error(`Cannot search ${searchPath}: it is ${describeSpecialFile(stats)}, not a regular file or a folder.`);
       const combined = combineSignals(signal, options.lifetime);
       const matches = await search({
         searchPath,
@@ -94,6 +98,15 @@ export function createGrepTool(options: GrepToolOptions = {}): AgentTool<typeof 
       return formatMatches(matches, { searchPath, isDirectory, limit, context });
     },
   };
+}
+
+/** What a path that is neither a regular file nor a folder is, for the one-line refusal. */
+function describeSpecialFile(stats: Stats): string {
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  return "a special file";
 }
 
 /** A numeric parameter rounded down, its default when absent, or a one-line error. */

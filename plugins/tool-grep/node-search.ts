@@ -4,7 +4,7 @@
  * one JavaScript RegExp tested per line. Regex syntax is JavaScript's, which agrees with rg's for
  * everyday patterns; exotic Rust-only syntax (e.g. inline flags like `(?i)`) is not supported here.
  */
-import { readFile } from "node:fs/promises";
+import { readFileLines } from "./file-lines.js";
 import { parseIgnoreRule, type IgnoreRule } from "./ignore-rules.js";
 import type { GrepMatch, GrepQuery } from "./search-types.js";
 import { walk } from "./walk.js";
@@ -14,13 +14,13 @@ export async function searchWithNode(query: GrepQuery): Promise<GrepMatch[]> {
   const matcher = compilePattern(query);
   const matches: GrepMatch[] = [];
   if (!query.isDirectory) {
-    await searchFile(query.searchPath, matcher, matches, query.maxMatches, false);
+    await searchFile(query.searchPath, matcher, matches, query.maxMatches, false, query.signal);
     return matches;
   }
   for await (const entry of walk({ root: query.searchPath, overrides: grepOverrides(query.glob), signal: query.signal })) {
     if (entry.kind !== "file") continue;
     if (query.signal?.aborted) throw new Error("Operation aborted");
-    await searchFile(entry.path, matcher, matches, query.maxMatches, true);
+    await searchFile(entry.path, matcher, matches, query.maxMatches, true, query.signal);
     if (matches.length >= query.maxMatches) break;
   }
   if (query.signal?.aborted) throw new Error("Operation aborted");
@@ -46,18 +46,19 @@ function compilePattern(query: GrepQuery): RegExp {
   }
 }
 
-async function searchFile(path: string, matcher: RegExp, matches: GrepMatch[], maxMatches: number, skipBinary: boolean): Promise<void> {
-  let content: Buffer;
-  try {
-    content = await readFile(path);
-  } catch {
-    return; // unreadable files are skipped, as rg skips them
-  }
-  if (skipBinary && content.includes(0)) return;
-  const lines = content.toString("utf8").split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  for (let i = 0; i < lines.length && matches.length < maxMatches; i++) {
-    const line = lines[i]!;
-    if (matcher.test(line)) matches.push({ path, lineNumber: i + 1, lineText: line.replace(/\r/g, "") });
-  }
+async function searchFile(path: string, matcher: RegExp, matches: GrepMatch[], maxMatches: number, skipBinary: boolean, signal?: AbortSignal): Promise<void> {
+  // A file's matches count only once it is known not to be binary (a NUL byte anywhere), as rg decides.
+  const found: GrepMatch[] = [];
+  const room = maxMatches - matches.length;
+  const read = await readFileLines(
+    path,
+    (line, lineNumber) => {
+      if (matcher.test(line)) found.push({ path, lineNumber, lineText: line.replace(/\r/g, "") });
+      return found.length < room;
+    },
+    { keepScanningForNul: skipBinary, signal },
+  );
+  // Unreadable files and FIFOs, sockets and devices are skipped, as rg skips them.
+  if (!read.readable || (skipBinary && read.sawNul)) return;
+  matches.push(...found);
 }

@@ -6,12 +6,21 @@
  */
 import { spawn } from "node:child_process";
 import { dirname } from "node:path";
-import { createInterface } from "node:readline";
+import { BoundedLineSplitter } from "./bounded-lines.js";
 import type { NativeTool } from "./executables.js";
 import type { GrepMatch, GrepQuery } from "./search-types.js";
 
+/** One rg JSON event longer than this (a match in a huge single-line file) is skipped, not buffered. */
+export const MAX_RG_EVENT_BYTES = 16 * 1024 * 1024;
+/** After this much rg output the search stops with what it has; the answer is cut at 50 KB anyway. */
+export const MAX_RG_OUTPUT_BYTES = 256 * 1024 * 1024;
+
 /** Runs rg and collects up to `query.maxMatches` matching lines. */
-export function searchWithRipgrep(rg: NativeTool, query: GrepQuery): Promise<GrepMatch[]> {
+export function searchWithRipgrep(
+  rg: NativeTool,
+  query: GrepQuery,
+  limits: { maxEventBytes: number; maxOutputBytes: number } = { maxEventBytes: MAX_RG_EVENT_BYTES, maxOutputBytes: MAX_RG_OUTPUT_BYTES },
+): Promise<GrepMatch[]> {
   return new Promise((resolve, reject) => {
     if (query.signal?.aborted) return reject(new Error("Operation aborted"));
     const args = ["--json", "--line-number", "--color=never", "--hidden", "--sort", "path"];
@@ -33,24 +42,30 @@ export function searchWithRipgrep(rg: NativeTool, query: GrepQuery): Promise<Gre
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const lines = createInterface({ input: child.stdout });
-    lines.on("line", (line) => {
-      if (stoppedEarly) return;
-      const match = parseMatchEvent(line);
-      if (match === undefined) return;
-      matches.push(match);
-      if (matches.length >= query.maxMatches) {
-        stoppedEarly = true;
-        child.kill();
-      }
-    });
+    const stopEarly = (): void => {
+      stoppedEarly = true;
+      child.kill();
+    };
+    const lines = new BoundedLineSplitter(
+      (line) => {
+        if (stoppedEarly) return;
+        const match = parseMatchEvent(line);
+        if (match === undefined) return;
+        matches.push(match);
+        if (matches.length >= query.maxMatches) stopEarly();
+      },
+      limits.maxEventBytes,
+      limits.maxOutputBytes,
+      stopEarly,
+    );
+    child.stdout.on("data", (chunk: Buffer) => lines.push(chunk));
     child.once("error", (error) => {
       query.signal?.removeEventListener("abort", onAbort);
       reject(new Error(`Failed to run ripgrep: ${error.message}`));
     });
     child.once("close", (code) => {
       query.signal?.removeEventListener("abort", onAbort);
-      lines.close();
+      lines.end();
       if (query.signal?.aborted) return reject(new Error("Operation aborted"));
       // Exit 2 also reports unreadable files; only fail when nothing could be searched.
       if (!stoppedEarly && code !== 0 && code !== 1 && matches.length === 0) {

@@ -6,7 +6,7 @@
  * byte order, each folder before its contents.
  */
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { lastMatch, parseIgnoreFile, type IgnoreRule } from "./ignore-rules.js";
 
@@ -101,7 +101,10 @@ async function parentLayers(root: string): Promise<IgnoreLayer[]> {
 
 async function readIgnoreFile(dir: string): Promise<IgnoreRule[]> {
   try {
-    return parseIgnoreFile(await readFile(join(dir, ".gitignore"), "utf8"));
+    const path = join(dir, ".gitignore");
+    // Only a regular file is read: a .gitignore that is a FIFO or a device would block or never end.
+    if (!(await stat(path)).isFile()) return [];
+    return parseIgnoreFile(await readFile(path, "utf8"));
   } catch {
     return [];
   }

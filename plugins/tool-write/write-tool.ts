@@ -2,10 +2,11 @@
  * The `write` tool: pi's parameters (path, content). Creates or overwrites a file, creating missing
  * parent folders, under the file's write lock so it never interleaves with an edit of the same file.
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import type { AgentTool, ToolContext, ToolResult } from "../../contracts/tool.js";
+import { NotRegularFileError, writeRegularFile } from "./regular-file.js";
 import { lockKeyFor, resolveToCwd } from "./resolve-path.js";
 
 /** pi's write parameters, names and meanings unchanged. */
@@ -37,8 +38,9 @@ async function writePath({ path, content }: WriteParams, signal: AbortSignal | u
     throwIfAborted(signal);
     try {
       await mkdir(dirname(absolutePath), { recursive: true });
-      await writeFile(absolutePath, content, "utf-8");
+      await writeRegularFile(absolutePath, content, (kind) => `Cannot write ${path}: it is ${kind}, not a regular file; write only creates or replaces regular files.`);
     } catch (error) {
+      if (error instanceof NotRegularFileError) throw error;
       throw new Error(describeWriteError(error, path));
     }
     const bytes = Buffer.byteLength(content, "utf-8");

@@ -18,8 +18,12 @@ import { startGitServer, type GitServer } from "../fixtures/packages/git-server.
 import { runPiExact } from "../fixtures/packages/pi-process.js";
 import { startRegistry, startStoppingProxy, type TestRegistry } from "../fixtures/packages/registry.js";
 import { MockLlmServer } from "../support/mock-llm-server.js";
+import { requireSystemTool } from "../support/system-tools.js";
 import { agentHome, completionsText, completionsToolCall, sessionLines, type AgentHome } from "./agent-home.js";
 import { PI_BIN, type PiRun } from "./run-pi.js";
+
+/** git packages need git (and `git daemon`); without it those tests skip and say so. */
+const HAS_GIT = requireSystemTool("git", ["git"], "the git package tests");
 
 let registry: TestRegistry;
 let gitServer: GitServer;
@@ -27,7 +31,7 @@ let llm: MockLlmServer;
 let user: AgentHome;
 
 beforeAll(async () => {
-  [registry, gitServer, llm] = await Promise.all([startRegistry(), startGitServer(), new MockLlmServer().start()]);
+  [registry, gitServer, llm] = await Promise.all([startRegistry(), HAS_GIT ? startGitServer() : (undefined as unknown as GitServer), new MockLlmServer().start()]);
   await registry.publish(writeFixturePackage("greeter", { name: "pi-fixture-greeter", version: "1.0.0" }));
 }, 60_000);
 afterAll(async () => {
@@ -161,7 +165,7 @@ describe("npm: packages from a verdaccio registry on 127.0.0.1", () => {
   }, SLOW);
 });
 
-describe("git: packages from a bare repository served by git daemon on 127.0.0.1", () => {
+describe.skipIf(!HAS_GIT)("git: packages from a bare repository served by git daemon on 127.0.0.1", () => {
   it("install at a ref (pinned) → list → tool works → update keeps the ref → unpinned install follows main → update pulls a new commit → remove", async () => {
     const repo = await gitServer.createRepo("acme/greeter.git");
     const v1 = await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.0.0" }), "greeter 1.0.0");
@@ -273,7 +277,7 @@ describe("failed installs leave settings.json and the install folders byte-for-b
     expect(await listJson()).toMatchObject([{ version: "1.0.0" }]);
   }, SLOW);
 
-  it("a git ref that does not exist; a project install (-l) that fails leaves no .pi folder behind", async () => {
+  it.skipIf(!HAS_GIT)("a git ref that does not exist; a project install (-l) that fails leaves no .pi folder behind", async () => {
     const repo = await gitServer.createRepo("acme/refs.git");
     await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-refs", version: "1.0.0" }), "greeter");
     await repo.push();

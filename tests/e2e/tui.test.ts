@@ -25,6 +25,7 @@ const HAS_TMUX = (() => {
     return false;
   }
 })();
+if (!HAS_TMUX) console.warn("[skip] tmux is not on PATH: skipping the interactive TUI end-to-end tests");
 
 /** A pi running in a tmux pane. */
 class Pane {

@@ -119,7 +119,7 @@ describe("bash tool", () => {
     const result = await run(bashTool(), "seq 1 100000");
     const text = textOf(result);
     const fullOutputPath = result.details?.fullOutputPath;
-    expect(fullOutputPath).toMatch(/pi-bash-[0-9a-f]{16}\.log$/);
+    expect(fullOutputPath).toMatch(new RegExp(`pi-bash-${process.pid}-[0-9a-f]{16}\\.log$`));
     expect(text.startsWith("98001\n98002\n")).toBe(true);
     expect(text.endsWith(`\n100000\n\n[Showing lines 98001-100000 of 100000. Full output: ${fullOutputPath}]`)).toBe(true);
     expect(result.details?.truncation).toMatchObject({ truncated: true, truncatedBy: "lines", totalLines: 100000, outputLines: 2000 });
@@ -202,7 +202,17 @@ describe("bash tool", () => {
     controller.abort();
     await expect(run(bashTool(), "echo never", { signal: controller.signal })).rejects.toThrow("Command aborted");
     await expect(run(bashTool(), "true", { cwd: "/no/such/folder" })).rejects.toThrow("Working directory does not exist: /no/such/folder");
-    await expect(run(bashTool(), "true", { timeout: Number.NaN })).rejects.toThrow("`timeout` must be a number of seconds");
+    await expect(run(bashTool(), "true", { timeout: Number.NaN })).rejects.toThrow("Invalid timeout: must be a finite number of seconds");
+  });
+
+  it("refuses a timeout a timer cannot wait for (1e308 s overflowed to 1 ms) and runs one just under the maximum", async () => {
+    for (const timeout of [1e308, Number.POSITIVE_INFINITY, 2_147_484]) {
+      await expect(run(bashTool(), "sleep 0.2; echo survived", { timeout })).rejects.toThrow(/^Invalid timeout: /);
+    }
+    await expect(run(bashTool(), "true", { timeout: 1e308 })).rejects.toThrow("Invalid timeout: maximum is 2147483.647 seconds");
+    await expect(run(bashTool(), "true", { timeout: 0 })).rejects.toThrow("Invalid timeout: must be a finite number of seconds");
+    const justUnder = await run(bashTool(), "sleep 0.2; echo survived", { timeout: 2_147_483 });
+    expect(textOf(justUnder)).toBe("survived");
   });
 
   it("a retiring tool-bash generation kills a running command's process group", async () => {
