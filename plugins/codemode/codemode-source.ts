@@ -52,20 +52,21 @@ export interface CodemodeOptions {
 export class CodemodeSource implements ToolSource {
   constructor(private readonly options: CodemodeOptions) {}
 
-  async listTools(cwd: string): Promise<ToolSpecOf[]> {
-    const bound = bindIdentifiers(await this.nestedTools(cwd));
+  async listTools(cwd: string, allowedToolNames?: readonly string[]): Promise<ToolSpecOf[]> {
+    const bound = bindIdentifiers(await this.nestedTools(cwd, allowedToolNames));
     return [{ name: CODEMODE_TOOL, label: "codemode", description: describeCodemode(bound, this.options.limits), parameters: CodemodeParameters }];
   }
 
-  private nestedTools(cwd: string): Promise<NestedTool[]> {
-    return listNestedTools(this.options.providers, cwd, this.options.allow, this.options.deny);
+  /** The tools a script may call: the plugin's allow/deny config within the session's active set. */
+  private nestedTools(cwd: string, active: readonly string[] | undefined): Promise<NestedTool[]> {
+    return listNestedTools(this.options.providers, cwd, this.options.allow, this.options.deny, active);
   }
 
   async executeTool(name: string, toolCallId: string, params: unknown, signal: AbortSignal | undefined, onUpdate: ToolUpdate | undefined, ctx: ToolContext): Promise<ToolResult<CodemodeDetails>> {
     if (name !== CODEMODE_TOOL) throw new Error(`the codemode plugin has no tool "${name}"`);
     const { code } = params as { code: string };
     const started = Date.now();
-    const bound = bindIdentifiers(await this.nestedTools(ctx.cwd));
+    const bound = bindIdentifiers(await this.nestedTools(ctx.cwd, ctx.activeToolNames));
     // Nested calls end with the script: a stopped script leaves no tool running behind it.
     const nested = new AbortController();
     const relayAbort = (): void => nested.abort();
