@@ -67,33 +67,27 @@ export class CodemodeSource implements ToolSource {
     const { code } = params as { code: string };
     const started = Date.now();
     const bound = bindIdentifiers(await this.nestedTools(ctx.cwd, ctx.activeToolNames));
-    // Nested calls end with the script: a stopped script leaves no tool running behind it.
-    const nested = new AbortController();
-    const relayAbort = (): void => nested.abort();
-    signal?.addEventListener("abort", relayAbort, { once: true });
+    // Each nested call gets its own signal from the sandbox, aborted when the script ends (or the
+    // session aborts it): a stopped script leaves no tool running behind it, and a flood of calls adds
+    // no listeners to one shared signal.
     let toolCalls = 0;
     let failedToolCalls = 0;
     const functions: Record<string, SandboxFunction> = {};
     for (const { ident, tool } of bound) {
-      functions[ident] = async (args) => {
+      functions[ident] = async (args, callSignal) => {
         const callId = `${toolCallId}/${++toolCalls}`;
-        const outcome = await runNestedCall(tool, args, callId, { signal: nested.signal, ctx, hooks: this.options.hooks });
+        const outcome = await runNestedCall(tool, args, callId, { signal: callSignal, ctx, hooks: this.options.hooks });
         if (outcome.isError) failedToolCalls++;
         onUpdate?.({ content: [{ type: "text", text: `${toolCalls} tool call(s) so far` }], details: { toolCalls, failedToolCalls, durationMs: Date.now() - started } });
         if (outcome.isError) throw new Error(outcome.text);
         return outcome.text;
       };
     }
-    try {
-      const outcome = await runSandboxed(code, functions, this.options.limits, signal);
-      const details: CodemodeDetails = { toolCalls, failedToolCalls, durationMs: Date.now() - started, ...(outcome.outputTruncated && { outputTruncated: true }) };
-      const { text, truncated } = resultText(outcome, this.options.limits.maxOutputBytes);
-      if (truncated) details.outputTruncated = true;
-      return { content: [{ type: "text", text }], details, ...(outcome.error !== undefined && { isError: true }) };
-    } finally {
-      signal?.removeEventListener("abort", relayAbort);
-      nested.abort();
-    }
+    const outcome = await runSandboxed(code, functions, this.options.limits, signal);
+    const details: CodemodeDetails = { toolCalls, failedToolCalls, durationMs: Date.now() - started, ...(outcome.outputTruncated && { outputTruncated: true }) };
+    const { text, truncated } = resultText(outcome, this.options.limits.maxOutputBytes);
+    if (truncated) details.outputTruncated = true;
+    return { content: [{ type: "text", text }], details, ...(outcome.error !== undefined && { isError: true }) };
   }
 }
 
