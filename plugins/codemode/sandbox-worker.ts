@@ -50,10 +50,21 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
     const core = load(start.corePath) as typeof import("quickjs-emscripten-core");
     const base = (load(start.variantPath) as { default: QuickJSSyncVariant }).default;
     const memory = new WebAssembly.Memory({ initial: 256, maximum: limits.wasmMaxPages });
+    // Emscripten grows the heap through `memory.grow`; a refusal there means the hard maximum was hit.
+    let growRefused = false;
+    const grow = memory.grow.bind(memory);
+    memory.grow = (pages: number): number => {
+      try {
+        return grow(pages);
+      } catch (error) {
+        growRefused = true;
+        throw error;
+      }
+    };
     const variant = core.newVariant(base, { wasmModule: start.wasmModule, wasmMemory: memory, emscriptenModule: { printErr: () => {} } as never });
     const module = await core.newQuickJSWASMModuleFromVariant(variant);
-    /** Whether the linear memory is (nearly) at its hard maximum: any failure then is a lack of memory. */
-    const memoryExhausted = (): boolean => memory.buffer.byteLength >= (limits.wasmMaxPages - 16) * 65536;
+    /** Whether the linear memory hit its hard maximum: a failure after that is a lack of memory. */
+    const memoryExhausted = (): boolean => growRefused;
     const outOfMemory = `InternalError: out of memory (the sandbox's memory limit is ${memoryMb} MB)`;
     const runtime: QuickJSRuntime = module.newRuntime();
     let stop: "time" | undefined;
