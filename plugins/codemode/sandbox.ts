@@ -121,6 +121,8 @@ class SandboxRun {
     this.worker.on("exit", (code) => this.finish({ error: `the sandbox stopped unexpectedly (exit code ${code})` }));
     this.timer = setTimeout(() => this.finish({ error: `the script was stopped at its time limit of ${limits.timeLimitMs} ms` }), Math.max(0, start.limits.deadline - Date.now()));
     signal?.addEventListener("abort", this.onAbort, { once: true });
+    // Aborted while the assets loaded: the listener above will never fire.
+    if (signal?.aborted) this.onAbort();
   }
 
   private onMessage(message: FromWorker): void {
