@@ -56,6 +56,8 @@ const WASM_HEADROOM_BYTES = 8 * 1024 * 1024;
 /** The memory the QuickJS build starts with: the maximum can be no lower. */
 const WASM_INITIAL_BYTES = 16 * 1024 * 1024;
 const WASM_PAGE_BYTES = 64 * 1024;
+/** The QuickJS build's own ceiling for its memory (2 GB): an imported memory may not declare more. */
+const WASM_MAX_PAGES = 32_768;
 /** The worker's own JavaScript heap (QuickJS's glue, arguments and output in transit), in MB. */
 const WORKER_OLD_HEAP_MB = 32;
 const WORKER_YOUNG_HEAP_MB = 8;
@@ -70,12 +72,14 @@ export async function runSandboxed(code: string, functions: Record<string, Sandb
   } catch (error) {
     return { output: "", outputTruncated: false, error: (error as Error).message };
   }
-  const wasmMaxBytes = Math.max(limits.memoryLimitBytes, WASM_INITIAL_BYTES) + WASM_HEADROOM_BYTES;
+  // The build cannot address more than 2 GB: a larger configured limit means "as much as it can".
+  const memoryLimitBytes = Math.min(limits.memoryLimitBytes, WASM_MAX_PAGES * WASM_PAGE_BYTES - WASM_HEADROOM_BYTES);
+  const wasmMaxBytes = Math.max(memoryLimitBytes, WASM_INITIAL_BYTES) + WASM_HEADROOM_BYTES;
   const workerLimits: WorkerLimits = {
     deadline,
     timeLimitMs: limits.timeLimitMs,
-    memoryLimitBytes: limits.memoryLimitBytes,
-    wasmMaxPages: Math.ceil(wasmMaxBytes / WASM_PAGE_BYTES),
+    memoryLimitBytes,
+    wasmMaxPages: Math.min(WASM_MAX_PAGES, Math.ceil(wasmMaxBytes / WASM_PAGE_BYTES)),
     maxOutputBytes: limits.maxOutputBytes,
     maxStackBytes: limits.maxStackBytes,
     maxToolCalls: limits.maxToolCalls,

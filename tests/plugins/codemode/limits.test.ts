@@ -50,6 +50,11 @@ describe("codemode sandbox limits", () => {
     expect(rssGrowth).toBeLessThan(128 * MB);
   }, 60_000);
 
+  it("a memory limit past the build's 2 GB ceiling (the config allows 4096 MB) is clamped, not a broken sandbox", async () => {
+    const outcome = await run("return 6 * 7", {}, { memoryLimitBytes: 4096 * MB });
+    expect(outcome).toEqual({ output: "", outputTruncated: false, returned: "42" });
+  }, 30_000);
+
   it("a script flooding host calls is stopped within the time limit + 1 s, and the event loop keeps answering timers", async () => {
     let served = 0;
     const ping: SandboxFunction = async () => String(++served);
