@@ -15,7 +15,7 @@
  *   `maxArgumentBytes`; each call has its own AbortSignal, aborted when the script ends;
  * - stack depth and captured output size.
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { CallGate } from "./call-gate.js";
 import { loadQuickJsAssets } from "./quickjs.js";
 import type { FromWorker, SettleMessage, WorkerLimits, WorkerStart } from "./sandbox-protocol.js";
@@ -86,7 +86,9 @@ export async function runSandboxed(code: string, functions: Record<string, Sandb
     maxArgumentBytes: limits.maxArgumentBytes,
   };
   const start: WorkerStart = { code, toolNames: Object.keys(functions), limits: workerLimits, ...assets };
-  return new SandboxRun(start, functions, limits, signal).outcome;
+  // Loaded here, not at import: a session that never runs a script never touches worker_threads.
+  const { Worker: WorkerClass } = await import("node:worker_threads");
+  return new SandboxRun(WorkerClass, start, functions, limits, signal).outcome;
 }
 
 /** One script's worker, seen from the main thread. */
@@ -102,6 +104,7 @@ class SandboxRun {
   private readonly onAbort = (): void => this.finish({ error: "the script was aborted" });
 
   constructor(
+    WorkerClass: typeof Worker,
     start: WorkerStart,
     private readonly functions: Record<string, SandboxFunction>,
     private readonly limits: SandboxLimits,
@@ -109,7 +112,7 @@ class SandboxRun {
   ) {
     this.outcome = new Promise((resolve) => (this.resolve = resolve));
     this.gate = new CallGate(limits.maxConcurrentToolCalls, limits.maxToolCalls);
-    this.worker = new Worker(`(${sandboxWorkerMain.toString()})(require);`, {
+    this.worker = new WorkerClass(`(${sandboxWorkerMain.toString()})(require);`, {
       eval: true,
       workerData: start,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_HEAP_MB },
