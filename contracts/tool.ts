@@ -26,6 +26,12 @@ export interface ToolContext {
   cwd: string;
   /** Runs `work` while holding the write lock of `path` (absolute), so writes to one file never interleave. */
   withFileLock<T>(path: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * The names of the tools the session offers this turn (its allow-list applied). A tool that runs
+   * other tools (codemode) offers only these, so `--tools` bounds nested calls too. Undefined when the
+   * caller does not know the set (a test host); such a tool then uses its own configuration.
+   */
+  activeToolNames?: readonly string[];
 }
 
 /** A tool. `execute` throws (or returns `isError`) on failure; the loop turns either into an error result. */
@@ -83,7 +89,11 @@ export type ToolSpecOf<T extends AgentTool<any, any> = AgentTool<any, any>> = Om
  * current generation like any other contract call.
  */
 export interface ToolSource {
-  listTools(cwd: string): Promise<ToolSpecOf[]>;
+  /**
+   * `allowedToolNames` is the session's tool allow-list when it has one (`--tools`), so a tool that
+   * describes other tools (codemode) describes only the ones it may call; undefined means no list.
+   */
+  listTools(cwd: string, allowedToolNames?: readonly string[]): Promise<ToolSpecOf[]>;
   executeTool(
     name: string,
     toolCallId: string,

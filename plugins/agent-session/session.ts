@@ -367,7 +367,7 @@ export class SessionOrchestrator implements AgentSession {
         sessionId: this.deps.store.call("current")?.id,
         retry: { ...this.retryPolicy(), enabled: this.saved.autoRetry },
       },
-      toolContext: { cwd: this.workdir, withFileLock: this.locks },
+      toolContext: { cwd: this.workdir, withFileLock: this.locks, activeToolNames: tools.map((t) => t.name) },
       hooks: this.hooks(),
       takeSteering: () => this.takeFrom(this.steering),
       takeFollowUps: () => this.takeFrom(this.followUps),
@@ -451,7 +451,7 @@ export class SessionOrchestrator implements AgentSession {
       if (tool !== undefined) add(tool, (...args) => handle.call("execute", ...args));
     }
     for (const source of this.deps.toolSources.list()) {
-      const listed = await source.call("listTools", this.workdir).catch((error: unknown) => {
+      const listed = await source.call("listTools", this.workdir, allowed).catch((error: unknown) => {
         this.emit({ type: "notice", level: "warning", message: `a tool source failed to list its tools: ${(error as Error).message}` });
         return [];
       });

@@ -52,47 +52,42 @@ export interface CodemodeOptions {
 export class CodemodeSource implements ToolSource {
   constructor(private readonly options: CodemodeOptions) {}
 
-  async listTools(cwd: string): Promise<ToolSpecOf[]> {
-    const bound = bindIdentifiers(await this.nestedTools(cwd));
+  async listTools(cwd: string, allowedToolNames?: readonly string[]): Promise<ToolSpecOf[]> {
+    const bound = bindIdentifiers(await this.nestedTools(cwd, allowedToolNames));
     return [{ name: CODEMODE_TOOL, label: "codemode", description: describeCodemode(bound, this.options.limits), parameters: CodemodeParameters }];
   }
 
-  private nestedTools(cwd: string): Promise<NestedTool[]> {
-    return listNestedTools(this.options.providers, cwd, this.options.allow, this.options.deny);
+  /** The tools a script may call: the plugin's allow/deny config within the session's active set. */
+  private nestedTools(cwd: string, active: readonly string[] | undefined): Promise<NestedTool[]> {
+    return listNestedTools(this.options.providers, cwd, this.options.allow, this.options.deny, active);
   }
 
   async executeTool(name: string, toolCallId: string, params: unknown, signal: AbortSignal | undefined, onUpdate: ToolUpdate | undefined, ctx: ToolContext): Promise<ToolResult<CodemodeDetails>> {
     if (name !== CODEMODE_TOOL) throw new Error(`the codemode plugin has no tool "${name}"`);
     const { code } = params as { code: string };
     const started = Date.now();
-    const bound = bindIdentifiers(await this.nestedTools(ctx.cwd));
-    // Nested calls end with the script: a stopped script leaves no tool running behind it.
-    const nested = new AbortController();
-    const relayAbort = (): void => nested.abort();
-    signal?.addEventListener("abort", relayAbort, { once: true });
+    const bound = bindIdentifiers(await this.nestedTools(ctx.cwd, ctx.activeToolNames));
+    // Each nested call gets its own signal from the sandbox, aborted when the script ends (or the
+    // session aborts it): a stopped script leaves no tool running behind it, and a flood of calls adds
+    // no listeners to one shared signal.
     let toolCalls = 0;
     let failedToolCalls = 0;
     const functions: Record<string, SandboxFunction> = {};
     for (const { ident, tool } of bound) {
-      functions[ident] = async (args) => {
+      functions[ident] = async (args, callSignal) => {
         const callId = `${toolCallId}/${++toolCalls}`;
-        const outcome = await runNestedCall(tool, args, callId, { signal: nested.signal, ctx, hooks: this.options.hooks });
+        const outcome = await runNestedCall(tool, args, callId, { signal: callSignal, ctx, hooks: this.options.hooks });
         if (outcome.isError) failedToolCalls++;
         onUpdate?.({ content: [{ type: "text", text: `${toolCalls} tool call(s) so far` }], details: { toolCalls, failedToolCalls, durationMs: Date.now() - started } });
         if (outcome.isError) throw new Error(outcome.text);
         return outcome.text;
       };
     }
-    try {
-      const outcome = await runSandboxed(code, functions, this.options.limits, signal);
-      const details: CodemodeDetails = { toolCalls, failedToolCalls, durationMs: Date.now() - started, ...(outcome.outputTruncated && { outputTruncated: true }) };
-      const { text, truncated } = resultText(outcome, this.options.limits.maxOutputBytes);
-      if (truncated) details.outputTruncated = true;
-      return { content: [{ type: "text", text }], details, ...(outcome.error !== undefined && { isError: true }) };
-    } finally {
-      signal?.removeEventListener("abort", relayAbort);
-      nested.abort();
-    }
+    const outcome = await runSandboxed(code, functions, this.options.limits, signal);
+    const details: CodemodeDetails = { toolCalls, failedToolCalls, durationMs: Date.now() - started, ...(outcome.outputTruncated && { outputTruncated: true }) };
+    const { text, truncated } = resultText(outcome, this.options.limits.maxOutputBytes);
+    if (truncated) details.outputTruncated = true;
+    return { content: [{ type: "text", text }], details, ...(outcome.error !== undefined && { isError: true }) };
   }
 }
 
@@ -109,7 +104,7 @@ function describeCodemode(bound: Array<{ ident: string; tool: NestedTool }>, lim
     "Run a JavaScript program that calls tools, to do many tool calls in one step (loops over files, searches, aggregation).",
     "The `code` is the body of an async function: `await` the functions of `tools`, then `return` a result. Only what the program prints with console.log and what it returns come back to you, so print or return a short summary, not raw data.",
     "Each tool function takes one argument object and resolves with the tool's text output; it throws an Error when the tool fails or a hook blocks the call (use try/catch to go on). Arguments are checked against the declarations below.",
-    `The sandbox is plain JavaScript: no file system, network, process, require/import, timers or fetch — the tools are its only way to act. Limits: ${limits.timeLimitMs / 1000} s, ${Math.round(limits.memoryLimitBytes / 1024 / 1024)} MB of memory, ${Math.round(limits.maxOutputBytes / 1024)} KB of output.`,
+    `The sandbox is plain JavaScript: no file system, network, process, require/import, timers or fetch — the tools are its only way to act. Limits: ${limits.timeLimitMs / 1000} s, ${Math.round(limits.memoryLimitBytes / 1024 / 1024)} MB of memory, ${Math.round(limits.maxOutputBytes / 1024)} KB of output, ${limits.maxToolCalls} tool calls (${limits.maxConcurrentToolCalls} at a time; more wait their turn).`,
     "",
     "```ts",
     declarations,

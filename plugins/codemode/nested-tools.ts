@@ -27,12 +27,15 @@ export interface ToolProviders {
 
 /**
  * Every tool the session would offer, in the session's order (ToolContract tools, then each tool
- * source's; the first of a name wins), filtered by `allow` (undefined = all) and `deny`.
+ * source's; the first of a name wins), filtered by `allow` (undefined = all) and `deny`, and by
+ * `active` — the session's active tool names (undefined = unknown, no filter) — so a script never
+ * reaches a tool the session itself does not offer (`--tools codemode,read` means no bash).
  */
-export async function listNestedTools(providers: ToolProviders, cwd: string, allow: string[] | undefined, deny: string[]): Promise<NestedTool[]> {
+export async function listNestedTools(providers: ToolProviders, cwd: string, allow: string[] | undefined, deny: string[], active: readonly string[] | undefined): Promise<NestedTool[]> {
   const out: NestedTool[] = [];
   const add = (spec: ToolSpecOf, execute: NestedTool["execute"]): void => {
-    if (deny.includes(spec.name) || (allow !== undefined && !allow.includes(spec.name)) || out.some((t) => t.spec.name === spec.name)) return;
+    if (deny.includes(spec.name) || (allow !== undefined && !allow.includes(spec.name)) || (active !== undefined && !active.includes(spec.name))) return;
+    if (out.some((t) => t.spec.name === spec.name)) return;
     out.push({ spec, execute });
   };
   for (const handle of providers.tools.list()) {

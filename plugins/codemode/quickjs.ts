@@ -1,35 +1,34 @@
 /**
- * The QuickJS WebAssembly module, loaded on the first codemode run only (quickjs-emscripten-core with
- * the release-sync wasm variant — not the 9 MB umbrella package), so a session that never runs a
- * script never pays for it. A module that a run left unusable (the host's own stack overflowed inside
- * WebAssembly) is dropped and a fresh one is loaded for the next run.
+ * Where the QuickJS sandbox's code comes from, found on the first codemode run only: the CommonJS
+ * entries of quickjs-emscripten-core and of the release-sync wasm variant (not the 9 MB umbrella
+ * package), which the sandbox worker loads, and the variant's WebAssembly module, compiled once here
+ * and handed to every worker so a run does not recompile it. The main thread never loads QuickJS
+ * itself: scripts run in workers (sandbox.ts).
  */
-import type { QuickJSSyncVariant, QuickJSWASMModule } from "quickjs-emscripten-core";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
-let loading: Promise<QuickJSWASMModule> | undefined;
-let loaded: QuickJSWASMModule | undefined;
+/** What a sandbox worker needs to start QuickJS. */
+export interface QuickJsAssets {
+  corePath: string;
+  variantPath: string;
+  wasmModule: WebAssembly.Module;
+}
 
-/** The shared module, loaded once. */
-export function loadQuickJs(): Promise<QuickJSWASMModule> {
+let loading: Promise<QuickJsAssets> | undefined;
+
+/** The assets, resolved and compiled once per process. */
+export function loadQuickJsAssets(): Promise<QuickJsAssets> {
   loading ??= (async () => {
-    const [{ newQuickJSWASMModuleFromVariant, newVariant }, release] = await Promise.all([import("quickjs-emscripten-core"), import("@jitl/quickjs-wasmfile-release-sync")]);
-    // Emscripten prints an aborted module's assertion to stderr, over the user's terminal; a module
-    // that aborts is discarded here and its run reported as a tool error instead.
-    // (The variant package's types describe its CommonJS build; under ESM `default` is the variant itself.)
-    const base = release.default as unknown as QuickJSSyncVariant;
-    const quiet = newVariant(base, { emscriptenModule: { printErr: () => {} } as never });
-    loaded = await newQuickJSWASMModuleFromVariant(quiet);
-    return loaded;
+    const require = createRequire(import.meta.url);
+    const corePath = require.resolve("quickjs-emscripten-core");
+    const variantPath = require.resolve("@jitl/quickjs-wasmfile-release-sync");
+    const wasmModule = await WebAssembly.compile(await readFile(join(dirname(variantPath), "emscripten-module.wasm")));
+    return { corePath, variantPath, wasmModule };
   })().catch((error: unknown) => {
     loading = undefined;
     throw new Error(`the QuickJS sandbox (quickjs-emscripten-core) could not be loaded: ${(error as Error).message}`);
   });
   return loading;
-}
-
-/** Forgets a module that can no longer be trusted; the next run loads a new one. */
-export function discardQuickJs(module: QuickJSWASMModule): void {
-  if (loaded !== module) return;
-  loaded = undefined;
-  loading = undefined;
 }

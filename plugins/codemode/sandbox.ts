@@ -1,14 +1,25 @@
 /**
- * Runs a model-written script in a fresh QuickJS runtime (WebAssembly). The runtime has no file
- * system, network, process, timers or module loader — QuickJS's core language only — and the host
- * adds exactly two things: `console` (captured, capped) and `tools`, whose functions return promises
- * settled by the host. Calling them is the script's only power.
+ * Runs a model-written script in a fresh QuickJS runtime (WebAssembly) inside a `worker_threads`
+ * Worker. The runtime has no file system, network, process, timers or module loader — QuickJS's core
+ * language only — and the host adds exactly two things: `console` (captured, capped) and `tools`,
+ * whose functions return promises this thread settles. Calling them is the script's only power.
  *
- * Limits: wall time (an interrupt handler stops running code; a host timer stops a script that only
- * waits), memory (the runtime's allocator limit), stack depth, and captured output size.
+ * Limits, and who enforces them:
+ * - time: the worker's interrupt handler and every host function check the deadline, and this thread
+ *   terminates the worker at the deadline whatever it is doing — a script spinning in one long
+ *   operation never blocks this thread, so Esc (abort) and SIGTERM stay live;
+ * - memory: the WebAssembly memory has a hard maximum (the limit plus QuickJS's own headroom), the
+ *   worker's JavaScript heap has `resourceLimits`, and QuickJS's allocator limit fails ordinary
+ *   allocations inside the script first;
+ * - tool calls: at most `maxConcurrentToolCalls` at once, `maxToolCalls` in all, arguments of at most
+ *   `maxArgumentBytes`; each call has its own AbortSignal, aborted when the script ends;
+ * - stack depth and captured output size.
  */
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from "quickjs-emscripten-core";
-import { discardQuickJs, loadQuickJs } from "./quickjs.js";
+import type { Worker } from "node:worker_threads";
+import { CallGate } from "./call-gate.js";
+import { loadQuickJsAssets } from "./quickjs.js";
+import type { FromWorker, SettleMessage, WorkerLimits, WorkerStart } from "./sandbox-protocol.js";
+import { sandboxWorkerMain } from "./sandbox-worker.js";
 
 /** The bounds of one run. */
 export interface SandboxLimits {
@@ -18,10 +29,16 @@ export interface SandboxLimits {
   maxOutputBytes: number;
   /** QuickJS's own stack limit: deep recursion fails inside the script instead of overflowing the host. */
   maxStackBytes: number;
+  /** Tool calls one script may make; past it calls reject inside the script. */
+  maxToolCalls: number;
+  /** Tool calls running at once; further calls wait their turn. */
+  maxConcurrentToolCalls: number;
+  /** The JSON size of one call's arguments. */
+  maxArgumentBytes: number;
 }
 
-/** A host function the script calls as `tools.<name>(args)`: resolves with text, rejects with an Error. */
-export type SandboxFunction = (args: unknown) => Promise<string>;
+/** A host function the script calls as `tools.<name>(args)`: resolves with text, rejects with an Error; `signal` aborts when the script ends. */
+export type SandboxFunction = (args: unknown, signal: AbortSignal) => Promise<string>;
 
 /** What a run produced. */
 export interface SandboxOutcome {
@@ -34,225 +51,127 @@ export interface SandboxOutcome {
   error?: string;
 }
 
-/** The wrapper that lets scripts use `await` and `return` at top level. */
-const PRELUDE = "(async () => {\n";
-const SCRIPT_FILE = "codemode.js";
+/** Room in the WebAssembly memory for QuickJS itself (its static data and stack) above the limit. */
+const WASM_HEADROOM_BYTES = 8 * 1024 * 1024;
+/** The memory the QuickJS build starts with: the maximum can be no lower. */
+const WASM_INITIAL_BYTES = 16 * 1024 * 1024;
+const WASM_PAGE_BYTES = 64 * 1024;
+/** The QuickJS build's own ceiling for its memory (2 GB): an imported memory may not declare more. */
+const WASM_MAX_PAGES = 32_768;
+/** The worker's own JavaScript heap (QuickJS's glue, arguments and output in transit), in MB. */
+const WORKER_OLD_HEAP_MB = 32;
+const WORKER_YOUNG_HEAP_MB = 8;
 
 /** Runs `code` with `functions` installed as `tools.*`. Never throws for anything the script does. */
 export async function runSandboxed(code: string, functions: Record<string, SandboxFunction>, limits: SandboxLimits, signal?: AbortSignal): Promise<SandboxOutcome> {
-  const module = await loadQuickJs();
-  const run = new SandboxRun(module, limits, signal);
-  return run.execute(code, functions);
+  const deadline = Date.now() + limits.timeLimitMs;
+  if (signal?.aborted) return { output: "", outputTruncated: false, error: "the script was aborted" };
+  let assets;
+  try {
+    assets = await loadQuickJsAssets();
+  } catch (error) {
+    return { output: "", outputTruncated: false, error: (error as Error).message };
+  }
+  // The build cannot address more than 2 GB: a larger configured limit means "as much as it can".
+  const memoryLimitBytes = Math.min(limits.memoryLimitBytes, WASM_MAX_PAGES * WASM_PAGE_BYTES - WASM_HEADROOM_BYTES);
+  const wasmMaxBytes = Math.max(memoryLimitBytes, WASM_INITIAL_BYTES) + WASM_HEADROOM_BYTES;
+  const workerLimits: WorkerLimits = {
+    deadline,
+    timeLimitMs: limits.timeLimitMs,
+    memoryLimitBytes,
+    wasmMaxPages: Math.min(WASM_MAX_PAGES, Math.ceil(wasmMaxBytes / WASM_PAGE_BYTES)),
+    maxOutputBytes: limits.maxOutputBytes,
+    maxStackBytes: limits.maxStackBytes,
+    maxToolCalls: limits.maxToolCalls,
+    maxArgumentBytes: limits.maxArgumentBytes,
+  };
+  const start: WorkerStart = { code, toolNames: Object.keys(functions), limits: workerLimits, ...assets };
+  // Loaded here, not at import: a session that never runs a script never touches worker_threads.
+  const { Worker: WorkerClass } = await import("node:worker_threads");
+  return new SandboxRun(WorkerClass, start, functions, limits, signal).outcome;
 }
 
+/** One script's worker, seen from the main thread. */
 class SandboxRun {
-  private readonly runtime: QuickJSRuntime;
-  private readonly vm: QuickJSContext;
-  private readonly deadline: number;
+  readonly outcome: Promise<SandboxOutcome>;
+  private readonly worker: Worker;
+  private readonly gate: CallGate;
   private readonly output: string[] = [];
-  private outputBytes = 0;
   private outputTruncated = false;
-  private readonly pending = new Set<QuickJSDeferredPromise>();
-  private scriptPromise: QuickJSHandle | undefined;
-  private stop: "time" | "aborted" | undefined;
-  private crash: string | undefined;
   private finished = false;
-  private wake: () => void = () => {};
+  private resolve: (outcome: SandboxOutcome) => void = () => {};
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort = (): void => this.finish({ error: "the script was aborted" });
 
   constructor(
-    private readonly module: QuickJSWASMModule,
+    WorkerClass: typeof Worker,
+    start: WorkerStart,
+    private readonly functions: Record<string, SandboxFunction>,
     private readonly limits: SandboxLimits,
     private readonly signal: AbortSignal | undefined,
   ) {
-    this.deadline = Date.now() + limits.timeLimitMs;
-    this.runtime = module.newRuntime();
-    this.runtime.setMemoryLimit(limits.memoryLimitBytes);
-    this.runtime.setMaxStackSize(limits.maxStackBytes);
-    this.runtime.setInterruptHandler(() => this.shouldStop());
-    this.runtime.setModuleLoader(() => ({ error: new Error("modules cannot be loaded in the codemode sandbox; call the functions on `tools` instead") }));
-    this.vm = this.runtime.newContext();
+    this.outcome = new Promise((resolve) => (this.resolve = resolve));
+    this.gate = new CallGate(limits.maxConcurrentToolCalls, limits.maxToolCalls);
+    this.worker = new WorkerClass(`(${sandboxWorkerMain.toString()})(require);`, {
+      eval: true,
+      workerData: start,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_HEAP_MB },
+      // The worker prints nothing; its streams are kept off the user's terminal all the same.
+      stdout: true,
+      stderr: true,
+    });
+    this.worker.on("message", (message: FromWorker) => this.onMessage(message));
+    this.worker.on("error", (error: Error & { code?: string }) => {
+      const memoryMb = Math.round(limits.memoryLimitBytes / 1024 / 1024);
+      this.finish({ error: error.code === "ERR_WORKER_OUT_OF_MEMORY" ? `the script was stopped at its memory limit of ${memoryMb} MB` : `the sandbox failed: ${error.message}` });
+    });
+    this.worker.on("exit", (code) => this.finish({ error: `the sandbox stopped unexpectedly (exit code ${code})` }));
+    this.timer = setTimeout(() => this.finish({ error: `the script was stopped at its time limit of ${limits.timeLimitMs} ms` }), Math.max(0, start.limits.deadline - Date.now()));
+    signal?.addEventListener("abort", this.onAbort, { once: true });
+    // Aborted while the assets loaded: the listener above will never fire.
+    if (signal?.aborted) this.onAbort();
   }
 
-  private shouldStop(): boolean {
-    if (this.stop === undefined && this.signal?.aborted) this.stop = "aborted";
-    if (this.stop === undefined && Date.now() > this.deadline) this.stop = "time";
-    return this.stop !== undefined;
+  private onMessage(message: FromWorker): void {
+    if (this.finished) return;
+    switch (message.type) {
+      case "print":
+        this.output.push(message.line);
+        return;
+      case "output-truncated":
+        this.outputTruncated = true;
+        return;
+      case "call":
+        this.call(message.id, message.name, message.argsJson);
+        return;
+      case "done":
+        this.finish(message.outcome);
+        return;
+    }
   }
 
-  async execute(code: string, functions: Record<string, SandboxFunction>): Promise<SandboxOutcome> {
-    const stopped = new Promise<void>((resolve) => (this.wake = resolve));
-    const timer = setTimeout(() => {
-      this.stop ??= "time";
-      this.wake();
-    }, this.limits.timeLimitMs);
-    const onAbort = (): void => {
-      this.stop ??= "aborted";
-      this.wake();
+  /** Runs one tool call through the gate and sends its result back, unless the script is over by then. */
+  private call(id: number, name: string, argsJson: string): void {
+    const fn = this.functions[name];
+    const answer = (ok: boolean, text: string): void => {
+      if (!this.finished) this.worker.postMessage({ type: "settle", id, ok, text } satisfies SettleMessage);
     };
-    this.signal?.addEventListener("abort", onAbort, { once: true });
-    try {
-      if (this.signal?.aborted) return this.outcome({ error: this.stopMessage("aborted") });
-      this.installConsole();
-      this.installTools(functions);
-      const evaluated = this.vm.evalCode(`${PRELUDE}${code}\n})()`, SCRIPT_FILE);
-      if (evaluated.error) return this.outcome({ error: this.stop ? this.stopMessage(this.stop) : this.errorText(evaluated.error) });
-      this.scriptPromise = evaluated.value;
-      const settled = this.vm.resolvePromise(evaluated.value);
-      this.pump();
-      const result = await Promise.race([settled, stopped.then(() => undefined)]);
-      if (this.crash !== undefined) return this.outcome({ error: this.crash });
-      if (result === undefined) return this.outcome({ error: this.stopMessage(this.stop ?? "time") });
-      if (result.error) return this.outcome({ error: this.stop ? this.stopMessage(this.stop) : this.errorText(result.error) });
-      const value: unknown = this.vm.dump(result.value);
-      result.value.dispose();
-      return this.outcome({ returned: render(value) });
-    } catch (error) {
-      // A failure of the host side itself (the host's stack overflowing inside WebAssembly, the module
-      // aborting): this module is no longer trusted.
-      this.crash ??= `the sandbox failed: ${(error as Error).message}`;
-      return this.outcome({ error: this.crash });
-    } finally {
-      clearTimeout(timer);
-      this.signal?.removeEventListener("abort", onAbort);
-      this.dispose();
-    }
+    if (fn === undefined) return answer(false, `no tool "${name}"`);
+    if (Buffer.byteLength(argsJson, "utf8") > this.limits.maxArgumentBytes) return answer(false, `tool call refused: its arguments exceed ${Math.round(this.limits.maxArgumentBytes / 1024)} KB`);
+    this.gate.run((signal) => fn(JSON.parse(argsJson) as unknown, signal)).then(
+      (text) => answer(true, text),
+      (error: unknown) => answer(false, error instanceof Error ? error.message : String(error)),
+    );
   }
 
-  private outcome(result: { returned?: string; error?: string }): SandboxOutcome {
-    return { output: this.output.join("\n"), outputTruncated: this.outputTruncated, ...result };
-  }
-
-  private stopMessage(stop: "time" | "aborted"): string {
-    return stop === "aborted" ? "the script was aborted" : `the script was stopped at its time limit of ${this.limits.timeLimitMs} ms`;
-  }
-
-  /** Runs the jobs QuickJS has queued (promise reactions), then checks whether the script can still finish. */
-  private pump(): void {
+  /** Ends the run once: the worker terminated, calls aborted, timer and listener removed. */
+  private finish(result: { returned?: string; error?: string }): void {
     if (this.finished) return;
-    try {
-      const jobs = this.runtime.executePendingJobs();
-      if (jobs.error) jobs.error.dispose();
-    } catch (error) {
-      this.crash ??= `the sandbox failed: ${(error as Error).message}`;
-    }
-    if (this.crash !== undefined || this.stop !== undefined) {
-      this.wake();
-      return;
-    }
-    // Nothing queued, no tool call outstanding, and the script still waits: it never can finish.
-    if (this.pending.size === 0 && this.scriptPromise !== undefined && this.vm.getPromiseState(this.scriptPromise).type === "pending") {
-      this.crash = "the script is waiting for a promise that nothing can settle (only tool calls settle promises here; there are no timers)";
-      this.wake();
-    }
-  }
-
-  private installConsole(): void {
-    const consoleObject = this.vm.newObject();
-    for (const level of ["log", "info", "warn", "error", "debug"]) {
-      const fn = this.vm.newFunction(level, (...args) => {
-        this.print(args.map((arg) => formatArg(this.vm.dump(arg))).join(" "));
-      });
-      this.vm.setProp(consoleObject, level, fn);
-      fn.dispose();
-    }
-    this.vm.setProp(this.vm.global, "console", consoleObject);
-    consoleObject.dispose();
-  }
-
-  private print(line: string): void {
-    if (this.outputTruncated) return;
-    const bytes = Buffer.byteLength(line, "utf8") + 1;
-    if (this.outputBytes + bytes > this.limits.maxOutputBytes) {
-      this.outputTruncated = true;
-      return;
-    }
-    this.outputBytes += bytes;
-    this.output.push(line);
-  }
-
-  private installTools(functions: Record<string, SandboxFunction>): void {
-    const toolsObject = this.vm.newObject();
-    for (const [name, call] of Object.entries(functions)) {
-      const fn = this.vm.newFunction(name, (argHandle) => {
-        const args: unknown = argHandle === undefined ? undefined : this.vm.dump(argHandle);
-        const deferred = this.vm.newPromise();
-        this.pending.add(deferred);
-        void call(args).then(
-          (text) => this.settle(deferred, () => this.vm.newString(text), "resolve"),
-          (error: unknown) => this.settle(deferred, () => this.vm.newError({ name: "Error", message: error instanceof Error ? error.message : String(error) }), "reject"),
-        );
-        return deferred.handle;
-      });
-      this.vm.setProp(toolsObject, name, fn);
-      fn.dispose();
-    }
-    this.vm.setProp(this.vm.global, "tools", toolsObject);
-    toolsObject.dispose();
-  }
-
-  /** Settles a tool call's promise inside the sandbox, unless the run is over. */
-  private settle(deferred: QuickJSDeferredPromise, make: () => QuickJSHandle, how: "resolve" | "reject"): void {
-    this.pending.delete(deferred);
-    if (this.finished) return;
-    try {
-      const value = make();
-      deferred[how](value);
-      value.dispose();
-      deferred.dispose();
-    } catch (error) {
-      this.crash ??= `the sandbox failed: ${(error as Error).message}`;
-    }
-    this.pump();
-  }
-
-  private errorText(handle: QuickJSHandle): string {
-    const error: unknown = this.vm.dump(handle);
-    handle.dispose();
-    if (error === null || typeof error !== "object") return `uncaught ${formatArg(error)}`;
-    const { name, message, stack } = error as { name?: string; message?: string; stack?: string };
-    const where = /\(?codemode\.js:(\d+)(?::(\d+))?\)?/.exec(stack ?? "");
-    const line = where ? ` (line ${Number(where[1]) - 1})` : "";
-    const hint = message === "out of memory" ? ` (the sandbox's memory limit is ${Math.round(this.limits.memoryLimitBytes / 1024 / 1024)} MB)` : "";
-    return `${name ?? "Error"}: ${message ?? ""}${hint}${line}`;
-  }
-
-  private dispose(): void {
     this.finished = true;
-    if (this.crash !== undefined) {
-      // Memory inside a crashed module is inconsistent; freeing it could abort. Drop the module whole.
-      discardQuickJs(this.module);
-      return;
-    }
-    try {
-      for (const deferred of this.pending) deferred.dispose();
-      this.pending.clear();
-      this.scriptPromise?.dispose();
-      this.vm.dispose();
-      this.runtime.dispose();
-    } catch {
-      discardQuickJs(this.module);
-    }
-  }
-}
-
-/** A `console.log` argument as text: strings as is, the rest as compact JSON. */
-function formatArg(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (value === undefined) return "undefined";
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-/** A return value as text: a string as is, anything else as indented JSON; nothing for undefined. */
-function render(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === "string") return value;
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener("abort", this.onAbort);
+    this.gate.abortAll();
+    void this.worker.terminate();
+    this.resolve({ output: this.output.join("\n"), outputTruncated: this.outputTruncated, ...result });
   }
 }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { runSandboxed, type SandboxFunction, type SandboxLimits } from "../../../plugins/codemode/sandbox.js";
 
-const LIMITS: SandboxLimits = { timeLimitMs: 2_000, memoryLimitBytes: 16 * 1024 * 1024, maxOutputBytes: 4_096, maxStackBytes: 256 * 1024 };
+const LIMITS: SandboxLimits = { timeLimitMs: 2_000, memoryLimitBytes: 16 * 1024 * 1024, maxOutputBytes: 4_096, maxStackBytes: 256 * 1024, maxToolCalls: 1_000, maxConcurrentToolCalls: 16, maxArgumentBytes: 1024 * 1024 };
 
 function run(code: string, functions: Record<string, SandboxFunction> = {}, limits: Partial<SandboxLimits> = {}, signal?: AbortSignal) {
   return runSandboxed(code, functions, { ...LIMITS, ...limits }, signal);
