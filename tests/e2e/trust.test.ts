@@ -74,7 +74,7 @@ describe("an untrusted project's .pi/plugins.json (built CLI, models.json provid
     const run = await user.pi(["-p", "--model", "mock/mock-1", "hi"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("No project tools here.\n");
-    expect(run.stderr).toBe(`pi: ignoring ${projectFile}: this project is not trusted; run "pi trust" here to use its plugins, or pass --approve for this run\n`);
+    expect(run.stderr).toBe(`pi: skipped project resources in ${user.project} (.pi/plugins.json): the project is not trusted; run "pi trust" or /trust to trust it, or pass --approve for this run\n`);
     expect(server.requests).toHaveLength(1);
     const tools = toolNames(server.requests[0]!);
     expect(tools).toContain("read");
@@ -96,6 +96,7 @@ describe("an untrusted project's .pi/plugins.json (built CLI, models.json provid
 
     expect(await pluginIds(["--approve"])).toContain("project-echo");
     // --approve is for that run only: no trust list is written, and the next run ignores the project again.
+    expect(existsSync(join(user.agent, "trust.json"))).toBe(false);
     expect(existsSync(join(user.agent, "trusted-projects.json"))).toBe(false);
     expect(await pluginIds([])).not.toContain("project-echo");
   });
