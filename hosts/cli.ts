@@ -106,7 +106,9 @@ async function listPlugins(args: CliArgs, agent: string, cwd: string, paths: Pat
   const composed = await composeForCli(args, [], { agentDir: agent, cwd, paths });
   if (typeof composed === "number") return composed;
   const { kernel, boot } = composed;
-  const plugins = kernel.describe().plugins;
+  // The host's own plugin is not part of any distribution (no plugins.json can change it), so it is not listed.
+  const { HOST_PLUGIN_ID } = await import("./host-plugin.js");
+  const plugins = kernel.describe().plugins.filter((p) => p.id !== HOST_PLUGIN_ID);
   if (args.json) {
     // Fields without a value print as null, so JSON readers see every key.
     process.stdout.write(`${JSON.stringify(plugins, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);

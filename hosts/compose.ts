@@ -209,8 +209,10 @@ export interface ComposedKernel {
  */
 export async function composeKernel(distribution: ResolvedDistribution, builtinDir: string, options: KernelOptions = {}, extraEntries: PluginEntry[] = []): Promise<ComposedKernel> {
   // The host's own plugin comes first, so everything the distribution or the embedder adds can use it.
+  // A distribution entry of the same id cannot stand in for the host's facts; an embedder's extra entry can.
   const hostEntries = distribution.environment === undefined ? [] : [hostPluginEntry(distribution.environment)];
-  const entries = withExtraEntries([...hostEntries, ...resolveSources(distribution.entries, builtinDir)], extraEntries);
+  const resolved = resolveSources(distribution.entries, builtinDir).filter((e) => !hostEntries.some((h) => h.id === e.id));
+  const entries = withExtraEntries([...hostEntries, ...resolved], extraEntries);
   const { Kernel } = await import("../kernel/index.js");
   const api = await import("./api.js");
   const hostModules = { "pi-host": api, "@sinclair/typebox": await import("@sinclair/typebox"), tsyringe: api.tsyringe };

@@ -10,12 +10,12 @@ import { HostEnvironmentContract, type HostEnvironment } from "../contracts/host
 import { definePlugin, type PluginEntry } from "../kernel/index.js";
 import { saveTrustDecision } from "./trust.js";
 
-/** The id the host's plugin runs under in `pi plugins`. */
-export const HOST_PLUGIN_ID = "host";
+/** The id the host's plugin runs under; `pi plugins` leaves it out, since no distribution can change it. */
+export const HOST_PLUGIN_ID = "host-environment";
 
 /** The host plugin as a kernel entry for `environment`. */
 export function hostPluginEntry(environment: HostEnvironment): PluginEntry {
-  return { id: HOST_PLUGIN_ID, source: { kind: "inline", label: "host", definition: hostPlugin(environment) } };
+  return { id: HOST_PLUGIN_ID, source: { kind: "inline", label: HOST_PLUGIN_ID, definition: hostPlugin(environment) } };
 }
 
 function hostPlugin(environment: HostEnvironment) {
