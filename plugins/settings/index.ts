@@ -1,7 +1,8 @@
 /**
  * The settings plugin: pi's settings files (SettingsContract). Global `<agentDir>/settings.json` and the
- * project's `.pi/settings.json` (only when the host trusts the project), deep-merged over pi's defaults; set() writes one key atomically. Setup
- * only declares; files are read when settings are asked for.
+ * project's `.pi/settings.json` (only when the host trusts the project: its settings can run commands),
+ * deep-merged over pi's defaults; set() writes one key atomically. Setup only declares; files are read
+ * when settings are asked for.
  */
 import { Type } from "@sinclair/typebox";
 import { HostEnvironmentContract, projectFilesApply } from "../../contracts/host-environment.js";
