@@ -9,6 +9,11 @@ import type { TrustAnswer } from "./trust-decision.js";
 /** Asks on the process's terminal; anything but a clear yes or "once" is no. */
 export async function askOnTerminal(cwd: string, resources: string[]): Promise<TrustAnswer> {
   const readline = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  // Ctrl+C at the question ends pi before anything loaded or was saved, as shells expect (128 + SIGINT).
+  readline.on("SIGINT", () => {
+    process.stdout.write("\n");
+    process.exit(130);
+  });
   try {
     process.stdout.write(
       `This folder has project files that can run code or steer the agent:\n  ${cwd}\n  ${resources.join(", ")}\n` +
