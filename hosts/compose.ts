@@ -41,7 +41,7 @@ export interface DistributionInputs {
    * `.pi/plugins.json`, packages, extensions, skills, ...) apply; nothing is remembered (that is `pi trust`).
    */
   approveProject?: boolean;
-  /** `--no-approve`: the project is untrusted for this run, whatever was saved. Beats nothing but `approveProject`'s absence. */
+  /** `--no-approve`: the project is untrusted for this run, whatever was saved (`approveProject` wins if both are set; the CLI refuses both). */
   noApproveProject?: boolean;
   /** Asks the user when no flag or saved decision applies and `defaultProjectTrust` is "ask" (interactive mode only). */
   askProjectTrust?: AskProjectTrust;
