@@ -18,6 +18,7 @@ export * from "../contracts/wire-events.js";
 export * from "../contracts/ui.js";
 export * from "../contracts/tui.js";
 export * from "../contracts/packages.js";
+export * from "../contracts/host-environment.js";
 /** TypeBox, for plugin config and tool parameter schemas: the host's own copy. */
 export { Type, type Static, type TSchema } from "@sinclair/typebox";
 export { watchPlugins, type PluginWatcher, type WatchOptions } from "./watch.js";

@@ -23,6 +23,10 @@ export interface DistributionFlags {
   noPlugins: string[];
   /** `--approve`: treat an untrusted project as trusted for this run. */
   approve?: boolean;
+  /** `--no-approve`: treat the project as untrusted for this run. */
+  noApprove?: boolean;
+  /** Whether the run may ask about project trust on the terminal (interactive mode). */
+  askTrust?: boolean;
 }
 
 /** Exit code for bad input (flags, plugins.json, plugin config, settings.json, models.json, auth.json). */
@@ -58,6 +62,8 @@ export async function composeForCli(
       noPluginFlags: flags.noPlugins,
       configOverrides: overrides,
       approveProject: flags.approve === true,
+      noApproveProject: flags.noApprove === true,
+      ...(flags.askTrust === true && { askProjectTrust: (await import("./trust-prompt.js")).askOnTerminal }),
     });
     notices = distribution.notices;
     if (checks.configFiles !== true) printNotices(notices);

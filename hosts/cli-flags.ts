@@ -56,7 +56,8 @@ const FLAGS: FlagSpec[] = [
   { group: "Plugins", name: "plugin", value: "[id=]<use>", repeat: true, help: "Add or replace a plugin for this run: a built-in name, a path, npm:<pkg> or git:<url>" },
   { group: "Plugins", name: "no-plugin", value: "<id>", repeat: true, help: "Disable a plugin for this run (repeatable)" },
   { group: "Plugins", name: "distribution", value: "<file>", repeat: true, help: 'Overlay a plugins.json; one with "extends": "none" replaces the distribution' },
-  { group: "Plugins", name: "approve", help: "Trust this project for this run only: its .pi/plugins.json and project packages' plugins load" },
+  { group: "Project trust", name: "approve", short: ["-a"], help: "Trust this project for this run only: its .pi settings, extensions, skills, prompts, plugins and packages load" },
+  { group: "Project trust", name: "no-approve", short: ["-na"], help: "Do not trust this project for this run, even if it was trusted before" },
   { group: "Plugins", name: "watch", help: "Reload file-based plugins when their source changes" },
   { group: "Plugins", name: "json", help: "pi plugins: print the list as JSON" },
   { group: "Other", name: "version", short: ["-v"], help: "Print the version and exit" },
@@ -93,8 +94,12 @@ export interface CliArgs {
   plugins: string[];
   noPlugins: string[];
   distributions: string[];
-  /** `--approve`: the project's own plugins run this once, as if it were trusted. */
+  /** `-a/--approve`: the project's protected files apply this once, as if it were trusted. */
   approve: boolean;
+  /** `-na/--no-approve`: the project is untrusted this once, whatever was saved. */
+  noApprove: boolean;
+  /** Set by the CLI, not a flag: the run may ask the user about project trust (interactive mode). */
+  askTrust?: boolean;
   watch: boolean;
   json: boolean;
   version: boolean;
@@ -226,6 +231,7 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     noPlugins: all("no-plugin"),
     distributions: all("distribution"),
     approve: flag("approve"),
+    noApprove: flag("no-approve"),
     watch: flag("watch"),
     json: flag("json"),
     version: flag("version"),
@@ -279,8 +285,9 @@ Usage:
   pi [options] [@files...] [messages...]
   pi plugins [--json]          List the distribution's plugins: id, version, status, generation,
                                provided contracts and source
-  pi trust [dir]               Trust a project folder (default: the current one) so its
-                               .pi/plugins.json applies (--approve: for one run only)
+  pi trust [dir] [--no]        Trust a project folder (default: the current one) so its .pi
+                               settings, extensions, skills, prompts, plugins and packages
+                               load; --no saves "do not trust" (-a/--approve: one run only)
 
 Mode: --mode rpc or acp > --mode json > print (-p, --mode text, or stdin/stdout not a terminal) > interactive.
 Piped stdin and @file arguments join the first message (text files as <file name="...">...</file>,

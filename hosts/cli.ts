@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `pi` command. It parses flags, answers `--version` and `--help` before loading anything, and
- * otherwise composes a kernel from the distribution: `pi plugins` and `pi trust` manage it,
+ * otherwise composes a kernel from the distribution: `pi plugins` lists it, `pi trust` saves project trust,
  * `--list-models` lists the catalog, and everything else is a run of the agent in a mode plugin.
  */
 import { fileURLToPath } from "node:url";
@@ -14,7 +14,7 @@ const EXIT_FAILURE = 1;
 const EXIT_BAD_INPUT = 2;
 
 /** Words that are commands when they come first and no mode was asked for; otherwise they are messages. */
-const COMMANDS = new Set(["plugins", "trust"]);
+const COMMANDS = new Set(["plugins"]);
 
 /** `pi install/remove/uninstall/update/list`: package commands with their own flags (hosts/packages-cli.ts). */
 const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list"]);
@@ -34,6 +34,10 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) {
     const [{ runPackageCommand }, { agentDir }] = await Promise.all([import("./packages-cli.js"), import("./paths.js")]);
     return runPackageCommand(argv, { agentDir: agentDir(), cwd: process.cwd(), builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)) });
+  }
+  if (argv[0] === "trust" && !argv.some((a) => a === "-p" || a === "--print" || a === "--mode" || a.startsWith("--mode="))) {
+    const [{ runTrustCommand }, { agentDir }] = await Promise.all([import("./trust-cli.js"), import("./paths.js")]);
+    return runTrustCommand(argv.slice(1), { agentDir: agentDir(), cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
   }
   let args: CliArgs;
   try {
@@ -57,17 +61,10 @@ async function main(argv: string[]): Promise<number> {
     defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
     builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
   };
-  const [first, ...rest] = args.positionals;
+  const [first] = args.positionals;
   const command = first !== undefined && COMMANDS.has(first) && argv[0] === first && !args.print && args.mode === undefined ? first : undefined;
 
-  if (command === "trust") {
-    const { trustProject } = await import("./trust.js");
-    const { resolve } = await import("node:path");
-    const dir = resolve(cwd, rest[0] ?? ".");
-    await trustProject(agent, dir);
-    process.stdout.write(`trusted ${dir}: its .pi/plugins.json now applies\n`);
-    return 0;
-  }
+  if (args.approve && args.noApprove) return fail(`--approve and --no-approve cannot be combined; choose one`, EXIT_BAD_INPUT);
   if (args.apiKey === "") return fail(`--api-key is empty; give the key`, EXIT_BAD_INPUT);
   if (args.provider === "") return fail(`--provider is empty; give a provider name such as anthropic`, EXIT_BAD_INPUT);
   if (args.listModels !== undefined) {
@@ -76,9 +73,11 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "plugins") return listPlugins(args, agent, cwd, paths);
 
-  const { runAgentCommand } = await import("./cli-run.js");
+  const { runAgentCommand, chooseMode } = await import("./cli-run.js");
+  // Only the interactive mode can ask about project trust; every other mode decides without asking.
+  const askTrust = chooseMode(args, process.stdin.isTTY === true, process.stdout.isTTY === true) === "interactive";
   try {
-    return await runAgentCommand(args, { agentDir: agent, cwd, paths, env: process.env });
+    return await runAgentCommand({ ...args, askTrust }, { agentDir: agent, cwd, paths, env: process.env });
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message, EXIT_BAD_INPUT);
     throw error;
@@ -107,7 +106,9 @@ async function listPlugins(args: CliArgs, agent: string, cwd: string, paths: Pat
   const composed = await composeForCli(args, [], { agentDir: agent, cwd, paths });
   if (typeof composed === "number") return composed;
   const { kernel, boot } = composed;
-  const plugins = kernel.describe().plugins;
+  // The host's own plugin is not part of any distribution (no plugins.json can change it), so it is not listed.
+  const { HOST_PLUGIN_ID } = await import("./host-plugin.js");
+  const plugins = kernel.describe().plugins.filter((p) => p.id !== HOST_PLUGIN_ID);
   if (args.json) {
     // Fields without a value print as null, so JSON readers see every key.
     process.stdout.write(`${JSON.stringify(plugins, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);

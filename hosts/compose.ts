@@ -16,7 +16,9 @@ import {
 import type { BootResult, Kernel, KernelOptions, PluginEntry, PluginSource } from "../kernel/index.js";
 import { installedPackageLayers, resolvePackageUses } from "./packages.js";
 import { expandHome, projectDir } from "./paths.js";
-import { isTrusted } from "./trust.js";
+import type { HostEnvironment } from "../contracts/host-environment.js";
+import { hostPluginEntry } from "./host-plugin.js";
+import { decideProjectTrust, type AskProjectTrust } from "./trust-decision.js";
 
 /** Everything that decides which distribution runs. */
 export interface DistributionInputs {
@@ -35,10 +37,14 @@ export interface DistributionInputs {
   /** Config that flags set on one entry (e.g. `--api-key` on the "auth" entry); the last layer of all. */
   configOverrides?: ConfigOverride[];
   /**
-   * `--approve`: the user vouches for this project for this run, so its `.pi/plugins.json` and its
-   * packages' plugins apply as in a trusted project; nothing is remembered (that is `pi trust`).
+   * `--approve`: the user vouches for this project for this run, so its protected files (settings,
+   * `.pi/plugins.json`, packages, extensions, skills, ...) apply; nothing is remembered (that is `pi trust`).
    */
   approveProject?: boolean;
+  /** `--no-approve`: the project is untrusted for this run, whatever was saved (`approveProject` wins if both are set; the CLI refuses both). */
+  noApproveProject?: boolean;
+  /** Asks the user when no flag or saved decision applies and `defaultProjectTrust` is "ask" (interactive mode only). */
+  askProjectTrust?: AskProjectTrust;
 }
 
 /** Config keys a command-line flag sets on one distribution entry. */
@@ -54,6 +60,8 @@ export interface ResolvedDistribution {
   entries: MergedEntry[];
   layers: string[];
   notices: string[];
+  /** What the host's own plugin tells plugins (project trust); absent for a distribution resolved elsewhere. */
+  environment?: HostEnvironment;
 }
 
 /** The label of the layer made of command-line flags, as error messages name it. */
@@ -70,16 +78,17 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
   if (base === undefined) throw new DistributionError(inputs.defaultFile, undefined, undefined, "the package's default distribution is missing; reinstall pi-host");
   push(base);
   push(await readDistribution(join(inputs.agentDir, "plugins.json")));
+  // Project trust first: it decides whether the project's packages and plugins.json apply at all.
+  const override = inputs.approveProject === true ? true : inputs.noApproveProject === true ? false : undefined;
+  const decision = await decideProjectTrust({ agentDir: inputs.agentDir, cwd: inputs.cwd, override, ask: inputs.askProjectTrust });
+  if (decision.notice !== undefined) notices.push(decision.notice);
+  const trusted = decision.trust.trusted;
   // Installed packages go on top of the user's distribution and under the project's (hosts/packages.ts).
-  const approved = inputs.approveProject === true;
-  const installed = await installedPackageLayers({ agentDir: inputs.agentDir, cwd: inputs.cwd, earlier: layers, approveProject: approved });
+  const installed = await installedPackageLayers({ agentDir: inputs.agentDir, cwd: inputs.cwd, earlier: layers, approveProject: trusted, projectTrusted: trusted });
   layers.push(...installed.layers);
   notices.push(...installed.notices);
   const projectFile = join(projectDir(inputs.cwd), "plugins.json");
-  if (existsSync(projectFile)) {
-    if (approved || (await isTrusted(inputs.agentDir, inputs.cwd))) push(await readDistribution(projectFile));
-    else notices.push(`ignoring ${projectFile}: this project is not trusted; run "pi trust" here to use its plugins, or pass --approve for this run`);
-  }
+  if (existsSync(projectFile) && trusted) push(await readDistribution(projectFile));
   for (const file of inputs.distributionFiles ?? []) {
     const path = resolve(inputs.cwd, expandHome(file));
     const layer = await readDistribution(path);
@@ -93,7 +102,8 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
   }
   if (flags.entries.length > 0) push(flags);
   const entries = resolvePackageUses(mergeDistributions(layers), installed.packages);
-  return { entries, layers: layers.map((l) => l.file), notices };
+  const environment: HostEnvironment = { cwd: resolve(inputs.cwd), agentDir: resolve(inputs.agentDir), projectTrust: decision.trust };
+  return { entries, layers: layers.map((l) => l.file), notices, environment };
 }
 
 /**
@@ -198,7 +208,11 @@ export interface ComposedKernel {
  * place, others are added at the end.
  */
 export async function composeKernel(distribution: ResolvedDistribution, builtinDir: string, options: KernelOptions = {}, extraEntries: PluginEntry[] = []): Promise<ComposedKernel> {
-  const entries = withExtraEntries(resolveSources(distribution.entries, builtinDir), extraEntries);
+  // The host's own plugin comes first, so everything the distribution or the embedder adds can use it.
+  // A distribution entry of the same id cannot stand in for the host's facts; an embedder's extra entry can.
+  const hostEntries = distribution.environment === undefined ? [] : [hostPluginEntry(distribution.environment)];
+  const resolved = resolveSources(distribution.entries, builtinDir).filter((e) => !hostEntries.some((h) => h.id === e.id));
+  const entries = withExtraEntries([...hostEntries, ...resolved], extraEntries);
   const { Kernel } = await import("../kernel/index.js");
   const api = await import("./api.js");
   const hostModules = { "pi-host": api, "@sinclair/typebox": await import("@sinclair/typebox"), tsyringe: api.tsyringe };

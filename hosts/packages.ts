@@ -57,9 +57,9 @@ export interface PackageLayers {
 export const PACKAGES_LAYER = "installed packages";
 
 /** Reads the installed packages and builds their layers; `earlier` are the layers they go on top of. */
-export async function installedPackageLayers(input: { agentDir: string; cwd: string; earlier: DistributionLayer[]; approveProject?: boolean }): Promise<PackageLayers> {
+export async function installedPackageLayers(input: { agentDir: string; cwd: string; earlier: DistributionLayer[]; approveProject?: boolean; projectTrusted?: boolean }): Promise<PackageLayers> {
   const notices: string[] = [];
-  const packages = await readInstalledPackages(input.agentDir, input.cwd, notices, input.approveProject === true);
+  const packages = await readInstalledPackages(input.agentDir, input.cwd, notices, input.approveProject === true, input.projectTrusted);
   const layers: DistributionLayer[] = [];
   for (const pkg of packages) {
     if (!pkg.runsCode) continue;
@@ -82,12 +82,15 @@ export async function installedPackageLayers(input: { agentDir: string; cwd: str
 /**
  * Every package of the global then the project `packages` setting that is installed, with what it brings.
  * `approveProject` (`pi --approve`) lets an untrusted project's packages run code for this run.
+ * `projectTrusted`, when the host already decided project trust, replaces both: false leaves the
+ * project's packages out entirely (the host's own notice says so), true lets them run.
  */
-export async function readInstalledPackages(agentDir: string, cwd: string, notices: string[], approveProject = false): Promise<DistributionPackage[]> {
+export async function readInstalledPackages(agentDir: string, cwd: string, notices: string[], approveProject = false, projectTrusted?: boolean): Promise<DistributionPackage[]> {
   const out: DistributionPackage[] = [];
   let trusted: boolean | undefined;
   let loadId: PluginIdLoader | undefined;
   for (const scope of ["global", "project"] as const) {
+    if (scope === "project" && projectTrusted === false) continue;
     const base = scopeBaseDir(scope, agentDir, cwd);
     const file = join(base, "settings.json");
     for (const entry of settingsPackages(file, notices)) {
@@ -112,7 +115,7 @@ export async function readInstalledPackages(agentDir: string, cwd: string, notic
       const { contributes, problems } = packageContributions(root, isFile ? undefined : readJson(join(root, "package.json")), isFile ? [] : folderNames(root), isFile);
       for (const problem of problems) notices.push(`package ${text}: ${problem}`);
       const bringsCode = contributes.plugins.length > 0 || contributes.distribution !== undefined;
-      if (scope === "project" && bringsCode) trusted ??= approveProject || (await isTrusted(agentDir, cwd));
+      if (scope === "project" && bringsCode) trusted ??= projectTrusted ?? (approveProject || (await isTrusted(agentDir, cwd)));
       const runsCode = scope === "global" || trusted === true;
       if (bringsCode && !runsCode) notices.push(`ignoring the plugins of project package ${text}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`);
       const plugins: PackagePlugin[] = [];

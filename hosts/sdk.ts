@@ -50,6 +50,12 @@ export interface CreateAgentSessionOptions {
   plugins?: SdkPlugin[];
   /** Config keys per plugin id, merged over the distribution's (e.g. `{ "provider-faux": { responses: [...] } }`). */
   config?: Record<string, Record<string, unknown>>;
+  /**
+   * Project trust for `cwd` (its `.pi` settings, extensions, skills, prompts, plugins, packages): true or
+   * false decides for this session, like `--approve` / `--no-approve`. Default: the saved decision in
+   * trust.json, else the global `defaultProjectTrust` ("ask" means untrusted here: nobody can be asked).
+   */
+  projectTrust?: boolean;
 }
 
 /** A running agent. */
@@ -89,6 +95,8 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       configOverrides: configOverrides(options, cwd, agentDir, entries),
       pluginFlags: entries.filter((e) => e.use !== undefined && e.enabled !== false).map((e) => `${e.id}=${e.use}`),
       noPluginFlags: entries.filter((e) => e.enabled === false).map((e) => e.id),
+      approveProject: options.projectTrust === true,
+      noApproveProject: options.projectTrust === false,
     });
     diagnostics.push(...distribution.notices.filter((notice) => !notice.startsWith(AGENT_DIR_OPTION)));
     const extra: PluginEntry[] = inline.map((p) => ({

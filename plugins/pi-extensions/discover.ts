@@ -5,8 +5,8 @@
  * subfolder contributes its package.json `pi.extensions` entries or its `index.ts`/`index.js`. A
  * configured folder is read the same way. Each file loads once, in that order.
  *
- * pi-host runs project code only in trusted projects (`pi trust`), so `.pi/extensions/` of an
- * untrusted project is skipped with a notice, as a project's `.pi/plugins.json` is.
+ * Project code runs only in a trusted project (the host's project-trust decision), so `.pi/extensions/`
+ * of an untrusted project is skipped; the host's one startup line says so, for every protected file.
  */
 import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
@@ -27,6 +27,8 @@ export interface DiscoveryInput {
   configured: string[];
   /** pi's `--no-extensions`: skip the two folders; configured paths still load. */
   noDiscovery: boolean;
+  /** Whether the project is trusted, so its `.pi/extensions/` loads. */
+  projectTrusted: boolean;
 }
 
 /** The extensions found, and what the user should hear about (skipped folders, missing paths). */
@@ -49,12 +51,7 @@ export async function discoverExtensions(input: DiscoveryInput): Promise<Discove
     }
   };
   if (!input.noDiscovery) {
-    const projectDir = join(input.cwd, ".pi", "extensions");
-    const projectEntries = await entriesInFolder(projectDir);
-    if (projectEntries.length > 0) {
-      if (await isTrustedProject(input.agentDir, input.cwd)) add(projectEntries, "project");
-      else notices.push(`skipped ${projectEntries.length} project extension(s) in ${projectDir}: this project is not trusted; run "pi trust" to load them`);
-    }
+    if (input.projectTrusted) add(await entriesInFolder(join(input.cwd, ".pi", "extensions")), "project");
     add(await entriesInFolder(join(input.agentDir, "extensions")), "user");
   }
   for (const configured of input.configured) {
@@ -123,20 +120,4 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/**
- * Whether `cwd` (or a folder above it) is in `<agentDir>/trusted-projects.json`, the list `pi trust`
- * writes. A missing or unreadable list trusts nothing.
- */
-async function isTrustedProject(agentDir: string, cwd: string): Promise<boolean> {
-  let list: unknown;
-  try {
-    list = JSON.parse(await readFile(join(agentDir, "trusted-projects.json"), "utf8"));
-  } catch {
-    return false;
-  }
-  if (!Array.isArray(list)) return false;
-  const here = resolve(cwd);
-  return list.some((p) => typeof p === "string" && (here === p || here.startsWith(p.endsWith("/") ? p : `${p}/`)));
 }

@@ -17,6 +17,7 @@ import { Type } from "@sinclair/typebox";
 import { SESSION_EVENT, AgentSessionContract, type SessionEvent } from "../../contracts/agent-session.js";
 import { AiProviderContract, AuthContract, ModelsContract } from "../../contracts/ai/index.js";
 import { HooksContract } from "../../contracts/hooks.js";
+import { HostEnvironmentContract } from "../../contracts/host-environment.js";
 import { ResourcesContract, SettingsContract } from "../../contracts/resources.js";
 import { SessionStoreContract } from "../../contracts/session.js";
 import { ToolContract, ToolSourceContract } from "../../contracts/tool.js";
@@ -57,6 +58,7 @@ export default definePlugin({
     { contract: AiProviderContract, optional: true },
     { contract: ToolContract, optional: true },
     { contract: ResourcesContract, optional: true },
+    { contract: HostEnvironmentContract, optional: true },
   ],
   config: Config,
   setup(ctx) {
@@ -71,6 +73,7 @@ export default definePlugin({
       providers: ctx.useAll(AiProviderContract),
       tools: ctx.useAll(ToolContract),
       resources: ctx.useAll(ResourcesContract),
+      host: ctx.use(HostEnvironmentContract),
     });
     ctx.provide(ToolSourceContract, createExtensionToolSource(runtime));
     ctx.provide(HooksContract, createExtensionHooks(runtime));

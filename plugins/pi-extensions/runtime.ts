@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { SESSION_EVENT, type AgentSession, type SessionEvent, type SessionState } from "../../contracts/agent-session.js";
 import { AssistantEventStream, newAssistantMessage, type AiProvider, type AssistantStream, type AuthStore, type Context, type Model, type ModelCatalog, type StreamOptions } from "../../contracts/ai/index.js";
 import type { ResourceSource, SettingsStore } from "../../contracts/resources.js";
+import { projectFilesApply, type HostEnvironmentProvider } from "../../contracts/host-environment.js";
 import type { CompactionEntry, SessionStore } from "../../contracts/session.js";
 import { createFileLocks, type AgentTool, type ToolContext } from "../../contracts/tool.js";
 import { activeUi, type UserInterface } from "../../contracts/ui.js";
@@ -40,6 +41,8 @@ export interface RuntimeServices {
   store: Handle<SessionStore>;
   uis: ManyHandle<UserInterface>;
   settings: Handle<SettingsStore>;
+  /** The host's facts; its project-trust decision says whether `.pi/extensions` loads. Absent: it does not. */
+  host?: Handle<HostEnvironmentProvider>;
   models: Handle<ModelCatalog>;
   auth: Handle<AuthStore>;
   providers: ManyHandle<AiProvider>;
@@ -159,6 +162,7 @@ export class ExtensionRuntime {
       agentDir: this.agentDir(),
       configured: [...fromSettings, ...this.config.extensions, ...this.config.commandLineExtensions],
       noDiscovery: this.config.noExtensions,
+      projectTrusted: await projectFilesApply(this.services.host, cwd),
     });
     for (const notice of discovery.notices) this.notice("warning", `pi-extensions: ${notice}`);
     const state = this.state();

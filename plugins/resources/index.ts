@@ -7,6 +7,7 @@
  */
 import { homedir } from "node:os";
 import { Type } from "@sinclair/typebox";
+import { HostEnvironmentContract, projectFilesApply } from "../../contracts/host-environment.js";
 import { ResourcesContract } from "../../contracts/resources.js";
 import { definePlugin } from "../../kernel/index.js";
 import { agentDirFor } from "./agent-dir.js";
@@ -20,6 +21,8 @@ export default definePlugin({
   version: "1.0.0",
   description: "System prompt sections, AGENTS.md/CLAUDE.md, SYSTEM.md, skills and prompt templates from pi's folders",
   provides: [ResourcesContract],
+  // The host's project-trust decision: without it project SYSTEM.md, skills and prompts stay out.
+  requires: [{ contract: HostEnvironmentContract, optional: true }],
   config: Type.Object({
     /** Folder holding skills/, prompts/, AGENTS.md, SYSTEM.md; default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
     agentDir: Type.Optional(Type.String({ minLength: 1 })),
@@ -41,12 +44,14 @@ export default definePlugin({
   }),
   setup(ctx) {
     const { agentDir, ...flags } = ctx.config;
+    const host = ctx.use(HostEnvironmentContract);
     ctx.provide(
       ResourcesContract,
       new FileResourceSource({
         ...flags,
         agentDir: agentDirFor(agentDir),
         homeDir: homedir(),
+        projectApplies: (cwd) => projectFilesApply(host, cwd),
         report: (diagnostic) => {
           // A call admitted before a reload may finish after this generation retired; its news is stale.
           if (!ctx.signal.aborted) ctx.emit(RESOURCES_DIAGNOSTIC_EVENT, diagnostic);

@@ -14,19 +14,20 @@ export interface PromptText {
   text: string;
 }
 
-/** SYSTEM.md for `cwd`, if any: project first, then global. */
-export async function systemPromptFile(files: FileCache, cwd: string, agentDir: string, diagnostics: ResourceDiagnostic[]): Promise<PromptText | undefined> {
-  for (const path of [join(cwd, ".pi", "SYSTEM.md"), join(agentDir, "SYSTEM.md")]) {
+/** SYSTEM.md for `cwd`, if any: project first (when `includeProject`, i.e. the project is trusted), then global. */
+export async function systemPromptFile(files: FileCache, cwd: string, agentDir: string, diagnostics: ResourceDiagnostic[], includeProject = true): Promise<PromptText | undefined> {
+  const paths = [...(includeProject ? [join(cwd, ".pi", "SYSTEM.md")] : []), join(agentDir, "SYSTEM.md")];
+  for (const path of paths) {
     const text = await readPromptFile(files, path, diagnostics);
     if (text !== undefined) return { source: `SYSTEM.md: ${path}`, text };
   }
   return undefined;
 }
 
-/** Every APPEND_SYSTEM.md for `cwd`: project, then global. */
-export async function appendPromptFiles(files: FileCache, cwd: string, agentDir: string, diagnostics: ResourceDiagnostic[]): Promise<PromptText[]> {
+/** Every APPEND_SYSTEM.md for `cwd`: project (when `includeProject`, i.e. the project is trusted), then global. */
+export async function appendPromptFiles(files: FileCache, cwd: string, agentDir: string, diagnostics: ResourceDiagnostic[], includeProject = true): Promise<PromptText[]> {
   const out: PromptText[] = [];
-  const paths = [join(cwd, ".pi", "APPEND_SYSTEM.md"), join(agentDir, "APPEND_SYSTEM.md")];
+  const paths = [...(includeProject ? [join(cwd, ".pi", "APPEND_SYSTEM.md")] : []), join(agentDir, "APPEND_SYSTEM.md")];
   for (const path of new Set(paths)) {
     const text = await readPromptFile(files, path, diagnostics);
     if (text !== undefined) out.push({ source: `APPEND_SYSTEM.md: ${path}`, text });

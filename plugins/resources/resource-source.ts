@@ -38,6 +38,13 @@ export interface FileResourceOptions {
   files?: FileAccess;
   /** Receives each new problem once. */
   report?: (diagnostic: ResourceDiagnostic) => void;
+  /**
+   * Whether the project's protected files for `cwd` apply (project trust): `.pi/SYSTEM.md`,
+   * `.pi/APPEND_SYSTEM.md`, `.pi/skills`, `.pi/prompts`, project `.agents/skills`. Context files
+   * (AGENTS.md, CLAUDE.md) load either way, as in pi. The plugin always passes the host's decision;
+   * left out (the source used directly, as tests do) they apply.
+   */
+  projectApplies?: (cwd: string) => Promise<boolean>;
 }
 
 /** Prompt sections, skills and templates from pi's files. */
@@ -57,7 +64,8 @@ export class FileResourceSource implements ResourceSource {
     const sections: PromptSection[] = [];
 
     const override = input.systemPromptOverride === undefined ? undefined : await flagText(this.files, input.systemPromptOverride, cwd, "--system-prompt", diagnostics);
-    const preamble = override ?? (await systemPromptFile(this.files, cwd, agentDir, diagnostics));
+    const project = await this.projectApplies(cwd);
+    const preamble = override ?? (await systemPromptFile(this.files, cwd, agentDir, diagnostics, project));
     if (preamble !== undefined) {
       sections.push({ order: SECTION_ORDER.preamble, source: preamble.source, text: preamble.text });
     } else {
@@ -65,7 +73,7 @@ export class FileResourceSource implements ResourceSource {
       sections.push({ order: SECTION_ORDER.tools, source: "tools", text: toolsSectionText(input.tools) });
     }
 
-    for (const part of await appendPromptFiles(this.files, cwd, agentDir, diagnostics)) {
+    for (const part of await appendPromptFiles(this.files, cwd, agentDir, diagnostics, project)) {
       sections.push({ order: SECTION_ORDER.append, source: part.source, text: part.text });
     }
     for (const value of input.appendSystemPrompt ?? []) {
@@ -92,15 +100,21 @@ export class FileResourceSource implements ResourceSource {
 
   async skills(cwd: string): Promise<Skill[]> {
     const { agentDir, homeDir, skillPaths, noSkills, packages = [] } = this.options;
-    const scan = await findSkills(this.files, { cwd, agentDir, homeDir, skillPaths, noSkills, packages });
+    const includeProject = await this.projectApplies(cwd);
+    const scan = await findSkills(this.files, { cwd, agentDir, homeDir, skillPaths, noSkills, packages, includeProject });
     this.reporter.update(`skills ${cwd}`, scan.diagnostics);
     return scan.skills;
   }
 
   async templates(cwd: string): Promise<PromptTemplate[]> {
     const { agentDir, templatePaths, noTemplates, packages = [] } = this.options;
-    const scan = await findTemplates(this.files, { cwd, agentDir, templatePaths, noTemplates, packages });
+    const includeProject = await this.projectApplies(cwd);
+    const scan = await findTemplates(this.files, { cwd, agentDir, templatePaths, noTemplates, packages, includeProject });
     this.reporter.update(`templates ${cwd}`, scan.diagnostics);
     return scan.templates;
+  }
+
+  private async projectApplies(cwd: string): Promise<boolean> {
+    return this.options.projectApplies === undefined || (await this.options.projectApplies(cwd));
   }
 }

@@ -44,6 +44,8 @@ export interface SkillSearch {
   skillPaths: string[];
   noSkills: boolean;
   packages?: PackageResources[];
+  /** Project skills (`.pi/skills`, project `.agents/skills`) load only in a trusted project; default true. */
+  includeProject?: boolean;
 }
 
 /** The skills found and the problems met on the way. */
@@ -59,9 +61,11 @@ export async function findSkills(files: FileCache, search: SkillSearch): Promise
   const scan = new SkillCollector(files);
   if (!search.noSkills) {
     const userAgentsDir = join(search.homeDir, ".agents", "skills");
-    await scan.folder(join(search.cwd, ".pi", "skills"), "pi", "project");
-    for (const dir of await ancestorAgentsDirs(files, search.cwd)) {
-      if (dir !== userAgentsDir) await scan.folder(dir, "agents", "project");
+    if (search.includeProject !== false) {
+      await scan.folder(join(search.cwd, ".pi", "skills"), "pi", "project");
+      for (const dir of await ancestorAgentsDirs(files, search.cwd)) {
+        if (dir !== userAgentsDir) await scan.folder(dir, "agents", "project");
+      }
     }
     await scan.folder(join(search.agentDir, "skills"), "pi", "user");
     await scan.folder(userAgentsDir, "agents", "user");

@@ -28,6 +28,8 @@ export interface TemplateSearch {
   templatePaths: string[];
   noTemplates: boolean;
   packages?: PackageResources[];
+  /** The project's `.pi/prompts` loads only in a trusted project; default true. */
+  includeProject?: boolean;
 }
 
 /** The templates found and the problems met on the way. */
@@ -66,7 +68,7 @@ export async function findTemplates(files: FileCache, search: TemplateSearch): P
   };
 
   if (!search.noTemplates) {
-    await loadFolder(join(search.cwd, ".pi", "prompts"), "project");
+    if (search.includeProject !== false) await loadFolder(join(search.cwd, ".pi", "prompts"), "project");
     await loadFolder(join(search.agentDir, "prompts"), "user");
   }
   const loadPath = async (path: string, origin: string): Promise<void> => {

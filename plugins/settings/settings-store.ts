@@ -1,6 +1,6 @@
 /**
  * pi's settings, global (`<agentDir>/settings.json`) deep-merged with project (`<cwd>/.pi/settings.json`,
- * which wins) over pi's defaults. Reads are cached per file by change stamp. A write changes one key of
+ * which wins, and only in a trusted project) over pi's defaults. Reads are cached per file by change stamp. A write changes one key of
  * one file: under the same `<file>.lock` folder lock pi takes (so pi and pi-host writing at once do not
  * lose each other's keys), re-reading the file, then replacing it atomically with 2-space JSON.
  */
@@ -27,6 +27,11 @@ export interface SettingsStoreOptions {
   /** For the environment-dependent defaults. */
   env?: NodeJS.ProcessEnv;
   lock?: Partial<LockPolicy>;
+  /**
+   * Whether the project file for `cwd` applies (project trust). The plugin always passes the host's
+   * decision; left out (a store used directly, as tests do) the project file applies.
+   */
+  projectApplies?: (cwd: string) => Promise<boolean>;
 }
 
 const DEFAULT_LOCK: LockPolicy = { attempts: 50, delayMs: 20, staleMs: 10_000 };
@@ -58,7 +63,10 @@ export class FileSettingsStore implements SettingsStore {
 
   async get(cwd: string): Promise<Settings> {
     const global = await this.file(this.globalPath).read();
-    const project = await this.file(this.projectPath(cwd)).read();
+    // An untrusted project's settings are code (mcpServers, extensions, packages, shellCommandPrefix,
+    // npmCommand, ...), so none of them apply: the file is not even read.
+    const applies = this.options.projectApplies === undefined || (await this.options.projectApplies(cwd));
+    const project = applies ? await this.file(this.projectPath(cwd)).read() : {};
     return deepMerge(deepMerge(piSettingDefaults(this.env), global), project) as Settings;
   }
 

@@ -34,6 +34,11 @@ export interface BashToolOptions {
   shellPath?: string;
   /** Lines run before every command, e.g. `shopt -s expand_aliases` (pi's `shellCommandPrefix`). */
   commandPrefix?: string;
+  /**
+   * Where the prefix comes from when `commandPrefix` is not set: pi's `shellCommandPrefix` setting for
+   * the command's folder (the settings plugin applies a project's only in a trusted project).
+   */
+  commandPrefixFor?: (cwd: string) => Promise<string | undefined>;
   /** Output limits; pi's by default. */
   limits?: OutputLimits;
   /** Minimum time between streamed updates. */
@@ -68,7 +73,7 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof BashP
       try {
         outcome = await runCommand({
           shell,
-          script: buildScript(command, options.commandPrefix),
+          script: buildScript(command, options.commandPrefix ?? (await options.commandPrefixFor?.(ctx.cwd))),
           cwd: ctx.cwd,
           timeoutMs,
           signal,

@@ -4,6 +4,7 @@
  * group is killed and awaited, so a reload never leaves orphan processes behind.
  */
 import { Type } from "@sinclair/typebox";
+import { SettingsContract } from "../../contracts/resources.js";
 import { ToolContract } from "../../contracts/tool.js";
 import { definePlugin } from "../../kernel/index.js";
 import { createBashTool } from "./bash-tool.js";
@@ -14,15 +15,22 @@ export default definePlugin({
   version: "1.0.0",
   description: "pi's bash tool: run shell commands in the session's folder",
   provides: [ToolContract],
+  requires: [{ contract: SettingsContract, optional: true }],
   config: Type.Object({
     /** A shell to use instead of /bin/bash (pi's `shellPath` setting). */
     shellPath: Type.Optional(Type.String({ minLength: 1 })),
-    /** Lines run before every command (pi's `shellCommandPrefix` setting). */
+    /** Lines run before every command; without it, pi's `shellCommandPrefix` setting (a project's only when trusted). */
     commandPrefix: Type.Optional(Type.String()),
   }),
   setup(ctx) {
     const running = new RunningCommands();
     ctx.onDispose(() => running.stopAll(), "stop running bash commands");
-    ctx.provide(ToolContract, createBashTool({ running, shellPath: ctx.config.shellPath, commandPrefix: ctx.config.commandPrefix }), { key: "bash" });
+    const settings = ctx.use(SettingsContract);
+    const commandPrefixFor = async (cwd: string): Promise<string | undefined> => {
+      if (!settings.available) return undefined;
+      const prefix = (await settings.call("get", cwd)).shellCommandPrefix;
+      return typeof prefix === "string" && prefix !== "" ? prefix : undefined;
+    };
+    ctx.provide(ToolContract, createBashTool({ running, shellPath: ctx.config.shellPath, commandPrefix: ctx.config.commandPrefix, commandPrefixFor }), { key: "bash" });
   },
 });

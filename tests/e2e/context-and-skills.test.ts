@@ -35,6 +35,8 @@ describe("context files, project skills and templates reach the request", () => 
     writeFileSync(join(app, ".pi", "skills", "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Writes a changelog entry for a change.\n---\nRead git diff, then write one line per change.\n");
     writeFileSync(join(app, ".pi", "prompts", "fix.md"), "---\ndescription: Fix an issue\n---\nFix issue $1 in ${@:2}.\n");
     server.enqueue({ sse: completionsText("ok") }, { sse: completionsText("ok") });
+    // Project skills and prompts are protected resources: they load once the folder is trusted.
+    expect((await user.pi(["trust"], { cwd: app })).code).toBe(0);
 
     const skillRun = await user.pi(["-p", "--model", "mock/mock-1", "/skill:changelog for the parser"], { cwd: app });
     expect(skillRun.stderr).toBe("");

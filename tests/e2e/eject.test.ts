@@ -254,7 +254,7 @@ describe("pi plugin eject (installed package, built CLI)", () => {
     expect(JSON.parse(readFileSync(join(user.project, ".pi", "plugins.json"), "utf8"))).toEqual({ plugins: [{ id: "tool-ls", use: "./plugins/tool-ls" }] });
     expect(existsSync(join(user.agent, "plugins.json"))).toBe(false);
     // Not trusted yet: the copy is written, and the user is told why it does not run.
-    expect(run.stderr).toContain(`ignoring ${join(user.project, ".pi", "plugins.json")}: this project is not trusted; run "pi trust" here`);
+    expect(run.stderr).toContain(`skipped project resources in ${user.project} (.pi/plugins.json): the project is not trusted; run "pi trust"`);
     expect(run.stderr).toContain(`"tool-ls" still runs from tool-ls`);
 
     expect((await pi(["trust"], { cwd: user.project, env: user.env })).code).toBe(0);

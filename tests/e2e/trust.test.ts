@@ -3,9 +3,9 @@
  * the user never trusted it is ignored with one notice line and the run goes on without it; `--approve`
  * lets it load for that one run (remembering nothing), and `pi trust` for good. The project plugin here
  * provides a tool, so whether it loaded shows in the tool list the mock server received and in
- * `pi plugins`.
+ * `pi plugins`. `/trust` saves the decision from inside a session; `-a` with `-na` is refused.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MockLlmServer } from "../support/mock-llm-server.js";
@@ -74,7 +74,7 @@ describe("an untrusted project's .pi/plugins.json (built CLI, models.json provid
     const run = await user.pi(["-p", "--model", "mock/mock-1", "hi"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("No project tools here.\n");
-    expect(run.stderr).toBe(`pi: ignoring ${projectFile}: this project is not trusted; run "pi trust" here to use its plugins, or pass --approve for this run\n`);
+    expect(run.stderr).toBe(`pi: skipped project resources in ${user.project} (.pi/plugins.json): the project is not trusted; run "pi trust" or /trust to trust it, or pass --approve for this run\n`);
     expect(server.requests).toHaveLength(1);
     const tools = toolNames(server.requests[0]!);
     expect(tools).toContain("read");
@@ -96,6 +96,7 @@ describe("an untrusted project's .pi/plugins.json (built CLI, models.json provid
 
     expect(await pluginIds(["--approve"])).toContain("project-echo");
     // --approve is for that run only: no trust list is written, and the next run ignores the project again.
+    expect(existsSync(join(user.agent, "trust.json"))).toBe(false);
     expect(existsSync(join(user.agent, "trusted-projects.json"))).toBe(false);
     expect(await pluginIds([])).not.toContain("project-echo");
   });
@@ -107,5 +108,22 @@ describe("an untrusted project's .pi/plugins.json (built CLI, models.json provid
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(toolNames(server.requests[0]!)).toContain("project_echo");
+  });
+
+  it("/trust in a session saves the decision in trust.json for the next start", async () => {
+    await user.pi(["-p", "--model", "mock/mock-1", "/trust"]);
+    expect(server.requests).toHaveLength(0);
+    expect(JSON.parse(readFileSync(join(user.agent, "trust.json"), "utf8"))).toEqual({ [user.project]: true });
+    expect(await pluginIds([])).toContain("project-echo");
+    await user.pi(["-p", "--model", "mock/mock-1", "/trust no"]);
+    expect(JSON.parse(readFileSync(join(user.agent, "trust.json"), "utf8"))).toEqual({ [user.project]: false });
+    expect(await pluginIds([])).not.toContain("project-echo");
+  });
+
+  it("--approve with --no-approve is bad input: one line, exit 2, nothing runs", async () => {
+    const run = await user.pi(["-p", "-a", "-na", "--model", "mock/mock-1", "hi"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("pi: --approve and --no-approve cannot be combined; choose one\n");
+    expect(server.requests).toHaveLength(0);
   });
 });

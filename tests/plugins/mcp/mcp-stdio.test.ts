@@ -3,6 +3,7 @@
  * model's tool calls, against the real `server-everything` and `server-filesystem` started over stdio
  * through the plugin's config.
  */
+import { hostEnvironmentEntry } from "../../support/host-environment.js";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -286,7 +287,8 @@ describe("MCP servers from settings.json (global and project)", () => {
       agentDir,
       cwd,
       faux: { responses: [{ content: [fauxToolCall("mcp__files__read_text_file", { path: join(cwd, "hello.txt") }, "f"), fauxToolCall("mcp__everything__echo", { message: "g" }, "g")] }, { content: "done" }] },
-      entries: [{ id: "settings", source: { kind: "inline", label: "settings", definition: settingsPlugin }, config: { agentDir } }, mcpEntry({})],
+      // The project is trusted (as after `pi trust`), so its settings' servers count.
+      entries: [hostEnvironmentEntry(cwd, agentDir), { id: "settings", source: { kind: "inline", label: "settings", definition: settingsPlugin }, config: { agentDir } }, mcpEntry({})],
     }));
     await h.session.call("prompt", "go");
     const [file, echo] = toolResults(h);

@@ -152,14 +152,25 @@ describe("where extensions come from", () => {
     const h = (harness = await bootWithExtensions([], { agentDir, cwd, extra: [ui.plugin], entries: [settingsEntry] }));
     for (const name of ["single", "folder", "package", "settings", "project"]) await h.session.call("prompt", `/${name}`);
     expect(ui.notes()).toEqual(["single", "folder", "package", "settings"]);
-    expect(notices(h.events)).toEqual([`pi-extensions: skipped 1 project extension(s) in ${join(cwd, ".pi", "extensions")}: this project is not trusted; run "pi trust" to load them`]);
+    // No host environment says the project is trusted, so its extension is skipped (the host's startup line says so, not this plugin).
+    expect(notices(h.events)).toEqual([]);
     // Untrusted, the project's command does not exist: the text went to the model.
     expect(h.faux.requests.map((r) => r.context.messages.at(-1))).toEqual([expect.objectContaining({ role: "user", content: "/project" })]);
     await h.kernel.shutdown();
 
-    writeFileSync(join(agentDir, "trusted-projects.json"), JSON.stringify([cwd]));
+    // The host's decision, as the CLI's own plugin provides it: trusted by a saved decision.
+    const { HostEnvironmentContract } = await import("../../../contracts/host-environment.js");
+    const hostDefinition = {
+      id: "host",
+      version: "1.0.0",
+      provides: [HostEnvironmentContract],
+      setup(ctx: any) {
+        ctx.provide(HostEnvironmentContract, { environment: () => ({ cwd, agentDir, projectTrust: { trusted: true, source: "saved" } }) });
+      },
+    };
+    const hostEntry = { id: "host", source: { kind: "inline" as const, label: "host", definition: hostDefinition }, config: {} };
     const ui2 = recordingUi();
-    const trusted = (harness = await bootWithExtensions([], { agentDir, cwd, extra: [ui2.plugin], entries: [settingsEntry] }));
+    const trusted = (harness = await bootWithExtensions([], { agentDir, cwd, extra: [ui2.plugin], entries: [hostEntry, settingsEntry] }));
     await trusted.session.call("prompt", "/project");
     expect(ui2.notes()).toEqual(["project"]);
   });

@@ -1,4 +1,5 @@
 /** Helpers for the resources plugin tests: a temp world (agent folder, home, a git project) and a booted plugin. */
+import { hostEnvironmentEntry } from "../../support/host-environment.js";
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -47,7 +48,11 @@ export async function bootResources(world: World, config: Record<string, unknown
   const kernel = new Kernel();
   const diagnostics: ResourceDiagnostic[] = [];
   kernel.on(RESOURCES_DIAGNOSTIC_EVENT, (d: ResourceDiagnostic) => diagnostics.push(d));
-  const boot = await kernel.boot([{ id: "resources", source: { kind: "inline", label: "resources", definition: resourcesPlugin }, config: { agentDir: world.agentDir, ...config } }]);
+  // The world's project files are trusted, as after `pi trust` (tests/security covers the untrusted case).
+  const boot = await kernel.boot([
+    hostEnvironmentEntry(world.root, world.agentDir),
+    { id: "resources", source: { kind: "inline", label: "resources", definition: resourcesPlugin }, config: { agentDir: world.agentDir, ...config } },
+  ]);
   if (boot.errors.length > 0 || boot.configErrors.length > 0) throw new Error(JSON.stringify(boot));
   const [source] = kernel.useAll(ResourcesContract).list();
   return { kernel, source, diagnostics };

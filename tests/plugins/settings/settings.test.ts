@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { hostEnvironmentEntry } from "../../support/host-environment.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -16,7 +17,8 @@ describe("settings plugin", () => {
   async function bootSettings(): Promise<Handle<SettingsStore>> {
     const kernel = new Kernel();
     kernels.push(kernel);
-    const boot = await kernel.boot([{ id: "settings", source: { kind: "inline", label: "settings", definition: settingsPlugin }, config: { agentDir } }]);
+    // The project is trusted, as after `pi trust` (tests/security covers the untrusted case).
+    const boot = await kernel.boot([hostEnvironmentEntry(cwd, agentDir), { id: "settings", source: { kind: "inline", label: "settings", definition: settingsPlugin }, config: { agentDir } }]);
     expect(boot.configErrors).toEqual([]);
     expect(boot.errors).toEqual([]);
     return kernel.use(SettingsContract);
