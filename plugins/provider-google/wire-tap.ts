@@ -2,7 +2,9 @@
  * A fetch wrapper handed to the Gemini SDK. The SDK throws away two facts we need: the headers of a
  * failed response (its ApiError has only a status and the body), and the raw text of a stream event it
  * could not parse (its SyntaxError names a position, not the line). The tap records both, without
- * changing a byte of what the SDK reads.
+ * changing a byte of what the SDK reads. It reads linearly: each chunk is searched once for event
+ * breaks (a 32 MB event costs one pass, not one pass per chunk); the request guard under it caps the
+ * length of a line.
  */
 
 /** What one request attempt looked like on the wire. Reset before each attempt. */
@@ -13,17 +15,20 @@ export class WireTap {
   malformedEvent: string | undefined;
   /** Text received after the last complete event. */
   private pending = "";
+  /** The fetch under the tap for this attempt (the request guard's). */
+  private transport: typeof fetch = (input, init) => fetch(input, init);
 
-  /** Forgets the previous attempt. */
-  reset(): void {
+  /** Forgets the previous attempt; `transport` is the fetch this attempt's requests go through. */
+  reset(transport?: typeof fetch): void {
     this.errorHeaders = undefined;
     this.malformedEvent = undefined;
     this.pending = "";
+    if (transport !== undefined) this.transport = transport;
   }
 
   /** The fetch the SDK calls instead of the global one. */
   readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, init);
+    const response = await this.transport(input, init);
     if (!response.ok) {
       this.errorHeaders = response.headers;
       return response;
@@ -43,12 +48,19 @@ export class WireTap {
   };
 
   private observe(text: string): void {
-    if (this.malformedEvent !== undefined) return;
+    if (this.malformedEvent !== undefined || text === "") return;
+    // Only the new text (and the 3 characters before it, where a break may have begun) can hold a break.
+    const from = Math.max(0, this.pending.length - 3);
     this.pending += text;
     // The SDK splits events on the same delimiters.
-    const events = this.pending.split(/\r\n\r\n|\n\n|\r\r/);
-    this.pending = events.pop() ?? "";
-    for (const event of events) this.check(event);
+    const breaks = /\r\n\r\n|\n\n|\r\r/g;
+    breaks.lastIndex = from;
+    let start = 0;
+    for (let match = breaks.exec(this.pending); match !== null; match = breaks.exec(this.pending)) {
+      this.check(this.pending.slice(start, match.index));
+      start = match.index + match[0].length;
+    }
+    if (start > 0) this.pending = this.pending.slice(start);
   }
 
   private observeEnd(text: string): void {
