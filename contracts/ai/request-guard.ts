@@ -13,6 +13,9 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 /** The longest single stream line accepted (SSE `data:` lines carry whole events, images included). */
 export const MAX_STREAM_LINE_BYTES = 16 * 1024 * 1024;
 
+/** How much of an unfinished line is gathered before it is passed on in one piece. */
+const HOLD_LONG_LINE_BYTES = 4 * 1024 * 1024;
+
 /** The limits one guard enforces; 0 (or a non-finite number) turns a timeout off. */
 export interface RequestLimits {
   /** From sending the request to the response headers. */
@@ -95,19 +98,39 @@ export class RequestGuard {
     if (this.failure !== undefined) throw this.failure;
     if (response.body === null) return response;
     this.arm(this.limits.idleTimeoutMs, (s) => `the provider sent response headers, then nothing for ${s}`);
+    // Line limits apply to a streamed answer; an error body is read whole by the SDK and its text is
+    // cut to 4 KB when it becomes the error message.
+    const checkLines = response.ok;
     let lineBytes = 0;
     let chunks = 0;
+    // Bytes of a line still open, held back: SDK line decoders rescan their buffer on every chunk they
+    // get, so a long line forwarded in 64 KB pieces costs them quadratic time. Forwarded in big pieces
+    // (or as soon as a line break arrives) it costs them a few passes.
+    let held: Uint8Array[] = [];
+    let heldBytes = 0;
+    const release = (controller: TransformStreamDefaultController<Uint8Array>): void => {
+      if (heldBytes === 0) return;
+      controller.enqueue(held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes));
+      held = [];
+      heldBytes = 0;
+    };
     const body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         start: (controller) => void this.bodies.add(controller),
         transform: (chunk, controller) => {
           chunks++;
           this.arm(this.limits.idleTimeoutMs, (s) => `the response stream went silent for ${s} after ${chunks} chunk${chunks === 1 ? "" : "s"}`);
+          if (!checkLines) {
+            controller.enqueue(chunk);
+            return;
+          }
           // Linear: each byte is looked at once; only the length of the current line is kept.
           let longest = 0;
+          let sawBreak = false;
           for (let i = 0; i < chunk.length; i++) {
             const byte = chunk[i]!;
             if (byte === 0x0a || byte === 0x0d) {
+              sawBreak = true;
               if (lineBytes > longest) longest = lineBytes;
               lineBytes = 0;
             } else {
@@ -119,9 +142,12 @@ export class RequestGuard {
             this.cut(new StreamGuardError(`the provider sent a stream line longer than ${formatBytes(this.limits.maxLineBytes)}; the response was dropped`, false));
             return;
           }
-          controller.enqueue(chunk);
+          held.push(chunk);
+          heldBytes += chunk.length;
+          if (sawBreak || heldBytes >= HOLD_LONG_LINE_BYTES) release(controller);
         },
         flush: (controller) => {
+          release(controller);
           this.bodies.delete(controller);
           this.clearTimer();
         },
