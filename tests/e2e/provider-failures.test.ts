@@ -91,6 +91,18 @@ describe("pi -p with a failing provider", () => {
     for (const file of user.sessionFiles()) expect(readFileSync(file, "utf8")).not.toMatch(/\\u001b|\\u0007/);
   }, 60_000);
 
+  it("ends a stalled stream after settings' httpIdleTimeoutMs, in one line, and retries it like any transient failure", async () => {
+    writeFileSync(join(user.agent, "settings.json"), JSON.stringify({ httpIdleTimeoutMs: 500, retry: { baseDelayMs: 1, maxRetries: 1 } }));
+    server.enqueue({ sse: [], stall: "after-headers" }, { sse: [], stall: "before-headers" });
+    const started = Date.now();
+    const run = await user.pi(["-p", "--model", "mock/mock-1", "hello"]);
+    expect(run.code).toBe(1);
+    expect(server.requests).toHaveLength(2);
+    expect(run.stderr.trim()).toBe("Stream stalled: no response from the provider within 500 ms (request sent, no headers received)");
+    // Generous: pi's default would be 300 s per attempt.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
   it("fails an unreachable endpoint in one line, without a MaxListenersExceededWarning", async () => {
     useRetrySettings({ maxRetries: 3 });
     // A port that was free a moment ago: nothing listens on it.
