@@ -13,8 +13,9 @@ export class WireTap {
   errorHeaders: Headers | undefined;
   /** The first `data:` event whose payload is not JSON, exactly as it arrived. */
   malformedEvent: string | undefined;
-  /** Text received after the last complete event. */
-  private pending = "";
+  /** Text received after the last complete event, in the pieces it arrived in. */
+  private parts: string[] = [];
+  private partsLength = 0;
   /** The fetch under the tap for this attempt (the request guard's). */
   private transport: typeof fetch = (input, init) => fetch(input, init);
 
@@ -22,7 +23,8 @@ export class WireTap {
   reset(transport?: typeof fetch): void {
     this.errorHeaders = undefined;
     this.malformedEvent = undefined;
-    this.pending = "";
+    this.parts = [];
+    this.partsLength = 0;
     if (transport !== undefined) this.transport = transport;
   }
 
@@ -49,24 +51,41 @@ export class WireTap {
 
   private observe(text: string): void {
     if (this.malformedEvent !== undefined || text === "") return;
-    // Only the new text (and the 3 characters before it, where a break may have begun) can hold a break.
-    const from = Math.max(0, this.pending.length - 3);
-    this.pending += text;
+    // Only the new text, and the 3 characters before it where a break may have begun, can hold a break.
+    // The pending text is kept in pieces and joined only when an event ends: searching a growing
+    // string on every chunk would copy it every time.
+    const tail = this.pendingTail();
+    if (!/\r\n\r\n|\n\n|\r\r/.test(tail + text)) {
+      this.parts.push(text);
+      this.partsLength += text.length;
+      return;
+    }
+    const all = this.parts.join("") + text;
     // The SDK splits events on the same delimiters.
     const breaks = /\r\n\r\n|\n\n|\r\r/g;
-    breaks.lastIndex = from;
+    breaks.lastIndex = this.partsLength - tail.length;
     let start = 0;
-    for (let match = breaks.exec(this.pending); match !== null; match = breaks.exec(this.pending)) {
-      this.check(this.pending.slice(start, match.index));
+    for (let match = breaks.exec(all); match !== null; match = breaks.exec(all)) {
+      this.check(all.slice(start, match.index));
       start = match.index + match[0].length;
     }
-    if (start > 0) this.pending = this.pending.slice(start);
+    const rest = all.slice(start);
+    this.parts = rest === "" ? [] : [rest];
+    this.partsLength = rest.length;
+  }
+
+  /** The last (up to) 3 characters of the pending text. */
+  private pendingTail(): string {
+    let tail = "";
+    for (let i = this.parts.length - 1; i >= 0 && tail.length < 3; i--) tail = this.parts[i]!.slice(-3) + tail;
+    return tail.slice(-3);
   }
 
   private observeEnd(text: string): void {
     if (this.malformedEvent !== undefined) return;
-    const rest = (this.pending + text).trim();
-    this.pending = "";
+    const rest = (this.parts.join("") + text).trim();
+    this.parts = [];
+    this.partsLength = 0;
     // The SDK refuses any text left without a closing blank line, JSON or not.
     if (rest !== "") this.malformedEvent = rest;
   }
