@@ -3,6 +3,7 @@
  * 5xx, Anthropic's 529 "overloaded", and connections that drop before the answer begins. Never: 400,
  * 401, 403, 404 — another try would fail the same way. Pure functions; providers run the loop.
  */
+import { onAbort } from "./abort.js";
 import type { RetryPolicy } from "./types.js";
 
 /** pi's defaults for the one retry layer that counts (the session's): three retries, 2 s doubling, capped at 60 s. */
@@ -55,19 +56,21 @@ export function parseRetryAfter(value: string | null | undefined): number | unde
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** Waits `ms`, or rejects at once with an AbortError when `signal` fires. */
+/**
+ * Waits `ms`, or rejects at once with an AbortError when `signal` fires. Links to the signal through
+ * the shared abort link, so many sleeps on one signal (parallel retries) add one listener, not many.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError());
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      unlink();
       resolve();
     }, ms);
-    const onAbort = (): void => {
+    const unlink = onAbort(signal, () => {
       clearTimeout(timer);
       reject(abortError());
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
+    });
   });
 }
 

@@ -4,7 +4,7 @@
  * last request ends, so Node never warns "MaxListenersExceededWarning".
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { onAbort } from "../../../contracts/ai/index.js";
+import { onAbort, sleep } from "../../../contracts/ai/index.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { ask, drain, PROVIDERS } from "./fixtures.js";
 
@@ -39,6 +39,18 @@ describe.each(PROVIDERS)("$name: abort listeners", (c) => {
     await settle();
     expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
   }, 60_000);
+});
+
+describe("sleep", () => {
+  it("50 parallel retry waits on one signal raise no warning, and an abort ends them all", async () => {
+    const shared = new AbortController();
+    const waits = Array.from({ length: 50 }, () => sleep(60_000, shared.signal).then(() => "slept", (error: Error) => error.name));
+    await settle();
+    shared.abort();
+    expect(new Set(await Promise.all(waits))).toEqual(new Set(["AbortError"]));
+    await settle();
+    expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+  });
 });
 
 describe("onAbort", () => {
