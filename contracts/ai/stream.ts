@@ -2,6 +2,7 @@
  * The push-based stream every provider returns, and the pieces each needs to build a message. Shared
  * here because providers may not import each other; pure, with no I/O.
  */
+import { cleanErrorText } from "./error-text.js";
 import type { Api, AssistantMessage, AssistantMessageEvent, AssistantStream, Model, Usage } from "./types.js";
 
 /** A single-producer, single-consumer async queue of events with a final result. */
@@ -16,9 +17,14 @@ export class AssistantEventStream implements AssistantStream {
     this.final = new Promise((resolve) => (this.resolveFinal = resolve));
   }
 
-  /** Adds an event; `done` and `error` end the stream. Events after the end are dropped. */
+  /**
+   * Adds an event; `done` and `error` end the stream. Events after the end are dropped. An error's
+   * message is provider-sourced text: it is cleaned (no control characters, at most 4 KB) here, the one
+   * place every provider's failure passes, before it can reach a terminal or the session.
+   */
   push(event: AssistantMessageEvent): void {
     if (this.finished) return;
+    if (event.type === "error" && typeof event.error.errorMessage === "string") event.error.errorMessage = cleanErrorText(event.error.errorMessage);
     if (event.type === "done" || event.type === "error") {
       this.finished = true;
       this.resolveFinal(event.type === "done" ? event.message : event.error);
@@ -70,6 +76,41 @@ export function priceUsage(usage: Usage, model: Pick<Model, "cost">): Usage {
   usage.cost.total = usage.cost.input + usage.cost.output + usage.cost.cacheRead + usage.cost.cacheWrite;
   usage.totalTokens = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
   return usage;
+}
+
+const ARGUMENTS_ERROR = Symbol.for("pi-host.ai.argumentsError");
+
+/**
+ * The final arguments of a finished tool call, parsed strictly. Arguments that are not a complete JSON
+ * object are never guessed at: the call keeps what could be read (for display) and is marked with the
+ * reason, which the agent loop turns into an error result instead of running the tool. Empty text is
+ * `{}` (a call without arguments).
+ */
+export function parseToolArguments(call: { arguments: Record<string, any> }, text: string): void {
+  if (text.trim() === "") {
+    call.arguments = {};
+    return;
+  }
+  let problem: string;
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      call.arguments = value as Record<string, any>;
+      return;
+    }
+    problem = `expected a JSON object, got ${Array.isArray(value) ? "an array" : value === null ? "null" : typeof value}`;
+  } catch (error) {
+    problem = (error as Error).message;
+  }
+  call.arguments = parsePartialJson(text);
+  const shown = text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text;
+  Object.defineProperty(call, ARGUMENTS_ERROR, { value: `the arguments were not valid JSON: ${problem}: ${shown}`, enumerable: false, configurable: true, writable: true });
+}
+
+/** Why a tool call's final arguments are unusable (set by `parseToolArguments`), or undefined when they are fine. */
+export function argumentsErrorOf(call: object): string | undefined {
+  const value = (call as Record<symbol, unknown>)[ARGUMENTS_ERROR];
+  return typeof value === "string" ? value : undefined;
 }
 
 /**

@@ -160,8 +160,16 @@ export interface StreamOptions {
   sessionId?: string;
   cacheRetention?: "none" | "short" | "long";
   headers?: Record<string, string>;
-  /** Transient-failure retry policy (429, 5xx, overloaded, dropped connection before any event). */
+  /**
+   * The provider's own retries of transient failures (429, 5xx, overloaded, dropped connection before
+   * any event). Unset: none, since the session's retry owns the count. `maxDelayMs` is also the longest
+   * server-requested wait (Retry-After) accepted; a longer one fails at once, saying so.
+   */
   retry?: RetryPolicy;
+  /** Milliseconds from sending a request to its response headers before it counts as stalled (0: off). Default: `idleTimeoutMs`. */
+  firstByteTimeoutMs?: number;
+  /** Milliseconds a response body may stay silent before it counts as stalled (0: off). Default 300 000, pi's `httpIdleTimeoutMs`. */
+  idleTimeoutMs?: number;
   /** Inspect or replace the request body just before it is sent. */
   onPayload?: (payload: unknown, model: Model) => unknown | Promise<unknown>;
 }

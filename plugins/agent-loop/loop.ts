@@ -12,7 +12,7 @@
  * `terminate`, when `finishTurn` says so, or on an error or abort.
  */
 import { Value } from "@sinclair/typebox/value";
-import type { AssistantMessage, Context, Message, StreamOptions, ToolCall, ToolResultMessage } from "../../contracts/ai/index.js";
+import { argumentsErrorOf, type AssistantMessage, type Context, type Message, type StreamOptions, type ToolCall, type ToolResultMessage } from "../../contracts/ai/index.js";
 import type { AgentMessage, RunState, ToolCallInfo, TurnConfig } from "../../contracts/agent.js";
 import type { AgentTool, ToolResult } from "../../contracts/tool.js";
 import { CallSignals } from "./call-signals.js";
@@ -134,6 +134,12 @@ async function runToolCalls(message: AssistantMessage, calls: ToolCall[], run: R
     emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
     if (message.stopReason === "length") {
       settle(call, failure(`The answer was cut off at the output token limit, so the arguments of this "${call.name}" call may be incomplete. It was not run; issue the call again, smaller if it was large.`));
+      continue;
+    }
+    const malformed = argumentsErrorOf(call);
+    if (malformed !== undefined) {
+      // Never guess at a cut-off or broken call (an unterminated command must not run).
+      settle(call, failure(`The call to "${call.name}" was not run: ${malformed}. Issue the call again with complete JSON arguments.`));
       continue;
     }
     const tool = config.tools.find((t) => t.name === call.name);

@@ -15,7 +15,10 @@ import {
   isContextOverflow,
   isTransientStatus,
   newAssistantMessage,
+  retryAfterMsOf,
   retryDelayMs,
+  exceedsRetryLimit,
+  DEFAULT_PROVIDER_RETRY,
   sleep,
   type AiProvider,
   type AssistantMessage,
@@ -317,9 +320,12 @@ export class SessionOrchestrator implements AgentSession {
           if (result !== undefined) continue;
           break;
         }
-        if (retry.enabled && this.saved.autoRetry && isRetryable(last) && attempt < retry.maxRetries) {
+        // The server's own wait (Retry-After), when it gave one: longer than the limit means give up now;
+        // the provider's error message already says so in one line.
+        const serverWaitMs = retryAfterMsOf(last);
+        if (retry.enabled && this.saved.autoRetry && isRetryable(last) && attempt < retry.maxRetries && !exceedsRetryLimit(serverWaitMs, retry)) {
           attempt++;
-          const delayMs = retryDelayMs(attempt - 1, retry);
+          const delayMs = serverWaitMs ?? retryDelayMs(attempt - 1, retry);
           this.emit({ type: "auto_retry_start", attempt, maxAttempts: retry.maxRetries, delayMs, errorMessage: last.errorMessage ?? "" });
           this.retryAbort = new AbortController();
           try {
@@ -342,9 +348,46 @@ export class SessionOrchestrator implements AgentSession {
     }
   }
 
+  /**
+   * The session's retry: the one layer that counts retries (settings `retry`: enabled, maxRetries,
+   * baseDelayMs, maxDelayMs — pi's docs also call the last one maxAgentDelayMs).
+   */
   private retryPolicy(): RetryPolicy {
-    const r = (this.settings.retry ?? {}) as Partial<RetryPolicy>;
-    return { ...DEFAULT_RETRY, ...r };
+    const r = (this.settings.retry ?? {}) as Partial<RetryPolicy> & { maxAgentDelayMs?: number };
+    const number = (value: unknown, fallback: number): number => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : fallback);
+    return {
+      enabled: r.enabled !== false,
+      maxRetries: number(r.maxRetries, DEFAULT_RETRY.maxRetries),
+      baseDelayMs: number(r.baseDelayMs, DEFAULT_RETRY.baseDelayMs),
+      maxDelayMs: number(r.maxDelayMs ?? r.maxAgentDelayMs, DEFAULT_RETRY.maxDelayMs),
+    };
+  }
+
+  /**
+   * What a provider may do on its own: no retries unless `retry.provider.maxRetries` asks for them (pi's
+   * default is 0), so one failing prompt makes 1 + retry.maxRetries requests, not a product of two counts.
+   * Its `maxDelayMs` is the longest server-requested wait accepted (`retry.provider.maxRetryDelayMs`).
+   */
+  private providerRetryPolicy(): RetryPolicy {
+    const session = this.retryPolicy();
+    const provider = ((this.settings.retry as { provider?: Record<string, unknown> } | undefined)?.provider ?? {}) as Record<string, unknown>;
+    const number = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
+    return {
+      enabled: session.enabled && this.saved.autoRetry,
+      maxRetries: number(provider.maxRetries) ?? DEFAULT_PROVIDER_RETRY.maxRetries,
+      baseDelayMs: session.baseDelayMs,
+      maxDelayMs: Math.min(number(provider.maxRetryDelayMs) ?? session.maxDelayMs, session.maxDelayMs),
+    };
+  }
+
+  /** Stall timeouts from settings: `httpIdleTimeoutMs` (pi's, default 300 000; 0 or "disabled" turns it off), `retry.provider.timeoutMs`. */
+  private streamTimeouts(): Pick<StreamOptions, "firstByteTimeoutMs" | "idleTimeoutMs"> {
+    const idle = this.settings.httpIdleTimeoutMs;
+    const idleTimeoutMs = idle === "disabled" ? 0 : typeof idle === "number" && Number.isFinite(idle) && idle >= 0 ? idle : undefined;
+    const provider = (this.settings.retry as { provider?: { timeoutMs?: unknown } } | undefined)?.provider;
+    const firstByte = provider?.timeoutMs;
+    const firstByteTimeoutMs = typeof firstByte === "number" && Number.isFinite(firstByte) && firstByte >= 0 ? firstByte : idleTimeoutMs;
+    return { ...(idleTimeoutMs !== undefined && { idleTimeoutMs }), ...(firstByteTimeoutMs !== undefined && { firstByteTimeoutMs }) };
   }
 
   /** The transcript the next run starts from: the session's context, leaf to root. */
@@ -365,7 +408,8 @@ export class SessionOrchestrator implements AgentSession {
         reasoning: this.thinkingLevel,
         thinkingBudgets: this.settings.thinkingBudgets as StreamOptions["thinkingBudgets"],
         sessionId: this.deps.store.call("current")?.id,
-        retry: { ...this.retryPolicy(), enabled: this.saved.autoRetry },
+        retry: this.providerRetryPolicy(),
+        ...this.streamTimeouts(),
       },
       toolContext: { cwd: this.workdir, withFileLock: this.locks, activeToolNames: tools.map((t) => t.name) },
       hooks: this.hooks(),
@@ -855,7 +899,7 @@ function isRetryable(message: AssistantMessage): boolean {
   const text = message.errorMessage ?? "";
   const status = /\b(4\d\d|5\d\d)\b/.exec(text)?.[1];
   if (status !== undefined) return isTransientStatus(Number(status));
-  return /overloaded|rate.?limit|too many requests|temporarily unavailable|connection|socket|terminated|timed? ?out|ECONNRESET|fetch failed/i.test(text);
+  return /overloaded|rate.?limit|too many requests|temporarily unavailable|connection|socket|terminated|timed? ?out|stalled|ECONNRESET|fetch failed/i.test(text);
 }
 
 function isLoopback(baseUrl: string): boolean {

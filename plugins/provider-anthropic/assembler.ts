@@ -8,6 +8,7 @@ import type { RawMessageStreamEvent, StopReason as AnthropicStopReason } from "@
 import {
   emptyUsage,
   parsePartialJson,
+  parseToolArguments,
   priceUsage,
   type AssistantEventStream,
   type AssistantMessage,
@@ -158,7 +159,8 @@ export class MessageAssembler {
     } else if (block.type === "thinking") {
       this.stream.push({ type: "thinking_end", contentIndex, content: block.thinking, partial: this.message });
     } else {
-      if (open.json.trim() !== "") block.arguments = parseArguments(open.json);
+      // Strict: broken JSON marks the call (the agent loop answers it with an error) instead of being repaired.
+      if (open.json.trim() !== "") parseToolArguments(block as ToolCall, open.json);
       this.stream.push({ type: "toolcall_end", contentIndex, toolCall: block as ToolCall, partial: this.message });
     }
   }
@@ -177,17 +179,6 @@ export class MessageAssembler {
     if (usage.cache_creation_input_tokens != null) target.cacheWrite = usage.cache_creation_input_tokens;
     priceUsage(target, this.model);
   }
-}
-
-/** Complete arguments JSON; a model that sent broken JSON still gets whatever could be repaired. */
-function parseArguments(json: string): Record<string, any> {
-  try {
-    const value = JSON.parse(json) as unknown;
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) return value as Record<string, any>;
-  } catch {
-    // repaired below
-  }
-  return parsePartialJson(json);
 }
 
 /**

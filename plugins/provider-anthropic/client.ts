@@ -5,13 +5,15 @@
  */
 import type { ServerSentEvent } from "@anthropic-ai/sdk/core/streaming";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
-import type { Model, StreamOptions } from "../../contracts/ai/index.js";
+import { RequestGuard, requestLimits, type Model, type StreamOptions } from "../../contracts/ai/index.js";
 
 /** An open streamed response: its raw events, and `close()` to release the connection when done with it. */
 export interface EventStreamConnection {
   events: AsyncIterable<ServerSentEvent>;
   /** Aborts the HTTP request if still open and detaches from the caller's signal. Idempotent. */
   close(): void;
+  /** The request's guard: after the events end or throw, `throwIfFailed()` reports a stall or overlong line. */
+  guard: RequestGuard;
 }
 
 /**
@@ -27,14 +29,8 @@ export async function openEventStream(
   apiKey: string,
   options: StreamOptions,
 ): Promise<EventStreamConnection> {
-  const request = new AbortController();
-  const forwardAbort = (): void => request.abort();
-  options.signal?.addEventListener("abort", forwardAbort, { once: true });
-  if (options.signal?.aborted) request.abort();
-  const close = (): void => {
-    options.signal?.removeEventListener("abort", forwardAbort);
-    request.abort();
-  };
+  // The guard links to the caller's signal (one shared listener, removed on close) and cuts stalls.
+  const guard = new RequestGuard(options.signal, requestLimits(options));
   try {
     const { default: Anthropic } = await import("@anthropic-ai/sdk");
     const { Stream } = await import("@anthropic-ai/sdk/core/streaming");
@@ -44,14 +40,16 @@ export async function openEventStream(
       maxRetries: 0,
       logLevel: "off",
       defaultHeaders: requestHeaders(apiKey, model, options),
+      fetch: guard.fetch,
     });
     // `client.post` rather than `client.messages.create`: the latter writes deprecation notices for some
     // model ids straight to console.warn, which would tear through the TUI. Auth, headers and HTTP errors
     // are the same SDK code either way.
-    const response = await client.post("/v1/messages", { body, stream: true, signal: request.signal }).asResponse();
-    return { events: Stream.rawEvents(response), close };
+    const response = await client.post("/v1/messages", { body, stream: true, signal: guard.signal }).asResponse();
+    return { events: Stream.rawEvents(response), close: () => guard.close(), guard };
   } catch (error) {
-    close();
+    guard.close();
+    guard.throwIfFailed();
     throw error;
   }
 }

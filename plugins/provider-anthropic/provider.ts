@@ -6,6 +6,7 @@
 import {
   AssistantEventStream,
   newAssistantMessage,
+  noteRetryAfter,
   withRetry,
   type AiProvider,
   type AssistantMessage,
@@ -58,9 +59,13 @@ async function runStream(stream: AssistantEventStream, message: AssistantMessage
           const event = decodeEvent(sse);
           if (event !== undefined) assembler.apply(event);
         }
+      } catch (error) {
+        connection.guard.throwIfFailed();
+        throw error;
       } finally {
         connection.close();
       }
+      connection.guard.throwIfFailed();
       if (options.signal?.aborted) throw new Error(ABORTED_MESSAGE);
       assembler.finish();
     },
@@ -72,7 +77,7 @@ async function runStream(stream: AssistantEventStream, message: AssistantMessage
 function failStream(stream: AssistantEventStream, message: AssistantMessage, error: unknown, options: StreamOptions): void {
   const aborted = options.signal?.aborted === true;
   message.stopReason = aborted ? "aborted" : "error";
-  message.errorMessage = aborted ? ABORTED_MESSAGE : describeError(error);
+  message.errorMessage = aborted ? ABORTED_MESSAGE : noteRetryAfter(message, describeError(error), error, options.retry);
   stream.push({ type: "error", reason: message.stopReason, error: message });
 }
 

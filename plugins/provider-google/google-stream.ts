@@ -8,6 +8,9 @@ import type { GenerateContentParameters } from "@google/genai";
 import {
   AssistantEventStream,
   newAssistantMessage,
+  noteRetryAfter,
+  RequestGuard,
+  requestLimits,
   withRetry,
   type AssistantMessage,
   type AssistantStream,
@@ -51,16 +54,17 @@ async function run(model: Model, context: Context, options: StreamOptions, event
     // The model's baseUrl already names the API version (".../v1beta"); no retryOptions: we retry.
     httpOptions: { baseUrl: model.baseUrl || DEFAULT_BASE_URL, apiVersion: "", headers: { ...model.headers, ...options.headers }, fetch: wire.fetch },
   });
-  const request: GenerateContentParameters = {
+  // Per attempt: the guard's signal (linked to the caller's, cut on a stall) goes to the SDK.
+  const requestFor = (guard: RequestGuard): GenerateContentParameters => ({
     ...params,
     config: {
       ...params.config,
-      abortSignal: options.signal,
+      abortSignal: guard.signal,
       // The SDK would otherwise re-send the request on its own after a drop; retries are ours to decide.
       automaticContinuation: false,
       automaticFunctionCalling: { disable: true },
     },
-  };
+  });
 
   const turn = new TurnBuilder(model, message, events);
   let started = false;
@@ -68,18 +72,23 @@ async function run(model: Model, context: Context, options: StreamOptions, event
     options.retry,
     options.signal,
     async () => {
-      wire.reset();
+      const guard = new RequestGuard(options.signal, requestLimits(options));
+      wire.reset(guard.fetch);
       turn.resetForRetry();
       try {
-        const chunks = await client.models.generateContentStream(request);
+        const chunks = await client.models.generateContentStream(requestFor(guard));
         if (!started) {
           started = true;
           events.push({ type: "start", partial: message });
         }
         for await (const chunk of chunks) turn.accept(chunk);
       } catch (error) {
+        guard.throwIfFailed();
         throw toRequestError(error, wire);
+      } finally {
+        guard.close();
       }
+      guard.throwIfFailed();
     },
     () => !turn.emittedContent,
   );
@@ -108,6 +117,7 @@ function resolveApiKey(model: Model, options: StreamOptions): string {
 function fail(events: AssistantEventStream, message: AssistantMessage, options: StreamOptions, error: unknown): void {
   const aborted = options.signal?.aborted === true;
   message.stopReason = aborted ? "aborted" : "error";
-  message.errorMessage = aborted ? "Request was aborted" : error instanceof Error ? error.message : String(error);
+  const text = error instanceof Error ? error.message : String(error);
+  message.errorMessage = aborted ? "Request was aborted" : noteRetryAfter(message, text, error, options.retry);
   events.push({ type: "error", reason: message.stopReason, error: message });
 }

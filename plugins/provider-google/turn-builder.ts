@@ -6,7 +6,7 @@
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from "@google/genai";
 import {
   emptyUsage,
-  parsePartialJson,
+  parseToolArguments,
   priceUsage,
   shortHash,
   type AssistantEventStream,
@@ -111,7 +111,7 @@ export class TurnBuilder {
     const index = this.index();
     this.emit({ type: "toolcall_start", contentIndex: index, partial: this.message });
     const json = JSON.stringify(call.args ?? {});
-    toolCall.arguments = parsePartialJson(json);
+    parseToolArguments(toolCall, json);
     this.emit({ type: "toolcall_delta", contentIndex: index, delta: json, partial: this.message });
     this.emit({ type: "toolcall_end", contentIndex: index, toolCall, partial: this.message });
   }

@@ -27,8 +27,11 @@ export class SdkLogSink {
   debug = (): void => {};
 }
 
-/** Builds a client for one request: model headers, then request headers, then the caller's overrides. */
-export async function createOpenAIClient(model: Model, apiKey: string, headers: Record<string, string>, logs: SdkLogSink): Promise<OpenAI> {
+/**
+ * Builds a client for one request: model headers, then request headers, then the caller's overrides.
+ * `fetch` is the request guard's (stall timeouts, line cap).
+ */
+export async function createOpenAIClient(model: Model, apiKey: string, headers: Record<string, string>, logs: SdkLogSink, fetch: typeof globalThis.fetch): Promise<OpenAI> {
   const { default: OpenAIClient } = await import("openai");
   return new OpenAIClient({
     apiKey,
@@ -37,5 +40,6 @@ export async function createOpenAIClient(model: Model, apiKey: string, headers: 
     defaultHeaders: headers,
     logger: logs,
     logLevel: "error",
+    fetch,
   });
 }

@@ -24,6 +24,8 @@ export function describeError(error: unknown, context: ErrorContext): string {
   if (context.malformedData !== undefined && error instanceof SyntaxError) {
     return `Malformed data in the response stream (not JSON): ${quote(context.malformedData)}`;
   }
+  // The request guard's own words already say what stalled or overflowed.
+  if (error instanceof Error && error.name === "StreamGuardError") return error.message;
   if (error instanceof Error) {
     const message = withDetails(error);
     // A socket that closes under a running stream surfaces as a bare "terminated"; say what happened.

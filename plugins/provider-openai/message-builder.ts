@@ -4,7 +4,7 @@
  * event objects. It also remembers whether any content reached the consumer: after that, a failed
  * request can no longer be retried transparently.
  */
-import { AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson } from "../../contracts/ai/index.js";
+import { AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, parseToolArguments } from "../../contracts/ai/index.js";
 import type { AssistantMessage, Model, TextContent, ThinkingContent, ToolCall } from "../../contracts/ai/index.js";
 
 /** Builds the message and pushes its events into `events`. */
@@ -131,7 +131,8 @@ export class MessageBuilder {
     if (!this.open.delete(index)) return;
     const block = this.block(index) as ToolCall;
     const text = finalArguments ?? this.toolArguments.get(index) ?? "";
-    block.arguments = parsePartialJson(text);
+    // The final arguments are parsed strictly: malformed JSON marks the call instead of being guessed at.
+    parseToolArguments(block, text);
     this.toolArguments.delete(index);
     this.events.push({ type: "toolcall_end", contentIndex: index, toolCall: block, partial: this.message });
   }

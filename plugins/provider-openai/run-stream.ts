@@ -5,7 +5,7 @@
  * never throws and its result never rejects.
  */
 import type OpenAI from "openai";
-import { AssistantEventStream, withRetry } from "../../contracts/ai/index.js";
+import { AssistantEventStream, noteRetryAfter, RequestGuard, requestLimits, withRetry } from "../../contracts/ai/index.js";
 import type { AssistantStream, Context, Model, StreamOptions } from "../../contracts/ai/index.js";
 import { createOpenAIClient, SdkLogSink } from "./client.js";
 import { describeError } from "./errors.js";
@@ -41,15 +41,27 @@ export function runStream<Body, Event>(format: WireFormat<Body, Event>, model: M
     const replaced = options.onPayload === undefined ? undefined : await options.onPayload(built, model);
     const body = (replaced === undefined ? built : replaced) as Body;
     const headers = { ...model.headers, ...format.headers(model, options), ...options.headers };
-    const client = await createOpenAIClient(model, apiKey, headers, logs);
+    let guard: RequestGuard | undefined;
+    const client = await createOpenAIClient(model, apiKey, headers, logs, (input, init) => guard!.fetch(input, init));
     await withRetry(
       options.retry,
       signal,
       async () => {
         builder.resetForRetry();
-        const stream = await format.send(client, body, signal);
-        builder.start();
-        await format.consume(stream, builder, model, signal);
+        // One guard per attempt: its own abort link (removed when the attempt ends) and stall timers.
+        const attempt = new RequestGuard(signal, requestLimits(options));
+        guard = attempt;
+        try {
+          const stream = await format.send(client, body, attempt.signal);
+          builder.start();
+          await format.consume(stream, builder, model, attempt.signal);
+        } catch (error) {
+          attempt.throwIfFailed();
+          throw error;
+        } finally {
+          attempt.dispose();
+        }
+        attempt.throwIfFailed();
       },
       () => !builder.contentEmitted,
     );
@@ -61,7 +73,8 @@ export function runStream<Body, Event>(format: WireFormat<Body, Event>, model: M
 
   run().catch((error: unknown) => {
     const aborted = signal?.aborted === true;
-    builder.fail(describeError(error, { aborted, streaming: builder.streaming, malformedData: logs.malformedData }), aborted);
+    const text = describeError(error, { aborted, streaming: builder.streaming, malformedData: logs.malformedData });
+    builder.fail(aborted ? text : noteRetryAfter(builder.message, text, error, options.retry), aborted);
   });
   return events;
 }

@@ -26,6 +26,15 @@ export interface ScriptedResponse {
   dropAfter?: number;
   /** After this many events, stop writing and hold the connection open until the client goes away. */
   stallAfter?: number;
+  /**
+   * Hold the connection open without answering: "before-headers" sends nothing at all (the request is
+   * read, no status line); "after-headers" sends the status and headers, then no body.
+   */
+  stall?: "before-headers" | "after-headers";
+  /** With `rawTail`: after writing it (e.g. half an SSE line), hold the connection open instead of ending. */
+  stallAfterTail?: boolean;
+  /** Answer with exactly this body (any size, any bytes) instead of JSON or SSE; `headers` set its type. */
+  rawBody?: string | Buffer;
 }
 
 /** A request as the server saw it. */
@@ -98,6 +107,21 @@ export class MockLlmServer {
       return;
     }
     const status = next.status ?? 200;
+    if (next.stall === "before-headers") {
+      res.on("close", () => this.stalls.shift()?.());
+      return;
+    }
+    if (next.stall === "after-headers") {
+      res.writeHead(status, { "content-type": next.sse === undefined ? "application/json" : "text/event-stream", ...next.headers });
+      res.flushHeaders();
+      res.on("close", () => this.stalls.shift()?.());
+      return;
+    }
+    if (next.rawBody !== undefined) {
+      res.writeHead(status, { "content-type": "application/json", ...next.headers });
+      res.end(next.rawBody);
+      return;
+    }
     if (next.sse === undefined) {
       res.writeHead(status, { "content-type": "application/json", ...next.headers });
       res.end(JSON.stringify(next.json ?? {}));
@@ -122,6 +146,10 @@ export class MockLlmServer {
       return;
     }
     if (next.rawTail !== undefined) res.write(next.rawTail);
+    if (next.stallAfterTail === true) {
+      res.on("close", () => this.stalls.shift()?.());
+      return;
+    }
     res.end();
   }
 }
