@@ -75,12 +75,17 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
     if (handle === undefined) {
       return fail(mode === "interactive" ? "interactive mode needs the tui plugin; use -p" : `no plugin provides the "${mode}" mode; enable "mode-${mode}" in plugins.json`, EXIT_BAD_INPUT);
     }
-    const { reloadOnRequest, watchPlugins } = await import("./watch.js");
+    const [{ reloadOnRequest, watchPlugins }, { DEFAULT_TRIAL_DEADLINE_MS }] = await Promise.all([import("./watch.js"), import("./load-trial.js")]);
     const reportReload = (result: OperationResult): void => {
       if (result.error) process.stderr.write(`pi: reload of ${result.pluginId} failed: ${result.error.cause instanceof Error ? result.error.cause.message : String(result.error.cause)}\n`);
     };
-    stopReloadRequests = reloadOnRequest(kernel, reportReload);
-    if (args.watch) watcher = await watchPlugins(kernel, { onReload: reportReload });
+    // A reload evaluates new source in a worker first, so an endless loop at its top level cannot freeze this process.
+    stopReloadRequests = reloadOnRequest(kernel, reportReload, DEFAULT_TRIAL_DEADLINE_MS);
+    if (args.watch) {
+      const started = await watchPlugins(kernel, { onReload: reportReload, trialDeadlineMs: DEFAULT_TRIAL_DEADLINE_MS });
+      watcher = started;
+      if (started.folders().length === 0) process.stderr.write(`pi: --watch: no plugin is loaded from a source file, so nothing is watched\n`);
+    }
     return await runMode(handle, input);
   } finally {
     stopReloadRequests?.();
