@@ -20,6 +20,10 @@ import { keepShortRunsOnBaselineWasm } from "./wasm-tiering.js";
 const EXIT_FAILURE = 1;
 /** How a process killed by a second Ctrl+C exits, as shells expect (128 + SIGINT). */
 const EXIT_INTERRUPTED = 130;
+/** How long a stop signal may take to end the process cleanly before it exits regardless. */
+const STOP_LIMIT_MS = 10_000;
+/** How long leaving a run waits for an aborted turn to save its partial answer. */
+const ABORT_GRACE_MS = 2_000;
 
 /** The mode a run uses, by pi's precedence. */
 export type ModeName = "rpc" | "acp" | "json" | "print" | "interactive";
@@ -88,6 +92,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
     }
     return await runMode(handle, input);
   } finally {
+    await abortUnfinishedTurn(kernel);
     stopReloadRequests?.();
     await watcher?.close();
     await kernel.shutdown();
@@ -103,6 +108,11 @@ async function runMode(handle: Handle<Mode>, input: ModeInput): Promise<number> 
     signals++;
     if (signals > 1) process.exit(EXIT_INTERRUPTED);
     stop();
+    // The mode stops and the plugins retire; should that hang, the process still ends, saying why.
+    setTimeout(() => {
+      process.stderr.write(`pi: stopping took over ${STOP_LIMIT_MS / 1000} s; exiting without waiting any longer\n`);
+      process.exit(EXIT_FAILURE);
+    }, STOP_LIMIT_MS).unref();
   };
   // A reader that went away (`pi --mode json ... | head`) stops the run instead of crashing the process.
   // The listener stays for the rest of the process: writes already queued fail after the run, too.
@@ -118,6 +128,31 @@ async function runMode(handle: Handle<Mode>, input: ModeInput): Promise<number> 
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+/**
+ * Leaving a run mid-answer (a double Ctrl+C or /quit in the TUI, a stop signal) aborts the turn instead
+ * of waiting for it: the abort reaches the provider's request, the partial answer is saved as an aborted
+ * assistant message, and only then do the plugins retire, so the session file is whole and the exit is prompt.
+ */
+async function abortUnfinishedTurn(kernel: Kernel): Promise<void> {
+  const session = kernel.use(AgentSessionContract);
+  if (!session.available) return;
+  let busy: boolean;
+  try {
+    const state = session.call("state");
+    busy = state.isStreaming || state.isCompacting;
+  } catch {
+    return;
+  }
+  if (!busy) return;
+  let timer: NodeJS.Timeout | undefined;
+  const settled = Promise.resolve()
+    .then(() => session.call("abort"))
+    .then(() => session.call("idle"))
+    .catch((error: unknown) => process.stderr.write(`pi: could not abort the current turn: ${error instanceof Error ? error.message : String(error)}\n`));
+  await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, ABORT_GRACE_MS)))]);
+  clearTimeout(timer);
 }
 
 /** Flags that contradict each other are refused before anything starts. */
