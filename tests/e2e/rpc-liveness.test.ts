@@ -8,6 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MockLlmServer } from "../support/mock-llm-server.js";
+import { agentHome, completionsText, sessionLines } from "./agent-home.js";
 import { PI_BIN } from "./run-pi.js";
 
 type Rec = Record<string, any>;
@@ -128,6 +130,30 @@ describe.skipIf(!built)("pi --mode rpc stays alive and answers (built CLI)", () 
     pi.child.kill("SIGTERM");
     // Generous: a loaded shared machine; the process used to stay up until a second signal.
     expect(await pi.exitWithin(10_000)).toEqual({ code: 0, signal: null });
+  });
+
+  it("SIGTERM mid-answer (stdin open) aborts the turn, exits 0, and the session file ends with the partial answer, aborted", async () => {
+    const server = await new MockLlmServer().start();
+    try {
+      server.enqueue({ sse: completionsText("Partial answer that never finishes"), stallAfter: 4 });
+      const user = agentHome();
+      user.useMockServer(server.url);
+      const child = spawn(process.execPath, [PI_BIN, "--mode", "rpc", "--model", "mock/mock-1"], { cwd: user.project, env: { ...process.env, ...user.env }, stdio: ["pipe", "pipe", "pipe"] });
+      const pi = (running = new RpcProcess(child));
+      pi.send({ id: "p1", type: "prompt", message: "hello" });
+      // The third text delta is the last one the server sends before holding the stream open.
+      await pi.next((r) => r.type === "message_update" && r.assistantMessageEvent?.delta === "swer ");
+      pi.child.kill("SIGTERM");
+      expect(await pi.exitWithin(10_000)).toEqual({ code: 0, signal: null });
+      const files = user.sessionFiles();
+      expect(files).toHaveLength(1);
+      const messages = sessionLines(files[0]!).filter((e) => e.type === "message").map((e) => e.message);
+      expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+      expect(messages[1].stopReason).toBe("aborted");
+      expect(JSON.stringify(messages[1].content)).toContain("Partial answer");
+    } finally {
+      await server.close();
+    }
   });
 
   it("the first SIGINT exits 0 too", async () => {
