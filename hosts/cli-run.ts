@@ -67,6 +67,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   const { kernel } = composed;
   let watcher: { close(): Promise<void> } | undefined;
   let stopReloadRequests: (() => void) | undefined;
+  let stopTrials: (() => void) | undefined;
   try {
     if (session.partialId !== undefined) {
       const opened = await openSessionById(kernel, session.partialId, place.cwd, session.sessionDir);
@@ -79,7 +80,9 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
     if (handle === undefined) {
       return fail(mode === "interactive" ? "interactive mode needs the tui plugin; use -p" : `no plugin provides the "${mode}" mode; enable "mode-${mode}" in plugins.json`, EXIT_BAD_INPUT);
     }
-    const [{ reloadOnRequest, watchPlugins }, { DEFAULT_TRIAL_DEADLINE_MS }] = await Promise.all([import("./watch.js"), import("./load-trial.js")]);
+    const [{ reloadOnRequest, watchPlugins }, trials] = await Promise.all([import("./watch.js"), import("./load-trial.js")]);
+    const { DEFAULT_TRIAL_DEADLINE_MS } = trials;
+    stopTrials = trials.stopTrialWorker;
     const reportReload = (result: OperationResult): void => {
       if (result.error) process.stderr.write(`pi: reload of ${result.pluginId} failed: ${result.error.cause instanceof Error ? result.error.cause.message : String(result.error.cause)}\n`);
     };
@@ -88,6 +91,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
     if (args.watch) {
       const started = await watchPlugins(kernel, { onReload: reportReload, trialDeadlineMs: DEFAULT_TRIAL_DEADLINE_MS });
       watcher = started;
+      if (started.folders().length > 0) trials.warmTrialWorker();
       if (started.folders().length === 0) process.stderr.write(`pi: --watch: no plugin is loaded from a source file, so nothing is watched\n`);
     }
     return await runMode(handle, input);
@@ -95,6 +99,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
     await abortUnfinishedTurn(kernel);
     stopReloadRequests?.();
     await watcher?.close();
+    stopTrials?.();
     await kernel.shutdown();
   }
 }

@@ -24,19 +24,32 @@ export interface TrialOptions {
   deadlineMs?: number;
 }
 
-/** The worker: loads jiti and the host modules, says "ready", evaluates the source, says "done". */
+/**
+ * The worker: loads jiti and the host modules once, says "ready", then evaluates each source it is sent
+ * (jiti's module cache off: every trial is a fresh evaluation) and answers "done" or "error".
+ */
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require("node:worker_threads");
+// What a plugin's top level prints in the trial is not the user's output (stdout may carry a protocol): dropped.
+process.stdout.write = () => true;
+process.stderr.write = () => true;
+for (const name of ["log", "info", "warn", "error", "debug", "trace", "dir"]) console[name] = () => {};
 (async () => {
   const modules = {};
   for (const [name, url] of Object.entries(workerData.moduleUrls)) modules[name] = await import(url);
   if (modules["pi-host"] && modules["pi-host"].tsyringe) modules.tsyringe = modules["pi-host"].tsyringe;
   const { createJiti } = require(workerData.jitiPath);
-  const jiti = createJiti(workerData.sourcePath, { moduleCache: false, fsCache: true, interopDefault: true, virtualModules: modules });
+  const jiti = createJiti(workerData.jitiPath, { moduleCache: false, fsCache: true, interopDefault: true, virtualModules: modules });
+  parentPort.on("message", async ({ id, sourcePath }) => {
+    try {
+      await jiti.import(sourcePath, { default: true });
+      parentPort.postMessage({ id, phase: "done" });
+    } catch (error) {
+      parentPort.postMessage({ id, phase: "error", message: String((error && error.message) || error) });
+    }
+  });
   parentPort.postMessage({ phase: "ready" });
-  await jiti.import(workerData.sourcePath, { default: true });
-  parentPort.postMessage({ phase: "done" });
-})().catch((error) => parentPort.postMessage({ phase: "error", message: String((error && error.message) || error) }));
+})().catch((error) => parentPort.postMessage({ phase: "failed", message: String((error && error.message) || error) }));
 `;
 
 /** The modules a plugin may import by bare name, as the host's loader maps them (hosts/compose.ts). */
@@ -53,42 +66,125 @@ function hostModuleUrls(): Record<string, string> {
   return urls;
 }
 
-/** Evaluates `sourcePath` in a worker thread; resolves with the verdict, never rejects. */
-export function trialLoad(sourcePath: string, options: TrialOptions = {}): Promise<TrialVerdict> {
-  const deadlineMs = options.deadlineMs ?? DEFAULT_TRIAL_DEADLINE_MS;
-  let jitiPath: string;
-  try {
-    jitiPath = createRequire(import.meta.url).resolve("jiti");
-  } catch (error) {
-    return Promise.resolve({ outcome: "inconclusive", reason: `jiti not found: ${(error as Error).message}` });
+type WorkerMessage = { id?: number; phase: "ready" | "done" | "error" | "failed"; message?: string };
+
+/**
+ * One warm trial worker: starting it (jiti and the host API) takes about a second on a slow machine, so
+ * it starts once and serves trials one at a time; a worker whose trial hung is terminated and the next
+ * trial starts a fresh one. It is unref'd: it never keeps the process alive.
+ */
+class TrialWorker {
+  private worker: Worker | undefined;
+  private ready: Promise<boolean> | undefined;
+  private listeners = new Map<number, (message: WorkerMessage) => void>();
+  private nextId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Starts the worker now, so the first trial does not wait for it. */
+  warm(): void {
+    if (this.worker === undefined) this.spawn();
   }
-  return new Promise((resolve) => {
-    let settled = false;
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { sourcePath: sourcePath.startsWith("file:") ? fileURLToPath(sourcePath) : sourcePath, jitiPath, moduleUrls: hostModuleUrls() },
-      stdout: true,
-      stderr: true,
-    });
-    const settle = (verdict: TrialVerdict): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve(verdict);
-    };
-    let timer = setTimeout(() => settle({ outcome: "inconclusive", reason: "the trial worker did not start in time" }), STARTUP_LIMIT_MS);
-    worker.on("message", (message: { phase: string; message?: string }) => {
-      if (message.phase === "ready") {
-        clearTimeout(timer);
-        timer = setTimeout(() => settle({ outcome: "hung", deadlineMs }), deadlineMs);
-      } else if (message.phase === "done") {
-        settle({ outcome: "ok" });
-      } else {
-        settle({ outcome: "inconclusive", reason: message.message ?? "the trial failed" });
+
+  /** Evaluates `sourcePath` in the worker within `deadlineMs`; trials run one at a time. */
+  trial(sourcePath: string, deadlineMs: number): Promise<TrialVerdict> {
+    const run = this.queue.then(() => this.run(sourcePath, deadlineMs));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Terminates the worker (a later trial starts a new one). */
+  close(): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.ready = undefined;
+    for (const listener of this.listeners.values()) listener({ phase: "failed", message: "the trial worker was closed" });
+    this.listeners.clear();
+    void worker?.terminate();
+  }
+
+  private spawn(): void {
+    let jitiPath: string;
+    try {
+      jitiPath = createRequire(import.meta.url).resolve("jiti");
+    } catch (error) {
+      this.ready = Promise.resolve(false);
+      return;
+    }
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { jitiPath, moduleUrls: hostModuleUrls() }});
+    this.worker = worker;
+    let started!: (ok: boolean) => void;
+    this.ready = new Promise((resolve) => (started = resolve));
+    const startTimer = setTimeout(() => started(false), STARTUP_LIMIT_MS);
+    startTimer.unref();
+    worker.on("message", (message: WorkerMessage) => {
+      if (message.phase === "ready" || message.phase === "failed") {
+        clearTimeout(startTimer);
+        started(message.phase === "ready");
       }
+      if (message.id !== undefined) this.listeners.get(message.id)?.(message);
     });
-    worker.on("error", (error) => settle({ outcome: "inconclusive", reason: error.message }));
-    worker.on("exit", () => settle({ outcome: "inconclusive", reason: "the trial worker exited early" }));
-  });
+    const gone = (reason: string): void => {
+      clearTimeout(startTimer);
+      started(false);
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.ready = undefined;
+      for (const listener of this.listeners.values()) listener({ phase: "failed", message: reason });
+      this.listeners.clear();
+    };
+    worker.on("error", (error) => gone(error.message));
+    worker.on("exit", () => gone("the trial worker exited"));
+    // After the listeners (adding a "message" listener refs the worker's port again): idle, it holds nothing.
+    worker.unref();
+  }
+
+  private async run(sourcePath: string, deadlineMs: number): Promise<TrialVerdict> {
+    if (this.worker === undefined) this.spawn();
+    const worker = this.worker;
+    // While a trial is pending the worker keeps the process alive; idle, it does not.
+    worker?.ref();
+    try {
+      return await this.runOn(worker, sourcePath, deadlineMs);
+    } finally {
+      worker?.unref();
+    }
+  }
+
+  private async runOn(worker: Worker | undefined, sourcePath: string, deadlineMs: number): Promise<TrialVerdict> {
+    if (!(await this.ready) || worker === undefined || this.worker !== worker) {
+      this.close();
+      return { outcome: "inconclusive", reason: "the trial worker could not start" };
+    }
+    const id = this.nextId++;
+    return new Promise<TrialVerdict>((resolve) => {
+      const timer = setTimeout(() => {
+        this.listeners.delete(id);
+        this.close();
+        resolve({ outcome: "hung", deadlineMs });
+      }, deadlineMs);
+      this.listeners.set(id, (message) => {
+        clearTimeout(timer);
+        this.listeners.delete(id);
+        resolve(message.phase === "done" ? { outcome: "ok" } : { outcome: "inconclusive", reason: message.message ?? "the trial failed" });
+      });
+      worker.postMessage({ id, sourcePath: sourcePath.startsWith("file:") ? fileURLToPath(sourcePath) : sourcePath });
+    });
+  }
+}
+
+const shared = new TrialWorker();
+
+/** Starts the trial worker ahead of the first reload (`pi --watch` calls this once it watches). */
+export function warmTrialWorker(): void {
+  shared.warm();
+}
+
+/** Stops the trial worker; the process would not wait for it anyway, but a host that ends tidily calls this. */
+export function stopTrialWorker(): void {
+  shared.close();
+}
+
+/** Evaluates `sourcePath` in the trial worker; resolves with the verdict, never rejects. */
+export function trialLoad(sourcePath: string, options: TrialOptions = {}): Promise<TrialVerdict> {
+  return shared.trial(sourcePath, options.deadlineMs ?? DEFAULT_TRIAL_DEADLINE_MS);
 }

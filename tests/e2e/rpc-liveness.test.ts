@@ -215,6 +215,16 @@ describe.skipIf(!built)("pi --mode rpc stays alive and answers (built CLI)", () 
     expect(names).toContain("marker-v1");
     expect(names).not.toContain("marker-v2");
 
+    // Fixing the source reloads as usual (the hung trial's worker was replaced).
+    writeFileSync(pluginFile, markerPlugin("marker-v3"));
+    let fixed: string[] = [];
+    for (let i = 0; i < 240 && !fixed.includes("marker-v3"); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      pi.send({ id: `c3-${i}`, type: "get_commands" });
+      fixed = (await pi.response(`c3-${i}`)).data.commands.map((c: Rec) => c.name);
+    }
+    expect(fixed).toContain("marker-v3");
+
     pi.child.kill("SIGTERM");
     expect(await pi.exitWithin(10_000)).toEqual({ code: 0, signal: null });
   }, 90_000);
