@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { sep } from "node:path";
-import { isSourceFile, sourceRoot, type Kernel, type OperationResult } from "../kernel/index.js";
+import { hashSource, isSourceFile, sourceRoot, type Kernel, type OperationResult } from "../kernel/index.js";
 import { trialLoad } from "./load-trial.js";
 
 /** Tuning for the watcher; defaults suit editors on a local disk. */
@@ -135,10 +135,16 @@ export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): 
 export async function reloadGuarded(kernel: Kernel, id: string, trialDeadlineMs: number | undefined): Promise<OperationResult> {
   const entry = kernel.entries().find((e) => e.id === id);
   if (trialDeadlineMs !== undefined && entry?.source.kind === "file") {
-    const verdict = await trialLoad(entry.source.path, { deadlineMs: trialDeadlineMs });
-    if (verdict.outcome === "hung") {
-      const cause = new Error(`its top level ran for over ${verdict.deadlineMs} ms without finishing (an endless loop?); the previous version keeps running`);
-      return { pluginId: id, status: "aborted", error: { pluginId: id, phase: "load", generation: kernel.describe().plugins.find((p) => p.id === id)?.generation ?? 0, cause } };
+    const path = entry.source.path;
+    // A save landing during the trial means the kernel would load source the trial never saw: try again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const before = await hashSource(path).catch(() => undefined);
+      const verdict = await trialLoad(path, { deadlineMs: trialDeadlineMs });
+      if (verdict.outcome === "hung") {
+        const cause = new Error(`its top level ran for over ${verdict.deadlineMs} ms without finishing (an endless loop?); the previous version keeps running`);
+        return { pluginId: id, status: "aborted", error: { pluginId: id, phase: "load", generation: kernel.describe().plugins.find((p) => p.id === id)?.generation ?? 0, cause } };
+      }
+      if (before === (await hashSource(path).catch(() => undefined))) break;
     }
   }
   return kernel.reload(id);
