@@ -6,7 +6,7 @@
  * stream open, so only an abort that reaches the provider's request can end the turn.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MockLlmServer } from "../support/mock-llm-server.js";
@@ -139,6 +139,30 @@ function expectAbortedPartialAnswer(user: AgentHome): void {
 }
 
 describe.skipIf(!HAS_TMUX)("leaving the TUI mid-answer (built CLI in tmux)", { timeout: 90_000 }, () => {
+  it("a double Ctrl+C while the scripted faux provider streams slowly exits at once too", async () => {
+    const user = agentHome();
+    user.scriptFaux([{ content: `Partial answer ${"streaming slowly ".repeat(200)}` }]);
+    writeFileSync(join(user.agent, "settings.json"), JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1" }));
+    writeFileSync(
+      join(user.agent, "plugins.json"),
+      JSON.stringify({ plugins: [...JSON.parse(readFileSync(join(user.agent, "plugins.json"), "utf8")).plugins.map((p: Record<string, any>) => (p.id === "provider-faux" ? { ...p, config: { ...p.config, tokensPerSecond: 20 } } : p))] }),
+    );
+    const pane = Pane.start(user, []);
+    panes.push(pane);
+    await pane.waitFor((s) => s.includes("faux-1"));
+    pane.type("hello");
+    pane.keys("Enter");
+    await pane.waitFor((s) => s.includes("Partial an"));
+    pane.keys("C-c");
+    pane.keys("C-c");
+    const exit = await pane.timeToExit(EXIT_BOUND_MS);
+    console.log(`faux: pi exited ${exit.ms} ms after the quit (screen polling included)`);
+    expect(exit.ms, "pi was still running after the quit").toBeDefined();
+    expect(exit.code).toBe("0");
+    expect(pane.terminalModes()).toBe("0 1");
+    expectAbortedPartialAnswer(user);
+  });
+
   for (const how of ["a double Ctrl+C", "/quit"] as const) {
     it(`${how} while the answer streams exits at once, restores the terminal, and saves the partial answer`, async () => {
       const user = await slowUser();
