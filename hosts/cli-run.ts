@@ -92,7 +92,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
       const started = await watchPlugins(kernel, { onReload: reportReload, trialDeadlineMs: DEFAULT_TRIAL_DEADLINE_MS });
       watcher = started;
       if (started.folders().length > 0) trials.warmTrialWorker();
-      if (started.folders().length === 0) process.stderr.write(`pi: --watch: no plugin is loaded from a source file, so nothing is watched\n`);
+      else process.stderr.write(`pi: --watch: no plugin is loaded from a source file, so nothing is watched\n`);
     }
     return await runMode(handle, input);
   } finally {
