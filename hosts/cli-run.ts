@@ -22,6 +22,10 @@ import { keepShortRunsOnBaselineWasm } from "./wasm-tiering.js";
 const EXIT_FAILURE = 1;
 /** How a process killed by a second Ctrl+C exits, as shells expect (128 + SIGINT). */
 const EXIT_INTERRUPTED = 130;
+/** How long a stop signal may take to end the process cleanly before it exits regardless. */
+const STOP_LIMIT_MS = 10_000;
+/** How long leaving a run waits for an aborted turn to save its partial answer. */
+const ABORT_GRACE_MS = 2_000;
 
 /** The mode a run uses, by pi's precedence. */
 export type ModeName = "rpc" | "acp" | "json" | "print" | "interactive";
@@ -66,6 +70,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   const { kernel } = composed;
   let watcher: { close(): Promise<void> } | undefined;
   let stopReloadRequests: (() => void) | undefined;
+  let stopTrials: (() => void) | undefined;
   try {
     if (session.partialId !== undefined) {
       const opened = await openSessionById(kernel, session.partialId, place.cwd, session.sessionDir);
@@ -85,16 +90,26 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
       if (sessions.length === 0) return fail(`no sessions for ${place.cwd} yet; start one with "pi"`, EXIT_FAILURE);
       whileRunning = (control) => pickSessionToResume(kernel, sessions, control);
     }
-    const { reloadOnRequest, watchPlugins } = await import("./watch.js");
+    const [{ reloadOnRequest, watchPlugins }, trials] = await Promise.all([import("./watch.js"), import("./load-trial.js")]);
+    const { DEFAULT_TRIAL_DEADLINE_MS } = trials;
+    stopTrials = trials.stopTrialWorker;
     const reportReload = (result: OperationResult): void => {
       if (result.error) process.stderr.write(`pi: reload of ${result.pluginId} failed: ${result.error.cause instanceof Error ? result.error.cause.message : String(result.error.cause)}\n`);
     };
-    stopReloadRequests = reloadOnRequest(kernel, reportReload);
-    if (args.watch) watcher = await watchPlugins(kernel, { onReload: reportReload });
+    // A reload evaluates new source in a worker first, so an endless loop at its top level cannot freeze this process.
+    stopReloadRequests = reloadOnRequest(kernel, reportReload, DEFAULT_TRIAL_DEADLINE_MS);
+    if (args.watch) {
+      const started = await watchPlugins(kernel, { onReload: reportReload, trialDeadlineMs: DEFAULT_TRIAL_DEADLINE_MS });
+      watcher = started;
+      if (started.folders().length > 0) trials.warmTrialWorker();
+      else process.stderr.write(`pi: --watch: no plugin is loaded from a source file, so nothing is watched\n`);
+    }
     return await runMode(handle, input, whileRunning);
   } finally {
+    await abortUnfinishedTurn(kernel);
     stopReloadRequests?.();
     await watcher?.close();
+    stopTrials?.();
     await kernel.shutdown();
   }
 }
@@ -176,6 +191,11 @@ async function runMode(handle: Handle<Mode>, input: ModeInput, whileRunning?: (c
     signals++;
     if (signals > 1) process.exit(EXIT_INTERRUPTED);
     stop();
+    // The mode stops and the plugins retire; should that hang, the process still ends, saying why.
+    setTimeout(() => {
+      process.stderr.write(`pi: stopping took over ${STOP_LIMIT_MS / 1000} s; exiting without waiting any longer\n`);
+      process.exit(EXIT_FAILURE);
+    }, STOP_LIMIT_MS).unref();
   };
   // A reader that went away (`pi --mode json ... | head`) stops the run instead of crashing the process.
   // The listener stays for the rest of the process: writes already queued fail after the run, too.
@@ -200,6 +220,31 @@ async function runMode(handle: Handle<Mode>, input: ModeInput, whileRunning?: (c
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+/**
+ * Leaving a run mid-answer (a double Ctrl+C or /quit in the TUI, a stop signal) aborts the turn instead
+ * of waiting for it: the abort reaches the provider's request, the partial answer is saved as an aborted
+ * assistant message, and only then do the plugins retire, so the session file is whole and the exit is prompt.
+ */
+async function abortUnfinishedTurn(kernel: Kernel): Promise<void> {
+  const session = kernel.use(AgentSessionContract);
+  if (!session.available) return;
+  let busy: boolean;
+  try {
+    const state = session.call("state");
+    busy = state.isStreaming || state.isCompacting;
+  } catch {
+    return;
+  }
+  if (!busy) return;
+  let timer: NodeJS.Timeout | undefined;
+  const settled = Promise.resolve()
+    .then(() => session.call("abort"))
+    .then(() => session.call("idle"))
+    .catch((error: unknown) => process.stderr.write(`pi: could not abort the current turn: ${error instanceof Error ? error.message : String(error)}\n`));
+  await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, ABORT_GRACE_MS)))]);
+  clearTimeout(timer);
 }
 
 /** Flags that contradict each other are refused before anything starts. */

@@ -5,8 +5,10 @@
  * changed nothing into a no-op. The kernel knows nothing of files changing: this driver only calls
  * `kernel.reload`, so an editor integration could drive reloads the same way.
  */
+import { existsSync } from "node:fs";
 import { sep } from "node:path";
-import { isSourceFile, sourceRoot, type Kernel, type OperationResult } from "../kernel/index.js";
+import { hashSource, isSourceFile, sourceRoot, type Kernel, type OperationResult } from "../kernel/index.js";
+import { trialLoad } from "./load-trial.js";
 
 /** Tuning for the watcher; defaults suit editors on a local disk. */
 export interface WatchOptions {
@@ -16,17 +18,27 @@ export interface WatchOptions {
   debounceMs?: number;
   /** Called with the result of each reload the watcher started. */
   onReload?: (result: OperationResult) => void;
+  /**
+   * When set, each reload first evaluates the new source in a worker thread with this deadline (ms), and
+   * a source whose top level does not finish in time is refused (hosts/load-trial.ts).
+   */
+  trialDeadlineMs?: number;
+  /** How often a watched folder that was moved or deleted is looked for again. */
+  lostFolderPollMs?: number;
 }
 
 /** A running watcher. */
 export interface PluginWatcher {
   /** Re-reads the kernel's entries and watches any new source folders. */
   refresh(): void;
+  /** The folders being watched (empty when no plugin is loaded from a source file). */
+  folders(): string[];
   close(): Promise<void>;
 }
 
 type ChokidarWatcher = {
   add(paths: string | string[]): void;
+  unwatch(paths: string | string[]): void;
   on(event: string, listener: (...args: any[]) => void): unknown;
   close(): Promise<void>;
 };
@@ -47,24 +59,51 @@ export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): 
     awaitWriteFinish: { stabilityThreshold: options.stabilityMs ?? 20, pollInterval: 5 },
     ignored: (path: string) => path.split(/[\\/]/).includes("node_modules"),
   }) as unknown as ChokidarWatcher;
-  const ready = new Promise<void>((resolve) => watcher.on("ready", () => resolve()));
+  // chokidar never reports "ready" for an empty list; with nothing to watch there is no scan to wait for.
+  const ready = initial.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => watcher.on("ready", () => resolve()));
 
+  const reload = (id: string): void => {
+    void reloadGuarded(kernel, id, options.trialDeadlineMs).then((result) => options.onReload?.(result));
+  };
+  const schedule = (id: string): void => {
+    clearTimeout(timers.get(id));
+    timers.set(
+      id,
+      setTimeout(() => {
+        timers.delete(id);
+        reload(id);
+      }, debounceMs),
+    );
+  };
   const changed = (path: string): void => {
     if (!isSourceFile(path)) return;
     for (const root of roots()) {
       const owns = root.file !== undefined ? path === root.file : path.startsWith(root.dir + sep);
-      if (!owns) continue;
-      clearTimeout(timers.get(root.id));
-      timers.set(
-        root.id,
-        setTimeout(() => {
-          timers.delete(root.id);
-          void kernel.reload(root.id).then((result) => options.onReload?.(result));
-        }, debounceMs),
-      );
+      if (owns) schedule(root.id);
     }
   };
   for (const event of ["add", "change", "unlink"]) watcher.on(event, changed);
+
+  // chokidar forgets a watched folder that is moved or deleted, and does not notice it coming back: look
+  // for it until it is there again, then watch it afresh and reload its plugins (their source may differ).
+  const lost = new Set<string>();
+  let lostTimer: NodeJS.Timeout | undefined;
+  const lookForLost = (): void => {
+    lostTimer = undefined;
+    for (const dir of [...lost]) {
+      if (!existsSync(dir)) continue;
+      lost.delete(dir);
+      watcher.unwatch(dir);
+      watcher.add(dir);
+      for (const root of roots()) if (root.dir === dir) schedule(root.id);
+    }
+    if (lost.size > 0) lostTimer = setTimeout(lookForLost, options.lostFolderPollMs ?? 250).unref();
+  };
+  watcher.on("unlinkDir", (path: string) => {
+    const gone = [...watched].filter((dir) => dir === path || dir.startsWith(path + sep));
+    for (const dir of gone) lost.add(dir);
+    if (gone.length > 0 && lostTimer === undefined) lostTimer = setTimeout(lookForLost, options.lostFolderPollMs ?? 250).unref();
+  });
 
   const refresh = (): void => {
     const dirs = [...new Set(roots().map((r) => r.dir))].filter((d) => !watched.has(d));
@@ -76,13 +115,39 @@ export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): 
 
   return {
     refresh,
+    folders: () => [...watched],
     async close() {
       stopListening();
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
+      clearTimeout(lostTimer);
+      lost.clear();
       await watcher.close();
     },
   };
+}
+
+/**
+ * Reloads one plugin; with a deadline, a plugin loaded from source is first evaluated in a worker, and
+ * one whose top level does not finish in time is refused (the old generation keeps serving) instead of
+ * freezing the host.
+ */
+export async function reloadGuarded(kernel: Kernel, id: string, trialDeadlineMs: number | undefined): Promise<OperationResult> {
+  const entry = kernel.entries().find((e) => e.id === id);
+  if (trialDeadlineMs !== undefined && entry?.source.kind === "file") {
+    const path = entry.source.path;
+    // A save landing during the trial means the kernel would load source the trial never saw: try again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const before = await hashSource(path).catch(() => undefined);
+      const verdict = await trialLoad(path, { deadlineMs: trialDeadlineMs });
+      if (verdict.outcome === "hung") {
+        const cause = new Error(`its top level ran for over ${verdict.deadlineMs} ms without finishing (an endless loop?); the previous version keeps running`);
+        return { pluginId: id, status: "aborted", error: { pluginId: id, phase: "load", generation: kernel.describe().plugins.find((p) => p.id === id)?.generation ?? 0, cause } };
+      }
+      if (before === (await hashSource(path).catch(() => undefined))) break;
+    }
+  }
+  return kernel.reload(id);
 }
 
 /** The bus event a UI emits for `/reload`. */
@@ -92,10 +157,10 @@ export const RELOAD_REQUEST = "host:reload-request";
  * Answers `/reload`: reloads every enabled plugin loaded from source (a saved edit takes effect; an
  * unchanged file is a no-op by content hash). Returns the function that stops listening.
  */
-export function reloadOnRequest(kernel: Kernel, onReload?: (result: OperationResult) => void): () => void {
+export function reloadOnRequest(kernel: Kernel, onReload?: (result: OperationResult) => void, trialDeadlineMs?: number): () => void {
   return kernel.on(RELOAD_REQUEST, () => {
     for (const entry of kernel.entries()) {
-      if (entry.enabled && entry.source.kind === "file") void kernel.reload(entry.id).then((result) => onReload?.(result));
+      if (entry.enabled && entry.source.kind === "file") void reloadGuarded(kernel, entry.id, trialDeadlineMs).then((result) => onReload?.(result));
     }
   });
 }

@@ -11,7 +11,7 @@ import type { SessionStore } from "../../contracts/session.js";
 import type { Handle, ManyHandle } from "../../kernel/index.js";
 import { COMMANDS, type CommandContext } from "./commands.js";
 import { eventRecord } from "../../contracts/wire-events.js";
-import { jsonLine, readLines } from "./jsonl.js";
+import { jsonLine, MAX_LINE_LENGTH, readLines } from "./jsonl.js";
 import { commandProblem, failure, optionalChoice, optionalImages, requireString, success, type RpcCommand, type RpcResponse, type UiResponse } from "./protocol.js";
 import type { RpcUserInterface } from "./rpc-ui.js";
 import { runUserBash, type BashResult, type Spawn } from "./user-bash.js";
@@ -67,6 +67,8 @@ export class RpcConnection {
     await new Promise<void>((resolve) => {
       const stopReading = readLines(io.stdin, {
         onLine: (line) => this.track(this.handleLine(line)),
+        onOverlong: (length) =>
+          this.write(failure(undefined, "parse", `Failed to parse command: the line is ${length} characters long, over the limit of ${MAX_LINE_LENGTH}; send large content in smaller commands`)),
         onEnd: () => resolve(),
       });
       void io.stopped.then(() => {
