@@ -5,7 +5,9 @@
  *   - each `pi.plugins` path becomes an entry whose id is the plugin's own id, so a package plugin with
  *     id "tool-bash" replaces the built-in;
  *   - a `pi.distribution` plugins.json applies as an overlay of its own;
- *   - skills and prompt templates go to the "resources" plugin's `packages` config.
+ *   - skills and prompt templates go to the "resources" plugin's `packages` config;
+ *   - pi extensions go to the "pi-extensions" plugin's `packageExtensions` config (loaded at start-up,
+ *     after the extensions of settings and before `-e`); when that plugin does not run, a notice says so.
  * Entries elsewhere whose `use` is `npm:<pkg>` or `git:<url>` resolve to the installed package's plugin.
  * Project packages run code only in a trusted project, like the project's own plugins.json.
  */
@@ -43,6 +45,8 @@ export interface DistributionPackage {
   plugins: PackagePlugin[];
   skills: string[];
   prompts: string[];
+  /** pi extension files or folders; empty when the package's code does not run. */
+  extensions: string[];
   distribution: string | undefined;
 }
 
@@ -53,8 +57,12 @@ export interface PackageLayers {
   notices: string[];
 }
 
-/** The label of the layer that hands package skills and templates to the resources plugin. */
+/** The label of the layer that hands package skills, templates and extensions to their plugins. */
 export const PACKAGES_LAYER = "installed packages";
+
+/** The plugin that runs pi extensions, and its config key for the extensions packages bring. */
+const EXTENSIONS_PLUGIN = "pi-extensions";
+const PACKAGE_EXTENSIONS_KEY = "packageExtensions";
 
 /** Reads the installed packages and builds their layers; `earlier` are the layers they go on top of. */
 export async function installedPackageLayers(input: { agentDir: string; cwd: string; earlier: DistributionLayer[]; approveProject?: boolean }): Promise<PackageLayers> {
@@ -70,12 +78,20 @@ export async function installedPackageLayers(input: { agentDir: string; cwd: str
     }
     if (pkg.plugins.length > 0) layers.push({ file: join(pkg.root, "package.json"), extends: "default", entries: pkg.plugins.map((p) => ({ id: p.id, use: p.file })) });
   }
+  const merged = mergeDistributions([...input.earlier, ...layers]);
+  const runs = (id: string): boolean => merged.some((e) => e.id === id && e.enabled);
+  const entries: DistributionLayer["entries"] = [];
   const resources = packages.filter((p) => p.skills.length > 0 || p.prompts.length > 0);
-  const resourcesRuns = mergeDistributions([...input.earlier, ...layers]).some((e) => e.id === "resources" && e.enabled);
-  if (resources.length > 0 && resourcesRuns) {
+  if (resources.length > 0 && runs("resources")) {
     const config = { packages: resources.map((p) => ({ name: p.source, skills: p.skills, prompts: p.prompts })) };
-    layers.push({ file: PACKAGES_LAYER, extends: "default", entries: [{ id: "resources", config }] });
+    entries.push({ id: "resources", config });
   }
+  const withExtensions = packages.filter((p) => p.extensions.length > 0);
+  if (withExtensions.length > 0) {
+    if (runs(EXTENSIONS_PLUGIN)) entries.push({ id: EXTENSIONS_PLUGIN, config: { [PACKAGE_EXTENSIONS_KEY]: withExtensions.flatMap((p) => p.extensions) } });
+    else notices.push(`the extensions of ${withExtensions.map((p) => p.source).join(", ")} are not loaded: the distribution has no enabled "${EXTENSIONS_PLUGIN}" plugin`);
+  }
+  if (entries.length > 0) layers.push({ file: PACKAGES_LAYER, extends: "default", entries });
   return { layers, packages, notices };
 }
 
@@ -111,10 +127,10 @@ export async function readInstalledPackages(agentDir: string, cwd: string, notic
       const isFile = statSync(root).isFile();
       const { contributes, problems } = packageContributions(root, isFile ? undefined : readJson(join(root, "package.json")), isFile ? [] : folderNames(root), isFile);
       for (const problem of problems) notices.push(`package ${text}: ${problem}`);
-      const bringsCode = contributes.plugins.length > 0 || contributes.distribution !== undefined;
+      const bringsCode = contributes.plugins.length > 0 || contributes.extensions.length > 0 || contributes.distribution !== undefined;
       if (scope === "project" && bringsCode) trusted ??= approveProject || (await isTrusted(agentDir, cwd));
       const runsCode = scope === "global" || trusted === true;
-      if (bringsCode && !runsCode) notices.push(`ignoring the plugins of project package ${text}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`);
+      if (bringsCode && !runsCode) notices.push(`ignoring the plugins and extensions of project package ${text}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`);
       const plugins: PackagePlugin[] = [];
       if (runsCode) {
         for (const path of contributes.plugins) {
@@ -136,6 +152,7 @@ export async function readInstalledPackages(agentDir: string, cwd: string, notic
         plugins,
         skills: contributes.skills,
         prompts: contributes.prompts,
+        extensions: runsCode ? contributes.extensions : [],
         distribution: runsCode ? contributes.distribution : undefined,
       });
     }

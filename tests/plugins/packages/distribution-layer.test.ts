@@ -122,7 +122,7 @@ describe("the installed-packages layer of the distribution", () => {
 
     const untrusted = await resolve();
     expect(untrusted.entries.find((e) => e.id === "greeter")).toBeUndefined();
-    expect(untrusted.notices).toEqual([`ignoring the plugins of project package npm:proj-greeter: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`]);
+    expect(untrusted.notices).toEqual([`ignoring the plugins and extensions of project package npm:proj-greeter: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`]);
     expect((untrusted.entries.find((e) => e.id === "resources")!.config as any).packages[0].skills).toEqual([join(dir, "skills")]);
 
     await trustProject(agentDir, cwd);
