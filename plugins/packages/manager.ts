@@ -107,12 +107,14 @@ export class FilePackageManager implements PackageManager {
     const progress = options.onProgress ?? (() => undefined);
     const wanted = text === undefined ? undefined : parsePackageSource(text);
     const outcomes: UpdateOutcome[] = [];
+    let skippedProject = false;
     for (const scope of SCOPES) {
       const base = scopeBaseDir(scope, this.options.agentDir, options.cwd);
       if (scope === "project" && options.projectTrusted !== true) {
         // An untrusted project's package list is not acted on: updating runs npm/git and install scripts.
         const { entries, file } = await readScopePackages(scope, base).catch(() => ({ entries: [] as unknown[], file: "" }));
         if (entries.length > 0) progress(`skipping the ${entries.length} package(s) of ${file}: this project is not trusted; run "pi trust" here, or pass --approve`);
+        skippedProject = entries.length > 0;
         continue;
       }
       const wantedIdentity = wanted === undefined ? undefined : packageIdentity(wanted.kind === "local" ? { ...wanted, path: resolveLocalPath(wanted.path, options.cwd) } : wanted, base);
@@ -130,6 +132,9 @@ export class FilePackageManager implements PackageManager {
         if (wantedIdentity !== undefined && packageIdentity(source, base) !== wantedIdentity) continue;
         outcomes.push(await this.updateOne(source, scope, base, options, progress));
       }
+    }
+    if (text !== undefined && outcomes.length === 0 && skippedProject) {
+      throw new Error(`${text} is not in the global packages setting, and this project's packages are updated only in a trusted project; run "pi trust" here, or pass --approve`);
     }
     if (text !== undefined && outcomes.length === 0) throw new Error(`${text} is not in the packages setting; install it with "pi install ${text}"`);
     return outcomes;

@@ -189,6 +189,7 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     const skipped: string[] = [];
     expect(await manager.call("update", undefined, { cwd, onProgress: (line) => skipped.push(line) })).toEqual([]);
     expect(skipped).toContain(`skipping the 2 package(s) of ${join(cwd, ".pi", "settings.json")}: this project is not trusted; run "pi trust" here, or pass --approve`);
+    await expect(manager.call("update", "npm:proj", { cwd })).rejects.toThrow(`npm:proj is not in the global packages setting, and this project's packages are updated only in a trusted project; run "pi trust" here, or pass --approve`);
     expect(await manager.call("update", undefined, { cwd, projectTrusted: true })).toContainEqual({ source: "../../my-local-package", scope: "project", status: "local", from: undefined, to: undefined });
     expect(await manager.call("remove", local, { cwd, local: true })).toBe(true);
     expect(existsSync(local)).toBe(true);
