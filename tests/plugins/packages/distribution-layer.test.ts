@@ -143,4 +143,26 @@ describe("the installed-packages layer of the distribution", () => {
     expect(notices[0]).toMatch(new RegExp(`^${join(agentDir, "settings.json")}: not valid JSON .*; its packages are not loaded$`));
     expect(entries.find((e) => e.id === "tool-bash")!.use).toBe("tool-bash");
   });
+
+  it("extensions go to the pi-extensions plugin's packageExtensions (a project's only when trusted); without that plugin, a notice", async () => {
+    const global = join(agentDir, "npm", "ext-pkg");
+    mkdirSync(join(global, "extensions"), { recursive: true });
+    writeFileSync(join(global, "package.json"), JSON.stringify({ name: "ext-pkg", version: "1.0.0" }));
+    writeFileSync(join(global, "extensions", "a.ts"), "export default function () {}\n");
+    const project = join(cwd, ".pi", "npm", "proj-ext");
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "proj-ext", version: "1.0.0", pi: { extensions: ["./b.ts"] } }));
+    writeFileSync(join(project, "b.ts"), "export default function () {}\n");
+    packagesSetting(["npm:ext-pkg"]);
+    packagesSetting(["npm:proj-ext"], "project");
+
+    const untrusted = await resolve();
+    expect(untrusted.entries.find((e) => e.id === "pi-extensions")!.config).toMatchObject({ packageExtensions: [join(global, "extensions")] });
+    await trustProject(agentDir, cwd);
+    const trusted = await resolve();
+    expect(trusted.entries.find((e) => e.id === "pi-extensions")!.config).toMatchObject({ packageExtensions: [join(global, "extensions"), join(project, "b.ts")] });
+
+    writeFileSync(join(agentDir, "plugins.json"), JSON.stringify([{ id: "pi-extensions", enabled: false }]));
+    expect((await resolve()).notices).toEqual([`the extensions of npm:ext-pkg, npm:proj-ext are not loaded: the distribution has no enabled "pi-extensions" plugin`]);
+  });
 });
