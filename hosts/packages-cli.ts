@@ -2,7 +2,7 @@
  * `pi install <source> [-l]`, `pi remove <source> [-l]`, `pi update [source]`, `pi list [--json]`.
  * These boot only the built-in settings and packages plugins, never the user's distribution, so a
  * package that breaks the distribution can always be removed. Progress goes to stderr one line per
- * step; the outcome goes to stdout. Ctrl+C or SIGTERM cancels a running install: npm/git's process
+ * step; the outcome goes to stdout. Ctrl+C, SIGTERM or SIGHUP cancels a running install: npm/git's process
  * group is ended, the staging folder removed, and nothing changes.
  *
  * Trust: a project's packages and its `npmCommand` are code the cloned repository chose, so they act
@@ -38,7 +38,7 @@ interface PackageCommand {
 }
 
 /** The signals that cancel a running command, with the exit code a shell expects after each. */
-const CANCEL_SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const;
+const CANCEL_SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
 /** Runs one package command; resolves with the exit code. */
 export async function runPackageCommand(argv: string[], place: PackageCommandPlace): Promise<number> {

@@ -113,6 +113,25 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     expect(treeHash(agentDir)).toBe(before);
   });
 
+  it("an aborted npm that ignores SIGTERM is killed after the grace period; the install still changes nothing", async () => {
+    offer("greeter", "1.0.0");
+    let connected: (socket: Socket) => void = () => undefined;
+    const npmStarted = new Promise<Socket>((resolve) => (connected = resolve));
+    const server = createServer((socket) => connected(socket));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    writeSettings({}, [`--hang-port=${(server.address() as { port: number }).port}`, "--ignore-sigterm"]);
+    const before = treeHash(agentDir);
+    const controller = new AbortController();
+    const install = manager.call("install", "npm:greeter", { cwd, signal: controller.signal });
+    const socket = await npmStarted;
+    const npmGone = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    controller.abort();
+    await expect(install).rejects.toThrow("cancelled");
+    await npmGone;
+    server.close();
+    expect(treeHash(agentDir)).toBe(before);
+  }, 60_000);
+
   it("refuses a package whose manifest lists files it does not have, before moving anything", async () => {
     const dir = offer("broken", "1.0.0");
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "broken", version: "1.0.0", pi: { plugins: ["./nowhere"], skills: ["./skills"] } }));
