@@ -9,7 +9,8 @@
  *   - pi extensions go to the "pi-extensions" plugin's `packageExtensions` config (loaded at start-up,
  *     after the extensions of settings and before `-e`); when that plugin does not run, a notice says so.
  * Entries elsewhere whose `use` is `npm:<pkg>` or `git:<url>` resolve to the installed package's plugin.
- * Project packages run code only in a trusted project, like the project's own plugins.json.
+ * A project's packages apply only in a trusted project (`pi trust`, or `--approve` for one run), like the
+ * project's own plugins.json: in pi 1.6 a project's `.pi` configuration loads only after trust.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
@@ -40,8 +41,6 @@ export interface DistributionPackage {
   /** What makes two sources the same package (npm name, repository, path). */
   identity: string;
   root: string;
-  /** False for a project package in an untrusted project: its plugins and distribution do not apply. */
-  runsCode: boolean;
   plugins: PackagePlugin[];
   skills: string[];
   prompts: string[];
@@ -70,7 +69,6 @@ export async function installedPackageLayers(input: { agentDir: string; cwd: str
   const packages = await readInstalledPackages(input.agentDir, input.cwd, notices, input.approveProject === true);
   const layers: DistributionLayer[] = [];
   for (const pkg of packages) {
-    if (!pkg.runsCode) continue;
     if (pkg.distribution !== undefined) {
       const layer = await readDistribution(pkg.distribution);
       if (layer === undefined) throw new DistributionError(pkg.distribution, undefined, undefined, `package ${pkg.source} lists this distribution but it is missing; reinstall the package`);
@@ -97,16 +95,21 @@ export async function installedPackageLayers(input: { agentDir: string; cwd: str
 
 /**
  * Every package of the global then the project `packages` setting that is installed, with what it brings.
- * `approveProject` (`pi --approve`) lets an untrusted project's packages run code for this run.
+ * `approveProject` (`pi --approve`) lets an untrusted project's packages apply for this run.
  */
 export async function readInstalledPackages(agentDir: string, cwd: string, notices: string[], approveProject = false): Promise<DistributionPackage[]> {
   const out: DistributionPackage[] = [];
-  let trusted: boolean | undefined;
   let loadId: PluginIdLoader | undefined;
   for (const scope of ["global", "project"] as const) {
     const base = scopeBaseDir(scope, agentDir, cwd);
     const file = join(base, "settings.json");
-    for (const entry of settingsPackages(file, notices)) {
+    const entries = settingsPackages(file, notices);
+    if (scope === "project" && entries.length > 0 && !(approveProject || (await isTrusted(agentDir, cwd)))) {
+      // pi 1.6 reads a project's .pi configuration only once the project is trusted; its packages with it.
+      notices.push(`ignoring the ${entries.length} package(s) of ${file}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`);
+      continue;
+    }
+    for (const entry of entries) {
       const text = settingEntrySource(entry);
       if (text === undefined) {
         notices.push(`${file}: ignoring a "packages" entry without a "source"`);
@@ -127,33 +130,27 @@ export async function readInstalledPackages(agentDir: string, cwd: string, notic
       const isFile = statSync(root).isFile();
       const { contributes, problems } = packageContributions(root, isFile ? undefined : readJson(join(root, "package.json")), isFile ? [] : folderNames(root), isFile);
       for (const problem of problems) notices.push(`package ${text}: ${problem}`);
-      const bringsCode = contributes.plugins.length > 0 || contributes.extensions.length > 0 || contributes.distribution !== undefined;
-      if (scope === "project" && bringsCode) trusted ??= approveProject || (await isTrusted(agentDir, cwd));
-      const runsCode = scope === "global" || trusted === true;
-      if (bringsCode && !runsCode) notices.push(`ignoring the plugins and extensions of project package ${text}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`);
       const plugins: PackagePlugin[] = [];
-      if (runsCode) {
-        for (const path of contributes.plugins) {
-          const pluginFile = pluginEntryFile(path);
-          if (pluginFile === undefined) {
-            notices.push(`package ${text}: plugin ${path} is missing; reinstall the package`);
-            continue;
-          }
-          loadId ??= await pluginIdLoader();
-          plugins.push({ id: (await loadId(pluginFile)) ?? fallbackId(pluginFile), file: pluginFile });
+      // A project's packages get here only in a trusted project (above), so every package's code applies.
+      for (const path of contributes.plugins) {
+        const pluginFile = pluginEntryFile(path);
+        if (pluginFile === undefined) {
+          notices.push(`package ${text}: plugin ${path} is missing; reinstall the package`);
+          continue;
         }
+        loadId ??= await pluginIdLoader();
+        plugins.push({ id: (await loadId(pluginFile)) ?? fallbackId(pluginFile), file: pluginFile });
       }
       out.push({
         source: text,
         scope,
         identity: packageIdentity(source, base),
         root,
-        runsCode,
         plugins,
         skills: contributes.skills,
         prompts: contributes.prompts,
-        extensions: runsCode ? contributes.extensions : [],
-        distribution: runsCode ? contributes.distribution : undefined,
+        extensions: contributes.extensions,
+        distribution: contributes.distribution,
       });
     }
   }
@@ -177,10 +174,8 @@ export function resolvePackageUses(entries: MergedEntry[], packages: Distributio
     } catch (error) {
       return fail((error as Error).message);
     }
-    const matches = packages.filter((p) => p.identity === identity);
-    const pkg = matches.filter((p) => p.runsCode).pop();
+    const pkg = packages.filter((p) => p.identity === identity).pop();
     if (pkg === undefined) {
-      if (matches.length > 0) fail(`package "${entry.use}" is installed for this project, which is not trusted; run "pi trust" here`);
       fail(`package "${entry.use}" is not installed; install it with "pi install ${entry.use}"`);
     }
     const plugin = pkg!.plugins.find((p) => p.id === entry.id) ?? (pkg!.plugins.length === 1 ? pkg!.plugins[0] : undefined);

@@ -151,7 +151,7 @@ describe("npm: packages from a verdaccio registry on 127.0.0.1", () => {
 
     const untrusted = await piOk(["plugins", "--json"]);
     expect(JSON.parse(untrusted.stdout).find((p: any) => p.id === "greeter")).toBeUndefined();
-    expect(untrusted.stderr).toContain('ignoring the plugins and extensions of project package npm:pi-fixture-local: this project is not trusted; run "pi trust"');
+    expect(untrusted.stderr).toContain(`ignoring the 1 package(s) of ${join(user.project, ".pi", "settings.json")}: this project is not trusted; run "pi trust"`);
 
     await piOk(["trust"]);
     expect(JSON.parse((await piOk(["plugins", "--json"])).stdout).find((p: any) => p.id === "greeter")).toMatchObject({ status: "active", version: "2.0.0" });

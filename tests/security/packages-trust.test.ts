@@ -86,10 +86,10 @@ describe("package commands in an untrusted project", () => {
       expect(update.stderr).toContain(`skipping the 3 package(s) of ${join(user.project, ".pi", "settings.json")}: this project is not trusted`);
       expectNothingRan();
 
-      // Start-up: the project package's plugin and extension stay off, with a notice.
+      // Start-up: the project's packages (plugin, extension, skills) stay off, with one notice.
       user.scriptFaux([{ content: "hi" }]);
       const run = await piOk(["-p", "--model", "faux/faux-1", "hello"]);
-      expect(run.stderr).toContain("ignoring the plugins and extensions of project package ../vendor/evil: this project is not trusted");
+      expect(run.stderr).toContain(`ignoring the 3 package(s) of ${join(user.project, ".pi", "settings.json")}: this project is not trusted`);
       expectNothingRan();
     },
     SLOW,

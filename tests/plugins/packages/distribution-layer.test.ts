@@ -114,7 +114,7 @@ describe("the installed-packages layer of the distribution", () => {
     }
   });
 
-  it("a project package runs its plugins only in a trusted project; its skills apply either way", async () => {
+  it("a project's packages apply only in a trusted project: plugins, skills and all", async () => {
     const dir = join(cwd, ".pi", "npm", "proj-greeter");
     mkdirSync(dir, { recursive: true });
     writeFixturePackage("greeter", { name: "proj-greeter", version: "1.0.0" }, dir);
@@ -122,13 +122,14 @@ describe("the installed-packages layer of the distribution", () => {
 
     const untrusted = await resolve();
     expect(untrusted.entries.find((e) => e.id === "greeter")).toBeUndefined();
-    expect(untrusted.notices).toEqual([`ignoring the plugins and extensions of project package npm:proj-greeter: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`]);
-    expect((untrusted.entries.find((e) => e.id === "resources")!.config as any).packages[0].skills).toEqual([join(dir, "skills")]);
+    expect(untrusted.notices).toEqual([`ignoring the 1 package(s) of ${join(cwd, ".pi", "settings.json")}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`]);
+    expect(untrusted.entries.find((e) => e.id === "resources")!.config?.packages).toBeUndefined();
 
     await trustProject(agentDir, cwd);
     const trusted = await resolve();
     expect(trusted.notices).toEqual([]);
     expect(trusted.entries.find((e) => e.id === "greeter")).toMatchObject({ use: join(dir, "plugins", "greeter", "index.ts") });
+    expect((trusted.entries.find((e) => e.id === "resources")!.config as any).packages[0].skills).toEqual([join(dir, "skills")]);
   });
 
   it("a package named in settings but not installed, or a broken settings file, is a notice, not a failure", async () => {
