@@ -33,8 +33,8 @@ interface PackageCommand {
   local: boolean;
   json: boolean;
   help: boolean;
-  /** `--approve`: treat the project as trusted for this one command. */
-  approve: boolean;
+  /** `-a/--approve`: trusted for this one command; `-na/--no-approve`: untrusted even if trusted (pi's flags). */
+  approve: boolean | undefined;
 }
 
 /** The signals that cancel a running command, with the exit code a shell expects after each. */
@@ -71,7 +71,7 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
   }
   const { kernel, manager } = booted;
   const progress = (line: string): void => void process.stderr.write(`${line}\n`);
-  const projectTrusted = command.approve || (await isTrusted(place.agentDir, place.cwd));
+  const projectTrusted = command.approve ?? (await isTrusted(place.agentDir, place.cwd));
   const describer = packageDescriber(projectTrusted);
   try {
     switch (command.name) {
@@ -114,10 +114,11 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
 function parsePackageCommand(argv: string[]): PackageCommand {
   const [word, ...rest] = argv;
   const name = word === "uninstall" ? "remove" : (word as PackageCommand["name"]);
-  const command: PackageCommand = { name, source: undefined, local: false, json: false, help: false, approve: false };
+  const command: PackageCommand = { name, source: undefined, local: false, json: false, help: false, approve: undefined };
   for (const arg of rest) {
     if (arg === "-l" || arg === "--local") command.local = true;
-    else if (arg === "--approve") command.approve = true;
+    else if (arg === "-a" || arg === "--approve") command.approve = true;
+    else if (arg === "-na" || arg === "--no-approve") command.approve = false;
     else if (arg === "--json" && name === "list") command.json = true;
     else if (arg === "-h" || arg === "--help") command.help = true;
     else if (arg.startsWith("-") && arg !== "-") throw new Error(`unknown option ${arg} for "pi ${word}"; usage: ${usageLine(name)}`);
@@ -130,10 +131,10 @@ function parsePackageCommand(argv: string[]): PackageCommand {
 }
 
 function usageLine(name: PackageCommand["name"]): string {
-  if (name === "install") return "pi install <source> [-l] [--approve]";
+  if (name === "install") return "pi install <source> [-l] [-a|-na]";
   if (name === "remove") return "pi remove <source> [-l]";
-  if (name === "update") return "pi update [source] [--approve]";
-  return "pi list [--json] [--approve]";
+  if (name === "update") return "pi update [source] [-a|-na]";
+  return "pi list [--json] [-a|-na]";
 }
 
 function usage(name: PackageCommand["name"]): string {
@@ -143,7 +144,7 @@ function usage(name: PackageCommand["name"]): string {
     update: "Move unpinned packages (or the one named) to their newest version; npm:<name>@<version> and git:...@<ref> stay pinned.",
     list: "List the packages of the global and project settings: version, folder and what each contributes.",
   }[name];
-  return `Usage: ${usageLine(name)}\n\n${about}\n\n--approve: trust this project for this one command (its packages and "npmCommand" setting apply).\n\nSources: npm:<name>[@version], git:<host>/<path>[@ref], https://, ssh://, git:// URLs, or a local path.\n`;
+  return `Usage: ${usageLine(name)}\n\n${about}\n\n-a, --approve: trust this project for this one command (its packages and "npmCommand" setting apply); -na, --no-approve: do not, even if it is trusted.\n\nSources: npm:<name>[@version], git:<host>/<path>[@ref], https://, ssh://, git:// URLs, or a local path.\n`;
 }
 
 /** Boots the built-in settings and packages plugins alone. */

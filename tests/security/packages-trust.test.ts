@@ -98,7 +98,7 @@ describe("package commands in an untrusted project", () => {
   it(
     "--approve applies the project's packages and npmCommand for that one command",
     async () => {
-      expect((await piOk(["list", "--approve"])).stdout).toContain("evil-plugin (plugin)");
+      expect((await piOk(["list", "-a"])).stdout).toContain("evil-plugin (plugin)");
       expect(existsSync(pluginMarker)).toBe(true);
 
       const update = await user.pi(["update", "--approve"]);
@@ -123,6 +123,9 @@ describe("package commands in an untrusted project", () => {
       await piOk(["-p", "--model", "faux/faux-1", "hello"]);
       expect(existsSync(pluginMarker)).toBe(true);
       expect(existsSync(extensionMarker)).toBe(true);
+      // -na (pi's --no-approve) sets the trust aside for one command.
+      await piOk(["update", "-na"]);
+      expect(existsSync(npmMarker)).toBe(false);
       const update = await user.pi(["update"]);
       expect(update.code).toBe(1);
       expect(existsSync(npmMarker)).toBe(true);
