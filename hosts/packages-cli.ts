@@ -96,7 +96,7 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
       case "list": {
         const packages = await manager.call("list", place.cwd);
         if (command.json) process.stdout.write(`${JSON.stringify(packages, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
-        else process.stdout.write(await formatList(packages, place, describer));
+        else process.stdout.write(await formatList(packages, place, describer, projectTrusted));
         return 0;
       }
       default:
@@ -186,7 +186,7 @@ function packageDescriber(projectTrusted: boolean): (pkg: InstalledPackage) => P
 }
 
 /** `pi list` for people: global packages, then project packages, each with folder and contributions. */
-async function formatList(packages: InstalledPackage[], place: PackageCommandPlace, describer: (pkg: InstalledPackage) => Promise<PluginIdLoader>): Promise<string> {
+async function formatList(packages: InstalledPackage[], place: PackageCommandPlace, describer: (pkg: InstalledPackage) => Promise<PluginIdLoader>, projectTrusted: boolean): Promise<string> {
   if (packages.length === 0) return "No packages installed.\n";
   let out = "";
   for (const scope of ["global", "project"] as const) {
@@ -194,6 +194,7 @@ async function formatList(packages: InstalledPackage[], place: PackageCommandPla
     if (ofScope.length === 0) continue;
     const file = scope === "global" ? join(place.agentDir, "settings.json") : join(place.cwd, ".pi", "settings.json");
     out += `${out === "" ? "" : "\n"}${scope === "global" ? "Global" : "Project"} packages (${file}):\n`;
+    if (scope === "project" && !projectTrusted) out += `  (not used: this project is not trusted; run "pi trust" here, or pass --approve)\n`;
     for (const pkg of ofScope) out += await describePackage(pkg, await describer(pkg));
   }
   return out;

@@ -69,6 +69,7 @@ describe("package commands in an untrusted project", () => {
     async () => {
       const list = await piOk(["list"]);
       expect(list.stdout).toContain("evil-plugin (plugin)"); // the id, read without running the module
+      expect(list.stdout).toContain(`Project packages (${join(user.project, ".pi", "settings.json")}):\n  (not used: this project is not trusted; run "pi trust" here, or pass --approve)\n`);
       expect(list.stdout).toContain("extensions: extension.ts");
       expectNothingRan();
 
@@ -98,7 +99,9 @@ describe("package commands in an untrusted project", () => {
   it(
     "--approve applies the project's packages and npmCommand for that one command",
     async () => {
-      expect((await piOk(["list", "-a"])).stdout).toContain("evil-plugin (plugin)");
+      const approved = await piOk(["list", "-a"]);
+      expect(approved.stdout).toContain("evil-plugin (plugin)");
+      expect(approved.stdout).not.toContain("not used");
       expect(existsSync(pluginMarker)).toBe(true);
 
       const update = await user.pi(["update", "--approve"]);
