@@ -112,6 +112,11 @@ export interface PackageOptions {
   onProgress?: (line: string) => void;
   /** Stops a running install; the staged files are removed and nothing changes. */
   signal?: AbortSignal;
+  /**
+   * Whether the project at `cwd` is trusted (`pi trust`, or `--approve` for this run). Only then do the
+   * project's command-valued settings (`npmCommand`) apply, and only to project-scope operations.
+   */
+  projectTrusted?: boolean;
 }
 
 /** Options of update. */
@@ -119,6 +124,8 @@ export interface UpdateOptions {
   cwd: string;
   onProgress?: (line: string) => void;
   signal?: AbortSignal;
+  /** As for install: without it the project's packages are skipped and its `npmCommand` never runs. */
+  projectTrusted?: boolean;
 }
 
 /**

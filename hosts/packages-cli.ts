@@ -2,12 +2,19 @@
  * `pi install <source> [-l]`, `pi remove <source> [-l]`, `pi update [source]`, `pi list [--json]`.
  * These boot only the built-in settings and packages plugins, never the user's distribution, so a
  * package that breaks the distribution can always be removed. Progress goes to stderr one line per
- * step; the outcome goes to stdout. Ctrl+C cancels a running install, which then changes nothing.
+ * step; the outcome goes to stdout. Ctrl+C, SIGTERM or SIGHUP cancels a running install: npm/git's process
+ * group is ended, the staging folder removed, and nothing changes.
+ *
+ * Trust: a project's packages and its `npmCommand` are code the cloned repository chose, so they act
+ * only in a trusted project (`pi trust`, or `--approve` for one run); describing a package of an
+ * untrusted project never evaluates its modules (ids come from static reading, see plugin-id.ts).
  */
 import { join, relative } from "node:path";
 import { PackagesContract, PackageSourceError, type InstalledPackage, type PackageManager, type UpdateOutcome } from "../contracts/packages.js";
 import type { Handle, Kernel } from "../kernel/index.js";
 import { pluginEntryFile, pluginIdLoader, type PluginIdLoader } from "./packages.js";
+import { staticPluginId } from "./plugin-id.js";
+import { isTrusted } from "./trust.js";
 
 const EXIT_FAILURE = 1;
 const EXIT_BAD_INPUT = 2;
@@ -26,7 +33,12 @@ interface PackageCommand {
   local: boolean;
   json: boolean;
   help: boolean;
+  /** `-a/--approve`: trusted for this one command; `-na/--no-approve`: untrusted even if trusted (pi's flags). */
+  approve: boolean | undefined;
 }
+
+/** The signals that cancel a running command, with the exit code a shell expects after each. */
+const CANCEL_SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
 /** Runs one package command; resolves with the exit code. */
 export async function runPackageCommand(argv: string[], place: PackageCommandPlace): Promise<number> {
@@ -40,27 +52,43 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
     process.stdout.write(usage(command.name));
     return 0;
   }
-  const { kernel, manager } = await bootPackageManager(place);
   const controller = new AbortController();
-  const cancel = (): void => controller.abort();
-  process.once("SIGINT", cancel);
+  let cancelledBy: keyof typeof CANCEL_SIGNALS | undefined;
+  const cancels = (Object.keys(CANCEL_SIGNALS) as Array<keyof typeof CANCEL_SIGNALS>).map((signal) => {
+    const cancel = (): void => {
+      cancelledBy ??= signal;
+      controller.abort();
+    };
+    process.on(signal, cancel);
+    return () => process.off(signal, cancel);
+  });
+  let booted: Awaited<ReturnType<typeof bootPackageManager>>;
+  try {
+    booted = await bootPackageManager(place);
+  } catch (error) {
+    for (const off of cancels) off();
+    throw error;
+  }
+  const { kernel, manager } = booted;
   const progress = (line: string): void => void process.stderr.write(`${line}\n`);
+  const projectTrusted = command.approve ?? (await isTrusted(place.agentDir, place.cwd));
+  const describer = packageDescriber(projectTrusted);
   try {
     switch (command.name) {
       case "install": {
-        const installed = await manager.call("install", command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal });
+        const installed = await manager.call("install", command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal, projectTrusted });
         process.stdout.write(`Installed ${installed.source}${installed.version !== undefined ? ` ${installed.version}` : ""} (${installed.scope})\n`);
-        process.stdout.write(await describePackage(installed, await pluginIdLoader()));
+        process.stdout.write(await describePackage(installed, await describer(installed)));
         return 0;
       }
       case "remove": {
-        const removed = await manager.call("remove", command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal });
+        const removed = await manager.call("remove", command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal, projectTrusted });
         if (!removed) return fail(`${command.source} is not in the ${command.local ? "project" : "global"} packages setting; see "pi list"`, EXIT_FAILURE);
         process.stdout.write(`Removed ${command.source}\n`);
         return 0;
       }
       case "update": {
-        const outcomes = await manager.call("update", command.source, { cwd: place.cwd, onProgress: progress, signal: controller.signal });
+        const outcomes = await manager.call("update", command.source, { cwd: place.cwd, onProgress: progress, signal: controller.signal, projectTrusted });
         if (outcomes.length === 0) process.stdout.write("No packages installed.\n");
         for (const outcome of outcomes) process.stdout.write(`${outcomeLine(outcome)}\n`);
         return 0;
@@ -68,24 +96,29 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
       case "list": {
         const packages = await manager.call("list", place.cwd);
         if (command.json) process.stdout.write(`${JSON.stringify(packages, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
-        else process.stdout.write(await formatList(packages, place));
+        else process.stdout.write(await formatList(packages, place, describer, projectTrusted));
         return 0;
       }
+      default:
+        return fail(`unknown package command "${String(command.name)}"`, EXIT_BAD_INPUT);
     }
   } catch (error) {
+    if (cancelledBy !== undefined) return fail(`pi ${command.name} cancelled by ${cancelledBy}; nothing was changed`, CANCEL_SIGNALS[cancelledBy]);
     return fail((error as Error).message, error instanceof PackageSourceError ? EXIT_BAD_INPUT : EXIT_FAILURE);
   } finally {
-    process.off("SIGINT", cancel);
     await kernel.shutdown();
+    for (const off of cancels) off();
   }
 }
 
 function parsePackageCommand(argv: string[]): PackageCommand {
   const [word, ...rest] = argv;
   const name = word === "uninstall" ? "remove" : (word as PackageCommand["name"]);
-  const command: PackageCommand = { name, source: undefined, local: false, json: false, help: false };
+  const command: PackageCommand = { name, source: undefined, local: false, json: false, help: false, approve: undefined };
   for (const arg of rest) {
     if (arg === "-l" || arg === "--local") command.local = true;
+    else if (arg === "-a" || arg === "--approve") command.approve = true;
+    else if (arg === "-na" || arg === "--no-approve") command.approve = false;
     else if (arg === "--json" && name === "list") command.json = true;
     else if (arg === "-h" || arg === "--help") command.help = true;
     else if (arg.startsWith("-") && arg !== "-") throw new Error(`unknown option ${arg} for "pi ${word}"; usage: ${usageLine(name)}`);
@@ -98,10 +131,10 @@ function parsePackageCommand(argv: string[]): PackageCommand {
 }
 
 function usageLine(name: PackageCommand["name"]): string {
-  if (name === "install") return "pi install <source> [-l]";
+  if (name === "install") return "pi install <source> [-l] [-a|-na]";
   if (name === "remove") return "pi remove <source> [-l]";
-  if (name === "update") return "pi update [source]";
-  return "pi list [--json]";
+  if (name === "update") return "pi update [source] [-a|-na]";
+  return "pi list [--json] [-a|-na]";
 }
 
 function usage(name: PackageCommand["name"]): string {
@@ -111,7 +144,7 @@ function usage(name: PackageCommand["name"]): string {
     update: "Move unpinned packages (or the one named) to their newest version; npm:<name>@<version> and git:...@<ref> stay pinned.",
     list: "List the packages of the global and project settings: version, folder and what each contributes.",
   }[name];
-  return `Usage: ${usageLine(name)}\n\n${about}\n\nSources: npm:<name>[@version], git:<host>/<path>[@ref], https://, ssh://, git:// URLs, or a local path.\n`;
+  return `Usage: ${usageLine(name)}\n\n${about}\n\n-a, --approve: trust this project for this one command (its packages and "npmCommand" setting apply); -na, --no-approve: do not, even if it is trusted.\n\nSources: npm:<name>[@version], git:<host>/<path>[@ref], https://, ssh://, git:// URLs, or a local path.\n`;
 }
 
 /** Boots the built-in settings and packages plugins alone. */
@@ -137,17 +170,32 @@ function outcomeLine(outcome: UpdateOutcome): string {
   return `Local ${outcome.source} is used where it is; nothing to update`;
 }
 
+/**
+ * How a package's plugin ids are read for display: by evaluating the plugin (as start-up will) only for
+ * packages whose code runs anyway — global ones, and project ones in a trusted project; otherwise by
+ * reading the source text, which runs nothing.
+ */
+function packageDescriber(projectTrusted: boolean): (pkg: InstalledPackage) => Promise<PluginIdLoader> {
+  let evaluating: Promise<PluginIdLoader> | undefined;
+  const readOnly: PluginIdLoader = async (file) => staticPluginId(file);
+  return (pkg) => {
+    if (pkg.scope === "project" && !projectTrusted) return Promise.resolve(readOnly);
+    evaluating ??= pluginIdLoader();
+    return evaluating;
+  };
+}
+
 /** `pi list` for people: global packages, then project packages, each with folder and contributions. */
-async function formatList(packages: InstalledPackage[], place: PackageCommandPlace): Promise<string> {
+async function formatList(packages: InstalledPackage[], place: PackageCommandPlace, describer: (pkg: InstalledPackage) => Promise<PluginIdLoader>, projectTrusted: boolean): Promise<string> {
   if (packages.length === 0) return "No packages installed.\n";
-  const loadId = await pluginIdLoader();
   let out = "";
   for (const scope of ["global", "project"] as const) {
     const ofScope = packages.filter((p) => p.scope === scope);
     if (ofScope.length === 0) continue;
     const file = scope === "global" ? join(place.agentDir, "settings.json") : join(place.cwd, ".pi", "settings.json");
     out += `${out === "" ? "" : "\n"}${scope === "global" ? "Global" : "Project"} packages (${file}):\n`;
-    for (const pkg of ofScope) out += await describePackage(pkg, loadId);
+    if (scope === "project" && !projectTrusted) out += `  (not used: this project is not trusted; run "pi trust" here, or pass --approve)\n`;
+    for (const pkg of ofScope) out += await describePackage(pkg, await describer(pkg));
   }
   return out;
 }

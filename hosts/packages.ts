@@ -5,9 +5,12 @@
  *   - each `pi.plugins` path becomes an entry whose id is the plugin's own id, so a package plugin with
  *     id "tool-bash" replaces the built-in;
  *   - a `pi.distribution` plugins.json applies as an overlay of its own;
- *   - skills and prompt templates go to the "resources" plugin's `packages` config.
+ *   - skills and prompt templates go to the "resources" plugin's `packages` config;
+ *   - pi extensions go to the "pi-extensions" plugin's `packageExtensions` config (loaded at start-up,
+ *     after the extensions of settings and before `-e`); when that plugin does not run, a notice says so.
  * Entries elsewhere whose `use` is `npm:<pkg>` or `git:<url>` resolve to the installed package's plugin.
- * Project packages run code only in a trusted project, like the project's own plugins.json.
+ * A project's packages apply only in a trusted project (`pi trust`, or `--approve` for one run), like the
+ * project's own plugins.json: in pi 1.6 a project's `.pi` configuration loads only after trust.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
@@ -38,11 +41,11 @@ export interface DistributionPackage {
   /** What makes two sources the same package (npm name, repository, path). */
   identity: string;
   root: string;
-  /** False for a project package in an untrusted project: its plugins and distribution do not apply. */
-  runsCode: boolean;
   plugins: PackagePlugin[];
   skills: string[];
   prompts: string[];
+  /** pi extension files or folders; empty when the package's code does not run. */
+  extensions: string[];
   distribution: string | undefined;
 }
 
@@ -53,8 +56,12 @@ export interface PackageLayers {
   notices: string[];
 }
 
-/** The label of the layer that hands package skills and templates to the resources plugin. */
+/** The label of the layer that hands package skills, templates and extensions to their plugins. */
 export const PACKAGES_LAYER = "installed packages";
+
+/** The plugin that runs pi extensions, and its config key for the extensions packages bring. */
+const EXTENSIONS_PLUGIN = "pi-extensions";
+const PACKAGE_EXTENSIONS_KEY = "packageExtensions";
 
 /** Reads the installed packages and builds their layers; `earlier` are the layers they go on top of. */
 export async function installedPackageLayers(input: { agentDir: string; cwd: string; earlier: DistributionLayer[]; approveProject?: boolean; projectTrusted?: boolean }): Promise<PackageLayers> {
@@ -62,7 +69,6 @@ export async function installedPackageLayers(input: { agentDir: string; cwd: str
   const packages = await readInstalledPackages(input.agentDir, input.cwd, notices, input.approveProject === true, input.projectTrusted);
   const layers: DistributionLayer[] = [];
   for (const pkg of packages) {
-    if (!pkg.runsCode) continue;
     if (pkg.distribution !== undefined) {
       const layer = await readDistribution(pkg.distribution);
       if (layer === undefined) throw new DistributionError(pkg.distribution, undefined, undefined, `package ${pkg.source} lists this distribution but it is missing; reinstall the package`);
@@ -70,12 +76,20 @@ export async function installedPackageLayers(input: { agentDir: string; cwd: str
     }
     if (pkg.plugins.length > 0) layers.push({ file: join(pkg.root, "package.json"), extends: "default", entries: pkg.plugins.map((p) => ({ id: p.id, use: p.file })) });
   }
+  const merged = mergeDistributions([...input.earlier, ...layers]);
+  const runs = (id: string): boolean => merged.some((e) => e.id === id && e.enabled);
+  const entries: DistributionLayer["entries"] = [];
   const resources = packages.filter((p) => p.skills.length > 0 || p.prompts.length > 0);
-  const resourcesRuns = mergeDistributions([...input.earlier, ...layers]).some((e) => e.id === "resources" && e.enabled);
-  if (resources.length > 0 && resourcesRuns) {
+  if (resources.length > 0 && runs("resources")) {
     const config = { packages: resources.map((p) => ({ name: p.source, skills: p.skills, prompts: p.prompts })) };
-    layers.push({ file: PACKAGES_LAYER, extends: "default", entries: [{ id: "resources", config }] });
+    entries.push({ id: "resources", config });
   }
+  const withExtensions = packages.filter((p) => p.extensions.length > 0);
+  if (withExtensions.length > 0) {
+    if (runs(EXTENSIONS_PLUGIN)) entries.push({ id: EXTENSIONS_PLUGIN, config: { [PACKAGE_EXTENSIONS_KEY]: withExtensions.flatMap((p) => p.extensions) } });
+    else notices.push(`the extensions of ${withExtensions.map((p) => p.source).join(", ")} are not loaded: the distribution has no enabled "${EXTENSIONS_PLUGIN}" plugin`);
+  }
+  if (entries.length > 0) layers.push({ file: PACKAGES_LAYER, extends: "default", entries });
   return { layers, packages, notices };
 }
 
@@ -87,13 +101,18 @@ export async function installedPackageLayers(input: { agentDir: string; cwd: str
  */
 export async function readInstalledPackages(agentDir: string, cwd: string, notices: string[], approveProject = false, projectTrusted?: boolean): Promise<DistributionPackage[]> {
   const out: DistributionPackage[] = [];
-  let trusted: boolean | undefined;
   let loadId: PluginIdLoader | undefined;
   for (const scope of ["global", "project"] as const) {
     if (scope === "project" && projectTrusted === false) continue;
     const base = scopeBaseDir(scope, agentDir, cwd);
     const file = join(base, "settings.json");
-    for (const entry of settingsPackages(file, notices)) {
+    const entries = settingsPackages(file, notices);
+    if (scope === "project" && entries.length > 0 && !(projectTrusted ?? (approveProject || (await isTrusted(agentDir, cwd))))) {
+      // pi 1.6 reads a project's .pi configuration only once the project is trusted; its packages with it.
+      notices.push(`ignoring the ${entries.length} package(s) of ${file}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`);
+      continue;
+    }
+    for (const entry of entries) {
       const text = settingEntrySource(entry);
       if (text === undefined) {
         notices.push(`${file}: ignoring a "packages" entry without a "source"`);
@@ -114,32 +133,27 @@ export async function readInstalledPackages(agentDir: string, cwd: string, notic
       const isFile = statSync(root).isFile();
       const { contributes, problems } = packageContributions(root, isFile ? undefined : readJson(join(root, "package.json")), isFile ? [] : folderNames(root), isFile);
       for (const problem of problems) notices.push(`package ${text}: ${problem}`);
-      const bringsCode = contributes.plugins.length > 0 || contributes.distribution !== undefined;
-      if (scope === "project" && bringsCode) trusted ??= projectTrusted ?? (approveProject || (await isTrusted(agentDir, cwd)));
-      const runsCode = scope === "global" || trusted === true;
-      if (bringsCode && !runsCode) notices.push(`ignoring the plugins of project package ${text}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`);
       const plugins: PackagePlugin[] = [];
-      if (runsCode) {
-        for (const path of contributes.plugins) {
-          const pluginFile = pluginEntryFile(path);
-          if (pluginFile === undefined) {
-            notices.push(`package ${text}: plugin ${path} is missing; reinstall the package`);
-            continue;
-          }
-          loadId ??= await pluginIdLoader();
-          plugins.push({ id: (await loadId(pluginFile)) ?? fallbackId(pluginFile), file: pluginFile });
+      // A project's packages get here only in a trusted project (above), so every package's code applies.
+      for (const path of contributes.plugins) {
+        const pluginFile = pluginEntryFile(path);
+        if (pluginFile === undefined) {
+          notices.push(`package ${text}: plugin ${path} is missing; reinstall the package`);
+          continue;
         }
+        loadId ??= await pluginIdLoader();
+        plugins.push({ id: (await loadId(pluginFile)) ?? fallbackId(pluginFile), file: pluginFile });
       }
       out.push({
         source: text,
         scope,
         identity: packageIdentity(source, base),
         root,
-        runsCode,
         plugins,
         skills: contributes.skills,
         prompts: contributes.prompts,
-        distribution: runsCode ? contributes.distribution : undefined,
+        extensions: contributes.extensions,
+        distribution: contributes.distribution,
       });
     }
   }
@@ -163,10 +177,8 @@ export function resolvePackageUses(entries: MergedEntry[], packages: Distributio
     } catch (error) {
       return fail((error as Error).message);
     }
-    const matches = packages.filter((p) => p.identity === identity);
-    const pkg = matches.filter((p) => p.runsCode).pop();
+    const pkg = packages.filter((p) => p.identity === identity).pop();
     if (pkg === undefined) {
-      if (matches.length > 0) fail(`package "${entry.use}" is installed for this project, which is not trusted; run "pi trust" here`);
       fail(`package "${entry.use}" is not installed; install it with "pi install ${entry.use}"`);
     }
     const plugin = pkg!.plugins.find((p) => p.id === entry.id) ?? (pkg!.plugins.length === 1 ? pkg!.plugins[0] : undefined);

@@ -2,7 +2,9 @@
  * The packages plugin: `pi install/remove/update/list` (PackagesContract) for npm, git and local-path
  * sources in pi's `packages` setting. npm and git run as child processes owned by this plugin's
  * generation; every change is staged and moved into place atomically (see manager.ts). Setup only
- * declares; nothing is read until a command asks.
+ * declares; nothing is read until a command asks. The `packages` key is written under pi's settings
+ * lock by this plugin itself (a read-modify-write); the settings plugin is required so that a boot
+ * order puts it first, as both share settings.json.
  */
 import { Type } from "@sinclair/typebox";
 import { PackagesContract } from "../../contracts/packages.js";
@@ -26,7 +28,6 @@ export default definePlugin({
       PackagesContract,
       new FilePackageManager({
         agentDir: agentDirFor(ctx.config.agentDir),
-        settings: ctx.use(SettingsContract),
         spawn: (command, args, options) => ctx.spawn(command, args, options),
       }),
     );

@@ -24,19 +24,16 @@ import {
   type UpdateOptions,
   type UpdateOutcome,
 } from "../../contracts/packages.js";
-import type { SettingsStore } from "../../contracts/resources.js";
-import type { Handle } from "../../kernel/index.js";
 import { GitRunner } from "./git-installer.js";
 import { inspectPackage } from "./inspect.js";
 import { NpmRunner, packageVersion } from "./npm-installer.js";
 import type { Spawner } from "./run-command.js";
-import { readScopePackages, writeScopePackages } from "./settings-packages.js";
+import { readScopePackages, readScopeSetting, updateScopePackages } from "./settings-packages.js";
 import { Staging } from "./staging.js";
 
 /** What the manager is built from. */
 export interface ManagerOptions {
   agentDir: string;
-  settings: Handle<SettingsStore>;
   /** Starts npm and git; the plugin passes its owned `ctx.spawn`. */
   spawn: Spawner;
 }
@@ -70,9 +67,10 @@ export class FilePackageManager implements PackageManager {
     progress(`installing ${source.source} (${scope}) into ${target}`);
     const staging = await Staging.open(base);
     try {
-      const staged = await this.stage(source, source.kind === "npm" ? source.version : undefined, staging, options.cwd, progress, options.signal);
+      const npm = await this.npmRunner(scope, options.cwd, options.projectTrusted === true);
+      const staged = await this.stage(source, source.kind === "npm" ? source.version : undefined, staging, npm, progress, options.signal);
       progress(`moving ${source.source} into place and recording it in ${scope} settings`);
-      await staging.place(staged.dir, target, () => this.recordEntry(scope, base, options.cwd, source, source.source));
+      await staging.place(staged.dir, target, () => this.recordEntry(scope, base, source, source.source));
     } finally {
       await staging.close();
     }
@@ -89,7 +87,8 @@ export class FilePackageManager implements PackageManager {
     const { entries } = await readScopePackages(scope, base);
     const remaining = entries.filter((entry) => entryIdentity(entry, base) !== identity);
     if (remaining.length === entries.length) return false;
-    const write = (): Promise<void> => writeScopePackages(this.options.settings, options.cwd, scope, remaining);
+    // The list is filtered again under the settings lock, so an entry another process adds meanwhile stays.
+    const write = async (): Promise<void> => void (await updateScopePackages(scope, base, (current) => current.filter((entry) => entryIdentity(entry, base) !== identity)));
     if (source.kind === "local") {
       await write();
       return true;
@@ -108,8 +107,16 @@ export class FilePackageManager implements PackageManager {
     const progress = options.onProgress ?? (() => undefined);
     const wanted = text === undefined ? undefined : parsePackageSource(text);
     const outcomes: UpdateOutcome[] = [];
+    let skippedProject = false;
     for (const scope of SCOPES) {
       const base = scopeBaseDir(scope, this.options.agentDir, options.cwd);
+      if (scope === "project" && options.projectTrusted !== true) {
+        // An untrusted project's package list is not acted on: updating runs npm/git and install scripts.
+        const { entries, file } = await readScopePackages(scope, base).catch(() => ({ entries: [] as unknown[], file: "" }));
+        if (entries.length > 0) progress(`skipping the ${entries.length} package(s) of ${file}: this project is not trusted; run "pi trust" here, or pass --approve`);
+        skippedProject = entries.length > 0;
+        continue;
+      }
       const wantedIdentity = wanted === undefined ? undefined : packageIdentity(wanted.kind === "local" ? { ...wanted, path: resolveLocalPath(wanted.path, options.cwd) } : wanted, base);
       for (const entry of (await readScopePackages(scope, base)).entries) {
         const entryText = settingEntrySource(entry);
@@ -125,6 +132,9 @@ export class FilePackageManager implements PackageManager {
         if (wantedIdentity !== undefined && packageIdentity(source, base) !== wantedIdentity) continue;
         outcomes.push(await this.updateOne(source, scope, base, options, progress));
       }
+    }
+    if (text !== undefined && outcomes.length === 0 && skippedProject) {
+      throw new Error(`${text} is not in the global packages setting, and this project's packages are updated only in a trusted project; run "pi trust" here, or pass --approve`);
     }
     if (text !== undefined && outcomes.length === 0) throw new Error(`${text} is not in the packages setting; install it with "pi install ${text}"`);
     return outcomes;
@@ -155,6 +165,7 @@ export class FilePackageManager implements PackageManager {
     const outcome = (status: UpdateOutcome["status"], from?: string, to?: string): UpdateOutcome => ({ source: source.source, scope, status, from, to });
     if (source.kind === "local") return outcome("local");
     const target = packageInstallPath(source, base);
+    const npm = await this.npmRunner(scope, options.cwd, options.projectTrusted === true);
     const installed = await exists(target);
     const current = !installed ? undefined : source.kind === "npm" ? await packageVersion(target) : await this.git.commitOf(target, options.signal);
     if (installed && source.pinned) return outcome("pinned", current, current);
@@ -162,7 +173,7 @@ export class FilePackageManager implements PackageManager {
     let spec: string | undefined;
     if (source.kind === "npm") {
       progress(`checking ${source.source} for a newer version`);
-      spec = source.pinned ? source.version : await this.npmRunner(options.cwd).then((npm) => npm.latestVersion(source.name, base, options.signal));
+      spec = source.pinned ? source.version : await npm.latestVersion(source.name, base, options.signal);
       if (installed && current === spec) return outcome("current", current, current);
     } else if (installed) {
       progress(`checking ${source.source} for new commits`);
@@ -173,7 +184,7 @@ export class FilePackageManager implements PackageManager {
     const staging = await Staging.open(base);
     let to: string | undefined;
     try {
-      const staged = await this.stage(source, spec, staging, options.cwd, progress, options.signal);
+      const staged = await this.stage(source, spec, staging, npm, progress, options.signal);
       to = source.kind === "npm" ? staged.version : staged.commit;
       progress(`moving ${source.source} ${to ?? ""} into place`);
       await staging.place(staged.dir, target, async () => undefined);
@@ -185,8 +196,7 @@ export class FilePackageManager implements PackageManager {
   }
 
   /** Fetches a package into the staging folder and refuses it if what it lists is not there. */
-  private async stage(source: NpmSource | GitSource, npmSpec: string | undefined, staging: Staging, cwd: string, progress: (line: string) => void, signal?: AbortSignal): Promise<StagedPackage> {
-    const npm = await this.npmRunner(cwd);
+  private async stage(source: NpmSource | GitSource, npmSpec: string | undefined, staging: Staging, npm: NpmRunner, progress: (line: string) => void, signal?: AbortSignal): Promise<StagedPackage> {
     let staged: StagedPackage;
     if (source.kind === "npm") {
       progress(`fetching ${source.name}${npmSpec !== undefined ? `@${npmSpec}` : ""} with npm`);
@@ -213,25 +223,29 @@ export class FilePackageManager implements PackageManager {
     if (inspection.problems.length > 0) throw new Error(`${path} cannot be installed: ${inspection.problems.join("; ")}`);
     const stored = relative(base, absolute) || ".";
     const source = parsePackageSource(stored);
-    await this.recordEntry(scope, base, cwd, source, stored);
+    await this.recordEntry(scope, base, source, stored);
     return this.describe(source, scope, base);
   }
 
-  /** Writes the scope's setting with `text` in place of any entry naming the same package (else appended). */
-  private async recordEntry(scope: PackageScope, base: string, cwd: string, source: PackageSource, text: string): Promise<void> {
+  /**
+   * Writes the scope's setting with `text` in place of any entry naming the same package (else appended),
+   * as one read-modify-write under the settings lock, so concurrent installs each keep their entry.
+   */
+  private async recordEntry(scope: PackageScope, base: string, source: PackageSource, text: string): Promise<void> {
     const identity = packageIdentity(source, base);
-    const { entries } = await readScopePackages(scope, base);
-    const next: unknown[] = [];
-    let placed = false;
-    for (const entry of entries) {
-      if (entryIdentity(entry, base) !== identity) next.push(entry);
-      else if (!placed) {
-        next.push(typeof entry === "object" && entry !== null ? { ...entry, source: text } : text);
-        placed = true;
+    await updateScopePackages(scope, base, (entries) => {
+      const next: unknown[] = [];
+      let placed = false;
+      for (const entry of entries) {
+        if (entryIdentity(entry, base) !== identity) next.push(entry);
+        else if (!placed) {
+          next.push(typeof entry === "object" && entry !== null ? { ...entry, source: text } : text);
+          placed = true;
+        }
       }
-    }
-    if (!placed) next.push(text);
-    await writeScopePackages(this.options.settings, cwd, scope, next);
+      if (!placed) next.push(text);
+      return next;
+    });
   }
 
   /** A package of the setting as it is on disk. */
@@ -256,9 +270,14 @@ export class FilePackageManager implements PackageManager {
     };
   }
 
-  /** npm as the `npmCommand` setting says (pi's setting), else the machine's `npm`. */
-  private async npmRunner(cwd: string): Promise<NpmRunner> {
-    const configured = (await this.options.settings.call("get", cwd)).npmCommand;
+  /**
+   * npm as the `npmCommand` setting says (pi's setting), else the machine's `npm`. The setting runs a
+   * command, so the project's value counts only for a project-scope operation in a trusted project;
+   * otherwise only the global settings file is read.
+   */
+  private async npmRunner(scope: PackageScope, cwd: string, projectTrusted: boolean): Promise<NpmRunner> {
+    const fromProject = scope === "project" && projectTrusted ? await readScopeSetting(scopeBaseDir("project", this.options.agentDir, cwd), "npmCommand") : undefined;
+    const configured = fromProject ?? (await readScopeSetting(scopeBaseDir("global", this.options.agentDir, cwd), "npmCommand"));
     if (configured === undefined) return new NpmRunner(this.options.spawn, ["npm"]);
     if (!Array.isArray(configured) || configured.length === 0 || configured.some((part) => typeof part !== "string" || part === "")) {
       throw new Error(`the "npmCommand" setting must be a non-empty array of strings like ["npm"]`);

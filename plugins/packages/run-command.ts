@@ -29,6 +29,9 @@ export class CommandFailedError extends Error {
 /** How many trailing lines of a failed command's output go into its error message. */
 const TAIL_LINES = 6;
 
+/** How long an aborted command's process group has to exit after SIGTERM before it gets SIGKILL. */
+const KILL_GRACE_MS = 5_000;
+
 /**
  * Runs `command args` to completion; rejects with CommandFailedError on a non-zero exit or abort.
  * `label` names the step in messages (e.g. "npm install foo@1.0.0") instead of the whole command line.
@@ -52,14 +55,21 @@ export function runCommand(
     let stderr = "";
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const stop = (): void => {
-      if (child.pid !== undefined && child.exitCode === null) {
-        try {
-          process.kill(-child.pid, "SIGTERM");
-        } catch {
-          // already gone
-        }
+    let forceKill: NodeJS.Timeout | undefined;
+    const signalGroup = (signal: NodeJS.Signals): void => {
+      // The whole group, even after npm itself exited: its scripts' processes may still hold the pipes.
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // already gone
       }
+    };
+    const stop = (): void => {
+      signalGroup("SIGTERM");
+      // A group that ignores SIGTERM (a hung install script) is killed outright after a grace period.
+      forceKill = setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS);
+      forceKill.unref();
     };
     options.signal?.addEventListener("abort", stop, { once: true });
     child.once("error", (error) => {
@@ -68,6 +78,7 @@ export function runCommand(
       reject(new Error(missing ? `${command} is not installed or not on PATH; install it and try again` : `${shown}: ${error.message}`));
     });
     child.once("close", (code) => {
+      clearTimeout(forceKill);
       options.signal?.removeEventListener("abort", stop);
       if (options.signal?.aborted) reject(new Error(`${shown}: cancelled`));
       else if (code === 0) resolve({ stdout, stderr });

@@ -4,6 +4,10 @@
  * into place, the previous version moved aside into the staging folder, and the settings written; if that
  * last step fails the moves are undone. Either way the staging folder, and any folder this operation
  * created on the way, is removed — so a failed operation leaves the install folders as they were.
+ *
+ * A process killed outright cannot clean up, so each staging folder is named after the pid that owns
+ * it, and opening a new one first removes the leftovers: folders whose owner is no longer running, or
+ * that are older than STALE_STAGING_MS whatever their owner (a reused pid).
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, rename, rm, rmdir, stat } from "node:fs/promises";
@@ -21,10 +25,11 @@ export class Staging {
     readonly dir: string,
   ) {}
 
-  /** Creates the staging folder (and the base folder, if it did not exist yet). */
+  /** Creates the staging folder (and the base folder, if it did not exist yet), after removing stale ones. */
   static async open(baseDir: string): Promise<Staging> {
     const createdBase = await mkdir(baseDir, { recursive: true });
-    const staging = new Staging(baseDir, join(baseDir, `.pi-staging-${randomBytes(6).toString("hex")}`));
+    await removeStaleStaging(baseDir);
+    const staging = new Staging(baseDir, join(baseDir, `${STAGING_PREFIX}${process.pid}-${randomBytes(6).toString("hex")}`));
     if (createdBase !== undefined) staging.created.push(createdBase);
     await mkdir(staging.dir);
     return staging;
@@ -83,6 +88,57 @@ export class Staging {
   private async ensureParent(target: string): Promise<void> {
     const created = await mkdir(dirname(target), { recursive: true });
     if (created !== undefined) this.created.push(created);
+  }
+}
+
+/** Every staging folder's name starts with this, then `<pid>-<random>`. */
+export const STAGING_PREFIX = ".pi-staging-";
+
+/** A staging folder this old is a leftover even if a process with its owner's pid runs (installs take minutes). */
+export const STALE_STAGING_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the staging folders under `baseDir` that no running operation owns: the owner pid is dead, or
+ * the folder is older than STALE_STAGING_MS (also the only test for a name without a pid). Never throws; a
+ * folder that cannot be removed now is tried again next time. Resolves with the names removed.
+ */
+export async function removeStaleStaging(baseDir: string, now = Date.now()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await readdir(baseDir)).filter((name) => name.startsWith(STAGING_PREFIX));
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const path = join(baseDir, name);
+    const pid = Number(/^(\d+)-/.exec(name.slice(STAGING_PREFIX.length))?.[1] ?? Number.NaN);
+    const age = await stat(path).then(
+      (info) => now - info.mtimeMs,
+      () => undefined,
+    );
+    if (age === undefined) continue;
+    const ours = pid === process.pid;
+    const abandoned = age > STALE_STAGING_MS || (Number.isInteger(pid) && !isRunning(pid));
+    if (ours || !abandoned) continue;
+    try {
+      await rm(path, { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // next time
+    }
+  }
+  return removed;
+}
+
+/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
+function isRunning(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -31,7 +31,9 @@ const Config = Type.Object(
   {
     /** Extension files or folders (pi's `extensions` setting works too), relative to the working folder. */
     extensions: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
-    /** `-e/--extension` paths of this run, loaded after `extensions`. */
+    /** Extensions installed packages bring (the host fills this from the `packages` setting), loaded after `extensions`. */
+    packageExtensions: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+    /** `-e/--extension` paths of this run, loaded after the package extensions. */
     commandLineExtensions: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
     /** pi's `--no-extensions`: skip `.pi/extensions/` and `<agentDir>/extensions/`; listed paths still load. */
     noExtensions: Type.Boolean({ default: false }),

@@ -28,6 +28,7 @@ import type { ExtensionCommandDefinition, ExtensionHandler, ExtensionToolDefinit
 /** The plugin's config (see index.ts for each key's meaning). */
 export interface PiExtensionsConfig {
   extensions: string[];
+  packageExtensions: string[];
   commandLineExtensions: string[];
   noExtensions: boolean;
   agentDir?: string;
@@ -160,7 +161,7 @@ export class ExtensionRuntime {
     const discovery = await discoverExtensions({
       cwd,
       agentDir: this.agentDir(),
-      configured: [...fromSettings, ...this.config.extensions, ...this.config.commandLineExtensions],
+      configured: [...fromSettings, ...this.config.extensions, ...this.packageExtensions(), ...this.config.commandLineExtensions],
       noDiscovery: this.config.noExtensions,
       projectTrusted: await projectFilesApply(this.services.host, cwd),
     });
@@ -190,6 +191,11 @@ export class ExtensionRuntime {
     this.loaded = true;
     if (this.extensions.length > 0) await this.refreshResourceCommands();
     await this.emit({ type: "session_start", reason: "startup" });
+  }
+
+  /** The extensions installed packages bring; pi's `--no-extensions` turns them off with the rest (not `-e`). */
+  private packageExtensions(): string[] {
+    return this.config.noExtensions ? [] : this.config.packageExtensions;
   }
 
   /** The module loader; pi's stand-in modules (TypeBox's checker among them) load only when an extension does. */

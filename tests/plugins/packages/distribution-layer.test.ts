@@ -114,7 +114,7 @@ describe("the installed-packages layer of the distribution", () => {
     }
   });
 
-  it("a project package runs its plugins only in a trusted project; its skills apply either way", async () => {
+  it("a project's packages apply only in a trusted project: plugins, skills and all", async () => {
     const dir = join(cwd, ".pi", "npm", "proj-greeter");
     mkdirSync(dir, { recursive: true });
     writeFixturePackage("greeter", { name: "proj-greeter", version: "1.0.0" }, dir);
@@ -122,13 +122,14 @@ describe("the installed-packages layer of the distribution", () => {
 
     const untrusted = await resolve();
     expect(untrusted.entries.find((e) => e.id === "greeter")).toBeUndefined();
-    expect(untrusted.notices).toEqual([`ignoring the plugins of project package npm:proj-greeter: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`]);
-    expect((untrusted.entries.find((e) => e.id === "resources")!.config as any).packages[0].skills).toEqual([join(dir, "skills")]);
+    expect(untrusted.notices).toEqual([`ignoring the 1 package(s) of ${join(cwd, ".pi", "settings.json")}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`]);
+    expect(untrusted.entries.find((e) => e.id === "resources")!.config?.packages).toBeUndefined();
 
     await trustProject(agentDir, cwd);
     const trusted = await resolve();
     expect(trusted.notices).toEqual([]);
     expect(trusted.entries.find((e) => e.id === "greeter")).toMatchObject({ use: join(dir, "plugins", "greeter", "index.ts") });
+    expect((trusted.entries.find((e) => e.id === "resources")!.config as any).packages[0].skills).toEqual([join(dir, "skills")]);
   });
 
   it("a package named in settings but not installed, or a broken settings file, is a notice, not a failure", async () => {
@@ -142,5 +143,27 @@ describe("the installed-packages layer of the distribution", () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(new RegExp(`^${join(agentDir, "settings.json")}: not valid JSON .*; its packages are not loaded$`));
     expect(entries.find((e) => e.id === "tool-bash")!.use).toBe("tool-bash");
+  });
+
+  it("extensions go to the pi-extensions plugin's packageExtensions (a project's only when trusted); without that plugin, a notice", async () => {
+    const global = join(agentDir, "npm", "ext-pkg");
+    mkdirSync(join(global, "extensions"), { recursive: true });
+    writeFileSync(join(global, "package.json"), JSON.stringify({ name: "ext-pkg", version: "1.0.0" }));
+    writeFileSync(join(global, "extensions", "a.ts"), "export default function () {}\n");
+    const project = join(cwd, ".pi", "npm", "proj-ext");
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "proj-ext", version: "1.0.0", pi: { extensions: ["./b.ts"] } }));
+    writeFileSync(join(project, "b.ts"), "export default function () {}\n");
+    packagesSetting(["npm:ext-pkg"]);
+    packagesSetting(["npm:proj-ext"], "project");
+
+    const untrusted = await resolve();
+    expect(untrusted.entries.find((e) => e.id === "pi-extensions")!.config).toMatchObject({ packageExtensions: [join(global, "extensions")] });
+    await trustProject(agentDir, cwd);
+    const trusted = await resolve();
+    expect(trusted.entries.find((e) => e.id === "pi-extensions")!.config).toMatchObject({ packageExtensions: [join(global, "extensions"), join(project, "b.ts")] });
+
+    writeFileSync(join(agentDir, "plugins.json"), JSON.stringify([{ id: "pi-extensions", enabled: false }]));
+    expect((await resolve()).notices).toEqual([`the extensions of npm:ext-pkg, npm:proj-ext are not loaded: the distribution has no enabled "pi-extensions" plugin`]);
   });
 });

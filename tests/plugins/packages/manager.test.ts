@@ -5,7 +5,8 @@
  * after the new version is in place, an install aborted while npm is mid-copy, a package that lists
  * files it lacks, and the bookkeeping of the `packages` setting.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import { PackagesContract, type PackageManager } from "../../../contracts/packag
 import { Kernel, type Handle } from "../../../kernel/index.js";
 import packagesPlugin from "../../../plugins/packages/index.js";
 import settingsPlugin from "../../../plugins/settings/index.js";
+import { STAGING_PREFIX } from "../../../plugins/packages/staging.js";
 import { treeHash, treeListing, writeFixturePackage } from "../../fixtures/packages/fixture-package.js";
 
 const FAKE_NPM = fileURLToPath(new URL("../../fixtures/packages/fake-npm.mjs", import.meta.url));
@@ -111,6 +113,25 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     expect(treeHash(agentDir)).toBe(before);
   });
 
+  it("an aborted npm that ignores SIGTERM is killed after the grace period; the install still changes nothing", async () => {
+    offer("greeter", "1.0.0");
+    let connected: (socket: Socket) => void = () => undefined;
+    const npmStarted = new Promise<Socket>((resolve) => (connected = resolve));
+    const server = createServer((socket) => connected(socket));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    writeSettings({}, [`--hang-port=${(server.address() as { port: number }).port}`, "--ignore-sigterm"]);
+    const before = treeHash(agentDir);
+    const controller = new AbortController();
+    const install = manager.call("install", "npm:greeter", { cwd, signal: controller.signal });
+    const socket = await npmStarted;
+    const npmGone = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    controller.abort();
+    await expect(install).rejects.toThrow("cancelled");
+    await npmGone;
+    server.close();
+    expect(treeHash(agentDir)).toBe(before);
+  }, 60_000);
+
   it("refuses a package whose manifest lists files it does not have, before moving anything", async () => {
     const dir = offer("broken", "1.0.0");
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "broken", version: "1.0.0", pi: { plugins: ["./nowhere"], skills: ["./skills"] } }));
@@ -183,7 +204,12 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     const installed = await manager.call("install", local, { cwd, local: true });
     expect(installed).toMatchObject({ kind: "local", path: local, version: "0.1.0", installed: true });
     expect(JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")).packages).toEqual(["npm:proj", "../../my-local-package"]);
-    expect(await manager.call("update", undefined, { cwd })).toContainEqual({ source: "../../my-local-package", scope: "project", status: "local", from: undefined, to: undefined });
+    // An untrusted project's packages are not acted on by update; a trusted one's are.
+    const skipped: string[] = [];
+    expect(await manager.call("update", undefined, { cwd, onProgress: (line) => skipped.push(line) })).toEqual([]);
+    expect(skipped).toContain(`skipping the 2 package(s) of ${join(cwd, ".pi", "settings.json")}: this project is not trusted; run "pi trust" here, or pass --approve`);
+    await expect(manager.call("update", "npm:proj", { cwd })).rejects.toThrow(`npm:proj is not in the global packages setting, and this project's packages are updated only in a trusted project; run "pi trust" here, or pass --approve`);
+    expect(await manager.call("update", undefined, { cwd, projectTrusted: true })).toContainEqual({ source: "../../my-local-package", scope: "project", status: "local", from: undefined, to: undefined });
     expect(await manager.call("remove", local, { cwd, local: true })).toBe(true);
     expect(existsSync(local)).toBe(true);
 
@@ -192,5 +218,54 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     writeFileSync(extension, "export default function (pi) {}\n");
     expect(await manager.call("install", extension, { cwd })).toMatchObject({ kind: "local", path: extension, installed: true, problems: [], contributes: { extensions: [extension], plugins: [] } });
     expect(settings().packages).toEqual(["../my-extension.ts"]);
+  });
+});
+
+describe("packages plugin: settings lock, project trust, leftover staging", () => {
+  it("eight installs at once each record their package: the packages list is read and written inside the settings lock", async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `parallel-${i}`);
+    for (const name of names) offer(name, "1.0.0");
+    await Promise.all(names.map((name) => manager.call("install", `npm:${name}`, { cwd })));
+    expect([...settings().packages].sort()).toEqual(names.map((n) => `npm:${n}`).sort());
+    expect(settings().npmCommand[1]).toBe(FAKE_NPM);
+    expect(existsSync(join(agentDir, "settings.json.lock"))).toBe(false);
+  });
+
+  it("the project's npmCommand never runs for a global install, nor for a project install in an untrusted project; it does once trusted", async () => {
+    offer("greeter", "1.0.0");
+    const marker = join(root, "project-npm-ran");
+    const projectNpm = join(root, "project-npm.mjs");
+    writeFileSync(projectNpm, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran\\n");\nprocess.stderr.write("project npm ran\\n");\nprocess.exit(1);\n`);
+    mkdirSync(join(cwd, ".pi"));
+    writeFileSync(join(cwd, ".pi", "settings.json"), JSON.stringify({ npmCommand: [process.execPath, projectNpm] }));
+
+    await manager.call("install", "npm:greeter", { cwd });
+    expect(existsSync(marker)).toBe(false);
+    await manager.call("install", "npm:greeter", { cwd, projectTrusted: true }); // global, even in a trusted project
+    expect(existsSync(marker)).toBe(false);
+    await manager.call("install", "npm:greeter", { cwd, local: true });
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(cwd, ".pi", "npm", "greeter", "package.json"))).toBe(true);
+    await manager.call("update", undefined, { cwd });
+    expect(existsSync(marker)).toBe(false);
+
+    await expect(manager.call("install", "npm:greeter@1.0.0", { cwd, local: true, projectTrusted: true })).rejects.toThrow("project npm ran");
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it("opening a staging folder removes leftovers whose owner is gone or that are stale, and keeps a live operation's", async () => {
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
+    const deadOwner = join(agentDir, `${STAGING_PREFIX}${dead}-aaaaaa`);
+    const liveOwner = join(agentDir, `${STAGING_PREFIX}${process.ppid}-bbbbbb`);
+    const liveButStale = join(agentDir, `${STAGING_PREFIX}${process.ppid}-cccccc`);
+    const oldFormatStale = join(agentDir, `${STAGING_PREFIX}dddddd`);
+    for (const dir of [deadOwner, liveOwner, liveButStale, oldFormatStale]) mkdirSync(join(dir, "node_modules", "x"), { recursive: true });
+    const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(liveButStale, hoursAgo, hoursAgo);
+    utimesSync(oldFormatStale, hoursAgo, hoursAgo);
+
+    offer("greeter", "1.0.0");
+    await manager.call("install", "npm:greeter", { cwd });
+    expect(readdirSync(agentDir).filter((n) => n.startsWith(STAGING_PREFIX))).toEqual([`${STAGING_PREFIX}${process.ppid}-bbbbbb`]);
   });
 });
