@@ -49,8 +49,12 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
   const run = async (): Promise<{ returned?: string; error?: string }> => {
     const core = load(start.corePath) as typeof import("quickjs-emscripten-core");
     const base = (load(start.variantPath) as { default: QuickJSSyncVariant }).default;
-    const memory = new WebAssembly.Memory({ initial: 256, maximum: limits.wasmMaxPages });
-    // Emscripten grows the heap through `memory.grow`; a refusal there means the hard maximum was hit.
+    // The linear memory starts at its hard maximum and never grows. Growing would detach the ArrayBuffer
+    // under the typed arrays the QuickJS bindings keep for a context's whole life (its out-parameters),
+    // and a later host call reading them would fail with a "detached ArrayBuffer" error instead of
+    // running; untouched pages cost no resident memory, so reserving the maximum is free.
+    const memory = new WebAssembly.Memory({ initial: limits.wasmMaxPages, maximum: limits.wasmMaxPages });
+    // Emscripten asks for more through `memory.grow`; a refusal there means the hard maximum was hit.
     let growRefused = false;
     const grow = memory.grow.bind(memory);
     memory.grow = (pages: number): number => {

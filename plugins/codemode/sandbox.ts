@@ -52,7 +52,7 @@ export interface SandboxOutcome {
 }
 
 /** Room in the WebAssembly memory for QuickJS itself (its static data and stack) above the limit. */
-const WASM_HEADROOM_BYTES = 8 * 1024 * 1024;
+const WASM_HEADROOM_BYTES = 16 * 1024 * 1024;
 /** The memory the QuickJS build starts with: the maximum can be no lower. */
 const WASM_INITIAL_BYTES = 16 * 1024 * 1024;
 const WASM_PAGE_BYTES = 64 * 1024;

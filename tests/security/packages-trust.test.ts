@@ -90,7 +90,7 @@ describe("package commands in an untrusted project", () => {
       // Start-up: the project's packages (plugin, extension, skills) stay off, with one notice.
       user.scriptFaux([{ content: "hi" }]);
       const run = await piOk(["-p", "--model", "faux/faux-1", "hello"]);
-      expect(run.stderr).toContain(`ignoring the 3 package(s) of ${join(user.project, ".pi", "settings.json")}: this project is not trusted`);
+      expect(run.stderr).toContain(`skipped project resources in ${user.project} (.pi/settings.json): the project is not trusted`);
       expectNothingRan();
     },
     SLOW,

@@ -122,7 +122,8 @@ describe("the installed-packages layer of the distribution", () => {
 
     const untrusted = await resolve();
     expect(untrusted.entries.find((e) => e.id === "greeter")).toBeUndefined();
-    expect(untrusted.notices).toEqual([`ignoring the 1 package(s) of ${join(cwd, ".pi", "settings.json")}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`]);
+    // The host's one trust line covers the project's settings, and with them its packages.
+    expect(untrusted.notices).toEqual([`skipped project resources in ${cwd} (.pi/settings.json): the project is not trusted; run "pi trust" or /trust to trust it, or pass --approve for this run`]);
     expect(untrusted.entries.find((e) => e.id === "resources")!.config?.packages).toBeUndefined();
 
     await trustProject(agentDir, cwd);
