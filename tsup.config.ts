@@ -4,12 +4,18 @@ import { defineConfig, type Options } from "tsup";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
 
-/** Every built-in plugin compiles to dist/plugins/<name>/index.js, loaded by path at run time. */
-const pluginEntries = Object.fromEntries(
+/**
+ * Built-in plugins live in kind folders (plugins/<kind>/<name>/index.ts); each compiles to
+ * dist/plugins/<name>/index.js, where the host loads a built-in by its name.
+ */
+const pluginSources: Record<string, string> = Object.fromEntries(
   (existsSync("plugins") ? readdirSync("plugins", { withFileTypes: true }) : [])
-    .filter((d) => d.isDirectory() && existsSync(`plugins/${d.name}/index.ts`))
-    .map((d) => [`plugins/${d.name}/index`, `plugins/${d.name}/index.ts`]),
+    .filter((kind) => kind.isDirectory())
+    .flatMap((kind) => readdirSync(`plugins/${kind.name}`, { withFileTypes: true }).map((d) => [d, `plugins/${kind.name}/${d.name}`] as const))
+    .filter(([d, dir]) => d.isDirectory() && existsSync(`${dir}/index.ts`))
+    .map(([d, dir]) => [d.name, `${dir}/index.ts`]),
 );
+const pluginEntries = Object.fromEntries(Object.entries(pluginSources).map(([name, file]) => [`plugins/${name}/index`, file]));
 
 type EsbuildPlugin = NonNullable<Options["esbuildPlugins"]>[number];
 
@@ -48,6 +54,8 @@ const isInside = (dir: string, file: string): boolean => file.startsWith(dir + s
 const oneRuntimeChunk: EsbuildPlugin = {
   name: "one-runtime-chunk",
   setup(build) {
+    // Plugins import the kernel, contracts and kit as "pi-host" (as an ejected copy does): the same chunk.
+    build.onResolve({ filter: /^pi-host$/ }, () => ({ path: "runtime", namespace: "pi-runtime" }));
     build.onResolve({ filter: /(^|\/)(kernel|contracts)\// }, (args) => {
       if (args.kind === "entry-point" || args.namespace === "pi-runtime" || !args.path.startsWith(".")) return undefined;
       if (isInside(CONTRACTS_DIR, args.importer) || isInside(KERNEL_DIR, args.importer) || args.importer === PUBLIC_API) return undefined;
@@ -65,7 +73,7 @@ const oneRuntimeChunk: EsbuildPlugin = {
 
 /** The built-ins the package's default distribution runs: the ones every run loads. */
 const DEFAULT_BUILTINS = (JSON.parse(readFileSync("plugins.json", "utf8")) as { plugins: Array<{ use?: string; enabled?: boolean }> }).plugins
-  .filter((entry) => entry.enabled !== false && typeof entry.use === "string" && existsSync(`plugins/${entry.use}/index.ts`))
+  .filter((entry) => entry.enabled !== false && typeof entry.use === "string" && pluginSources[entry.use] !== undefined)
   .map((entry) => entry.use!);
 const builtinExport = (name: string): string => `builtin_${name.replace(/[^A-Za-z0-9]/g, "_")}`;
 
@@ -78,7 +86,7 @@ const builtinExport = (name: string): string => `builtin_${name.replace(/[^A-Za-
 const oneBuiltinsChunk: EsbuildPlugin = {
   name: "one-builtins-chunk",
   setup(build) {
-    build.onResolve({ filter: /plugins[\\/][^\\/]+[\\/]index\.ts$/ }, (args) => {
+    build.onResolve({ filter: /plugins[\\/][^\\/]+[\\/][^\\/]+[\\/]index\.ts$/ }, (args) => {
       if (args.kind !== "entry-point") return undefined;
       const name = args.path.split(/[\\/]/).at(-2)!;
       return DEFAULT_BUILTINS.includes(name) ? { path: name, namespace: "pi-builtin-entry" } : undefined;
@@ -90,7 +98,7 @@ const oneBuiltinsChunk: EsbuildPlugin = {
     }));
     build.onResolve({ filter: /^pi-default-builtins$/ }, () => ({ path: "default-builtins", namespace: "pi-default-builtins" }));
     build.onLoad({ filter: /.*/, namespace: "pi-default-builtins" }, () => ({
-      contents: DEFAULT_BUILTINS.map((name) => `export { default as ${builtinExport(name)} } from "./plugins/${name}/index.ts";`).join("\n"),
+      contents: DEFAULT_BUILTINS.map((name) => `export { default as ${builtinExport(name)} } from "./${pluginSources[name]}";`).join("\n"),
       resolveDir: ROOT,
       loader: "ts",
     }));

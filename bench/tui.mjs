@@ -154,9 +154,9 @@ async function measureBytes(name, cli, port) {
 async function measureFrames() {
   const { createJiti } = await import("jiti");
   const jiti = createJiti(join(ROOT, "bench", "tui.mjs"), { moduleCache: false });
-  const { TerminalView } = await jiti.import(join(ROOT, "plugins/tui/view.ts"));
-  const { initialViewState } = await jiti.import(join(ROOT, "plugins/tui/state.ts"));
-  const { DiffRenderer } = await jiti.import(join(ROOT, "plugins/mode-interactive/renderer.ts"));
+  const { TerminalView } = await jiti.import(join(ROOT, "plugins/ui/tui/view.ts"));
+  const { initialViewState } = await jiti.import(join(ROOT, "plugins/ui/tui/state.ts"));
+  const { DiffRenderer } = await jiti.import(join(ROOT, "plugins/modes/mode-interactive/renderer.ts"));
 
   // A 10,000-row transcript: user questions and markdown answers, then one answer still streaming.
   const state = initialViewState();

@@ -99,13 +99,12 @@ async function runNew(name: string, dir: string, place: PluginCommandPlace): Pro
 }
 
 async function runEject(id: string, local: boolean, place: PluginCommandPlace): Promise<number> {
-  const [{ ejectPlugin }, api] = await Promise.all([import("./plugin-eject.js"), import("./api.js")]);
-  const outcome = await ejectPlugin({ id, local, ...place, hostExports: new Set(Object.keys(api)) });
+  const { ejectPlugin } = await import("./plugin-eject.js");
+  const outcome = await ejectPlugin({ id, local, ...place });
   const lines = [
-    `Ejected ${outcome.builtin} to ${outcome.dest} (${outcome.files.length} files; kernel and contract imports now come from "pi-host")`,
+    `Ejected ${outcome.builtin} to ${outcome.dest} (${outcome.files.length} files, copied unchanged)`,
     `${outcome.distributionFile}: "${id}" now uses ${outcome.use}`,
   ];
-  if (outcome.vendored.length > 0) lines.push(`Copied along (not exported by "pi-host"): ${outcome.vendored.join(", ")}`);
   if (outcome.dependencies !== undefined) lines.push(`Its npm imports resolve from ${outcome.dependencies} (node_modules link in the copy)`);
   lines.push(`Edit it while pi runs: pi --watch`);
   process.stdout.write(`${lines.join("\n")}\n`);

@@ -1,8 +1,9 @@
 /**
  * `pi plugin eject <id> [-l]`: turns a built-in plugin into the user's own. The plugin's TypeScript
  * source (shipped in the package next to the compiled dist/) is copied into the agent folder's
- * `plugins/<id>/` (with -l, the project's `.pi/plugins/<id>/`), its imports of the kernel and contracts
- * are rewritten to "pi-host", and the user's (or project's) plugins.json gets `{ id, use: "./plugins/<id>" }`
+ * `plugins/<id>/` (with -l, the project's `.pi/plugins/<id>/`) unchanged — built-ins import the kernel,
+ * contracts and kit only as "pi-host", as every plugin does — and the user's (or project's) plugins.json
+ * gets `{ id, use: "./plugins/<id>" }`
  * so the next run — and a running `pi --watch` — uses the copy. Nothing is half-written: the copy is
  * staged next to its final folder and renamed into place, and the plugins.json is replaced whole.
  */
@@ -13,7 +14,6 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { UsageError } from "./cli-flags.js";
 import { builtinNames, resolveDistribution } from "./compose.js";
 import { parseDistribution } from "./distribution.js";
-import { rewritePlugin, type RewriteHost, type RewrittenPlugin } from "./eject-imports.js";
 import { expandHome, projectDir } from "./paths.js";
 
 /** Bare specifiers the host hands source-loaded plugins itself (hosts/compose.ts `composeKernel`). */
@@ -32,8 +32,6 @@ export interface EjectRequest {
   defaultFile: string;
   /** The compiled built-ins, `<name>/index.js`: what counts as a built-in name. */
   builtinDir: string;
-  /** The names the "pi-host" module exports at run time. */
-  hostExports: ReadonlySet<string>;
 }
 
 /** What an eject did, for the command's report. */
@@ -44,8 +42,6 @@ export interface EjectOutcome {
   dest: string;
   /** The files written, relative to `dest`. */
   files: string[];
-  /** Contract modules copied along because "pi-host" does not export them (package-relative paths). */
-  vendored: string[];
   /** Where the copy's npm imports resolve (a `node_modules` link in the copy), if it has any. */
   dependencies: string | undefined;
   /** The plugins.json that now points at the copy, and the `use` it holds. */
@@ -73,23 +69,17 @@ export async function ejectPlugin(request: EjectRequest): Promise<EjectOutcome> 
     throw new UsageError(`no plugin "${request.id}" in the distribution and no built-in of that name; see "pi plugins" (built-ins: ${builtins.join(", ")})`);
   }
 
-  const sourceDir = join(request.packageRoot, "plugins", builtin);
-  if (!existsSync(join(sourceDir, "index.ts"))) {
-    throw new UsageError(`this pi-host has no source for the built-in "${builtin}" (${join(sourceDir, "index.ts")}); reinstall a pi-host that ships plugins/`);
+  const sourceDir = builtinSourceDir(request.packageRoot, builtin);
+  if (sourceDir === undefined) {
+    throw new UsageError(`this pi-host has no source for the built-in "${builtin}" (plugins/<kind>/${builtin}/index.ts); reinstall a pi-host that ships plugins/`);
   }
   const folder = request.id.replace(/[^A-Za-z0-9._-]/g, "-");
   const dest = join(base, "plugins", folder);
   if (existsSync(dest)) throw new UsageError(`${dest} already exists; edit that copy, or remove it to eject "${request.id}" again`);
 
-  const host: RewriteHost = { packageRoot: request.packageRoot, hostExports: request.hostExports, hostProvided: HOST_PROVIDED_MODULES };
-  const sources = readSources(sourceDir);
-  let rewritten: RewrittenPlugin;
-  try {
-    rewritten = rewritePlugin(sourceDir, sources.text, host);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const dependencies = rewritten.packages.length > 0 ? dependencyFolder(request.packageRoot, rewritten.packages) : undefined;
+  const files = sourceFiles(sourceDir);
+  const packages = importedPackages(sourceDir, files);
+  const dependencies = packages.length > 0 ? dependencyFolder(request.packageRoot, packages) : undefined;
 
   // Checked before anything is written: a plugins.json we cannot update stops the eject here.
   const distributionFile = join(base, "plugins.json");
@@ -99,11 +89,7 @@ export async function ejectPlugin(request: EjectRequest): Promise<EjectOutcome> 
   await mkdir(dirname(dest), { recursive: true });
   const stage = await mkdtemp(join(dirname(dest), `.${folder}.eject-`));
   try {
-    for (const file of rewritten.files) {
-      await mkdir(dirname(join(stage, file.path)), { recursive: true });
-      await writeFile(join(stage, file.path), file.text);
-    }
-    for (const file of sources.other) {
+    for (const file of files) {
       await mkdir(dirname(join(stage, file)), { recursive: true });
       await cp(join(sourceDir, file), join(stage, file));
     }
@@ -135,8 +121,7 @@ export async function ejectPlugin(request: EjectRequest): Promise<EjectOutcome> 
   return {
     builtin,
     dest,
-    files: [...rewritten.files.map((f) => f.path), ...sources.other].sort(),
-    vendored: rewritten.vendored,
+    files,
     dependencies: dependencies?.dir,
     distributionFile,
     use,
@@ -148,18 +133,41 @@ function describeUse(use: string, from: string): string {
   return `${use} (set in ${from})`;
 }
 
-/** A plugin folder's files: source text to rewrite, and other files (by relative path) to copy as they are. */
-function readSources(dir: string): { text: Map<string, string>; other: string[] } {
-  const text = new Map<string, string>();
-  const other: string[] = [];
+/** Where a built-in's source lives in the package: `plugins/<kind>/<name>/`. */
+function builtinSourceDir(packageRoot: string, builtin: string): string | undefined {
+  const plugins = join(packageRoot, "plugins");
+  if (!existsSync(plugins)) return undefined;
+  const kinds = readdirSync(plugins, { withFileTypes: true }).filter((d) => d.isDirectory());
+  return kinds.map((kind) => join(plugins, kind.name, builtin)).find((dir) => existsSync(join(dir, "index.ts")));
+}
+
+/** A plugin folder's files (relative paths, sorted), leaving out dot files and node_modules. */
+function sourceFiles(dir: string): string[] {
+  const files: string[] = [];
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = relative(dir, join(entry.parentPath, entry.name));
     if (path.split(/[\\/]/).some((part) => part.startsWith(".") || part === "node_modules")) continue;
-    if (/\.(?:[cm]?ts|[cm]?js)$/.test(entry.name)) text.set(path, readFileSync(join(dir, path), "utf8"));
-    else other.push(path);
+    files.push(path);
   }
-  return { text, other };
+  return files.sort();
+}
+
+/** Bare module specifiers in import/export/import() statements. */
+const IMPORT_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"'./][^"']*)["']/g;
+
+/** The npm packages a plugin's sources import at run time (not node: built-ins, not what the host hands it). */
+function importedPackages(dir: string, files: string[]): string[] {
+  const packages = new Set<string>();
+  for (const file of files.filter((f) => /\.(?:[cm]?ts|[cm]?js)$/.test(f))) {
+    for (const match of readFileSync(join(dir, file), "utf8").matchAll(IMPORT_SPECIFIER)) {
+      const specifier = match[1]!;
+      if (specifier.startsWith("node:") || HOST_PROVIDED_MODULES.has(specifier)) continue;
+      const parts = specifier.split("/");
+      packages.add(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!);
+    }
+  }
+  return [...packages].sort();
 }
 
 /**

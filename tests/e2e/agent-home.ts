@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FauxTurnJson } from "../../plugins/provider-faux/script.js";
+import type { FauxTurnJson } from "../../plugins/ai/provider-faux/script.js";
 import { deltaChunk, DONE, pieces, usageChunk, type Completion } from "../fixtures/sse/openai-completions/envelope.js";
 import type { SseEvent } from "../support/mock-llm-server.js";
 import { runPi, type PiRun } from "./run-pi.js";

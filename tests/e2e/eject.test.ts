@@ -10,9 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EjectImportError, rewritePlugin, type RewriteHost } from "../../hosts/eject-imports.js";
 import { ejectPlugin } from "../../hosts/plugin-eject.js";
-import * as api from "../../hosts/api.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -155,7 +153,7 @@ const readCall = (id: string, path: string): unknown => ({ content: [{ type: "to
 
 describe("the published package", () => {
   it("ships the plugin, contract and kernel sources next to dist/ (and no tests)", () => {
-    for (const file of ["dist/cli.js", "plugins.json", "plugins/tool-read/index.ts", "plugins/tool-read/read-tool.ts", "contracts/tool.ts", "contracts/ai/index.ts", "kernel/index.ts"]) {
+    for (const file of ["dist/cli.js", "plugins.json", "plugins/tools/tool-read/index.ts", "plugins/tools/tool-read/read-tool.ts", "contracts/tool.ts", "contracts/ai/index.ts", "kernel/index.ts"]) {
       expect(published, file).toContain(file);
     }
     expect(published.filter((f) => f.startsWith("tests/") || f.startsWith("examples/"))).toEqual([]);
@@ -297,10 +295,9 @@ describe("pi plugin eject (installed package, built CLI)", () => {
     await refused(["plugin", "eject", "tool-find"], `pi: ${join(user.agent, "plugins.json")}: not valid JSON`);
   });
 
-  it("every built-in ejects and boots from its copy (contracts pi-host lacks are copied along; npm imports resolve)", async () => {
+  it("every built-in ejects as a plain copy of its source and boots from it (npm imports resolve)", async () => {
     const user = newUser();
     const builtins = readdirSync(join(installed, "dist", "plugins")).sort();
-    const hostExports = new Set(Object.keys(api));
     // Opt-in plugins of the default distribution stay off after eject; the user is told how to turn them on.
     const optIn = new Set((JSON.parse(readFileSync(join(installed, "plugins.json"), "utf8")).plugins as Rec[]).filter((e) => e.enabled === false).map((e) => e.id as string));
     for (const id of builtins) {
@@ -312,8 +309,12 @@ describe("pi plugin eject (installed package, built CLI)", () => {
         packageRoot: installed,
         defaultFile: join(installed, "plugins.json"),
         builtinDir: join(installed, "dist", "plugins"),
-        hostExports,
       });
+      // The copy is the built-in's source, byte for byte: built-ins import only "pi-host", like any plugin.
+      const source = readdirSync(join(installed, "plugins"))
+        .map((kind) => join(installed, "plugins", kind, id))
+        .find((dir) => existsSync(join(dir, "index.ts")))!;
+      for (const file of outcome.files) expect(readFileSync(join(outcome.dest, file), "utf8"), `${id}/${file}`).toBe(readFileSync(join(source, file), "utf8"));
       if (optIn.has(id)) expect(outcome.notices).toContain(`"${id}" is disabled in the distribution; set "enabled": true to run the copy`);
     }
     const run = await pi(["plugins", "--json"], { cwd: user.project, env: user.env });
@@ -330,70 +331,4 @@ describe("pi plugin eject (installed package, built CLI)", () => {
       expect((JSON.parse(on.stdout) as Rec[]).find((p) => p.id === id), id).toMatchObject({ status: "active" });
     }
   }, 120_000);
-});
-
-describe("the import rewrite", () => {
-  /** A miniature package: a kernel index, two contract modules, and one plugin's files. */
-  function miniPackage(plugin: Record<string, string>): { root: string; host: RewriteHost; sources: Map<string, string> } {
-    const root = mkdtempSync(join(tmpdir(), "pi-rewrite-"));
-    const files: Record<string, string> = {
-      "kernel/index.ts": `export function definePlugin(d) { return d; }\nexport interface PluginContext {}\n`,
-      "contracts/tool.ts": `import { defineContract } from "../kernel/index.js";\nexport interface AgentTool { name: string }\nexport const ToolContract = defineContract({ id: "tool" });\nexport const TOOL_LIMITS = {};\n`,
-      "contracts/extra.ts": `import { defineContract } from "../kernel/index.js";\nimport type { AgentTool } from "./tool.js";\nexport type Extra = AgentTool;\nexport const ExtraContract = defineContract({ id: "extra" });\n`,
-    };
-    for (const [path, text] of Object.entries({ ...files, ...Object.fromEntries(Object.entries(plugin).map(([p, t]) => [`plugins/demo/${p}`, t])) })) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    }
-    const host: RewriteHost = { packageRoot: root, hostExports: new Set(["definePlugin", "ToolContract", "TOOL_LIMITS"]), hostProvided: new Set(["pi-host", "@sinclair/typebox"]) };
-    return { root, host, sources: new Map(Object.entries(plugin)) };
-  }
-
-  it("points kernel and contract imports at pi-host (type-only ones too), keeps the plugin's own, and lists npm packages", () => {
-    const { root, host, sources } = miniPackage({
-      "index.ts": [
-        `import { definePlugin, type PluginContext } from "../../kernel/index.js";`,
-        `import { ToolContract as Tools, TOOL_LIMITS } from "../../contracts/tool.js";`,
-        `import type { AgentTool } from "../../contracts/tool.js";`,
-        `import { helper } from "./lib/helper.js";`,
-        `import { Type } from "@sinclair/typebox";`,
-        `import { Value } from "@sinclair/typebox/value";`,
-        `import type { Messages } from "@anthropic-ai/sdk/resources/messages";`,
-        `import { readFile } from "node:fs/promises";`,
-        `const sdk = () => import("openai");`,
-      ].join("\n"),
-      "lib/helper.ts": `import { TOOL_LIMITS } from "../../../contracts/tool.js";\nexport const helper = TOOL_LIMITS;\n`,
-    });
-    const out = rewritePlugin(join(root, "plugins", "demo"), sources, host);
-    const index = out.files.find((f) => f.path === "index.ts")!.text;
-    expect(index).toContain(`import { definePlugin, type PluginContext } from "pi-host";`);
-    expect(index).toContain(`import { ToolContract as Tools, TOOL_LIMITS } from "pi-host";`);
-    expect(index).toContain(`import type { AgentTool } from "pi-host";`);
-    expect(index).toContain(`import { helper } from "./lib/helper.js";`);
-    expect(out.files.find((f) => f.path === join("lib", "helper.ts"))!.text).toContain(`import { TOOL_LIMITS } from "pi-host";`);
-    expect(out.vendored).toEqual([]);
-    expect(out.packages).toEqual(["@sinclair/typebox", "openai"]);
-  });
-
-  it("copies a contract module whose values pi-host does not export, and points every import of it at the copy", () => {
-    const { root, host, sources } = miniPackage({
-      "index.ts": `import { ExtraContract } from "../../contracts/extra.js";\nimport type { Extra } from "../../contracts/extra.js";\n`,
-      "deep/use.ts": `import { ExtraContract } from "../../../contracts/extra.js";\n`,
-    });
-    const out = rewritePlugin(join(root, "plugins", "demo"), sources, host);
-    expect(out.vendored).toEqual([join("contracts", "extra.ts")]);
-    const byPath = new Map(out.files.map((f) => [f.path, f.text]));
-    expect(byPath.get("index.ts")).toBe(`import { ExtraContract } from "./host-contracts/extra.js";\nimport type { Extra } from "./host-contracts/extra.js";\n`);
-    expect(byPath.get(join("deep", "use.ts"))).toBe(`import { ExtraContract } from "../host-contracts/extra.js";\n`);
-    // The copy's own imports: the kernel through pi-host, a sibling contract pi-host exports through pi-host.
-    expect(byPath.get(join("host-contracts", "extra.ts"))).toBe(
-      `import { defineContract } from "pi-host";\nimport type { AgentTool } from "pi-host";\nexport type Extra = AgentTool;\nexport const ExtraContract = defineContract({ id: "extra" });\n`,
-    );
-  });
-
-  it("refuses a plugin that imports files outside its folder other than the kernel and contracts", () => {
-    const { root, host, sources } = miniPackage({ "index.ts": `import { x } from "../other-plugin/index.js";\n` });
-    expect(() => rewritePlugin(join(root, "plugins", "demo"), sources, host)).toThrow(EjectImportError);
-    expect(() => rewritePlugin(join(root, "plugins", "demo"), sources, host)).toThrow(`${join("plugins", "demo", "index.ts")} imports "../other-plugin/index.js", outside its plugin folder`);
-  });
 });

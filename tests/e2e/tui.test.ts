@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import stringWidth from "string-width";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { renderMarkdown } from "../../plugins/tui/markdown.js";
-import { Theme, DARK_THEME } from "../../plugins/tui/theme.js";
+import { renderMarkdown } from "../../plugins/ui/tui/markdown.js";
+import { Theme, DARK_THEME } from "../../plugins/ui/tui/theme.js";
 import { PI_BIN } from "./run-pi.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -321,14 +321,14 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
   it("acceptance 4: under pi --watch, editing a file of the tui plugin swaps the UI and keeps the transcript and the editor text", async () => {
     // A copy of the tui plugin's source (with the kernel and contracts it imports), loaded with --plugin.
     const tree = mkdtempSync(join(tmpdir(), "pi-tui-copy-"));
-    for (const dir of ["kernel", "contracts", "plugins/tui"]) cpSync(join(ROOT, dir), join(tree, dir), { recursive: true });
+    for (const dir of ["kernel", "contracts", "plugins/ui/tui"]) cpSync(join(ROOT, dir), join(tree, dir), { recursive: true });
     symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
-    const footer = join(tree, "plugins/tui/footer.ts");
+    const footer = join(tree, "plugins/ui/tui/footer.ts");
     const source = readFileSync(footer, "utf8");
     expect(source).toContain(" ctx`");
 
     const { home, cwd } = makeHome([{ content: "An answer that must survive the swap." }], { tokensPerSecond: 0 });
-    const pane = start({ home, cwd, args: ["--watch", "--plugin", `tui=${join(tree, "plugins/tui/index.ts")}`] });
+    const pane = start({ home, cwd, args: ["--watch", "--plugin", `tui=${join(tree, "plugins/ui/tui/index.ts")}`] });
     await pane.waitFor((s) => s.includes("pi-host") && s.includes("faux-1"));
     pane.type("before the swap");
     pane.keys("Enter");

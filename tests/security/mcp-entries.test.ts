@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SettingsContract } from "../../contracts/resources.js";
 import { Kernel } from "../../kernel/index.js";
-import settingsPlugin from "../../plugins/settings/index.js";
+import settingsPlugin from "../../plugins/config/settings/index.js";
 import { hostEnvironmentEntry } from "../support/host-environment.js";
 
 const kernels: Kernel[] = [];

@@ -6,9 +6,9 @@
 import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
-import { createBashTool } from "../../../plugins/tool-bash/bash-tool.js";
-import { RunningCommands } from "../../../plugins/tool-bash/running-commands.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
+import { createBashTool } from "../../../plugins/tools/tool-bash/bash-tool.js";
+import { RunningCommands } from "../../../plugins/tools/tool-bash/running-commands.js";
 import { gate, LoopHarness, tool } from "./harness.js";
 
 const CALLS = 50;

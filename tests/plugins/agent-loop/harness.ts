@@ -6,8 +6,8 @@ import { Type, type TSchema } from "@sinclair/typebox";
 import { runAgent, type AgentEvent, type AgentMessage, type LoopHooks, type TurnConfig } from "../../../contracts/agent.js";
 import type { UserMessage } from "../../../contracts/ai/index.js";
 import { createFileLocks, type AgentTool, type ToolResult, type ToolUpdate } from "../../../contracts/tool.js";
-import { runTurn } from "../../../plugins/agent-loop/loop.js";
-import { createFauxProvider, type FauxOptions, type FauxProvider } from "../../../plugins/provider-faux/faux.js";
+import { runTurn } from "../../../plugins/session/agent-loop/loop.js";
+import { createFauxProvider, type FauxOptions, type FauxProvider } from "../../../plugins/ai/provider-faux/faux.js";
 
 /** A user message with text. */
 export function user(text: string): UserMessage {

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../contracts/agent.js";
 import type { AssistantMessage, ToolResultMessage } from "../../../contracts/ai/index.js";
-import { fauxText, fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxText, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { gate, LoopHarness, tool, user } from "./harness.js";
 
 const results = (messages: AgentMessage[]): ToolResultMessage[] => messages.filter((m): m is ToolResultMessage => m.role === "toolResult");

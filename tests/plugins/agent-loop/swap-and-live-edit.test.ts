@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AssistantMessage, ToolResultMessage } from "../../../contracts/ai/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -25,7 +25,7 @@ describe("the loop is a plugin", () => {
       cwd,
       sources: { "agent-loop": { kind: "file", path: ALT_LOOP } },
       faux: { responses: [{ content: [fauxToolCall("read", { path: "notes.txt" }, "r1")] }, { content: "it says 42" }] },
-      entries: [{ id: "tool-read", source: { kind: "file", path: join(ROOT, "plugins/tool-read/index.ts") } }],
+      entries: [{ id: "tool-read", source: { kind: "file", path: join(ROOT, "plugins/tools/tool-read/index.ts") } }],
     }));
     expect(h.kernel.describe().plugins.find((p) => p.id === "agent-loop")).toMatchObject({ name: "alt-loop", status: "active" });
     await h.session.call("prompt", "what do the notes say?");
@@ -41,9 +41,9 @@ describe("live edit of tool-read while a session runs", () => {
   it("the call in flight finishes on the old code; the next call runs the new code", async () => {
     // A copy of the source tree, so the test can edit tool-read on disk without touching the repository.
     const tree = mkdtempSync(join(tmpdir(), "pi-live-"));
-    for (const dir of ["kernel", "contracts", "plugins/tool-read"]) cpSync(join(ROOT, dir), join(tree, dir), { recursive: true });
+    for (const dir of ["kernel", "contracts", "plugins/tools/tool-read"]) cpSync(join(ROOT, dir), join(tree, dir), { recursive: true });
     symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
-    const toolFile = join(tree, "plugins/tool-read/read-tool.ts");
+    const toolFile = join(tree, "plugins/tools/tool-read/read-tool.ts");
     const cwd = mkdtempSync(join(tmpdir(), "pi-live-cwd-"));
     writeFileSync(join(cwd, "a.txt"), "alpha\n");
 
@@ -70,7 +70,7 @@ describe("live edit of tool-read while a session runs", () => {
     const h = (harness = await bootSession({
       cwd,
       faux: { responses: [{ content: [fauxToolCall("read", { path: "a.txt" }, "first")] }, { content: [fauxToolCall("read", { path: "a.txt" }, "second")] }, { content: "done" }] },
-      entries: [{ id: "tool-read", source: { kind: "file", path: join(tree, "plugins/tool-read/index.ts") } }],
+      entries: [{ id: "tool-read", source: { kind: "file", path: join(tree, "plugins/tools/tool-read/index.ts") } }],
     }));
     const running = h.session.call("prompt", "read it twice");
     while (!h.events.some((e) => e.type === "tool_execution_start")) await flush();

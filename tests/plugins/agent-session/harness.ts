@@ -12,11 +12,11 @@ import { ToolContract, type AgentTool } from "../../../contracts/tool.js";
 import * as typebox from "@sinclair/typebox";
 import * as api from "../../../hosts/api.js";
 import { definePlugin, Kernel, type Handle, type PluginDefinition, type PluginEntry, type PluginSource } from "../../../kernel/index.js";
-import agentLoop from "../../../plugins/agent-loop/index.js";
-import agentSession from "../../../plugins/agent-session/index.js";
-import compaction from "../../../plugins/compaction/index.js";
-import { createFauxProvider, type FauxOptions, type FauxProvider } from "../../../plugins/provider-faux/faux.js";
-import sessionJsonl from "../../../plugins/session-jsonl/index.js";
+import agentLoop from "../../../plugins/session/agent-loop/index.js";
+import agentSession from "../../../plugins/session/agent-session/index.js";
+import compaction from "../../../plugins/session/compaction/index.js";
+import { createFauxProvider, type FauxOptions, type FauxProvider } from "../../../plugins/ai/provider-faux/faux.js";
+import sessionJsonl from "../../../plugins/session/session-jsonl/index.js";
 
 /** A catalog that knows only the faux provider's models. */
 function fauxModels(faux: FauxProvider): PluginDefinition<any, any> {

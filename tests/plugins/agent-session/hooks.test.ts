@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HooksContract, type AgentHooks } from "../../../contracts/hooks.js";
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
 import { definePlugin } from "../../../kernel/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, testTool, type SessionHarness } from "./harness.js";
 
 function hooksPlugin(id: string, hooks: AgentHooks) {

@@ -4,7 +4,7 @@ import type { AgentMessage } from "../../../contracts/agent.js";
 import type { AssistantMessage } from "../../../contracts/ai/index.js";
 import { SettingsContract, type Settings } from "../../../contracts/resources.js";
 import { definePlugin } from "../../../kernel/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, testTool, type SessionHarness } from "./harness.js";
 
 /** A settings plugin answering fixed settings. */

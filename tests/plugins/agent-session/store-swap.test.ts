@@ -16,12 +16,12 @@ import type { ToolResultMessage } from "../../../contracts/ai/index.js";
 import { SettingsContract, type Settings } from "../../../contracts/resources.js";
 import type { SessionEntry, TreeNode } from "../../../contracts/session.js";
 import { definePlugin, type PluginSource } from "../../../kernel/index.js";
-import { fauxToolCall, type FauxOptions } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall, type FauxOptions } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, type SessionHarness } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const MEMORY_STORE: PluginSource = { kind: "file", path: fileURLToPath(new URL("../../fixtures/plugins/memory-store/index.ts", import.meta.url)) };
-const TOOL_READ = { id: "tool-read", source: { kind: "file" as const, path: join(ROOT, "plugins/tool-read/index.ts") } };
+const TOOL_READ = { id: "tool-read", source: { kind: "file" as const, path: join(ROOT, "plugins/tools/tool-read/index.ts") } };
 
 const harnesses: SessionHarness[] = [];
 afterEach(async () => {

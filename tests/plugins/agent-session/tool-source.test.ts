@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
 import { ToolSourceContract } from "../../../contracts/tool.js";
 import { definePlugin } from "../../../kernel/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, type SessionHarness } from "./harness.js";
 
 let harness: SessionHarness | undefined;

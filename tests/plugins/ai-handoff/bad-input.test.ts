@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuthContract, type AuthStore } from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import authPlugin from "../../../plugins/auth/index.js";
+import authPlugin from "../../../plugins/ai/auth/index.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { bootProviders, claudeModel, deepseekModel, drain, geminiModel, gptModel, NO_RETRY, type Providers, type WireApi } from "./harness.js";
 

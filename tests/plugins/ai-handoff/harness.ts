@@ -6,9 +6,9 @@
 import { Type } from "@sinclair/typebox";
 import { AiProviderContract, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Context, type Model, type RetryPolicy, type StreamOptions, type ToolSpec } from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import anthropicPlugin from "../../../plugins/provider-anthropic/index.js";
-import googlePlugin from "../../../plugins/provider-google/index.js";
-import openaiPlugin from "../../../plugins/provider-openai/index.js";
+import anthropicPlugin from "../../../plugins/ai/provider-anthropic/index.js";
+import googlePlugin from "../../../plugins/ai/provider-google/index.js";
+import openaiPlugin from "../../../plugins/ai/provider-openai/index.js";
 
 /** No retries: every scripted answer is used exactly once, so a retry would be a bug showing. */
 export const NO_RETRY: RetryPolicy = { enabled: false, maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 };

@@ -27,7 +27,7 @@ const PLUGIN_ID = "anthropic-under-edit";
 function pluginSource(generation: number): string {
   return `import { definePlugin } from "pi-host";
 import { AiProviderContract, type AiProvider } from ${JSON.stringify(join(ROOT, "contracts/ai/index.ts"))};
-import { AnthropicProvider } from ${JSON.stringify(join(ROOT, "plugins/provider-anthropic/provider.ts"))};
+import { AnthropicProvider } from ${JSON.stringify(join(ROOT, "plugins/ai/provider-anthropic/provider.ts"))};
 
 /** What the user changes between saves. */
 const GENERATION = "${generation}";

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AuthContract, type AuthStore } from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import authPlugin from "../../../plugins/auth/index.js";
-import type { AuthStoreWithSources } from "../../../plugins/auth/auth-store.js";
+import authPlugin from "../../../plugins/ai/auth/index.js";
+import type { AuthStoreWithSources } from "../../../plugins/ai/auth/auth-store.js";
 
 const ENV_NAMES = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "GROQ_API_KEY", "MY_TEST_KEY_VAR"];
 

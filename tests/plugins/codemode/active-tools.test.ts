@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
-import codemodePlugin from "../../../plugins/codemode/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import codemodePlugin from "../../../plugins/integrations/codemode/index.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, testTool, type SessionHarness } from "../agent-session/harness.js";
 
 let harness: SessionHarness | undefined;

@@ -11,9 +11,9 @@ import type { ToolCallInfo } from "../../../contracts/agent.js";
 import type { AssistantMessage, ToolResultMessage } from "../../../contracts/ai/index.js";
 import { HooksContract } from "../../../contracts/hooks.js";
 import { definePlugin, type PluginEntry } from "../../../kernel/index.js";
-import codemodePlugin from "../../../plugins/codemode/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
-import toolRead from "../../../plugins/tool-read/index.js";
+import codemodePlugin from "../../../plugins/integrations/codemode/index.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
+import toolRead from "../../../plugins/tools/tool-read/index.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 import { everythingServer, mcpEntry } from "../mcp/mcp-harness.js";
 

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { identifierFor, toolDeclarations } from "../../../plugins/codemode/declarations.js";
-import { checkableSchema } from "../../../plugins/mcp/json-schema.js";
+import { identifierFor, toolDeclarations } from "../../../plugins/integrations/codemode/declarations.js";
+import { checkableSchema } from "../../../plugins/integrations/mcp/json-schema.js";
 
 /** TypeScript's own verdict on the generated text: syntax errors, if any. */
 function syntaxErrors(source: string): string[] {

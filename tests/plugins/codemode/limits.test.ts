@@ -5,7 +5,7 @@
  * concurrency and argument size.
  */
 import { describe, expect, it } from "vitest";
-import { runSandboxed, type SandboxFunction, type SandboxLimits } from "../../../plugins/codemode/sandbox.js";
+import { runSandboxed, type SandboxFunction, type SandboxLimits } from "../../../plugins/integrations/codemode/sandbox.js";
 
 const MB = 1024 * 1024;
 const LIMITS: SandboxLimits = { timeLimitMs: 30_000, memoryLimitBytes: 64 * MB, maxOutputBytes: 4_096, maxStackBytes: 256 * 1024, maxToolCalls: 1_000, maxConcurrentToolCalls: 16, maxArgumentBytes: MB };

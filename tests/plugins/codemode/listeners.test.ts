@@ -6,8 +6,8 @@ import { Type } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
 import type { AgentTool } from "../../../contracts/tool.js";
-import codemodePlugin from "../../../plugins/codemode/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import codemodePlugin from "../../../plugins/integrations/codemode/index.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 
 let harness: SessionHarness | undefined;

@@ -1,6 +1,6 @@
 /** The QuickJS sandbox on its own: what a script can and cannot reach, and every limit. */
 import { describe, expect, it } from "vitest";
-import { runSandboxed, type SandboxFunction, type SandboxLimits } from "../../../plugins/codemode/sandbox.js";
+import { runSandboxed, type SandboxFunction, type SandboxLimits } from "../../../plugins/integrations/codemode/sandbox.js";
 
 const LIMITS: SandboxLimits = { timeLimitMs: 2_000, memoryLimitBytes: 16 * 1024 * 1024, maxOutputBytes: 4_096, maxStackBytes: 256 * 1024, maxToolCalls: 1_000, maxConcurrentToolCalls: 16, maxArgumentBytes: 1024 * 1024 };
 

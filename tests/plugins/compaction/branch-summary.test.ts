@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BRANCH_SUMMARY_MAX_TOKENS, BRANCH_TOKEN_BUDGET, summarizeBranch } from "../../../plugins/compaction/branch-summary.js";
-import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, SUMMARY_SYSTEM_PROMPT } from "../../../plugins/compaction/prompts.js";
+import { BRANCH_SUMMARY_MAX_TOKENS, BRANCH_TOKEN_BUDGET, summarizeBranch } from "../../../plugins/session/compaction/branch-summary.js";
+import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, SUMMARY_SYSTEM_PROMPT } from "../../../plugins/session/compaction/prompts.js";
 import { fakeSummarizer, markersIn, PathBuilder } from "./harness.js";
 
 const SIX_SECTIONS = ["## Goal", "## Constraints & Preferences", "## Progress", "### Done", "### In Progress", "### Blocked", "## Key Decisions", "## Next Steps", "## Critical Context"];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CompactionSettings } from "../../../contracts/session.js";
-import { compact } from "../../../plugins/compaction/compact.js";
-import { NEW_SUMMARY_PROMPT, SUMMARY_SYSTEM_PROMPT, TURN_PREFIX_PROMPT, UPDATE_SUMMARY_PROMPT } from "../../../plugins/compaction/prompts.js";
+import { compact } from "../../../plugins/session/compaction/compact.js";
+import { NEW_SUMMARY_PROMPT, SUMMARY_SYSTEM_PROMPT, TURN_PREFIX_PROMPT, UPDATE_SUMMARY_PROMPT } from "../../../plugins/session/compaction/prompts.js";
 import { fakeSummarizer, markersIn, PathBuilder } from "./harness.js";
 
 const SETTINGS: CompactionSettings = { enabled: true, reserveTokens: 10_000, keepRecentTokens: 1_000 };

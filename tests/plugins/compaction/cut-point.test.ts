@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../contracts/ai/index.js";
 import type { CompactionEntry, CompactionSettings, SessionEntry } from "../../../contracts/session.js";
-import { compact } from "../../../plugins/compaction/compact.js";
-import { estimateEntryTokens } from "../../../plugins/compaction/messages.js";
-import { TURN_PREFIX_PROMPT } from "../../../plugins/compaction/prompts.js";
+import { compact } from "../../../plugins/session/compaction/compact.js";
+import { estimateEntryTokens } from "../../../plugins/session/compaction/messages.js";
+import { TURN_PREFIX_PROMPT } from "../../../plugins/session/compaction/prompts.js";
 import { fakeSummarizer, markersIn, PathBuilder, randomInt, seededRandom } from "./harness.js";
 
 /** The test's own reading of the rules, independent of the plugin's helpers. */

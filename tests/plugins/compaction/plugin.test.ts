@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_COMPACTION, SessionCompactorContract, type SessionEntry, type Summarize } from "../../../contracts/session.js";
 import { Kernel } from "../../../kernel/index.js";
-import compactionPlugin from "../../../plugins/compaction/index.js";
+import compactionPlugin from "../../../plugins/session/compaction/index.js";
 import { PathBuilder } from "./harness.js";
 
 describe("compaction plugin", () => {

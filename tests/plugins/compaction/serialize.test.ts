@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../contracts/agent.js";
 import type { Message } from "../../../contracts/ai/index.js";
-import { toLlmMessages } from "../../../plugins/compaction/messages.js";
-import { serializeConversation, TOOL_RESULT_MAX_CHARS } from "../../../plugins/compaction/serialize.js";
+import { toLlmMessages } from "../../../plugins/session/compaction/messages.js";
+import { serializeConversation, TOOL_RESULT_MAX_CHARS } from "../../../plugins/session/compaction/serialize.js";
 import { zeroUsage } from "./harness.js";
 
 describe("serializeConversation", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_COMPACTION } from "../../../contracts/session.js";
-import { shouldCompact } from "../../../plugins/compaction/trigger.js";
+import { shouldCompact } from "../../../plugins/session/compaction/trigger.js";
 
 describe("shouldCompact", () => {
   const window = 200_000;

@@ -1,6 +1,6 @@
 import { Value } from "@sinclair/typebox/value";
 import { describe, expect, it } from "vitest";
-import { checkableSchema } from "../../../plugins/mcp/json-schema.js";
+import { checkableSchema } from "../../../plugins/integrations/mcp/json-schema.js";
 
 /** The loop's own validation: Value.Check, then the first errors' paths and messages. */
 function problems(schema: unknown, value: unknown): string[] {

@@ -1,6 +1,6 @@
 /** `/mcp` through the beforePrompt hook: list, disable, enable, restart — never sent to the model. */
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 import { alive, everythingServer, exited, mcpEntry, notices, serverPid, silentServer } from "./mcp-harness.js";
 

@@ -7,8 +7,8 @@ import { dirname, join } from "node:path";
 import type { SessionEvent } from "../../../contracts/agent-session.js";
 import { ToolSourceContract } from "../../../contracts/tool.js";
 import type { Kernel, PluginEntry } from "../../../kernel/index.js";
-import mcpPlugin from "../../../plugins/mcp/index.js";
-import type { McpToolSource } from "../../../plugins/mcp/mcp-source.js";
+import mcpPlugin from "../../../plugins/integrations/mcp/index.js";
+import type { McpToolSource } from "../../../plugins/integrations/mcp/mcp-source.js";
 
 const require = createRequire(import.meta.url);
 

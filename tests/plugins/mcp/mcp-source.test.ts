@@ -1,6 +1,6 @@
 /** The tool source on its own, with a stand-in settings store. */
 import { describe, expect, it } from "vitest";
-import { McpToolSource, type McpSourceHost } from "../../../plugins/mcp/mcp-source.js";
+import { McpToolSource, type McpSourceHost } from "../../../plugins/integrations/mcp/mcp-source.js";
 
 function host(overrides: Partial<McpSourceHost>): McpSourceHost & { notices: string[] } {
   const notices: string[] = [];

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_EVENT, type SessionEvent } from "../../../contracts/agent-session.js";
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 import { alive, everythingServer, exited, filesystemServer, mcpEntry, mcpSource, notices, serverPid } from "./mcp-harness.js";
 
@@ -276,7 +276,7 @@ describe("MCP over stdio: server-everything and server-filesystem", () => {
 
 describe("MCP servers from settings.json (global and project)", () => {
   it("reads mcpServers through the settings plugin; a bad entry is reported once and the others work", async () => {
-    const { default: settingsPlugin } = await import("../../../plugins/settings/index.js");
+    const { default: settingsPlugin } = await import("../../../plugins/config/settings/index.js");
     const agentDir = mkdtempSync(join(tmpdir(), "pi-mcp-agent-"));
     const cwd = mkdtempSync(join(tmpdir(), "pi-mcp-project-"));
     writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ mcpServers: { everything: everythingServer(), broken: { args: ["x"] } } }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseServerEntry, parseServers, sameServer } from "../../../plugins/mcp/server-config.js";
-import { mcpToolName } from "../../../plugins/mcp/tool-names.js";
+import { parseServerEntry, parseServers, sameServer } from "../../../plugins/integrations/mcp/server-config.js";
+import { mcpToolName } from "../../../plugins/integrations/mcp/tool-names.js";
 
 describe("server entries", () => {
   it("reads the usual stdio and HTTP shapes; relative cwd resolves against the session folder", () => {

@@ -9,8 +9,8 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import { ModeContract, type Mode, type ModeInput } from "../../../contracts/mode.js";
 import type { Handle } from "../../../kernel/index.js";
-import modeAcp from "../../../plugins/mode-acp/index.js";
-import toolWrite from "../../../plugins/tool-write/index.js";
+import modeAcp from "../../../plugins/modes/mode-acp/index.js";
+import toolWrite from "../../../plugins/tools/tool-write/index.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 
 /** How the test client answers one permission request. */

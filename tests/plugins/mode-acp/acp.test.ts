@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
-import { fauxText, fauxThinking, fauxToolCall, type FauxRequest } from "../../../plugins/provider-faux/faux.js";
+import { fauxText, fauxThinking, fauxToolCall, type FauxRequest } from "../../../plugins/ai/provider-faux/faux.js";
 import { choose, startAcp, type AcpHarness } from "./acp-harness.js";
 
 let harness: AcpHarness | undefined;

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentTool } from "../../../contracts/tool.js";
 import { Type } from "@sinclair/typebox";
-import codemode from "../../../plugins/codemode/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import codemode from "../../../plugins/integrations/codemode/index.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { testTool } from "../agent-session/harness.js";
 import { choose, startAcp, type AcpHarness } from "./acp-harness.js";
 

@@ -4,7 +4,7 @@
  */
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxEcho, fauxText, fauxThinking, fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxEcho, fauxText, fauxThinking, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { choose, startAcp, type AcpHarness } from "./acp-harness.js";
 
 let harness: AcpHarness | undefined;

@@ -5,10 +5,10 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../contracts/agent.js";
 import { newAssistantMessage } from "../../../contracts/ai/index.js";
-import { promptInput } from "../../../plugins/mode-acp/prompt-content.js";
-import { replayUpdates } from "../../../plugins/mode-acp/replay.js";
-import { turnEnd } from "../../../plugins/mode-acp/stop-reason.js";
-import { describeToolCall } from "../../../plugins/mode-acp/tool-calls.js";
+import { promptInput } from "../../../plugins/modes/mode-acp/prompt-content.js";
+import { replayUpdates } from "../../../plugins/modes/mode-acp/replay.js";
+import { turnEnd } from "../../../plugins/modes/mode-acp/stop-reason.js";
+import { describeToolCall } from "../../../plugins/modes/mode-acp/tool-calls.js";
 
 const model = { api: "faux", provider: "faux", id: "faux-1" };
 

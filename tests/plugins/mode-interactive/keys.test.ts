@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KeyDecoder } from "../../../plugins/mode-interactive/keys.js";
+import { KeyDecoder } from "../../../plugins/modes/mode-interactive/keys.js";
 
 const decode = (...chunks: string[]) => {
   const decoder = new KeyDecoder();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DiffRenderer } from "../../../plugins/mode-interactive/renderer.js";
+import { DiffRenderer } from "../../../plugins/modes/mode-interactive/renderer.js";
 import { VirtualTerminal } from "./virtual-terminal.js";
 
 /** A renderer drawing into a virtual terminal, recording each frame's bytes. */

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_EVENT, type SessionEvent } from "../../../contracts/agent-session.js";
-import modeJson from "../../../plugins/mode-json/index.js";
-import { fauxText, fauxThinking, fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import modeJson from "../../../plugins/modes/mode-json/index.js";
+import { fauxText, fauxThinking, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, testTool, type SessionHarness } from "../agent-session/harness.js";
 import { runMode, testIO, type TestIO } from "../mode-print/mode-io.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, afterEach, it } from "vitest";
 import type { ImageContent, UserMessage } from "../../../contracts/ai/index.js";
-import modePrint from "../../../plugins/mode-print/index.js";
-import { fauxText, fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import modePrint from "../../../plugins/modes/mode-print/index.js";
+import { fauxText, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, testTool, type SessionHarness } from "../agent-session/harness.js";
 import { runMode, testIO } from "./mode-io.js";
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { AgentSession, SessionEvent } from "../../../contracts/agent-session.js";
 import type { AssistantMessage } from "../../../contracts/ai/index.js";
 import type { Handle } from "../../../kernel/index.js";
-import { createPrintMode } from "../../../plugins/mode-print/print-mode.js";
+import { createPrintMode } from "../../../plugins/modes/mode-print/print-mode.js";
 import { testIO } from "./mode-io.js";
 
 const ANSWER = { role: "assistant", content: [{ type: "text", text: "the answer" }], stopReason: "stop", timestamp: 1 } as unknown as AssistantMessage;

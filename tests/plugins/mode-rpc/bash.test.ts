@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
-import { tailOf } from "../../../plugins/mode-rpc/user-bash.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
+import { tailOf } from "../../../plugins/modes/mode-rpc/user-bash.js";
 import { testTool } from "../agent-session/harness.js";
 import { startRpc, type RpcHarness } from "./rpc-harness.js";
 

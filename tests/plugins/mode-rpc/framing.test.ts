@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxEcho } from "../../../plugins/provider-faux/faux.js";
-import { jsonLine, readLines } from "../../../plugins/mode-rpc/jsonl.js";
+import { fauxEcho } from "../../../plugins/ai/provider-faux/faux.js";
+import { jsonLine, readLines } from "../../../plugins/modes/mode-rpc/jsonl.js";
 import { startRpc, type RpcHarness } from "./rpc-harness.js";
 
 let harness: RpcHarness | undefined;

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { Type } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentTool } from "../../../contracts/tool.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { testTool } from "../agent-session/harness.js";
 import { startRpc, type RpcHarness } from "./rpc-harness.js";
 

@@ -1,7 +1,7 @@
 /** The RPC line reader's cap: an overlong line is dropped and reported once; the lines around it survive. */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { readLines } from "../../../plugins/mode-rpc/jsonl.js";
+import { readLines } from "../../../plugins/modes/mode-rpc/jsonl.js";
 
 function read(chunks: string[], maxLineLength: number): Promise<{ lines: string[]; overlong: number[] }> {
   const stream = new PassThrough();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../../../contracts/tool.js";
-import { fauxText, fauxThinking, fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxText, fauxThinking, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { testTool } from "../agent-session/harness.js";
 import { startRpc, type RpcHarness, type RpcRecord } from "./rpc-harness.js";
 

@@ -7,7 +7,7 @@
 import { PassThrough } from "node:stream";
 import { ModeContract, type Mode, type ModeInput } from "../../../contracts/mode.js";
 import type { Handle, PluginDefinition } from "../../../kernel/index.js";
-import modeRpc from "../../../plugins/mode-rpc/index.js";
+import modeRpc from "../../../plugins/modes/mode-rpc/index.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 
 /** One record the mode wrote (a response, an event, or an extension UI request). */

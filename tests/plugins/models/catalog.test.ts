@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ModelsContract, type ModelCatalog } from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import modelsPlugin from "../../../plugins/models/index.js";
+import modelsPlugin from "../../../plugins/ai/models/index.js";
 
 /** Boots the models plugin with `config` and returns a handle to the catalog. */
 async function bootCatalog(config: Record<string, unknown>): Promise<{ kernel: Kernel; catalog: Handle<ModelCatalog> }> {

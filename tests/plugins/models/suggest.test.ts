@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { agentDirFor } from "../../../plugins/models/agent-dir.js";
-import { closestMatches, editDistance } from "../../../plugins/models/suggest.js";
+import { agentDirFor } from "../../../plugins/ai/models/agent-dir.js";
+import { closestMatches, editDistance } from "../../../plugins/ai/models/suggest.js";
 
 describe("models plugin: suggestions", () => {
   it("counts single-character edits", () => {

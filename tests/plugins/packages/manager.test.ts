@@ -14,9 +14,9 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PackagesContract, type PackageManager } from "../../../contracts/packages.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import packagesPlugin from "../../../plugins/packages/index.js";
-import settingsPlugin from "../../../plugins/settings/index.js";
-import { STAGING_PREFIX } from "../../../plugins/packages/staging.js";
+import packagesPlugin from "../../../plugins/integrations/packages/index.js";
+import settingsPlugin from "../../../plugins/config/settings/index.js";
+import { STAGING_PREFIX } from "../../../plugins/integrations/packages/staging.js";
 import { treeHash, treeListing, writeFixturePackage } from "../../fixtures/packages/fixture-package.js";
 
 const FAKE_NPM = fileURLToPath(new URL("../../fixtures/packages/fake-npm.mjs", import.meta.url));

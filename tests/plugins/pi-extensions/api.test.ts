@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { testTool, type SessionHarness } from "../agent-session/harness.js";
 import { bootWithExtensions, fixture, notices, recordingUi } from "./ext-harness.js";
 
@@ -147,7 +147,7 @@ describe("where extensions come from", () => {
     writeFileSync(join(cwd, "from-settings.ts"), command("settings"));
 
     const ui = recordingUi();
-    const { default: settings } = await import("../../../plugins/settings/index.js");
+    const { default: settings } = await import("../../../plugins/config/settings/index.js");
     const settingsEntry = { id: "settings", source: { kind: "inline" as const, label: "settings", definition: settings }, config: { agentDir } };
     const h = (harness = await bootWithExtensions([], { agentDir, cwd, extra: [ui.plugin], entries: [settingsEntry] }));
     for (const name of ["single", "folder", "package", "settings", "project"]) await h.session.call("prompt", `/${name}`);

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { SessionEvent } from "../../../contracts/agent-session.js";
 import { UiContract, type UserInterface } from "../../../contracts/ui.js";
 import { definePlugin, type PluginDefinition, type PluginEntry } from "../../../kernel/index.js";
-import piExtensions from "../../../plugins/pi-extensions/index.js";
+import piExtensions from "../../../plugins/integrations/pi-extensions/index.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 
 /** The absolute path of a fixture extension. */

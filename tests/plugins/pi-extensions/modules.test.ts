@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { describe, expect, it } from "vitest";
-import { hostModules, StringEnum } from "../../../plugins/pi-extensions/modules.js";
-import { checkableParameters } from "../../../plugins/pi-extensions/tool-source.js";
-import { formatSize, truncateHead, truncateLine, truncateTail } from "../../../plugins/pi-extensions/truncate.js";
+import { hostModules, StringEnum } from "../../../plugins/integrations/pi-extensions/modules.js";
+import { checkableParameters } from "../../../plugins/integrations/pi-extensions/tool-source.js";
+import { formatSize, truncateHead, truncateLine, truncateTail } from "../../../plugins/integrations/pi-extensions/truncate.js";
 
 const modules = hostModules({
   agentDir: () => "/agent",

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { testTool, type SessionHarness } from "../agent-session/harness.js";
 import { bootWithExtensions, fixture, notices, recordingUi } from "./ext-harness.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { testTool } from "../agent-session/harness.js";
 import { startRpc, started, type RpcHarness } from "../mode-rpc/rpc-harness.js";
 import { fixture, notices, withExtensions } from "./ext-harness.js";

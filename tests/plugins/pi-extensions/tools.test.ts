@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
-import { fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import type { SessionHarness } from "../agent-session/harness.js";
 import { bootWithExtensions, fixture, notices } from "./ext-harness.js";
 

@@ -4,7 +4,7 @@
  */
 import { AiProviderContract, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Model, type RetryPolicy } from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import plugin from "../../../plugins/provider-anthropic/index.js";
+import plugin from "../../../plugins/ai/provider-anthropic/index.js";
 
 /** Retries with no real waiting, so retry tests stay fast and deterministic. */
 export const FAST_RETRY: RetryPolicy = { enabled: true, maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1 };

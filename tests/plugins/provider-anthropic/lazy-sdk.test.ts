@@ -14,7 +14,7 @@ import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { TEXT_ANSWER } from "../../fixtures/sse/anthropic-messages/text.js";
 
 const PROJECT = fileURLToPath(new URL("../../../", import.meta.url));
-const PLUGIN_DIR = join(PROJECT, "plugins/provider-anthropic");
+const PLUGIN_DIR = join(PROJECT, "plugins/ai/provider-anthropic");
 
 /** Records every module URL Node resolves, synchronously, so the file is complete when an import settles. */
 const RESOLVE_HOOK = `

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AiProviderContract, emptyUsage, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Context, type Model } from "../../../contracts/ai/index.js";
 import { Kernel } from "../../../kernel/index.js";
-import fauxPlugin from "../../../plugins/provider-faux/index.js";
-import { createFauxProvider, fauxEcho, fauxText, fauxThinking, fauxToolCall } from "../../../plugins/provider-faux/faux.js";
+import fauxPlugin from "../../../plugins/ai/provider-faux/index.js";
+import { createFauxProvider, fauxEcho, fauxText, fauxThinking, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 
 const context: Context = { systemPrompt: "be brief", messages: [{ role: "user", content: "hello there", timestamp: 1 }] };
 

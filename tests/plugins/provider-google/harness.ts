@@ -4,7 +4,7 @@
  */
 import { AiProviderContract, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Context, type Model, type RetryPolicy, type StreamOptions } from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import plugin from "../../../plugins/provider-google/index.js";
+import plugin from "../../../plugins/ai/provider-google/index.js";
 
 /** Retries without waiting, so retry tests stay fast and deterministic. */
 export const FAST_RETRY: RetryPolicy = { enabled: true, maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 };

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const PLUGIN_DIR = fileURLToPath(new URL("../../../plugins/provider-google/", import.meta.url));
+const PLUGIN_DIR = fileURLToPath(new URL("../../../plugins/ai/provider-google/", import.meta.url));
 
 /** Static (non-type) imports or re-exports of the SDK in `source`, one entry per offending line. */
 function staticSdkImports(source: string): string[] {

@@ -4,7 +4,7 @@
  * and it still finds a malformed event whose break is split across two chunks.
  */
 import { describe, expect, it } from "vitest";
-import { WireTap } from "../../../plugins/provider-google/wire-tap.js";
+import { WireTap } from "../../../plugins/ai/provider-google/wire-tap.js";
 
 /** A transport that answers with `chunks` as the body, one chunk per read. */
 function serving(chunks: string[]): typeof fetch {

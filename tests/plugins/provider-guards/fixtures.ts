@@ -3,9 +3,9 @@
  * smallest SSE answer in its wire format, so one test can check a behaviour every provider must share.
  */
 import type { AiProvider, AssistantMessage, AssistantMessageEvent, AssistantStream, Context, Model } from "../../../contracts/ai/index.js";
-import { AnthropicProvider } from "../../../plugins/provider-anthropic/provider.js";
-import { createGoogleProvider } from "../../../plugins/provider-google/provider.js";
-import { openAICompletionsProvider } from "../../../plugins/provider-openai/completions.js";
+import { AnthropicProvider } from "../../../plugins/ai/provider-anthropic/provider.js";
+import { createGoogleProvider } from "../../../plugins/ai/provider-google/provider.js";
+import { openAICompletionsProvider } from "../../../plugins/ai/provider-openai/completions.js";
 import type { SseEvent } from "../../support/mock-llm-server.js";
 
 /** One provider under test. */

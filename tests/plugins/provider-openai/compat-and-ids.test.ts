@@ -4,8 +4,8 @@
  * each API so they are valid, deterministic and collision-free.
  */
 import { describe, expect, it } from "vitest";
-import { detectVendor, resolveCompletionsCompat } from "../../../plugins/provider-openai/completions-compat.js";
-import { completionsToolCallId, responsesToolCallId } from "../../../plugins/provider-openai/tool-call-ids.js";
+import { detectVendor, resolveCompletionsCompat } from "../../../plugins/ai/provider-openai/completions-compat.js";
+import { completionsToolCallId, responsesToolCallId } from "../../../plugins/ai/provider-openai/tool-call-ids.js";
 
 const at = (baseUrl: string, provider = "custom") => ({ provider, baseUrl });
 

@@ -5,7 +5,7 @@
 import { AiProviderContract } from "../../../contracts/ai/index.js";
 import type { AiProvider, AssistantMessage, AssistantMessageEvent, Context, Model, RetryPolicy, StreamOptions } from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import plugin from "../../../plugins/provider-openai/index.js";
+import plugin from "../../../plugins/ai/provider-openai/index.js";
 
 /** Retries with delays short enough for tests. */
 export const FAST_RETRY: RetryPolicy = { enabled: true, maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5 };

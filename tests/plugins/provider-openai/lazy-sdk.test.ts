@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const PLUGIN_DIR = join(import.meta.dirname, "../../../plugins/provider-openai");
+const PLUGIN_DIR = join(import.meta.dirname, "../../../plugins/ai/provider-openai");
 
 /** Static (non-type) imports and re-exports of the `openai` package in `source`, as written. */
 function staticOpenAIImports(source: string): string[] {

@@ -1,8 +1,8 @@
 import { mkdirSync, unlinkSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { nodeFileAccess, type FileAccess } from "../../../plugins/resources/file-cache.js";
-import { FileResourceSource } from "../../../plugins/resources/resource-source.js";
+import { nodeFileAccess, type FileAccess } from "../../../plugins/config/resources/file-cache.js";
+import { FileResourceSource } from "../../../plugins/config/resources/resource-source.js";
 import { makeWorld, promptInput, put, skillText, type World } from "./harness.js";
 
 describe("resources: reading lazily, and only what changed", () => {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ResourcesContract, type PromptInput, type PromptSection, type ResourceSource } from "../../../contracts/resources.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import resourcesPlugin, { RESOURCES_DIAGNOSTIC_EVENT, type ResourceDiagnostic } from "../../../plugins/resources/index.js";
+import resourcesPlugin, { RESOURCES_DIAGNOSTIC_EVENT, type ResourceDiagnostic } from "../../../plugins/config/resources/index.js";
 
 /** Folders of one test world. `cwd` is `repo/packages/app`, inside a git repository at `repo`. */
 export interface World {

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PromptSection } from "../../../contracts/resources.js";
 import type { Kernel } from "../../../kernel/index.js";
-import { DEFAULT_PREAMBLE } from "../../../plugins/resources/default-preamble.js";
+import { DEFAULT_PREAMBLE } from "../../../plugins/config/resources/default-preamble.js";
 import { assemble, bootResources, DEFAULT_TOOLS, makeWorld, outline, promptInput, put, type Booted, type World } from "./harness.js";
 
 describe("resources: system prompt sections", () => {

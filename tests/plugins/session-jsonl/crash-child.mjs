@@ -1,5 +1,5 @@
 // The process crash.test.ts kills. It loads the session store module (compiled once by the test from
-// plugins/session-jsonl/store.ts), opens FILE, prints "ready", then appends messages in a tight loop until
+// plugins/session/session-jsonl/store.ts), opens FILE, prints "ready", then appends messages in a tight loop until
 // it is SIGKILLed: user prompts (now and then with a pasted screenshot of up to a megabyte), assistant
 // messages with thinking, text, a tool call and usage, and tool results whose output runs from a few bytes
 // to tens of KB. After each append returns it prints the new

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionEntry } from "../../../contracts/session.js";
 import { assistant, bootStore, tempDir, user, type BootedStore } from "./harness.js";
 
-const STORE_SOURCE = fileURLToPath(new URL("../../../plugins/session-jsonl/store.ts", import.meta.url));
+const STORE_SOURCE = fileURLToPath(new URL("../../../plugins/session/session-jsonl/store.ts", import.meta.url));
 const CHILD = fileURLToPath(new URL("./crash-child.mjs", import.meta.url));
 const KILLS = 50;
 const SEED = 0x5eed_2025;

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultSessionDir, fileTimestamp } from "../../../plugins/session-jsonl/location.js";
+import { defaultSessionDir, fileTimestamp } from "../../../plugins/session/session-jsonl/location.js";
 import { assistant, bootStore, formatProblems, readJsonLines, tempDir, toolResult, user, type BootedStore } from "./harness.js";
 
 const booted: BootedStore[] = [];
@@ -44,7 +44,7 @@ describe("session file format", () => {
     process.env.PI_CODING_AGENT_DIR = agentDir;
     try {
       const kernel = (await import("../../../kernel/index.js")).Kernel;
-      const plugin = (await import("../../../plugins/session-jsonl/index.js")).default;
+      const plugin = (await import("../../../plugins/session/session-jsonl/index.js")).default;
       const { SessionStoreContract } = await import("../../../contracts/session.js");
       const k = new kernel();
       await k.boot([{ id: "session-jsonl", source: { kind: "inline", label: "s", definition: plugin } }]);

@@ -10,7 +10,7 @@ import type { AgentMessage } from "../../../contracts/agent.js";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../../contracts/ai/index.js";
 import { SessionStoreContract, type SessionStore } from "../../../contracts/session.js";
 import { Kernel, type Handle, type PluginDefinition } from "../../../kernel/index.js";
-import sessionPlugin from "../../../plugins/session-jsonl/index.js";
+import sessionPlugin from "../../../plugins/session/session-jsonl/index.js";
 
 /** A fresh empty folder under the system temp folder. */
 export function tempDir(prefix = "pi-session-"): string {

@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionStoreContract } from "../../../contracts/session.js";
 import { Kernel, type PluginSource } from "../../../kernel/index.js";
-import sessionPlugin from "../../../plugins/session-jsonl/index.js";
+import sessionPlugin from "../../../plugins/session/session-jsonl/index.js";
 import { assistant, brief, bootStore, readJsonLines, tempDir, throughHandle, user, type BootedStore } from "./harness.js";
 
-const PLUGIN_FILE = fileURLToPath(new URL("../../../plugins/session-jsonl/index.ts", import.meta.url));
+const PLUGIN_FILE = fileURLToPath(new URL("../../../plugins/session/session-jsonl/index.ts", import.meta.url));
 
 const booted: BootedStore[] = [];
 afterEach(async () => {

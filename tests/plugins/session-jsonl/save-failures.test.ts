@@ -8,9 +8,9 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_SAVE_ERROR_EVENT, type SessionSaveProblem } from "../../../contracts/session.js";
-import { nodeAppendIo, type AppendIo } from "../../../plugins/session-jsonl/append-file.js";
-import type { StoreState } from "../../../plugins/session-jsonl/state.js";
-import { JsonlSessionStore } from "../../../plugins/session-jsonl/store.js";
+import { nodeAppendIo, type AppendIo } from "../../../plugins/session/session-jsonl/append-file.js";
+import type { StoreState } from "../../../plugins/session/session-jsonl/state.js";
+import { JsonlSessionStore } from "../../../plugins/session/session-jsonl/store.js";
 import { assistant, bootStore, formatProblems, readJsonLines, tempDir, user, type BootedStore } from "./harness.js";
 
 /** A disk that can be made full: while full, a write takes `room` bytes and then fails with ENOSPC. */

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SettingsContract, type SettingsStore } from "../../../contracts/resources.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import { nodeSettingsFileAccess, type SettingsFileAccess } from "../../../plugins/settings/file-access.js";
-import settingsPlugin from "../../../plugins/settings/index.js";
-import { FileSettingsStore } from "../../../plugins/settings/settings-store.js";
+import { nodeSettingsFileAccess, type SettingsFileAccess } from "../../../plugins/config/settings/file-access.js";
+import settingsPlugin from "../../../plugins/config/settings/index.js";
+import { FileSettingsStore } from "../../../plugins/config/settings/settings-store.js";
 
 describe("settings plugin", () => {
   let agentDir: string;

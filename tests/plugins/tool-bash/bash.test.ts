@@ -5,11 +5,11 @@ import { TypeGuard } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { ToolContract, type AgentTool, type ToolResult } from "../../../contracts/tool.js";
 import { Kernel } from "../../../kernel/index.js";
-import { createBashTool, type BashDetails } from "../../../plugins/tool-bash/bash-tool.js";
-import bashPlugin from "../../../plugins/tool-bash/index.js";
-import { KILL_GRACE_MS } from "../../../plugins/tool-bash/process-group.js";
-import { RunningCommands } from "../../../plugins/tool-bash/running-commands.js";
-import { ThrottledUpdates } from "../../../plugins/tool-bash/throttled-updates.js";
+import { createBashTool, type BashDetails } from "../../../plugins/tools/tool-bash/bash-tool.js";
+import bashPlugin from "../../../plugins/tools/tool-bash/index.js";
+import { KILL_GRACE_MS } from "../../../plugins/tools/tool-bash/process-group.js";
+import { RunningCommands } from "../../../plugins/tools/tool-bash/running-commands.js";
+import { ThrottledUpdates } from "../../../plugins/tools/tool-bash/throttled-updates.js";
 import { liveGroupMembers, tempDir, textOf, toolContext, waitForUpdate } from "./helpers.js";
 
 type BashResult = ToolResult<BashDetails | undefined>;

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { SpillFiles } from "../../../plugins/tool-bash/spill-files.js";
+import { SpillFiles } from "../../../plugins/tools/tool-bash/spill-files.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -26,8 +26,8 @@ function childScript(hang: boolean): string {
   return `
     import { createJiti } from "jiti";
     const jiti = createJiti(${JSON.stringify(join(ROOT, "package.json"))});
-    const { createBashTool } = await jiti.import(${JSON.stringify(join(ROOT, "plugins/tool-bash/bash-tool.ts"))});
-    const { RunningCommands } = await jiti.import(${JSON.stringify(join(ROOT, "plugins/tool-bash/running-commands.ts"))});
+    const { createBashTool } = await jiti.import(${JSON.stringify(join(ROOT, "plugins/tools/tool-bash/bash-tool.ts"))});
+    const { RunningCommands } = await jiti.import(${JSON.stringify(join(ROOT, "plugins/tools/tool-bash/running-commands.ts"))});
     const tool = createBashTool({ running: new RunningCommands() });
     const result = await tool.execute("c", { command: "seq 1 5000" }, undefined, undefined, { cwd: process.cwd(), withFileLock: (_k, f) => f() });
     process.stdout.write(result.details.fullOutputPath + "\\n");

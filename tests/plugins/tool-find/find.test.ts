@@ -3,8 +3,8 @@ import { TypeGuard } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFileLocks, ToolContract, type ToolResult } from "../../../contracts/tool.js";
 import { Kernel } from "../../../kernel/index.js";
-import { createFindTool, type FindBackend, type FindDetails } from "../../../plugins/tool-find/find-tool.js";
-import findPlugin from "../../../plugins/tool-find/index.js";
+import { createFindTool, type FindBackend, type FindDetails } from "../../../plugins/tools/tool-find/find-tool.js";
+import findPlugin from "../../../plugins/tools/tool-find/index.js";
 import { requireSystemTool } from "../../support/system-tools.js";
 import { findFixture, PROJECT_FILES, tempDir, writeTree } from "./fixture-tree.js";
 

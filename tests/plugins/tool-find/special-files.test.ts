@@ -7,7 +7,7 @@ import { closeSync, constants, existsSync, openSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFileLocks } from "../../../contracts/tool.js";
-import { createFindTool } from "../../../plugins/tool-find/find-tool.js";
+import { createFindTool } from "../../../plugins/tools/tool-find/find-tool.js";
 import { tempDir } from "./fixture-tree.js";
 
 const BOUND_MS = 10_000;

@@ -5,9 +5,9 @@ import { TypeGuard } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFileLocks, ToolContract, type ToolResult } from "../../../contracts/tool.js";
 import { Kernel } from "../../../kernel/index.js";
-import { createGrepTool, type GrepBackend, type GrepDetails } from "../../../plugins/tool-grep/grep-tool.js";
-import grepPlugin from "../../../plugins/tool-grep/index.js";
-import { resolveToCwd } from "../../../plugins/tool-grep/paths.js";
+import { createGrepTool, type GrepBackend, type GrepDetails } from "../../../plugins/tools/tool-grep/grep-tool.js";
+import grepPlugin from "../../../plugins/tools/tool-grep/index.js";
+import { resolveToCwd } from "../../../plugins/tools/tool-grep/paths.js";
 import { requireSystemTool } from "../../support/system-tools.js";
 import { grepFixture, writeTree } from "./fixture-tree.js";
 

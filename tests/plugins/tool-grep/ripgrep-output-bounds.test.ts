@@ -8,8 +8,8 @@ import { chmodSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { searchWithRipgrep } from "../../../plugins/tool-grep/ripgrep-search.js";
-import type { GrepQuery } from "../../../plugins/tool-grep/search-types.js";
+import { searchWithRipgrep } from "../../../plugins/tools/tool-grep/ripgrep-search.js";
+import type { GrepQuery } from "../../../plugins/tools/tool-grep/search-types.js";
 
 const BOUND_MS = 10_000;
 const SMALL_LIMITS = { maxEventBytes: 1024 * 1024, maxOutputBytes: 8 * 1024 * 1024 };

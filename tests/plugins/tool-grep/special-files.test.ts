@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFileLocks, type ToolResult } from "../../../contracts/tool.js";
-import { createGrepTool, type GrepDetails } from "../../../plugins/tool-grep/grep-tool.js";
-import { readFileLines } from "../../../plugins/tool-grep/file-lines.js";
+import { createGrepTool, type GrepDetails } from "../../../plugins/tools/tool-grep/grep-tool.js";
+import { readFileLines } from "../../../plugins/tools/tool-grep/file-lines.js";
 import { requireSystemTool } from "../../support/system-tools.js";
 
 const HAS_RG = requireSystemTool("ripgrep (rg)", ["rg"], "the special-file grep tests of the native backend");

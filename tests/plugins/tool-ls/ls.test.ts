@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFileLocks, type ToolResult } from "../../../contracts/tool.js";
-import { createLsTool, type LsParams, type LsToolDetails } from "../../../plugins/tool-ls/ls-tool.js";
+import { createLsTool, type LsParams, type LsToolDetails } from "../../../plugins/tools/tool-ls/ls-tool.js";
 
 function tempFolder(): string {
   return realpathSync(mkdtempSync(join(tmpdir(), "pi-tool-ls-")));

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { Kind } from "@sinclair/typebox";
 import { createFileLocks, ToolContract } from "../../../contracts/tool.js";
 import { Kernel } from "../../../kernel/index.js";
-import lsPlugin from "../../../plugins/tool-ls/index.js";
+import lsPlugin from "../../../plugins/tools/tool-ls/index.js";
 
 describe("tool-ls plugin", () => {
   it("boots in a kernel and provides the ls tool under key \"ls\" with a TypeBox object schema", async () => {

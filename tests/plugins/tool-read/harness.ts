@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFileLocks, type ToolContext, type ToolResult } from "../../../contracts/tool.js";
-import { createReadTool, type ReadParams, type ReadToolDetails } from "../../../plugins/tool-read/read-tool.js";
+import { createReadTool, type ReadParams, type ReadToolDetails } from "../../../plugins/tools/tool-read/read-tool.js";
 
 /** A new empty folder under the OS temp folder. */
 export function tempFolder(): string {

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { Kind } from "@sinclair/typebox";
 import { createFileLocks, ToolContract } from "../../../contracts/tool.js";
 import { Kernel } from "../../../kernel/index.js";
-import writePlugin from "../../../plugins/tool-write/index.js";
+import writePlugin from "../../../plugins/tools/tool-write/index.js";
 
 describe("tool-write plugin", () => {
   it("boots in a kernel and provides the write tool under key \"write\" with a TypeBox object schema", async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFileLocks } from "../../../contracts/tool.js";
-import { createWriteTool } from "../../../plugins/tool-write/write-tool.js";
+import { createWriteTool } from "../../../plugins/tools/tool-write/write-tool.js";
 
 const BOUND_MS = 10_000;
 const fifos: string[] = [];

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFileLocks, type ToolContext } from "../../../contracts/tool.js";
-import { lockKeyFor } from "../../../plugins/tool-write/resolve-path.js";
-import { createWriteTool, type WriteParams } from "../../../plugins/tool-write/write-tool.js";
+import { lockKeyFor } from "../../../plugins/tools/tool-write/resolve-path.js";
+import { createWriteTool, type WriteParams } from "../../../plugins/tools/tool-write/write-tool.js";
 
 function tempFolder(): string {
   return realpathSync(mkdtempSync(join(tmpdir(), "pi-tool-write-")));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import * as editor from "../../../plugins/tui/editor.js";
-import { initialViewState, type ViewState } from "../../../plugins/tui/state.js";
+import * as editor from "../../../plugins/ui/tui/editor.js";
+import { initialViewState, type ViewState } from "../../../plugins/ui/tui/state.js";
 
 const withText = (text: string, cursor = text.length): ViewState => {
   const s = initialViewState();

@@ -5,8 +5,8 @@
  */
 import { PassThrough, Writable } from "node:stream";
 import { ModeContract } from "../../../contracts/mode.js";
-import modeInteractive from "../../../plugins/mode-interactive/index.js";
-import tui from "../../../plugins/tui/index.js";
+import modeInteractive from "../../../plugins/modes/mode-interactive/index.js";
+import tui from "../../../plugins/ui/tui/index.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 import { VirtualTerminal } from "../mode-interactive/virtual-terminal.js";
 

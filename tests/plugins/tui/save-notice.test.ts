@@ -3,8 +3,8 @@
  * in the transcript (an error for a failed write, a warning for a file that was re-created).
  */
 import { describe, expect, it } from "vitest";
-import { initialViewState } from "../../../plugins/tui/state.js";
-import { applyEvent } from "../../../plugins/tui/transcript.js";
+import { initialViewState } from "../../../plugins/ui/tui/state.js";
+import { applyEvent } from "../../../plugins/ui/tui/transcript.js";
 
 describe("session save errors in the TUI", () => {
   it("shows a failed write as an error notice that says the entries are kept", () => {

@@ -1,10 +1,10 @@
 import stringWidth from "string-width";
 import { describe, expect, it } from "vitest";
-import { renderEntry } from "../../../plugins/tui/entries.js";
-import { renderMarkdown, splitBlocks } from "../../../plugins/tui/markdown.js";
-import { initialViewState } from "../../../plugins/tui/state.js";
-import { hardWrap, padTo, truncate, wrapText } from "../../../plugins/tui/text.js";
-import { DARK_THEME, Theme } from "../../../plugins/tui/theme.js";
+import { renderEntry } from "../../../plugins/ui/tui/entries.js";
+import { renderMarkdown, splitBlocks } from "../../../plugins/ui/tui/markdown.js";
+import { initialViewState } from "../../../plugins/ui/tui/state.js";
+import { hardWrap, padTo, truncate, wrapText } from "../../../plugins/ui/tui/text.js";
+import { DARK_THEME, Theme } from "../../../plugins/ui/tui/theme.js";
 
 const plain = (rows: string[]) => rows.map((r) => r.replace(/\x1b\[[0-9;:]*m/g, ""));
 const theme = new Theme(DARK_THEME);

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { UserMessage } from "../../../contracts/ai/index.js";
-import { fauxThinking, fauxText } from "../../../plugins/provider-faux/faux.js";
+import { fauxThinking, fauxText } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootTui, type TuiHarness } from "./harness.js";
 
 let h: TuiHarness | undefined;
@@ -163,7 +163,7 @@ describe("the ui contract while the TUI runs", () => {
   it("shows other plugins' dialogs in place of the editor and hands back the answers; status, widget, notice and title appear", async () => {
     const { activeUi, UiContract } = await import("../../../contracts/ui.js");
     const { testTool } = await import("../agent-session/harness.js");
-    const { fauxToolCall } = await import("../../../plugins/provider-faux/faux.js");
+    const { fauxToolCall } = await import("../../../plugins/ai/provider-faux/faux.js");
     let ui: () => import("../../../contracts/ui.js").UserInterface = () => {
       throw new Error("not booted");
     };

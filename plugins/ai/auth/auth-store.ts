@@ -1,0 +1,109 @@
+/**
+ * Where a provider's API key comes from, in pi's order: the `--api-key` flag, then auth.json, then the
+ * environment, then a custom provider's `apiKey` in models.json. `keySource` answers "which one would be
+ * used" without running any `!command`, so listing models stays fast and side-effect free.
+ */
+import { join } from "node:path";
+import type { AuthStore } from "pi-host";
+import { AuthFile } from "./auth-file.js";
+import { isCommand, resolveValue, type Spawner } from "./config-value.js";
+import { ENV_KEYS, envKey } from "./env-keys.js";
+import { ModelsFileKeys } from "./models-keys.js";
+
+/** Where the key for a provider would come from. `label` is what `pi --list-models` prints. */
+export type KeySource =
+  | { kind: "flag"; label: "flag" }
+  | { kind: "auth.json"; label: "auth.json"; file: string }
+  | { kind: "env"; label: string; variable: string }
+  | { kind: "models.json"; label: "models.json"; file: string }
+  | { kind: "none"; label: "none" };
+
+/**
+ * AuthStore plus `keySource`. The AuthContract has no member for the source yet, so hosts that show it
+ * check for this method on the provider.
+ */
+export interface AuthStoreWithSources extends AuthStore {
+  keySource(provider: string): Promise<KeySource>;
+}
+
+/** What the store is built from. */
+export interface AuthStoreOptions {
+  agentDir: string;
+  /** The `--api-key` flag's value. */
+  flagKey?: string;
+  /** The provider the flag's key is for; when unset, it is for whichever provider the run uses. */
+  flagProvider?: string;
+  env: NodeJS.ProcessEnv;
+  spawn: Spawner;
+}
+
+/** The auth plugin's implementation of AuthContract. */
+export class ApiKeyStore implements AuthStoreWithSources {
+  private readonly authFile: AuthFile;
+  private readonly modelsKeys: ModelsFileKeys;
+  /** Outputs of auth.json `!command`s, kept for the life of this generation (as pi keeps them per process). */
+  private readonly commandCache = new Map<string, Promise<string>>();
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: AuthStoreOptions) {
+    this.authFile = new AuthFile(join(options.agentDir, "auth.json"));
+    this.modelsKeys = new ModelsFileKeys(join(options.agentDir, "models.json"));
+  }
+
+  async apiKey(provider: string): Promise<string | undefined> {
+    const source = await this.keySource(provider);
+    switch (source.kind) {
+      case "flag":
+        return this.options.flagKey;
+      case "auth.json": {
+        const spec = (await this.authFile.read())[provider]!.key!;
+        const what = `the key for "${provider}" in ${source.file}`;
+        if (!isCommand(spec)) return resolveValue(spec, what, this.options.env, this.options.spawn);
+        let pending = this.commandCache.get(spec);
+        if (pending === undefined) {
+          pending = resolveValue(spec, what, this.options.env, this.options.spawn);
+          this.commandCache.set(spec, pending);
+          pending.catch(() => this.commandCache.delete(spec));
+        }
+        return pending;
+      }
+      case "env":
+        return this.options.env[source.variable];
+      case "models.json": {
+        const spec = (await this.modelsKeys.spec(provider))!;
+        return resolveValue(spec, `the apiKey of provider "${provider}" in ${source.file}`, this.options.env, this.options.spawn);
+      }
+      case "none":
+        return undefined;
+    }
+  }
+
+  async keySource(provider: string): Promise<KeySource> {
+    const { flagKey, flagProvider, env } = this.options;
+    if (flagKey !== undefined && flagKey !== "" && (flagProvider === undefined || flagProvider === provider)) return { kind: "flag", label: "flag" };
+    const entry = (await this.authFile.read())[provider];
+    if (entry?.type === "api_key") return { kind: "auth.json", label: "auth.json", file: this.authFile.path };
+    const fromEnv = envKey(provider, env);
+    if (fromEnv !== undefined) return { kind: "env", label: `env ${fromEnv.variable}`, variable: fromEnv.variable };
+    if ((await this.modelsKeys.spec(provider)) !== undefined) return { kind: "models.json", label: "models.json", file: this.modelsKeys.path };
+    return { kind: "none", label: "none" };
+  }
+
+  missingKeyMessage(provider: string): string {
+    const variables = ENV_KEYS[provider];
+    const entry = `{"${provider}": {"type": "api_key", "key": "..."}} to ${this.authFile.path}`;
+    if (variables !== undefined) {
+      return `no API key for "${provider}": set ${variables.join(" or ")}, add ${entry}, or pass --api-key`;
+    }
+    return `no API key for "${provider}": add ${entry}, set "apiKey" for it in ${this.modelsKeys.path}, or pass --api-key`;
+  }
+
+  setApiKey(provider: string, key: string): Promise<void> {
+    if (provider.trim() === "") return Promise.reject(new Error("setApiKey: the provider name is empty"));
+    if (key.trim() === "") return Promise.reject(new Error(`setApiKey: the key for "${provider}" is empty`));
+    // One write at a time, so two quick saves cannot lose each other's entry.
+    const write = this.writes.then(() => this.authFile.setApiKey(provider, key));
+    this.writes = write.catch(() => undefined);
+    return write;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The models plugin: provides the model catalog (ModelsContract) from built-in data, the plugin's
+ * inline `providers` config and `<agentDir>/models.json` in pi's format. Setup only declares; the file
+ * is read on first use and again whenever it changes.
+ */
+import { Type } from "@sinclair/typebox";
+import { ModelsContract } from "pi-host";
+import { definePlugin } from "pi-host";
+import { agentDirFor } from "./agent-dir.js";
+import { BUILTIN_MODELS } from "./builtin-models.js";
+import { ModelCatalogStore } from "./catalog.js";
+import { ProviderConfigSchema } from "./models-file.js";
+
+export default definePlugin({
+  id: "models",
+  version: "1.0.0",
+  description: "Model catalog: built-in Anthropic, OpenAI and Google models plus models.json custom providers",
+  provides: [ModelsContract],
+  config: Type.Object({
+    /** Folder holding models.json; default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
+    agentDir: Type.Optional(Type.String({ minLength: 1 })),
+    /** Wire protocols besides the four built-in ones that models may name (keys of other provider plugins). */
+    extraApis: Type.Array(Type.String({ minLength: 1 }), { default: ["faux"] }),
+    /** Providers in models.json's format, applied before models.json (a distribution can ship models). */
+    providers: Type.Optional(Type.Record(Type.String(), ProviderConfigSchema)),
+  }),
+  setup(ctx) {
+    ctx.provide(
+      ModelsContract,
+      new ModelCatalogStore({
+        agentDir: agentDirFor(ctx.config.agentDir),
+        builtins: BUILTIN_MODELS,
+        inlineProviders: ctx.config.providers,
+        extraApis: ctx.config.extraApis,
+      }),
+    );
+  },
+});

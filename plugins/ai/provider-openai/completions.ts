@@ -1,0 +1,25 @@
+/**
+ * The "openai-completions" slot: OpenAI's Chat Completions API and every server that copies it.
+ */
+import type OpenAI from "openai";
+import type { AiProvider, Context, Model, StreamOptions } from "pi-host";
+import { resolveCompletionsCompat } from "./completions-compat.js";
+import { consumeCompletionChunks, type CompletionChunk } from "./completions-events.js";
+import { buildCompletionsBody, type CompletionsBody } from "./completions-request.js";
+import { runStream, type WireFormat } from "./run-stream.js";
+
+const chatCompletions: WireFormat<CompletionsBody, CompletionChunk> = {
+  buildBody: (model, context, options) => buildCompletionsBody(model, context, options, resolveCompletionsCompat(model)),
+  headers: () => ({}),
+  send: async (client: OpenAI, body, signal) => {
+    const params = body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+    return (await client.chat.completions.create(params, { signal })) as AsyncIterable<CompletionChunk>;
+  },
+  consume: consumeCompletionChunks,
+};
+
+/** Streams one answer over Chat Completions. */
+export const openAICompletionsProvider: AiProvider = {
+  api: "openai-completions",
+  stream: (model: Model, context: Context, options?: StreamOptions) => runStream(chatCompletions, model, context, options),
+};

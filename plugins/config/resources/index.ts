@@ -1,0 +1,62 @@
+/**
+ * The resources plugin: pi's files that shape the agent without being code (ResourcesContract) — the
+ * system prompt's sections (default preamble or SYSTEM.md or --system-prompt, tools, APPEND_SYSTEM.md,
+ * AGENTS.md/CLAUDE.md context, skills, date and cwd), skills (SKILL.md) and prompt templates. Setup only
+ * declares; files are read when a turn asks, and re-read only when they changed. Skipped skills and
+ * other problems are emitted as RESOURCES_DIAGNOSTIC_EVENT on the kernel bus.
+ */
+import { homedir } from "node:os";
+import { Type } from "@sinclair/typebox";
+import { HostEnvironmentContract, projectFilesApply } from "pi-host";
+import { ResourcesContract } from "pi-host";
+import { definePlugin } from "pi-host";
+import { agentDirFor } from "./agent-dir.js";
+import { RESOURCES_DIAGNOSTIC_EVENT } from "./diagnostics.js";
+import { FileResourceSource } from "./resource-source.js";
+
+export { RESOURCES_DIAGNOSTIC_EVENT, type ResourceDiagnostic } from "./diagnostics.js";
+
+export default definePlugin({
+  id: "resources",
+  version: "1.0.0",
+  description: "System prompt sections, AGENTS.md/CLAUDE.md, SYSTEM.md, skills and prompt templates from pi's folders",
+  provides: [ResourcesContract],
+  // The host's project-trust decision: without it project SYSTEM.md, skills and prompts stay out.
+  requires: [{ contract: HostEnvironmentContract, optional: true }],
+  config: Type.Object({
+    /** Folder holding skills/, prompts/, AGENTS.md, SYSTEM.md; default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
+    agentDir: Type.Optional(Type.String({ minLength: 1 })),
+    /** --skill: SKILL.md files or folders to search, relative to cwd; loaded even with noSkills. */
+    skillPaths: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+    /** --no-skills: skip skill discovery (skillPaths still load). */
+    noSkills: Type.Boolean({ default: false }),
+    /** --prompt-template: template files or folders, relative to cwd; loaded even with noTemplates. */
+    templatePaths: Type.Array(Type.String({ minLength: 1 }), { default: [] }),
+    /** --no-prompt-templates: skip template discovery (templatePaths still load). */
+    noTemplates: Type.Boolean({ default: false }),
+    /** --no-context-files: leave AGENTS.md / CLAUDE.md out of the prompt. */
+    noContextFiles: Type.Boolean({ default: false }),
+    /** Installed packages' skill and template paths (absolute), set by the host's packages layer. */
+    packages: Type.Array(
+      Type.Object({ name: Type.String({ minLength: 1 }), skills: Type.Array(Type.String({ minLength: 1 })), prompts: Type.Array(Type.String({ minLength: 1 })) }),
+      { default: [] },
+    ),
+  }),
+  setup(ctx) {
+    const { agentDir, ...flags } = ctx.config;
+    const host = ctx.use(HostEnvironmentContract);
+    ctx.provide(
+      ResourcesContract,
+      new FileResourceSource({
+        ...flags,
+        agentDir: agentDirFor(agentDir),
+        homeDir: homedir(),
+        projectApplies: (cwd) => projectFilesApply(host, cwd),
+        report: (diagnostic) => {
+          // A call admitted before a reload may finish after this generation retired; its news is stale.
+          if (!ctx.signal.aborted) ctx.emit(RESOURCES_DIAGNOSTIC_EVENT, diagnostic);
+        },
+      }),
+    );
+  },
+});

@@ -1,0 +1,94 @@
+/**
+ * The MCP plugin: tools of Model Context Protocol servers for the agent (ToolSourceContract), from
+ * settings.json `mcpServers` (global and project) and this plugin's `servers` config. Setup only
+ * declares: no server starts and the MCP SDK is not even imported until the first turn lists tools
+ * with a server configured. Server processes belong to this plugin's generation, so a reload or
+ * shutdown closes every client and ends every server. `/mcp` toggles servers (see mcp-command.ts).
+ */
+import { Type } from "@sinclair/typebox";
+import { SESSION_EVENT } from "pi-host";
+import { HooksContract } from "pi-host";
+import { SettingsContract } from "pi-host";
+import { ToolSourceContract } from "pi-host";
+import { definePlugin, type PluginContext } from "pi-host";
+import { handleMcpCommand } from "./mcp-command.js";
+import { McpToolSource } from "./mcp-source.js";
+import { ServerEntrySchema } from "./server-config.js";
+
+const VERSION = "1.0.0";
+
+const ConfigSchema = Type.Object({
+  /** Servers a distribution ships, same shape as settings.json `mcpServers`; settings entries of the same name win. */
+  servers: Type.Optional(Type.Record(Type.String(), ServerEntrySchema)),
+  /** Server names that start switched off (`/mcp enable <name>` turns one on). */
+  disabled: Type.Array(Type.String(), { default: [] }),
+  /** Read settings.json `mcpServers` (global + project). */
+  readSettings: Type.Boolean({ default: true }),
+  /** Offer `mcp__<server>__list_resources`/`read_resource`/`list_prompts`/`get_prompt` where a server has them. */
+  exposeResources: Type.Boolean({ default: true }),
+  /** How long a server may take to start and answer `initialize` (a server entry's `startTimeoutMs` overrides it). */
+  startTimeoutMs: Type.Integer({ minimum: 1, default: 30_000 }),
+  /** How long one tool call may go without an answer or a progress report. */
+  callTimeoutMs: Type.Integer({ minimum: 1, default: 600_000 }),
+});
+
+/** `/mcp enable|disable` choices by server name. */
+interface McpState {
+  toggles: Record<string, boolean>;
+}
+
+export default definePlugin({
+  id: "mcp",
+  version: VERSION,
+  description: "MCP servers' tools, resources and prompts as agent tools (stdio and streamable HTTP); /mcp toggles servers",
+  provides: [ToolSourceContract, HooksContract],
+  requires: [{ contract: SettingsContract, optional: true }],
+  config: ConfigSchema,
+  state: {
+    version: 1,
+    schema: Type.Object({ toggles: Type.Record(Type.String(), Type.Boolean()) }),
+    initial: (): McpState => ({ toggles: {} }),
+  },
+  setup(ctx) {
+    const notice = noticeSender(ctx);
+    const { config } = ctx;
+    const source = new McpToolSource({
+      configServers: config.servers,
+      readSettings: config.readSettings,
+      configDisabled: config.disabled,
+      exposeResources: config.exposeResources,
+      startTimeoutMs: config.startTimeoutMs,
+      callTimeoutMs: config.callTimeoutMs,
+      clientVersion: VERSION,
+      settings: ctx.use(SettingsContract),
+      toggles: () => ctx.getState().toggles,
+      spawn: (command, args, options) => ctx.spawn(command, args, options),
+      notice,
+    });
+    ctx.provide(ToolSourceContract, source);
+    ctx.provide(HooksContract, {
+      beforePrompt: async ({ text }) => {
+        const handled = await handleMcpCommand(text, {
+          source,
+          toggles: () => ctx.getState().toggles,
+          setToggle: (name, enabled) => ctx.setState({ toggles: { ...ctx.getState().toggles, [name]: enabled } }),
+          notice,
+        });
+        return handled ? { handled: true } : undefined;
+      },
+    });
+    ctx.onDispose(() => source.dispose(), "close MCP clients");
+  },
+});
+
+/** Notices go out on the session bus, where every mode shows them; a retired generation stays quiet. */
+function noticeSender(ctx: PluginContext<unknown, McpState>): (level: "info" | "warning" | "error", message: string) => void {
+  return (level, message) => {
+    if (ctx.signal.aborted) return;
+    try {
+      ctx.emit(SESSION_EVENT, { type: "notice", level, message });
+    } catch {
+      // The generation retired between the check and the emit; nobody is listening to it any more.
+    }
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The packages plugin: `pi install/remove/update/list` (PackagesContract) for npm, git and local-path
+ * sources in pi's `packages` setting. npm and git run as child processes owned by this plugin's
+ * generation; every change is staged and moved into place atomically (see manager.ts). Setup only
+ * declares; nothing is read until a command asks. The `packages` key is written under pi's settings
+ * lock by this plugin itself (a read-modify-write); the settings plugin is required so that a boot
+ * order puts it first, as both share settings.json.
+ */
+import { Type } from "@sinclair/typebox";
+import { PackagesContract } from "pi-host";
+import { SettingsContract } from "pi-host";
+import { definePlugin } from "pi-host";
+import { agentDirFor } from "./agent-dir.js";
+import { FilePackageManager } from "./manager.js";
+
+export default definePlugin({
+  id: "packages",
+  version: "1.0.0",
+  description: "pi install/remove/update/list for npm:, git: and local packages, installed atomically",
+  provides: [PackagesContract],
+  requires: [SettingsContract],
+  config: Type.Object({
+    /** The global scope's folder (settings.json, npm/, git/); default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
+    agentDir: Type.Optional(Type.String({ minLength: 1 })),
+  }),
+  setup(ctx) {
+    ctx.provide(
+      PackagesContract,
+      new FilePackageManager({
+        agentDir: agentDirFor(ctx.config.agentDir),
+        spawn: (command, args, options) => ctx.spawn(command, args, options),
+      }),
+    );
+  },
+});

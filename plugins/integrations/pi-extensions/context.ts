@@ -1,0 +1,165 @@
+/**
+ * pi's `ctx` for handlers, tools and commands (ExtensionContext, ExtensionCommandContext): the user
+ * interface of the running mode, read access to the session, the model catalog, and control of the run.
+ * Members read their value when used (getters), so a context kept by an extension stays current.
+ *
+ * `ctx.ui` maps onto the ui contract (dialogs, notify, status, widgets, title, editor text), answered by
+ * whichever mode runs — over the RPC extension UI sub-protocol in `--mode rpc`, with each dialog's
+ * default where no user can answer (print, JSON). Members pi's TUI offers and ours does not yet
+ * (custom components, footer, header, themes, editor components...) throw "not supported yet".
+ */
+import { dirname } from "node:path";
+import type { UiDialogOptions, WidgetPlacement } from "pi-host";
+import { notSupported, unsupportedFunction } from "./not-supported.js";
+import type { ExtensionRuntime } from "./runtime.js";
+
+/** pi's `ctx.ui`. */
+export function createExtensionUi(runtime: ExtensionRuntime) {
+  const ui = () => runtime.ui();
+  const unsupported = (name: string) => unsupportedFunction(`ctx.ui.${name}`);
+  return {
+    select: (title: string, options: string[], opts?: UiDialogOptions) => ui().select(title, options, opts),
+    confirm: (title: string, message: string, opts?: UiDialogOptions) => ui().confirm(title, message, opts),
+    input: (title: string, placeholder?: string, opts?: UiDialogOptions) => ui().input(title, placeholder, opts),
+    editor: (title: string, prefill?: string) => ui().editor(title, prefill),
+    notify: (message: string, type?: "info" | "warning" | "error") => ui().notify(message, type),
+    setStatus: (key: string, text: string | undefined) => ui().setStatus(key, text),
+    setWidget(key: string, content: unknown, options?: { placement?: WidgetPlacement }) {
+      if (typeof content === "function") notSupported("ctx.ui.setWidget with a component factory", "pass lines (string[]) instead");
+      if (content !== undefined && !(Array.isArray(content) && content.every((line) => typeof line === "string"))) {
+        throw new Error(`ctx.ui.setWidget("${key}") needs lines (string[]) or undefined to clear`);
+      }
+      ui().setWidget(key, content as string[] | undefined, options);
+    },
+    setTitle: (title: string) => ui().setTitle(title),
+    setEditorText: (text: string) => ui().setEditorText(text),
+    onTerminalInput: unsupported("onTerminalInput"),
+    setWorkingMessage: unsupported("setWorkingMessage"),
+    setWorkingVisible: unsupported("setWorkingVisible"),
+    setWorkingIndicator: unsupported("setWorkingIndicator"),
+    setHiddenThinkingLabel: unsupported("setHiddenThinkingLabel"),
+    setFooter: unsupported("setFooter"),
+    setHeader: unsupported("setHeader"),
+    custom: unsupported("custom"),
+    pasteToEditor: unsupported("pasteToEditor"),
+    getEditorText: unsupported("getEditorText"),
+    addAutocompleteProvider: unsupported("addAutocompleteProvider"),
+    setEditorComponent: unsupported("setEditorComponent"),
+    getEditorComponent: unsupported("getEditorComponent"),
+    get theme(): never {
+      return notSupported("ctx.ui.theme");
+    },
+    getAllThemes: unsupported("getAllThemes"),
+    getTheme: unsupported("getTheme"),
+    setTheme: unsupported("setTheme"),
+    getToolsExpanded: unsupported("getToolsExpanded"),
+    setToolsExpanded: unsupported("setToolsExpanded"),
+  };
+}
+
+/** pi's `ctx.sessionManager` (ReadonlySessionManager) over the session store. */
+export function createSessionManagerView(runtime: ExtensionRuntime) {
+  const store = () => {
+    if (!runtime.services.store.available) throw new Error("ctx.sessionManager needs a session store plugin (session-jsonl)");
+    return runtime.services.store;
+  };
+  return {
+    getCwd: () => runtime.cwd,
+    getSessionDir: () => {
+      const path = store().call("current")?.path;
+      return path === undefined ? notSupported("ctx.sessionManager.getSessionDir", "the session is in memory") : dirname(path);
+    },
+    getSessionId: () => store().call("current")?.id,
+    getSessionFile: () => store().call("current")?.path,
+    getSessionName: () => store().call("current")?.name,
+    getLeafId: () => store().call("leafId"),
+    getLeafEntry: () => {
+      const leaf = store().call("leafId");
+      return leaf === null ? undefined : store().call("entry", leaf);
+    },
+    getEntry: (id: string) => store().call("entry", id),
+    getLabel: (id: string) => store().call("label", id),
+    getBranch: (fromId?: string) => store().call("path", fromId),
+    getEntries: () => store().call("entries"),
+    getTree: () => store().call("tree"),
+    getHeader: unsupportedFunction("ctx.sessionManager.getHeader"),
+  };
+}
+
+/** pi's `ctx.modelRegistry`, over the model catalog and the key store. */
+export function createModelRegistryView(runtime: ExtensionRuntime) {
+  const models = () => {
+    if (!runtime.services.models.available) throw new Error("ctx.modelRegistry needs a model catalog plugin (models)");
+    return runtime.services.models;
+  };
+  const unsupported = (name: string, detail?: string) => unsupportedFunction(`ctx.modelRegistry.${name}`, detail);
+  return {
+    find: (provider: string, modelId: string) => models().call("find", provider, modelId),
+    getAll: () => models().call("list"),
+    getApiKeyForProvider: async (provider: string) => (runtime.services.auth.available ? runtime.services.auth.call("apiKey", provider) : undefined),
+    getAvailable: unsupported("getAvailable", "which models have keys is known only asynchronously here"),
+    hasConfiguredAuth: unsupported("hasConfiguredAuth"),
+    getApiKeyAndHeaders: unsupported("getApiKeyAndHeaders"),
+    getProviderAuthStatus: unsupported("getProviderAuthStatus"),
+    getProviderDisplayName: unsupported("getProviderDisplayName"),
+    isUsingOAuth: unsupported("isUsingOAuth"),
+    getError: unsupported("getError"),
+    refresh: unsupported("refresh"),
+    registerProvider: unsupported("registerProvider"),
+    unregisterProvider: unsupported("unregisterProvider"),
+  };
+}
+
+/** pi's ExtensionContext. */
+export function createExtensionContext(runtime: ExtensionRuntime) {
+  const { session } = runtime.services;
+  const report = (where: string) => (error: unknown) => runtime.report(undefined, where, error);
+  return {
+    ui: createExtensionUi(runtime),
+    get hasUI(): boolean {
+      return runtime.ui().hasUI();
+    },
+    get cwd(): string {
+      return runtime.cwd;
+    },
+    sessionManager: createSessionManagerView(runtime),
+    modelRegistry: createModelRegistryView(runtime),
+    get model() {
+      return runtime.state()?.model ?? undefined;
+    },
+    get signal(): AbortSignal | undefined {
+      return runtime.delivery.signal;
+    },
+    isIdle: () => runtime.isIdle(),
+    abort: () => void session.call("abort").catch(report("ctx.abort")),
+    hasPendingMessages: () => (runtime.state()?.pendingMessageCount ?? 0) > 0,
+    shutdown: unsupportedFunction("ctx.shutdown", "a mode ends the process; extensions cannot ask it to yet"),
+    getContextUsage: () => (session.available ? session.call("stats").contextUsage : undefined),
+    compact(options: { customInstructions?: string; onComplete?: (result: unknown) => void; onError?: (error: Error) => void } = {}) {
+      void session.call("compact", options.customInstructions).then(
+        (result) => (result === undefined ? options.onError?.(new Error("Nothing to compact (session too small)")) : options.onComplete?.(result)),
+        (error: unknown) => (options.onError ? options.onError(error instanceof Error ? error : new Error(String(error))) : report("ctx.compact")(error)),
+      );
+    },
+    getSystemPrompt(): string {
+      const prompt = runtime.systemPrompt();
+      return prompt ?? notSupported("ctx.getSystemPrompt before the first request", "the session builds its system prompt per request");
+    },
+  };
+}
+
+/**
+ * pi's ExtensionCommandContext. A command runs inside the prompt that named it (the session is claimed,
+ * no run going on), so it is idle by definition; replacing the session from there is not possible yet.
+ */
+export function createCommandContext(runtime: ExtensionRuntime) {
+  const why = "extension commands run inside the prompt that named them, where the session cannot be replaced yet";
+  return Object.defineProperties(createExtensionContext(runtime), {
+    waitForIdle: { value: async (): Promise<void> => {}, enumerable: true },
+    newSession: { value: unsupportedFunction("ctx.newSession", why), enumerable: true },
+    fork: { value: unsupportedFunction("ctx.fork", why), enumerable: true },
+    navigateTree: { value: unsupportedFunction("ctx.navigateTree", why), enumerable: true },
+    switchSession: { value: unsupportedFunction("ctx.switchSession", why), enumerable: true },
+    reload: { value: unsupportedFunction("ctx.reload", why), enumerable: true },
+  });
+}

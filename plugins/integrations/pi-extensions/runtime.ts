@@ -1,0 +1,401 @@
+/**
+ * The extension runtime of one plugin generation: the loaded extensions and what they registered, the
+ * handles they act through, and the dispatch of pi's events to their handlers. Loading is lazy — the
+ * first tool listing, hook call or prompt loads every extension (setup may do no I/O) — and happens once.
+ *
+ * Handler errors follow pi: they are reported (a `notice` on the session's event bus, which print and
+ * JSON modes write to stderr) and the other handlers still run.
+ */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { SESSION_EVENT, type AgentSession, type SessionEvent, type SessionState } from "pi-host";
+import { AssistantEventStream, newAssistantMessage, type AiProvider, type AssistantStream, type AuthStore, type Context, type Model, type ModelCatalog, type StreamOptions } from "pi-host";
+import type { ResourceSource, SettingsStore } from "pi-host";
+import { projectFilesApply, type HostEnvironmentProvider } from "pi-host";
+import type { CompactionEntry, SessionStore } from "pi-host";
+import { createFileLocks, type AgentTool, type ToolContext } from "pi-host";
+import { activeUi, type UserInterface } from "pi-host";
+import type { Handle, ManyHandle, PluginContext } from "pi-host";
+import { createExtensionApi } from "./api.js";
+import { createCommandContext, createExtensionContext } from "./context.js";
+import { MessageDelivery } from "./delivery.js";
+import { discoverExtensions, expandPath } from "./discover.js";
+import { createEventBus, type ExtensionEventBus } from "./event-bus.js";
+import { OBSERVED_EVENTS, SessionEventTranslator, type PiEvent } from "./events.js";
+import { ExtensionModuleLoader } from "./load.js";
+import type { ExtensionCommandDefinition, ExtensionHandler, ExtensionToolDefinition, LoadedExtension } from "./types.js";
+
+/** The plugin's config (see index.ts for each key's meaning). */
+export interface PiExtensionsConfig {
+  extensions: string[];
+  packageExtensions: string[];
+  commandLineExtensions: string[];
+  noExtensions: boolean;
+  agentDir?: string;
+  flags: Record<string, string | boolean>;
+}
+
+/** The handles the runtime works through. */
+export interface RuntimeServices {
+  ctx: PluginContext<PiExtensionsConfig>;
+  session: Handle<AgentSession>;
+  store: Handle<SessionStore>;
+  uis: ManyHandle<UserInterface>;
+  settings: Handle<SettingsStore>;
+  /** The host's facts; its project-trust decision says whether `.pi/extensions` loads. Absent: it does not. */
+  host?: Handle<HostEnvironmentProvider>;
+  models: Handle<ModelCatalog>;
+  auth: Handle<AuthStore>;
+  providers: ManyHandle<AiProvider>;
+  tools: ManyHandle<AgentTool<any, any>>;
+  resources: ManyHandle<ResourceSource>;
+}
+
+/** A registered command under the name a prompt invokes it by (`name`, or `name:N` when names clash). */
+export interface ResolvedCommand {
+  invocationName: string;
+  name: string;
+  extension: LoadedExtension;
+  definition: ExtensionCommandDefinition;
+}
+
+/** A prompt template or skill, for `pi.getCommands()`. */
+interface ResourceCommand {
+  name: string;
+  description: string;
+  source: "prompt" | "skill";
+  path: string;
+  origin: string;
+}
+
+const OBSERVED = new Set<string>(OBSERVED_EVENTS);
+
+/** One generation's extensions and their world. */
+export class ExtensionRuntime {
+  readonly extensions: LoadedExtension[] = [];
+  readonly delivery: MessageDelivery;
+  /** `pi.events`, shared by all extensions of this generation. */
+  readonly events: ExtensionEventBus;
+  /** `pi.setActiveTools()`: the tools the model may see and call; undefined = all. */
+  activeTools: Set<string> | undefined;
+  /** Tools of the latest request (any source), for `pi.getAllTools()`. */
+  lastRequestTools: Array<{ name: string; description: string; parameters: unknown }> = [];
+  /** The system prompt the session built for the latest request, before extensions changed it. */
+  baseSystemPrompt: string | undefined;
+  /** True while a prompt is checked for commands and `input` handlers: claimed, but no run yet. */
+  inPromptPhase = false;
+  private loading: Promise<void> | undefined;
+  private loaded = false;
+  private translator: SessionEventTranslator | undefined;
+  private observers: Promise<void> = Promise.resolve();
+  private resourceCommands: ResourceCommand[] = [];
+  private fileLock: ToolContext["withFileLock"] | undefined;
+  private readonly ownLocks = createFileLocks();
+  private modulesLoader: ExtensionModuleLoader | undefined;
+
+  constructor(readonly services: RuntimeServices) {
+    this.delivery = new MessageDelivery(this);
+    this.events = createEventBus((channel, error) => this.report(undefined, `events "${channel}"`, error));
+  }
+
+  // ── where and what ──────────────────────────────────────────────────────────────────────────
+
+  get config(): PiExtensionsConfig {
+    return this.services.ctx.config;
+  }
+
+  /** The session's working folder. */
+  get cwd(): string {
+    return this.services.session.available ? this.services.session.call("cwd") : process.cwd();
+  }
+
+  /** pi's agent folder: config, else PI_CODING_AGENT_DIR, else ~/.pi/agent. */
+  agentDir(): string {
+    const chosen = this.config.agentDir ?? process.env.PI_CODING_AGENT_DIR;
+    if (chosen === undefined || chosen === "") return join(homedir(), ".pi", "agent");
+    return resolve(expandPath(chosen, process.cwd()));
+  }
+
+  /** The session's state, or undefined when no session plugin runs. */
+  state(): SessionState | undefined {
+    return this.services.session.available ? this.services.session.call("state") : undefined;
+  }
+
+  /** pi's `ctx.isIdle()`: no run is going on (a prompt being checked for commands does not count). */
+  isIdle(): boolean {
+    return this.inPromptPhase || this.state()?.isStreaming !== true;
+  }
+
+  /** The user interface of the running mode, or one that answers every dialog with its default. */
+  ui(): UserInterface {
+    return activeUi(this.services.uis);
+  }
+
+  /** pi's `ctx`. */
+  context() {
+    return createExtensionContext(this);
+  }
+
+  /** pi's `ExtensionCommandContext`, for command handlers. */
+  commandContext() {
+    return createCommandContext(this);
+  }
+
+  /** The system prompt as extensions see it: the one a `before_agent_start` handler set, else the session's. */
+  systemPrompt(): string | undefined {
+    return this.delivery.systemPromptOverride ?? this.baseSystemPrompt;
+  }
+
+  // ── loading ─────────────────────────────────────────────────────────────────────────────────
+
+  /** Loads every extension once; later calls wait for the same load. Never rejects. */
+  ensureLoaded(): Promise<void> {
+    this.loading ??= this.load().catch((error: unknown) => this.report(undefined, "loading extensions", error));
+    return this.loading;
+  }
+
+  private async load(): Promise<void> {
+    const cwd = this.cwd;
+    const settings = this.services.settings.available ? await this.services.settings.call("get", cwd) : {};
+    const fromSettings = Array.isArray(settings.extensions) ? settings.extensions.filter((p): p is string => typeof p === "string") : [];
+    const discovery = await discoverExtensions({
+      cwd,
+      agentDir: this.agentDir(),
+      configured: [...fromSettings, ...this.config.extensions, ...this.packageExtensions(), ...this.config.commandLineExtensions],
+      noDiscovery: this.config.noExtensions,
+      projectTrusted: await projectFilesApply(this.services.host, cwd),
+    });
+    for (const notice of discovery.notices) this.notice("warning", `pi-extensions: ${notice}`);
+    const state = this.state();
+    this.translator = new SessionEventTranslator(state?.model ?? undefined, state?.thinkingLevel, state?.sessionFile);
+    for (const location of discovery.found) {
+      const extension: LoadedExtension = {
+        path: location.path,
+        sourceInfo: { path: location.path, source: "local", scope: location.scope, origin: "top-level", baseDir: resolve(location.path, "..") },
+        handlers: new Map(),
+        tools: new Map(),
+        commands: new Map(),
+        flags: new Map(),
+        loading: true,
+      };
+      try {
+        const factory = await (await this.loader()).factory(location.path);
+        await factory(createExtensionApi(extension, this));
+        this.extensions.push(extension);
+      } catch (error) {
+        this.notice("error", `pi-extensions: failed to load extension ${location.path}: ${messageOf(error)}`);
+      } finally {
+        extension.loading = false;
+      }
+    }
+    this.loaded = true;
+    if (this.extensions.length > 0) await this.refreshResourceCommands();
+    await this.emit({ type: "session_start", reason: "startup" });
+  }
+
+  /** The extensions installed packages bring; pi's `--no-extensions` turns them off with the rest (not `-e`). */
+  private packageExtensions(): string[] {
+    return this.config.noExtensions ? [] : this.config.packageExtensions;
+  }
+
+  /** The module loader; pi's stand-in modules (TypeBox's checker among them) load only when an extension does. */
+  private async loader(): Promise<ExtensionModuleLoader> {
+    if (this.modulesLoader !== undefined) return this.modulesLoader;
+    const { hostModules } = await import("./modules.js");
+    this.modulesLoader = new ExtensionModuleLoader(
+      hostModules({
+        agentDir: () => this.agentDir(),
+        models: () => (this.services.models.available ? this.services.models.call("list") : []),
+        findModel: (provider, id) => (this.services.models.available ? this.services.models.call("find", provider, id) : undefined),
+        stream: (model, context, options) => this.stream(model, context, options),
+        withFileMutationQueue: (path, work) => this.withFileMutationQueue(path, work),
+        reportBusError: (channel, error) => this.report(undefined, `event bus "${channel}"`, error),
+      }),
+    );
+    return this.modulesLoader;
+  }
+
+  // ── what extensions registered ──────────────────────────────────────────────────────────────
+
+  /** Handlers of `event`, in load order then registration order. */
+  handlers(event: string): Array<{ extension: LoadedExtension; handler: ExtensionHandler }> {
+    return this.extensions.flatMap((extension) => (extension.handlers.get(event) ?? []).map((handler) => ({ extension, handler })));
+  }
+
+  hasHandlers(event: string): boolean {
+    return this.extensions.some((e) => (e.handlers.get(event)?.length ?? 0) > 0);
+  }
+
+  /** Every extension tool by name; a later registration of a name replaces an earlier one. */
+  tools(): Map<string, { extension: LoadedExtension; definition: ExtensionToolDefinition }> {
+    const out = new Map<string, { extension: LoadedExtension; definition: ExtensionToolDefinition }>();
+    for (const extension of this.extensions) for (const definition of extension.tools.values()) out.set(definition.name, { extension, definition });
+    return out;
+  }
+
+  /** Commands by invocation name: pi suffixes a name several extensions use with `:1`, `:2`... in load order. */
+  commands(): ResolvedCommand[] {
+    const all = this.extensions.flatMap((extension) => [...extension.commands].map(([name, definition]) => ({ name, extension, definition })));
+    const counts = new Map<string, number>();
+    for (const c of all) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
+    const seen = new Map<string, number>();
+    return all.map((c) => {
+      const index = (seen.get(c.name) ?? 0) + 1;
+      seen.set(c.name, index);
+      return { ...c, invocationName: counts.get(c.name)! > 1 ? `${c.name}:${index}` : c.name };
+    });
+  }
+
+  /** The value of a registered flag: the plugin's `flags` config, else the flag's default. */
+  flagValue(name: string): boolean | string | undefined {
+    if (name in this.config.flags) return this.config.flags[name];
+    for (const extension of this.extensions) {
+      const flag = extension.flags.get(name);
+      if (flag?.default !== undefined) return flag.default;
+    }
+    return undefined;
+  }
+
+  /** pi's `getCommands()`: extension commands, then prompt templates, then skills. */
+  listCommands(): Array<{ name: string; description?: string; source: string; sourceInfo: unknown }> {
+    const extensionCommands = this.commands().map((c) => ({
+      name: c.invocationName,
+      ...(c.definition.description !== undefined && { description: c.definition.description }),
+      source: "extension",
+      sourceInfo: c.extension.sourceInfo,
+    }));
+    const resources = this.resourceCommands.map((r) => ({
+      name: r.name,
+      description: r.description,
+      source: r.source,
+      sourceInfo: { path: r.path, source: "local", scope: r.origin === "user" || r.origin === "project" ? r.origin : "temporary", origin: r.origin.startsWith("package:") ? "package" : "top-level" },
+    }));
+    return [...extensionCommands, ...resources];
+  }
+
+  /** Re-reads templates and skills so the synchronous `getCommands()` can list them. */
+  async refreshResourceCommands(): Promise<void> {
+    const cwd = this.cwd;
+    const out: ResourceCommand[] = [];
+    for (const source of this.services.resources.list()) {
+      try {
+        for (const t of await source.call("templates", cwd)) out.push({ name: t.name, description: t.description, source: "prompt", path: t.path, origin: t.origin });
+        for (const s of await source.call("skills", cwd)) out.push({ name: `skill:${s.name}`, description: s.description, source: "skill", path: s.path, origin: s.origin });
+      } catch (error) {
+        this.report(undefined, "listing prompt templates and skills", error);
+      }
+    }
+    this.resourceCommands = out;
+  }
+
+  // ── events ──────────────────────────────────────────────────────────────────────────────────
+
+  /** Every session event: run bookkeeping at once, then pi's events to observers, in order. */
+  onSessionEvent(event: SessionEvent): void {
+    this.delivery.observe(event);
+    if (!this.loaded || this.translator === undefined) return;
+    for (const piEvent of this.translator.translate(event, () => this.lastCompaction())) {
+      if (!this.hasHandlers(piEvent.type)) continue;
+      this.observers = this.observers.then(() => this.emit(piEvent));
+    }
+  }
+
+  /** Resolves when every observer event queued so far has been handled (pi drains them before `tool_call`). */
+  drained(): Promise<void> {
+    return this.observers;
+  }
+
+  /** Calls every handler of an observed event; `message_end` replacements are not supported and say so. */
+  async emit(event: PiEvent): Promise<void> {
+    if (!OBSERVED.has(event.type)) throw new Error(`pi-extensions: ${event.type} is not an observed event`);
+    const ctx = this.context();
+    for (const { extension, handler } of this.handlers(event.type)) {
+      try {
+        const result = (await handler(event, ctx)) as { message?: unknown } | undefined;
+        if (event.type === "message_end" && result?.message !== undefined) {
+          this.report(extension, "message_end", new Error("not supported yet: replacing a message from message_end (the session has already saved it)"));
+        }
+      } catch (error) {
+        this.report(extension, event.type, error);
+      }
+    }
+  }
+
+  /** Tells every extension the runtime is going away (pi's `session_shutdown`, reason "quit"). */
+  async shutdown(): Promise<void> {
+    if (!this.loaded || !this.hasHandlers("session_shutdown")) return;
+    await this.observers;
+    await this.emit({ type: "session_shutdown", reason: "quit" });
+  }
+
+  /** Reports a handler's (or the runtime's) error as pi does: to the user, without stopping anything. */
+  report(extension: LoadedExtension | undefined, where: string, error: unknown): void {
+    const who = extension === undefined ? "pi-extensions" : `extension ${extension.path}`;
+    this.notice("error", `${who}: ${where}: ${messageOf(error)}`);
+  }
+
+  /** A notice on the session's event bus (print and JSON modes write warnings and errors to stderr). */
+  notice(level: "info" | "warning" | "error", message: string): void {
+    if (this.services.ctx.signal.aborted) return;
+    this.publish({ type: "notice", level, message });
+  }
+
+  /** Publishes a session event (a message an extension added) for modes and observers. */
+  publish(event: SessionEvent): void {
+    this.services.ctx.emit(SESSION_EVENT, event);
+  }
+
+  private lastCompaction(): CompactionEntry | undefined {
+    if (!this.services.store.available) return undefined;
+    return this.services.store
+      .call("entries")
+      .filter((e): e is CompactionEntry => e.type === "compaction")
+      .at(-1);
+  }
+
+  // ── services for extensions ─────────────────────────────────────────────────────────────────
+
+  /** Remembers the running session's file lock, so extension tools queue behind built-in edits. */
+  useFileLock(lock: ToolContext["withFileLock"]): void {
+    this.fileLock = lock;
+  }
+
+  /** pi's `withFileMutationQueue`: the session's per-file lock on the real path. */
+  async withFileMutationQueue<T>(path: string, work: () => Promise<T>): Promise<T> {
+    const { realpath } = await import("node:fs/promises");
+    const absolute = resolve(this.cwd, path);
+    const target = await realpath(absolute).catch(() => absolute);
+    return (this.fileLock ?? this.ownLocks)(target, work);
+  }
+
+  /**
+   * One LLM call for an extension (pi-ai's `stream`/`complete`): through the provider plugin of the
+   * model's API, with the stored key unless the options carry one. Never throws: failures end the
+   * stream with an error event, as providers do.
+   */
+  stream(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
+    const out = new AssistantEventStream();
+    void (async () => {
+      const handle = this.services.providers.list().find((h) => h.peek()?.api === model.api);
+      const lease = handle === undefined ? undefined : await handle.acquire();
+      try {
+        if (lease === undefined) throw new Error(`no provider plugin speaks "${model.api}" (model ${model.provider}/${model.id})`);
+        const apiKey = options.apiKey ?? (this.services.auth.available ? await this.services.auth.call("apiKey", model.provider) : undefined);
+        for await (const event of lease.value.stream(model, context, { ...options, apiKey })) out.push(event);
+      } catch (error) {
+        const message = newAssistantMessage(model);
+        message.stopReason = options.signal?.aborted ? "aborted" : "error";
+        message.errorMessage = messageOf(error);
+        out.push({ type: "error", reason: message.stopReason as "error" | "aborted", error: message });
+      } finally {
+        lease?.release();
+      }
+    })();
+    return out;
+  }
+}
+
+/** An error's message, for one-line reports. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

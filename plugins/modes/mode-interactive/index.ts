@@ -1,0 +1,56 @@
+/**
+ * The interactive mode plugin: `pi` on a terminal. A thin shell that owns the terminal (raw mode, keys,
+ * resize, frame timing, the differential renderer) and holds no UI state: the view — transcript, editor,
+ * pickers — is the `tui/view` contract (the tui plugin), called once per key, event and frame, so it can be
+ * reloaded or replaced between two frames while the session stays open. The scrollback is kept: the
+ * transcript is written to the normal screen, never an alternate one.
+ */
+import { Type } from "@sinclair/typebox";
+import { SESSION_EVENT, type SessionEvent } from "pi-host";
+import { ModeContract, type Mode } from "pi-host";
+import { TUI_REDRAW_EVENT, TuiViewContract } from "pi-host";
+import { definePlugin } from "pi-host";
+import type { InteractiveShell } from "./shell.js";
+
+export default definePlugin({
+  id: "mode-interactive",
+  version: "1.0.0",
+  description: "Interactive mode: the terminal shell around the tui view (keys, frames, differential rendering)",
+  provides: [ModeContract],
+  requires: [TuiViewContract],
+  config: Type.Object({
+    /** The folder shown in the footer and searched for @file completion; default the process's. */
+    cwd: Type.Optional(Type.String({ minLength: 1 })),
+    /** Frame coalescing interval while text streams, in milliseconds. */
+    frameIntervalMs: Type.Number({ minimum: 0, default: 16 }),
+  }),
+  setup(ctx) {
+    const view = ctx.use(TuiViewContract);
+    let active: InteractiveShell | undefined;
+    ctx.on(SESSION_EVENT, (event: SessionEvent) => active?.onSessionEvent(event));
+    ctx.on(TUI_REDRAW_EVENT, () => active?.redraw());
+    // A plugin swapped (the view itself, a provider, the session): its next frame may differ.
+    ctx.on("kernel:commit", () => active?.redraw());
+    ctx.onDispose(() => active?.stop(0), "leave the terminal");
+
+    const mode: Mode = {
+      name: "interactive",
+      async run(input, io) {
+        if (active !== undefined) {
+          io.stderr.write("pi: the interactive mode is already running on this terminal\n");
+          return 1;
+        }
+        // The terminal code loads only when a run is interactive, so `pi -p` never pays for it.
+        const { InteractiveShell } = await import("./shell.js");
+        const shell = new InteractiveShell(input, io, { view, cwd: ctx.config.cwd ?? process.cwd(), frameIntervalMs: ctx.config.frameIntervalMs });
+        active = shell;
+        try {
+          return await shell.run();
+        } finally {
+          active = undefined;
+        }
+      },
+    };
+    ctx.provide(ModeContract, mode, { key: "interactive" });
+  },
+});

@@ -1,0 +1,166 @@
+/**
+ * One run of the interactive mode: owns the terminal while it lasts — raw mode, bracketed paste, key
+ * decoding, resize, frame timing and the renderer — and keeps no UI state. Every key, session event and
+ * frame is one call to the view through its handle, made one at a time in arrival order, so the kernel can
+ * swap the view between any two of them.
+ */
+import { StringDecoder } from "node:string_decoder";
+import type { SessionEvent } from "pi-host";
+import type { ModeInput, ModeIO } from "pi-host";
+import type { TuiView } from "pi-host";
+import type { Handle } from "pi-host";
+import { FrameScheduler } from "./frame-scheduler.js";
+import { KeyDecoder } from "./keys.js";
+import { DiffRenderer } from "./renderer.js";
+
+/** How long an unfinished escape sequence may wait for its remaining bytes. */
+const ESCAPE_WAIT_MS = 30;
+const BRACKETED_PASTE_ON = "\x1b[?2004h";
+const BRACKETED_PASTE_OFF = "\x1b[?2004l";
+
+/** What the shell needs besides the streams. */
+export interface ShellOptions {
+  view: Handle<TuiView>;
+  cwd: string;
+  /** Frame coalescing interval while streaming. */
+  frameIntervalMs?: number;
+}
+
+type TtyIn = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+type TtyOut = NodeJS.WritableStream & { columns?: number; rows?: number; on(event: "resize", listener: () => void): unknown; off?(event: string, listener: (...args: any[]) => void): unknown };
+
+/** A running interactive session on a pair of terminal streams. */
+export class InteractiveShell {
+  private readonly decoder = new KeyDecoder();
+  /** Keeps a UTF-8 character split between two reads whole. */
+  private readonly utf8 = new StringDecoder("utf8");
+  private readonly renderer: DiffRenderer;
+  private readonly frames: FrameScheduler;
+  /** Every call to the view goes through this chain, so keys, events and frames keep their order. */
+  private chain: Promise<unknown> = Promise.resolve();
+  private escapeTimer: NodeJS.Timeout | undefined = undefined;
+  private finished = false;
+  private finish!: (code: number) => void;
+  readonly errors: string[] = [];
+
+  constructor(
+    private readonly input: ModeInput,
+    private readonly io: ModeIO,
+    private readonly options: ShellOptions,
+  ) {
+    this.renderer = new DiffRenderer((bytes) => this.io.stdout.write(bytes));
+    this.frames = new FrameScheduler(() => this.drawFrame(), options.frameIntervalMs ?? 16);
+  }
+
+  /** Bytes and frames written so far. */
+  get stats(): DiffRenderer["stats"] {
+    return this.renderer.stats;
+  }
+
+  /** Runs until the user leaves or the host stops the mode; resolves with the exit code. */
+  async run(): Promise<number> {
+    const stdin = this.io.stdin as TtyIn;
+    const stdout = this.io.stdout as TtyOut;
+    const done = new Promise<number>((resolve) => (this.finish = resolve));
+    const onData = (chunk: Buffer | string): void => this.onInput(typeof chunk === "string" ? chunk : this.utf8.write(chunk));
+    const onResize = (): void => {
+      const { width, height } = this.size();
+      this.enqueue(() => this.options.view.call("resize", width, height));
+      this.frames.drawNow();
+    };
+    if (stdin.isTTY === true) stdin.setRawMode?.(true);
+    stdin.on("data", onData);
+    stdin.resume();
+    stdout.on("resize", onResize);
+    void this.io.stopped.then(() => this.stop(0));
+
+    const { width, height } = this.size();
+    this.io.stdout.write(BRACKETED_PASTE_ON);
+    this.renderer.begin(width, height);
+    this.enqueue(() => this.options.view.call("start", { cwd: this.options.cwd, width, height, initialMessages: this.input.messages }));
+    this.frames.drawNow();
+
+    const code = await done;
+    await this.frames.stop();
+    this.enqueue(() => this.options.view.call("stop"));
+    await this.chain;
+    clearTimeout(this.escapeTimer);
+    stdin.off("data", onData);
+    stdout.off?.("resize", onResize);
+    this.renderer.end();
+    this.io.stdout.write(BRACKETED_PASTE_OFF);
+    if (stdin.isTTY === true) stdin.setRawMode?.(false);
+    stdin.pause();
+    for (const error of this.errors) this.io.stderr.write(`pi: ${error}\n`);
+    return code;
+  }
+
+  /** A session event: the view updates its transcript; a frame follows within the coalescing interval. */
+  onSessionEvent(event: SessionEvent): void {
+    if (this.finished) return;
+    this.enqueue(() => this.options.view.call("handleEvent", event));
+    this.frames.request();
+  }
+
+  /** The view (or a swap of it) changed what it shows: draw soon. */
+  redraw(): void {
+    if (!this.finished) this.frames.request();
+  }
+
+  /** Ends the run with `code`. */
+  stop(code: number): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.finish(code);
+  }
+
+  private size(): { width: number; height: number } {
+    const stdout = this.io.stdout as TtyOut;
+    return { width: Math.max(10, stdout.columns ?? 80), height: Math.max(4, stdout.rows ?? 24) };
+  }
+
+  private onInput(chunk: string): void {
+    if (this.finished) return;
+    clearTimeout(this.escapeTimer);
+    const keys = this.decoder.feed(chunk);
+    if (this.decoder.hasPending) {
+      this.escapeTimer = setTimeout(() => this.deliver(this.decoder.flushPending()), ESCAPE_WAIT_MS);
+    }
+    this.deliver(keys);
+  }
+
+  private deliver(keys: ReturnType<KeyDecoder["feed"]>): void {
+    if (keys.length === 0) return;
+    for (const key of keys) {
+      this.enqueue(async () => {
+        if (this.finished) return;
+        const outcome = await this.options.view.call("handleKey", key);
+        if (outcome?.exit) this.stop(0);
+      });
+    }
+    // A keystroke is drawn at once, after every key of this chunk.
+    void this.chain.then(() => this.frames.drawNow());
+  }
+
+  private async drawFrame(): Promise<void> {
+    await this.enqueue(async () => {
+      if (this.finished) return;
+      const { width, height } = this.size();
+      const frame = await this.options.view.call("render", width, height);
+      if (!this.finished) this.renderer.render(frame, width, height);
+    });
+  }
+
+  /** Runs `step` after every earlier step; a failing step is recorded, never breaks the chain. */
+  private enqueue(step: () => unknown): Promise<void> {
+    const next = this.chain.then(step).then(
+      () => undefined,
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        if (this.errors.length < 20) this.errors.push(`the terminal view failed: ${message}`);
+      },
+    );
+    this.chain = next;
+    return next;
+  }
+}

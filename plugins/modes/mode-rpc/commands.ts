@@ -1,0 +1,176 @@
+/**
+ * Every RPC command except `prompt` (whose response waits for the run to start, see connection.ts):
+ * what it does through the `agent/session` contract and the data its response carries, in pi's shapes
+ * (docs/rpc.md). A handler returns the response's data (undefined: no data) or throws; the connection
+ * turns a throw into `success: false` with the error's first line.
+ */
+import type { AgentSession, SessionEvent } from "pi-host";
+import type { ThinkingLevel } from "pi-host";
+import type { ResourceSource } from "pi-host";
+import type { SessionStore } from "pi-host";
+import type { Handle, ManyHandle } from "pi-host";
+import { optionalImages, optionalString, requireBoolean, requireChoice, requireString, type RpcCommand } from "./protocol.js";
+import { bashExecutionMessage, type BashResult } from "./user-bash.js";
+
+/** What the handlers work with; the connection provides it. */
+export interface CommandContext {
+  session: Handle<AgentSession>;
+  /** For what `agent/session` does not offer yet: recording a user shell run, clone, the leaf id. */
+  store: Handle<SessionStore>;
+  resources: ManyHandle<ResourceSource>;
+  /** Publishes a session event on the bus (clone's `session_change`). */
+  publish(event: SessionEvent): void;
+  /** The session's working folder. */
+  cwd(): string;
+  /** Runs one user shell command at a time; `abort` cancels it. */
+  bash: { run(command: string): Promise<BashResult>; abort(): void };
+  /** Keeps work that outlives its response (a deferred record) from being cut off at shutdown. */
+  track(work: Promise<unknown>): void;
+}
+
+/** A command's handler: returns the response data, or throws. */
+export type CommandHandler = (command: RpcCommand, context: CommandContext) => unknown;
+
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const QUEUE_MODES = ["all", "one-at-a-time"] as const;
+
+/** The handlers by command type. */
+export const COMMANDS: Record<string, CommandHandler> = {
+  // ── prompting ─────────────────────────────────────────────────────────────────────────────────
+  async steer(command, { session }) {
+    await session.call("steer", requireString(command, "message"), optionalImages(command));
+  },
+  async follow_up(command, { session }) {
+    await session.call("followUp", requireString(command, "message"), optionalImages(command));
+  },
+  async abort(_command, { session }) {
+    await session.call("abort");
+  },
+  async new_session(command, { session }) {
+    const parentSession = optionalString(command, "parentSession");
+    await session.call("newSession", parentSession === undefined ? {} : { parentSession });
+    return { cancelled: false };
+  },
+
+  // ── state ─────────────────────────────────────────────────────────────────────────────────────
+  get_state: (_command, { session }) => session.call("state"),
+  get_messages: (_command, { session }) => ({ messages: session.call("messages") }),
+
+  // ── model and thinking ────────────────────────────────────────────────────────────────────────
+  async set_model(command, { session }) {
+    const provider = requireString(command, "provider");
+    const modelId = requireString(command, "modelId");
+    const available = await session.call("availableModels");
+    if (!available.some((m) => m.provider === provider && m.id === modelId)) throw new Error(`Model not found: ${provider}/${modelId}`);
+    return session.call("setModel", provider, modelId);
+  },
+  async cycle_model(_command, { session }) {
+    const next = await session.call("cycleModel");
+    return next === undefined ? null : { model: next.model, thinkingLevel: next.thinkingLevel, isScoped: false };
+  },
+  get_available_models: async (_command, { session }) => ({ models: await session.call("availableModels") }),
+  async set_thinking_level(command, { session }) {
+    await session.call("setThinkingLevel", requireChoice(command, "level", THINKING_LEVELS));
+  },
+  async cycle_thinking_level(_command, { session }) {
+    const level = await session.call("cycleThinkingLevel");
+    return level === undefined ? null : { level };
+  },
+  async set_steering_mode(command, { session }) {
+    await session.call("setSteeringMode", requireChoice(command, "mode", QUEUE_MODES));
+  },
+  async set_follow_up_mode(command, { session }) {
+    await session.call("setFollowUpMode", requireChoice(command, "mode", QUEUE_MODES));
+  },
+
+  // ── compaction and retry ──────────────────────────────────────────────────────────────────────
+  async compact(command, { session }) {
+    const result = await session.call("compact", optionalString(command, "customInstructions"));
+    if (result === undefined) throw new Error("Nothing to compact (session too small)");
+    return result;
+  },
+  async set_auto_compaction(command, { session }) {
+    await session.call("setAutoCompaction", requireBoolean(command, "enabled"));
+  },
+  async set_auto_retry(command, { session }) {
+    await session.call("setAutoRetry", requireBoolean(command, "enabled"));
+  },
+  async abort_retry(_command, { session }) {
+    await session.call("abortRetry");
+  },
+
+  // ── bash ──────────────────────────────────────────────────────────────────────────────────────
+  async bash(command, context) {
+    const text = requireString(command, "command");
+    const result = await context.bash.run(text);
+    const recorded = recordWhenIdle(context, bashExecutionMessage(text, result));
+    context.track(recorded);
+    // Recorded at once when idle; during a run it waits for the run's end, as pi defers it.
+    if (!context.session.call("state").isStreaming) await recorded;
+    return result;
+  },
+  abort_bash(_command, { bash }) {
+    bash.abort();
+  },
+
+  // ── sessions ──────────────────────────────────────────────────────────────────────────────────
+  get_session_stats: (_command, { session }) => session.call("stats"),
+  export_html() {
+    throw new Error("not supported yet: export_html");
+  },
+  async switch_session(command, { session }) {
+    await session.call("switchSession", requireString(command, "sessionPath"));
+    return { cancelled: false };
+  },
+  async fork(command, { session }) {
+    const { text } = await session.call("fork", requireString(command, "entryId"));
+    return { text, cancelled: false };
+  },
+  async clone(_command, { session, store, publish }) {
+    if (session.call("state").isStreaming) throw new Error("the agent is working; clone when it is done, or abort it first");
+    const leafId = store.call("leafId");
+    if (leafId === null) throw new Error("Cannot clone session: no current entry selected");
+    const info = await store.call("fork", leafId);
+    publish({ type: "session_change", session: info, reason: "fork" });
+    return { cancelled: false };
+  },
+  get_fork_messages: (_command, { session }) => ({ messages: session.call("forkPoints") }),
+  get_last_assistant_text: (_command, { session }) => ({ text: session.call("lastAssistantText") ?? null }),
+  async set_session_name(command, { session }) {
+    const name = requireString(command, "name").trim();
+    if (name === "") throw new Error("Session name cannot be empty");
+    await session.call("setSessionName", name);
+  },
+
+  // ── ours: the session's entries and tree ──────────────────────────────────────────────────────
+  get_entries: (_command, { session }) => ({ entries: session.call("entries") }),
+  get_tree: (_command, { session, store }) => ({ tree: session.call("tree"), leafId: store.available ? store.call("leafId") : null }),
+
+  // ── slash commands ────────────────────────────────────────────────────────────────────────────
+  async get_commands(_command, { resources, cwd }) {
+    const folder = cwd();
+    const sources = resources.list();
+    const templates = (await Promise.all(sources.map((s) => s.call("templates", folder)))).flat();
+    const skills = (await Promise.all(sources.map((s) => s.call("skills", folder)))).flat();
+    return {
+      commands: [
+        ...templates.map((t) => ({ name: t.name, description: t.description, source: "prompt", location: locationOf(t.origin), path: t.path })),
+        ...skills.map((s) => ({ name: `skill:${s.name}`, description: s.description, source: "skill", location: locationOf(s.origin), path: s.path })),
+      ],
+    };
+  },
+};
+
+/** pi's `location`: "user" and "project" as they are; anything else was given by path. */
+function locationOf(origin: string): "user" | "project" | "path" {
+  return origin === "user" || origin === "project" ? origin : "path";
+}
+
+/**
+ * Appends a user shell run to the session once no run is going on, so it never lands between a tool
+ * call and its result; the model sees it on the next prompt.
+ */
+async function recordWhenIdle({ session, store }: CommandContext, message: ReturnType<typeof bashExecutionMessage>): Promise<void> {
+  while (session.call("state").isStreaming) await session.call("idle");
+  store.call("appendMessage", message);
+}

@@ -1,0 +1,96 @@
+/**
+ * The agent session plugin: provides `agent/session`, the orchestrator every mode talks to. Its lasting
+ * state (which session is open, model, thinking level, queue modes, auto-compaction and auto-retry)
+ * survives a reload; a reload waits until no run is going on.
+ */
+import { Type } from "@sinclair/typebox";
+import { AgentSessionContract, SESSION_EVENT, type SessionEvent } from "pi-host";
+import { AgentLoopContract } from "pi-host";
+import { AiProviderContract, AuthContract, ModelsContract } from "pi-host";
+import { CommandContract } from "pi-host";
+import { HooksContract } from "pi-host";
+import { ResourcesContract, SettingsContract } from "pi-host";
+import { SESSION_SAVE_ERROR_EVENT, SessionCompactorContract, SessionStoreContract, type SessionSaveProblem } from "pi-host";
+import { ToolContract, ToolSourceContract } from "pi-host";
+import { definePlugin } from "pi-host";
+import { SessionOrchestrator, type SessionPluginState } from "./session.js";
+
+const Thinking = Type.Union(["off", "minimal", "low", "medium", "high", "xhigh"].map((l) => Type.Literal(l)));
+const QueueMode = Type.Union([Type.Literal("all"), Type.Literal("one-at-a-time")]);
+
+const Config = Type.Object(
+  {
+    cwd: Type.Optional(Type.String()),
+    sessionDir: Type.Optional(Type.String()),
+    session: Type.Optional(Type.String({ description: '"new", "continue", "none" or a session file' })),
+    model: Type.Optional(Type.String()),
+    provider: Type.Optional(Type.String()),
+    thinking: Type.Optional(Thinking),
+    tools: Type.Optional(Type.Array(Type.String())),
+    systemPrompt: Type.Optional(Type.String()),
+    appendSystemPrompt: Type.Optional(Type.Array(Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+const State = Type.Object({
+  sessionPath: Type.Optional(Type.String()),
+  provider: Type.Optional(Type.String()),
+  modelId: Type.Optional(Type.String()),
+  thinkingLevel: Type.Optional(Thinking),
+  steeringMode: QueueMode,
+  followUpMode: QueueMode,
+  autoCompaction: Type.Boolean(),
+  autoRetry: Type.Boolean(),
+});
+
+export default definePlugin({
+  id: "agent-session",
+  version: "1.0.0",
+  description: "The orchestrator: prompts, steering, follow-ups, models, compaction, retries, persistence",
+  provides: [AgentSessionContract],
+  requires: [
+    AgentLoopContract,
+    SessionStoreContract,
+    ModelsContract,
+    { contract: AiProviderContract },
+    { contract: ToolContract },
+    { contract: ToolSourceContract },
+    { contract: ResourcesContract },
+    { contract: HooksContract },
+    { contract: CommandContract },
+    { contract: AuthContract, optional: true },
+    { contract: SessionCompactorContract, optional: true },
+    { contract: SettingsContract, optional: true },
+  ],
+  config: Config,
+  state: {
+    version: 1,
+    schema: State,
+    initial: (): SessionPluginState => ({ steeringMode: "one-at-a-time", followUpMode: "one-at-a-time", autoCompaction: true, autoRetry: true }),
+    migrate: (previous) => previous as SessionPluginState,
+  },
+  setup(ctx) {
+    const session = new SessionOrchestrator({
+      ctx: ctx as never,
+      loop: ctx.use(AgentLoopContract),
+      providers: ctx.useAll(AiProviderContract),
+      models: ctx.use(ModelsContract),
+      auth: ctx.use(AuthContract),
+      store: ctx.use(SessionStoreContract),
+      compactor: ctx.use(SessionCompactorContract),
+      tools: ctx.useAll(ToolContract),
+      resources: ctx.useAll(ResourcesContract),
+      settings: ctx.use(SettingsContract),
+      hooks: ctx.useAll(HooksContract),
+      toolSources: ctx.useAll(ToolSourceContract),
+      commands: ctx.useAll(CommandContract),
+    });
+    ctx.provide(AgentSessionContract, session);
+    // The store reports a session it cannot save on the bus; every mode hears it as a session event.
+    ctx.on(SESSION_SAVE_ERROR_EVENT, (problem: SessionSaveProblem) => {
+      const event: SessionEvent = { type: "session_save_error", error: problem.error, path: problem.path, reason: problem.reason };
+      ctx.emit(SESSION_EVENT, event);
+    });
+  },
+});

@@ -1,0 +1,33 @@
+/**
+ * The session-jsonl plugin: provides the session store (SessionStoreContract) in pi's version-3 JSONL
+ * format, so pi opens our session files and we open pi's. Setup only declares; the first call opens
+ * files. The open session and its leaf are plugin state, so reloading this plugin keeps them.
+ */
+import { Type } from "@sinclair/typebox";
+import { SESSION_SAVE_ERROR_EVENT, SessionStoreContract } from "pi-host";
+import { definePlugin } from "pi-host";
+import { agentDirFor } from "./location.js";
+import { storeState } from "./state.js";
+import { JsonlSessionStore } from "./store.js";
+
+export default definePlugin({
+  id: "session-jsonl",
+  version: "1.0.0",
+  description: "Sessions as pi's JSONL trees: whole-line appends, persisted leaf, fork, listing, v1/v2 upgrade, torn-line repair",
+  provides: [SessionStoreContract],
+  config: Type.Object({
+    /** Folder holding `sessions/`; default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
+    agentDir: Type.Optional(Type.String({ minLength: 1 })),
+  }),
+  state: storeState,
+  setup(ctx) {
+    const store = new JsonlSessionStore({
+      agentDir: agentDirFor(ctx.config.agentDir),
+      getState: () => ctx.getState(),
+      setState: (next) => ctx.setState(next),
+      report: (problem) => ctx.emit(SESSION_SAVE_ERROR_EVENT, problem),
+    });
+    ctx.provide(SessionStoreContract, store);
+    ctx.onDispose(() => store.close(), "close the session file");
+  },
+});

@@ -1,0 +1,503 @@
+/**
+ * The session store: one open session at a time, kept as pi keeps it (a version-3 JSONL tree whose file
+ * pi can open) with three things pi lacks: every append is one whole line in one O_APPEND write, a moved
+ * leaf is persisted as a leaf marker, and the open session lives in plugin state so a reload of the store
+ * picks up where the last generation stopped. Files are touched only by calls, never by setup.
+ *
+ * A failed write never loses an entry or tears the file: the entry stays in memory, the file is cut back
+ * to its last whole line, the failure is reported once (SESSION_SAVE_ERROR_EVENT), and the next append
+ * writes every entry still missing from the file. A session file deleted while in use is written again
+ * in full, and that is reported too.
+ */
+import { statSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { AgentMessage } from "pi-host";
+import type { ThinkingLevel } from "pi-host";
+import type {
+  CustomMessageEntry,
+  EntryBase,
+  LabelEntry,
+  OpenReport,
+  SessionContext,
+  SessionEntry,
+  SessionHeader,
+  SessionInfo,
+  SessionSaveProblem,
+  SessionStartOptions,
+  SessionStore,
+  SessionSummary,
+  TreeNode,
+} from "pi-host";
+import { AppendFile, SESSION_FILE_MODE, type AppendIo } from "./append-file.js";
+import { buildContextFromPath } from "./build-context.js";
+import { checkEntries } from "./check-entries.js";
+import { newEntryId, newSessionId } from "./ids.js";
+import { isLeafMarker, LEAF_MARKER_TYPE } from "./leaf-marker.js";
+import { loadSessionFile } from "./load-session-file.js";
+import { defaultSessionDir, sessionFilePath, sessionsRoot } from "./location.js";
+import { newestFirst, newestSessionFile, summariesIn, summariesUnder } from "./list-sessions.js";
+import { CURRENT_VERSION } from "./migrate-format.js";
+import { SessionTree } from "./session-tree.js";
+import { restoredEntries, type OpenSessionState, type StoreState } from "./state.js";
+
+/** What the plugin hands the store: where sessions live, and its reloadable state. */
+export interface StoreOptions {
+  agentDir: string;
+  getState: () => StoreState;
+  setState: (next: StoreState) => void;
+  /** Told when the open session cannot be written or its file vanished (the plugin emits it on the bus). */
+  report?: (problem: SessionSaveProblem) => void;
+  /** The write call appends use; tests inject a failing disk here. */
+  io?: AppendIo;
+}
+
+/** The open session. */
+interface OpenSession {
+  header: SessionHeader;
+  /** The session file; undefined for an in-memory session. */
+  path: string | undefined;
+  sessionDir: string | undefined;
+  tree: SessionTree;
+  /** The header and every entry are on disk. pi writes a new file only once an assistant message exists. */
+  written: boolean;
+  file: AppendFile | undefined;
+  /** The file's last line has no newline yet (written by another program); our next write starts one. */
+  needsNewline: boolean;
+  /** How many of `tree.entries` are in the file (when `written`); the rest wait for a write that succeeds. */
+  savedCount: number;
+  /** The last write failed; the failure was reported, and is not reported again until a write succeeds. */
+  failing: boolean;
+}
+
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+/** pi-compatible JSONL session store. */
+export class JsonlSessionStore implements SessionStore {
+  private session: OpenSession | undefined = undefined;
+  private restored = false;
+
+  constructor(private readonly options: StoreOptions) {}
+
+  // ── choosing the session ──────────────────────────────────────────────────────────────────────
+
+  async newSession(options: SessionStartOptions): Promise<SessionInfo> {
+    const cwd = requireCwd(options, "newSession");
+    const timestamp = new Date().toISOString();
+    const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp, cwd };
+    if (options.parentSession !== undefined) header.parentSession = options.parentSession;
+    const sessionDir = options.inMemory ? undefined : this.sessionDirFor(options);
+    const path = sessionDir === undefined ? undefined : sessionFilePath(sessionDir, timestamp, header.id);
+    this.switchTo(freshSession(header, path, sessionDir));
+    return this.info(this.session!);
+  }
+
+  async open(path: string): Promise<OpenReport> {
+    if (typeof path !== "string" || path === "") throw new Error("open needs the path of a session file");
+    const absolute = resolve(path);
+    if (!fileExists(absolute)) {
+      // pi's rule for a path with no file: a new session that will be written there.
+      const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp: new Date().toISOString(), cwd: process.cwd() };
+      const session = freshSession(header, absolute, dirname(absolute));
+      this.switchTo(session);
+      return this.info(session);
+    }
+    const loaded = loadSessionFile(absolute);
+    let session: OpenSession;
+    let problems: string[] = [];
+    if (loaded.kind === "empty") {
+      // pi's rule for an empty file: start a session in it and write the header at once.
+      const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp: new Date().toISOString(), cwd: process.cwd() };
+      writeFileSync(absolute, `${JSON.stringify(header)}\n`, { mode: SESSION_FILE_MODE });
+      session = { ...freshSession(header, absolute, dirname(absolute)), written: true };
+    } else {
+      const checked = checkEntries(loaded.entries, absolute);
+      problems = checked.problems;
+      const tree = new SessionTree(checked.entries);
+      session = {
+        ...freshSession(normalHeader(loaded.header), absolute, dirname(absolute)),
+        tree,
+        written: true,
+        needsNewline: !loaded.endsWithNewline,
+        savedCount: checked.entries.length,
+      };
+    }
+    this.switchTo(session);
+    const report: OpenReport = this.info(session);
+    if (loaded.kind === "session" && loaded.migratedFrom !== undefined) report.migratedFrom = loaded.migratedFrom;
+    if (loaded.setAside !== undefined) report.setAside = loaded.setAside;
+    if (problems.length > 0) report.problems = problems;
+    return report;
+  }
+
+  async continueRecent(options: SessionStartOptions): Promise<SessionInfo> {
+    requireCwd(options, "continueRecent");
+    if (options.inMemory) return this.newSession(options);
+    const newest = await newestSessionFile(this.sessionDirFor(options));
+    return newest === undefined ? this.newSession(options) : this.open(newest);
+  }
+
+  async list(options: { cwd?: string; sessionDir?: string } = {}): Promise<SessionSummary[]> {
+    if (options.cwd !== undefined) return newestFirst(await summariesIn(this.sessionDirFor({ cwd: options.cwd, sessionDir: options.sessionDir })));
+    if (options.sessionDir !== undefined) return newestFirst(await summariesIn(resolve(options.sessionDir)));
+    return newestFirst(await summariesUnder(sessionsRoot(this.options.agentDir)));
+  }
+
+  current(): SessionInfo | undefined {
+    this.ensureRestored();
+    return this.session === undefined ? undefined : this.info(this.session);
+  }
+
+  // ── appending ─────────────────────────────────────────────────────────────────────────────────
+
+  appendMessage(message: AgentMessage): string {
+    if (message === null || typeof message !== "object" || typeof message.role !== "string") throw new Error("appendMessage needs a message with a string `role`");
+    const s = this.requireSession();
+    return this.commit(s, { type: "message", ...this.base(s), message });
+  }
+
+  appendModelChange(provider: string, modelId: string): string {
+    if (!nonEmpty(provider) || !nonEmpty(modelId)) throw new Error("appendModelChange needs a provider and a model id");
+    const s = this.requireSession();
+    return this.commit(s, { type: "model_change", ...this.base(s), provider, modelId });
+  }
+
+  appendThinkingLevelChange(level: ThinkingLevel): string {
+    if (!THINKING_LEVELS.includes(level)) throw new Error(`unknown thinking level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`);
+    const s = this.requireSession();
+    return this.commit(s, { type: "thinking_level_change", ...this.base(s), thinkingLevel: level });
+  }
+
+  appendCompaction(summary: string, firstKeptEntryId: string, tokensBefore: number, details?: unknown, fromHook?: boolean): string {
+    if (typeof summary !== "string") throw new Error("appendCompaction needs a summary string");
+    if (typeof tokensBefore !== "number" || !Number.isFinite(tokensBefore)) throw new Error("appendCompaction needs tokensBefore as a number");
+    const s = this.requireSession();
+    this.requireEntry(s, firstKeptEntryId, "appendCompaction: firstKeptEntryId");
+    return this.commit(s, {
+      type: "compaction",
+      ...this.base(s),
+      summary,
+      firstKeptEntryId,
+      tokensBefore,
+      ...(details !== undefined ? { details } : {}),
+      ...(fromHook !== undefined ? { fromHook } : {}),
+    });
+  }
+
+  appendBranchSummary(fromId: string, summary: string, details?: unknown, fromHook?: boolean): string {
+    if (!nonEmpty(fromId) || typeof summary !== "string") throw new Error("appendBranchSummary needs the id the branch was left from and a summary string");
+    const s = this.requireSession();
+    return this.commit(s, {
+      type: "branch_summary",
+      ...this.base(s),
+      fromId,
+      summary,
+      ...(details !== undefined ? { details } : {}),
+      ...(fromHook !== undefined ? { fromHook } : {}),
+    });
+  }
+
+  appendCustom(customType: string, data?: unknown): string {
+    if (!nonEmpty(customType)) throw new Error("appendCustom needs a customType");
+    const s = this.requireSession();
+    return this.commit(s, { type: "custom", customType, ...(data !== undefined ? { data } : {}), ...this.base(s) });
+  }
+
+  appendCustomMessage(customType: string, content: CustomMessageEntry["content"], display: boolean, details?: unknown): string {
+    if (!nonEmpty(customType)) throw new Error("appendCustomMessage needs a customType");
+    if (typeof content !== "string" && !Array.isArray(content)) throw new Error("appendCustomMessage needs content as a string or an array of text/image blocks");
+    if (typeof display !== "boolean") throw new Error("appendCustomMessage needs display as a boolean");
+    const s = this.requireSession();
+    return this.commit(s, { type: "custom_message", customType, content, display, ...(details !== undefined ? { details } : {}), ...this.base(s) });
+  }
+
+  appendLabel(targetId: string, label: string | undefined): string {
+    if (label !== undefined && typeof label !== "string") throw new Error("appendLabel needs a label string, or undefined to clear it");
+    const s = this.requireSession();
+    this.requireEntry(s, targetId, "appendLabel: target");
+    return this.commit(s, { type: "label", ...this.base(s), targetId, ...(label !== undefined ? { label } : {}) });
+  }
+
+  appendSessionInfo(name: string): string {
+    if (typeof name !== "string") throw new Error("appendSessionInfo needs a name string");
+    const s = this.requireSession();
+    return this.commit(s, { type: "session_info", ...this.base(s), name: name.trim() });
+  }
+
+  // ── reading and moving ────────────────────────────────────────────────────────────────────────
+
+  entries(): SessionEntry[] {
+    this.ensureRestored();
+    return this.session === undefined ? [] : [...this.session.tree.entries];
+  }
+
+  entry(id: string): SessionEntry | undefined {
+    this.ensureRestored();
+    return this.session?.tree.entry(id);
+  }
+
+  leafId(): string | null {
+    this.ensureRestored();
+    return this.session === undefined ? null : this.session.tree.leafId;
+  }
+
+  branch(entryId: string | null): void {
+    const s = this.requireSession();
+    let target = entryId;
+    if (target !== null) {
+      const entry = this.requireEntry(s, target, "branch");
+      if (isLeafMarker(entry)) target = entry.parentId;
+    }
+    if (target === s.tree.leafId) return;
+    if (s.path === undefined) {
+      s.tree.moveLeaf(target);
+      this.saveState();
+      return;
+    }
+    this.commit(s, { type: "custom", customType: LEAF_MARKER_TYPE, data: {}, id: newEntryId(s.tree.ids), parentId: target, timestamp: new Date().toISOString() });
+  }
+
+  path(entryId?: string): SessionEntry[] {
+    const s = this.requireSession();
+    if (entryId !== undefined) this.requireEntry(s, entryId, "path");
+    return s.tree.rawPath(entryId ?? s.tree.leafId).filter((entry) => !isLeafMarker(entry));
+  }
+
+  tree(): TreeNode[] {
+    this.ensureRestored();
+    return this.session === undefined ? [] : this.session.tree.tree();
+  }
+
+  label(entryId: string): string | undefined {
+    this.ensureRestored();
+    return this.session?.tree.label(entryId);
+  }
+
+  async fork(entryId?: string): Promise<SessionInfo> {
+    const s = this.requireSession();
+    if (entryId !== undefined) this.requireEntry(s, entryId, "fork");
+    const path = this.path(entryId).filter((entry) => entry.type !== "label");
+    const timestamp = new Date().toISOString();
+    const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp, cwd: s.header.cwd };
+    if (s.path !== undefined) header.parentSession = s.path;
+
+    // Labels are re-created at the end of the copied path, as pi does, so they survive without their history.
+    const ids = new Set(path.map((entry) => entry.id));
+    const entries: SessionEntry[] = [...path];
+    let parentId = path.at(-1)?.id ?? null;
+    for (const [targetId, labelEntry] of s.tree.labelEntries()) {
+      if (!ids.has(targetId)) continue;
+      const label: LabelEntry = { type: "label", id: newEntryId(ids), parentId, timestamp: labelEntry.timestamp, targetId, label: labelEntry.label };
+      ids.add(label.id);
+      entries.push(label);
+      parentId = label.id;
+    }
+
+    const tree = new SessionTree(entries);
+    const filePath = s.sessionDir === undefined ? undefined : sessionFilePath(s.sessionDir, timestamp, header.id);
+    const forked: OpenSession = { ...freshSession(header, filePath, s.sessionDir), tree };
+    this.persist(forked);
+    this.switchTo(forked);
+    return this.info(forked);
+  }
+
+  /**
+   * The context from the leaf to the root. Built once per state of the tree (which tree, which leaf, how
+   * many entries), since a turn asks for it several times; callers get their own arrays.
+   */
+  buildContext(): SessionContext {
+    this.ensureRestored();
+    if (this.session === undefined) return { messages: [], entryIds: [] };
+    const tree = this.session.tree;
+    const key = { tree, leafId: tree.leafId, size: tree.entries.length };
+    const cached = this.contextCache;
+    if (cached === undefined || cached.key.tree !== key.tree || cached.key.leafId !== key.leafId || cached.key.size !== key.size) {
+      this.contextCache = { key, context: buildContextFromPath(tree.rawPath(tree.leafId)) };
+    }
+    const { context } = this.contextCache!;
+    return { ...context, messages: [...context.messages], entryIds: [...context.entryIds] };
+  }
+
+  private contextCache: { key: { tree: unknown; leafId: string | null; size: number }; context: SessionContext } | undefined;
+
+  /** Closes the session file's descriptor (the plugin's retire step); state keeps the session open. */
+  close(): void {
+    this.session?.file?.close();
+  }
+
+  // ── internals ─────────────────────────────────────────────────────────────────────────────────
+
+  /** Adds an entry: in memory, then on disk (one write, with any entries an earlier failure left out), then in state. */
+  private commit(s: OpenSession, entry: SessionEntry): string {
+    s.tree.add(entry);
+    this.persist(s);
+    this.saveState();
+    return entry.id;
+  }
+
+  /**
+   * Writes what the file lacks, in one append: the header and every entry for pi's first flush (once an
+   * assistant message exists) or for a file deleted under us, otherwise the entries past `savedCount`.
+   * A failure keeps them in memory for the next call and is reported once per run of failures.
+   */
+  private persist(s: OpenSession): void {
+    if (s.path === undefined) return;
+    if (!s.written && !s.tree.hasAssistant) return;
+    s.file ??= new AppendFile(s.path, this.options.io);
+    if (s.written && s.file.presence() === "missing") {
+      s.written = false;
+      s.needsNewline = false;
+      s.file.close();
+      this.report(s, "deleted", `session file ${s.path} was deleted while in use; it is written again with the whole session so far`);
+    }
+    const records: Array<SessionHeader | SessionEntry> = s.written ? s.tree.entries.slice(s.savedCount) : [s.header, ...s.tree.entries];
+    if (records.length === 0) return;
+    let text = s.needsNewline ? "\n" : "";
+    for (const record of records) text += `${JSON.stringify(record)}\n`;
+    try {
+      s.file.append(text);
+    } catch (error) {
+      if (!s.failing) this.report(s, "write", `cannot save the session to ${s.path}: ${(error as Error).message}`);
+      s.failing = true;
+      return;
+    }
+    s.failing = false;
+    s.written = true;
+    s.needsNewline = false;
+    s.savedCount = s.tree.entries.length;
+  }
+
+  private report(s: OpenSession, reason: SessionSaveProblem["reason"], error: string): void {
+    this.options.report?.({ error, path: s.path!, reason });
+  }
+
+  private base(s: OpenSession): EntryBase {
+    return { id: newEntryId(s.tree.ids), parentId: s.tree.leafId, timestamp: new Date().toISOString() };
+  }
+
+  private requireSession(): OpenSession {
+    this.ensureRestored();
+    if (this.session === undefined) throw new Error("no session is open: call newSession, open or continueRecent first");
+    return this.session;
+  }
+
+  private requireEntry(s: OpenSession, id: string, what: string): SessionEntry {
+    const entry = typeof id === "string" ? s.tree.entry(id) : undefined;
+    if (entry === undefined) throw new Error(`${what}: no entry ${JSON.stringify(id)} in session ${s.header.id}`);
+    return entry;
+  }
+
+  private sessionDirFor(options: { cwd: string; sessionDir?: string }): string {
+    return options.sessionDir !== undefined ? resolve(options.sessionDir) : defaultSessionDir(this.options.agentDir, options.cwd);
+  }
+
+  /** Makes `next` the open session; whatever state held before is superseded, so it is never restored. */
+  private switchTo(next: OpenSession): void {
+    if (this.session !== next) this.session?.file?.close();
+    this.session = next;
+    this.restored = true;
+    this.saveState();
+  }
+
+  private info(s: OpenSession): SessionInfo {
+    const info: SessionInfo = { id: s.header.id, path: s.path, cwd: s.header.cwd };
+    if (s.header.parentSession !== undefined) info.parentSession = s.header.parentSession;
+    if (s.tree.name !== undefined) info.name = s.tree.name;
+    return info;
+  }
+
+  /** Records the open session in plugin state (the file, the leaf, and the entries when they are not on disk). */
+  private saveState(): void {
+    const s = this.session;
+    if (s === undefined) {
+      this.options.setState({});
+      return;
+    }
+    const open: OpenSessionState = { header: s.header, leafId: s.tree.leafId };
+    if (s.path !== undefined) open.path = s.path;
+    if (s.sessionDir !== undefined) open.sessionDir = s.sessionDir;
+    if (!s.written) open.unwritten = s.tree.entries;
+    else if (s.savedCount < s.tree.entries.length) {
+      // Entries a failed write left out: the next generation takes them from state, not from the file.
+      open.unwritten = s.tree.entries;
+      open.savedCount = s.savedCount;
+    }
+    this.options.setState({ open });
+  }
+
+  /**
+   * On the first call of a generation, re-opens the session the previous generation left in state: from
+   * its file, or from the entries state carried, with the leaf where it was.
+   */
+  private ensureRestored(): void {
+    if (this.restored) return;
+    this.restored = true;
+    const open = this.options.getState().open;
+    if (open === undefined) return;
+    let tree: SessionTree;
+    let needsNewline = false;
+    let savedCount = typeof open.savedCount === "number" ? open.savedCount : 0;
+    try {
+      if (open.unwritten !== undefined || open.path === undefined) {
+        tree = new SessionTree(open.unwritten === undefined ? [] : restoredEntries(open.unwritten));
+      } else {
+        const loaded = loadSessionFile(open.path);
+        const entries = loaded.kind === "session" ? checkEntries(loaded.entries, open.path).entries : [];
+        tree = new SessionTree(entries);
+        savedCount = entries.length;
+        needsNewline = loaded.kind === "session" && !loaded.endsWithNewline;
+      }
+    } catch (error) {
+      // Nothing usable to resume: say so once, and start from "no session open".
+      this.options.setState({});
+      throw new Error(`the session open before the reload could not be resumed: ${(error as Error).message}`);
+    }
+    if (open.leafId === null || tree.entry(open.leafId) !== undefined) tree.moveLeaf(open.leafId);
+    this.session = {
+      header: open.header as SessionHeader,
+      path: open.path,
+      sessionDir: open.sessionDir,
+      tree,
+      written: open.path !== undefined && (open.unwritten === undefined || typeof open.savedCount === "number"),
+      file: undefined,
+      needsNewline,
+      savedCount,
+      failing: false,
+    };
+  }
+}
+
+/** A session with no entries yet, not yet on disk. */
+function freshSession(header: SessionHeader, path: string | undefined, sessionDir: string | undefined): OpenSession {
+  return { header, path, sessionDir, tree: new SessionTree(), written: false, file: undefined, needsNewline: false, savedCount: 0, failing: false };
+}
+
+/** Whether anything (a file, a folder) exists at `path`; any error other than "not there" counts as there, so open reports it. */
+function fileExists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
+  }
+}
+
+function requireCwd(options: SessionStartOptions, method: string): string {
+  if (options === null || typeof options !== "object" || !nonEmpty(options.cwd)) throw new Error(`${method} needs options with a non-empty cwd`);
+  return options.cwd;
+}
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === "string" && value !== "";
+}
+
+/** The header as state stores it: pi's v1 headers may lack a cwd or carry a non-string parent. */
+function normalHeader(header: SessionHeader): SessionHeader {
+  const normal: SessionHeader = {
+    ...header,
+    version: CURRENT_VERSION,
+    timestamp: typeof header.timestamp === "string" ? header.timestamp : new Date(0).toISOString(),
+    cwd: typeof header.cwd === "string" ? header.cwd : process.cwd(),
+  };
+  if (typeof normal.parentSession !== "string") delete normal.parentSession;
+  return normal;
+}

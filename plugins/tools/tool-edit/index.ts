@@ -1,0 +1,17 @@
+/**
+ * The edit tool plugin: provides pi's `edit` tool (ToolContract, key "edit"): unique, non-overlapping
+ * text replacements with a forgiving second match, BOM and line endings kept, a numbered diff in details.
+ */
+import { ToolContract } from "pi-host";
+import { definePlugin } from "pi-host";
+import { createEditTool } from "./edit-tool.js";
+
+export default definePlugin({
+  id: "tool-edit",
+  version: "1.0.0",
+  description: "The edit tool: exact (else whitespace/quote/dash-tolerant) unique text replacement with a diff",
+  provides: [ToolContract],
+  setup(ctx) {
+    ctx.provide(ToolContract, createEditTool(), { key: "edit" });
+  },
+});

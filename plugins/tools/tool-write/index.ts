@@ -1,0 +1,17 @@
+/**
+ * The write tool plugin: provides pi's `write` tool (ToolContract, key "write"), which creates or
+ * overwrites a file under the session's per-file write lock.
+ */
+import { ToolContract } from "pi-host";
+import { definePlugin } from "pi-host";
+import { createWriteTool } from "./write-tool.js";
+
+export default definePlugin({
+  id: "tool-write",
+  version: "1.0.0",
+  description: "The write tool: create or overwrite a file, creating parent folders",
+  provides: [ToolContract],
+  setup(ctx) {
+    ctx.provide(ToolContract, createWriteTool(), { key: "write" });
+  },
+});

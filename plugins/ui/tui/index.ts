@@ -1,0 +1,119 @@
+/**
+ * The tui plugin: the interactive mode's view (`tui/view`) — transcript, markdown, tool boxes, editor,
+ * pickers, footer, themes. It keeps everything it shows in its kernel state, so editing this plugin under
+ * `pi --watch` swaps the UI between two frames and keeps the transcript, the editor text and the pickers'
+ * scroll. It reaches the agent only through contracts (`agent/session`, and `session/store` for session
+ * lists and labels); the terminal itself belongs to the mode-interactive plugin.
+ */
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { Type } from "@sinclair/typebox";
+import { AgentLoopContract } from "pi-host";
+import { AgentSessionContract } from "pi-host";
+import { AiProviderContract, AuthContract, ModelsContract } from "pi-host";
+import { HooksContract } from "pi-host";
+import { ModeContract } from "pi-host";
+import { ResourcesContract, SettingsContract } from "pi-host";
+import { SessionCompactorContract, SessionStoreContract } from "pi-host";
+import { ToolContract } from "pi-host";
+import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiViewContract } from "pi-host";
+import { UiContract } from "pi-host";
+import { definePlugin, type Contract, type Handle } from "pi-host";
+import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
+import { DialogBroker } from "./dialogs.js";
+import { LazyView } from "./lazy-view.js";
+import { TuiUserInterface } from "./ui.js";
+import type { PluginLine } from "./view.js";
+
+/** Contracts whose providers `/plugins` lists (a plugin cannot see the kernel's own plugin table). */
+const SINGLE_CONTRACTS: Contract<any>[] = [AgentSessionContract, AgentLoopContract, SessionStoreContract, SessionCompactorContract, ModelsContract, AuthContract, SettingsContract, TuiViewContract];
+const MANY_CONTRACTS: Contract<any>[] = [AiProviderContract, ToolContract, ModeContract, ResourcesContract, HooksContract, UiContract];
+
+export default definePlugin({
+  id: "tui",
+  version: "1.0.0",
+  description: "The terminal UI's view: transcript, editor, pickers and footer behind the tui/view contract",
+  provides: [TuiViewContract, UiContract],
+  requires: [
+    AgentSessionContract,
+    { contract: SessionStoreContract, optional: true },
+    { contract: SettingsContract, optional: true },
+    { contract: ResourcesContract, optional: true },
+  ],
+  config: Type.Object({
+    /** Where `themes/<name>.json` are looked up; default PI_CODING_AGENT_DIR or ~/.pi/agent. */
+    agentDir: Type.Optional(Type.String({ minLength: 1 })),
+  }),
+  state: { version: STATE_VERSION, schema: ViewStateSchema, initial: initialViewState, migrate: migrateViewState },
+  setup(ctx) {
+    const agentDir = ctx.config.agentDir ?? process.env.PI_CODING_AGENT_DIR ?? join(homedir(), ".pi", "agent");
+    const settings = ctx.use(SettingsContract);
+    const resources = ctx.useAll(ResourcesContract);
+
+    ctx.on("kernel:commit", (event: { pluginId: string; generation?: number }) => {
+      const state = ctx.getState() as ViewState;
+      if (event.generation === undefined) delete state.generations[event.pluginId];
+      else state.generations[event.pluginId] = event.generation;
+      ctx.setState(state);
+    });
+
+    const plugins = (): PluginLine[] => {
+      const byPlugin = new Map<string, PluginLine>();
+      const add = (handle: Handle<unknown>, contract: string): void => {
+        const id = handle.pluginId;
+        if (id === undefined) return;
+        const line = byPlugin.get(id) ?? { id, generation: handle.generation, contracts: [] };
+        if (!line.contracts.includes(contract)) line.contracts.push(contract);
+        byPlugin.set(id, line);
+      };
+      for (const contract of SINGLE_CONTRACTS) add(ctx.use(contract), contract.id);
+      for (const contract of MANY_CONTRACTS) for (const handle of ctx.useAll(contract).list()) add(handle, contract.id);
+      return [...byPlugin.values()].sort((a, b) => a.id.localeCompare(b.id));
+    };
+
+    // The state of a generation that retired is no longer this plugin's to touch.
+    const liveState = (): ViewState | undefined => {
+      try {
+        return ctx.getState() as ViewState;
+      } catch {
+        return undefined;
+      }
+    };
+    const changed = (): void => {
+      const state = liveState();
+      if (state === undefined) return;
+      ctx.setState(state);
+      ctx.emit(TUI_REDRAW_EVENT);
+    };
+    const dialogs = new DialogBroker(liveState, changed);
+    ctx.onDispose(() => dialogs.settleAll(), "answer open dialogs with their defaults");
+
+    const view = new LazyView({
+      state: () => ctx.getState() as ViewState,
+      save: (state) => ctx.setState(state),
+      session: ctx.use(AgentSessionContract),
+      store: ctx.use(SessionStoreContract),
+      async settingsTheme(cwd) {
+        if (!settings.available) return undefined;
+        const theme = (await settings.call("get", cwd)).theme;
+        return typeof theme === "string" && theme !== "" ? theme : undefined;
+      },
+      async extraCommands(cwd) {
+        const extra: Array<{ value: string; detail?: string }> = [];
+        for (const source of resources.list()) {
+          for (const t of await source.call("templates", cwd)) extra.push({ value: t.name, detail: t.description });
+          for (const skill of await source.call("skills", cwd)) extra.push({ value: `skill:${skill.name}`, detail: skill.description });
+        }
+        return extra;
+      },
+      redraw: () => ctx.emit(TUI_REDRAW_EVENT),
+      requestReload: () => ctx.emit(HOST_RELOAD_REQUEST_EVENT, {}),
+      settleDialog: (id, value) => dialogs.settle(id, value),
+      settleAllDialogs: () => dialogs.settleAll(),
+      plugins,
+      agentDir,
+    });
+    ctx.provide(TuiViewContract, view);
+    ctx.provide(UiContract, new TuiUserInterface(liveState, dialogs, changed), { key: "interactive" });
+  },
+});

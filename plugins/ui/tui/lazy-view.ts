@@ -1,0 +1,46 @@
+/**
+ * The view as the plugin provides it: a thin front that loads the real view's code (markdown, widths,
+ * wrapping — the bulk of this plugin) on its first call. Every run of `pi` boots this plugin, but only an
+ * interactive run ever calls it, so `pi -p` never pays for loading the UI. Once loaded, calls are
+ * synchronous again.
+ */
+import type { SessionEvent } from "pi-host";
+import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiView } from "pi-host";
+import type { TerminalView, ViewDeps } from "./view.js";
+
+/** Forwards each call to the real view, loading it on the first. */
+export class LazyView implements TuiView {
+  private view: TerminalView | undefined = undefined;
+  private loading: Promise<TerminalView> | undefined = undefined;
+
+  constructor(private readonly deps: ViewDeps) {}
+
+  private load(): Promise<TerminalView> {
+    this.loading ??= import("./view.js").then((module) => (this.view = new module.TerminalView(this.deps)));
+    return this.loading;
+  }
+
+  start(info: TuiStart): void | Promise<void> {
+    return this.view !== undefined ? this.view.start(info) : this.load().then((view) => view.start(info));
+  }
+
+  handleKey(key: TuiKey): KeyOutcome | Promise<KeyOutcome> {
+    return this.view !== undefined ? this.view.handleKey(key) : this.load().then((view) => view.handleKey(key));
+  }
+
+  handleEvent(event: SessionEvent): void | Promise<void> {
+    return this.view !== undefined ? this.view.handleEvent(event) : this.load().then((view) => view.handleEvent(event));
+  }
+
+  render(width: number, height: number): TuiFrame | Promise<TuiFrame> {
+    return this.view !== undefined ? this.view.render(width, height) : this.load().then((view) => view.render(width, height));
+  }
+
+  stop(): void | Promise<void> {
+    return this.view !== undefined ? this.view.stop() : this.load().then((view) => view.stop());
+  }
+
+  resize(width: number, height: number): void | Promise<void> {
+    return this.view !== undefined ? this.view.resize(width, height) : this.load().then((view) => view.resize(width, height));
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * A list picker (models, the session tree, sessions to resume, fork points): type to filter, Up/Down and
+ * PageUp/PageDown to move, Enter to choose, Esc to close. Its selection and scroll offset are view state,
+ * so a reload of the view keeps the list where the user left it.
+ */
+import type { TuiKey } from "pi-host";
+import type { Picker, PickerItem } from "./state.js";
+import { cellWidth, padTo, truncate } from "./text.js";
+import type { Theme } from "./theme.js";
+
+/** Rows of the list shown at once (fewer on a small terminal). */
+export function visibleRows(height: number): number {
+  return Math.max(3, Math.min(12, height - 8));
+}
+
+/** The items matching the query (every word, case-insensitive), with their index in `items`. */
+export function filtered(picker: Picker): Array<{ item: PickerItem; index: number }> {
+  const words = picker.query.toLowerCase().split(/\s+/).filter(Boolean);
+  return picker.items
+    .map((item, index) => ({ item, index }))
+    .filter(({ item }) => words.every((w) => `${item.label} ${item.detail ?? ""}`.toLowerCase().includes(w)));
+}
+
+/** What a key did to the picker. */
+export type PickerAction = { type: "choose"; item: PickerItem } | { type: "close" } | { type: "label"; item: PickerItem } | { type: "none" };
+
+/** Moves, filters, chooses or closes. */
+export function pickerKey(picker: Picker, key: TuiKey, height: number): PickerAction {
+  const shown = filtered(picker);
+  const page = visibleRows(height);
+  const move = (delta: number): void => {
+    if (shown.length === 0) return;
+    picker.selected = Math.max(0, Math.min(shown.length - 1, picker.selected + delta));
+  };
+  if (key.name === "escape" || (key.ctrl && key.name === "c")) return { type: "close" };
+  if (key.name === "enter") {
+    const choice = shown[picker.selected];
+    return choice === undefined ? { type: "none" } : { type: "choose", item: choice.item };
+  }
+  if (key.name === "up") move(-1);
+  else if (key.name === "down") move(1);
+  else if (key.name === "pageUp") move(-page);
+  else if (key.name === "pageDown") move(page);
+  else if (key.name === "home") picker.selected = 0;
+  else if (key.name === "end") picker.selected = Math.max(0, shown.length - 1);
+  else if (picker.kind === "tree" && key.name === "l" && key.shift && !key.ctrl) {
+    const choice = shown[picker.selected];
+    if (choice !== undefined) return { type: "label", item: choice.item };
+  } else if (key.name === "backspace") {
+    picker.query = picker.query.slice(0, -1);
+    picker.selected = 0;
+  } else if (key.name === "text" || key.name === "paste") {
+    const typed = (key.text ?? "").replace(/\n/g, " ");
+    if (picker.kind === "tree" && typed === "L") {
+      const choice = shown[picker.selected];
+      if (choice !== undefined) return { type: "label", item: choice.item };
+    }
+    picker.query += typed;
+    picker.selected = 0;
+  }
+  keepInView(picker, page);
+  return { type: "none" };
+}
+
+/** Scrolls so the selection is visible. */
+export function keepInView(picker: Picker, page: number): void {
+  if (picker.selected < picker.scroll) picker.scroll = picker.selected;
+  if (picker.selected >= picker.scroll + page) picker.scroll = picker.selected - page + 1;
+  picker.scroll = Math.max(0, picker.scroll);
+}
+
+/** The picker's rows: title, query, the visible slice of the list, and a key hint. */
+export function renderPicker(picker: Picker, width: number, height: number, theme: Theme): string[] {
+  const page = visibleRows(height);
+  const shown = filtered(picker);
+  keepInView(picker, page);
+  const rows: string[] = [theme.fg("border", "─".repeat(width))];
+  rows.push(` ${theme.bold(theme.fg("accent", truncate(picker.title, width - 2)))}${picker.query ? theme.fg("muted", `  filter: ${truncate(picker.query, Math.max(1, width - cellWidth(picker.title) - 12))}`) : ""}`);
+  if (picker.loading) rows.push(theme.fg("muted", " Loading…"));
+  else if (shown.length === 0) rows.push(theme.fg("muted", picker.items.length === 0 ? " Nothing to show" : " No match"));
+  for (let i = picker.scroll; i < Math.min(shown.length, picker.scroll + page); i++) {
+    const { item } = shown[i]!;
+    const selected = i === picker.selected;
+    const indent = "  ".repeat(Math.min(item.depth ?? 0, 20));
+    const marker = selected ? "› " : item.current ? "• " : "  ";
+    const detail = item.detail ? `  ${item.detail}` : "";
+    const label = truncate(`${indent}${marker}${item.label}`, width - 1);
+    const room = width - 1 - cellWidth(label);
+    const text = ` ${label}${room > 2 && detail ? theme.fg("muted", truncate(detail, room)) : ""}`;
+    rows.push(selected ? theme.bg("selectedBg", padTo(text, width)) : item.current ? theme.fg("accent", text) : text);
+  }
+  if (picker.labelEdit !== undefined) rows.push(` ${theme.fg("warning", "label:")} ${truncate(picker.labelEdit, width - 9)}`);
+  const more = shown.length > page ? ` ${picker.selected + 1}/${shown.length} ·` : "";
+  const hint = picker.kind === "tree" ? "enter switch · L label · type to filter · esc close" : "enter choose · type to filter · esc close";
+  rows.push(theme.fg("dim", truncate(`${more} ${hint}`, width)));
+  return rows;
+}
