@@ -17,7 +17,7 @@ import { renderFooter, shortPath } from "./footer.js";
 import { filtered, pickerKey, renderPicker, visibleRows } from "./picker.js";
 import type { Dialog, Picker, PickerItem, ViewState } from "./state.js";
 import { oneLine, padTo, truncate, wrapText } from "./text.js";
-import { loadTheme, Theme } from "./theme.js";
+import { loadTheme, type Theme } from "./theme.js";
 import { applyEvent, contentText, notice, rebuildFromMessages } from "./transcript.js";
 
 /** Two Ctrl+C presses within this window exit. */
@@ -592,7 +592,7 @@ export class TerminalView implements TuiView {
     return {};
   }
 
-  private choose(s: ViewState, picker: Picker, item: PickerItem): void {
+  private choose(_s: ViewState, picker: Picker, item: PickerItem): void {
     const session = this.deps.session;
     switch (picker.kind) {
       case "model": {
