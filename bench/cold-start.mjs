@@ -83,7 +83,7 @@ if (piNote) console.log(`  NOTE: ${piNote}; the pi comparison is skipped`);
 printChecks(checks);
 writeResult("cold-start", {
   config: { warmup: WARMUP, runs: RUNS },
-  commands: commands.map((c) => ({ name: c.name, argv: ["node", ...c.args.map((a) => a.replace(DIST_CLI, "dist/cli.js").replace(ROOT + "/", ""))], version: c.version })),
+  commands: commands.map((c) => ({ name: c.name, argv: ["node", ...c.args.map((a) => a.replace(DIST_CLI, "dist/cli.js").replace(`${ROOT}/`, ""))], version: c.version })),
   stats: Object.fromEntries(Object.entries(stats).map(([k, s]) => [k, Object.fromEntries(Object.entries(s).map(([f, v]) => [f, round(v)]))])),
   samplesMs: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, v.map((x) => round(x))])),
   pairedHostMinusNodeMs: Object.fromEntries(Object.entries(pairedHost).map(([f, v]) => [f, round(v)])),

@@ -116,7 +116,7 @@ export function writeResult(name, data) {
     ...data,
   };
   const file = join(RESULTS_DIR, `${name}.json`);
-  writeFileSync(file, JSON.stringify(out, null, 2) + "\n");
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
   return file;
 }
 

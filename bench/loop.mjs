@@ -67,7 +67,6 @@ const PI_AI = join(BENCH_DIR, "node_modules", "@mariozechner", "pi-ai", "dist", 
 const PI_CODING_AGENT = join(BENCH_DIR, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "index.js");
 
 const roundText = (i) => `round ${i + 1} of ${N_TOOL_TURNS}`;
-const scenarioTurns = (scenario) => (scenario === "tools" ? N_TOOL_TURNS + 1 : 1);
 
 // ── checks of one run's outcome ─────────────────────────────────────────────────────────────────
 

@@ -15,7 +15,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { check, hostModules, msSince, pluginSource, printChecks, round, sleep, summarize, writeResult } from "./lib.mjs";
+import { check, hostModules, pluginSource, printChecks, round, sleep, summarize, writeResult } from "./lib.mjs";
 
 const WARMUP = 5;
 const SAVES = 50;

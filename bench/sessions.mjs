@@ -153,7 +153,7 @@ function generateSession(path) {
       messages++;
     }
   }
-  writeFileSync(path, lines.join("\n") + "\n");
+  writeFileSync(path, `${lines.join("\n")}\n`);
   return { messages, entries: lines.length - 1, bytes: statSync(path).size };
 }
 

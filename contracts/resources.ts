@@ -97,7 +97,7 @@ export const SettingsContract = defineContract<SettingsStore>({
  */
 export function fillTemplate(body: string, argText: string): string {
   const args = splitArgs(argText);
-  return body.replace(/\$\{@:(\d+)(?::(\d+))?\}|\$ARGUMENTS|\$@|\$(\d+)/g, (match, start?: string, length?: string, position?: string) => {
+  return body.replace(/\$\{@:(\d+)(?::(\d+))?\}|\$ARGUMENTS|\$@|\$(\d+)/g, (_match, start?: string, length?: string, position?: string) => {
     if (position !== undefined) return args[Number(position) - 1] ?? "";
     if (start === undefined) return args.join(" ");
     const from = Math.max(0, Number(start) - 1);

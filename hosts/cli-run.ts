@@ -410,7 +410,7 @@ function formatSessions(sessions: SessionSummary[]): string {
     ...sessions.map((s) => [s.id, s.modified.replace("T", " ").slice(0, 16), String(s.messageCount), (s.name ?? s.firstMessage).replace(/\s+/g, " ").slice(0, 60)]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n") + "\n";
+  return `${rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n")}\n`;
 }
 
 function fail(message: string, code: number): number {

@@ -106,7 +106,7 @@ class TrialWorker {
     let jitiPath: string;
     try {
       jitiPath = createRequire(import.meta.url).resolve("jiti");
-    } catch (error) {
+    } catch {
       this.ready = Promise.resolve(false);
       return;
     }

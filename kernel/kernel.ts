@@ -7,7 +7,7 @@ import "./reflect.js";
 import { container as rootContainer, type DependencyContainer } from "tsyringe";
 import { checkNeeds, checkOffers, type Need, type Offer } from "./compat.js";
 import { shapeMismatch, type Contract } from "./contract.js";
-import { checkState, SchemaError, validated } from "./config.js";
+import { checkState, type SchemaError, validated } from "./config.js";
 import { createContext, PluginTokens, type ContextHost } from "./context.js";
 import { ContractError, DeclareOnlyError, formatLifecycleError, lifecycleError, type LifecycleError, type Phase } from "./errors.js";
 import { EventBus } from "./events.js";

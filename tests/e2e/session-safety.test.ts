@@ -100,7 +100,7 @@ describe("a hand-edited session file", () => {
       { type: "message", id: "0000000e", parentId: "0000000d", timestamp: at, message: { role: "user", content: "q2", timestamp: 4 } },
     ];
     const file = join(user.project, "edited.jsonl");
-    const text = lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+    const text = `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
     writeFileSync(file, text);
     const run = await user.pi(["-p", "--model", "faux/faux-1", "--session", "edited.jsonl", "and now?"]);
     expect(run.stderr).not.toContain("TypeError");

@@ -309,7 +309,7 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
     // The transcript was redrawn once at the new width: one header, no rows left from the old width.
     expect(all.filter((row) => row.includes("pi-host")).length).toBe(1);
     const expected = expectedAnswerRows(answer, 60);
-    const first = all.findIndex((row) => row === expected[0]);
+    const first = all.indexOf(expected[0]);
     expect(first, all.join("\n")).toBeGreaterThan(0);
     expect(all.slice(first, first + expected.length)).toEqual(expected);
     // The live area follows at the new width.

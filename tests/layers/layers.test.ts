@@ -28,7 +28,7 @@ const CLEAN = {
   "hosts/cli.ts": `import { Kernel } from "../kernel/index.js";\nimport "../contracts/tool.js";\nimport "../kit/walk.js";`,
 };
 
-describe("layer rule (ARCHITECTURE §1)", () => {
+describe("layer rule (docs/architecture.md §1)", () => {
   it("passes on the project itself", () => {
     expect(checkLayers(PROJECT)).toEqual([]);
   });

@@ -56,7 +56,7 @@ function assistantContent(message: AssistantMessage): ContentBlockParam[] {
       if (block.redacted) {
         if (block.thinkingSignature) blocks.push({ type: "redacted_thinking", data: block.thinkingSignature });
       } else if (block.thinking.trim() === "") {
-        continue;
+        // An empty thinking block is dropped.
       } else if (block.thinkingSignature) {
         blocks.push({ type: "thinking", thinking: wellFormed(block.thinking), signature: block.thinkingSignature });
       } else {

@@ -35,7 +35,7 @@ export async function readScopeSetting(baseDir: string, key: string): Promise<un
  * Changes a scope's `packages` list: under the file's lock, reads the current entries, passes them to
  * `change`, and writes what it returns (the rest of the file untouched). Resolves with what was written.
  */
-export async function updateScopePackages(scope: PackageScope, baseDir: string, change: (entries: unknown[]) => unknown[]): Promise<unknown[]> {
+export async function updateScopePackages(_scope: PackageScope, baseDir: string, change: (entries: unknown[]) => unknown[]): Promise<unknown[]> {
   const file = join(baseDir, "settings.json");
   return withSettingsLock(file, async () => {
     const data = await readSettingsObject(file);

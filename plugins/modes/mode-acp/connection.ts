@@ -250,7 +250,7 @@ export class AcpConnection {
   /** The `afterToolCall` hook: ends a nested call, which no tool_execution_end event will. */
   async afterToolCall(call: ToolCallInfo & { result: ToolResult; isError: boolean }): Promise<undefined> {
     const turn = this.turn;
-    if (turn !== undefined && turn.updates.isNested(call.toolCall.id)) turn.updates.end(call.toolCall.id, call.result, call.isError);
+    if (turn?.updates.isNested(call.toolCall.id)) turn.updates.end(call.toolCall.id, call.result, call.isError);
     return undefined;
   }
 

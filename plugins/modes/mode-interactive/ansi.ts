@@ -76,7 +76,7 @@ export function truncateToWidth(text: string, width: number): string {
     const chunk = text.slice(index, next < 0 ? text.length : next);
     for (const { segment } of segmenter.segment(chunk)) {
       const w = cellWidth(segment);
-      if (used + w > width) return out + "\x1b[0m";
+      if (used + w > width) return `${out}\x1b[0m`;
       out += segment;
       used += w;
     }

@@ -84,7 +84,7 @@ export class DiffRenderer {
   /** Leaves the cursor on a fresh line below the document, visible, colours reset (for the shell prompt). */
   end(): void {
     if (!this.started) return;
-    let out = RESET + this.moveTo(Math.max(0, this.previous.length - 1)) + "\r\n";
+    let out = `${RESET}${this.moveTo(Math.max(0, this.previous.length - 1))}\r\n`;
     this.cursorRow = this.previous.length;
     this.extent = Math.max(this.extent, this.cursorRow + 1);
     if (!this.cursorShown) out += "\x1b[?25h";
@@ -121,7 +121,7 @@ export class DiffRenderer {
     }
     const end = grow === 0 ? next.length - same : next.length;
     let out = this.rewriteRange(previous, next, first, end, previous.length);
-    if (grow < 0) out += this.moveTo(next.length) + "\r\x1b[J";
+    if (grow < 0) out += `${this.moveTo(next.length)}\r\x1b[J`;
     return out;
   }
 
@@ -145,12 +145,12 @@ export class DiffRenderer {
     if (at < topAfter || firstChanged < topAfter || count >= this.height) return undefined;
     // Reach row total-1 first: scrolls the screen if needed, leaving blank rows under the document.
     const reserve = this.moveTo(total - 1);
-    return reserve + this.moveTo(at) + `\x1b[${count}L`;
+    return `${reserve}${this.moveTo(at)}\x1b[${count}L`;
   }
 
   /** Removes `count` rows at document row `at`, pulling the rows below up (CSI M). */
   private deleteRows(at: number, count: number): string {
-    return this.moveTo(at) + `\x1b[${count}M`;
+    return `${this.moveTo(at)}\x1b[${count}M`;
   }
 
   /** A row that exists on screen: append only its new end when it just grew, else rewrite it. */
@@ -214,7 +214,7 @@ export class DiffRenderer {
   private placeCursor(cursor: TuiFrame["cursor"]): string {
     let out = "";
     const visible = cursor !== null && cursor.row >= this.visibleTop;
-    if (visible) out += this.moveTo(cursor.row) + `\x1b[${Math.min(cursor.col, this.width - 1) + 1}G`;
+    if (visible) out += `${this.moveTo(cursor.row)}\x1b[${Math.min(cursor.col, this.width - 1) + 1}G`;
     if (visible !== this.cursorShown) out += visible ? "\x1b[?25h" : "\x1b[?25l";
     this.cursorShown = visible;
     return out;

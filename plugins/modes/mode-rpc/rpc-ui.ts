@@ -52,7 +52,7 @@ export class RpcUserInterface implements UserInterface {
   }
 
   select(title: string, options: string[], opts?: UiDialogOptions): Promise<string | undefined> {
-    return this.dialog({ method: "select", title, options }, undefined, opts, valueOf);
+    return this.dialog({ method: "select", title, options }, undefined, opts, textValueOf);
   }
 
   confirm(title: string, message: string, opts?: UiDialogOptions): Promise<boolean> {
@@ -60,11 +60,11 @@ export class RpcUserInterface implements UserInterface {
   }
 
   input(title: string, placeholder?: string, opts?: UiDialogOptions): Promise<string | undefined> {
-    return this.dialog({ method: "input", title, placeholder }, undefined, opts, valueOf);
+    return this.dialog({ method: "input", title, placeholder }, undefined, opts, textValueOf);
   }
 
   editor(title: string, prefill?: string, opts?: UiDialogOptions): Promise<string | undefined> {
-    return this.dialog({ method: "editor", title, prefill }, undefined, opts, valueOf);
+    return this.dialog({ method: "editor", title, prefill }, undefined, opts, textValueOf);
   }
 
   notify(message: string, level?: NotifyLevel): void {
@@ -121,6 +121,6 @@ export class RpcUserInterface implements UserInterface {
 }
 
 /** A value answer (select, input, editor): the string, or undefined when cancelled or missing. */
-function valueOf(response: UiResponse): string | undefined {
+function textValueOf(response: UiResponse): string | undefined {
   return response.cancelled || typeof response.value !== "string" ? undefined : response.value;
 }

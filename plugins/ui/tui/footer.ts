@@ -19,7 +19,7 @@ export function formatTokens(n: number): string {
 /** A folder with the home folder as "~". */
 export function shortPath(path: string): string {
   const home = homedir();
-  return home !== "/" && (path === home || path.startsWith(home + "/")) ? "~" + path.slice(home.length) : path;
+  return home !== "/" && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
 }
 
 /** The two footer rows. */

@@ -23,7 +23,7 @@ import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, typ
 import { DialogBroker } from "./dialogs.js";
 import { LazyView } from "./lazy-view.js";
 import { TuiUserInterface } from "./ui.js";
-import type { PluginLine } from "./view.js";
+import type { PluginLine } from "./view-deps.js";
 
 /** Contracts whose providers `/plugins` lists (a plugin cannot see the kernel's own plugin table). */
 const SINGLE_CONTRACTS: Contract<any>[] = [AgentSessionContract, AgentLoopContract, SessionStoreContract, SessionCompactorContract, ModelsContract, AuthContract, SettingsContract, TuiViewContract];

@@ -6,7 +6,8 @@
  */
 import type { SessionEvent } from "pi-host";
 import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiView } from "pi-host";
-import type { TerminalView, ViewDeps } from "./view.js";
+import type { TerminalView } from "./view.js";
+import type { ViewDeps } from "./view-deps.js";
 
 /** Forwards each call to the real view, loading it on the first. */
 export class LazyView implements TuiView {

@@ -90,7 +90,9 @@ function renderBlock(block: string, width: number, theme: Theme): string[] {
       const lead = `${indent}${marker} `;
       const hang = " ".repeat(cellWidth(lead));
       const body = wrapText(inline(bullet[3]!, theme), Math.max(1, width - hang.length));
-      body.forEach((row, i) => rows.push(i === 0 ? indent + theme.fg("mdListBullet", marker) + " " + row : hang + row));
+      body.forEach((row, i) => {
+        rows.push(i === 0 ? `${indent}${theme.fg("mdListBullet", marker)} ${row}` : hang + row);
+      });
     } else if (/^>/.test(line)) {
       flushParagraph();
       const body = wrapText(theme.italic(theme.fg("mdQuote", inline(line.replace(/^>\s?/, ""), theme))), Math.max(1, width - 2));
@@ -100,7 +102,7 @@ function renderBlock(block: string, width: number, theme: Theme): string[] {
       rows.push(truncate(line, width));
     } else if (/^\s{2,}\S/.test(line) && paragraph.length === 0 && rows.length > 0) {
       // A continuation of a list item.
-      for (const row of wrapText(inline(line.trim(), theme), Math.max(1, width - 2))) rows.push("  " + row);
+      for (const row of wrapText(inline(line.trim(), theme), Math.max(1, width - 2))) rows.push(`  ${row}`);
     } else {
       paragraph.push(line.trim());
     }
@@ -114,7 +116,7 @@ function renderCode(lines: string[], language: string, fence: string, width: num
   const closed = lines.length > 1 && lines[lines.length - 1]!.trim().startsWith(fence);
   const body = lines.slice(1, closed ? -1 : undefined);
   for (const line of body) {
-    for (const piece of hardWrap(line, Math.max(1, width - 2))) rows.push("  " + highlightLine(piece, language, theme));
+    for (const piece of hardWrap(line, Math.max(1, width - 2))) rows.push(`  ${highlightLine(piece, language, theme)}`);
   }
   if (closed) rows.push(theme.fg("mdCodeBlockBorder", fence));
   return rows;

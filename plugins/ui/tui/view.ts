@@ -5,76 +5,36 @@
  * listings and labels), so another front end can do the same. All it remembers lives in the plugin's
  * kernel state; the caches here are rebuilt by a new generation.
  */
-import type { AgentSession, SessionEvent, SessionState, SessionStats } from "pi-host";
-import type { SessionStore, TreeNode } from "pi-host";
+import type { SessionEvent, SessionState, SessionStats } from "pi-host";
 import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiView } from "pi-host";
-import type { Handle } from "pi-host";
-import { COMMANDS, KEY_HELP, parseCommand } from "./commands.js";
-import { applyCompletion, computeCompletion, type ExtraCommand } from "./complete.js";
+import { parseCommand } from "./commands.js";
+import type { ExtraCommand } from "./complete.js";
 import * as editor from "./editor.js";
 import { renderEntry, type EntryStyle } from "./entries.js";
-import { renderFooter, shortPath } from "./footer.js";
-import { filtered, pickerKey, renderPicker, visibleRows } from "./picker.js";
-import type { Dialog, Picker, PickerItem, ViewState } from "./state.js";
-import { oneLine, padTo, truncate, wrapText } from "./text.js";
-import { loadTheme, Theme } from "./theme.js";
-import { applyEvent, contentText, notice, rebuildFromMessages } from "./transcript.js";
+import { renderFooter } from "./footer.js";
+import { renderPicker } from "./picker.js";
+import type { ViewState } from "./state.js";
+import { oneLine, padTo, truncate } from "./text.js";
+import { loadTheme, type Theme } from "./theme.js";
+import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
+import { runCommand } from "./view-commands.js";
+import { syncCall, type ViewActions, type ViewDeps } from "./view-deps.js";
+import { dialogKey, renderDialog } from "./view-dialog.js";
+import { afterEdit, completionKey, editKey } from "./view-keys.js";
+import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
 
 /** Two Ctrl+C presses within this window exit. */
 const DOUBLE_CTRL_C_MS = 2_000;
 
-/** A plugin serving the session, as `/plugins` lists it. */
-export interface PluginLine {
-  id: string;
-  generation: number | undefined;
-  contracts: string[];
-}
-
-/** What the view needs from its plugin: its state, the session, and a way to ask for a frame. */
-export interface ViewDeps {
-  state(): ViewState;
-  /** Hands the (mutated) state back to the kernel, which checks its shape. */
-  save(state: ViewState): void;
-  session: Handle<AgentSession>;
-  store: Handle<SessionStore>;
-  /** The selected theme name from settings.json, if any. */
-  settingsTheme(cwd: string): Promise<string | undefined>;
-  /** Prompt templates and skills, for `/` completion. */
-  extraCommands(cwd: string): Promise<ExtraCommand[]>;
-  redraw(): void;
-  requestReload(): void;
-  /** Answers a `ui` dialog (undefined: dismissed, its default). */
-  settleDialog(id: string, value: unknown): void;
-  /** Every open dialog takes its default (the run ended). */
-  settleAllDialogs(): void;
-  plugins(): PluginLine[];
-  agentDir: string;
-  now?: () => number;
-}
-
-/** Calls a synchronous session method; a held handle (the session reloading) answers `fallback`. */
-function syncCall<T>(produce: () => T | Promise<T>, fallback: T): T {
-  try {
-    const value = produce();
-    if (value !== null && typeof value === "object" && typeof (value as Promise<T>).then === "function") {
-      (value as Promise<T>).catch(() => undefined);
-      return fallback;
-    }
-    return value as T;
-  } catch {
-    return fallback;
-  }
-}
-
 /** The view behind the `tui/view` contract. */
-export class TerminalView implements TuiView {
+export class TerminalView implements TuiView, ViewActions {
   private readonly entryRows = new Map<number, { rev: number; style: string; rows: string[] }>();
   private theme: Theme | undefined = undefined;
   private info: { state: SessionState | undefined; stats: SessionStats | undefined } = { state: undefined, stats: undefined };
   private extra: ExtraCommand[] = [];
   private height = 24;
 
-  constructor(private readonly deps: ViewDeps) {}
+  constructor(readonly deps: ViewDeps) {}
 
   // ── contract ────────────────────────────────────────────────────────────────────────────────
 
@@ -202,31 +162,31 @@ export class TerminalView implements TuiView {
     const isCtrlC = key.ctrl && !key.alt && key.name === "c";
     if (!isCtrlC && s.hint !== "") s.hint = "";
     if (s.dialogs.length > 0) {
-      this.dialogKey(s.dialogs[0]!, key);
+      dialogKey(s.dialogs[0]!, key, (id, value) => this.deps.settleDialog(id, value));
       return {};
     }
     if (s.picker !== null) {
-      if (s.picker.labelEdit !== undefined) return this.labelKey(s, s.picker, key);
-      this.pickerKey(s, s.picker, key);
+      if (s.picker.labelEdit !== undefined) return handleLabelKey(this, s, s.picker, key);
+      handlePickerKey(this, s, s.picker, key);
       return {};
     }
     if (isCtrlC) return this.ctrlC(s);
     if (key.ctrl && key.name === "d" && !key.alt) {
       if (s.editor.text === "") return { exit: true };
       editor.deleteForward(s);
-      return this.edited(s);
+      return afterEdit(s, this.extra);
     }
     if (key.name === "escape") {
       if (s.completion !== null) s.completion = null;
       else if (s.busy || s.compacting) this.background("abort", () => this.deps.session.call("abort"));
       return {};
     }
-    if (s.completion !== null && this.completionKey(s, key)) return {};
+    if (s.completion !== null && completionKey(s, key, this.extra)) return {};
     if (key.ctrl && key.name === "p") {
       this.background("cycle model", () => this.deps.session.call("cycleModel", key.shift ? "backward" : "forward"));
       return {};
     }
-    if (key.ctrl && key.name === "l") return this.command(s, "model", "");
+    if (key.ctrl && key.name === "l") return runCommand(this, s, "model", "");
     if (key.name === "tab" && key.shift) {
       this.background("thinking level", () => this.deps.session.call("cycleThinkingLevel"));
       return {};
@@ -242,148 +202,11 @@ export class TerminalView implements TuiView {
     if (key.name === "enter") {
       if (key.shift || (key.ctrl && !key.alt)) {
         editor.insert(s, "\n");
-        return this.edited(s);
+        return afterEdit(s, this.extra);
       }
       return this.submit(s, key.alt ? "followUp" : "steer");
     }
-    return this.editKey(s, key);
-  }
-
-  private editKey(s: ViewState, key: TuiKey): KeyOutcome {
-    const { ctrl, alt } = key;
-    switch (key.name) {
-      case "text":
-      case "paste":
-        editor.insert(s, (key.text ?? "").replace(/\r\n?/g, "\n"));
-        return this.edited(s);
-      case "space":
-        editor.insert(s, " ");
-        return this.edited(s);
-      case "backspace":
-        if (alt || ctrl) editor.killWordBackward(s);
-        else editor.backspace(s);
-        return this.edited(s);
-      case "delete":
-        if (alt) editor.killWordForward(s);
-        else editor.deleteForward(s);
-        return this.edited(s);
-      case "left":
-        if (alt || ctrl) editor.moveTo(s, editor.wordStartBefore(s.editor.text, s.editor.cursor));
-        else editor.left(s);
-        return this.moved(s);
-      case "right":
-        if (alt || ctrl) editor.moveTo(s, editor.wordEndAfter(s.editor.text, s.editor.cursor));
-        else editor.right(s);
-        return this.moved(s);
-      case "home":
-        editor.lineStart(s);
-        return this.moved(s);
-      case "end":
-        editor.lineEnd(s);
-        return this.moved(s);
-      case "up":
-        if (!editor.up(s)) editor.historyBack(s);
-        return this.moved(s);
-      case "down":
-        if (!editor.down(s)) editor.historyForward(s);
-        return this.moved(s);
-      case "tab":
-        s.completion = computeCompletion(s.editor, s.cwd, this.extra);
-        if (s.completion?.items.length === 1) {
-          s.editor = applyCompletion(s.editor, s.completion);
-          s.completion = null;
-        }
-        return {};
-    }
-    if (ctrl && !alt) {
-      switch (key.name) {
-        case "a":
-          editor.lineStart(s);
-          return this.moved(s);
-        case "e":
-          editor.lineEnd(s);
-          return this.moved(s);
-        case "b":
-          editor.left(s);
-          return this.moved(s);
-        case "f":
-          editor.right(s);
-          return this.moved(s);
-        case "k":
-          editor.killToLineEnd(s);
-          return this.edited(s);
-        case "u":
-          editor.killToLineStart(s);
-          return this.edited(s);
-        case "w":
-          editor.killWordBackward(s);
-          return this.edited(s);
-        case "y":
-          editor.yank(s);
-          return this.edited(s);
-        case "-":
-        case "z":
-          editor.undo(s);
-          return this.edited(s);
-      }
-    }
-    if (alt && !ctrl) {
-      switch (key.name) {
-        case "b":
-          editor.moveTo(s, editor.wordStartBefore(s.editor.text, s.editor.cursor));
-          return this.moved(s);
-        case "f":
-          editor.moveTo(s, editor.wordEndAfter(s.editor.text, s.editor.cursor));
-          return this.moved(s);
-        case "d":
-          editor.killWordForward(s);
-          return this.edited(s);
-        case "y":
-          editor.yankPop(s);
-          return this.edited(s);
-      }
-    }
-    return {};
-  }
-
-  /** After an edit: the completion list follows the text. */
-  private edited(s: ViewState): KeyOutcome {
-    const before = s.editor.text.slice(0, s.editor.cursor);
-    s.completion = before.startsWith("/") || before.includes("@") ? computeCompletion(s.editor, s.cwd, this.extra) : null;
-    return {};
-  }
-
-  private moved(s: ViewState): KeyOutcome {
-    s.completion = null;
-    return {};
-  }
-
-  /** Keys the completion list takes; false to let the editor have the key. */
-  private completionKey(s: ViewState, key: TuiKey): boolean {
-    const completion = s.completion!;
-    if (key.name === "up" || key.name === "down") {
-      const n = completion.items.length;
-      completion.selected = (completion.selected + (key.name === "up" ? n - 1 : 1)) % n;
-      return true;
-    }
-    if (key.name === "tab" && !key.shift) {
-      s.editor = applyCompletion(s.editor, completion);
-      s.completion = null;
-      this.edited(s);
-      return true;
-    }
-    if (key.name === "enter" && !key.alt && !key.shift && completion.kind === "file") {
-      s.editor = applyCompletion(s.editor, completion);
-      s.completion = null;
-      return true;
-    }
-    if (key.name === "enter" && !key.alt && !key.shift && completion.kind === "command") {
-      const typed = s.editor.text.trim();
-      if (!completion.items.some((i) => i.value === typed)) s.editor = applyCompletion(s.editor, completion);
-      s.completion = null;
-      return false;
-    }
-    return false;
+    return editKey(s, key, this.extra);
   }
 
   private ctrlC(s: ViewState): KeyOutcome {
@@ -404,120 +227,17 @@ export class TerminalView implements TuiView {
     editor.pushHistory(s, text);
     editor.setText(s, "");
     s.completion = null;
-    if (command !== undefined) return this.command(s, command.name, command.args);
+    if (command !== undefined) return runCommand(this, s, command.name, command.args);
     const session = this.deps.session;
     if (s.busy) this.background(whileBusy === "steer" ? "steer" : "follow-up", () => session.call(whileBusy, text));
     else this.background("prompt", () => session.call("prompt", text));
     return {};
   }
 
-  /** Keys while a `ui` dialog is shown: choose among options, or type an answer; Esc dismisses. */
-  private dialogKey(dialog: Dialog, key: TuiKey): void {
-    if (key.name === "escape" || (key.ctrl && key.name === "c")) return this.deps.settleDialog(dialog.id, undefined);
-    if (dialog.kind === "select" || dialog.kind === "confirm") {
-      const count = dialog.options?.length ?? 0;
-      if (key.name === "up") dialog.selected = Math.max(0, dialog.selected - 1);
-      else if (key.name === "down") dialog.selected = Math.min(count - 1, dialog.selected + 1);
-      else if (key.name === "enter") {
-        const choice = dialog.options?.[dialog.selected];
-        this.deps.settleDialog(dialog.id, dialog.kind === "confirm" ? choice === "Yes" : choice);
-      } else if (dialog.kind === "confirm" && key.name === "text" && /^[yn]$/i.test(key.text ?? "")) {
-        this.deps.settleDialog(dialog.id, key.text!.toLowerCase() === "y");
-      }
-      return;
-    }
-    if (key.name === "enter" && !(dialog.kind === "editor" && (key.shift || key.alt))) return this.deps.settleDialog(dialog.id, dialog.text);
-    if (key.name === "enter") dialog.text += "\n";
-    else if (key.name === "text" || key.name === "paste") dialog.text += (key.text ?? "").replace(/\r\n?/g, "\n");
-    else if (key.name === "space") dialog.text += " ";
-    else if (key.name === "backspace") dialog.text = dialog.text.slice(0, editor.previousBoundary(dialog.text, dialog.text.length));
-  }
+  // ── themes ────────────────────────────────────────────────────────────────────────────────
 
-  // ── commands ────────────────────────────────────────────────────────────────────────────────
-
-  private command(s: ViewState, name: string, args: string): KeyOutcome {
-    const session = this.deps.session;
-    switch (name) {
-      case "quit":
-        return { exit: true };
-      case "help":
-      case "hotkeys": {
-        const keys = KEY_HELP.map(([k, what]) => `  ${k.padEnd(34)} ${what}`);
-        const commands = name === "help" ? ["Commands:", ...COMMANDS.map((c) => `  /${c.name.padEnd(10)} ${c.description}`), ""] : [];
-        notice(s, [...commands, "Keys:", ...keys].join("\n"));
-        return {};
-      }
-      case "model":
-        this.openPicker(s, { kind: "model", title: "Select a model", query: args }, async () => {
-          const models = await session.call("availableModels");
-          const current = this.info.state?.model;
-          return models.map((m) => ({ label: `${m.provider}/${m.id}`, value: `${m.provider}/${m.id}`, detail: m.name !== m.id ? m.name : undefined, current: current?.provider === m.provider && current.id === m.id }));
-        });
-        return {};
-      case "tree":
-        this.openPicker(s, { kind: "tree", title: "Session tree", query: args }, async () => this.treeItems());
-        return {};
-      case "fork":
-        this.openPicker(s, { kind: "fork", title: "Fork from a message", query: args }, async () =>
-          [...(await session.call("forkPoints"))].reverse().map((p) => ({ label: oneLine(p.text), value: p.entryId })),
-        );
-        return {};
-      case "resume":
-        this.openPicker(s, { kind: "resume", title: "Resume a session", query: args }, async () => {
-          const current = syncCall(() => session.call("state"), undefined)?.sessionFile;
-          const list = await this.deps.store.call("list", { cwd: s.cwd });
-          return list.map((x) => ({
-            label: oneLine(x.name ?? x.firstMessage ?? x.id) || "(empty)",
-            value: x.path,
-            detail: `${x.modified.replace("T", " ").slice(0, 16)} · ${x.messageCount} msgs`,
-            current: x.path === current,
-          }));
-        });
-        return {};
-      case "new":
-        this.background("new session", () => session.call("newSession"));
-        return {};
-      case "compact":
-        this.background("compact", () => session.call("compact", args === "" ? undefined : args));
-        return {};
-      case "name":
-        if (args === "") notice(s, "Give a name: /name <name>", "warning");
-        else this.background("name", () => session.call("setSessionName", args), () => this.later((state) => notice(state, `Session named "${args}"`)));
-        return {};
-      case "session": {
-        const st = syncCall(() => session.call("state"), undefined);
-        const stats = syncCall(() => session.call("stats"), undefined);
-        const lines = [
-          `Session ${st?.sessionName ? `"${st.sessionName}" ` : ""}${st?.sessionId ?? "(none)"}`,
-          `  file: ${st?.sessionFile ? shortPath(st.sessionFile) : "(not saved)"}`,
-          `  model: ${st?.model ? `${st.model.provider}/${st.model.id}` : "(none)"}, thinking ${st?.thinkingLevel ?? "off"}`,
-        ];
-        if (stats) {
-          lines.push(`  messages: ${stats.userMessages} user, ${stats.assistantMessages} assistant, ${stats.toolCalls} tool calls (${stats.totalMessages} in all)`);
-          lines.push(`  tokens: ${stats.tokens.input} in, ${stats.tokens.output} out, ${stats.tokens.cacheRead} cache read, ${stats.tokens.cacheWrite} cache write; cost $${stats.cost.toFixed(4)}`);
-        }
-        notice(s, lines.join("\n"));
-        return {};
-      }
-      case "reload":
-        this.deps.requestReload();
-        notice(s, "Reloading plugins loaded from source (edited ones take effect; under pi --watch, saving a file does this by itself).");
-        return {};
-      case "plugins": {
-        const plugins = this.deps.plugins();
-        const lines = plugins.map((p) => `  ${p.id.padEnd(20)} gen ${String(p.generation ?? s.generations[p.id] ?? "-").padEnd(4)} ${p.contracts.join(", ")}`);
-        notice(s, ["Plugins serving this session:", ...lines].join("\n"));
-        return {};
-      }
-      case "theme":
-        if (args === "") notice(s, `Theme: ${s.theme} (built in: dark, light; others from ${shortPath(this.deps.agentDir)}/themes/<name>.json)`);
-        else this.useTheme(s, args);
-        return {};
-    }
-    return {};
-  }
-
-  private useTheme(s: ViewState, name: string): void {
+  /** Switches to a theme by name; one that fails to load becomes an error notice. */
+  useTheme(s: ViewState, name: string): void {
     try {
       this.theme = loadTheme(name, this.deps.agentDir);
       s.theme = name;
@@ -537,128 +257,20 @@ export class TerminalView implements TuiView {
     return this.theme;
   }
 
-  // ── pickers ─────────────────────────────────────────────────────────────────────────────────
-
-  private openPicker(s: ViewState, spec: Pick<Picker, "kind" | "title" | "query">, load: () => Promise<PickerItem[]>): void {
-    s.picker = { ...spec, items: [], selected: 0, scroll: 0, loading: true };
-    s.completion = null;
-    const kind = spec.kind;
-    load().then(
-      (items) =>
-        this.later((state) => {
-          if (state.picker?.kind !== kind) return;
-          state.picker.items = items;
-          state.picker.loading = false;
-          const current = filtered(state.picker).findIndex(({ item }) => item.current === true && kind !== "tree");
-          const leaf = kind === "tree" ? filtered(state.picker).findIndex(({ item }) => item.detail?.includes("current") === true) : -1;
-          state.picker.selected = Math.max(0, leaf >= 0 ? leaf : current);
-          state.picker.scroll = Math.max(0, state.picker.selected - visibleRows(this.height) + 1);
-        }),
-      (error: unknown) =>
-        this.later((state) => {
-          state.picker = null;
-          notice(state, `${spec.title}: ${(error as Error).message}`, "error");
-        }),
-    );
+  /** The terminal's height in rows at the last frame (pickers page by it). */
+  terminalHeight(): number {
+    return this.height;
   }
 
-  private pickerKey(s: ViewState, picker: Picker, key: TuiKey): void {
-    const action = pickerKey(picker, key, this.height);
-    if (action.type === "close") s.picker = null;
-    else if (action.type === "label") picker.labelEdit = "";
-    else if (action.type === "choose") {
-      s.picker = null;
-      this.choose(s, picker, action.item);
-    }
-  }
-
-  private labelKey(s: ViewState, picker: Picker, key: TuiKey): KeyOutcome {
-    if (key.name === "escape" || (key.ctrl && key.name === "c")) picker.labelEdit = undefined;
-    else if (key.name === "backspace") picker.labelEdit = picker.labelEdit!.slice(0, -1);
-    else if (key.name === "text" || key.name === "paste") picker.labelEdit += (key.text ?? "").replace(/\n/g, " ");
-    else if (key.name === "enter") {
-      const choice = filtered(picker)[picker.selected];
-      const label = picker.labelEdit!.trim();
-      picker.labelEdit = undefined;
-      if (choice !== undefined) {
-        try {
-          this.deps.store.call("appendLabel", choice.item.value, label === "" ? undefined : label);
-          picker.items = this.treeItems();
-        } catch (error) {
-          notice(s, `label: ${(error as Error).message}`, "error");
-        }
-      }
-    }
-    return {};
-  }
-
-  private choose(s: ViewState, picker: Picker, item: PickerItem): void {
-    const session = this.deps.session;
-    switch (picker.kind) {
-      case "model": {
-        const slash = item.value.indexOf("/");
-        this.background("model", () => session.call("setModel", item.value.slice(0, slash), item.value.slice(slash + 1)));
-        return;
-      }
-      case "resume":
-        this.background("resume", () => session.call("switchSession", item.value));
-        return;
-      case "fork":
-        this.background("fork", async () => {
-          const result = await session.call("fork", item.value);
-          this.later((state) => editor.setText(state, result.text));
-        });
-        return;
-      case "tree":
-        this.navigate(item.value);
-        return;
-    }
-  }
-
-  /** Moves to a tree entry; a user message puts its text back in the editor and moves to before it, as pi does. */
-  private navigate(entryId: string): void {
-    const store = this.deps.store;
-    const entry = syncCall(() => store.call("entry", entryId), undefined);
-    this.background("tree", async () => {
-      let text: string | undefined;
-      if (entry?.type === "message" && entry.message.role === "user") {
-        text = contentText((entry.message as { content: string }).content);
-        if (entry.parentId === null) store.call("branch", null);
-        else await this.deps.session.call("navigateTree", entry.parentId);
-      } else {
-        await this.deps.session.call("navigateTree", entryId);
-      }
-      this.later((state) => {
-        this.rebuild(state);
-        if (text !== undefined) editor.setText(state, text);
-      });
-    });
-  }
-
-  /** The session tree, flattened: indentation grows only where the conversation branches. */
-  private treeItems(): PickerItem[] {
-    const store = this.deps.store;
-    const roots = syncCall(() => store.call("tree"), [] as TreeNode[]);
-    const onPath = new Set(syncCall(() => store.call("path"), []).map((e) => e.id));
-    const leaf = syncCall(() => store.call("leafId"), null);
-    const items: PickerItem[] = [];
-    const visit = (node: TreeNode, depth: number): void => {
-      const label = describeEntry(node);
-      if (label !== undefined) {
-        const marks = [node.label ? `[${node.label}]` : "", node.entry.id === leaf ? "← current" : ""].filter(Boolean).join(" ");
-        items.push({ label, value: node.entry.id, depth, current: onPath.has(node.entry.id), detail: marks || undefined });
-      }
-      const branches = node.children.length > 1;
-      for (const child of node.children) visit(child, branches ? depth + 1 : depth);
-    };
-    // Iterative over long single chains would be nicer to the stack; sessions are far shallower than it.
-    for (const root of roots) visit(root, 0);
-    return items;
+  /** The session's state as of the last refresh. */
+  sessionState(): SessionState | undefined {
+    return this.info.state;
   }
 
   // ── helpers ─────────────────────────────────────────────────────────────────────────────────
 
-  private rebuild(s: ViewState): void {
+  /** Rebuilds the transcript from the session's messages and forgets queued messages. */
+  rebuild(s: ViewState): void {
     rebuildFromMessages(s, syncCall(() => this.deps.session.call("messages"), []));
     s.queue = { steering: [], followUp: [] };
     this.refreshInfo();
@@ -673,7 +285,7 @@ export class TerminalView implements TuiView {
   }
 
   /** Runs a session operation without blocking the key; its failure becomes a notice. */
-  private background<T>(what: string, operation: () => T | Promise<T>, after?: (value: T) => void): void {
+  background<T>(what: string, operation: () => T | Promise<T>, after?: (value: T) => void): void {
     let pending: Promise<T>;
     try {
       pending = Promise.resolve(operation());
@@ -690,7 +302,7 @@ export class TerminalView implements TuiView {
   }
 
   /** Changes state after an await, then asks for a frame; a view that was swapped out meanwhile does nothing. */
-  private later(change: (state: ViewState) => void): void {
+  later(change: (state: ViewState) => void): void {
     let state: ViewState;
     try {
       state = this.deps.state();
@@ -707,54 +319,4 @@ export class TerminalView implements TuiView {
     const help = theme.fg("dim", " · esc interrupt · ctrl+c twice exit · / commands · ctrl+p next model");
     return [truncate(title + help, width)];
   }
-}
-
-/** One row describing a tree entry, or undefined for entries the tree does not show. */
-function describeEntry(node: TreeNode): string | undefined {
-  const entry = node.entry;
-  switch (entry.type) {
-    case "message": {
-      const m = entry.message as { role: string; content?: unknown; toolName?: string };
-      if (m.role === "user") return `user: ${oneLine(contentText(m.content as string))}`;
-      if (m.role === "assistant") {
-        const blocks = (m.content as Array<{ type: string; text?: string; name?: string }>) ?? [];
-        const text = blocks.map((b) => (b.type === "text" ? b.text : b.type === "toolCall" ? `[${b.name}]` : "")).join(" ");
-        return `assistant: ${oneLine(text)}`;
-      }
-      if (m.role === "toolResult") return `tool result: ${m.toolName ?? ""}`;
-      return `${m.role}`;
-    }
-    case "compaction":
-      return `[compaction: ${entry.tokensBefore} tokens]`;
-    case "branch_summary":
-      return `[branch summary]`;
-    case "model_change":
-      return `[model ${entry.provider}/${entry.modelId}]`;
-    case "thinking_level_change":
-      return `[thinking ${entry.thinkingLevel}]`;
-    case "custom_message":
-      return `[${entry.customType}]`;
-    default:
-      return undefined;
-  }
-}
-
-/** A `ui` dialog's rows in place of the editor, and where the cursor goes when it takes text. */
-function renderDialog(dialog: Dialog, width: number, theme: Theme): { lines: string[]; cursor?: { row: number; col: number } } {
-  const rows: string[] = [theme.fg("border", "─".repeat(width)), ` ${theme.bold(theme.fg("accent", truncate(dialog.title, width - 2)))}`];
-  if (dialog.kind === "confirm" && dialog.message) rows.push(...wrapText(dialog.message, width - 2).map((r) => ` ${r}`));
-  if (dialog.kind === "select" || dialog.kind === "confirm") {
-    (dialog.options ?? []).forEach((option, i) => {
-      const text = truncate(` ${i === dialog.selected ? "› " : "  "}${option}`, width);
-      rows.push(i === dialog.selected ? theme.bg("selectedBg", padTo(text, width)) : text);
-    });
-    rows.push(theme.fg("dim", truncate(dialog.kind === "confirm" ? " enter choose · y/n · esc cancel" : " enter choose · esc cancel", width)));
-    return { lines: rows };
-  }
-  const layout = editor.layoutEditor({ text: dialog.text, cursor: dialog.text.length }, width);
-  const start = rows.length;
-  if (dialog.text === "" && dialog.message) rows.push(theme.fg("dim", truncate(dialog.message, width)));
-  else for (const row of layout.rows) rows.push(row);
-  rows.push(theme.fg("dim", truncate(dialog.kind === "editor" ? " enter submit · shift+enter new line · esc cancel" : " enter submit · esc cancel", width)));
-  return { lines: rows, cursor: { row: start + (dialog.text === "" ? 0 : layout.cursorRow), col: dialog.text === "" ? 0 : layout.cursorCol } };
 }

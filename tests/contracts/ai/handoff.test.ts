@@ -57,7 +57,7 @@ describe("prepareHistory", () => {
   });
 
   it("rewrites tool-call ids for the target API and makes their results follow", () => {
-    const longId = "call_abc|fc_" + "x".repeat(100);
+    const longId = `call_abc|fc_${"x".repeat(100)}`;
     const rule = idRule(/^[a-zA-Z0-9_-]+$/, 64);
     const turn = assistant([{ type: "toolCall", id: longId, name: "read", arguments: {} }], openai, "toolUse");
     const out = prepareHistory([user("hi"), turn, result(longId)], anthropic, rule);
@@ -117,7 +117,7 @@ describe("idRule and shortHash", () => {
   });
 
   it("rewrites ids that do not fit: allowed characters only, within the length, with the prefix", () => {
-    const rewritten = anthropicIds("fc_123|item:456/" + "z".repeat(200));
+    const rewritten = anthropicIds(`fc_123|item:456/${"z".repeat(200)}`);
     expect(rewritten).toMatch(/^[a-zA-Z0-9_-]+$/);
     expect(rewritten.length).toBeLessThanOrEqual(64);
     const prefixed = idRule(/^call_[a-zA-Z0-9]+$/, 40, "call_")("toolu|1");
@@ -128,7 +128,7 @@ describe("idRule and shortHash", () => {
   it("is deterministic and never maps two different ids to one", () => {
     expect(anthropicIds("a|b")).toBe(anthropicIds("a|b"));
     expect(anthropicIds("a|b")).not.toBe(anthropicIds("a:b"));
-    const many = new Set(Array.from({ length: 500 }, (_, i) => anthropicIds(`call|${i}|` + "q".repeat(80))));
+    const many = new Set(Array.from({ length: 500 }, (_, i) => anthropicIds(`call|${i}|${"q".repeat(80)}`)));
     expect(many.size).toBe(500);
   });
 

@@ -22,7 +22,10 @@ export function anthropicProblems(body: Json): string[] {
     const where = `messages[${i}]`;
     if (message.role !== "user" && message.role !== "assistant") problems.push(`${where}: role ${message.role}`);
     const blocks: Json[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
-    if (!Array.isArray(blocks) || blocks.length === 0) return void problems.push(`${where}: no content`);
+    if (!Array.isArray(blocks) || blocks.length === 0) {
+      problems.push(`${where}: no content`);
+      return;
+    }
     const allowed = message.role === "user" ? ["text", "image", "tool_result"] : ["text", "thinking", "redacted_thinking", "tool_use"];
     blocks.forEach((block, j) => {
       const at = `${where}.content[${j}]`;
@@ -161,7 +164,10 @@ export function geminiProblems(body: Json): string[] {
     const at = `contents[${i}]`;
     if (content.role !== "user" && content.role !== "model") problems.push(`${at}: role ${content.role}`);
     const parts = content.parts as Json[] | undefined;
-    if (!Array.isArray(parts) || parts.length === 0) return void problems.push(`${at}: no parts`);
+    if (!Array.isArray(parts) || parts.length === 0) {
+      problems.push(`${at}: no parts`);
+      return;
+    }
     parts.forEach((part, j) => {
       const kinds = ["text", "inlineData", "functionCall", "functionResponse"].filter((kind) => part[kind] !== undefined);
       if (kinds.length !== 1) problems.push(`${at}.parts[${j}]: ${kinds.length} kinds of data (${kinds.join(", ") || "none"})`);

@@ -15,7 +15,9 @@ const ANSWER = { role: "assistant", content: [{ type: "text", text: "the answer"
 /** A session whose prompt answers and reports `problem` while saving it. */
 function sessionReporting(problem: Extract<SessionEvent, { type: "session_save_error" }>): { session: Handle<AgentSession>; subscribe: (l: (e: SessionEvent) => void) => () => void } {
   const listeners = new Set<(event: SessionEvent) => void>();
-  const emit = (event: SessionEvent): void => listeners.forEach((listener) => listener(event));
+  const emit = (event: SessionEvent): void => {
+    for (const listener of listeners) listener(event);
+  };
   const session = {
     call: async (method: string) => {
       if (method !== "prompt") return undefined;

@@ -17,13 +17,13 @@ function read(chunks: string[], maxLineLength: number): Promise<{ lines: string[
 
 describe("RPC line reader limits", () => {
   it("drops a line past the cap, cut across chunks, reports its length once, and keeps reading", async () => {
-    const { lines, overlong } = await read(["a\n", "x".repeat(6), "x".repeat(6), "x".repeat(6) + "\nb\n"], 10);
+    const { lines, overlong } = await read(["a\n", "x".repeat(6), "x".repeat(6), `${"x".repeat(6)}\nb\n`], 10);
     expect(lines).toEqual(["a", "b"]);
     expect(overlong).toEqual([18]);
   });
 
   it("drops an overlong line that arrives in one chunk, and one at the end of the stream without LF", async () => {
-    const { lines, overlong } = await read(["ok\n" + "y".repeat(11) + "\nfine\n", "z".repeat(12)], 10);
+    const { lines, overlong } = await read([`ok\n${"y".repeat(11)}\nfine\n`, "z".repeat(12)], 10);
     expect(lines).toEqual(["ok", "fine"]);
     expect(overlong).toEqual([11, 12]);
   });

@@ -65,7 +65,7 @@ describe("onAbort", () => {
     const fired: number[] = [];
     const unlinks = Array.from({ length: 20 }, (_, i) => onAbort(controller.signal, () => fired.push(i)));
     expect(added).toBe(1);
-    unlinks.slice(0, 19).forEach((unlink) => unlink());
+    for (const unlink of unlinks.slice(0, 19)) unlink();
     expect(removed).toBe(0);
     unlinks[19]!();
     expect(removed).toBe(1);

@@ -14,8 +14,6 @@ describe("resources: system prompt sections", () => {
     kernels.push(booted.kernel);
     return booted;
   }
-  /** Sections of one kind, by source prefix. */
-  const withSource = (sections: PromptSection[], prefix: string): PromptSection[] => sections.filter((s) => s.source.startsWith(prefix));
   /** Context file sections inside this test's world (a machine may have its own /AGENTS.md). */
   const contextFiles = (sections: PromptSection[]): string[] =>
     sections.filter((s) => s.order === 40 && s.source !== "project context" && s.source.includes(world.root)).map((s) => s.source);

@@ -49,7 +49,7 @@ describe("session file format", () => {
       const k = new kernel();
       await k.boot([{ id: "session-jsonl", source: { kind: "inline", label: "s", definition: plugin } }]);
       const info = await k.use(SessionStoreContract).call("newSession", { cwd: "/x/y" });
-      expect(info.path!.startsWith(join(agentDir, "sessions", "--x-y--") + "/")).toBe(true);
+      expect(info.path!.startsWith(`${join(agentDir, "sessions", "--x-y--")}/`)).toBe(true);
       await k.shutdown();
     } finally {
       if (saved === undefined) delete process.env.PI_CODING_AGENT_DIR;

@@ -36,7 +36,7 @@ describe("a hand-edited session", () => {
     ];
     const dir = tempDir();
     const path = join(dir, "edited.jsonl");
-    const text = lines.map((line) => JSON.stringify(line)).join("\n") + "\n";
+    const text = `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;
     writeFileSync(path, text);
     const b = await bootStore(dir);
     booted.push(b);
@@ -70,7 +70,7 @@ describe("a hand-edited session", () => {
   it("cuts an entry that names itself as its parent", async () => {
     const dir = tempDir();
     const path = join(dir, "self.jsonl");
-    writeFileSync(path, [HEADER, entry("0000000a", "0000000a", user("me"))].map((line) => JSON.stringify(line)).join("\n") + "\n");
+    writeFileSync(path, `${[HEADER, entry("0000000a", "0000000a", user("me"))].map((line) => JSON.stringify(line)).join("\n")}\n`);
     const b = await bootStore(dir);
     booted.push(b);
     const report = await b.store.open(path);

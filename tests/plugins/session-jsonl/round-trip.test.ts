@@ -42,7 +42,9 @@ describe("session-jsonl round trip", () => {
       "branch_summary", "custom", "custom_message", "label", "session_info",
     ]);
     // Each entry is a child of the one before: appends extend the leaf.
-    before.forEach((entry, i) => expect(entry.parentId).toBe(i === 0 ? null : before[i - 1].id));
+    before.forEach((entry, i) => {
+      expect(entry.parentId).toBe(i === 0 ? null : before[i - 1].id);
+    });
     expect(store.leafId()).toBe(ids.info);
     expect(store.label(ids.user)).toBe("start");
     expect(store.current()?.name).toBe("Round trip");

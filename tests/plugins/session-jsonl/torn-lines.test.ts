@@ -32,7 +32,7 @@ describe("torn and invalid lines", () => {
   it("sets a torn last line aside, reports it, and truncates in place without rewriting anything else", async () => {
     const { path, ids, reopen } = await writtenSession();
     const whole = readFileSync(path);
-    const torn = '{"type":"message","id":"0badc0de","parentId":"' + ids[2] + '","timestamp":"2025-03-01T10:';
+    const torn = `{"type":"message","id":"0badc0de","parentId":"${ids[2]}","timestamp":"2025-03-01T10:`;
     appendFileSync(path, torn);
     const inode = statSync(path).ino;
 
@@ -76,13 +76,13 @@ describe("torn and invalid lines", () => {
     const lines = readFileSync(path, "utf8").split("\n");
     // Garbage from another program, valid JSON that is no entry, and a torn tail.
     const garbage = ["\u0000\u0000 binary junk", "[1,2,3]", '{"no":"type"}', '{"type":"message","parentId":null}'];
-    const damaged = [lines[0], lines[1], garbage[0], garbage[1], lines[2], garbage[2], garbage[3], lines[3]].join("\n") + "\n" + '{"type":"mes';
+    const damaged = `${[lines[0], lines[1], garbage[0], garbage[1], lines[2], garbage[2], garbage[3], lines[3]].join("\n")}\n{"type":"mes`;
     writeFileSync(path, damaged);
 
     const report = await reopen.store.open(path);
     expect(report.setAside?.lines).toBe(5);
     expect(readFileSync(report.setAside!.file, "utf8")).toBe([...garbage, '{"type":"mes'].map((l) => `${l}\n`).join(""));
-    expect(readFileSync(path, "utf8")).toBe(lines.slice(0, 4).join("\n") + "\n");
+    expect(readFileSync(path, "utf8")).toBe(`${lines.slice(0, 4).join("\n")}\n`);
     expect(reopen.store.entries().map((e) => e.id)).toEqual(ids);
     expect(readdirSync(dir).sort()).toEqual([path.split("/").at(-1), report.setAside!.file.split("/").at(-1)].sort());
   });

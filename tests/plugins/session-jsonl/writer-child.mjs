@@ -26,7 +26,7 @@ await new Promise((resolve) => process.stdin.once("data", resolve));
 
 const sizes = [40, 900, 12_000, 200_000, 3_000];
 for (let i = 0; i < Number(count); i++) {
-  const text = `${tag}-${i}:` + String.fromCharCode(97 + (i % 26)).repeat(sizes[i % sizes.length]);
+  const text = `${tag}-${i}:${String.fromCharCode(97 + (i % 26)).repeat(sizes[i % sizes.length])}`;
   const timestamp = Date.now();
   if (i % 2 === 0) store.appendMessage({ role: "user", content: [{ type: "text", text }], timestamp });
   else store.appendMessage({ role: "assistant", content: [{ type: "text", text }], api: "faux", provider: "faux", model: "faux", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp });

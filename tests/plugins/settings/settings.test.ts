@@ -115,7 +115,7 @@ describe("settings plugin", () => {
     const handle = await bootSettings();
     writeJson(globalFile(), '{ "theme": "dark",\n  "compaction": { }, }\n');
     const globalError = await handle.call("get", cwd).then(() => undefined, (e: Error) => e);
-    expect(globalError?.message).toMatch(new RegExp(`^${escape(globalFile())}: not valid JSON \\(.+\\); fix or delete the file$`));
+    expect(globalError?.message).toMatch(new RegExp(`^${escapeRegExp(globalFile())}: not valid JSON \\(.+\\); fix or delete the file$`));
     expect(globalError?.message).not.toContain("\n");
 
     writeJson(globalFile(), { theme: "dark" });
@@ -231,6 +231,6 @@ describe("settings plugin", () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -199,10 +199,10 @@ describe("edit: the file lock", () => {
   it("concurrent edits of one file from parallel calls all apply", async () => {
     const dir = tempFolder();
     const lines = Array.from({ length: 20 }, (_, i) => `value${i} = ${i};`);
-    put(dir, "shared.ts", lines.join("\n") + "\n");
+    put(dir, "shared.ts", `${lines.join("\n")}\n`);
     const locks = createFileLocks();
     await Promise.all(lines.map((line, i) => edit(dir, { path: "shared.ts", edits: [{ oldText: line, newText: `value${i} = ${i * 100 + 7};` }] }, locks)));
-    expect(contentOf(dir, "shared.ts")).toBe(lines.map((_, i) => `value${i} = ${i * 100 + 7};`).join("\n") + "\n");
+    expect(contentOf(dir, "shared.ts")).toBe(`${lines.map((_, i) => `value${i} = ${i * 100 + 7};`).join("\n")}\n`);
   });
 
   it("runs each edit inside the lock of the file's absolute path, one at a time", async () => {

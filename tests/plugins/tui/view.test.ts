@@ -37,7 +37,7 @@ describe("tui view in-process", () => {
   });
 
   it("Alt+Enter while the agent works queues a follow-up, shown until the run takes it", async () => {
-    h = await bootTui({ faux: { tokensPerSecond: 200, responses: [{ content: "long ".repeat(150) + "FIRST-DONE" }, { content: "follow-up answer" }] } });
+    h = await bootTui({ faux: { tokensPerSecond: 200, responses: [{ content: `${"long ".repeat(150)}FIRST-DONE` }, { content: "follow-up answer" }] } });
     await ready(h);
     h.type("start\r");
     await h.waitFor("Working…");

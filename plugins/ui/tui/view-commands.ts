@@ -1,0 +1,97 @@
+/**
+ * The slash commands the terminal view answers itself (those in ./commands.ts): help, quit, the pickers,
+ * session housekeeping, reload, plugins and themes. Each drives the agent through the `agent/session`
+ * contract, so the view stays a front end.
+ */
+import type { KeyOutcome } from "pi-host";
+import { COMMANDS, KEY_HELP } from "./commands.js";
+import { shortPath } from "./footer.js";
+import type { ViewState } from "./state.js";
+import { oneLine } from "./text.js";
+import { notice } from "./transcript.js";
+import { treeItems } from "./tree-items.js";
+import { syncCall, type ViewActions } from "./view-deps.js";
+import { openPicker } from "./view-pickers.js";
+
+/** Runs one of the view's own slash commands (`/model`, `/tree`, `/session`, ...); unknown names do nothing. */
+export function runCommand(view: ViewActions, s: ViewState, name: string, args: string): KeyOutcome {
+  const session = view.deps.session;
+  switch (name) {
+    case "quit":
+      return { exit: true };
+    case "help":
+    case "hotkeys": {
+      const keys = KEY_HELP.map(([k, what]) => `  ${k.padEnd(34)} ${what}`);
+      const commands = name === "help" ? ["Commands:", ...COMMANDS.map((c) => `  /${c.name.padEnd(10)} ${c.description}`), ""] : [];
+      notice(s, [...commands, "Keys:", ...keys].join("\n"));
+      return {};
+    }
+    case "model":
+      openPicker(view, s, { kind: "model", title: "Select a model", query: args }, async () => {
+        const models = await session.call("availableModels");
+        const current = view.sessionState()?.model;
+        return models.map((m) => ({ label: `${m.provider}/${m.id}`, value: `${m.provider}/${m.id}`, detail: m.name !== m.id ? m.name : undefined, current: current?.provider === m.provider && current.id === m.id }));
+      });
+      return {};
+    case "tree":
+      openPicker(view, s, { kind: "tree", title: "Session tree", query: args }, async () => treeItems(view.deps.store));
+      return {};
+    case "fork":
+      openPicker(view, s, { kind: "fork", title: "Fork from a message", query: args }, async () =>
+        [...(await session.call("forkPoints"))].reverse().map((p) => ({ label: oneLine(p.text), value: p.entryId })),
+      );
+      return {};
+    case "resume":
+      openPicker(view, s, { kind: "resume", title: "Resume a session", query: args }, async () => {
+        const current = syncCall(() => session.call("state"), undefined)?.sessionFile;
+        const list = await view.deps.store.call("list", { cwd: s.cwd });
+        return list.map((x) => ({
+          label: oneLine(x.name ?? x.firstMessage ?? x.id) || "(empty)",
+          value: x.path,
+          detail: `${x.modified.replace("T", " ").slice(0, 16)} · ${x.messageCount} msgs`,
+          current: x.path === current,
+        }));
+      });
+      return {};
+    case "new":
+      view.background("new session", () => session.call("newSession"));
+      return {};
+    case "compact":
+      view.background("compact", () => session.call("compact", args === "" ? undefined : args));
+      return {};
+    case "name":
+      if (args === "") notice(s, "Give a name: /name <name>", "warning");
+      else view.background("name", () => session.call("setSessionName", args), () => view.later((state) => notice(state, `Session named "${args}"`)));
+      return {};
+    case "session": {
+      const st = syncCall(() => session.call("state"), undefined);
+      const stats = syncCall(() => session.call("stats"), undefined);
+      const lines = [
+        `Session ${st?.sessionName ? `"${st.sessionName}" ` : ""}${st?.sessionId ?? "(none)"}`,
+        `  file: ${st?.sessionFile ? shortPath(st.sessionFile) : "(not saved)"}`,
+        `  model: ${st?.model ? `${st.model.provider}/${st.model.id}` : "(none)"}, thinking ${st?.thinkingLevel ?? "off"}`,
+      ];
+      if (stats) {
+        lines.push(`  messages: ${stats.userMessages} user, ${stats.assistantMessages} assistant, ${stats.toolCalls} tool calls (${stats.totalMessages} in all)`);
+        lines.push(`  tokens: ${stats.tokens.input} in, ${stats.tokens.output} out, ${stats.tokens.cacheRead} cache read, ${stats.tokens.cacheWrite} cache write; cost $${stats.cost.toFixed(4)}`);
+      }
+      notice(s, lines.join("\n"));
+      return {};
+    }
+    case "reload":
+      view.deps.requestReload();
+      notice(s, "Reloading plugins loaded from source (edited ones take effect; under pi --watch, saving a file does this by itself).");
+      return {};
+    case "plugins": {
+      const plugins = view.deps.plugins();
+      const lines = plugins.map((p) => `  ${p.id.padEnd(20)} gen ${String(p.generation ?? s.generations[p.id] ?? "-").padEnd(4)} ${p.contracts.join(", ")}`);
+      notice(s, ["Plugins serving this session:", ...lines].join("\n"));
+      return {};
+    }
+    case "theme":
+      if (args === "") notice(s, `Theme: ${s.theme} (built in: dark, light; others from ${shortPath(view.deps.agentDir)}/themes/<name>.json)`);
+      else view.useTheme(s, args);
+      return {};
+  }
+  return {};
+}

@@ -1,0 +1,111 @@
+/**
+ * The terminal view's pickers (models, sessions to resume, messages to fork from, the session tree):
+ * opening one while its items load, its keys, labels on tree entries, and acting on the choice.
+ */
+import type { KeyOutcome, TuiKey } from "pi-host";
+import * as editor from "./editor.js";
+import { filtered, pickerKey, visibleRows } from "./picker.js";
+import type { Picker, PickerItem, ViewState } from "./state.js";
+import { contentText, notice } from "./transcript.js";
+import { treeItems } from "./tree-items.js";
+import { syncCall, type ViewActions } from "./view-deps.js";
+
+/** Opens a picker at once, showing it loading; its items arrive from `load`, the current one selected. */
+export function openPicker(view: ViewActions, s: ViewState, spec: Pick<Picker, "kind" | "title" | "query">, load: () => Promise<PickerItem[]>): void {
+  s.picker = { ...spec, items: [], selected: 0, scroll: 0, loading: true };
+  s.completion = null;
+  const kind = spec.kind;
+  load().then(
+    (items) =>
+      view.later((state) => {
+        if (state.picker?.kind !== kind) return;
+        state.picker.items = items;
+        state.picker.loading = false;
+        const current = filtered(state.picker).findIndex(({ item }) => item.current === true && kind !== "tree");
+        const leaf = kind === "tree" ? filtered(state.picker).findIndex(({ item }) => item.detail?.includes("current") === true) : -1;
+        state.picker.selected = Math.max(0, leaf >= 0 ? leaf : current);
+        state.picker.scroll = Math.max(0, state.picker.selected - visibleRows(view.terminalHeight()) + 1);
+      }),
+    (error: unknown) =>
+      view.later((state) => {
+        state.picker = null;
+        notice(state, `${spec.title}: ${(error as Error).message}`, "error");
+      }),
+  );
+}
+
+/** Keys while a picker is shown: move, filter, choose, close, or start a label. */
+export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): void {
+  const action = pickerKey(picker, key, view.terminalHeight());
+  if (action.type === "close") s.picker = null;
+  else if (action.type === "label") picker.labelEdit = "";
+  else if (action.type === "choose") {
+    s.picker = null;
+    choose(view, picker, action.item);
+  }
+}
+
+/** Keys while a tree entry's label is typed: Enter saves it (empty removes it), Esc cancels. */
+export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): KeyOutcome {
+  if (key.name === "escape" || (key.ctrl && key.name === "c")) picker.labelEdit = undefined;
+  else if (key.name === "backspace") picker.labelEdit = picker.labelEdit!.slice(0, -1);
+  else if (key.name === "text" || key.name === "paste") picker.labelEdit += (key.text ?? "").replace(/\n/g, " ");
+  else if (key.name === "enter") {
+    const choice = filtered(picker)[picker.selected];
+    const label = picker.labelEdit!.trim();
+    picker.labelEdit = undefined;
+    if (choice !== undefined) {
+      try {
+        view.deps.store.call("appendLabel", choice.item.value, label === "" ? undefined : label);
+        picker.items = treeItems(view.deps.store);
+      } catch (error) {
+        notice(s, `label: ${(error as Error).message}`, "error");
+      }
+    }
+  }
+  return {};
+}
+
+/** Acts on the chosen item: a model, a session to resume, a message to fork from, a tree entry. */
+function choose(view: ViewActions, picker: Picker, item: PickerItem): void {
+  const session = view.deps.session;
+  switch (picker.kind) {
+    case "model": {
+      const slash = item.value.indexOf("/");
+      view.background("model", () => session.call("setModel", item.value.slice(0, slash), item.value.slice(slash + 1)));
+      return;
+    }
+    case "resume":
+      view.background("resume", () => session.call("switchSession", item.value));
+      return;
+    case "fork":
+      view.background("fork", async () => {
+        const result = await session.call("fork", item.value);
+        view.later((state) => editor.setText(state, result.text));
+      });
+      return;
+    case "tree":
+      navigate(view, item.value);
+      return;
+  }
+}
+
+/** Moves to a tree entry; a user message puts its text back in the editor and moves to before it, as pi does. */
+function navigate(view: ViewActions, entryId: string): void {
+  const store = view.deps.store;
+  const entry = syncCall(() => store.call("entry", entryId), undefined);
+  view.background("tree", async () => {
+    let text: string | undefined;
+    if (entry?.type === "message" && entry.message.role === "user") {
+      text = contentText((entry.message as { content: string }).content);
+      if (entry.parentId === null) store.call("branch", null);
+      else await view.deps.session.call("navigateTree", entry.parentId);
+    } else {
+      await view.deps.session.call("navigateTree", entryId);
+    }
+    view.later((state) => {
+      view.rebuild(state);
+      if (text !== undefined) editor.setText(state, text);
+    });
+  });
+}
