@@ -5,7 +5,7 @@
  * against MockLlmServer; skipped with a reason when it is not installed.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MockLlmServer } from "../support/mock-llm-server.js";
