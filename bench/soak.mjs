@@ -3,7 +3,7 @@
  *
  * One process holds a kernel (the built one, dist/api.js) composed like tests/plugins/agent-session/harness.ts,
  * but with the core plugins — agent-loop, session-jsonl, compaction, agent-session, tui, provider-faux and
- * tool-ls — loaded as FILE sources from a temp copy of the source tree (bench/soak-tree.mjs), with
+ * tool-ls — loaded as FILE sources from a temp copy of their folders (bench/soak-tree.mjs), with
  * `watchPlugins` (hosts/watch.ts, default options) running. Two small inline plugins give the faux model
  * (a 16k context window, so compaction runs every few dozen prompts) and fixed settings.
  *
@@ -24,10 +24,13 @@
  * in a fresh session as at the baseline: heap after forced GC vs after warm-up, idle CPU and active handles
  * vs before, one live generation per plugin, and how many retired generations the collector freed.
  *
+ * The copies import the kernel and the contracts only as "pi-host", as every plugin does and as `pi plugin
+ * eject` copies them: the kernel hands them the built host module (dist/api.js) as a virtual module, so a
+ * reload evaluates only the plugin's own files. An import that leaves a plugin's folder by path is counted
+ * and fails the run (the copy has no kernel/ or contracts/ to reach).
+ *
  * Run with `node --expose-gc bench/soak.mjs` (or `node bench/run.mjs soak`). PI_SOAK_SEED and
- * PI_SOAK_RELOADS change the schedule and the count; PI_SOAK_IMPORTS=host points the copied plugins'
- * kernel/contracts imports at "pi-host" (what bench/soak-host.mjs runs); PI_SOAK_RESULT names the
- * result file (default "soak").
+ * PI_SOAK_RELOADS change the schedule and the count. Results: bench/results/soak.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,20 +38,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { check, fullGc, hostModules, PI_CLI, printChecks, round, ROOT, sleep, summarize, writeResult } from "./lib.mjs";
 import { checkSessionFile } from "./soak-check.mjs";
-import { buildTree, PROBE_EVENT, relativeHostImports, rewrite, seededRandom, useHostModule } from "./soak-tree.mjs";
+import { buildTree, importsLeavingPlugin, PROBE_EVENT, rewrite, seededRandom } from "./soak-tree.mjs";
 
 const SEED = Number(process.env.PI_SOAK_SEED ?? 20261130);
 const RELOADS = Number(process.env.PI_SOAK_RELOADS ?? 200);
-/**
- * How the copied plugins reach the kernel and the contracts: "relative" runs the repository's source as it
- * is (`../../kernel/index.js`, `../../contracts/*.js`, copied alongside, as the live-edit test does);
- * "host" points those imports at the "pi-host" module, as `pi plugin eject` does for a user's copy.
- */
-const IMPORTS = process.env.PI_SOAK_IMPORTS ?? "relative";
-if (IMPORTS !== "relative" && IMPORTS !== "host") {
-  console.error(`PI_SOAK_IMPORTS must be "relative" or "host", got "${IMPORTS}"`);
-  process.exit(2);
-}
 const CORE = ["agent-loop", "session-jsonl", "compaction", "agent-session", "tui", "provider-faux", "tool-ls"];
 const PROVIDER = "provider-faux";
 const WARMUP_PROMPTS = 4;
@@ -90,8 +83,11 @@ mkdirSync(agentDir);
 for (let i = 0; i < 24; i++) writeFileSync(join(cwd, `module-${String(i).padStart(2, "0")}.ts`), `export const value${i} = ${i};\n`);
 mkdirSync(join(cwd, "docs"));
 const plugins = buildTree(ROOT, tree, CORE, PROVIDER);
-const hostImportsRewritten = IMPORTS === "host" ? useHostModule(tree, plugins, new Set(Object.keys(api))) : 0;
-const relativeImportsLeft = relativeHostImports(tree, plugins).length;
+const pathImports = importsLeavingPlugin(tree, plugins);
+if (pathImports.length > 0) {
+  console.error(`soak: the copied plugins import by path outside their folders (only "pi-host" is allowed):\n  ${pathImports.join("\n  ")}`);
+  process.exit(1);
+}
 const runId = Date.now().toString(36); // every edit's content is new, also across runs (jiti's fs cache persists)
 
 // ── inline plugins: the model catalog and fixed settings ──────────────────────────────────────────────
@@ -137,16 +133,6 @@ const settingsPlugin = api.definePlugin({
     });
   },
 });
-/** The tui's contract as contracts/tui.ts declares it (dist/api.js does not export it); the kernel keys handles by id. */
-const TuiViewContract = api.defineContract({
-  id: "tui/view",
-  version: "1.0.0",
-  kind: "single",
-  gate: "boundary",
-  deadlineMs: 250,
-  shape: { start: "function", handleKey: "function", handleEvent: "function", render: "function", resize: "function" },
-});
-
 // ── reload bookkeeping: kernel events and phase hooks ─────────────────────────────────────────────────
 /** Reloads whose commit has not come yet, by plugin (one at a time per plugin). */
 const pending = new Map();
@@ -266,7 +252,7 @@ if (!boot.ok || boot.errors.length > 0) {
 booted = true;
 probe(); // registers the first generations
 const session = kernel.use(api.AgentSessionContract);
-const view = kernel.use(TuiViewContract);
+const view = kernel.use(api.TuiViewContract);
 // When the watcher asks for each reload: the split between the watcher's share and time queued behind
 // other reloads. The watcher calls kernel.reload(id); this wraps that one method on this instance.
 const kernelReload = kernel.reload.bind(kernel);
@@ -442,7 +428,7 @@ lifecycle.notices = [];
 const promptsBefore = promptNumber;
 const errorsBefore = kernelErrors.length;
 const retiredBefore = retiredCount;
-console.log(`soak: ${RELOADS} reloads over ${CORE.length} plugins while the session works (seed ${SEED}, imports: ${IMPORTS})`);
+console.log(`soak: ${RELOADS} reloads over ${CORE.length} plugins while the session works (seed ${SEED}, plugins import "pi-host")`);
 const soakStarted = now();
 let rewriting = true;
 const driving = drive(() => !rewriting);
@@ -542,13 +528,11 @@ for (const line of [...sessionCheck.problems, ...(piCheck.problem ? [piCheck.pro
 }
 printChecks(checks);
 
-writeResult(process.env.PI_SOAK_RESULT ?? "soak", {
+writeResult("soak", {
   config: {
     seed: SEED,
     reloads: RELOADS,
-    imports: IMPORTS,
-    hostImportsRewritten,
-    relativeImportsLeft,
+    imports: "pi-host",
     plugins: CORE,
     meanGapMs: MEAN_GAP_MS,
     tokensPerSecond: TOKENS_PER_SECOND,
