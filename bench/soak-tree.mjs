@@ -172,6 +172,21 @@ export function rewrite(plugin, kind, revision, random) {
   return { kind: "comment", file, mark: undefined };
 }
 
+/** A seeded shuffle of `count` saves over `ids`, each plugin as often as the others (±1). */
+export function saveSchedule(count, ids, random) {
+  const order = Array.from({ length: count }, (_, i) => ids[i % ids.length]);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** An exponential gap around `meanMs`, cut to 50..2500 ms: saves at random moments, some close together. */
+export function randomGapMs(random, meanMs) {
+  return Math.min(2_500, Math.max(50, -Math.log(1 - random()) * meanMs));
+}
+
 /** A small seeded PRNG (mulberry32): the same seed gives the same soak schedule. */
 export function seededRandom(seed) {
   let a = seed >>> 0;

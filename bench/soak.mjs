@@ -35,10 +35,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { check, fullGc, hostModules, PI_CLI, printChecks, round, ROOT, sleep, summarize, writeResult } from "./lib.mjs";
+import { check, fullGc, hostModules, printChecks, round, ROOT, sleep, writeResult } from "./lib.mjs";
 import { checkSessionFile } from "./soak-check.mjs";
-import { buildTree, importsLeavingPlugin, PROBE_EVENT, rewrite, seededRandom } from "./soak-tree.mjs";
+import { activeResources, diffCounts, diffLifecycle, idleCpuMs, piReads, stats } from "./soak-measure.mjs";
+import { soakInlinePlugins } from "./soak-plugins.mjs";
+import { createViewShell } from "./soak-shell.mjs";
+import { buildTree, importsLeavingPlugin, PROBE_EVENT, randomGapMs, rewrite, saveSchedule, seededRandom } from "./soak-tree.mjs";
 
 const SEED = Number(process.env.PI_SOAK_SEED ?? 20261130);
 const RELOADS = Number(process.env.PI_SOAK_RELOADS ?? 200);
@@ -91,48 +93,8 @@ if (pathImports.length > 0) {
 const runId = Date.now().toString(36); // every edit's content is new, also across runs (jiti's fs cache persists)
 
 // ── inline plugins: the model catalog and fixed settings ──────────────────────────────────────────────
-const MODEL = {
-  id: "faux-1",
-  name: "Faux (soak)",
-  api: "faux",
-  provider: "faux",
-  baseUrl: "http://localhost:0",
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 16_000,
-  maxTokens: 4_096,
-};
-const modelsPlugin = api.definePlugin({
-  id: "soak-models",
-  version: "1.0.0",
-  provides: [api.ModelsContract],
-  setup(ctx) {
-    ctx.provide(api.ModelsContract, {
-      list: () => [MODEL],
-      find: (provider, id) => (provider === MODEL.provider && id === MODEL.id ? MODEL : undefined),
-      search: () => [MODEL],
-      resolve: (reference) => {
-        if (reference !== "faux/faux-1" && reference !== "faux-1") throw new Error(`unknown model "${reference}"; the soak has only faux/faux-1`);
-        return { model: MODEL };
-      },
-    });
-  },
-});
-const SETTINGS = { compaction: { enabled: true, reserveTokens: 4_000, keepRecentTokens: 4_000 } };
-const settingsPlugin = api.definePlugin({
-  id: "soak-settings",
-  version: "1.0.0",
-  provides: [api.SettingsContract],
-  setup(ctx) {
-    ctx.provide(api.SettingsContract, {
-      get: async () => structuredClone(SETTINGS),
-      set: async () => {
-        throw new Error("the soak's settings are fixed");
-      },
-    });
-  },
-});
+const { MODEL, SETTINGS, modelsPlugin, settingsPlugin } = soakInlinePlugins(api);
+
 // ── reload bookkeeping: kernel events and phase hooks ─────────────────────────────────────────────────
 /** Reloads whose commit has not come yet, by plugin (one at a time per plugin). */
 const pending = new Map();
@@ -264,37 +226,7 @@ kernel.reload = (pluginId, change) => {
 const watcher = await api.watchPlugins(kernel);
 
 // ── the headless interactive mode: every view call in order, frames coalesced ─────────────────────────
-const shell = {
-  chain: Promise.resolve(),
-  errors: [],
-  frames: 0,
-  lastFrame: undefined,
-  frameTimer: undefined,
-  enqueue(step) {
-    this.chain = this.chain.then(step).then(
-      () => undefined,
-      (error) => void this.errors.push(error?.message ?? String(error)),
-    );
-    return this.chain;
-  },
-  requestFrame() {
-    if (this.frameTimer !== undefined) return;
-    this.frameTimer = setTimeout(() => {
-      this.frameTimer = undefined;
-      this.enqueue(() => this.draw());
-    }, FRAME_MS);
-  },
-  async draw() {
-    this.lastFrame = await view.call("render", VIEW.width, VIEW.height);
-    this.frames++;
-  },
-  /** Draws a last frame and waits until every queued call is done; no timer is left behind. */
-  async settle() {
-    clearTimeout(this.frameTimer);
-    this.frameTimer = undefined;
-    await this.enqueue(() => this.draw());
-  },
-};
+const shell = createViewShell(view, VIEW, FRAME_MS);
 
 // ── session events: what the driver saw, and turn bookkeeping ──────────────────────────────────────────
 let seen = [];
@@ -365,39 +297,13 @@ async function rewriteAll(order, gapMs) {
   return records;
 }
 
-/** A seeded shuffle of `count` plugin ids, each core plugin as often as the others (±1). */
-function schedule(count) {
-  const order = Array.from({ length: count }, (_, i) => CORE[i % CORE.length]);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(rewriterRandom() * (i + 1));
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  return order;
-}
-
-/** Exponential gaps around MEAN_GAP_MS, cut to 50..2500 ms: random moments, some close together. */
-const gap = () => Math.min(2_500, Math.max(50, -Math.log(1 - rewriterRandom()) * MEAN_GAP_MS));
+const gap = () => randomGapMs(rewriterRandom, MEAN_GAP_MS);
 
 // ── measurements at rest ──────────────────────────────────────────────────────────────────────────────
 async function quiesce() {
   await session.call("idle");
   await kernel.idle();
   await shell.settle();
-}
-
-function activeResources() {
-  const counts = {};
-  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
-  return counts;
-}
-
-/** CPU time (user + system) this process spends over one idle second, in ms. */
-async function idleCpuMs() {
-  const start = process.cpuUsage();
-  const t0 = now();
-  await sleep(1_000);
-  const used = process.cpuUsage(start);
-  return ((used.user + used.system) / 1000) * (1000 / (now() - t0));
 }
 
 async function restingState() {
@@ -432,7 +338,7 @@ console.log(`soak: ${RELOADS} reloads over ${CORE.length} plugins while the sess
 const soakStarted = now();
 let rewriting = true;
 const driving = drive(() => !rewriting);
-const records = await rewriteAll(schedule(RELOADS), gap);
+const records = await rewriteAll(saveSchedule(RELOADS, CORE, rewriterRandom), gap);
 rewriting = false;
 await driving;
 await quiesce();
@@ -586,48 +492,3 @@ writeResult("soak", {
 process.exit(0);
 
 // ── helpers ──────────────────────────────────────────────────────────────────────────────────────────
-
-/** Rounded n/min/p50/p95/max/mean of `pick` over `records`. */
-function stats(records, pick) {
-  return Object.fromEntries(Object.entries(summarize(records.map(pick))).map(([k, v]) => [k, round(v)]));
-}
-
-function diffCounts(before, after) {
-  const out = {};
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const d = (after[key] ?? 0) - (before[key] ?? 0);
-    if (d !== 0) out[key] = d;
-  }
-  return out;
-}
-
-function diffLifecycle(end, start) {
-  const out = {};
-  for (const key of Object.keys(end)) if (typeof end[key] === "number") out[key] = end[key] - start[key];
-  out.balanced = out.agentStart === out.agentEnd && out.turnStart === out.turnEnd;
-  return out;
-}
-
-/**
- * Opens the file with pi's own SessionManager (bench/node_modules, when installed): pi must read every
- * entry we wrote, and its context must end with our last message.
- */
-async function piReads(path, messages) {
-  const agentJs = join(PI_CLI, "..", "index.js");
-  let agent;
-  try {
-    agent = await import(pathToFileURL(agentJs).href);
-  } catch {
-    return { skipped: `pi is not installed (${agentJs}); only our own parse checked the file` };
-  }
-  try {
-    const manager = agent.SessionManager.open(path);
-    const entries = manager.getEntries();
-    const piMessages = entries.filter((e) => e.type === "message").length;
-    const context = manager.buildSessionContext();
-    const ok = piMessages === messages && context.messages.length > 0;
-    return { ok, entries: entries.length, messages: piMessages, contextMessages: context.messages.length, problem: ok ? undefined : `pi reads ${piMessages} messages; we wrote ${messages}` };
-  } catch (error) {
-    return { ok: false, problem: `pi could not open the session file: ${error?.message ?? error}` };
-  }
-}
