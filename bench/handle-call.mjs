@@ -7,6 +7,10 @@
  * iterations per round, rounds alternate between the two so drift and noise hit both alike, and the
  * median round counts. Every result feeds an accumulator that is checked at the end, so V8 cannot drop
  * the calls as dead code.
+ *
+ * Each round is also timed in CPU time (`process.cpuUsage`, user + system of this process): on a shared,
+ * oversubscribed machine the wall time of a round includes the time the process waited for a core, so
+ * the CPU-time overhead (an info row) tells "the machine is loaded" from "the handle got slower".
  */
 import { check, loadApi, median, printChecks, round, writeResult } from "./lib.mjs";
 
@@ -52,12 +56,15 @@ function viaHandle(h, n) {
   return acc;
 }
 
-/** ns per call for one round of `fn`. */
+/** Wall ns and CPU ns per call for one round of `fn`. */
 function timeRound(fn, target, n) {
+  const cpuStart = process.cpuUsage();
   const start = process.hrtime.bigint();
   const acc = fn(target, n);
   const ns = Number(process.hrtime.bigint() - start) / n;
-  return { ns, acc };
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuNs = ((cpu.user + cpu.system) * 1000) / n;
+  return { ns, cpuNs, acc };
 }
 
 const expected = direct(impl, ITERATIONS);
@@ -67,34 +74,43 @@ for (let r = 0; r < WARMUP_ROUNDS; r++) {
 }
 const directNs = [];
 const handleNs = [];
+const directCpuNs = [];
+const handleCpuNs = [];
 let sink = 0;
 for (let r = 0; r < ROUNDS; r++) {
   const order = r % 2 === 0 ? ["direct", "handle"] : ["handle", "direct"];
   for (const which of order) {
-    const { ns, acc } = which === "direct" ? timeRound(direct, impl, ITERATIONS) : timeRound(viaHandle, handle, ITERATIONS);
+    const { ns, cpuNs, acc } = which === "direct" ? timeRound(direct, impl, ITERATIONS) : timeRound(viaHandle, handle, ITERATIONS);
     if (acc !== expected) throw new Error(`${which} round ${r}: accumulator ${acc}, expected ${expected}`);
     sink = (sink + acc) | 0;
     (which === "direct" ? directNs : handleNs).push(ns);
+    (which === "direct" ? directCpuNs : handleCpuNs).push(cpuNs);
   }
 }
 await kernel.shutdown();
 
 const d = median(directNs);
 const h = median(handleNs);
+const dCpu = median(directCpuNs);
+const hCpu = median(handleCpuNs);
 const checks = [
   check("handle.call overhead (median)", h - d, "ns", TARGET_OVERHEAD_NS),
   check("handle.call per call (median)", h, "ns", null),
   check("direct call per call (median)", d, "ns", null),
+  check("handle.call overhead, CPU time (median)", hCpu - dCpu, "ns", null),
 ];
 console.log(`handle-call: ${ROUNDS} rounds × ${ITERATIONS.toLocaleString("en")} calls each way (sink ${sink})`);
-console.log(`  direct ${round(d, 2)} ns/call, handle ${round(h, 2)} ns/call, overhead ${round(h - d, 2)} ns/call`);
+console.log(`  direct ${round(d, 2)} ns/call, handle ${round(h, 2)} ns/call, overhead ${round(h - d, 2)} ns/call (CPU time: ${round(hCpu - dCpu, 2)} ns/call)`);
 printChecks(checks);
 writeResult("handle-call", {
   config: { iterations: ITERATIONS, rounds: ROUNDS, warmupRounds: WARMUP_ROUNDS },
   directNsPerCall: round(d, 3),
   handleNsPerCall: round(h, 3),
   overheadNsPerCall: round(h - d, 3),
+  overheadCpuNsPerCall: round(hCpu - dCpu, 3),
   directRoundsNs: directNs.map((v) => round(v, 3)),
   handleRoundsNs: handleNs.map((v) => round(v, 3)),
+  directRoundsCpuNs: directCpuNs.map((v) => round(v, 3)),
+  handleRoundsCpuNs: handleCpuNs.map((v) => round(v, 3)),
   checks,
 });

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH_DIR, PI_CLI, RESULTS_DIR, ROOT } from "./lib.mjs";
 
-const ALL = ["save-to-commit", "reload-heap", "handle-call", "cold-start", "providers", "sessions", "loop", "tui", "soak", "soak-host", "cli"];
+const ALL = ["save-to-commit", "reload-heap", "handle-call", "cold-start", "providers", "sessions", "loop", "tui", "soak", "cli"];
 const selected = process.argv.slice(2);
 const unknown = selected.filter((n) => !ALL.includes(n));
 if (unknown.length > 0) {

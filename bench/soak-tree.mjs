@@ -1,10 +1,13 @@
 /**
- * The soak's copy of the source tree and the edits made to it.
+ * The soak's copy of the plugins and the edits made to it.
  *
  * The soak loads the core plugins from source, as a user editing them under `pi --watch` does, so it needs
- * a tree it may write to: kernel/, contracts/ and each core plugin's folder are copied into a temp folder
- * with node_modules linked (as tests/plugins/agent-loop/swap-and-live-edit.test.ts does). Two changes are
- * made to the copy, never to the repository:
+ * a tree it may write to: each core plugin's folder (`plugins/<kind>/<id>/`) is copied into a temp folder
+ * at the same place, with node_modules linked (as tests/plugins/agent-loop/swap-and-live-edit.test.ts
+ * does). Plugins import the kernel and the contracts only as "pi-host", which the kernel hands them as a
+ * virtual module, so kernel/ and contracts/ are not copied and a reload evaluates only the plugin's own
+ * files — what `pi plugin eject` (a plain copy) gives a user. Two changes are made to the copy, never to
+ * the repository:
  *
  *   - every core plugin's index.ts gets a revision marker (`const SOAK_MARK = "..."`) and, in setup, a
  *     listener for the bus event "soak:probe" that answers with the plugin id, the marker and its
@@ -18,7 +21,7 @@
  * (a deeper module transpiled and evaluated anew). Every edit writes content never written before, so
  * jiti's fs cache never has it and each reload pays a real transpile, as an editing user does.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
 /** The bus event the instrumented plugins answer. */
@@ -37,8 +40,7 @@ export const PROVIDER_ENTRY = `/**
  * gets its own throwaway FauxProvider, so no request history piles up over a long run.
  */
 import { Type } from "@sinclair/typebox";
-import { AiProviderContract, type AiProvider, type Context, type Message } from "../../contracts/ai/index.js";
-import { definePlugin } from "../../kernel/index.js";
+import { AiProviderContract, definePlugin, type AiProvider, type Context, type Message } from "pi-host";
 import { createFauxProvider, fauxText, fauxToolCall, type FauxTurn } from "./faux.js";
 
 function textOf(message: Message): string {
@@ -104,18 +106,26 @@ export function instrument(source, pluginId) {
   return withProbe.slice(0, exportAt) + mark + withProbe.slice(exportAt);
 }
 
+/** The folder of plugin `id` under `plugins/<kind>/`, relative to `root`. Throws unless exactly one kind has it. */
+export function pluginFolder(root, id) {
+  const kinds = readdirSync(join(root, "plugins"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  const found = kinds.map((kind) => join("plugins", kind.name, id)).filter((folder) => existsSync(join(root, folder, "index.ts")));
+  if (found.length !== 1) throw new Error(`plugin "${id}": expected one plugins/<kind>/${id}/index.ts, found ${found.length}`);
+  return found[0];
+}
+
 /**
- * Copies kernel/, contracts/ and the given plugins into `tree`, links node_modules, instruments each
- * plugin and installs the provider entry. Returns, per plugin, its entry file and its other source files.
+ * Copies the given plugins into `tree` at their `plugins/<kind>/<id>/` places, links node_modules,
+ * instruments each plugin and installs the provider entry. Returns, per plugin, its entry file and its
+ * other source files.
  */
 export function buildTree(root, tree, pluginIds, providerId) {
-  for (const dir of ["kernel", "contracts"]) cpSync(join(root, dir), join(tree, dir), { recursive: true });
-  mkdirSync(join(tree, "plugins"), { recursive: true });
+  mkdirSync(tree, { recursive: true });
   symlinkSync(join(root, "node_modules"), join(tree, "node_modules"), "dir");
   const plugins = {};
   for (const id of pluginIds) {
-    const dir = join(tree, "plugins", id);
-    cpSync(join(root, "plugins", id), dir, { recursive: true });
+    const dir = join(tree, pluginFolder(root, id));
+    cpSync(join(root, pluginFolder(root, id)), dir, { recursive: true });
     const entry = join(dir, "index.ts");
     const original = id === providerId ? PROVIDER_ENTRY : readFileSync(entry, "utf8");
     writeFileSync(entry, instrument(original, id));
@@ -129,39 +139,15 @@ export function buildTree(root, tree, pluginIds, providerId) {
 }
 
 /**
- * Points the copy's imports of the kernel and the contracts at the "pi-host" module, as `pi plugin eject`
- * does for a user's copy: `import { X } from "../../contracts/tool.js"` becomes `from "pi-host"` when the
- * host module exports every value the statement imports. A contract module it does not export (tui, ui)
- * stays a relative import, but its own import of the kernel goes to "pi-host", so no reload evaluates a
- * private copy of the kernel. `hostExports` is the set of names the running "pi-host" module exports.
- * Returns how many import statements were rewritten.
+ * Every import in the copied plugins' files that leaves the plugin's own folder by path ("../..."). The
+ * layout rule says there are none: the kernel, contracts and shared code come only through "pi-host". One
+ * would fail to resolve in the copy (kernel/ and contracts/ are not copied), so the soak reports them.
  */
-export function useHostModule(tree, plugins, hostExports) {
-  const IMPORT = /import(\s+type)?\s*\{([^}]*)\}\s*from\s*"(\.\.\/(?:\.\.\/)?(?:kernel|contracts)\/[^"]+)"/g;
-  let rewritten = 0;
-  const rewriteFile = (path) => {
-    const source = readFileSync(path, "utf8");
-    const next = source.replace(IMPORT, (statement, typeOnly, names) => {
-      const values = typeOnly ? [] : names.split(",").map((n) => n.trim()).filter((n) => n !== "" && !n.startsWith("type ")).map((n) => n.split(/\s+as\s+/)[0]);
-      if (values.some((name) => !hostExports.has(name))) return statement;
-      rewritten++;
-      return statement.replace(/"[^"]+"$/, '"pi-host"');
-    });
-    if (next !== source) writeFileSync(path, next);
-  };
-  for (const plugin of Object.values(plugins)) for (const file of [plugin.entry, ...plugin.others]) rewriteFile(file);
-  for (const name of readdirSync(join(tree, "contracts"), { recursive: true })) {
-    if (String(name).endsWith(".ts")) rewriteFile(join(tree, "contracts", String(name)));
-  }
-  return rewritten;
-}
-
-/** Every relative import of the kernel or the contracts left in the plugins' files (to report). */
-export function relativeHostImports(tree, plugins) {
+export function importsLeavingPlugin(tree, plugins) {
   const left = [];
   for (const plugin of Object.values(plugins)) {
     for (const file of [plugin.entry, ...plugin.others]) {
-      for (const match of readFileSync(file, "utf8").matchAll(/from\s*"(\.\.\/\.\.\/(?:kernel|contracts)\/[^"]+)"/g)) left.push(`${relative(tree, file)} → ${match[1]}`);
+      for (const match of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.\.\/[^"]+)"/g)) left.push(`${relative(tree, file)} → ${match[1]}`);
     }
   }
   return left;
@@ -184,6 +170,21 @@ export function rewrite(plugin, kind, revision, random) {
   const line = `\n// soak edit ${revision}\n`;
   writeFileSync(file, COMMENT_LINE.test(source) ? source.replace(COMMENT_LINE, line) : `${source.replace(/\n?$/, "")}\n${line}`);
   return { kind: "comment", file, mark: undefined };
+}
+
+/** A seeded shuffle of `count` saves over `ids`, each plugin as often as the others (±1). */
+export function saveSchedule(count, ids, random) {
+  const order = Array.from({ length: count }, (_, i) => ids[i % ids.length]);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** An exponential gap around `meanMs`, cut to 50..2500 ms: saves at random moments, some close together. */
+export function randomGapMs(random, meanMs) {
+  return Math.min(2_500, Math.max(50, -Math.log(1 - random()) * meanMs));
 }
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same soak schedule. */

@@ -3,7 +3,7 @@
  *
  * One process holds a kernel (the built one, dist/api.js) composed like tests/plugins/agent-session/harness.ts,
  * but with the core plugins — agent-loop, session-jsonl, compaction, agent-session, tui, provider-faux and
- * tool-ls — loaded as FILE sources from a temp copy of the source tree (bench/soak-tree.mjs), with
+ * tool-ls — loaded as FILE sources from a temp copy of their folders (bench/soak-tree.mjs), with
  * `watchPlugins` (hosts/watch.ts, default options) running. Two small inline plugins give the faux model
  * (a 16k context window, so compaction runs every few dozen prompts) and fixed settings.
  *
@@ -24,31 +24,26 @@
  * in a fresh session as at the baseline: heap after forced GC vs after warm-up, idle CPU and active handles
  * vs before, one live generation per plugin, and how many retired generations the collector freed.
  *
+ * The copies import the kernel and the contracts only as "pi-host", as every plugin does and as `pi plugin
+ * eject` copies them: the kernel hands them the built host module (dist/api.js) as a virtual module, so a
+ * reload evaluates only the plugin's own files. An import that leaves a plugin's folder by path is counted
+ * and fails the run (the copy has no kernel/ or contracts/ to reach).
+ *
  * Run with `node --expose-gc bench/soak.mjs` (or `node bench/run.mjs soak`). PI_SOAK_SEED and
- * PI_SOAK_RELOADS change the schedule and the count; PI_SOAK_IMPORTS=host points the copied plugins'
- * kernel/contracts imports at "pi-host" (what bench/soak-host.mjs runs); PI_SOAK_RESULT names the
- * result file (default "soak").
+ * PI_SOAK_RELOADS change the schedule and the count. Results: bench/results/soak.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { check, fullGc, hostModules, PI_CLI, printChecks, round, ROOT, sleep, summarize, writeResult } from "./lib.mjs";
+import { check, fullGc, hostModules, printChecks, round, ROOT, sleep, writeResult } from "./lib.mjs";
 import { checkSessionFile } from "./soak-check.mjs";
-import { buildTree, PROBE_EVENT, relativeHostImports, rewrite, seededRandom, useHostModule } from "./soak-tree.mjs";
+import { activeResources, diffCounts, diffLifecycle, idleCpuMs, piReads, stats } from "./soak-measure.mjs";
+import { soakInlinePlugins } from "./soak-plugins.mjs";
+import { createViewShell } from "./soak-shell.mjs";
+import { buildTree, importsLeavingPlugin, PROBE_EVENT, randomGapMs, rewrite, saveSchedule, seededRandom } from "./soak-tree.mjs";
 
 const SEED = Number(process.env.PI_SOAK_SEED ?? 20261130);
 const RELOADS = Number(process.env.PI_SOAK_RELOADS ?? 200);
-/**
- * How the copied plugins reach the kernel and the contracts: "relative" runs the repository's source as it
- * is (`../../kernel/index.js`, `../../contracts/*.js`, copied alongside, as the live-edit test does);
- * "host" points those imports at the "pi-host" module, as `pi plugin eject` does for a user's copy.
- */
-const IMPORTS = process.env.PI_SOAK_IMPORTS ?? "relative";
-if (IMPORTS !== "relative" && IMPORTS !== "host") {
-  console.error(`PI_SOAK_IMPORTS must be "relative" or "host", got "${IMPORTS}"`);
-  process.exit(2);
-}
 const CORE = ["agent-loop", "session-jsonl", "compaction", "agent-session", "tui", "provider-faux", "tool-ls"];
 const PROVIDER = "provider-faux";
 const WARMUP_PROMPTS = 4;
@@ -90,62 +85,15 @@ mkdirSync(agentDir);
 for (let i = 0; i < 24; i++) writeFileSync(join(cwd, `module-${String(i).padStart(2, "0")}.ts`), `export const value${i} = ${i};\n`);
 mkdirSync(join(cwd, "docs"));
 const plugins = buildTree(ROOT, tree, CORE, PROVIDER);
-const hostImportsRewritten = IMPORTS === "host" ? useHostModule(tree, plugins, new Set(Object.keys(api))) : 0;
-const relativeImportsLeft = relativeHostImports(tree, plugins).length;
+const pathImports = importsLeavingPlugin(tree, plugins);
+if (pathImports.length > 0) {
+  console.error(`soak: the copied plugins import by path outside their folders (only "pi-host" is allowed):\n  ${pathImports.join("\n  ")}`);
+  process.exit(1);
+}
 const runId = Date.now().toString(36); // every edit's content is new, also across runs (jiti's fs cache persists)
 
 // ── inline plugins: the model catalog and fixed settings ──────────────────────────────────────────────
-const MODEL = {
-  id: "faux-1",
-  name: "Faux (soak)",
-  api: "faux",
-  provider: "faux",
-  baseUrl: "http://localhost:0",
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 16_000,
-  maxTokens: 4_096,
-};
-const modelsPlugin = api.definePlugin({
-  id: "soak-models",
-  version: "1.0.0",
-  provides: [api.ModelsContract],
-  setup(ctx) {
-    ctx.provide(api.ModelsContract, {
-      list: () => [MODEL],
-      find: (provider, id) => (provider === MODEL.provider && id === MODEL.id ? MODEL : undefined),
-      search: () => [MODEL],
-      resolve: (reference) => {
-        if (reference !== "faux/faux-1" && reference !== "faux-1") throw new Error(`unknown model "${reference}"; the soak has only faux/faux-1`);
-        return { model: MODEL };
-      },
-    });
-  },
-});
-const SETTINGS = { compaction: { enabled: true, reserveTokens: 4_000, keepRecentTokens: 4_000 } };
-const settingsPlugin = api.definePlugin({
-  id: "soak-settings",
-  version: "1.0.0",
-  provides: [api.SettingsContract],
-  setup(ctx) {
-    ctx.provide(api.SettingsContract, {
-      get: async () => structuredClone(SETTINGS),
-      set: async () => {
-        throw new Error("the soak's settings are fixed");
-      },
-    });
-  },
-});
-/** The tui's contract as contracts/tui.ts declares it (dist/api.js does not export it); the kernel keys handles by id. */
-const TuiViewContract = api.defineContract({
-  id: "tui/view",
-  version: "1.0.0",
-  kind: "single",
-  gate: "boundary",
-  deadlineMs: 250,
-  shape: { start: "function", handleKey: "function", handleEvent: "function", render: "function", resize: "function" },
-});
+const { MODEL, SETTINGS, modelsPlugin, settingsPlugin } = soakInlinePlugins(api);
 
 // ── reload bookkeeping: kernel events and phase hooks ─────────────────────────────────────────────────
 /** Reloads whose commit has not come yet, by plugin (one at a time per plugin). */
@@ -266,7 +214,7 @@ if (!boot.ok || boot.errors.length > 0) {
 booted = true;
 probe(); // registers the first generations
 const session = kernel.use(api.AgentSessionContract);
-const view = kernel.use(TuiViewContract);
+const view = kernel.use(api.TuiViewContract);
 // When the watcher asks for each reload: the split between the watcher's share and time queued behind
 // other reloads. The watcher calls kernel.reload(id); this wraps that one method on this instance.
 const kernelReload = kernel.reload.bind(kernel);
@@ -278,37 +226,7 @@ kernel.reload = (pluginId, change) => {
 const watcher = await api.watchPlugins(kernel);
 
 // ── the headless interactive mode: every view call in order, frames coalesced ─────────────────────────
-const shell = {
-  chain: Promise.resolve(),
-  errors: [],
-  frames: 0,
-  lastFrame: undefined,
-  frameTimer: undefined,
-  enqueue(step) {
-    this.chain = this.chain.then(step).then(
-      () => undefined,
-      (error) => void this.errors.push(error?.message ?? String(error)),
-    );
-    return this.chain;
-  },
-  requestFrame() {
-    if (this.frameTimer !== undefined) return;
-    this.frameTimer = setTimeout(() => {
-      this.frameTimer = undefined;
-      this.enqueue(() => this.draw());
-    }, FRAME_MS);
-  },
-  async draw() {
-    this.lastFrame = await view.call("render", VIEW.width, VIEW.height);
-    this.frames++;
-  },
-  /** Draws a last frame and waits until every queued call is done; no timer is left behind. */
-  async settle() {
-    clearTimeout(this.frameTimer);
-    this.frameTimer = undefined;
-    await this.enqueue(() => this.draw());
-  },
-};
+const shell = createViewShell(view, VIEW, FRAME_MS);
 
 // ── session events: what the driver saw, and turn bookkeeping ──────────────────────────────────────────
 let seen = [];
@@ -379,39 +297,13 @@ async function rewriteAll(order, gapMs) {
   return records;
 }
 
-/** A seeded shuffle of `count` plugin ids, each core plugin as often as the others (±1). */
-function schedule(count) {
-  const order = Array.from({ length: count }, (_, i) => CORE[i % CORE.length]);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(rewriterRandom() * (i + 1));
-    [order[i], order[j]] = [order[j], order[i]];
-  }
-  return order;
-}
-
-/** Exponential gaps around MEAN_GAP_MS, cut to 50..2500 ms: random moments, some close together. */
-const gap = () => Math.min(2_500, Math.max(50, -Math.log(1 - rewriterRandom()) * MEAN_GAP_MS));
+const gap = () => randomGapMs(rewriterRandom, MEAN_GAP_MS);
 
 // ── measurements at rest ──────────────────────────────────────────────────────────────────────────────
 async function quiesce() {
   await session.call("idle");
   await kernel.idle();
   await shell.settle();
-}
-
-function activeResources() {
-  const counts = {};
-  for (const type of process.getActiveResourcesInfo()) counts[type] = (counts[type] ?? 0) + 1;
-  return counts;
-}
-
-/** CPU time (user + system) this process spends over one idle second, in ms. */
-async function idleCpuMs() {
-  const start = process.cpuUsage();
-  const t0 = now();
-  await sleep(1_000);
-  const used = process.cpuUsage(start);
-  return ((used.user + used.system) / 1000) * (1000 / (now() - t0));
 }
 
 async function restingState() {
@@ -442,11 +334,11 @@ lifecycle.notices = [];
 const promptsBefore = promptNumber;
 const errorsBefore = kernelErrors.length;
 const retiredBefore = retiredCount;
-console.log(`soak: ${RELOADS} reloads over ${CORE.length} plugins while the session works (seed ${SEED}, imports: ${IMPORTS})`);
+console.log(`soak: ${RELOADS} reloads over ${CORE.length} plugins while the session works (seed ${SEED}, plugins import "pi-host")`);
 const soakStarted = now();
 let rewriting = true;
 const driving = drive(() => !rewriting);
-const records = await rewriteAll(schedule(RELOADS), gap);
+const records = await rewriteAll(saveSchedule(RELOADS, CORE, rewriterRandom), gap);
 rewriting = false;
 await driving;
 await quiesce();
@@ -542,13 +434,11 @@ for (const line of [...sessionCheck.problems, ...(piCheck.problem ? [piCheck.pro
 }
 printChecks(checks);
 
-writeResult(process.env.PI_SOAK_RESULT ?? "soak", {
+writeResult("soak", {
   config: {
     seed: SEED,
     reloads: RELOADS,
-    imports: IMPORTS,
-    hostImportsRewritten,
-    relativeImportsLeft,
+    imports: "pi-host",
     plugins: CORE,
     meanGapMs: MEAN_GAP_MS,
     tokensPerSecond: TOKENS_PER_SECOND,
@@ -602,48 +492,3 @@ writeResult(process.env.PI_SOAK_RESULT ?? "soak", {
 process.exit(0);
 
 // ── helpers ──────────────────────────────────────────────────────────────────────────────────────────
-
-/** Rounded n/min/p50/p95/max/mean of `pick` over `records`. */
-function stats(records, pick) {
-  return Object.fromEntries(Object.entries(summarize(records.map(pick))).map(([k, v]) => [k, round(v)]));
-}
-
-function diffCounts(before, after) {
-  const out = {};
-  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    const d = (after[key] ?? 0) - (before[key] ?? 0);
-    if (d !== 0) out[key] = d;
-  }
-  return out;
-}
-
-function diffLifecycle(end, start) {
-  const out = {};
-  for (const key of Object.keys(end)) if (typeof end[key] === "number") out[key] = end[key] - start[key];
-  out.balanced = out.agentStart === out.agentEnd && out.turnStart === out.turnEnd;
-  return out;
-}
-
-/**
- * Opens the file with pi's own SessionManager (bench/node_modules, when installed): pi must read every
- * entry we wrote, and its context must end with our last message.
- */
-async function piReads(path, messages) {
-  const agentJs = join(PI_CLI, "..", "index.js");
-  let agent;
-  try {
-    agent = await import(pathToFileURL(agentJs).href);
-  } catch {
-    return { skipped: `pi is not installed (${agentJs}); only our own parse checked the file` };
-  }
-  try {
-    const manager = agent.SessionManager.open(path);
-    const entries = manager.getEntries();
-    const piMessages = entries.filter((e) => e.type === "message").length;
-    const context = manager.buildSessionContext();
-    const ok = piMessages === messages && context.messages.length > 0;
-    return { ok, entries: entries.length, messages: piMessages, contextMessages: context.messages.length, problem: ok ? undefined : `pi reads ${piMessages} messages; we wrote ${messages}` };
-  } catch (error) {
-    return { ok: false, problem: `pi could not open the session file: ${error?.message ?? error}` };
-  }
-}

@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } f
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { check, DIST_CLI, PI_CLI, printChecks, round, ROOT, sleep, summarize, writeResult } from "./lib.mjs";
+import { check, DIST_API, DIST_CLI, PI_CLI, printChecks, round, ROOT, sleep, summarize, writeResult } from "./lib.mjs";
 
 const TOKENS = 2_000;
 const TOKENS_PER_SECOND = 100;
@@ -153,7 +153,9 @@ async function measureBytes(name, cli, port) {
 
 async function measureFrames() {
   const { createJiti } = await import("jiti");
-  const jiti = createJiti(join(ROOT, "bench", "tui.mjs"), { moduleCache: false });
+  // The view's files import the kernel and contracts as "pi-host" (type-only today); point that name at
+  // the built host this run measures, as the kernel does for source-loaded plugins.
+  const jiti = createJiti(join(ROOT, "bench", "tui.mjs"), { moduleCache: false, alias: { "pi-host": DIST_API } });
   const { TerminalView } = await jiti.import(join(ROOT, "plugins/ui/tui/view.ts"));
   const { initialViewState } = await jiti.import(join(ROOT, "plugins/ui/tui/state.ts"));
   const { DiffRenderer } = await jiti.import(join(ROOT, "plugins/modes/mode-interactive/renderer.ts"));
