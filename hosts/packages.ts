@@ -3,7 +3,7 @@
  * setting (global, then project), finds each package's folder and its package.json `pi` key, and turns
  * what it contributes into distribution entries:
  *   - each `pi.plugins` path becomes an entry whose id is the plugin's own id, so a package plugin with
- *     id "tool-bash" replaces the built-in;
+ *     a built-in's id replaces that built-in;
  *   - a `pi.distribution` plugins.json applies as an overlay of its own;
  *   - skills, prompt templates and pi extensions are handed to plugins through the host environment
  *     (`packages` of `host/environment`), so whichever plugin loads skills or extensions finds them,

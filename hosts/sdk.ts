@@ -50,7 +50,7 @@ export interface CreateAgentSessionOptions {
   distributions?: string[];
   /** Plugins to add, replace (same id) or disable (`{ id, enabled: false }`). */
   plugins?: SdkPlugin[];
-  /** Config keys per plugin id, merged over the distribution's (e.g. `{ "provider-faux": { responses: [...] } }`). */
+  /** Config keys per plugin id, merged over the distribution's (e.g. `{ "my-provider": { baseUrl: "..." } }`). */
   config?: Record<string, Record<string, unknown>>;
   /**
    * Project trust for `cwd` (its `.pi` settings, extensions, skills, prompts, plugins, packages): true or
