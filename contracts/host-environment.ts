@@ -7,6 +7,7 @@
  */
 import { resolve, sep } from "node:path";
 import { defineContract, type Handle } from "../kernel/index.js";
+import type { ThinkingLevel } from "./ai/types.js";
 
 /** How the trust decision was made, as pi names the steps. */
 export type ProjectTrustSource =
@@ -27,13 +28,74 @@ export interface ProjectTrust {
   source: ProjectTrustSource;
 }
 
+/**
+ * The per-run choices the user made on the command line (or an embedder through SDK options). They
+ * beat every plugin's configured default; a plugin reads the ones it owns by meaning, never by who
+ * asked, so any plugin that provides the same contract under another id honours them too. Paths are
+ * absolute. A field that is absent was not chosen.
+ */
+export interface HostFlags {
+  /** `--model`: "provider/id[:thinking]" or a unique id. */
+  model?: string;
+  /** `--provider`: the provider `model` (and `apiKey`) belong to. */
+  provider?: string;
+  /** `--thinking`. */
+  thinking?: ThinkingLevel;
+  /** `--api-key`: a key that beats auth.json and the environment (for `provider` when given). */
+  apiKey?: string;
+  /** `--tools a,b` (only these tools), or `--no-tools` (an empty list). */
+  tools?: string[];
+  /** `--system-prompt`: text or a file, replacing the default preamble. */
+  systemPrompt?: string;
+  /** `--append-system-prompt`, in order. */
+  appendSystemPrompt?: string[];
+  /** The session to open: "new", "continue", "none" or an absolute session file (`--continue`, `--no-session`, `--session FILE`). */
+  session?: string;
+  /** `--session-dir` (or PI_CODING_AGENT_SESSION_DIR): where session files go. */
+  sessionDir?: string;
+  /** `--skill`: SKILL.md files or folders, loaded even with `noSkills`. */
+  skillPaths?: string[];
+  /** `--no-skills`. */
+  noSkills?: boolean;
+  /** `--prompt-template`: template files or folders, loaded even with `noTemplates`. */
+  templatePaths?: string[];
+  /** `--no-prompt-templates`. */
+  noTemplates?: boolean;
+  /** `--no-context-files`: leave AGENTS.md / CLAUDE.md out of the prompt. */
+  noContextFiles?: boolean;
+  /** `-e`: pi extension files or folders to load. */
+  extensions?: string[];
+  /** `--no-extensions`: skip discovered extensions (listed ones still load). */
+  noExtensions?: boolean;
+}
+
+/** What one installed package contributes that is not a plugin of its own (paths absolute). */
+export interface PackageResources {
+  /** The package source as the user installed it (npm:..., git:..., a path). */
+  name: string;
+  skills: string[];
+  prompts: string[];
+}
+
+/** What installed packages contribute to the plugins that load skills, templates and pi extensions. */
+export interface HostPackageContributions {
+  /** Packages with skills or prompt templates, in install order. */
+  resources: PackageResources[];
+  /** pi extension files or folders of every package whose code may run, in install order. */
+  extensions: string[];
+}
+
 /** The host's facts. */
 export interface HostEnvironment {
   /** The working folder (absolute) the decision is about. */
   cwd: string;
-  /** The agent folder (absolute): settings.json, trust.json, sessions/. */
+  /** The agent folder (absolute): settings.json, trust.json, sessions/, auth.json, skills/, ... */
   agentDir: string;
   projectTrust: ProjectTrust;
+  /** The user's per-run choices; absent when the host had none (an older host, a test). */
+  flags?: HostFlags;
+  /** What installed packages bring; absent when the host read no packages. */
+  packages?: HostPackageContributions;
 }
 
 /** The provider: one method, so the answer always comes from the host's current generation. */
@@ -44,11 +106,23 @@ export interface HostEnvironmentProvider {
 /** Provided by the host, never by a distribution plugin. */
 export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   id: "host/environment",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },
 });
+
+/**
+ * The host's facts, or undefined without a host (a plugin booted alone, in tests). Handles bind only
+ * when the boot commits, so a plugin reads this when it is asked for something, never in setup.
+ * Synchronous so synchronous methods can use it: the host's plugin never reloads, so its handle is never
+ * held; a held handle (which would answer with a promise) counts as no host.
+ */
+export function readHostEnvironment(host: Handle<HostEnvironmentProvider> | undefined): HostEnvironment | undefined {
+  if (host === undefined || !host.available) return undefined;
+  const environment: HostEnvironment | Promise<HostEnvironment> = host.call("environment");
+  return environment instanceof Promise ? undefined : environment;
+}
 
 /**
  * Whether project files for `cwd` may apply: only when the host says its project is trusted and `cwd`

@@ -1,11 +1,13 @@
 /**
- * How the CLI gets a running kernel: the distribution layers plus the command line's own layer (flags
- * that configure a plugin, e.g. `--api-key` → auth, `--model` → agent-session), booted; bad input is
- * printed as one line per problem and becomes exit code 2.
+ * How the CLI gets a running kernel: the distribution layers booted with the host environment carrying
+ * the per-run flags (`--api-key`, `--model`, ...) for whichever plugin owns them; bad input is printed as
+ * one line per problem and becomes exit code 2.
  */
-import { formatLifecycleError } from "../kernel/index.js";
+import { AuthContract } from "../contracts/ai/index.js";
+import type { HostFlags } from "../contracts/host-environment.js";
+import { formatLifecycleError, type Kernel } from "../kernel/index.js";
 import { checkConfigFiles } from "./config-check.js";
-import { composeKernel, resolveDistribution, type ComposedKernel, type ConfigOverride } from "./compose.js";
+import { composeKernel, resolveDistribution, type ComposedKernel } from "./compose.js";
 import { DistributionError } from "./distribution.js";
 
 /** Where the package's own files are, relative to the running entry point. */
@@ -45,7 +47,7 @@ export interface ComposeChecks {
  */
 export async function composeForCli(
   flags: DistributionFlags,
-  overrides: ConfigOverride[],
+  runFlags: HostFlags,
   where: { agentDir: string; cwd: string; paths: PackagePaths },
   checks: ComposeChecks = {},
 ): Promise<ComposedKernel | number> {
@@ -60,7 +62,7 @@ export async function composeForCli(
       distributionFiles: flags.distributions,
       pluginFlags: flags.plugins,
       noPluginFlags: flags.noPlugins,
-      configOverrides: overrides,
+      flags: runFlags,
       approveProject: flags.approve === true,
       noApproveProject: flags.noApprove === true,
       ...(flags.askTrust === true && { askProjectTrust: (await import("./trust-prompt.js")).askOnTerminal }),
@@ -94,7 +96,14 @@ export async function composeForCli(
     }
   }
   for (const error of composed.boot.errors) process.stderr.write(`pi: ${formatLifecycleError(error)}\n`);
+  printNotices(unusedFlagNotices(composed.kernel, runFlags));
   return composed;
+}
+
+/** Flags no running plugin can take: `--api-key` without a key store says so rather than being silently dropped. */
+function unusedFlagNotices(kernel: Kernel, runFlags: HostFlags): string[] {
+  if (runFlags.apiKey !== undefined && !kernel.use(AuthContract).available) return [`--api-key has no effect: no enabled plugin provides "${AuthContract.id}"`];
+  return [];
 }
 
 function printNotices(notices: string[]): void {

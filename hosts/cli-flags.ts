@@ -18,7 +18,8 @@ interface FlagSpec {
   help: string;
 }
 
-const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+/** The thinking levels `--thinking` (and the SDK's `thinking` option) accept, as pi names them. */
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
 const MODES = ["text", "json", "rpc", "acp"] as const;
 
 /** Every flag `pi` knows, in help order. */

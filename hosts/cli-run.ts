@@ -1,7 +1,7 @@
 /**
  * `pi [options] [@files...] [messages...]`: one run of the agent in a mode. The host picks the mode as pi
- * does (rpc > json > print > interactive), turns the per-run flags into a command-line configuration
- * layer for the plugins that own them (agent-session, resources, auth), boots the distribution, and hands
+ * does (rpc > json > print > interactive), hands the per-run flags to plugins through the host
+ * environment (whichever plugin owns a setting reads it there), boots the distribution, and hands
  * the chosen mode plugin the user's input and the process streams. Ctrl+C asks the mode to stop; a
  * second Ctrl+C exits at once.
  */
@@ -15,7 +15,7 @@ import type { Handle, Kernel, OperationResult } from "../kernel/index.js";
 import { UsageError, type CliArgs } from "./cli-flags.js";
 import { composeForCli, EXIT_BAD_INPUT, type PackagePaths } from "./cli-compose.js";
 import { buildModeInput, readPipedStdin } from "./cli-input.js";
-import type { ConfigOverride } from "./compose.js";
+import type { HostFlags } from "../contracts/host-environment.js";
 import { expandHome } from "./paths.js";
 import { keepShortRunsOnBaselineWasm } from "./wasm-tiering.js";
 
@@ -65,7 +65,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
 
   const session = sessionChoice(args, place.cwd);
   if (args.session !== undefined && session.session !== undefined) refuseForeignFile(args.session, session.session);
-  const composed = await composeForCli(args, runOverrides(args, place, session), place, { configFiles: true });
+  const composed = await composeForCli(args, runFlags(args, place, session), place, { configFiles: true });
   if (typeof composed === "number") return composed;
   const { kernel } = composed;
   let watcher: { close(): Promise<void> } | undefined;
@@ -279,47 +279,27 @@ function sessionChoice(args: CliArgs, cwd: string): SessionChoice {
   return { session: undefined, sessionDir, partialId: value };
 }
 
-/** The command-line configuration layer: each per-run flag goes to the plugin that owns the setting. */
-function runOverrides(args: CliArgs, place: RunPlace, session: SessionChoice): ConfigOverride[] {
-  const overrides: ConfigOverride[] = [];
-  const sessionConfig: Record<string, unknown> = {};
-  const sessionFlags: string[] = [];
-  const set = (flag: string, key: string, value: unknown): void => {
-    if (value === undefined) return;
-    sessionConfig[key] = value;
-    if (!sessionFlags.includes(flag)) sessionFlags.push(flag);
+/** The per-run choices plugins read from the host environment (paths made absolute). */
+function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice): HostFlags {
+  const flags: HostFlags = {
+    session: session.session,
+    sessionDir: session.sessionDir,
+    model: args.model,
+    provider: args.provider,
+    thinking: args.thinking,
+    apiKey: args.apiKey,
+    tools: args.noTools ? [] : args.tools,
+    systemPrompt: args.systemPrompt,
+    appendSystemPrompt: args.appendSystemPrompt.length > 0 ? args.appendSystemPrompt : undefined,
+    skillPaths: args.skills.length > 0 ? args.skills : undefined,
+    noSkills: args.noSkills || undefined,
+    templatePaths: args.promptTemplates.length > 0 ? args.promptTemplates : undefined,
+    noTemplates: args.noPromptTemplates || undefined,
+    noContextFiles: args.noContextFiles || undefined,
+    extensions: args.extensions.length > 0 ? args.extensions.map((path) => resolve(place.cwd, expandHome(path))) : undefined,
+    noExtensions: args.noExtensions || undefined,
   };
-  set(args.noSession ? "--no-session" : args.continue ? "--continue" : "--session", "session", session.session);
-  set("--session-dir", "sessionDir", session.sessionDir);
-  set("--model", "model", args.model);
-  set("--provider", "provider", args.provider);
-  set("--thinking", "thinking", args.thinking);
-  set(args.noTools ? "--no-tools" : "--tools", "tools", args.noTools ? [] : args.tools);
-  set("--system-prompt", "systemPrompt", args.systemPrompt);
-  set("--append-system-prompt", "appendSystemPrompt", args.appendSystemPrompt.length > 0 ? args.appendSystemPrompt : undefined);
-  if (sessionFlags.length > 0) overrides.push({ id: "agent-session", flag: sessionFlags.join(", "), config: { cwd: place.cwd, ...sessionConfig } });
-
-  const resources: Record<string, unknown> = {};
-  const resourceFlags: string[] = [];
-  const setResource = (flag: string, key: string, value: unknown, given: boolean): void => {
-    if (!given) return;
-    resources[key] = value;
-    resourceFlags.push(flag);
-  };
-  setResource("--skill", "skillPaths", args.skills, args.skills.length > 0);
-  setResource("--no-skills", "noSkills", true, args.noSkills);
-  setResource("--prompt-template", "templatePaths", args.promptTemplates, args.promptTemplates.length > 0);
-  setResource("--no-prompt-templates", "noTemplates", true, args.noPromptTemplates);
-  setResource("--no-context-files", "noContextFiles", true, args.noContextFiles);
-  if (resourceFlags.length > 0) overrides.push({ id: "resources", flag: resourceFlags.join(", "), config: resources });
-
-  if (args.apiKey !== undefined) overrides.push({ id: "auth", flag: "--api-key", config: { apiKey: args.apiKey, ...(args.provider !== undefined ? { apiKeyProvider: args.provider } : {}) } });
-  if (args.extensions.length > 0 || args.noExtensions) {
-    const extensionFlags = [...(args.extensions.length > 0 ? ["-e"] : []), ...(args.noExtensions ? ["--no-extensions"] : [])].join(", ");
-    const config = { commandLineExtensions: args.extensions.map((path) => resolve(place.cwd, expandHome(path))), ...(args.noExtensions && { noExtensions: true }) };
-    overrides.push({ id: "pi-extensions", flag: extensionFlags, config });
-  }
-  return overrides;
+  return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)) as HostFlags;
 }
 
 /**
@@ -329,13 +309,13 @@ function runOverrides(args: CliArgs, place: RunPlace, session: SessionChoice): C
  */
 async function openSessionById(kernel: Kernel, partialId: string, cwd: string, sessionDir: string | undefined): Promise<string | undefined> {
   const store = kernel.use(SessionStoreContract);
-  if (!store.available) return `--session ${partialId}: no plugin provides the session store; enable "session-jsonl" in plugins.json`;
+  if (!store.available) return `--session ${partialId}: no plugin provides the session store ("${SessionStoreContract.id}"); enable one in plugins.json`;
   const matches = (list: SessionSummary[]): SessionSummary[] => list.filter((s) => s.id.startsWith(partialId));
   let found = matches(await store.call("list", { cwd, sessionDir }));
   if (found.length === 0) found = matches(await store.call("list", {}));
   if (found.length === 0) return `no session id starts with "${partialId}"; list this folder's sessions with "pi -r" or pass a session file`;
   const owner = kernel.describe().plugins.find((p) => p.status === "active" && p.provides.some((c) => c.contract === AgentSessionContract.id));
-  if (owner === undefined) return `no plugin provides "${AgentSessionContract.id}"; enable "agent-session" in plugins.json`;
+  if (owner === undefined) return `no plugin provides "${AgentSessionContract.id}"; enable one in plugins.json`;
   const entry = kernel.entries().find((e) => e.id === owner.id);
   const result = await kernel.configure(owner.id, { ...(entry?.config as Record<string, unknown> | undefined), session: found[0]!.path });
   if (result.status !== "committed") return `could not open session ${found[0]!.path}: ${result.error ? String((result.error.cause as Error)?.message ?? result.error.cause) : result.status}`;
@@ -345,7 +325,7 @@ async function openSessionById(kernel: Kernel, partialId: string, cwd: string, s
 /** This folder's sessions, newest first, or an error line when no plugin stores sessions. */
 async function sessionsOfThisFolder(kernel: Kernel, cwd: string, sessionDir: string | undefined): Promise<SessionSummary[] | string> {
   const store = kernel.use(SessionStoreContract);
-  if (!store.available) return `no plugin provides the session store; enable "session-jsonl" in plugins.json`;
+  if (!store.available) return `no plugin provides the session store ("${SessionStoreContract.id}"); enable one in plugins.json`;
   return store.call("list", { cwd, sessionDir });
 }
 
@@ -388,7 +368,7 @@ function sessionLabels(sessions: SessionSummary[]): string[] {
 /** `pi -r` when the run is not interactive (no terminal): the folder's sessions, and how to open one. */
 async function listSessionsToResume(args: CliArgs, place: RunPlace): Promise<number> {
   const session = sessionChoice(args, place.cwd);
-  const composed = await composeForCli(args, [], place, { configFiles: true });
+  const composed = await composeForCli(args, runFlags(args, place, session), place, { configFiles: true });
   if (typeof composed === "number") return composed;
   const { kernel } = composed;
   try {

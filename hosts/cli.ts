@@ -89,8 +89,8 @@ type Paths = import("./cli-compose.js").PackagePaths;
 /** `pi --list-models [search]`: `--api-key` reaches the auth plugin so the key column shows it. */
 async function listModels(args: CliArgs, agent: string, cwd: string, paths: Paths): Promise<number> {
   const { composeForCli } = await import("./cli-compose.js");
-  const overrides = args.apiKey === undefined ? [] : [{ id: "auth", flag: "--api-key", config: { apiKey: args.apiKey, ...(args.provider !== undefined ? { apiKeyProvider: args.provider } : {}) } }];
-  const composed = await composeForCli(args, overrides, { agentDir: agent, cwd, paths });
+  const runFlags = { ...(args.apiKey !== undefined && { apiKey: args.apiKey }), ...(args.provider !== undefined && { provider: args.provider }) };
+  const composed = await composeForCli(args, runFlags, { agentDir: agent, cwd, paths });
   if (typeof composed === "number") return composed;
   const { listModels: list } = await import("./list-models.js");
   const outcome = await list(composed.kernel, args.listModels === true ? undefined : args.listModels, args.provider);
@@ -103,7 +103,7 @@ async function listModels(args: CliArgs, agent: string, cwd: string, paths: Path
 /** `pi plugins [--json]`: the distribution as the kernel booted it. */
 async function listPlugins(args: CliArgs, agent: string, cwd: string, paths: Paths): Promise<number> {
   const { composeForCli } = await import("./cli-compose.js");
-  const composed = await composeForCli(args, [], { agentDir: agent, cwd, paths });
+  const composed = await composeForCli(args, {}, { agentDir: agent, cwd, paths });
   if (typeof composed === "number") return composed;
   const { kernel, boot } = composed;
   // The host's own plugin is not part of any distribution (no plugins.json can change it), so it is not listed.

@@ -16,7 +16,7 @@ import {
 import type { BootResult, Kernel, KernelOptions, PluginEntry, PluginSource } from "../kernel/index.js";
 import { installedPackageLayers, resolvePackageUses } from "./packages.js";
 import { expandHome, projectDir } from "./paths.js";
-import type { HostEnvironment } from "../contracts/host-environment.js";
+import type { HostEnvironment, HostFlags } from "../contracts/host-environment.js";
 import { hostPluginEntry } from "./host-plugin.js";
 import { decideProjectTrust, type AskProjectTrust } from "./trust-decision.js";
 
@@ -34,7 +34,9 @@ export interface DistributionInputs {
   pluginFlags?: string[];
   /** `--no-plugin id`, in order. */
   noPluginFlags?: string[];
-  /** Config that flags set on one entry (e.g. `--api-key` on the "auth" entry); the last layer of all. */
+  /** The user's per-run choices (`--model`, `--api-key`, `--session`, ...), handed to plugins through the host environment. */
+  flags?: HostFlags;
+  /** Config an embedder sets on entries it names itself (the SDK's `config` option); the last layer of all. */
   configOverrides?: ConfigOverride[];
   /**
    * `--approve`: the user vouches for this project for this run, so its protected files (settings,
@@ -84,7 +86,7 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
   if (decision.notice !== undefined) notices.push(decision.notice);
   const trusted = decision.trust.trusted;
   // Installed packages go on top of the user's distribution and under the project's (hosts/packages.ts).
-  const installed = await installedPackageLayers({ agentDir: inputs.agentDir, cwd: inputs.cwd, earlier: layers, approveProject: trusted, projectTrusted: trusted });
+  const installed = await installedPackageLayers({ agentDir: inputs.agentDir, cwd: inputs.cwd, approveProject: trusted, projectTrusted: trusted });
   layers.push(...installed.layers);
   notices.push(...installed.notices);
   const projectFile = join(projectDir(inputs.cwd), "plugins.json");
@@ -102,7 +104,13 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
   }
   if (flags.entries.length > 0) push(flags);
   const entries = resolvePackageUses(mergeDistributions(layers), installed.packages);
-  const environment: HostEnvironment = { cwd: resolve(inputs.cwd), agentDir: resolve(inputs.agentDir), projectTrust: decision.trust };
+  const environment: HostEnvironment = {
+    cwd: resolve(inputs.cwd),
+    agentDir: resolve(inputs.agentDir),
+    projectTrust: decision.trust,
+    flags: inputs.flags ?? {},
+    packages: installed.contributions,
+  };
   return { entries, layers: layers.map((l) => l.file), notices, environment };
 }
 

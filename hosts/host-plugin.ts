@@ -1,7 +1,7 @@
 /**
  * The host's own plugin, booted next to the distribution by every host (CLI and SDK): it provides
- * `host/environment` (working folder, agent folder, the project-trust decision), so plugins that read
- * project files learn the decision without the host naming any of them, and the `/trust` command, which
+ * `host/environment` (working folder, agent folder, the project-trust decision, the user's per-run flags
+ * and what installed packages bring), so plugins learn them without the host naming any of them, and the `/trust` command, which
  * saves a decision in trust.json for the next start (as in pi, a running session keeps what it loaded).
  */
 import { SESSION_EVENT } from "../contracts/agent-session.js";
@@ -19,7 +19,7 @@ export function hostPluginEntry(environment: HostEnvironment): PluginEntry {
 }
 
 function hostPlugin(environment: HostEnvironment) {
-  const frozen: HostEnvironment = Object.freeze({ ...environment, projectTrust: Object.freeze({ ...environment.projectTrust }) });
+  const frozen: HostEnvironment = deepFreeze(structuredClone(environment));
   return definePlugin({
     id: HOST_PLUGIN_ID,
     version: "1.0.0",
@@ -54,4 +54,13 @@ function hostPlugin(environment: HostEnvironment) {
       );
     },
   });
+}
+
+/** Freezes an environment all the way down, so no plugin can change what another one reads. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -17,7 +17,7 @@ interface KeySourceReader {
 /** Lists the catalog, filtered by `search` (every word must match) and `provider`. */
 export async function listModels(kernel: Kernel, search: string | undefined, provider: string | undefined): Promise<ListOutcome> {
   const catalog = kernel.use(ModelsContract);
-  if (!catalog.available) return { ok: false, message: `no plugin provides the model catalog; enable "models" in plugins.json`, badInput: true };
+  if (!catalog.available) return { ok: false, message: `no plugin provides the model catalog ("${ModelsContract.id}"); enable one in plugins.json`, badInput: true };
   let models: Model[];
   try {
     models = search === undefined ? catalog.call("list") : catalog.call("search", search);

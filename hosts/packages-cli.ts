@@ -9,9 +9,10 @@
  * only in a trusted project (`pi trust`, or `--approve` for one run); describing a package of an
  * untrusted project never evaluates its modules (ids come from static reading, see plugin-id.ts).
  */
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { PackagesContract, PackageSourceError, type InstalledPackage, type PackageManager, type UpdateOutcome } from "../contracts/packages.js";
 import type { Handle, Kernel } from "../kernel/index.js";
+import { hostPluginEntry } from "./host-plugin.js";
 import { pluginEntryFile, pluginIdLoader, type PluginIdLoader } from "./packages.js";
 import { staticPluginId } from "./plugin-id.js";
 import { isTrusted } from "./trust.js";
@@ -147,12 +148,19 @@ function usage(name: PackageCommand["name"]): string {
   return `Usage: ${usageLine(name)}\n\n${about}\n\n-a, --approve: trust this project for this one command (its packages and "npmCommand" setting apply); -na, --no-approve: do not, even if it is trusted.\n\nSources: npm:<name>[@version], git:<host>/<path>[@ref], https://, ssh://, git:// URLs, or a local path.\n`;
 }
 
-/** Boots the built-in settings and packages plugins alone. */
+/** The package commands' own small distribution: the built-ins that read settings and manage packages. */
+const PACKAGE_MANAGER_BUILTINS = ["settings", "packages"];
+
+/**
+ * Boots the built-in settings and packages plugins alone, next to the host's own plugin, which tells them
+ * the agent folder (and, as no trust was decided for this, that the project's files do not apply).
+ */
 async function bootPackageManager(place: PackageCommandPlace): Promise<{ kernel: Kernel; manager: Handle<PackageManager> }> {
   const { Kernel, formatLifecycleError } = await import("../kernel/index.js");
   const kernel = new Kernel();
-  const builtin = (name: string) => ({ id: name, source: { kind: "builtin" as const, name, path: join(place.builtinDir, name, "index.js") }, config: { agentDir: place.agentDir } });
-  const boot = await kernel.boot([builtin("settings"), builtin("packages")]);
+  const builtin = (name: string) => ({ id: name, source: { kind: "builtin" as const, name, path: join(place.builtinDir, name, "index.js") } });
+  const environment = { cwd: resolve(place.cwd), agentDir: resolve(place.agentDir), projectTrust: { trusted: false, source: "default" as const } };
+  const boot = await kernel.boot([hostPluginEntry(environment), ...PACKAGE_MANAGER_BUILTINS.map(builtin)]);
   if (!boot.ok || boot.errors.length > 0) {
     await kernel.shutdown();
     const reasons = [...boot.configErrors.map((e) => `${e.pluginId}: ${e.field}: ${e.message}`), ...boot.errors.map(formatLifecycleError)];

@@ -3,11 +3,11 @@
  * setting (global, then project), finds each package's folder and its package.json `pi` key, and turns
  * what it contributes into distribution entries:
  *   - each `pi.plugins` path becomes an entry whose id is the plugin's own id, so a package plugin with
- *     id "tool-bash" replaces the built-in;
+ *     a built-in's id replaces that built-in;
  *   - a `pi.distribution` plugins.json applies as an overlay of its own;
- *   - skills and prompt templates go to the "resources" plugin's `packages` config;
- *   - pi extensions go to the "pi-extensions" plugin's `packageExtensions` config (loaded at start-up,
- *     after the extensions of settings and before `-e`); when that plugin does not run, a notice says so.
+ *   - skills, prompt templates and pi extensions are handed to plugins through the host environment
+ *     (`packages` of `host/environment`), so whichever plugin loads skills or extensions finds them,
+ *     whatever its id (extensions load after those of settings and before `-e`).
  * Entries elsewhere whose `use` is `npm:<pkg>` or `git:<url>` resolve to the installed package's plugin.
  * A project's packages apply only in a trusted project (`pi trust`, or `--approve` for one run), like the
  * project's own plugins.json: in pi 1.6 a project's `.pi` configuration loads only after trust.
@@ -25,7 +25,8 @@ import {
   type PackageScope,
   type PackageSource,
 } from "../contracts/packages.js";
-import { DistributionError, mergeDistributions, readDistribution, type DistributionLayer, type MergedEntry } from "./distribution.js";
+import type { HostPackageContributions } from "../contracts/host-environment.js";
+import { DistributionError, readDistribution, type DistributionLayer, type MergedEntry } from "./distribution.js";
 import { isTrusted } from "./trust.js";
 
 /** A plugin a package brings: its id (from its definition) and its entry file. */
@@ -49,22 +50,16 @@ export interface DistributionPackage {
   distribution: string | undefined;
 }
 
-/** The layers installed packages add, the packages themselves, and notices for the user. */
+/** The layers installed packages add, the packages themselves, what they contribute to plugins, and notices for the user. */
 export interface PackageLayers {
   layers: DistributionLayer[];
   packages: DistributionPackage[];
+  contributions: HostPackageContributions;
   notices: string[];
 }
 
-/** The label of the layer that hands package skills, templates and extensions to their plugins. */
-export const PACKAGES_LAYER = "installed packages";
-
-/** The plugin that runs pi extensions, and its config key for the extensions packages bring. */
-const EXTENSIONS_PLUGIN = "pi-extensions";
-const PACKAGE_EXTENSIONS_KEY = "packageExtensions";
-
-/** Reads the installed packages and builds their layers; `earlier` are the layers they go on top of. */
-export async function installedPackageLayers(input: { agentDir: string; cwd: string; earlier: DistributionLayer[]; approveProject?: boolean; projectTrusted?: boolean }): Promise<PackageLayers> {
+/** Reads the installed packages and builds their layers (which go on top of the user's distribution). */
+export async function installedPackageLayers(input: { agentDir: string; cwd: string; approveProject?: boolean; projectTrusted?: boolean }): Promise<PackageLayers> {
   const notices: string[] = [];
   const packages = await readInstalledPackages(input.agentDir, input.cwd, notices, input.approveProject === true, input.projectTrusted);
   const layers: DistributionLayer[] = [];
@@ -76,21 +71,15 @@ export async function installedPackageLayers(input: { agentDir: string; cwd: str
     }
     if (pkg.plugins.length > 0) layers.push({ file: join(pkg.root, "package.json"), extends: "default", entries: pkg.plugins.map((p) => ({ id: p.id, use: p.file })) });
   }
-  const merged = mergeDistributions([...input.earlier, ...layers]);
-  const runs = (id: string): boolean => merged.some((e) => e.id === id && e.enabled);
-  const entries: DistributionLayer["entries"] = [];
-  const resources = packages.filter((p) => p.skills.length > 0 || p.prompts.length > 0);
-  if (resources.length > 0 && runs("resources")) {
-    const config = { packages: resources.map((p) => ({ name: p.source, skills: p.skills, prompts: p.prompts })) };
-    entries.push({ id: "resources", config });
-  }
-  const withExtensions = packages.filter((p) => p.extensions.length > 0);
-  if (withExtensions.length > 0) {
-    if (runs(EXTENSIONS_PLUGIN)) entries.push({ id: EXTENSIONS_PLUGIN, config: { [PACKAGE_EXTENSIONS_KEY]: withExtensions.flatMap((p) => p.extensions) } });
-    else notices.push(`the extensions of ${withExtensions.map((p) => p.source).join(", ")} are not loaded: the distribution has no enabled "${EXTENSIONS_PLUGIN}" plugin`);
-  }
-  if (entries.length > 0) layers.push({ file: PACKAGES_LAYER, extends: "default", entries });
-  return { layers, packages, notices };
+  return { layers, packages, contributions: packageContributionsOf(packages), notices };
+}
+
+/** What the packages hand to plugins through the host environment: skill and template paths, extension paths. */
+export function packageContributionsOf(packages: DistributionPackage[]): HostPackageContributions {
+  return {
+    resources: packages.filter((p) => p.skills.length > 0 || p.prompts.length > 0).map((p) => ({ name: p.source, skills: p.skills, prompts: p.prompts })),
+    extensions: packages.flatMap((p) => p.extensions),
+  };
 }
 
 /**

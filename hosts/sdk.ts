@@ -16,8 +16,10 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AgentSessionContract, SESSION_EVENT, type AgentSession, type SessionEvent } from "../contracts/agent-session.js";
 import type { ThinkingLevel } from "../contracts/ai/index.js";
+import type { HostFlags } from "../contracts/host-environment.js";
 import { formatLifecycleError, type Handle, type Kernel, type PluginDefinition, type PluginEntry } from "../kernel/index.js";
 import { composeKernel, resolveDistribution, type ConfigOverride } from "./compose.js";
+import { THINKING_LEVELS } from "./cli-flags.js";
 import { DistributionError, type DistributionEntry } from "./distribution.js";
 import { agentDir as defaultAgentDir, expandHome } from "./paths.js";
 
@@ -48,7 +50,7 @@ export interface CreateAgentSessionOptions {
   distributions?: string[];
   /** Plugins to add, replace (same id) or disable (`{ id, enabled: false }`). */
   plugins?: SdkPlugin[];
-  /** Config keys per plugin id, merged over the distribution's (e.g. `{ "provider-faux": { responses: [...] } }`). */
+  /** Config keys per plugin id, merged over the distribution's (e.g. `{ "my-provider": { baseUrl: "..." } }`). */
   config?: Record<string, Record<string, unknown>>;
   /**
    * Project trust for `cwd` (its `.pi` settings, extensions, skills, prompts, plugins, packages): true or
@@ -72,9 +74,6 @@ export interface AgentSessionRuntime {
   dispose(): Promise<void>;
 }
 
-/** Plugins of the default distribution that read the agent folder, and take it as `agentDir` config. */
-const AGENT_DIR_PLUGINS = ["models", "auth", "session-jsonl", "settings", "resources"];
-
 /** Composes and boots the agent. Throws one-line errors for bad input (a broken plugins.json, bad config). */
 export async function createAgentSession(options: CreateAgentSessionOptions = {}): Promise<AgentSessionRuntime> {
   const cwd = resolve(options.cwd ?? process.cwd());
@@ -92,13 +91,14 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
       defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
       builtinDir,
       distributionFiles: options.distributions,
-      configOverrides: configOverrides(options, cwd, agentDir, entries),
+      flags: sessionFlags(options, cwd),
+      configOverrides: configOverrides(options, entries),
       pluginFlags: entries.filter((e) => e.use !== undefined && e.enabled !== false).map((e) => `${e.id}=${e.use}`),
       noPluginFlags: entries.filter((e) => e.enabled === false).map((e) => e.id),
       approveProject: options.projectTrust === true,
       noApproveProject: options.projectTrust === false,
     });
-    diagnostics.push(...distribution.notices.filter((notice) => !notice.startsWith(AGENT_DIR_OPTION)));
+    diagnostics.push(...distribution.notices);
     const extra: PluginEntry[] = inline.map((p) => ({
       id: p.id ?? p.definition.id,
       source: { kind: "inline", label: p.id ?? p.definition.id, definition: p.definition },
@@ -118,7 +118,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   const session = kernel.use(AgentSessionContract);
   if (!session.available) {
     await kernel.shutdown();
-    throw new Error(`no plugin provides "${AgentSessionContract.id}"${boot.errors.length > 0 ? `: ${diagnostics.join("; ")}` : "; enable agent-session in plugins.json"}`);
+    throw new Error(`no plugin provides "${AgentSessionContract.id}"${boot.errors.length > 0 ? `: ${diagnostics.join("; ")}` : "; enable one in plugins.json"}`);
   }
   let disposed: Promise<void> | undefined;
   return {
@@ -136,30 +136,33 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   };
 }
 
-/** Flag label of the agent-folder overrides, whose notices are dropped: not every distribution has every such plugin. */
-const AGENT_DIR_OPTION = "the agentDir option";
-
-/** The embedder's choices as config of the plugins that own them, the last distribution layer. */
-function configOverrides(options: CreateAgentSessionOptions, cwd: string, agentDir: string, entries: DistributionEntry[]): ConfigOverride[] {
-  const overrides: ConfigOverride[] = [];
-  const add = (id: string, flag: string, config: Record<string, unknown>): void => {
-    const defined = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
-    if (Object.keys(defined).length > 0) overrides.push({ id, flag, config: defined });
-  };
-  if (options.agentDir !== undefined) for (const id of AGENT_DIR_PLUGINS) add(id, AGENT_DIR_OPTION, { agentDir });
+/** The embedder's per-run choices, handed to plugins through the host environment as the CLI's flags are. */
+function sessionFlags(options: CreateAgentSessionOptions, cwd: string): HostFlags {
+  if (options.thinking !== undefined && !(THINKING_LEVELS as readonly string[]).includes(options.thinking)) {
+    throw new Error(`createAgentSession: thinking must be one of ${THINKING_LEVELS.join(", ")}, not "${String(options.thinking)}"`);
+  }
   const session = options.session;
-  add("agent-session", "createAgentSession options", {
-    cwd,
+  const flags: HostFlags = {
     model: options.model,
     provider: options.provider,
     thinking: options.thinking,
+    apiKey: options.apiKey,
     tools: options.tools,
     session: session === undefined || session === "new" || session === "continue" || session === "none" ? session : resolve(cwd, expandHome(session)),
     sessionDir: options.sessionDir === undefined ? undefined : resolve(cwd, expandHome(options.sessionDir)),
     systemPrompt: options.systemPrompt,
     appendSystemPrompt: options.appendSystemPrompt,
-  });
-  if (options.apiKey !== undefined) add("auth", "the apiKey option", { apiKey: options.apiKey, apiKeyProvider: options.provider });
+  };
+  return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)) as HostFlags;
+}
+
+/** Config the embedder sets on entries it names itself (its `plugins` entries and `config`), the last distribution layer. */
+function configOverrides(options: CreateAgentSessionOptions, entries: DistributionEntry[]): ConfigOverride[] {
+  const overrides: ConfigOverride[] = [];
+  const add = (id: string, flag: string, config: Record<string, unknown>): void => {
+    const defined = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
+    if (Object.keys(defined).length > 0) overrides.push({ id, flag, config: defined });
+  };
   for (const entry of entries) if (entry.config !== undefined && entry.enabled !== false) add(entry.id, `the plugins entry "${entry.id}"`, entry.config);
   for (const [id, config] of Object.entries(options.config ?? {})) add(id, `config["${id}"]`, config);
   return overrides;

@@ -159,7 +159,7 @@ describe("pi --list-models (built CLI)", () => {
     expect(extra.stderr).toContain(`--list-models takes one search term`);
     const noAuth = await runPi(["--list-models", "gpt-5.1", "--no-plugin", "auth", "--api-key", "k"], { cwd: home, env });
     expect(noAuth.code).toBe(0);
-    expect(noAuth.stderr.trim()).toBe(`pi: --api-key has no effect: the distribution has no enabled "auth" plugin`);
+    expect(noAuth.stderr.trim()).toBe(`pi: --api-key has no effect: no enabled plugin provides "auth"`);
     expect(rows(noAuth.stdout).every((r) => r[6] === "none")).toBe(true);
   });
 

@@ -139,7 +139,7 @@ describe("createAgentSession (dist/sdk.js, in process)", () => {
 
   it("bad input throws one line naming the plugin and the field; a missing session plugin says so", async () => {
     const { createAgentSession } = await sdk();
-    await expect(createAgentSession({ cwd: user.project, agentDir: user.agent, thinking: "loud" as never })).rejects.toThrow(/entry "agent-session": config\.thinking/);
+    await expect(createAgentSession({ cwd: user.project, agentDir: user.agent, thinking: "loud" as never })).rejects.toThrow(/createAgentSession: thinking must be one of off, minimal, low, medium, high, xhigh, not "loud"/);
     await expect(createAgentSession({ cwd: user.project, agentDir: user.agent, plugins: [{ id: "agent-session", enabled: false }] })).rejects.toThrow(/no plugin provides "agent\/session"/);
     await expect(createAgentSession({ cwd: user.project, agentDir: user.agent, distributions: [join(user.project, "nope.json")] })).rejects.toThrow(/nope\.json: no such file/);
   });

@@ -39,15 +39,26 @@ export interface AuthStoreOptions {
 
 /** The auth plugin's implementation of AuthContract. */
 export class ApiKeyStore implements AuthStoreWithSources {
-  private readonly authFile: AuthFile;
-  private readonly modelsKeys: ModelsFileKeys;
+  private files: { auth: AuthFile; models: ModelsFileKeys } | undefined;
   /** Outputs of auth.json `!command`s, kept for the life of this generation (as pi keeps them per process). */
   private readonly commandCache = new Map<string, Promise<string>>();
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: AuthStoreOptions) {
-    this.authFile = new AuthFile(join(options.agentDir, "auth.json"));
-    this.modelsKeys = new ModelsFileKeys(join(options.agentDir, "models.json"));
+  /** `options` may answer through getters: the agent folder and flag are read at the first call, not at setup. */
+  constructor(private readonly options: AuthStoreOptions) {}
+
+  private get authFile(): AuthFile {
+    return this.openFiles().auth;
+  }
+
+  private get modelsKeys(): ModelsFileKeys {
+    return this.openFiles().models;
+  }
+
+  private openFiles(): { auth: AuthFile; models: ModelsFileKeys } {
+    const { agentDir } = this.options;
+    this.files ??= { auth: new AuthFile(join(agentDir, "auth.json")), models: new ModelsFileKeys(join(agentDir, "models.json")) };
+    return this.files;
   }
 
   async apiKey(provider: string): Promise<string | undefined> {

@@ -1,10 +1,11 @@
 /**
- * The auth plugin: provides API keys (AuthContract) from the `--api-key` flag (this plugin's `apiKey`
- * config, which the CLI sets), `<agentDir>/auth.json`, the environment, and models.json custom
+ * The auth plugin: provides API keys (AuthContract) from the `--api-key` flag (read from the host
+ * environment; this plugin's `apiKey` config when no flag was given), `<agentDir>/auth.json`, the environment, and models.json custom
  * providers, in that order. Setup only declares; files are read when a key is asked for.
  */
 import { Type } from "@sinclair/typebox";
 import { AuthContract } from "pi-host";
+import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
 import { definePlugin } from "pi-host";
 import { agentDirFor } from "./agent-dir.js";
 import { ApiKeyStore } from "./auth-store.js";
@@ -14,6 +15,8 @@ export default definePlugin({
   version: "1.0.0",
   description: "API keys: --api-key > auth.json (mode 0600) > environment > models.json",
   provides: [AuthContract],
+  // The host's agent folder and its --api-key / --provider flags.
+  requires: [{ contract: HostEnvironmentContract, optional: true }],
   config: Type.Object({
     /** Folder holding auth.json and models.json; default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
     agentDir: Type.Optional(Type.String({ minLength: 1 })),
@@ -23,12 +26,23 @@ export default definePlugin({
     apiKeyProvider: Type.Optional(Type.String({ minLength: 1 })),
   }),
   setup(ctx) {
+    const host = ctx.use(HostEnvironmentContract);
+    // Read at the first call, not here: the host's handle answers only once the boot has committed.
+    const runFlags = () => readHostEnvironment(host)?.flags ?? {};
     ctx.provide(
       AuthContract,
       new ApiKeyStore({
-        agentDir: agentDirFor(ctx.config.agentDir),
-        flagKey: ctx.config.apiKey,
-        flagProvider: ctx.config.apiKeyProvider,
+        get agentDir() {
+          return agentDirFor(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+        },
+        // A key given for this run beats the configured one; its provider is the run's --provider.
+        get flagKey() {
+          return runFlags().apiKey ?? ctx.config.apiKey;
+        },
+        get flagProvider() {
+          const flags = runFlags();
+          return flags.apiKey !== undefined ? flags.provider : ctx.config.apiKeyProvider;
+        },
         env: process.env,
         spawn: (command, args, options) => ctx.spawn(command, args, options),
       }),

@@ -6,6 +6,7 @@
 import { Type } from "@sinclair/typebox";
 import { ModelsContract } from "pi-host";
 import { definePlugin } from "pi-host";
+import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
 import { agentDirFor } from "./agent-dir.js";
 import { BUILTIN_MODELS } from "./builtin-models.js";
 import { ModelCatalogStore } from "./catalog.js";
@@ -16,6 +17,8 @@ export default definePlugin({
   version: "1.0.0",
   description: "Model catalog: built-in Anthropic, OpenAI and Google models plus models.json custom providers",
   provides: [ModelsContract],
+  // The host's agent folder, when this plugin's config names none.
+  requires: [{ contract: HostEnvironmentContract, optional: true }],
   config: Type.Object({
     /** Folder holding models.json; default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
     agentDir: Type.Optional(Type.String({ minLength: 1 })),
@@ -25,10 +28,14 @@ export default definePlugin({
     providers: Type.Optional(Type.Record(Type.String(), ProviderConfigSchema)),
   }),
   setup(ctx) {
+    const host = ctx.use(HostEnvironmentContract);
     ctx.provide(
       ModelsContract,
       new ModelCatalogStore({
-        agentDir: agentDirFor(ctx.config.agentDir),
+        // Read when asked: the host's handle answers only once the boot has committed.
+        get agentDir() {
+          return agentDirFor(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+        },
         builtins: BUILTIN_MODELS,
         inlineProviders: ctx.config.providers,
         extraApis: ctx.config.extraApis,

@@ -7,7 +7,7 @@
  */
 import { homedir } from "node:os";
 import { Type } from "@sinclair/typebox";
-import { HostEnvironmentContract, projectFilesApply } from "pi-host";
+import { HostEnvironmentContract, projectFilesApply, readHostEnvironment } from "pi-host";
 import { ResourcesContract } from "pi-host";
 import { definePlugin } from "pi-host";
 import { agentDirFor } from "./agent-dir.js";
@@ -21,7 +21,8 @@ export default definePlugin({
   version: "1.0.0",
   description: "System prompt sections, AGENTS.md/CLAUDE.md, SYSTEM.md, skills and prompt templates from pi's folders",
   provides: [ResourcesContract],
-  // The host's project-trust decision: without it project SYSTEM.md, skills and prompts stay out.
+  // The host's project-trust decision (without it project SYSTEM.md, skills and prompts stay out), its
+  // agent folder, the run's --skill / --no-skills / ... flags and the installed packages' skills and templates.
   requires: [{ contract: HostEnvironmentContract, optional: true }],
   config: Type.Object({
     /** Folder holding skills/, prompts/, AGENTS.md, SYSTEM.md; default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
@@ -36,20 +37,43 @@ export default definePlugin({
     noTemplates: Type.Boolean({ default: false }),
     /** --no-context-files: leave AGENTS.md / CLAUDE.md out of the prompt. */
     noContextFiles: Type.Boolean({ default: false }),
-    /** Installed packages' skill and template paths (absolute), set by the host's packages layer. */
+    /** More packages' skill and template paths (absolute); the host's installed packages come on top. */
     packages: Type.Array(
       Type.Object({ name: Type.String({ minLength: 1 }), skills: Type.Array(Type.String({ minLength: 1 })), prompts: Type.Array(Type.String({ minLength: 1 })) }),
       { default: [] },
     ),
   }),
   setup(ctx) {
-    const { agentDir, ...flags } = ctx.config;
+    const configured = ctx.config;
     const host = ctx.use(HostEnvironmentContract);
+    // Read when asked: the host's handle answers only once the boot has committed. The run's flags beat
+    // this plugin's config; the installed packages' skills and templates come after the configured ones.
+    const environment = () => readHostEnvironment(host);
+    const flags = () => environment()?.flags ?? {};
     ctx.provide(
       ResourcesContract,
       new FileResourceSource({
-        ...flags,
-        agentDir: agentDirFor(agentDir),
+        get skillPaths() {
+          return flags().skillPaths ?? configured.skillPaths;
+        },
+        get noSkills() {
+          return flags().noSkills ?? configured.noSkills;
+        },
+        get templatePaths() {
+          return flags().templatePaths ?? configured.templatePaths;
+        },
+        get noTemplates() {
+          return flags().noTemplates ?? configured.noTemplates;
+        },
+        get noContextFiles() {
+          return flags().noContextFiles ?? configured.noContextFiles;
+        },
+        get packages() {
+          return [...configured.packages, ...(environment()?.packages?.resources ?? [])];
+        },
+        get agentDir() {
+          return agentDirFor(configured.agentDir ?? environment()?.agentDir);
+        },
         homeDir: homedir(),
         projectApplies: (cwd) => projectFilesApply(host, cwd),
         report: (diagnostic) => {

@@ -5,7 +5,7 @@
  * when settings are asked for.
  */
 import { Type } from "@sinclair/typebox";
-import { HostEnvironmentContract, projectFilesApply } from "pi-host";
+import { HostEnvironmentContract, projectFilesApply, readHostEnvironment } from "pi-host";
 import { SettingsContract } from "pi-host";
 import { definePlugin } from "pi-host";
 import { agentDirFor } from "./agent-dir.js";
@@ -24,6 +24,15 @@ export default definePlugin({
   }),
   setup(ctx) {
     const host = ctx.use(HostEnvironmentContract);
-    ctx.provide(SettingsContract, new FileSettingsStore({ agentDir: agentDirFor(ctx.config.agentDir), projectApplies: (cwd) => projectFilesApply(host, cwd) }));
+    ctx.provide(
+      SettingsContract,
+      new FileSettingsStore({
+        // Read when asked: the host's handle answers only once the boot has committed.
+        get agentDir() {
+          return agentDirFor(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+        },
+        projectApplies: (cwd) => projectFilesApply(host, cwd),
+      }),
+    );
   },
 });

@@ -10,6 +10,7 @@ import { Type } from "@sinclair/typebox";
 import { PackagesContract } from "pi-host";
 import { SettingsContract } from "pi-host";
 import { definePlugin } from "pi-host";
+import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
 import { agentDirFor } from "./agent-dir.js";
 import { FilePackageManager } from "./manager.js";
 
@@ -18,16 +19,21 @@ export default definePlugin({
   version: "1.0.0",
   description: "pi install/remove/update/list for npm:, git: and local packages, installed atomically",
   provides: [PackagesContract],
-  requires: [SettingsContract],
+  // Settings, and the host's agent folder when this plugin's config names none.
+  requires: [SettingsContract, { contract: HostEnvironmentContract, optional: true }],
   config: Type.Object({
     /** The global scope's folder (settings.json, npm/, git/); default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
     agentDir: Type.Optional(Type.String({ minLength: 1 })),
   }),
   setup(ctx) {
+    const host = ctx.use(HostEnvironmentContract);
     ctx.provide(
       PackagesContract,
       new FilePackageManager({
-        agentDir: agentDirFor(ctx.config.agentDir),
+        // Read when asked: the host's handle answers only once the boot has committed.
+        get agentDir() {
+          return agentDirFor(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+        },
         spawn: (command, args, options) => ctx.spawn(command, args, options),
       }),
     );

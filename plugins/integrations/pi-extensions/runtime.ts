@@ -11,8 +11,9 @@ import { join, resolve } from "node:path";
 import { SESSION_EVENT, type AgentSession, type SessionEvent, type SessionState } from "pi-host";
 import { AssistantEventStream, newAssistantMessage, type AiProvider, type AssistantStream, type AuthStore, type Context, type Model, type ModelCatalog, type StreamOptions } from "pi-host";
 import type { ResourceSource, SettingsStore } from "pi-host";
-import { projectFilesApply, type HostEnvironmentProvider } from "pi-host";
+import { projectFilesApply, readHostEnvironment, type HostEnvironmentProvider } from "pi-host";
 import type { CompactionEntry, SessionStore } from "pi-host";
+import { effectiveExtensionsConfig } from "./run-choices.js";
 import { createFileLocks, type AgentTool, type ToolContext } from "pi-host";
 import { activeUi, type UserInterface } from "pi-host";
 import type { Handle, ManyHandle, PluginContext } from "pi-host";
@@ -100,8 +101,12 @@ export class ExtensionRuntime {
 
   // ── where and what ──────────────────────────────────────────────────────────────────────────
 
+  /**
+   * The plugin's config with the host's run flags and package extensions applied (run-choices.ts); read
+   * when needed, since the host's handle answers only once the boot has committed.
+   */
   get config(): PiExtensionsConfig {
-    return this.services.ctx.config;
+    return effectiveExtensionsConfig(this.services.ctx.config, readHostEnvironment(this.services.host));
   }
 
   /** The session's working folder. */

@@ -9,11 +9,13 @@ import { AgentLoopContract } from "pi-host";
 import { AiProviderContract, AuthContract, ModelsContract } from "pi-host";
 import { CommandContract } from "pi-host";
 import { HooksContract } from "pi-host";
+import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
 import { SESSION_SAVE_ERROR_EVENT, SessionCompactorContract, SessionStoreContract, type SessionSaveProblem } from "pi-host";
 import { ToolContract, ToolSourceContract } from "pi-host";
 import { definePlugin } from "pi-host";
-import { SessionOrchestrator, type SessionPluginState } from "./session.js";
+import { effectiveSessionConfig } from "./run-choices.js";
+import { SessionOrchestrator, type SessionConfig, type SessionPluginState } from "./session.js";
 
 const Thinking = Type.Union(["off", "minimal", "low", "medium", "high", "xhigh"].map((l) => Type.Literal(l)));
 const QueueMode = Type.Union([Type.Literal("all"), Type.Literal("one-at-a-time")]);
@@ -62,6 +64,8 @@ export default definePlugin({
     { contract: AuthContract, optional: true },
     { contract: SessionCompactorContract, optional: true },
     { contract: SettingsContract, optional: true },
+    // The host's per-run flags (--model, --session, ...) and working folder.
+    { contract: HostEnvironmentContract, optional: true },
   ],
   config: Config,
   state: {
@@ -71,8 +75,10 @@ export default definePlugin({
     migrate: (previous) => previous as SessionPluginState,
   },
   setup(ctx) {
+    const host = ctx.use(HostEnvironmentContract);
     const session = new SessionOrchestrator({
       ctx: ctx as never,
+      config: () => effectiveSessionConfig(ctx.config as SessionConfig, readHostEnvironment(host)),
       loop: ctx.use(AgentLoopContract),
       providers: ctx.useAll(AiProviderContract),
       models: ctx.use(ModelsContract),

@@ -43,7 +43,7 @@ import { convertToLlm } from "./convert.js";
 import { MessageQueue, type QueueMode } from "./queue.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 
-/** Per-invocation choices, from the host (CLI flags, SDK options) through the plugin's config. */
+/** Per-invocation choices: the plugin's config with the host's run flags (CLI flags, SDK options) over it. */
 export interface SessionConfig {
   cwd?: string;
   sessionDir?: string;
@@ -73,6 +73,8 @@ export interface SessionPluginState {
 /** The handles the orchestrator works through. */
 export interface SessionDeps {
   ctx: PluginContext<SessionConfig, SessionPluginState>;
+  /** The effective choices (see run-choices.ts), read when needed; used instead of `ctx.config`. */
+  config: () => SessionConfig;
   loop: Handle<AgentLoop>;
   providers: ManyHandle<AiProvider>;
   models: Handle<ModelCatalog>;
@@ -105,8 +107,13 @@ export class SessionOrchestrator implements AgentSession {
 
   constructor(private readonly deps: SessionDeps) {}
 
+  /** The run's choices: read when needed, since the host's handle answers only once the boot has committed. */
+  private get config(): SessionConfig {
+    return this.deps.config();
+  }
+
   private get workdir(): string {
-    return this.deps.ctx.config.cwd ?? process.cwd();
+    return this.config.cwd ?? process.cwd();
   }
 
   cwd(): string {
@@ -137,7 +144,7 @@ export class SessionOrchestrator implements AgentSession {
   }
 
   private async start(): Promise<void> {
-    const { config } = this.deps.ctx;
+    const { config } = this;
     const { store, settings } = this.deps;
     this.settings = settings.available ? await settings.call("get", this.workdir) : {};
     this.steering.mode = this.saved.steeringMode ?? (this.settings.steeringMode as QueueMode) ?? "one-at-a-time";
@@ -170,21 +177,21 @@ export class SessionOrchestrator implements AgentSession {
 
   /** Model: this plugin's state > the session's last model > --model > settings > nothing yet. */
   private async pickModel(): Promise<void> {
-    const { models, store, ctx } = this.deps;
+    const { models, store } = this.deps;
     const context = store.call("buildContext");
     const fromState = this.saved.provider && this.saved.modelId ? models.call("find", this.saved.provider, this.saved.modelId) : undefined;
     let model = fromState;
     let thinking = this.saved.thinkingLevel;
-    if (model === undefined && ctx.config.model !== undefined) {
-      const resolved = models.call("resolve", ctx.config.model, ctx.config.provider);
+    if (model === undefined && this.config.model !== undefined) {
+      const resolved = models.call("resolve", this.config.model, this.config.provider);
       model = resolved.model;
       thinking ??= resolved.thinking;
     }
     if (model === undefined && context.model) model = models.call("find", context.model.provider, context.model.modelId);
     if (model === undefined && typeof this.settings.defaultModel === "string") {
-      model = models.call("resolve", this.settings.defaultModel, (this.settings.defaultProvider as string | undefined) ?? ctx.config.provider).model;
+      model = models.call("resolve", this.settings.defaultModel, (this.settings.defaultProvider as string | undefined) ?? this.config.provider).model;
     }
-    thinking ??= ctx.config.thinking ?? context.thinkingLevel ?? (this.settings.defaultThinkingLevel as ThinkingLevel | undefined) ?? "medium";
+    thinking ??= this.config.thinking ?? context.thinkingLevel ?? (this.settings.defaultThinkingLevel as ThinkingLevel | undefined) ?? "medium";
     if (model !== undefined) this.applyModel(model, thinking, context.model?.provider !== model.provider || context.model?.modelId !== model.id);
   }
 
@@ -483,7 +490,7 @@ export class SessionOrchestrator implements AgentSession {
    * the next call while a running call finishes on its old code. A name already taken is skipped.
    */
   private async activeTools(): Promise<AgentTool<any, any>[]> {
-    const allowed = this.deps.ctx.config.tools;
+    const allowed = this.config.tools;
     const tools: AgentTool<any, any>[] = [];
     const add = (spec: Omit<AgentTool<any, any>, "execute">, execute: AgentTool<any, any>["execute"]): void => {
       if ((allowed !== undefined && !allowed.includes(spec.name)) || tools.some((t) => t.name === spec.name)) return;
@@ -520,7 +527,7 @@ export class SessionOrchestrator implements AgentSession {
   private promptCache: { key: string; prompt: string } | undefined;
 
   private async buildPrompt(tools: AgentTool<any, any>[]): Promise<string> {
-    const { config } = this.deps.ctx;
+    const { config } = this;
     return buildSystemPrompt(this.deps.resources.list(), {
       cwd: this.workdir,
       tools: tools.map((t) => ({ name: t.name, description: t.description, guidelines: t.guidelines })),
@@ -653,7 +660,7 @@ export class SessionOrchestrator implements AgentSession {
     const current = this.deps.store.call("current");
     const info = await this.deps.store.call("newSession", {
       cwd: this.workdir,
-      sessionDir: this.deps.ctx.config.sessionDir,
+      sessionDir: this.config.sessionDir,
       inMemory: current !== undefined && current.path === undefined,
       parentSession: options.parentSession,
     });

@@ -6,6 +6,7 @@
 import { Type } from "@sinclair/typebox";
 import { SESSION_SAVE_ERROR_EVENT, SessionStoreContract } from "pi-host";
 import { definePlugin } from "pi-host";
+import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
 import { agentDirFor } from "./location.js";
 import { storeState } from "./state.js";
 import { JsonlSessionStore } from "./store.js";
@@ -15,14 +16,20 @@ export default definePlugin({
   version: "1.0.0",
   description: "Sessions as pi's JSONL trees: whole-line appends, persisted leaf, fork, listing, v1/v2 upgrade, torn-line repair",
   provides: [SessionStoreContract],
+  // The host's agent folder, when this plugin's config names none.
+  requires: [{ contract: HostEnvironmentContract, optional: true }],
   config: Type.Object({
     /** Folder holding `sessions/`; default PI_CODING_AGENT_DIR, else ~/.pi/agent. */
     agentDir: Type.Optional(Type.String({ minLength: 1 })),
   }),
   state: storeState,
   setup(ctx) {
+    const host = ctx.use(HostEnvironmentContract);
     const store = new JsonlSessionStore({
-      agentDir: agentDirFor(ctx.config.agentDir),
+      // Read when asked: the host's handle answers only once the boot has committed.
+      get agentDir() {
+        return agentDirFor(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+      },
       getState: () => ctx.getState(),
       setState: (next) => ctx.setState(next),
       report: (problem) => ctx.emit(SESSION_SAVE_ERROR_EVENT, problem),

@@ -1,8 +1,9 @@
 /**
  * Installed packages feeding the distribution (hosts/packages.ts through hosts/compose.ts): a package
  * plugin becomes an entry under its own id (replacing a built-in of that id), a package's plugins.json
- * applies as an overlay, `npm:`/`git:` uses resolve to the installed package's plugin, skills and
- * prompt templates reach the resources plugin (which finds them with a package origin), project
+ * applies as an overlay, `npm:`/`git:` uses resolve to the installed package's plugin, skills,
+ * prompt templates and extensions reach plugins through the host environment (the resources plugin
+ * finds them with a package origin), project
  * packages run code only in a trusted project, and the layer sits between the user's and the project's.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -93,12 +94,13 @@ describe("the installed-packages layer of the distribution", () => {
     await expect(resolve()).rejects.toThrow(`package "npm:only-skills" has no pi-host plugins`);
   });
 
-  it("skills and prompt templates go to the resources plugin, which finds them with a package origin", async () => {
+  it("skills and prompt templates go to the host environment, where the resources plugin finds them with a package origin", async () => {
     const greeter = installedNpm("greeter-pkg", "greeter");
     packagesSetting(["npm:greeter-pkg"]);
-    const { entries } = await resolve();
-    const config = entries.find((e) => e.id === "resources")!.config as any;
-    expect(config).toEqual({ packages: [{ name: "npm:greeter-pkg", skills: [join(greeter, "skills")], prompts: [join(greeter, "prompts")] }] });
+    const { entries, environment } = await resolve();
+    expect(entries.find((e) => e.id === "resources")!.config).toBeUndefined();
+    expect(environment!.packages!.resources).toEqual([{ name: "npm:greeter-pkg", skills: [join(greeter, "skills")], prompts: [join(greeter, "prompts")] }]);
+    const config = { packages: environment!.packages!.resources };
 
     const world = makeWorld();
     const { kernel, source } = await bootResources(world, config);
@@ -124,13 +126,13 @@ describe("the installed-packages layer of the distribution", () => {
     expect(untrusted.entries.find((e) => e.id === "greeter")).toBeUndefined();
     // The host's one trust line covers the project's settings, and with them its packages.
     expect(untrusted.notices).toEqual([`skipped project resources in ${cwd} (.pi/settings.json): the project is not trusted; run "pi trust" or /trust to trust it, or pass --approve for this run`]);
-    expect(untrusted.entries.find((e) => e.id === "resources")!.config?.packages).toBeUndefined();
+    expect(untrusted.environment!.packages!.resources).toEqual([]);
 
     await trustProject(agentDir, cwd);
     const trusted = await resolve();
     expect(trusted.notices).toEqual([]);
     expect(trusted.entries.find((e) => e.id === "greeter")).toMatchObject({ use: join(dir, "plugins", "greeter", "index.ts") });
-    expect((trusted.entries.find((e) => e.id === "resources")!.config as any).packages[0].skills).toEqual([join(dir, "skills")]);
+    expect(trusted.environment!.packages!.resources[0]!.skills).toEqual([join(dir, "skills")]);
   });
 
   it("a package named in settings but not installed, or a broken settings file, is a notice, not a failure", async () => {
@@ -146,7 +148,7 @@ describe("the installed-packages layer of the distribution", () => {
     expect(entries.find((e) => e.id === "tool-bash")!.use).toBe("tool-bash");
   });
 
-  it("extensions go to the pi-extensions plugin's packageExtensions (a project's only when trusted); without that plugin, a notice", async () => {
+  it("extensions go to the host environment's package extensions (a project's only when trusted)", async () => {
     const global = join(agentDir, "npm", "ext-pkg");
     mkdirSync(join(global, "extensions"), { recursive: true });
     writeFileSync(join(global, "package.json"), JSON.stringify({ name: "ext-pkg", version: "1.0.0" }));
@@ -159,12 +161,10 @@ describe("the installed-packages layer of the distribution", () => {
     packagesSetting(["npm:proj-ext"], "project");
 
     const untrusted = await resolve();
-    expect(untrusted.entries.find((e) => e.id === "pi-extensions")!.config).toMatchObject({ packageExtensions: [join(global, "extensions")] });
+    expect(untrusted.environment!.packages!.extensions).toEqual([join(global, "extensions")]);
     await trustProject(agentDir, cwd);
     const trusted = await resolve();
-    expect(trusted.entries.find((e) => e.id === "pi-extensions")!.config).toMatchObject({ packageExtensions: [join(global, "extensions"), join(project, "b.ts")] });
-
-    writeFileSync(join(agentDir, "plugins.json"), JSON.stringify([{ id: "pi-extensions", enabled: false }]));
-    expect((await resolve()).notices).toEqual([`the extensions of npm:ext-pkg, npm:proj-ext are not loaded: the distribution has no enabled "pi-extensions" plugin`]);
+    expect(trusted.environment!.packages!.extensions).toEqual([join(global, "extensions"), join(project, "b.ts")]);
+    expect(trusted.entries.find((e) => e.id === "pi-extensions")!.config).toBeUndefined();
   });
 });
