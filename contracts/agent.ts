@@ -127,6 +127,7 @@ export const AgentLoopContract = defineContract<AgentLoop>({
   gate: "boundary",
   deadlineMs: 5_000,
   shape: { runTurn: "function" },
+  methods: { runTurn: "async" },
 });
 
 /** What `runAgent` needs to call the loop: a stable handle's `call`, so each turn is admitted anew. */

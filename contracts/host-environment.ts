@@ -48,6 +48,7 @@ export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },
+  methods: { environment: "sync" },
 });
 
 /**

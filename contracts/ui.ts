@@ -50,6 +50,18 @@ export const UiContract = defineContract<UserInterface>({
   kind: "many",
   gate: "overlap",
   shape: { hasUI: "function", select: "function", confirm: "function", input: "function", editor: "function", notify: "function" },
+  methods: {
+    hasUI: "sync",
+    select: "async",
+    confirm: "async",
+    input: "async",
+    editor: "async",
+    notify: "sync",
+    setStatus: "sync",
+    setWidget: "sync",
+    setTitle: "sync",
+    setEditorText: "sync",
+  },
 });
 
 /** The interface of no user: every dialog takes its default at once, every update goes nowhere. */

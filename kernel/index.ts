@@ -7,13 +7,24 @@ import "./reflect.js";
 export { inject } from "tsyringe";
 /** The DI library itself, handed to source-loaded plugins as the "tsyringe" module (one shared copy). */
 export * as tsyringe from "tsyringe";
-export { defineContract, type Contract, type ContractKind, type ContractShape, type ContractSpec, type GatePolicy } from "./contract.js";
+export {
+  defineContract,
+  type Contract,
+  type ContractKind,
+  type ContractShape,
+  type ContractSpec,
+  type GatePolicy,
+  type MethodKeys,
+  type MethodList,
+  type MethodMode,
+} from "./contract.js";
 export { definePlugin, type PluginDefinition, type ProvideDecl, type RequireDecl, type StateSpec } from "./plugin.js";
 export { PluginTokens, type PluginContext, type ProvideOptions } from "./context.js";
-export { Handle, ManyHandle, NoProviderError, type Lease } from "./handles.js";
+export { Handle, ManyHandle, NoProviderError, type ContractApi, type Lease } from "./handles.js";
 export {
   ContractError,
   DeclareOnlyError,
+  HandleHeldError,
   StaleGenerationError,
   formatLifecycleError,
   type LifecycleError,

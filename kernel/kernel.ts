@@ -181,7 +181,7 @@ export class Kernel {
       this.singles.set(contract.id, handle);
       this.root.register(contract.token, { useValue: handle });
     }
-    return handle;
+    return handle as Handle<T>;
   }
 
   /** Stable handles to every provider of a `many` contract. */
@@ -193,7 +193,7 @@ export class Kernel {
       this.manys.set(contract.id, many);
       this.root.register(contract.token, { useValue: many });
     }
-    return many;
+    return many as ManyHandle<T>;
   }
 
   /** Declares that the host itself needs `contract` in `range`; boot fails without a provider. */

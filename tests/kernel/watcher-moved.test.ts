@@ -10,7 +10,7 @@ import * as api from "../../kernel/index.js";
 import { Kernel, type OperationResult } from "../../kernel/index.js";
 import { watchPlugins, type PluginWatcher } from "../../hosts/watch.js";
 
-const MarkerContract = api.defineContract<{ get(): string }>({ id: "test/marker", version: "1.0.0", kind: "many", gate: "overlap" });
+const MarkerContract = api.defineContract<{ get(): string }>({ id: "test/marker", version: "1.0.0", kind: "many", gate: "overlap", methods: { get: "sync" } });
 
 function pluginSource(marker: string): string {
   return `import { defineContract, definePlugin } from "pi-host";

@@ -21,7 +21,7 @@ export default definePlugin({
 `;
 }
 
-const MarkerContract = api.defineContract<{ get(): string }>({ id: "test/marker", version: "1.0.0", kind: "many", gate: "overlap" });
+const MarkerContract = api.defineContract<{ get(): string }>({ id: "test/marker", version: "1.0.0", kind: "many", gate: "overlap", methods: { get: "sync" } });
 
 describe("watch mode", () => {
   let dir: string;

@@ -59,7 +59,7 @@ export default definePlugin({
 
     const plugins = (): PluginLine[] => {
       const byPlugin = new Map<string, PluginLine>();
-      const add = (handle: Handle<unknown>, contract: string): void => {
+      const add = (handle: Handle<any>, contract: string): void => {
         const id = handle.pluginId;
         if (id === undefined) return;
         const line = byPlugin.get(id) ?? { id, generation: handle.generation, contracts: [] };
