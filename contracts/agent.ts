@@ -145,7 +145,7 @@ export async function runAgent(loop: LoopCaller, prompts: AgentMessage[], messag
   const first = await config();
   first.emit({ type: "agent_start" });
   try {
-    while (!run.done) run = await loop.call("runTurn", run, run.turns === 0 ? first : await config());
+    while (!run.done) run = await loop.api.runTurn(run, run.turns === 0 ? first : await config());
   } finally {
     first.emit({ type: "agent_end", messages: run.newMessages });
   }

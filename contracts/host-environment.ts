@@ -58,7 +58,7 @@ export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
  */
 export async function projectFilesApply(host: Handle<HostEnvironmentProvider> | undefined, cwd: string): Promise<boolean> {
   if (host === undefined || !host.available) return false;
-  const environment = await host.call("environment");
+  const environment = await host.api.environment();
   if (!environment.projectTrust.trusted) return false;
   const here = resolve(cwd);
   const root = resolve(environment.cwd);

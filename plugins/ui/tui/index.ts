@@ -95,14 +95,14 @@ export default definePlugin({
       store: ctx.use(SessionStoreContract),
       async settingsTheme(cwd) {
         if (!settings.available) return undefined;
-        const theme = (await settings.call("get", cwd)).theme;
+        const theme = (await settings.api.get(cwd)).theme;
         return typeof theme === "string" && theme !== "" ? theme : undefined;
       },
       async extraCommands(cwd) {
         const extra: Array<{ value: string; detail?: string }> = [];
         for (const source of resources.list()) {
-          for (const t of await source.call("templates", cwd)) extra.push({ value: t.name, detail: t.description });
-          for (const skill of await source.call("skills", cwd)) extra.push({ value: `skill:${skill.name}`, detail: skill.description });
+          for (const t of await source.api.templates(cwd)) extra.push({ value: t.name, detail: t.description });
+          for (const skill of await source.api.skills(cwd)) extra.push({ value: `skill:${skill.name}`, detail: skill.description });
         }
         return extra;
       },

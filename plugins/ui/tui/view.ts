@@ -81,22 +81,22 @@ export class TerminalView implements TuiView {
   start(info: TuiStart): void {
     const s = this.deps.state();
     // The session's folder is the one the agent works in; the shell's is the process's.
-    s.cwd = syncCall(() => this.deps.store.available ? this.deps.store.call("current")?.cwd : undefined, undefined) ?? info.cwd;
+    s.cwd = syncCall(() => this.deps.store.available ? this.deps.store.api.current()?.cwd : undefined, undefined) ?? info.cwd;
     this.height = info.height;
     const first = !s.started;
     s.started = true;
     s.running = true;
-    if (first && s.entries.length === 0) rebuildFromMessages(s, syncCall(() => this.deps.session.call("messages"), []));
+    if (first && s.entries.length === 0) rebuildFromMessages(s, syncCall(() => this.deps.session.api.messages(), []));
     this.refreshInfo();
     this.deps.save(s);
     // The session opens its file and picks its model on first use; ask it to, so the footer shows the model.
-    this.background("start", () => this.deps.session.call("availableModels"));
+    this.background("start", () => this.deps.session.api.availableModels());
     void this.deps.settingsTheme(info.cwd).then((name) => this.later((state) => name !== undefined && name !== state.theme && this.useTheme(state, name)));
     void this.deps.extraCommands(info.cwd).then((extra) => (this.extra = extra), () => undefined);
     if (first && info.initialMessages.length > 0) {
       const messages = [...info.initialMessages];
       this.background("prompt", async () => {
-        for (const message of messages) await this.deps.session.call("prompt", message);
+        for (const message of messages) await this.deps.session.api.prompt(message);
       });
     }
   }
@@ -218,17 +218,17 @@ export class TerminalView implements TuiView {
     }
     if (key.name === "escape") {
       if (s.completion !== null) s.completion = null;
-      else if (s.busy || s.compacting) this.background("abort", () => this.deps.session.call("abort"));
+      else if (s.busy || s.compacting) this.background("abort", () => this.deps.session.api.abort());
       return {};
     }
     if (s.completion !== null && this.completionKey(s, key)) return {};
     if (key.ctrl && key.name === "p") {
-      this.background("cycle model", () => this.deps.session.call("cycleModel", key.shift ? "backward" : "forward"));
+      this.background("cycle model", () => this.deps.session.api.cycleModel(key.shift ? "backward" : "forward"));
       return {};
     }
     if (key.ctrl && key.name === "l") return this.command(s, "model", "");
     if (key.name === "tab" && key.shift) {
-      this.background("thinking level", () => this.deps.session.call("cycleThinkingLevel"));
+      this.background("thinking level", () => this.deps.session.api.cycleThinkingLevel());
       return {};
     }
     if (key.ctrl && key.name === "t") {
@@ -407,7 +407,7 @@ export class TerminalView implements TuiView {
     if (command !== undefined) return this.command(s, command.name, command.args);
     const session = this.deps.session;
     if (s.busy) this.background(whileBusy === "steer" ? "steer" : "follow-up", () => session.call(whileBusy, text));
-    else this.background("prompt", () => session.call("prompt", text));
+    else this.background("prompt", () => session.api.prompt(text));
     return {};
   }
 
@@ -449,7 +449,7 @@ export class TerminalView implements TuiView {
       }
       case "model":
         this.openPicker(s, { kind: "model", title: "Select a model", query: args }, async () => {
-          const models = await session.call("availableModels");
+          const models = await session.api.availableModels();
           const current = this.info.state?.model;
           return models.map((m) => ({ label: `${m.provider}/${m.id}`, value: `${m.provider}/${m.id}`, detail: m.name !== m.id ? m.name : undefined, current: current?.provider === m.provider && current.id === m.id }));
         });
@@ -459,13 +459,13 @@ export class TerminalView implements TuiView {
         return {};
       case "fork":
         this.openPicker(s, { kind: "fork", title: "Fork from a message", query: args }, async () =>
-          [...(await session.call("forkPoints"))].reverse().map((p) => ({ label: oneLine(p.text), value: p.entryId })),
+          [...(await session.api.forkPoints())].reverse().map((p) => ({ label: oneLine(p.text), value: p.entryId })),
         );
         return {};
       case "resume":
         this.openPicker(s, { kind: "resume", title: "Resume a session", query: args }, async () => {
-          const current = syncCall(() => session.call("state"), undefined)?.sessionFile;
-          const list = await this.deps.store.call("list", { cwd: s.cwd });
+          const current = syncCall(() => session.api.state(), undefined)?.sessionFile;
+          const list = await this.deps.store.api.list({ cwd: s.cwd });
           return list.map((x) => ({
             label: oneLine(x.name ?? x.firstMessage ?? x.id) || "(empty)",
             value: x.path,
@@ -475,18 +475,18 @@ export class TerminalView implements TuiView {
         });
         return {};
       case "new":
-        this.background("new session", () => session.call("newSession"));
+        this.background("new session", () => session.api.newSession());
         return {};
       case "compact":
-        this.background("compact", () => session.call("compact", args === "" ? undefined : args));
+        this.background("compact", () => session.api.compact(args === "" ? undefined : args));
         return {};
       case "name":
         if (args === "") notice(s, "Give a name: /name <name>", "warning");
-        else this.background("name", () => session.call("setSessionName", args), () => this.later((state) => notice(state, `Session named "${args}"`)));
+        else this.background("name", () => session.api.setSessionName(args), () => this.later((state) => notice(state, `Session named "${args}"`)));
         return {};
       case "session": {
-        const st = syncCall(() => session.call("state"), undefined);
-        const stats = syncCall(() => session.call("stats"), undefined);
+        const st = syncCall(() => session.api.state(), undefined);
+        const stats = syncCall(() => session.api.stats(), undefined);
         const lines = [
           `Session ${st?.sessionName ? `"${st.sessionName}" ` : ""}${st?.sessionId ?? "(none)"}`,
           `  file: ${st?.sessionFile ? shortPath(st.sessionFile) : "(not saved)"}`,
@@ -582,7 +582,7 @@ export class TerminalView implements TuiView {
       picker.labelEdit = undefined;
       if (choice !== undefined) {
         try {
-          this.deps.store.call("appendLabel", choice.item.value, label === "" ? undefined : label);
+          this.deps.store.api.appendLabel(choice.item.value, label === "" ? undefined : label);
           picker.items = this.treeItems();
         } catch (error) {
           notice(s, `label: ${(error as Error).message}`, "error");
@@ -597,15 +597,15 @@ export class TerminalView implements TuiView {
     switch (picker.kind) {
       case "model": {
         const slash = item.value.indexOf("/");
-        this.background("model", () => session.call("setModel", item.value.slice(0, slash), item.value.slice(slash + 1)));
+        this.background("model", () => session.api.setModel(item.value.slice(0, slash), item.value.slice(slash + 1)));
         return;
       }
       case "resume":
-        this.background("resume", () => session.call("switchSession", item.value));
+        this.background("resume", () => session.api.switchSession(item.value));
         return;
       case "fork":
         this.background("fork", async () => {
-          const result = await session.call("fork", item.value);
+          const result = await session.api.fork(item.value);
           this.later((state) => editor.setText(state, result.text));
         });
         return;
@@ -618,15 +618,15 @@ export class TerminalView implements TuiView {
   /** Moves to a tree entry; a user message puts its text back in the editor and moves to before it, as pi does. */
   private navigate(entryId: string): void {
     const store = this.deps.store;
-    const entry = syncCall(() => store.call("entry", entryId), undefined);
+    const entry = syncCall(() => store.api.entry(entryId), undefined);
     this.background("tree", async () => {
       let text: string | undefined;
       if (entry?.type === "message" && entry.message.role === "user") {
         text = contentText((entry.message as { content: string }).content);
-        if (entry.parentId === null) store.call("branch", null);
-        else await this.deps.session.call("navigateTree", entry.parentId);
+        if (entry.parentId === null) store.api.branch(null);
+        else await this.deps.session.api.navigateTree(entry.parentId);
       } else {
-        await this.deps.session.call("navigateTree", entryId);
+        await this.deps.session.api.navigateTree(entryId);
       }
       this.later((state) => {
         this.rebuild(state);
@@ -638,9 +638,9 @@ export class TerminalView implements TuiView {
   /** The session tree, flattened: indentation grows only where the conversation branches. */
   private treeItems(): PickerItem[] {
     const store = this.deps.store;
-    const roots = syncCall(() => store.call("tree"), [] as TreeNode[]);
-    const onPath = new Set(syncCall(() => store.call("path"), []).map((e) => e.id));
-    const leaf = syncCall(() => store.call("leafId"), null);
+    const roots = syncCall(() => store.api.tree(), [] as TreeNode[]);
+    const onPath = new Set(syncCall(() => store.api.path(), []).map((e) => e.id));
+    const leaf = syncCall(() => store.api.leafId(), null);
     const items: PickerItem[] = [];
     const visit = (node: TreeNode, depth: number): void => {
       const label = describeEntry(node);
@@ -659,7 +659,7 @@ export class TerminalView implements TuiView {
   // ── helpers ─────────────────────────────────────────────────────────────────────────────────
 
   private rebuild(s: ViewState): void {
-    rebuildFromMessages(s, syncCall(() => this.deps.session.call("messages"), []));
+    rebuildFromMessages(s, syncCall(() => this.deps.session.api.messages(), []));
     s.queue = { steering: [], followUp: [] };
     this.refreshInfo();
   }
@@ -667,8 +667,8 @@ export class TerminalView implements TuiView {
   private refreshInfo(): void {
     const session = this.deps.session;
     this.info = {
-      state: syncCall(() => session.call("state"), this.info.state),
-      stats: syncCall(() => session.call("stats"), this.info.stats),
+      state: syncCall(() => session.api.state(), this.info.state),
+      stats: syncCall(() => session.api.stats(), this.info.stats),
     };
   }
 
