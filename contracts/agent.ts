@@ -130,9 +130,9 @@ export const AgentLoopContract = defineContract<AgentLoop>({
   methods: { runTurn: "async" },
 });
 
-/** What `runAgent` needs to call the loop: a stable handle's `call`, so each turn is admitted anew. */
+/** What `runAgent` needs to call the loop: a stable handle's typed view, so each turn is admitted anew. */
 export interface LoopCaller {
-  call(method: "runTurn", run: RunState, config: TurnConfig): Promise<RunState>;
+  readonly api: Pick<AgentLoop, "runTurn">;
 }
 
 /**

@@ -406,7 +406,7 @@ export class TerminalView implements TuiView {
     s.completion = null;
     if (command !== undefined) return this.command(s, command.name, command.args);
     const session = this.deps.session;
-    if (s.busy) this.background(whileBusy === "steer" ? "steer" : "follow-up", () => session.call(whileBusy, text));
+    if (s.busy) this.background(whileBusy === "steer" ? "steer" : "follow-up", () => (whileBusy === "steer" ? session.api.steer(text) : session.api.followUp(text)));
     else this.background("prompt", () => session.api.prompt(text));
     return {};
   }
