@@ -52,16 +52,15 @@ export interface ViewDeps {
   now?: () => number;
 }
 
-/** Calls a synchronous session method; a held handle (the session reloading) answers `fallback`. */
-function syncCall<T>(produce: () => T | Promise<T>, fallback: T): T {
+/**
+ * Calls a synchronous method of the session or store. While a reload holds the handle the call fails
+ * with HandleHeldError instead of waiting; the view then shows `fallback` and catches up on its next call.
+ */
+function unlessHeld<T>(produce: () => T, fallback: T): T {
   try {
-    const value = produce();
-    if (value !== null && typeof value === "object" && typeof (value as Promise<T>).then === "function") {
-      (value as Promise<T>).catch(() => undefined);
-      return fallback;
-    }
-    return value as T;
+    return produce();
   } catch {
+    // HandleHeldError is the expected failure; any other (no provider, a retired generation) shows the fallback too.
     return fallback;
   }
 }
@@ -81,12 +80,12 @@ export class TerminalView implements TuiView {
   start(info: TuiStart): void {
     const s = this.deps.state();
     // The session's folder is the one the agent works in; the shell's is the process's.
-    s.cwd = syncCall(() => this.deps.store.available ? this.deps.store.api.current()?.cwd : undefined, undefined) ?? info.cwd;
+    s.cwd = unlessHeld(() => this.deps.store.available ? this.deps.store.api.current()?.cwd : undefined, undefined) ?? info.cwd;
     this.height = info.height;
     const first = !s.started;
     s.started = true;
     s.running = true;
-    if (first && s.entries.length === 0) rebuildFromMessages(s, syncCall(() => this.deps.session.api.messages(), []));
+    if (first && s.entries.length === 0) rebuildFromMessages(s, unlessHeld(() => this.deps.session.api.messages(), []));
     this.refreshInfo();
     this.deps.save(s);
     // The session opens its file and picks its model on first use; ask it to, so the footer shows the model.
@@ -464,7 +463,7 @@ export class TerminalView implements TuiView {
         return {};
       case "resume":
         this.openPicker(s, { kind: "resume", title: "Resume a session", query: args }, async () => {
-          const current = syncCall(() => session.api.state(), undefined)?.sessionFile;
+          const current = unlessHeld(() => session.api.state(), undefined)?.sessionFile;
           const list = await this.deps.store.api.list({ cwd: s.cwd });
           return list.map((x) => ({
             label: oneLine(x.name ?? x.firstMessage ?? x.id) || "(empty)",
@@ -485,8 +484,8 @@ export class TerminalView implements TuiView {
         else this.background("name", () => session.api.setSessionName(args), () => this.later((state) => notice(state, `Session named "${args}"`)));
         return {};
       case "session": {
-        const st = syncCall(() => session.api.state(), undefined);
-        const stats = syncCall(() => session.api.stats(), undefined);
+        const st = unlessHeld(() => session.api.state(), undefined);
+        const stats = unlessHeld(() => session.api.stats(), undefined);
         const lines = [
           `Session ${st?.sessionName ? `"${st.sessionName}" ` : ""}${st?.sessionId ?? "(none)"}`,
           `  file: ${st?.sessionFile ? shortPath(st.sessionFile) : "(not saved)"}`,
@@ -618,7 +617,7 @@ export class TerminalView implements TuiView {
   /** Moves to a tree entry; a user message puts its text back in the editor and moves to before it, as pi does. */
   private navigate(entryId: string): void {
     const store = this.deps.store;
-    const entry = syncCall(() => store.api.entry(entryId), undefined);
+    const entry = unlessHeld(() => store.api.entry(entryId), undefined);
     this.background("tree", async () => {
       let text: string | undefined;
       if (entry?.type === "message" && entry.message.role === "user") {
@@ -638,9 +637,9 @@ export class TerminalView implements TuiView {
   /** The session tree, flattened: indentation grows only where the conversation branches. */
   private treeItems(): PickerItem[] {
     const store = this.deps.store;
-    const roots = syncCall(() => store.api.tree(), [] as TreeNode[]);
-    const onPath = new Set(syncCall(() => store.api.path(), []).map((e) => e.id));
-    const leaf = syncCall(() => store.api.leafId(), null);
+    const roots = unlessHeld(() => store.api.tree(), [] as TreeNode[]);
+    const onPath = new Set(unlessHeld(() => store.api.path(), []).map((e) => e.id));
+    const leaf = unlessHeld(() => store.api.leafId(), null);
     const items: PickerItem[] = [];
     const visit = (node: TreeNode, depth: number): void => {
       const label = describeEntry(node);
@@ -659,7 +658,7 @@ export class TerminalView implements TuiView {
   // ── helpers ─────────────────────────────────────────────────────────────────────────────────
 
   private rebuild(s: ViewState): void {
-    rebuildFromMessages(s, syncCall(() => this.deps.session.api.messages(), []));
+    rebuildFromMessages(s, unlessHeld(() => this.deps.session.api.messages(), []));
     s.queue = { steering: [], followUp: [] };
     this.refreshInfo();
   }
@@ -667,8 +666,8 @@ export class TerminalView implements TuiView {
   private refreshInfo(): void {
     const session = this.deps.session;
     this.info = {
-      state: syncCall(() => session.api.state(), this.info.state),
-      stats: syncCall(() => session.api.stats(), this.info.stats),
+      state: unlessHeld(() => session.api.state(), this.info.state),
+      stats: unlessHeld(() => session.api.stats(), this.info.stats),
     };
   }
 
