@@ -4,13 +4,13 @@
  * persistence — and publishes everything that happens as events on the kernel bus, so a mode reloaded
  * mid-session (or the session itself) never loses a subscriber.
  */
-import { defineContract } from "../kernel/index.js";
+import { defineContract, defineEvent } from "../kernel/index.js";
 import type { AgentEvent, AgentMessage } from "./agent.js";
 import type { ImageContent, Model, ThinkingLevel } from "./ai/index.js";
 import type { CompactionResult, SessionEntry, SessionInfo, TreeNode } from "./session.js";
 
-/** The bus event every session event is published on. */
-export const SESSION_EVENT = "agent-session:event";
+/** The bus event every session event is published on; subscribers get a SessionEvent. */
+export const SESSION_EVENT = defineEvent<SessionEvent>("agent-session:event");
 
 /** Session-level events, in addition to the loop's (pi's names). */
 export type SessionEvent =

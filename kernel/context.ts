@@ -8,6 +8,7 @@ import { watch as fsWatch, type FSWatcher } from "node:fs";
 import type { DependencyContainer } from "tsyringe";
 import type { Contract } from "./contract.js";
 import { DeclareOnlyError, StaleGenerationError } from "./errors.js";
+import type { EventKey, EventToken } from "./events.js";
 import type { Disposer, Generation } from "./generation.js";
 import type { Handle, ManyHandle } from "./handles.js";
 
@@ -42,9 +43,11 @@ export interface PluginContext<C = unknown, S = unknown> {
   use<T>(contract: Contract<T>): Handle<T>;
   /** Stable handles to every provider of a `many` contract. */
   useAll<T>(contract: Contract<T>): ManyHandle<T>;
-  /** Listens to a bus event; only the active generation's handlers hear events. */
+  /** Listens to a bus event; only the active generation's handlers hear events. A typed event types the payload. */
+  on<T>(event: EventToken<T>, handler: (payload: T) => void): void;
   on(event: string, handler: (payload: any) => void): void;
-  /** Emits a bus event (not from setup). */
+  /** Emits a bus event (not from setup). A typed event checks the payload. */
+  emit<T>(event: EventToken<T>, payload: T): void;
   emit(event: string, payload?: unknown): void;
   /** This plugin's state, carried across reloads by `state.migrate`. */
   getState(): S;
@@ -70,8 +73,8 @@ export interface ContextHost {
   recordProvide(gen: Generation, contract: Contract<any>, implementation: unknown, key: string | undefined): void;
   handle<T>(contract: Contract<T>): Handle<T>;
   manyHandle<T>(contract: Contract<T>): ManyHandle<T>;
-  listen(gen: Generation, event: string, handler: (payload: unknown) => void): () => void;
-  emit(event: string, payload: unknown): void;
+  listen(gen: Generation, event: EventKey, handler: (payload: unknown) => void): () => void;
+  emit(event: EventKey, payload: unknown): void;
   validateState(gen: Generation, next: unknown): void;
   countStaleUse(): void;
 }
@@ -110,11 +113,11 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
       alive("useAll");
       return host.manyHandle(contract);
     },
-    on(event, handler) {
+    on(event: EventKey, handler: (payload: any) => void) {
       alive("on", true);
-      gen.addEffect({ name: `on:${event}`, start: () => host.listen(gen, event, handler) });
+      gen.addEffect({ name: `on:${typeof event === "string" ? event : event.name}`, start: () => host.listen(gen, event, handler) });
     },
-    emit(event, payload) {
+    emit(event: EventKey, payload?: unknown) {
       acting("emit");
       host.emit(event, payload);
     },

@@ -31,6 +31,7 @@ export {
   type Phase,
 } from "./errors.js";
 export { SchemaError } from "./config.js";
+export { defineEvent, type EventToken } from "./events.js";
 export {
   Kernel,
   type BootResult,

@@ -10,7 +10,7 @@ import { shapeMismatch, type Contract } from "./contract.js";
 import { checkState, SchemaError, validated } from "./config.js";
 import { createContext, PluginTokens, type ContextHost } from "./context.js";
 import { ContractError, DeclareOnlyError, formatLifecycleError, lifecycleError, type LifecycleError, type Phase } from "./errors.js";
-import { EventBus } from "./events.js";
+import { EventBus, type EventKey, type EventToken } from "./events.js";
 import { Generation, type GenerationSource } from "./generation.js";
 import { Handle, ManyHandle, type HandleRuntime } from "./handles.js";
 import { runWatchingIo } from "./io-guard.js";
@@ -202,12 +202,16 @@ export class Kernel {
   }
 
   /** Listens to kernel and plugin events (`kernel:error`, `kernel:commit`, `kernel:deferred`, ...). */
-  on(event: string, handler: (payload: any) => void): () => void {
+  on<T>(event: EventToken<T>, handler: (payload: T) => void): () => void;
+  on(event: string, handler: (payload: any) => void): () => void;
+  on(event: EventKey, handler: (payload: any) => void): () => void {
     return this.bus.add(event, handler);
   }
 
-  /** Emits an event on the bus, as the host. */
-  emit(event: string, payload?: unknown): void {
+  /** Emits an event on the bus, as the host. A typed event checks the payload. */
+  emit<T>(event: EventToken<T>, payload: T): void;
+  emit(event: string, payload?: unknown): void;
+  emit(event: EventKey, payload?: unknown): void {
     this.bus.emit(event, payload);
   }
 

@@ -3,10 +3,11 @@
  * checker has to catch. tests/types/types.test.ts runs tsc on this file alone and checks that exactly
  * these errors, on exactly these lines, are reported. The main typecheck leaves this folder out.
  */
-import { defineContract, type Handle, type SessionStore, type AgentMessage } from "pi-host";
+import { defineContract, SESSION_EVENT, type AgentMessage, type Handle, type PluginContext, type SessionStore } from "pi-host";
 
 declare const store: Handle<SessionStore>;
 declare const message: AgentMessage;
+declare const ctx: PluginContext;
 
 store.api.appendMesage(message); // expect-error: TS2551
 store.api.appendMessage("not a message"); // expect-error: TS2345
@@ -29,3 +30,6 @@ export const Incomplete = defineContract<Counter>({
   gate: "overlap",
   methods: { inc: "sync" }, // expect-error: TS2741
 });
+
+ctx.emit(SESSION_EVENT, { type: "no_such_event" }); // expect-error: TS2769
+ctx.on(SESSION_EVENT, (event) => event.notAField); // expect-error: TS2339
