@@ -14,7 +14,7 @@ import { EventBus, type EventKey, type EventToken } from "./events.js";
 import { Generation, type GenerationSource } from "./generation.js";
 import { Handle, ManyHandle, type HandleRuntime } from "./handles.js";
 import { runWatchingIo } from "./io-guard.js";
-import { hashSource, PluginLoader, sourceLabel, type PluginSource } from "./loader.js";
+import { PluginLoader, sourceLabel, type PluginSource } from "./loader.js";
 import { providesOf, requiresOf, type PluginDefinition } from "./plugin.js";
 import { LifecycleQueue } from "./queue.js";
 
@@ -37,6 +37,8 @@ export interface PhaseInfo {
 export interface KernelOptions {
   /** Module specifiers resolved to the host's own modules when loading plugin source (e.g. "pi-host"). */
   virtualModules?: Record<string, unknown>;
+  /** The host's content hash of a file plugin's source: an unchanged source reloads as a no-op. */
+  hashSource?: (entry: string) => Promise<string>;
   /** How long one disposer may take at retire before it is cut off and reported. */
   disposeTimeoutMs?: number;
   /** How long retire waits for admitted work on the old generation before disposing anyway. */
@@ -148,7 +150,7 @@ export class Kernel {
   private shuttingDown = false;
 
   constructor(private readonly options: KernelOptions = {}) {
-    this.loader = new PluginLoader({ virtualModules: options.virtualModules });
+    this.loader = new PluginLoader({ virtualModules: options.virtualModules, hashSource: options.hashSource });
     this.root = rootContainer.createChildContainer();
     this.disposeTimeoutMs = options.disposeTimeoutMs ?? 2_000;
     this.drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
@@ -452,7 +454,7 @@ export class Kernel {
     }
 
     if (record.active !== undefined && change.source === undefined && change.config === undefined && source.kind === "file") {
-      const hash = await hashSource(source.path).catch(() => undefined);
+      const hash = await this.loader.hash(source.path);
       if (hash !== undefined && hash === record.active.source.hash) return { pluginId, status: "noop", generation: record.active.number };
     }
     const number = record.nextGeneration++;

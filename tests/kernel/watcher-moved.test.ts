@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as api from "../../kernel/index.js";
+import { hashSource } from "../../hosts/source-policy.js";
 import { Kernel, type OperationResult } from "../../kernel/index.js";
 import { watchPlugins, type PluginWatcher } from "../../hosts/watch.js";
 
@@ -54,7 +55,7 @@ describe("watcher and moving folders", () => {
     mkdirSync(folder);
     const file = join(folder, "index.ts");
     writeFileSync(file, pluginSource("v0"));
-    const k = (kernel = new Kernel({ virtualModules: { "pi-host": api } }));
+    const k = (kernel = new Kernel({ hashSource, virtualModules: { "pi-host": api } }));
     expect((await k.boot([{ id: "edited", source: { kind: "file", path: file } }])).errors).toEqual([]);
     const results: OperationResult[] = [];
     watcher = await watchPlugins(k, { onReload: (r) => results.push(r), lostFolderPollMs: 20 });
@@ -75,7 +76,7 @@ describe("watcher and moving folders", () => {
     mkdirSync(folder);
     const file = join(folder, "index.ts");
     writeFileSync(file, pluginSource("v0"));
-    const k = (kernel = new Kernel({ virtualModules: { "pi-host": api } }));
+    const k = (kernel = new Kernel({ hashSource, virtualModules: { "pi-host": api } }));
     expect((await k.boot([{ id: "edited", source: { kind: "file", path: file } }])).errors).toEqual([]);
     watcher = await watchPlugins(k, { lostFolderPollMs: 20 });
     const served = () => k.useAll(MarkerContract).list().map((h) => h.call("get"));
@@ -88,7 +89,7 @@ describe("watcher and moving folders", () => {
   }, 30_000);
 
   it("with no plugin loaded from a source file, the watcher still starts and watches nothing", async () => {
-    const k = (kernel = new Kernel());
+    const k = (kernel = new Kernel({ hashSource }));
     await k.boot([]);
     const started = await Promise.race([watchPlugins(k), sleep(10_000).then(() => "never started" as const)]);
     expect(started).not.toBe("never started");
