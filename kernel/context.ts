@@ -7,10 +7,11 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
 import { watch as fsWatch, type FSWatcher } from "node:fs";
 import type { DependencyContainer } from "tsyringe";
 import type { Contract } from "./contract.js";
-import { DeclareOnlyError, StaleGenerationError } from "./errors.js";
+import { ContractError, DeclareOnlyError, StaleGenerationError } from "./errors.js";
 import type { EventKey, EventToken } from "./events.js";
 import type { Disposer, Generation } from "./generation.js";
 import type { Handle, ManyHandle } from "./handles.js";
+import { requiresOf } from "./plugin.js";
 
 /** What a class provider's constructor may inject besides contract handles. */
 export const PluginTokens = {
@@ -90,6 +91,12 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
       throw new StaleGenerationError(gen.pluginId, gen.number, member);
     }
   };
+  // A plugin reaches only the contracts it lists in `requires`; during setup the refusal fails prepare.
+  const required = new Set(requiresOf(gen.definition).map((need) => need.contract.id));
+  const declared = (contract: Contract<any>, member: string): void => {
+    if (required.has(contract.id)) return;
+    throw new ContractError(`plugin "${gen.pluginId}" calls ctx.${member}("${contract.id}") but does not list "${contract.id}" in requires`);
+  };
   const acting = (member: string, owns = false): void => {
     alive(member, owns);
     if (gen.status === "preparing") throw new DeclareOnlyError(gen.pluginId, `it called ctx.${member}()`);
@@ -107,10 +114,12 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
     },
     use(contract) {
       alive("use");
+      declared(contract, "use");
       return host.handle(contract);
     },
     useAll(contract) {
       alive("useAll");
+      declared(contract, "useAll");
       return host.manyHandle(contract);
     },
     on(event: EventKey, handler: (payload: any) => void) {

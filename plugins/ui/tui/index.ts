@@ -39,6 +39,9 @@ export default definePlugin({
     { contract: SessionStoreContract, optional: true },
     { contract: SettingsContract, optional: true },
     { contract: ResourcesContract, optional: true },
+    // Read by /plugins, which lists the providers of these contracts.
+    ...[AgentLoopContract, SessionCompactorContract, ModelsContract, AuthContract, TuiViewContract].map((contract) => ({ contract, optional: true })),
+    ...[AiProviderContract, ToolContract, ModeContract, HooksContract, UiContract].map((contract) => ({ contract, optional: true })),
   ],
   config: Type.Object({
     /** Where `themes/<name>.json` are looked up; default PI_CODING_AGENT_DIR or ~/.pi/agent. */
