@@ -2,7 +2,7 @@
  * handle call overhead: what does going through a stable handle cost per call?
  *
  * A plugin provides a `single` contract whose `inc(x)` returns x + 1 (synchronous). The same provider
- * object is called two ways: `handle.call("inc", i)` through the kernel's stable handle (admission,
+ * object is called two ways: `handle.api.inc(i)` (the typed view) through the kernel's stable handle (admission,
  * generation pinning, thenable check, release) and `impl.inc(i)` directly. Each way runs many millions of
  * iterations per round, rounds alternate between the two so drift and noise hit both alike, and the
  * median round counts. Every result feeds an accumulator that is checked at the end, so V8 cannot drop
@@ -20,7 +20,7 @@ const WARMUP_ROUNDS = 3;
 const TARGET_OVERHEAD_NS = 200;
 
 const api = await loadApi();
-const Counter = api.defineContract({ id: "bench/counter", version: "1.0.0", kind: "single", gate: "overlap", shape: { inc: "function" } });
+const Counter = api.defineContract({ id: "bench/counter", version: "1.0.0", kind: "single", gate: "overlap", shape: { inc: "function" }, methods: { inc: "sync" } });
 const plugin = api.definePlugin({
   id: "counter",
   version: "1.0.0",
@@ -52,7 +52,7 @@ function direct(target, n) {
 /** The same calls through the stable handle. */
 function viaHandle(h, n) {
   let acc = 0;
-  for (let i = 0; i < n; i++) acc = (acc + h.call("inc", i)) | 0;
+  for (let i = 0; i < n; i++) acc = (acc + h.api.inc(i)) | 0;
   return acc;
 }
 

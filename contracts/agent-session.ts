@@ -4,13 +4,13 @@
  * persistence — and publishes everything that happens as events on the kernel bus, so a mode reloaded
  * mid-session (or the session itself) never loses a subscriber.
  */
-import { defineContract } from "../kernel/index.js";
+import { defineContract, defineEvent } from "../kernel/index.js";
 import type { AgentEvent, AgentMessage } from "./agent.js";
 import type { ImageContent, Model, ThinkingLevel } from "./ai/index.js";
 import type { CompactionResult, SessionEntry, SessionInfo, TreeNode } from "./session.js";
 
-/** The bus event every session event is published on. */
-export const SESSION_EVENT = "agent-session:event";
+/** The bus event every session event is published on; subscribers get a SessionEvent. */
+export const SESSION_EVENT = defineEvent<SessionEvent>("agent-session:event");
 
 /** Session-level events, in addition to the loop's (pi's names). */
 export type SessionEvent =
@@ -127,4 +127,38 @@ export const AgentSessionContract = defineContract<AgentSession>({
   gate: "boundary",
   deadlineMs: 5_000,
   shape: { prompt: "function", steer: "function", abort: "function", state: "function" },
+  methods: {
+    ready: "async",
+    cwd: "sync",
+    prompt: "async",
+    steer: "async",
+    followUp: "async",
+    abort: "async",
+    idle: "async",
+    newSession: "async",
+    switchSession: "async",
+    fork: "async",
+    clone: "async",
+    recordMessage: "async",
+    setSessionName: "async",
+    navigateTree: "async",
+    setModel: "async",
+    cycleModel: "async",
+    availableModels: "async",
+    setThinkingLevel: "async",
+    cycleThinkingLevel: "async",
+    setSteeringMode: "async",
+    setFollowUpMode: "async",
+    compact: "async",
+    setAutoCompaction: "async",
+    setAutoRetry: "async",
+    abortRetry: "async",
+    state: "sync",
+    messages: "sync",
+    stats: "sync",
+    lastAssistantText: "sync",
+    entries: "sync",
+    tree: "sync",
+    forkPoints: "sync",
+  },
 });

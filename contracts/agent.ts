@@ -127,11 +127,12 @@ export const AgentLoopContract = defineContract<AgentLoop>({
   gate: "boundary",
   deadlineMs: 5_000,
   shape: { runTurn: "function" },
+  methods: { runTurn: "async" },
 });
 
-/** What `runAgent` needs to call the loop: a stable handle's `call`, so each turn is admitted anew. */
+/** What `runAgent` needs to call the loop: a stable handle's typed view, so each turn is admitted anew. */
 export interface LoopCaller {
-  call(method: "runTurn", run: RunState, config: TurnConfig): Promise<RunState>;
+  readonly api: Pick<AgentLoop, "runTurn">;
 }
 
 /**
@@ -144,7 +145,7 @@ export async function runAgent(loop: LoopCaller, prompts: AgentMessage[], messag
   const first = await config();
   first.emit({ type: "agent_start" });
   try {
-    while (!run.done) run = await loop.call("runTurn", run, run.turns === 0 ? first : await config());
+    while (!run.done) run = await loop.api.runTurn(run, run.turns === 0 ? first : await config());
   } finally {
     first.emit({ type: "agent_end", messages: run.newMessages });
   }

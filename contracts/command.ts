@@ -20,4 +20,5 @@ export const CommandContract = defineContract<SlashCommand>({
   kind: "many",
   gate: "overlap",
   shape: { name: "string", description: "string", run: "function" },
+  methods: { run: "async" },
 });

@@ -27,4 +27,11 @@ export const HooksContract = defineContract<AgentHooks>({
   version: "1.0.0",
   kind: "many",
   gate: "overlap",
+  methods: {
+    beforeToolCall: "async",
+    afterToolCall: "async",
+    transformContext: "async",
+    prepareRequest: "async",
+    beforePrompt: "async",
+  },
 });

@@ -110,6 +110,7 @@ export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },
+  methods: { environment: "sync" },
 });
 
 /**
@@ -131,7 +132,7 @@ export function readHostEnvironment(host: Handle<HostEnvironmentProvider> | unde
  */
 export async function projectFilesApply(host: Handle<HostEnvironmentProvider> | undefined, cwd: string): Promise<boolean> {
   if (host === undefined || !host.available) return false;
-  const environment = await host.call("environment");
+  const environment = await host.api.environment();
   if (!environment.projectTrust.trusted) return false;
   const here = resolve(cwd);
   const root = resolve(environment.cwd);

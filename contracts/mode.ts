@@ -40,4 +40,5 @@ export const ModeContract = defineContract<Mode>({
   gate: "boundary",
   deadlineMs: 1_000,
   shape: { name: "string", run: "function" },
+  methods: { run: "async" },
 });

@@ -150,6 +150,7 @@ export const PackagesContract = defineContract<PackageManager>({
   kind: "single",
   gate: "overlap",
   shape: { install: "function", remove: "function", update: "function", list: "function" },
+  methods: { install: "async", remove: "async", update: "async", list: "async" },
 });
 
 /** A source string that names no package: one line saying what is accepted. */

@@ -59,6 +59,7 @@ export const ResourcesContract = defineContract<ResourceSource>({
   kind: "many",
   gate: "overlap",
   shape: { promptSections: "function", skills: "function", templates: "function" },
+  methods: { promptSections: "async", skills: "async", templates: "async" },
 });
 
 /** pi's settings, global deep-merged with project; unknown keys are kept for extensions. */
@@ -88,6 +89,7 @@ export const SettingsContract = defineContract<SettingsStore>({
   kind: "single",
   gate: "overlap",
   shape: { get: "function", set: "function" },
+  methods: { get: "async", set: "async" },
 });
 
 /**

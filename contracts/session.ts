@@ -219,6 +219,31 @@ export const SessionStoreContract = defineContract<SessionStore>({
   gate: "boundary",
   deadlineMs: 2_000,
   shape: { newSession: "function", open: "function", appendMessage: "function", buildContext: "function", branch: "function", fork: "function" },
+  methods: {
+    newSession: "async",
+    open: "async",
+    continueRecent: "async",
+    list: "async",
+    current: "sync",
+    appendMessage: "sync",
+    appendModelChange: "sync",
+    appendThinkingLevelChange: "sync",
+    appendCompaction: "sync",
+    appendBranchSummary: "sync",
+    appendCustom: "sync",
+    appendCustomMessage: "sync",
+    appendLabel: "sync",
+    appendSessionInfo: "sync",
+    entries: "sync",
+    entry: "sync",
+    leafId: "sync",
+    branch: "sync",
+    path: "sync",
+    tree: "sync",
+    label: "sync",
+    fork: "async",
+    buildContext: "sync",
+  },
 });
 
 /** Compaction settings, as pi's settings.json names them. */
@@ -268,4 +293,5 @@ export const SessionCompactorContract = defineContract<SessionCompactor>({
   gate: "boundary",
   deadlineMs: 5_000,
   shape: { shouldCompact: "function", compact: "function", summarizeBranch: "function" },
+  methods: { shouldCompact: "sync", compact: "async", summarizeBranch: "async" },
 });

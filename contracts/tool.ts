@@ -60,6 +60,7 @@ export const ToolContract = defineContract<AgentTool<any, any>>({
   kind: "many",
   gate: "overlap",
   shape: { name: "string", description: "string", parameters: "object", execute: "function" },
+  methods: { prepareArguments: "sync", execute: "async" },
 });
 
 /** pi's output limits, shared by every built-in tool. */
@@ -110,4 +111,5 @@ export const ToolSourceContract = defineContract<ToolSource>({
   kind: "many",
   gate: "overlap",
   shape: { listTools: "function", executeTool: "function" },
+  methods: { listTools: "async", executeTool: "async" },
 });

@@ -84,4 +84,12 @@ export const TuiViewContract = defineContract<TuiView>({
   gate: "boundary",
   deadlineMs: 250,
   shape: { start: "function", handleKey: "function", handleEvent: "function", render: "function", resize: "function", stop: "function" },
+  methods: {
+    start: "async",
+    handleKey: "async",
+    handleEvent: "async",
+    render: "async",
+    resize: "async",
+    stop: "async",
+  },
 });

@@ -50,6 +50,18 @@ export const UiContract = defineContract<UserInterface>({
   kind: "many",
   gate: "overlap",
   shape: { hasUI: "function", select: "function", confirm: "function", input: "function", editor: "function", notify: "function" },
+  methods: {
+    hasUI: "sync",
+    select: "async",
+    confirm: "async",
+    input: "async",
+    editor: "async",
+    notify: "sync",
+    setStatus: "sync",
+    setWidget: "sync",
+    setTitle: "sync",
+    setEditorText: "sync",
+  },
 });
 
 /** The interface of no user: every dialog takes its default at once, every update goes nowhere. */
@@ -74,15 +86,15 @@ export function activeUi(providers: { list(): Array<Handle<UserInterface>> }): U
   const handle = providers.list().find((h) => h.peek()?.hasUI() === true);
   if (handle === undefined) return NO_UI;
   return {
-    hasUI: () => handle.call("hasUI"),
-    select: (title, options, opts) => handle.call("select", title, options, opts),
-    confirm: (title, message, opts) => handle.call("confirm", title, message, opts),
-    input: (title, placeholder, opts) => handle.call("input", title, placeholder, opts),
-    editor: (title, prefill, opts) => handle.call("editor", title, prefill, opts),
-    notify: (message, level) => handle.call("notify", message, level),
-    setStatus: (key, text) => handle.call("setStatus", key, text),
-    setWidget: (key, lines, options) => handle.call("setWidget", key, lines, options),
-    setTitle: (title) => handle.call("setTitle", title),
-    setEditorText: (text) => handle.call("setEditorText", text),
+    hasUI: () => handle.api.hasUI(),
+    select: (title, options, opts) => handle.api.select(title, options, opts),
+    confirm: (title, message, opts) => handle.api.confirm(title, message, opts),
+    input: (title, placeholder, opts) => handle.api.input(title, placeholder, opts),
+    editor: (title, prefill, opts) => handle.api.editor(title, prefill, opts),
+    notify: (message, level) => handle.api.notify(message, level),
+    setStatus: (key, text) => handle.api.setStatus(key, text),
+    setWidget: (key, lines, options) => handle.api.setWidget(key, lines, options),
+    setTitle: (title) => handle.api.setTitle(title),
+    setEditorText: (text) => handle.api.setEditorText(text),
   };
 }

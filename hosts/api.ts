@@ -21,4 +21,5 @@ export * from "../contracts/packages.js";
 export * from "../contracts/host-environment.js";
 /** TypeBox, for plugin config and tool parameter schemas: the host's own copy. */
 export { Type, type Static, type TSchema } from "@sinclair/typebox";
+export { hashSource, isSourceFile, sourceRoot } from "./source-policy.js";
 export { watchPlugins, type PluginWatcher, type WatchOptions } from "./watch.js";

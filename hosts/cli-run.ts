@@ -206,7 +206,7 @@ async function runMode(handle: Handle<Mode>, input: ModeInput, whileRunning?: (c
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    const run = handle.call("run", input, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stopped });
+    const run = handle.api.run(input, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stopped });
     const beside = whileRunning?.({ running: () => modeRunning, stop }).catch((error: unknown) => {
       process.stderr.write(`pi: ${error instanceof Error ? error.message : String(error)}\n`);
     });
@@ -232,7 +232,7 @@ async function abortUnfinishedTurn(kernel: Kernel): Promise<void> {
   if (!session.available) return;
   let busy: boolean;
   try {
-    const state = session.call("state");
+    const state = session.api.state();
     busy = state.isStreaming || state.isCompacting;
   } catch {
     return;
@@ -240,8 +240,8 @@ async function abortUnfinishedTurn(kernel: Kernel): Promise<void> {
   if (!busy) return;
   let timer: NodeJS.Timeout | undefined;
   const settled = Promise.resolve()
-    .then(() => session.call("abort"))
-    .then(() => session.call("idle"))
+    .then(() => session.api.abort())
+    .then(() => session.api.idle())
     .catch((error: unknown) => process.stderr.write(`pi: could not abort the current turn: ${error instanceof Error ? error.message : String(error)}\n`));
   await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, ABORT_GRACE_MS)))]);
   clearTimeout(timer);
@@ -311,8 +311,8 @@ async function openSessionById(kernel: Kernel, partialId: string, cwd: string, s
   const store = kernel.use(SessionStoreContract);
   if (!store.available) return `--session ${partialId}: no plugin provides the session store ("${SessionStoreContract.id}"); enable one in plugins.json`;
   const matches = (list: SessionSummary[]): SessionSummary[] => list.filter((s) => s.id.startsWith(partialId));
-  let found = matches(await store.call("list", { cwd, sessionDir }));
-  if (found.length === 0) found = matches(await store.call("list", {}));
+  let found = matches(await store.api.list({ cwd, sessionDir }));
+  if (found.length === 0) found = matches(await store.api.list({}));
   if (found.length === 0) return `no session id starts with "${partialId}"; list this folder's sessions with "pi -r" or pass a session file`;
   const owner = kernel.describe().plugins.find((p) => p.status === "active" && p.provides.some((c) => c.contract === AgentSessionContract.id));
   if (owner === undefined) return `no plugin provides "${AgentSessionContract.id}"; enable one in plugins.json`;
@@ -326,7 +326,7 @@ async function openSessionById(kernel: Kernel, partialId: string, cwd: string, s
 async function sessionsOfThisFolder(kernel: Kernel, cwd: string, sessionDir: string | undefined): Promise<SessionSummary[] | string> {
   const store = kernel.use(SessionStoreContract);
   if (!store.available) return `no plugin provides the session store ("${SessionStoreContract.id}"); enable one in plugins.json`;
-  return store.call("list", { cwd, sessionDir });
+  return store.api.list({ cwd, sessionDir });
 }
 
 /**
@@ -342,7 +342,7 @@ async function pickSessionToResume(kernel: Kernel, sessions: SessionSummary[], c
   if (!control.running()) return;
   if (choice === undefined) return control.stop();
   const chosen = sessions[labels.indexOf(choice)]!;
-  await kernel.use(AgentSessionContract).call("switchSession", chosen.path);
+  await kernel.use(AgentSessionContract).api.switchSession(chosen.path);
 }
 
 /** The running mode's user interface, once it answers dialogs; undefined when the mode ended first or offers none. */

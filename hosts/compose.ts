@@ -14,6 +14,7 @@ import {
   type MergedEntry,
 } from "./distribution.js";
 import type { BootResult, Kernel, KernelOptions, PluginEntry, PluginSource } from "../kernel/index.js";
+import { hashSource } from "./source-policy.js";
 import { installedPackageLayers, resolvePackageUses } from "./packages.js";
 import { expandHome, projectDir } from "./paths.js";
 import type { HostEnvironment, HostFlags } from "../contracts/host-environment.js";
@@ -224,7 +225,7 @@ export async function composeKernel(distribution: ResolvedDistribution, builtinD
   const { Kernel } = await import("../kernel/index.js");
   const api = await import("./api.js");
   const hostModules = { "pi-host": api, "@sinclair/typebox": await import("@sinclair/typebox"), tsyringe: api.tsyringe };
-  const kernel = new Kernel({ ...options, virtualModules: { ...hostModules, ...options.virtualModules } });
+  const kernel = new Kernel({ hashSource, ...options, virtualModules: { ...hostModules, ...options.virtualModules } });
   const boot = await kernel.boot(entries);
   const configErrors = boot.configErrors.map((e) => {
     const from = distribution.entries.find((m) => m.id === e.pluginId)?.configFrom ?? COMMAND_LINE;

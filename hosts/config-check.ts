@@ -33,11 +33,11 @@ export async function checkConfigFiles(kernel: Kernel, cwd: string): Promise<Con
     if (!known) problems.push(problem);
   };
   const settings = kernel.use(SettingsContract);
-  if (settings.available) await settings.call("get", cwd).catch(record);
+  if (settings.available) await settings.api.get(cwd).catch(record);
   const catalog = kernel.use(ModelsContract);
   if (catalog.available) {
     try {
-      catalog.call("list");
+      catalog.api.list();
     } catch (error) {
       record(error);
     }

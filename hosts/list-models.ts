@@ -20,7 +20,7 @@ export async function listModels(kernel: Kernel, search: string | undefined, pro
   if (!catalog.available) return { ok: false, message: `no plugin provides the model catalog ("${ModelsContract.id}"); enable one in plugins.json`, badInput: true };
   let models: Model[];
   try {
-    models = search === undefined ? catalog.call("list") : catalog.call("search", search);
+    models = search === undefined ? catalog.api.list() : catalog.api.search(search);
   } catch (error) {
     // Listing only fails when a config file (models.json, the plugin's config) is broken.
     return { ok: false, message: (error as Error).message, badInput: true };
@@ -47,7 +47,7 @@ export async function listModels(kernel: Kernel, search: string | undefined, pro
  */
 function closestOrError(catalog: Handle<ModelCatalog>, search: string | undefined, provider: string | undefined): Model | string {
   try {
-    return catalog.call("resolve", search ?? "", provider).model;
+    return catalog.api.resolve(search ?? "", provider).model;
   } catch (error) {
     return (error as Error).message;
   }
@@ -61,7 +61,7 @@ async function keySources(kernel: Kernel, providers: string[]): Promise<Map<stri
   for (const provider of providers) {
     if (store === undefined) out.set(provider, "none");
     else if (typeof store.keySource === "function") out.set(provider, (await store.keySource(provider)).label);
-    else out.set(provider, (await auth.call("apiKey", provider)) === undefined ? "none" : "configured");
+    else out.set(provider, (await auth.api.apiKey(provider)) === undefined ? "none" : "configured");
   }
   return out;
 }

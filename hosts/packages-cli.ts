@@ -77,25 +77,25 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
   try {
     switch (command.name) {
       case "install": {
-        const installed = await manager.call("install", command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal, projectTrusted });
+        const installed = await manager.api.install(command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal, projectTrusted });
         process.stdout.write(`Installed ${installed.source}${installed.version !== undefined ? ` ${installed.version}` : ""} (${installed.scope})\n`);
         process.stdout.write(await describePackage(installed, await describer(installed)));
         return 0;
       }
       case "remove": {
-        const removed = await manager.call("remove", command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal, projectTrusted });
+        const removed = await manager.api.remove(command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal, projectTrusted });
         if (!removed) return fail(`${command.source} is not in the ${command.local ? "project" : "global"} packages setting; see "pi list"`, EXIT_FAILURE);
         process.stdout.write(`Removed ${command.source}\n`);
         return 0;
       }
       case "update": {
-        const outcomes = await manager.call("update", command.source, { cwd: place.cwd, onProgress: progress, signal: controller.signal, projectTrusted });
+        const outcomes = await manager.api.update(command.source, { cwd: place.cwd, onProgress: progress, signal: controller.signal, projectTrusted });
         if (outcomes.length === 0) process.stdout.write("No packages installed.\n");
         for (const outcome of outcomes) process.stdout.write(`${outcomeLine(outcome)}\n`);
         return 0;
       }
       case "list": {
-        const packages = await manager.call("list", place.cwd);
+        const packages = await manager.api.list(place.cwd);
         if (command.json) process.stdout.write(`${JSON.stringify(packages, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
         else process.stdout.write(await formatList(packages, place, describer, projectTrusted));
         return 0;

@@ -118,7 +118,7 @@ async function boot(config?: unknown): Promise<{ kernel: host.Kernel; result: ho
 async function callTool(k: host.Kernel, args: { name: string }): Promise<string> {
   const handle = k.useAll(host.ToolContract).list().find((h) => h.peek()?.name === "${tool}");
   if (handle === undefined) throw new Error("the ${tool} tool is not provided");
-  const result = await handle.call("execute", "call_1", args, undefined, undefined, toolContext);
+  const result = await handle.api.execute("call_1", args, undefined, undefined, toolContext);
   return result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 

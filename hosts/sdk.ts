@@ -8,7 +8,7 @@
  * import { createAgentSession } from "pi-host/sdk";
  * const { session, subscribe, dispose } = await createAgentSession({ model: "anthropic/claude-sonnet-4-5" });
  * subscribe((e) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta" && process.stdout.write(e.assistantMessageEvent.delta));
- * await session.call("prompt", "What files are here?");
+ * await session.api.prompt("What files are here?");
  * await dispose();
  * ```
  */
@@ -62,7 +62,7 @@ export interface CreateAgentSessionOptions {
 
 /** A running agent. */
 export interface AgentSessionRuntime {
-  /** The agent session's stable handle: `session.call("prompt", text)`, `"abort"`, `"messages"`, `"state"`, ... */
+  /** The agent session's stable handle: `session.api.prompt(text)`, `"abort"`, `"messages"`, `"state"`, ... */
   session: Handle<AgentSession>;
   /** Listens to session events (pi's event names); returns the function that stops listening. */
   subscribe(listener: (event: SessionEvent) => void): () => void;
@@ -128,7 +128,7 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
     diagnostics,
     dispose() {
       disposed ??= (async () => {
-        if (session.available) await Promise.resolve(session.call("abort")).catch(() => undefined);
+        if (session.available) await Promise.resolve(session.api.abort()).catch(() => undefined);
         await kernel.shutdown();
       })();
       return disposed;

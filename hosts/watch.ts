@@ -7,7 +7,10 @@
  */
 import { existsSync } from "node:fs";
 import { sep } from "node:path";
-import { hashSource, isSourceFile, sourceRoot, type Kernel, type OperationResult } from "../kernel/index.js";
+// Loads the kernel (and the reflect polyfill tsyringe needs) ahead of this module in the bundle's order.
+import "../kernel/index.js";
+import type { Kernel, OperationResult } from "../kernel/index.js";
+import { hashSource, isSourceFile, sourceRoot } from "./source-policy.js";
 import { trialLoad } from "./load-trial.js";
 
 /** Tuning for the watcher; defaults suit editors on a local disk. */

@@ -7,9 +7,11 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
 import { watch as fsWatch, type FSWatcher } from "node:fs";
 import type { DependencyContainer } from "tsyringe";
 import type { Contract } from "./contract.js";
-import { DeclareOnlyError, StaleGenerationError } from "./errors.js";
+import { ContractError, DeclareOnlyError, StaleGenerationError } from "./errors.js";
+import type { EventKey, EventToken } from "./events.js";
 import type { Disposer, Generation } from "./generation.js";
 import type { Handle, ManyHandle } from "./handles.js";
+import { requiresOf } from "./plugin.js";
 
 /** What a class provider's constructor may inject besides contract handles. */
 export const PluginTokens = {
@@ -42,9 +44,11 @@ export interface PluginContext<C = unknown, S = unknown> {
   use<T>(contract: Contract<T>): Handle<T>;
   /** Stable handles to every provider of a `many` contract. */
   useAll<T>(contract: Contract<T>): ManyHandle<T>;
-  /** Listens to a bus event; only the active generation's handlers hear events. */
+  /** Listens to a bus event; only the active generation's handlers hear events. A typed event types the payload. */
+  on<T>(event: EventToken<T>, handler: (payload: T) => void): void;
   on(event: string, handler: (payload: any) => void): void;
-  /** Emits a bus event (not from setup). */
+  /** Emits a bus event (not from setup). A typed event checks the payload. */
+  emit<T>(event: EventToken<T>, payload: T): void;
   emit(event: string, payload?: unknown): void;
   /** This plugin's state, carried across reloads by `state.migrate`. */
   getState(): S;
@@ -70,8 +74,8 @@ export interface ContextHost {
   recordProvide(gen: Generation, contract: Contract<any>, implementation: unknown, key: string | undefined): void;
   handle<T>(contract: Contract<T>): Handle<T>;
   manyHandle<T>(contract: Contract<T>): ManyHandle<T>;
-  listen(gen: Generation, event: string, handler: (payload: unknown) => void): () => void;
-  emit(event: string, payload: unknown): void;
+  listen(gen: Generation, event: EventKey, handler: (payload: unknown) => void): () => void;
+  emit(event: EventKey, payload: unknown): void;
   validateState(gen: Generation, next: unknown): void;
   countStaleUse(): void;
 }
@@ -86,6 +90,12 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
       host.countStaleUse();
       throw new StaleGenerationError(gen.pluginId, gen.number, member);
     }
+  };
+  // A plugin reaches only the contracts it lists in `requires`; during setup the refusal fails prepare.
+  const required = new Set(requiresOf(gen.definition).map((need) => need.contract.id));
+  const declared = (contract: Contract<any>, member: string): void => {
+    if (required.has(contract.id)) return;
+    throw new ContractError(`plugin "${gen.pluginId}" calls ctx.${member}("${contract.id}") but does not list "${contract.id}" in requires`);
   };
   const acting = (member: string, owns = false): void => {
     alive(member, owns);
@@ -104,17 +114,19 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
     },
     use(contract) {
       alive("use");
+      declared(contract, "use");
       return host.handle(contract);
     },
     useAll(contract) {
       alive("useAll");
+      declared(contract, "useAll");
       return host.manyHandle(contract);
     },
-    on(event, handler) {
+    on(event: EventKey, handler: (payload: any) => void) {
       alive("on", true);
-      gen.addEffect({ name: `on:${event}`, start: () => host.listen(gen, event, handler) });
+      gen.addEffect({ name: `on:${typeof event === "string" ? event : event.name}`, start: () => host.listen(gen, event, handler) });
     },
-    emit(event, payload) {
+    emit(event: EventKey, payload?: unknown) {
       acting("emit");
       host.emit(event, payload);
     },

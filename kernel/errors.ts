@@ -54,3 +54,17 @@ export class ContractError extends Error {
     this.name = "ContractError";
   }
 }
+
+/**
+ * Thrown when a sync method is called on a handle that a reload's boundary gate holds: the call cannot
+ * wait without turning its answer into a Promise, so the caller gets a typed error to catch instead.
+ */
+export class HandleHeldError extends Error {
+  constructor(
+    readonly contractId: string,
+    readonly method: string,
+  ) {
+    super(`"${contractId}" is held by a reload; sync method "${method}" cannot wait`);
+    this.name = "HandleHeldError";
+  }
+}

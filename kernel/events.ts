@@ -4,6 +4,25 @@
  */
 import type { Generation } from "./generation.js";
 
+/** A typed event: its name, and for the type checker only, the payload every emit carries. */
+export interface EventToken<T> {
+  readonly name: string;
+  /** Phantom field carrying `T`; never set at run time. */
+  readonly __payload?: T;
+}
+
+/** Declares a typed event, so `on(token, handler)` hands the handler a T and `emit(token, p)` checks p. */
+export function defineEvent<T>(name: string): EventToken<T> {
+  return Object.freeze({ name });
+}
+
+/** An event as the bus takes it: a typed token or a plain name. */
+export type EventKey = string | EventToken<any>;
+
+function eventName(event: EventKey): string {
+  return typeof event === "string" ? event : event.name;
+}
+
 interface Listener {
   gen: Generation | undefined;
   handler: (payload: unknown) => void;
@@ -16,7 +35,8 @@ export class EventBus {
   constructor(private readonly onHandlerError: (gen: Generation | undefined, error: unknown) => void) {}
 
   /** Adds a handler; returns the function that removes it. */
-  add(event: string, handler: (payload: unknown) => void, gen?: Generation): () => void {
+  add(key: EventKey, handler: (payload: unknown) => void, gen?: Generation): () => void {
+    const event = eventName(key);
     let set = this.listeners.get(event);
     if (set === undefined) {
       set = new Set();
@@ -31,8 +51,8 @@ export class EventBus {
   }
 
   /** Delivers `payload` to every handler of `event` whose generation is active. */
-  emit(event: string, payload: unknown): void {
-    const set = this.listeners.get(event);
+  emit(event: EventKey, payload: unknown): void {
+    const set = this.listeners.get(eventName(event));
     if (set === undefined) return;
     for (const listener of [...set]) {
       if (listener.gen !== undefined && listener.gen.status !== "active") continue;

@@ -3,8 +3,8 @@
  * reload. Each call is admitted by the generation bound at that moment and finishes there, so a reload
  * never tears a call in half; commit re-points the handle for the calls that come after.
  */
-import type { Contract } from "./contract.js";
-import { DeclareOnlyError } from "./errors.js";
+import type { Contract, MethodKeys } from "./contract.js";
+import { DeclareOnlyError, HandleHeldError } from "./errors.js";
 import type { Generation } from "./generation.js";
 
 /** Kernel facts a handle needs: which generation is declaring right now (none outside setup). */
@@ -19,8 +19,8 @@ export interface Binding {
   gen: Generation;
 }
 
-/** Methods of T, for typed `call`. */
-export type MethodKeys<T> = { [K in keyof T]-?: NonNullable<T[K]> extends (...args: any[]) => any ? K : never }[keyof T];
+/** The typed view of a handle: one forwarding method per method of the contract. */
+export type ContractApi<T> = { readonly [K in MethodKeys<T>]-?: NonNullable<T[K]> };
 
 /** Holds one generation's provider for a stretch of work (a turn, a stream); release when done. */
 export interface Lease<T> {
@@ -44,12 +44,23 @@ export class Handle<T> {
   binding: Binding | undefined = undefined;
   /** Set while a boundary gate holds new work back: the resolvers of the waiting calls. */
   private held: Array<() => void> | undefined = undefined;
+  /**
+   * Typed calls: `handle.api.appendMessage(m)`. A plain object built once, with one forwarder per listed
+   * method; each forwarder pins the current generation exactly as `call` does.
+   */
+  readonly api: ContractApi<T>;
 
   constructor(
     readonly contract: Contract<T>,
     readonly key: string,
     private readonly runtime: HandleRuntime,
-  ) {}
+  ) {
+    const api: Record<string, (...args: unknown[]) => unknown> = {};
+    for (const [method, mode] of Object.entries(contract.methods)) {
+      api[method] = mode === "sync" ? (...args) => this.invokeSync(method, args) : (...args) => this.invoke(method, args);
+    }
+    this.api = Object.freeze(api) as unknown as ContractApi<T>;
+  }
 
   /** Whether a provider is bound. */
   get available(): boolean {
@@ -68,9 +79,20 @@ export class Handle<T> {
 
   /** Calls `method` on the current provider, pinned to its generation until the result settles. */
   call<K extends MethodKeys<T>>(method: K, ...args: NonNullable<T[K]> extends (...a: infer A) => any ? A : never): NonNullable<T[K]> extends (...a: any[]) => infer R ? R : never {
-    const binding = this.admit(String(method));
+    return this.invoke(method as string, args);
+  }
+
+  /** A sync method: while a gate holds the handle it cannot wait, so it fails typed instead. */
+  private invokeSync(method: string, args: unknown[]): any {
+    if (this.held !== undefined && this.runtime.declaring === undefined) throw new HandleHeldError(this.contract.id, method);
+    return this.invoke(method, args);
+  }
+
+  /** Admits one call, pins its generation until the result settles; held calls wait for the release. */
+  private invoke(method: string, args: unknown[]): any {
+    const binding = this.admit(method);
     if (binding === undefined) {
-      return this.later().then(() => this.call(method, ...args)) as any;
+      return this.later().then(() => this.invoke(method, args));
     }
     const gen = binding.gen;
     gen.enter();

@@ -10,11 +10,11 @@ import { shapeMismatch, type Contract } from "./contract.js";
 import { checkState, type SchemaError, validated } from "./config.js";
 import { createContext, PluginTokens, type ContextHost } from "./context.js";
 import { ContractError, DeclareOnlyError, formatLifecycleError, lifecycleError, type LifecycleError, type Phase } from "./errors.js";
-import { EventBus } from "./events.js";
+import { EventBus, type EventKey, type EventToken } from "./events.js";
 import { Generation, type GenerationSource } from "./generation.js";
 import { Handle, ManyHandle, type HandleRuntime } from "./handles.js";
 import { runWatchingIo } from "./io-guard.js";
-import { hashSource, PluginLoader, sourceLabel, type PluginSource } from "./loader.js";
+import { PluginLoader, sourceLabel, type PluginSource } from "./loader.js";
 import { providesOf, requiresOf, type PluginDefinition } from "./plugin.js";
 import { LifecycleQueue } from "./queue.js";
 
@@ -37,6 +37,8 @@ export interface PhaseInfo {
 export interface KernelOptions {
   /** Module specifiers resolved to the host's own modules when loading plugin source (e.g. "pi-host"). */
   virtualModules?: Record<string, unknown>;
+  /** The host's content hash of a file plugin's source: an unchanged source reloads as a no-op. */
+  hashSource?: (entry: string) => Promise<string>;
   /** How long one disposer may take at retire before it is cut off and reported. */
   disposeTimeoutMs?: number;
   /** How long retire waits for admitted work on the old generation before disposing anyway. */
@@ -148,7 +150,7 @@ export class Kernel {
   private shuttingDown = false;
 
   constructor(private readonly options: KernelOptions = {}) {
-    this.loader = new PluginLoader({ virtualModules: options.virtualModules });
+    this.loader = new PluginLoader({ virtualModules: options.virtualModules, hashSource: options.hashSource });
     this.root = rootContainer.createChildContainer();
     this.disposeTimeoutMs = options.disposeTimeoutMs ?? 2_000;
     this.drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
@@ -181,7 +183,7 @@ export class Kernel {
       this.singles.set(contract.id, handle);
       this.root.register(contract.token, { useValue: handle });
     }
-    return handle;
+    return handle as Handle<T>;
   }
 
   /** Stable handles to every provider of a `many` contract. */
@@ -193,7 +195,7 @@ export class Kernel {
       this.manys.set(contract.id, many);
       this.root.register(contract.token, { useValue: many });
     }
-    return many;
+    return many as ManyHandle<T>;
   }
 
   /** Declares that the host itself needs `contract` in `range`; boot fails without a provider. */
@@ -202,12 +204,16 @@ export class Kernel {
   }
 
   /** Listens to kernel and plugin events (`kernel:error`, `kernel:commit`, `kernel:deferred`, ...). */
-  on(event: string, handler: (payload: any) => void): () => void {
+  on<T>(event: EventToken<T>, handler: (payload: T) => void): () => void;
+  on(event: string, handler: (payload: any) => void): () => void;
+  on(event: EventKey, handler: (payload: any) => void): () => void {
     return this.bus.add(event, handler);
   }
 
-  /** Emits an event on the bus, as the host. */
-  emit(event: string, payload?: unknown): void {
+  /** Emits an event on the bus, as the host. A typed event checks the payload. */
+  emit<T>(event: EventToken<T>, payload: T): void;
+  emit(event: string, payload?: unknown): void;
+  emit(event: EventKey, payload?: unknown): void {
     this.bus.emit(event, payload);
   }
 
@@ -448,7 +454,7 @@ export class Kernel {
     }
 
     if (record.active !== undefined && change.source === undefined && change.config === undefined && source.kind === "file") {
-      const hash = await hashSource(source.path).catch(() => undefined);
+      const hash = await this.loader.hash(source.path);
       if (hash !== undefined && hash === record.active.source.hash) return { pluginId, status: "noop", generation: record.active.number };
     }
     const number = record.nextGeneration++;

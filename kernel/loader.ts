@@ -4,9 +4,6 @@
  * with its module cache off (each load is a fresh generation) and `virtualModules` so their imports of
  * the host's packages resolve to the running host's own instances.
  */
-import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
-import { basename, dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { definitionProblem, type PluginDefinition } from "./plugin.js";
 
@@ -22,13 +19,12 @@ export interface LoadedPlugin {
   hash: string | undefined;
 }
 
-/** The file extensions that count as plugin source for hashing and watching. */
-export const SOURCE_EXTENSIONS = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".json"];
-
 /** Options for the loader. */
 export interface LoaderOptions {
   /** Module specifiers that resolve to the host's own module objects (e.g. "pi-host"). */
   virtualModules?: Record<string, unknown>;
+  /** The host's content hash of a file plugin's source; without it file sources carry no hash. */
+  hashSource?: (entry: string) => Promise<string>;
 }
 
 type Jiti = { import: (id: string, opts?: { default?: boolean }) => Promise<unknown> };
@@ -42,7 +38,7 @@ export class PluginLoader {
   /** Evaluates the source and checks that it exports a plugin. Throws on any problem. */
   async load(source: PluginSource): Promise<LoadedPlugin> {
     if (source.kind === "inline") return { definition: source.definition, hash: undefined };
-    const hash = source.kind === "file" ? await hashSource(source.path) : undefined;
+    const hash = source.kind === "file" && this.options.hashSource !== undefined ? await this.options.hashSource(source.path) : undefined;
     const exported =
       source.kind === "builtin"
         ? ((await import(pathToFileURL(source.path).href)) as { default?: unknown }).default
@@ -50,6 +46,11 @@ export class PluginLoader {
     const problem = definitionProblem(exported);
     if (problem) throw new Error(`${sourceLabel(source)}: ${problem}`);
     return { definition: exported as PluginDefinition<any, any>, hash };
+  }
+
+  /** The host's hash of a file source, or undefined (no policy given, or the source is unreadable). */
+  async hash(entry: string): Promise<string | undefined> {
+    return this.options.hashSource?.(entry).catch(() => undefined);
   }
 
   private async getJiti(): Promise<Jiti> {
@@ -76,46 +77,4 @@ export function sourceLabel(source: PluginSource): string {
   if (source.kind === "inline") return source.label;
   if (source.kind === "builtin") return `builtin:${source.name}`;
   return source.path;
-}
-
-/**
- * The folder or file a plugin's source lives in: an `index.*` entry owns its whole folder, any other
- * entry file only itself.
- */
-export function sourceRoot(path: string): { dir: string; file: string | undefined } {
-  return /^index\.[cm]?[jt]s$/.test(basename(path)) ? { dir: dirname(path), file: undefined } : { dir: dirname(path), file: path };
-}
-
-/** Whether a changed path belongs to a plugin's source (ignores dot-files, editor backups, node_modules). */
-export function isSourceFile(path: string): boolean {
-  const name = basename(path);
-  if (name.startsWith(".") || name.endsWith("~") || path.split(/[\\/]/).includes("node_modules")) return false;
-  return SOURCE_EXTENSIONS.some((ext) => name.endsWith(ext));
-}
-
-/** A content hash of a plugin's source: every source file under its root, by relative path. */
-export async function hashSource(entry: string): Promise<string> {
-  const root = sourceRoot(entry);
-  const files = root.file !== undefined ? [root.file] : await listSourceFiles(root.dir);
-  const hash = createHash("sha256");
-  for (const file of files.sort()) {
-    hash.update(relative(root.dir, file));
-    hash.update("\0");
-    hash.update(await readFile(file).catch(() => Buffer.from("<missing>")));
-    hash.update("\0");
-  }
-  return hash.digest("hex");
-}
-
-async function listSourceFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (!entry.name.startsWith(".") && entry.name !== "node_modules") out.push(...(await listSourceFiles(path)));
-    } else if (isSourceFile(path)) {
-      out.push(path);
-    }
-  }
-  return out;
 }

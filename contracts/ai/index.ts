@@ -48,6 +48,7 @@ export const AiProviderContract = defineContract<AiProvider>({
   kind: "many",
   gate: "overlap",
   shape: { api: "string", stream: "function" },
+  methods: { stream: "sync" },
 });
 
 /** A parsed `provider/id[:thinking]` model reference. */
@@ -72,6 +73,7 @@ export const ModelsContract = defineContract<ModelCatalog>({
   kind: "single",
   gate: "overlap",
   shape: { list: "function", find: "function", search: "function", resolve: "function" },
+  methods: { list: "sync", find: "sync", search: "sync", resolve: "sync" },
 });
 
 /** API keys: `--api-key` > auth.json > environment. */
@@ -90,4 +92,5 @@ export const AuthContract = defineContract<AuthStore>({
   kind: "single",
   gate: "overlap",
   shape: { apiKey: "function", missingKeyMessage: "function", setApiKey: "function" },
+  methods: { apiKey: "async", missingKeyMessage: "sync", setApiKey: "async" },
 });

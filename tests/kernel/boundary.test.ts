@@ -12,9 +12,9 @@ interface Loop {
   turn(id: number): string;
 }
 /** A gate deadline long enough that only releasing the lease can open it. */
-const LoopC = defineContract<Loop>({ id: "test/loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 60_000, shape: { turn: "function" } });
+const LoopC = defineContract<Loop>({ id: "test/loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 60_000, shape: { turn: "function" }, methods: { turn: "sync" } });
 /** A short deadline, because here the point is the deadline. */
-const QuickLoopC = defineContract<Loop>({ id: "test/quick-loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 30, shape: { turn: "function" } });
+const QuickLoopC = defineContract<Loop>({ id: "test/quick-loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 30, shape: { turn: "function" }, methods: { turn: "sync" } });
 
 interface Life {
   disposed: string[];

@@ -24,12 +24,12 @@ import { inline, record } from "./helpers.js";
 interface Marker {
   marker(): string;
 }
-const MarkerC = defineContract<Marker>({ id: "test/marker", version: "1.0.0", kind: "single", gate: "overlap", shape: { marker: "function" } });
+const MarkerC = defineContract<Marker>({ id: "test/marker", version: "1.0.0", kind: "single", gate: "overlap", shape: { marker: "function" }, methods: { marker: "sync" } });
 
 interface Echo {
   echo(text: string): string;
 }
-const EchoC = defineContract<Echo>({ id: "test/echo", version: "1.0.0", kind: "single", gate: "overlap", shape: { echo: "function" } });
+const EchoC = defineContract<Echo>({ id: "test/echo", version: "1.0.0", kind: "single", gate: "overlap", shape: { echo: "function" }, methods: { echo: "sync" } });
 
 const echoPlugin = definePlugin({
   id: "echo",

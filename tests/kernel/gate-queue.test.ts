@@ -19,9 +19,9 @@ interface Tool {
   run(): string;
 }
 /** A deadline long enough that only the safe point can open the gate. */
-const LoopC = defineContract<Loop>({ id: "test/gated-loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 60_000, shape: { turn: "function" } });
-const QuickLoopC = defineContract<Loop>({ id: "test/gated-quick-loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 30, shape: { turn: "function" } });
-const ToolC = defineContract<Tool>({ id: "test/gated-tool", version: "1.0.0", kind: "many", gate: "overlap", shape: { run: "function" } });
+const LoopC = defineContract<Loop>({ id: "test/gated-loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 60_000, shape: { turn: "function" }, methods: { turn: "sync" } });
+const QuickLoopC = defineContract<Loop>({ id: "test/gated-quick-loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 30, shape: { turn: "function" }, methods: { turn: "sync" } });
+const ToolC = defineContract<Tool>({ id: "test/gated-tool", version: "1.0.0", kind: "many", gate: "overlap", shape: { run: "function" }, methods: { run: "sync" } });
 
 function loop(contract: typeof LoopC, marker: string, disposed: string[] = []) {
   return definePlugin({

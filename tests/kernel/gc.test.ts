@@ -14,8 +14,8 @@ interface Numbered {
   n(): number;
   wait(): Promise<number>;
 }
-const NumberedC = defineContract<Numbered>({ id: "test/numbered", version: "1.0.0", kind: "single", gate: "overlap", shape: { n: "function" } });
-const BoundaryNumberedC = defineContract<Numbered>({ id: "test/boundary-numbered", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 20, shape: { n: "function" } });
+const NumberedC = defineContract<Numbered>({ id: "test/numbered", version: "1.0.0", kind: "single", gate: "overlap", shape: { n: "function" }, methods: { n: "sync", wait: "async" } });
+const BoundaryNumberedC = defineContract<Numbered>({ id: "test/boundary-numbered", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 20, shape: { n: "function" }, methods: { n: "sync", wait: "async" } });
 
 const gc = (globalThis as { gc?: () => void }).gc;
 

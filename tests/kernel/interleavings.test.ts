@@ -13,8 +13,8 @@ interface Marked {
   marker(): string;
   work(): Promise<string>;
 }
-const AlphaC = defineContract<Marked>({ id: "test/alpha", version: "1.0.0", kind: "single", gate: "overlap", shape: { marker: "function", work: "function" } });
-const BetaC = defineContract<Marked>({ id: "test/beta", version: "1.0.0", kind: "single", gate: "overlap", shape: { marker: "function", work: "function" } });
+const AlphaC = defineContract<Marked>({ id: "test/alpha", version: "1.0.0", kind: "single", gate: "overlap", shape: { marker: "function", work: "function" }, methods: { marker: "sync", work: "async" } });
+const BetaC = defineContract<Marked>({ id: "test/beta", version: "1.0.0", kind: "single", gate: "overlap", shape: { marker: "function", work: "function" }, methods: { marker: "sync", work: "async" } });
 const CONTRACTS: Record<string, Contract<Marked>> = { alpha: AlphaC, beta: BetaC };
 
 /** mulberry32: a tiny seeded PRNG, so a failing seed can be replayed exactly. */

@@ -12,7 +12,7 @@ interface Counter {
   bump(): void;
   state(): unknown;
 }
-const CounterC = defineContract<Counter>({ id: "test/counter", version: "1.0.0", kind: "single", gate: "overlap", shape: { bump: "function", state: "function" } });
+const CounterC = defineContract<Counter>({ id: "test/counter", version: "1.0.0", kind: "single", gate: "overlap", shape: { bump: "function", state: "function" }, methods: { bump: "sync", state: "sync" } });
 const BoundaryCounterC = defineContract<Counter>({
   id: "test/boundary-counter",
   version: "1.0.0",
@@ -20,6 +20,7 @@ const BoundaryCounterC = defineContract<Counter>({
   gate: "boundary",
   deadlineMs: 30,
   shape: { bump: "function", state: "function" },
+  methods: { bump: "sync", state: "sync" },
 });
 
 interface V1 {

@@ -16,7 +16,7 @@ interface Probe {
   ping(): string;
   work(): Promise<string>;
 }
-const ProbeC = defineContract<Probe>({ id: "test/probe", version: "1.0.0", kind: "single", gate: "overlap", shape: { ping: "function" } });
+const ProbeC = defineContract<Probe>({ id: "test/probe", version: "1.0.0", kind: "single", gate: "overlap", shape: { ping: "function" }, methods: { ping: "sync", work: "async" } });
 
 /** Everything a generation's effects did, so the test can see what ran and what was undone. */
 interface World {

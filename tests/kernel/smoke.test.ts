@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { defineContract, definePlugin, inject, Kernel, PluginTokens } from "../../kernel/index.js";
 
 interface Greeter { greet(name: string): string }
-const GreeterC = defineContract<Greeter>({ id: "test/greeter", version: "1.0.0", kind: "single", gate: "overlap", shape: { greet: "function" } });
+const GreeterC = defineContract<Greeter>({ id: "test/greeter", version: "1.0.0", kind: "single", gate: "overlap", shape: { greet: "function" }, methods: { greet: "sync" } });
 
 class ClassGreeter implements Greeter {
   constructor(@inject(PluginTokens.Config) private readonly config: { prefix: string }) {}

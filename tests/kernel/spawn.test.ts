@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { defineContract, definePlugin, Kernel, type PluginContext } from "../../kernel/index.js";
 
-const Probe = defineContract<{ ping(): string }>({ id: "test/spawn-probe", version: "1.0.0", kind: "single", gate: "overlap" });
+const Probe = defineContract<{ ping(): string }>({ id: "test/spawn-probe", version: "1.0.0", kind: "single", gate: "overlap", methods: { ping: "sync" } });
 
 /** Whether any process of the group is still running (zombies waiting to be reaped do not count). */
 function groupAlive(pgid: number): boolean {

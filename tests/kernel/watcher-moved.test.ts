@@ -7,10 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as api from "../../kernel/index.js";
+import { hashSource } from "../../hosts/source-policy.js";
 import { Kernel, type OperationResult } from "../../kernel/index.js";
 import { watchPlugins, type PluginWatcher } from "../../hosts/watch.js";
 
-const MarkerContract = api.defineContract<{ get(): string }>({ id: "test/marker", version: "1.0.0", kind: "many", gate: "overlap" });
+const MarkerContract = api.defineContract<{ get(): string }>({ id: "test/marker", version: "1.0.0", kind: "many", gate: "overlap", methods: { get: "sync" } });
 
 function pluginSource(marker: string): string {
   return `import { defineContract, definePlugin } from "pi-host";
@@ -54,7 +55,7 @@ describe("watcher and moving folders", () => {
     mkdirSync(folder);
     const file = join(folder, "index.ts");
     writeFileSync(file, pluginSource("v0"));
-    const k = (kernel = new Kernel({ virtualModules: { "pi-host": api } }));
+    const k = (kernel = new Kernel({ hashSource, virtualModules: { "pi-host": api } }));
     expect((await k.boot([{ id: "edited", source: { kind: "file", path: file } }])).errors).toEqual([]);
     const results: OperationResult[] = [];
     watcher = await watchPlugins(k, { onReload: (r) => results.push(r), lostFolderPollMs: 20 });
@@ -75,7 +76,7 @@ describe("watcher and moving folders", () => {
     mkdirSync(folder);
     const file = join(folder, "index.ts");
     writeFileSync(file, pluginSource("v0"));
-    const k = (kernel = new Kernel({ virtualModules: { "pi-host": api } }));
+    const k = (kernel = new Kernel({ hashSource, virtualModules: { "pi-host": api } }));
     expect((await k.boot([{ id: "edited", source: { kind: "file", path: file } }])).errors).toEqual([]);
     watcher = await watchPlugins(k, { lostFolderPollMs: 20 });
     const served = () => k.useAll(MarkerContract).list().map((h) => h.call("get"));
@@ -88,7 +89,7 @@ describe("watcher and moving folders", () => {
   }, 30_000);
 
   it("with no plugin loaded from a source file, the watcher still starts and watches nothing", async () => {
-    const k = (kernel = new Kernel());
+    const k = (kernel = new Kernel({ hashSource }));
     await k.boot([]);
     const started = await Promise.race([watchPlugins(k), sleep(10_000).then(() => "never started" as const)]);
     expect(started).not.toBe("never started");

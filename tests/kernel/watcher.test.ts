@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as api from "../../kernel/index.js";
+import { hashSource } from "../../hosts/source-policy.js";
 import { Kernel, type OperationResult } from "../../kernel/index.js";
 import { watchPlugins, type PluginWatcher } from "../../hosts/watch.js";
 
@@ -21,7 +22,7 @@ export default definePlugin({
 `;
 }
 
-const MarkerContract = api.defineContract<{ get(): string }>({ id: "test/marker", version: "1.0.0", kind: "many", gate: "overlap" });
+const MarkerContract = api.defineContract<{ get(): string }>({ id: "test/marker", version: "1.0.0", kind: "many", gate: "overlap", methods: { get: "sync" } });
 
 describe("watch mode", () => {
   let dir: string;
@@ -40,7 +41,7 @@ describe("watch mode", () => {
     sentinelFile = join(dir, "sentinel", "index.ts");
     writeFileSync(file, pluginSource("v0"));
     writeFileSync(sentinelFile, pluginSource("s0").replace('"edited"', '"sentinel"'));
-    kernel = new Kernel({ virtualModules: { "pi-host": api } });
+    kernel = new Kernel({ hashSource, virtualModules: { "pi-host": api } });
     const boot = await kernel.boot([
       { id: "edited", source: { kind: "file", path: file } },
       { id: "sentinel", source: { kind: "file", path: sentinelFile } },

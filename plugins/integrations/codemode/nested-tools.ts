@@ -41,16 +41,16 @@ export async function listNestedTools(providers: ToolProviders, cwd: string, all
   for (const handle of providers.tools.list()) {
     const tool = handle.peek();
     if (tool === undefined || handle.pluginId === providers.selfPluginId) continue;
-    add(tool, (id, args, signal, ctx) => handle.call("execute", id, args as never, signal, undefined, ctx));
+    add(tool, (id, args, signal, ctx) => handle.api.execute(id, args as never, signal, undefined, ctx));
   }
   const listings = await Promise.all(
     providers.sources
       .list()
       .filter((source) => source.pluginId !== providers.selfPluginId)
-      .map(async (source) => ({ source, specs: await source.call("listTools", cwd).catch((): ToolSpecOf[] => []) })),
+      .map(async (source) => ({ source, specs: await source.api.listTools(cwd).catch((): ToolSpecOf[] => []) })),
   );
   for (const { source, specs } of listings) {
-    for (const spec of specs) add(spec, (id, args, signal, ctx) => source.call("executeTool", spec.name, id, args, signal, undefined, ctx));
+    for (const spec of specs) add(spec, (id, args, signal, ctx) => source.api.executeTool(spec.name, id, args, signal, undefined, ctx));
   }
   return out;
 }
@@ -98,7 +98,7 @@ export async function runNestedCall(tool: NestedTool, rawArgs: unknown, callId: 
     isError = true;
   }
   for (const h of providersOf(scope.hooks, "afterToolCall")) {
-    const change = await h.call("afterToolCall", { ...info, result, isError }, scope.signal);
+    const change = await h.api.afterToolCall({ ...info, result, isError }, scope.signal);
     if (change === undefined) continue;
     result = { ...result, ...(change.content !== undefined && { content: change.content }), ...(change.details !== undefined && { details: change.details }) };
     isError = change.isError ?? isError;
@@ -108,7 +108,7 @@ export async function runNestedCall(tool: NestedTool, rawArgs: unknown, callId: 
 
 async function beforeToolCall(hooks: ManyHandle<AgentHooks>, info: ToolCallInfo, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
   for (const h of providersOf(hooks, "beforeToolCall")) {
-    const verdict = await h.call("beforeToolCall", info, signal);
+    const verdict = await h.api.beforeToolCall(info, signal);
     if (verdict?.block) return verdict;
   }
   return undefined;

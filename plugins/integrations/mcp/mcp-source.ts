@@ -88,7 +88,7 @@ export class McpToolSource implements ToolSource {
     let fromSettings: { specs: ServerSpec[]; problems: ServerProblem[] } = { specs: [], problems: [] };
     if (this.host.readSettings && this.host.settings?.available) {
       try {
-        const settings = await this.host.settings.call("get", cwd);
+        const settings = await this.host.settings.api.get(cwd);
         fromSettings = parseServers(settings.mcpServers, 'settings "mcpServers"', cwd);
       } catch (error) {
         // Unreadable settings must not take the configured servers down with them.

@@ -83,19 +83,19 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
     },
 
     appendEntry(customType: string, data?: unknown): void {
-      store("appendEntry").call("appendCustom", customType, data);
+      store("appendEntry").api.appendCustom(customType, data);
     },
 
     setSessionName(name: string): void {
-      void session("setSessionName").call("setSessionName", name).catch(report("setSessionName"));
+      void session("setSessionName").api.setSessionName(name).catch(report("setSessionName"));
     },
 
     getSessionName(): string | undefined {
-      return store("getSessionName").call("current")?.name;
+      return store("getSessionName").api.current()?.name;
     },
 
     setLabel(entryId: string, label: string | undefined): void {
-      store("setLabel").call("appendLabel", entryId, label);
+      store("setLabel").api.appendLabel(entryId, label);
     },
 
     exec(command: string, args: string[], options?: ExecOptions) {
@@ -130,20 +130,20 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
       if (model === null || typeof model !== "object" || typeof model.provider !== "string" || typeof model.id !== "string") {
         throw new Error("setModel needs a model with provider and id (from ctx.modelRegistry.find)");
       }
-      const available = await handle.call("availableModels");
+      const available = await handle.api.availableModels();
       if (!available.some((m) => m.provider === model.provider && m.id === model.id)) return false;
-      await handle.call("setModel", model.provider, model.id);
+      await handle.api.setModel(model.provider, model.id);
       return true;
     },
 
     getThinkingLevel(): ThinkingLevel {
-      return session("getThinkingLevel").call("state").thinkingLevel;
+      return session("getThinkingLevel").api.state().thinkingLevel;
     },
 
     setThinkingLevel(level: ThinkingLevel): void {
       const handle = session("setThinkingLevel");
       if (!THINKING_LEVELS.includes(level)) throw new Error(`setThinkingLevel: unknown level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`);
-      void handle.call("setThinkingLevel", level).catch(report("setThinkingLevel"));
+      void handle.api.setThinkingLevel(level).catch(report("setThinkingLevel"));
     },
 
     events: runtime.events,

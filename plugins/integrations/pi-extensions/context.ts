@@ -66,22 +66,22 @@ export function createSessionManagerView(runtime: ExtensionRuntime) {
   return {
     getCwd: () => runtime.cwd,
     getSessionDir: () => {
-      const path = store().call("current")?.path;
+      const path = store().api.current()?.path;
       return path === undefined ? notSupported("ctx.sessionManager.getSessionDir", "the session is in memory") : dirname(path);
     },
-    getSessionId: () => store().call("current")?.id,
-    getSessionFile: () => store().call("current")?.path,
-    getSessionName: () => store().call("current")?.name,
-    getLeafId: () => store().call("leafId"),
+    getSessionId: () => store().api.current()?.id,
+    getSessionFile: () => store().api.current()?.path,
+    getSessionName: () => store().api.current()?.name,
+    getLeafId: () => store().api.leafId(),
     getLeafEntry: () => {
-      const leaf = store().call("leafId");
-      return leaf === null ? undefined : store().call("entry", leaf);
+      const leaf = store().api.leafId();
+      return leaf === null ? undefined : store().api.entry(leaf);
     },
-    getEntry: (id: string) => store().call("entry", id),
-    getLabel: (id: string) => store().call("label", id),
-    getBranch: (fromId?: string) => store().call("path", fromId),
-    getEntries: () => store().call("entries"),
-    getTree: () => store().call("tree"),
+    getEntry: (id: string) => store().api.entry(id),
+    getLabel: (id: string) => store().api.label(id),
+    getBranch: (fromId?: string) => store().api.path(fromId),
+    getEntries: () => store().api.entries(),
+    getTree: () => store().api.tree(),
     getHeader: unsupportedFunction("ctx.sessionManager.getHeader"),
   };
 }
@@ -94,9 +94,9 @@ export function createModelRegistryView(runtime: ExtensionRuntime) {
   };
   const unsupported = (name: string, detail?: string) => unsupportedFunction(`ctx.modelRegistry.${name}`, detail);
   return {
-    find: (provider: string, modelId: string) => models().call("find", provider, modelId),
-    getAll: () => models().call("list"),
-    getApiKeyForProvider: async (provider: string) => (runtime.services.auth.available ? runtime.services.auth.call("apiKey", provider) : undefined),
+    find: (provider: string, modelId: string) => models().api.find(provider, modelId),
+    getAll: () => models().api.list(),
+    getApiKeyForProvider: async (provider: string) => (runtime.services.auth.available ? runtime.services.auth.api.apiKey(provider) : undefined),
     getAvailable: unsupported("getAvailable", "which models have keys is known only asynchronously here"),
     hasConfiguredAuth: unsupported("hasConfiguredAuth"),
     getApiKeyAndHeaders: unsupported("getApiKeyAndHeaders"),
@@ -131,12 +131,12 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
       return runtime.delivery.signal;
     },
     isIdle: () => runtime.isIdle(),
-    abort: () => void session.call("abort").catch(report("ctx.abort")),
+    abort: () => void session.api.abort().catch(report("ctx.abort")),
     hasPendingMessages: () => (runtime.state()?.pendingMessageCount ?? 0) > 0,
     shutdown: unsupportedFunction("ctx.shutdown", "a mode ends the process; extensions cannot ask it to yet"),
-    getContextUsage: () => (session.available ? session.call("stats").contextUsage : undefined),
+    getContextUsage: () => (session.available ? session.api.stats().contextUsage : undefined),
     compact(options: { customInstructions?: string; onComplete?: (result: unknown) => void; onError?: (error: Error) => void } = {}) {
-      void session.call("compact", options.customInstructions).then(
+      void session.api.compact(options.customInstructions).then(
         (result) => (result === undefined ? options.onError?.(new Error("Nothing to compact (session too small)")) : options.onComplete?.(result)),
         (error: unknown) => (options.onError ? options.onError(error instanceof Error ? error : new Error(String(error))) : report("ctx.compact")(error)),
       );

@@ -144,17 +144,17 @@ export class MessageDelivery {
     if (scope !== undefined) {
       if (images !== undefined) notSupported("sendUserMessage with images from a command handler", "a command's prompt carries text only");
       if (scope.replacement === undefined) scope.replacement = text;
-      else report(session.call("followUp", text));
+      else report(session.api.followUp(text));
       return;
     }
     if (!this.runtime.isIdle()) {
-      if (options.deliverAs === "steer") report(session.call("steer", text, images));
-      else if (options.deliverAs === "followUp") report(session.call("followUp", text, images));
+      if (options.deliverAs === "steer") report(session.api.steer(text, images));
+      else if (options.deliverAs === "followUp") report(session.api.followUp(text, images));
       else throw new Error("Agent is already processing. Specify deliverAs ('steer' or 'followUp') to queue the message.");
       return;
     }
     this.ownPrompts.push(text);
-    report(session.call("prompt", text, images === undefined ? undefined : { images }));
+    report(session.api.prompt(text, images === undefined ? undefined : { images }));
   }
 
   /** Whether `text` is a prompt this plugin sent (consumed once). */
@@ -169,7 +169,7 @@ export class MessageDelivery {
   private save(message: CustomMessage): void {
     const { store } = this.runtime.services;
     if (!store.available) throw new Error("sendMessage needs a session store plugin (session-jsonl)");
-    store.call("appendCustomMessage", message.customType, message.content, message.display, message.details);
+    store.api.appendCustomMessage(message.customType, message.content, message.display, message.details);
     this.runtime.publish({ type: "message_start", message });
     this.runtime.publish({ type: "message_end", message });
   }

@@ -111,7 +111,7 @@ export class ExtensionRuntime {
 
   /** The session's working folder. */
   get cwd(): string {
-    return this.services.session.available ? this.services.session.call("cwd") : process.cwd();
+    return this.services.session.available ? this.services.session.api.cwd() : process.cwd();
   }
 
   /** pi's agent folder: config, else PI_CODING_AGENT_DIR, else ~/.pi/agent. */
@@ -123,7 +123,7 @@ export class ExtensionRuntime {
 
   /** The session's state, or undefined when no session plugin runs. */
   state(): SessionState | undefined {
-    return this.services.session.available ? this.services.session.call("state") : undefined;
+    return this.services.session.available ? this.services.session.api.state() : undefined;
   }
 
   /** pi's `ctx.isIdle()`: no run is going on (a prompt being checked for commands does not count). */
@@ -161,7 +161,7 @@ export class ExtensionRuntime {
 
   private async load(): Promise<void> {
     const cwd = this.cwd;
-    const settings = this.services.settings.available ? await this.services.settings.call("get", cwd) : {};
+    const settings = this.services.settings.available ? await this.services.settings.api.get(cwd) : {};
     const fromSettings = Array.isArray(settings.extensions) ? settings.extensions.filter((p): p is string => typeof p === "string") : [];
     const discovery = await discoverExtensions({
       cwd,
@@ -210,8 +210,8 @@ export class ExtensionRuntime {
     this.modulesLoader = new ExtensionModuleLoader(
       hostModules({
         agentDir: () => this.agentDir(),
-        models: () => (this.services.models.available ? this.services.models.call("list") : []),
-        findModel: (provider, id) => (this.services.models.available ? this.services.models.call("find", provider, id) : undefined),
+        models: () => (this.services.models.available ? this.services.models.api.list() : []),
+        findModel: (provider, id) => (this.services.models.available ? this.services.models.api.find(provider, id) : undefined),
         stream: (model, context, options) => this.stream(model, context, options),
         withFileMutationQueue: (path, work) => this.withFileMutationQueue(path, work),
         reportBusError: (channel, error) => this.report(undefined, `event bus "${channel}"`, error),
@@ -284,8 +284,8 @@ export class ExtensionRuntime {
     const out: ResourceCommand[] = [];
     for (const source of this.services.resources.list()) {
       try {
-        for (const t of await source.call("templates", cwd)) out.push({ name: t.name, description: t.description, source: "prompt", path: t.path, origin: t.origin });
-        for (const s of await source.call("skills", cwd)) out.push({ name: `skill:${s.name}`, description: s.description, source: "skill", path: s.path, origin: s.origin });
+        for (const t of await source.api.templates(cwd)) out.push({ name: t.name, description: t.description, source: "prompt", path: t.path, origin: t.origin });
+        for (const s of await source.api.skills(cwd)) out.push({ name: `skill:${s.name}`, description: s.description, source: "skill", path: s.path, origin: s.origin });
       } catch (error) {
         this.report(undefined, "listing prompt templates and skills", error);
       }
@@ -353,7 +353,7 @@ export class ExtensionRuntime {
   private lastCompaction(): CompactionEntry | undefined {
     if (!this.services.store.available) return undefined;
     return this.services.store
-      .call("entries")
+      .api.entries()
       .filter((e): e is CompactionEntry => e.type === "compaction")
       .at(-1);
   }
@@ -385,7 +385,7 @@ export class ExtensionRuntime {
       const lease = handle === undefined ? undefined : await handle.acquire();
       try {
         if (lease === undefined) throw new Error(`no provider plugin speaks "${model.api}" (model ${model.provider}/${model.id})`);
-        const apiKey = options.apiKey ?? (this.services.auth.available ? await this.services.auth.call("apiKey", model.provider) : undefined);
+        const apiKey = options.apiKey ?? (this.services.auth.available ? await this.services.auth.api.apiKey(model.provider) : undefined);
         for await (const event of lease.value.stream(model, context, { ...options, apiKey })) out.push(event);
       } catch (error) {
         const message = newAssistantMessage(model);

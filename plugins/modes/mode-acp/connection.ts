@@ -102,7 +102,7 @@ export class AcpConnection {
     for (const sessionId of this.sessions.keys()) this.cancel(sessionId);
     await this.queue.catch(() => undefined);
     await Promise.resolve()
-      .then(() => this.deps.session.call("idle"))
+      .then(() => this.deps.session.api.idle())
       .catch((error: unknown) => this.warn(messageOf(error)));
     // Closing drops unwritten messages: let the last answers reach the client first (unless it has gone).
     await Promise.race([answers.answered(), connection.closed]);
@@ -141,8 +141,8 @@ export class AcpConnection {
     this.checkCwd(params.cwd);
     this.noteMcpServers(params.mcpServers.length);
     return this.serialized(async () => {
-      const info = await this.deps.session.call("newSession");
-      const state = this.deps.session.call("state");
+      const info = await this.deps.session.api.newSession();
+      const state = this.deps.session.api.state();
       const sessionId = info?.id ?? state.sessionId;
       if (sessionId === undefined) throw this.internal("the session store opened no session; enable a session store plugin");
       this.sessions.set(sessionId, newAcpSession(info?.path));
@@ -159,11 +159,11 @@ export class AcpConnection {
       if (known === undefined || this.openSessionId !== params.sessionId) {
         const path = known?.path ?? (await locateSession(params.sessionId, cwd, this.deps.store));
         if (path === undefined) throw this.sessionNotFound(params.sessionId, "no stored session has this id or path");
-        await this.deps.session.call("switchSession", path);
+        await this.deps.session.api.switchSession(path);
         this.sessions.set(params.sessionId, known ?? newAcpSession(path));
         this.openSessionId = params.sessionId;
       }
-      for (const update of replayUpdates(this.deps.session.call("messages"), cwd)) this.send(params.sessionId, update);
+      for (const update of replayUpdates(this.deps.session.api.messages(), cwd)) this.send(params.sessionId, update);
       return {};
     });
   }
@@ -173,10 +173,10 @@ export class AcpConnection {
    * left out: they could not be loaded here (see checkCwd).
    */
   private async listSessions(params: ListSessionsRequest): Promise<ListSessionsResponse> {
-    const ours = this.deps.session.call("cwd");
+    const ours = this.deps.session.api.cwd();
     const { store } = this.deps;
     if (!store.available || (typeof params.cwd === "string" && canonical(params.cwd) !== canonical(ours))) return { sessions: [] };
-    const listed = await store.call("list", { cwd: ours });
+    const listed = await store.api.list({ cwd: ours });
     return {
       sessions: listed.map((s) => ({ sessionId: s.id, cwd: ours, title: s.name ?? oneLine(s.firstMessage), updatedAt: s.modified })),
     };
@@ -199,12 +199,12 @@ export class AcpConnection {
     return this.serialized(async () => {
       if (entry.cancels !== ticket) return { stopReason: "cancelled" };
       await this.activate(sessionId, entry);
-      const cwd = this.deps.session.call("cwd");
+      const cwd = this.deps.session.api.cwd();
       const turn: Turn = { sessionId, entry, updates: new TurnUpdates(cwd, (update) => this.send(sessionId, update)), cancelled: false };
       this.turn = turn;
       let failure: unknown;
       try {
-        await this.deps.session.call("prompt", input.text, input.images.length > 0 ? { images: input.images } : {});
+        await this.deps.session.api.prompt(input.text, input.images.length > 0 ? { images: input.images } : {});
       } catch (error) {
         failure = error;
       } finally {
@@ -287,7 +287,7 @@ export class AcpConnection {
   private async activate(sessionId: string, entry: AcpSession): Promise<void> {
     if (this.openSessionId === sessionId) return;
     if (entry.path === undefined) throw this.internal(`session ${sessionId} was kept in memory only and another session was opened since; it cannot be reopened`);
-    await this.deps.session.call("switchSession", entry.path);
+    await this.deps.session.api.switchSession(entry.path);
     this.openSessionId = sessionId;
   }
 
@@ -296,7 +296,7 @@ export class AcpConnection {
    * setting); no plugin can move it. A session for another folder is refused rather than run in the wrong one.
    */
   private checkCwd(requested: string): string {
-    const ours = this.deps.session.call("cwd");
+    const ours = this.deps.session.api.cwd();
     if (!isAbsolute(requested)) throw this.sdk.RequestError.invalidParams(undefined, `cwd must be an absolute path, not "${requested}"`);
     if (canonical(requested) !== canonical(ours)) {
       throw this.sdk.RequestError.invalidParams(undefined, `this pi works in ${ours}; start "pi --mode acp" in ${requested} to work there`);
@@ -320,7 +320,7 @@ export class AcpConnection {
 
   private abortRun(): void {
     Promise.resolve()
-      .then(() => this.deps.session.call("abort"))
+      .then(() => this.deps.session.api.abort())
       .catch((error: unknown) => this.warn(messageOf(error)));
   }
 

@@ -36,7 +36,7 @@ export async function locateSession(sessionId: string, cwd: string, store: Handl
     return existsSync(path) ? path : undefined;
   }
   if (!store.available) return undefined;
-  const here = await store.call("list", { cwd });
-  const found = here.find((s) => s.id === sessionId) ?? (await store.call("list", {})).find((s) => s.id === sessionId);
+  const here = await store.api.list({ cwd });
+  const found = here.find((s) => s.id === sessionId) ?? (await store.api.list({})).find((s) => s.id === sessionId);
   return found?.path;
 }

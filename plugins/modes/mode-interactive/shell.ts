@@ -65,7 +65,7 @@ export class InteractiveShell {
     const onData = (chunk: Buffer | string): void => this.onInput(typeof chunk === "string" ? chunk : this.utf8.write(chunk));
     const onResize = (): void => {
       const { width, height } = this.size();
-      this.enqueue(() => this.options.view.call("resize", width, height));
+      this.enqueue(() => this.options.view.api.resize(width, height));
       this.frames.drawNow();
     };
     if (stdin.isTTY === true) stdin.setRawMode?.(true);
@@ -77,12 +77,12 @@ export class InteractiveShell {
     const { width, height } = this.size();
     this.io.stdout.write(BRACKETED_PASTE_ON);
     this.renderer.begin(width, height);
-    this.enqueue(() => this.options.view.call("start", { cwd: this.options.cwd, width, height, initialMessages: this.input.messages }));
+    this.enqueue(() => this.options.view.api.start({ cwd: this.options.cwd, width, height, initialMessages: this.input.messages }));
     this.frames.drawNow();
 
     const code = await done;
     await this.frames.stop();
-    this.enqueue(() => this.options.view.call("stop"));
+    this.enqueue(() => this.options.view.api.stop());
     await this.chain;
     clearTimeout(this.escapeTimer);
     stdin.off("data", onData);
@@ -98,7 +98,7 @@ export class InteractiveShell {
   /** A session event: the view updates its transcript; a frame follows within the coalescing interval. */
   onSessionEvent(event: SessionEvent): void {
     if (this.finished) return;
-    this.enqueue(() => this.options.view.call("handleEvent", event));
+    this.enqueue(() => this.options.view.api.handleEvent(event));
     this.frames.request();
   }
 
@@ -134,7 +134,7 @@ export class InteractiveShell {
     for (const key of keys) {
       this.enqueue(async () => {
         if (this.finished) return;
-        const outcome = await this.options.view.call("handleKey", key);
+        const outcome = await this.options.view.api.handleKey(key);
         if (outcome?.exit) this.stop(0);
       });
     }
@@ -146,7 +146,7 @@ export class InteractiveShell {
     await this.enqueue(async () => {
       if (this.finished) return;
       const { width, height } = this.size();
-      const frame = await this.options.view.call("render", width, height);
+      const frame = await this.options.view.api.render(width, height);
       if (!this.finished) this.renderer.render(frame, width, height);
     });
   }

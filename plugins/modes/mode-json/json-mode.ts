@@ -41,13 +41,13 @@ async function runJson(deps: JsonModeDeps, input: ModeInput, io: ModeIO): Promis
   const abort = (): void => {
     if (finished) return;
     Promise.resolve()
-      .then(() => session.call("abort"))
+      .then(() => session.api.abort())
       .catch(() => undefined);
   };
 
   // A session opened before this run (an embedder's) has its header now; otherwise it comes with the
   // session_change event of the first prompt, before any other event.
-  const open = session.call("state");
+  const open = session.api.state();
   if (open.sessionId !== undefined) {
     io.stdout.write(jsonLine(sessionHeader({ id: open.sessionId, path: open.sessionFile })));
     headerWritten = true;
@@ -75,7 +75,7 @@ async function runJson(deps: JsonModeDeps, input: ModeInput, io: ModeIO): Promis
       if (stopped) return 1;
       const before = answers.length;
       const images = index === 0 && input.images.length > 0 ? input.images : undefined;
-      await session.call("prompt", text, images === undefined ? undefined : { images });
+      await session.api.prompt(text, images === undefined ? undefined : { images });
       const answer = answers.length > before ? answers[answers.length - 1] : undefined;
       if (stopped || answer === undefined || answer.stopReason === "error" || answer.stopReason === "aborted") return 1;
     }

@@ -39,7 +39,7 @@ async function runPrint(deps: PrintModeDeps, input: ModeInput, io: ModeIO): Prom
   const abort = (): void => {
     if (finished) return;
     Promise.resolve()
-      .then(() => session.call("abort"))
+      .then(() => session.api.abort())
       .catch(() => undefined);
   };
   const unsubscribe = deps.subscribe((event) => {
@@ -63,7 +63,7 @@ async function runPrint(deps: PrintModeDeps, input: ModeInput, io: ModeIO): Prom
       const before = answers.length;
       const turnsBefore = turnsStarted;
       const images = index === 0 && input.images.length > 0 ? input.images : undefined;
-      await session.call("prompt", text, images === undefined ? undefined : { images });
+      await session.api.prompt(text, images === undefined ? undefined : { images });
       const answer = answers.length > before ? answers[answers.length - 1] : undefined;
       if (answer !== undefined && (answer.stopReason === "error" || answer.stopReason === "aborted")) return fail(io, answer.errorMessage || `request ${answer.stopReason}`);
       // Stopped between answers (during a tool call): the run ended early without a failed answer.

@@ -38,65 +38,65 @@ const QUEUE_MODES = ["all", "one-at-a-time"] as const;
 export const COMMANDS: Record<string, CommandHandler> = {
   // ── prompting ─────────────────────────────────────────────────────────────────────────────────
   async steer(command, { session }) {
-    await session.call("steer", requireString(command, "message"), optionalImages(command));
+    await session.api.steer(requireString(command, "message"), optionalImages(command));
   },
   async follow_up(command, { session }) {
-    await session.call("followUp", requireString(command, "message"), optionalImages(command));
+    await session.api.followUp(requireString(command, "message"), optionalImages(command));
   },
   async abort(_command, { session }) {
-    await session.call("abort");
+    await session.api.abort();
   },
   async new_session(command, { session }) {
     const parentSession = optionalString(command, "parentSession");
-    await session.call("newSession", parentSession === undefined ? {} : { parentSession });
+    await session.api.newSession(parentSession === undefined ? {} : { parentSession });
     return { cancelled: false };
   },
 
   // ── state ─────────────────────────────────────────────────────────────────────────────────────
-  get_state: (_command, { session }) => session.call("state"),
-  get_messages: (_command, { session }) => ({ messages: session.call("messages") }),
+  get_state: (_command, { session }) => session.api.state(),
+  get_messages: (_command, { session }) => ({ messages: session.api.messages() }),
 
   // ── model and thinking ────────────────────────────────────────────────────────────────────────
   async set_model(command, { session }) {
     const provider = requireString(command, "provider");
     const modelId = requireString(command, "modelId");
-    const available = await session.call("availableModels");
+    const available = await session.api.availableModels();
     if (!available.some((m) => m.provider === provider && m.id === modelId)) throw new Error(`Model not found: ${provider}/${modelId}`);
-    return session.call("setModel", provider, modelId);
+    return session.api.setModel(provider, modelId);
   },
   async cycle_model(_command, { session }) {
-    const next = await session.call("cycleModel");
+    const next = await session.api.cycleModel();
     return next === undefined ? null : { model: next.model, thinkingLevel: next.thinkingLevel, isScoped: false };
   },
-  get_available_models: async (_command, { session }) => ({ models: await session.call("availableModels") }),
+  get_available_models: async (_command, { session }) => ({ models: await session.api.availableModels() }),
   async set_thinking_level(command, { session }) {
-    await session.call("setThinkingLevel", requireChoice(command, "level", THINKING_LEVELS));
+    await session.api.setThinkingLevel(requireChoice(command, "level", THINKING_LEVELS));
   },
   async cycle_thinking_level(_command, { session }) {
-    const level = await session.call("cycleThinkingLevel");
+    const level = await session.api.cycleThinkingLevel();
     return level === undefined ? null : { level };
   },
   async set_steering_mode(command, { session }) {
-    await session.call("setSteeringMode", requireChoice(command, "mode", QUEUE_MODES));
+    await session.api.setSteeringMode(requireChoice(command, "mode", QUEUE_MODES));
   },
   async set_follow_up_mode(command, { session }) {
-    await session.call("setFollowUpMode", requireChoice(command, "mode", QUEUE_MODES));
+    await session.api.setFollowUpMode(requireChoice(command, "mode", QUEUE_MODES));
   },
 
   // ── compaction and retry ──────────────────────────────────────────────────────────────────────
   async compact(command, { session }) {
-    const result = await session.call("compact", optionalString(command, "customInstructions"));
+    const result = await session.api.compact(optionalString(command, "customInstructions"));
     if (result === undefined) throw new Error("Nothing to compact (session too small)");
     return result;
   },
   async set_auto_compaction(command, { session }) {
-    await session.call("setAutoCompaction", requireBoolean(command, "enabled"));
+    await session.api.setAutoCompaction(requireBoolean(command, "enabled"));
   },
   async set_auto_retry(command, { session }) {
-    await session.call("setAutoRetry", requireBoolean(command, "enabled"));
+    await session.api.setAutoRetry(requireBoolean(command, "enabled"));
   },
   async abort_retry(_command, { session }) {
-    await session.call("abortRetry");
+    await session.api.abortRetry();
   },
 
   // ── bash ──────────────────────────────────────────────────────────────────────────────────────
@@ -106,7 +106,7 @@ export const COMMANDS: Record<string, CommandHandler> = {
     const recorded = recordWhenIdle(context, bashExecutionMessage(text, result));
     context.track(recorded);
     // Recorded at once when idle; during a run it waits for the run's end, as pi defers it.
-    if (!context.session.call("state").isStreaming) await recorded;
+    if (!context.session.api.state().isStreaming) await recorded;
     return result;
   },
   abort_bash(_command, { bash }) {
@@ -114,44 +114,44 @@ export const COMMANDS: Record<string, CommandHandler> = {
   },
 
   // ── sessions ──────────────────────────────────────────────────────────────────────────────────
-  get_session_stats: (_command, { session }) => session.call("stats"),
+  get_session_stats: (_command, { session }) => session.api.stats(),
   export_html() {
     throw new Error("not supported yet: export_html");
   },
   async switch_session(command, { session }) {
-    await session.call("switchSession", requireString(command, "sessionPath"));
+    await session.api.switchSession(requireString(command, "sessionPath"));
     return { cancelled: false };
   },
   async fork(command, { session }) {
-    const { text } = await session.call("fork", requireString(command, "entryId"));
+    const { text } = await session.api.fork(requireString(command, "entryId"));
     return { text, cancelled: false };
   },
   async clone(_command, { session, store, publish }) {
-    if (session.call("state").isStreaming) throw new Error("the agent is working; clone when it is done, or abort it first");
-    const leafId = store.call("leafId");
+    if (session.api.state().isStreaming) throw new Error("the agent is working; clone when it is done, or abort it first");
+    const leafId = store.api.leafId();
     if (leafId === null) throw new Error("Cannot clone session: no current entry selected");
-    const info = await store.call("fork", leafId);
+    const info = await store.api.fork(leafId);
     publish({ type: "session_change", session: info, reason: "fork" });
     return { cancelled: false };
   },
-  get_fork_messages: (_command, { session }) => ({ messages: session.call("forkPoints") }),
-  get_last_assistant_text: (_command, { session }) => ({ text: session.call("lastAssistantText") ?? null }),
+  get_fork_messages: (_command, { session }) => ({ messages: session.api.forkPoints() }),
+  get_last_assistant_text: (_command, { session }) => ({ text: session.api.lastAssistantText() ?? null }),
   async set_session_name(command, { session }) {
     const name = requireString(command, "name").trim();
     if (name === "") throw new Error("Session name cannot be empty");
-    await session.call("setSessionName", name);
+    await session.api.setSessionName(name);
   },
 
   // ── ours: the session's entries and tree ──────────────────────────────────────────────────────
-  get_entries: (_command, { session }) => ({ entries: session.call("entries") }),
-  get_tree: (_command, { session, store }) => ({ tree: session.call("tree"), leafId: store.available ? store.call("leafId") : null }),
+  get_entries: (_command, { session }) => ({ entries: session.api.entries() }),
+  get_tree: (_command, { session, store }) => ({ tree: session.api.tree(), leafId: store.available ? store.api.leafId() : null }),
 
   // ── slash commands ────────────────────────────────────────────────────────────────────────────
   async get_commands(_command, { resources, cwd }) {
     const folder = cwd();
     const sources = resources.list();
-    const templates = (await Promise.all(sources.map((s) => s.call("templates", folder)))).flat();
-    const skills = (await Promise.all(sources.map((s) => s.call("skills", folder)))).flat();
+    const templates = (await Promise.all(sources.map((s) => s.api.templates(folder)))).flat();
+    const skills = (await Promise.all(sources.map((s) => s.api.skills(folder)))).flat();
     return {
       commands: [
         ...templates.map((t) => ({ name: t.name, description: t.description, source: "prompt", location: locationOf(t.origin), path: t.path })),
@@ -171,6 +171,6 @@ function locationOf(origin: string): "user" | "project" | "path" {
  * call and its result; the model sees it on the next prompt.
  */
 async function recordWhenIdle({ session, store }: CommandContext, message: ReturnType<typeof bashExecutionMessage>): Promise<void> {
-  while (session.call("state").isStreaming) await session.call("idle");
-  store.call("appendMessage", message);
+  while (session.api.state().isStreaming) await session.api.idle();
+  store.api.appendMessage(message);
 }

@@ -59,7 +59,7 @@ export class RpcConnection {
     io.stdout.on("error", onStdoutError);
     deps.ui.attach((record) => this.write(record));
     // Open the session and pick the model now, as pi starts with them ready, so get_state is true from the first line.
-    this.starting = Promise.resolve().then(() => deps.session.call("availableModels")).then(
+    this.starting = Promise.resolve().then(() => deps.session.api.availableModels()).then(
       () => undefined,
       (error: unknown) => this.warn(error),
     );
@@ -82,7 +82,7 @@ export class RpcConnection {
     deps.ui.detach();
     await this.drain();
     await Promise.resolve()
-      .then(() => deps.session.call("idle"))
+      .then(() => deps.session.api.idle())
       .catch((error: unknown) => this.warn(error));
     await this.drain();
     io.stdout.off("error", onStdoutError);
@@ -92,7 +92,7 @@ export class RpcConnection {
   /** Aborts the current agent run and user shell command (the host stops the mode, or the client left). */
   private stopWork(): void {
     this.bashAbort?.abort();
-    const aborted = Promise.resolve().then(() => this.deps.session.call("abort"));
+    const aborted = Promise.resolve().then(() => this.deps.session.api.abort());
     this.track(aborted.catch((error: unknown) => this.warn(error)));
   }
 
@@ -170,7 +170,7 @@ export class RpcConnection {
       // Whether this prompt starts a run is the session's decision, made after this call: answer at the
       // next agent_start, or when the prompt settles (queued as steering/follow-up, or refused).
       this.acceptance = { accept: () => answer(success(command.id, "prompt")) };
-      const run = this.deps.session.call("prompt", message, options);
+      const run = this.deps.session.api.prompt(message, options);
       this.track(
         run.then(
           () => answer(success(command.id, "prompt")),
@@ -191,7 +191,7 @@ export class RpcConnection {
       store,
       resources,
       publish,
-      cwd: () => (store.available ? store.call("current")?.cwd : undefined) ?? process.cwd(),
+      cwd: () => (store.available ? store.api.current()?.cwd : undefined) ?? process.cwd(),
       bash: { run: (command) => this.runBash(command), abort: () => this.bashAbort?.abort() },
       track: (work) => this.track(work.catch((error: unknown) => this.warn(error))),
     };

@@ -146,19 +146,19 @@ export class SessionOrchestrator implements AgentSession {
   private async start(): Promise<void> {
     const { config } = this;
     const { store, settings } = this.deps;
-    this.settings = settings.available ? await settings.call("get", this.workdir) : {};
+    this.settings = settings.available ? await settings.api.get(this.workdir) : {};
     this.steering.mode = this.saved.steeringMode ?? (this.settings.steeringMode as QueueMode) ?? "one-at-a-time";
     this.followUps.mode = this.saved.followUpMode ?? (this.settings.followUpMode as QueueMode) ?? "one-at-a-time";
 
-    const open = store.call("current");
+    const open = store.api.current();
     if (!(open && this.saved.sessionPath !== undefined && open.path === this.saved.sessionPath)) {
       const options = { cwd: this.workdir, sessionDir: config.sessionDir };
       const choice = config.session ?? "new";
       let info: SessionInfo;
       if (this.saved.sessionPath !== undefined) info = await this.openReporting(this.saved.sessionPath);
-      else if (choice === "none") info = await store.call("newSession", { ...options, inMemory: true });
-      else if (choice === "continue") info = await store.call("continueRecent", options);
-      else if (choice === "new") info = await store.call("newSession", options);
+      else if (choice === "none") info = await store.api.newSession({ ...options, inMemory: true });
+      else if (choice === "continue") info = await store.api.continueRecent(options);
+      else if (choice === "new") info = await store.api.newSession(options);
       else info = await this.openReporting(choice);
       this.patchState({ sessionPath: info.path });
       this.emit({ type: "session_change", session: info, reason: choice === "new" || choice === "none" ? "new" : "open" });
@@ -167,7 +167,7 @@ export class SessionOrchestrator implements AgentSession {
   }
 
   private async openReporting(path: string): Promise<SessionInfo> {
-    const report = await this.deps.store.call("open", path);
+    const report = await this.deps.store.api.open(path);
     if (report.setAside) {
       this.emit({ type: "notice", level: "warning", message: `${report.setAside.lines} damaged line(s) of ${path} were set aside in ${report.setAside.file}` });
     }
@@ -178,18 +178,18 @@ export class SessionOrchestrator implements AgentSession {
   /** Model: this plugin's state > the session's last model > --model > settings > nothing yet. */
   private async pickModel(): Promise<void> {
     const { models, store } = this.deps;
-    const context = store.call("buildContext");
-    const fromState = this.saved.provider && this.saved.modelId ? models.call("find", this.saved.provider, this.saved.modelId) : undefined;
+    const context = store.api.buildContext();
+    const fromState = this.saved.provider && this.saved.modelId ? models.api.find(this.saved.provider, this.saved.modelId) : undefined;
     let model = fromState;
     let thinking = this.saved.thinkingLevel;
     if (model === undefined && this.config.model !== undefined) {
-      const resolved = models.call("resolve", this.config.model, this.config.provider);
+      const resolved = models.api.resolve(this.config.model, this.config.provider);
       model = resolved.model;
       thinking ??= resolved.thinking;
     }
-    if (model === undefined && context.model) model = models.call("find", context.model.provider, context.model.modelId);
+    if (model === undefined && context.model) model = models.api.find(context.model.provider, context.model.modelId);
     if (model === undefined && typeof this.settings.defaultModel === "string") {
-      model = models.call("resolve", this.settings.defaultModel, (this.settings.defaultProvider as string | undefined) ?? this.config.provider).model;
+      model = models.api.resolve(this.settings.defaultModel, (this.settings.defaultProvider as string | undefined) ?? this.config.provider).model;
     }
     thinking ??= this.config.thinking ?? context.thinkingLevel ?? (this.settings.defaultThinkingLevel as ThinkingLevel | undefined) ?? "medium";
     if (model !== undefined) this.applyModel(model, thinking, context.model?.provider !== model.provider || context.model?.modelId !== model.id);
@@ -201,8 +201,8 @@ export class SessionOrchestrator implements AgentSession {
     this.model = model;
     this.thinkingLevel = level;
     this.patchState({ provider: model.provider, modelId: model.id, thinkingLevel: level });
-    if (record) this.deps.store.call("appendModelChange", model.provider, model.id);
-    if (record || changedLevel) this.deps.store.call("appendThinkingLevelChange", level);
+    if (record) this.deps.store.api.appendModelChange(model.provider, model.id);
+    if (record || changedLevel) this.deps.store.api.appendThinkingLevelChange(level);
     this.emit({ type: "model_change", model, thinkingLevel: level });
   }
 
@@ -220,7 +220,7 @@ export class SessionOrchestrator implements AgentSession {
     try {
       let input = text;
       for (const h of this.hookProviders("beforePrompt")) {
-        const change = await h.call("beforePrompt", { text: input });
+        const change = await h.api.beforePrompt({ text: input });
         if (change?.handled) return;
         input = change?.text ?? input;
       }
@@ -228,7 +228,7 @@ export class SessionOrchestrator implements AgentSession {
       const handler = command && this.deps.commands.list().find((h) => h.peek()?.name === command[1]);
       if (command && handler) {
         release();
-        return await handler.call("run", command[2] ?? "");
+        return await handler.api.run(command[2] ?? "");
       }
       // Only a model turn needs a model: a `/command` or an input hook above runs without one, as in pi.
       if (this.model === undefined) {
@@ -289,7 +289,7 @@ export class SessionOrchestrator implements AgentSession {
     const sources = this.deps.resources.list();
     if (skillPrefix) {
       for (const source of sources) {
-        const skill = (await source.call("skills", this.workdir)).find((s) => s.name === name);
+        const skill = (await source.api.skills(this.workdir)).find((s) => s.name === name);
         if (skill) {
           const { readFile } = await import("node:fs/promises");
           const body = await readFile(skill.path, "utf8");
@@ -299,7 +299,7 @@ export class SessionOrchestrator implements AgentSession {
       throw new Error(`unknown skill "${name}"; list skills with /skills or check SKILL.md frontmatter`);
     }
     for (const source of sources) {
-      const template = (await source.call("templates", this.workdir)).find((t) => t.name === name);
+      const template = (await source.api.templates(this.workdir)).find((t) => t.name === name);
       if (template) return fillTemplate(template.body, args);
     }
     return text;
@@ -399,7 +399,7 @@ export class SessionOrchestrator implements AgentSession {
 
   /** The transcript the next run starts from: the session's context, leaf to root. */
   private contextMessages(): AgentMessage[] {
-    return this.deps.store.call("buildContext").messages;
+    return this.deps.store.api.buildContext().messages;
   }
 
   /** Snapshot for one turn: model, prompt, tools and options in force as it starts. */
@@ -414,7 +414,7 @@ export class SessionOrchestrator implements AgentSession {
       streamOptions: {
         reasoning: this.thinkingLevel,
         thinkingBudgets: this.settings.thinkingBudgets as StreamOptions["thinkingBudgets"],
-        sessionId: this.deps.store.call("current")?.id,
+        sessionId: this.deps.store.api.current()?.id,
         retry: this.providerRetryPolicy(),
         ...this.streamTimeouts(),
       },
@@ -447,17 +447,17 @@ export class SessionOrchestrator implements AgentSession {
       convertToLlm: (messages) => convertToLlm(messages),
       transformContext: async (messages, signal) => {
         let current = messages;
-        for (const h of this.hookProviders("transformContext")) current = (await h.call("transformContext", current, signal)) ?? current;
+        for (const h of this.hookProviders("transformContext")) current = (await h.api.transformContext(current, signal)) ?? current;
         return current;
       },
       prepareRequest: async (request) => {
         let current = request;
-        for (const h of this.hookProviders("prepareRequest")) current = (await h.call("prepareRequest", current)) ?? current;
+        for (const h of this.hookProviders("prepareRequest")) current = (await h.api.prepareRequest(current)) ?? current;
         return current;
       },
       beforeToolCall: async (call, signal) => {
         for (const h of this.hookProviders("beforeToolCall")) {
-          const verdict = await h.call("beforeToolCall", call, signal);
+          const verdict = await h.api.beforeToolCall(call, signal);
           if (verdict?.block) return verdict;
         }
         return undefined;
@@ -467,7 +467,7 @@ export class SessionOrchestrator implements AgentSession {
         let result = call.result;
         let isError = call.isError;
         for (const h of this.hookProviders("afterToolCall")) {
-          const change = await h.call("afterToolCall", { ...call, result, isError }, signal);
+          const change = await h.api.afterToolCall({ ...call, result, isError }, signal);
           if (change === undefined) continue;
           merged = { ...merged, ...change };
           result = { ...result, ...(change.content !== undefined && { content: change.content }), ...(change.details !== undefined && { details: change.details }) };
@@ -480,7 +480,7 @@ export class SessionOrchestrator implements AgentSession {
 
   /** Every message is saved as it ends; every event goes out on the bus. */
   private onAgentEvent(event: AgentEvent): void {
-    if (event.type === "message_end") this.deps.store.call("appendMessage", event.message);
+    if (event.type === "message_end") this.deps.store.api.appendMessage(event.message);
     this.emit(event);
   }
 
@@ -499,14 +499,14 @@ export class SessionOrchestrator implements AgentSession {
     };
     for (const handle of this.deps.tools.list()) {
       const tool = handle.peek();
-      if (tool !== undefined) add(tool, (...args) => handle.call("execute", ...args));
+      if (tool !== undefined) add(tool, (...args) => handle.api.execute(...args));
     }
     for (const source of this.deps.toolSources.list()) {
-      const listed = await source.call("listTools", this.workdir, allowed).catch((error: unknown) => {
+      const listed = await source.api.listTools(this.workdir, allowed).catch((error: unknown) => {
         this.emit({ type: "notice", level: "warning", message: `a tool source failed to list its tools: ${(error as Error).message}` });
         return [];
       });
-      for (const spec of listed) add(spec, (...args) => source.call("executeTool", spec.name, ...args));
+      for (const spec of listed) add(spec, (...args) => source.api.executeTool(spec.name, ...args));
     }
     return tools;
   }
@@ -566,9 +566,9 @@ export class SessionOrchestrator implements AgentSession {
   /** The key for a model's provider; local servers and the scripted provider need none. */
   private async apiKeyFor(model: Model): Promise<string | undefined> {
     const { auth } = this.deps;
-    const key = auth.available ? await auth.call("apiKey", model.provider) : undefined;
+    const key = auth.available ? await auth.api.apiKey(model.provider) : undefined;
     if (key !== undefined || model.api === "faux" || isLoopback(model.baseUrl)) return key;
-    throw new Error(auth.available ? auth.call("missingKeyMessage", model.provider) : `no API key for ${model.provider}`);
+    throw new Error(auth.available ? auth.api.missingKeyMessage(model.provider) : `no API key for ${model.provider}`);
   }
 
   // ── compaction ──────────────────────────────────────────────────────────────────────────────
@@ -586,7 +586,7 @@ export class SessionOrchestrator implements AgentSession {
     const { compactor } = this.deps;
     if (!compactor.available || this.model === undefined) return;
     const tokens = contextTokens(this.contextMessages());
-    if (compactor.call("shouldCompact", tokens, this.model.contextWindow, this.compactionSettings())) await this.compactNow("threshold");
+    if (compactor.api.shouldCompact(tokens, this.model.contextWindow, this.compactionSettings())) await this.compactNow("threshold");
   }
 
   /** Compacts once the current run (if any) has finished, including its own retries and compaction. */
@@ -609,8 +609,8 @@ export class SessionOrchestrator implements AgentSession {
     this.emit({ type: "compaction_start", reason });
     const signal = this.abortController?.signal;
     try {
-      const result = await compactor.call("compact", store.call("path"), this.compactionSettings(), this.summarizer(signal), { instructions, signal });
-      if (result !== undefined) store.call("appendCompaction", result.summary, result.firstKeptEntryId, result.tokensBefore, result.details);
+      const result = await compactor.api.compact(store.api.path(), this.compactionSettings(), this.summarizer(signal), { instructions, signal });
+      if (result !== undefined) store.api.appendCompaction(result.summary, result.firstKeptEntryId, result.tokensBefore, result.details);
       this.emit({ type: "compaction_end", reason, result: result ?? null, aborted: false, willRetry: willRetry && result !== undefined });
       return result;
     } catch (error) {
@@ -657,8 +657,8 @@ export class SessionOrchestrator implements AgentSession {
 
   async newSession(options: { parentSession?: string } = {}): Promise<SessionInfo | undefined> {
     await this.whenIdle("start a new session");
-    const current = this.deps.store.call("current");
-    const info = await this.deps.store.call("newSession", {
+    const current = this.deps.store.api.current();
+    const info = await this.deps.store.api.newSession({
       cwd: this.workdir,
       sessionDir: this.config.sessionDir,
       inMemory: current !== undefined && current.path === undefined,
@@ -682,12 +682,12 @@ export class SessionOrchestrator implements AgentSession {
   async fork(entryId: string): Promise<{ text: string; session: SessionInfo | undefined }> {
     await this.whenIdle("fork");
     const { store } = this.deps;
-    const entry = store.call("entry", entryId);
+    const entry = store.api.entry(entryId);
     if (entry === undefined || entry.type !== "message" || entry.message.role !== "user") {
       throw new Error(`entry ${entryId} is not a user message; pick one from get_fork_messages`);
     }
     const text = messageText(entry.message);
-    const info = entry.parentId === null ? await this.newSession({ parentSession: store.call("current")?.path }) : await store.call("fork", entry.parentId);
+    const info = entry.parentId === null ? await this.newSession({ parentSession: store.api.current()?.path }) : await store.api.fork(entry.parentId);
     this.patchState({ sessionPath: info?.path });
     this.emit({ type: "session_change", session: info, reason: "fork" });
     return { text, session: info };
@@ -695,7 +695,7 @@ export class SessionOrchestrator implements AgentSession {
 
   async clone(): Promise<SessionInfo | undefined> {
     await this.whenIdle("clone the session");
-    const info = await this.deps.store.call("fork");
+    const info = await this.deps.store.api.fork();
     this.patchState({ sessionPath: info.path });
     this.emit({ type: "session_change", session: info, reason: "fork" });
     return info;
@@ -704,14 +704,14 @@ export class SessionOrchestrator implements AgentSession {
   async recordMessage(message: AgentMessage): Promise<void> {
     await this.ready();
     await this.idle();
-    this.deps.store.call("appendMessage", message);
+    this.deps.store.api.appendMessage(message);
     this.emit({ type: "message_start", message });
     this.emit({ type: "message_end", message });
   }
 
   forkPoints(): Array<{ entryId: string; text: string }> {
     return this.deps.store
-      .call("path")
+      .api.path()
       .filter((e) => e.type === "message" && e.message.role === "user")
       .map((e) => ({ entryId: e.id, text: messageText((e as { message: AgentMessage }).message) }));
   }
@@ -720,31 +720,31 @@ export class SessionOrchestrator implements AgentSession {
     await this.ready();
     const trimmed = name.trim();
     if (trimmed === "") throw new Error("a session name cannot be empty");
-    this.deps.store.call("appendSessionInfo", trimmed);
+    this.deps.store.api.appendSessionInfo(trimmed);
   }
 
   async navigateTree(entryId: string, options: { summarize?: boolean; instructions?: string } = {}): Promise<void> {
     await this.whenIdle("move in the tree");
     const { store, compactor } = this.deps;
-    if (store.call("entry", entryId) === undefined) throw new Error(`no entry ${entryId} in this session`);
-    const oldLeaf = store.call("leafId");
+    if (store.api.entry(entryId) === undefined) throw new Error(`no entry ${entryId} in this session`);
+    const oldLeaf = store.api.leafId();
     if (options.summarize && oldLeaf !== null && compactor.available) {
-      const target = new Set(store.call("path", entryId).map((e) => e.id));
-      const leaving = store.call("path", oldLeaf).filter((e) => !target.has(e.id));
-      const summary = await compactor.call("summarizeBranch", leaving, this.summarizer(undefined), { instructions: options.instructions });
-      store.call("branch", entryId);
-      if (summary !== undefined) store.call("appendBranchSummary", oldLeaf, summary.summary, summary.details);
+      const target = new Set(store.api.path(entryId).map((e) => e.id));
+      const leaving = store.api.path(oldLeaf).filter((e) => !target.has(e.id));
+      const summary = await compactor.api.summarizeBranch(leaving, this.summarizer(undefined), { instructions: options.instructions });
+      store.api.branch(entryId);
+      if (summary !== undefined) store.api.appendBranchSummary(oldLeaf, summary.summary, summary.details);
       return;
     }
-    store.call("branch", entryId);
+    store.api.branch(entryId);
   }
 
   // ── model and thinking ──────────────────────────────────────────────────────────────────────
 
   async setModel(provider: string, modelId: string): Promise<Model> {
     await this.ready();
-    const model = this.deps.models.call("find", provider, modelId);
-    if (model === undefined) return this.deps.models.call("resolve", `${provider}/${modelId}`).model;
+    const model = this.deps.models.api.find(provider, modelId);
+    if (model === undefined) return this.deps.models.api.resolve(`${provider}/${modelId}`).model;
     this.applyModel(model, this.thinkingLevel === "off" ? "medium" : this.thinkingLevel, true);
     return model;
   }
@@ -762,7 +762,7 @@ export class SessionOrchestrator implements AgentSession {
   async availableModels(): Promise<Model[]> {
     await this.ready();
     const out: Model[] = [];
-    for (const model of this.deps.models.call("list")) {
+    for (const model of this.deps.models.api.list()) {
       const keyed = await this.apiKeyFor(model).then(
         () => true,
         () => false,
@@ -800,7 +800,7 @@ export class SessionOrchestrator implements AgentSession {
   // ── reading ─────────────────────────────────────────────────────────────────────────────────
 
   state(): SessionState {
-    const info = this.deps.store.call("current");
+    const info = this.deps.store.api.current();
     return {
       model: this.model ?? null,
       thinkingLevel: this.thinkingLevel,
@@ -818,15 +818,15 @@ export class SessionOrchestrator implements AgentSession {
   }
 
   messages(): AgentMessage[] {
-    return this.deps.store.call("current") === undefined ? [] : this.contextMessages();
+    return this.deps.store.api.current() === undefined ? [] : this.contextMessages();
   }
 
   entries() {
-    return this.deps.store.call("entries");
+    return this.deps.store.api.entries();
   }
 
   tree() {
-    return this.deps.store.call("tree");
+    return this.deps.store.api.tree();
   }
 
   lastAssistantText(): string | undefined {
@@ -835,8 +835,8 @@ export class SessionOrchestrator implements AgentSession {
   }
 
   stats(): SessionStats {
-    const info = this.deps.store.call("current");
-    const path = info === undefined ? [] : this.deps.store.call("path");
+    const info = this.deps.store.api.current();
+    const path = info === undefined ? [] : this.deps.store.api.path();
     const tokens = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 };
     let cost = 0;
     const counts = { user: 0, assistant: 0, toolCalls: 0, toolResults: 0, total: 0 };

@@ -9,9 +9,9 @@ import type { Handle } from "pi-host";
 /** Builds the prompt for one turn. */
 export async function buildSystemPrompt(sources: Array<Handle<ResourceSource>>, input: Omit<PromptInput, "skills"> & { skills?: PromptInput["skills"] }): Promise<string> {
   if (sources.length === 0) return fallbackPrompt(input);
-  const skills = (await Promise.all(sources.map((s) => s.call("skills", input.cwd)))).flat();
+  const skills = (await Promise.all(sources.map((s) => s.api.skills(input.cwd)))).flat();
   const full: PromptInput = { ...input, skills };
-  const sections = (await Promise.all(sources.map((s) => s.call("promptSections", full)))).flat();
+  const sections = (await Promise.all(sources.map((s) => s.api.promptSections(full)))).flat();
   return sections
     .sort((a, b) => a.order - b.order)
     .map((s) => s.text.trim())

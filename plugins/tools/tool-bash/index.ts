@@ -28,7 +28,7 @@ export default definePlugin({
     const settings = ctx.use(SettingsContract);
     const commandPrefixFor = async (cwd: string): Promise<string | undefined> => {
       if (!settings.available) return undefined;
-      const prefix = (await settings.call("get", cwd)).shellCommandPrefix;
+      const prefix = (await settings.api.get(cwd)).shellCommandPrefix;
       return typeof prefix === "string" && prefix !== "" ? prefix : undefined;
     };
     ctx.provide(ToolContract, createBashTool({ running, shellPath: ctx.config.shellPath, commandPrefix: ctx.config.commandPrefix, commandPrefixFor }), { key: "bash" });

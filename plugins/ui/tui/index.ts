@@ -39,6 +39,9 @@ export default definePlugin({
     { contract: SessionStoreContract, optional: true },
     { contract: SettingsContract, optional: true },
     { contract: ResourcesContract, optional: true },
+    // Read by /plugins, which lists the providers of these contracts.
+    ...[AgentLoopContract, SessionCompactorContract, ModelsContract, AuthContract, TuiViewContract].map((contract) => ({ contract, optional: true })),
+    ...[AiProviderContract, ToolContract, ModeContract, HooksContract, UiContract].map((contract) => ({ contract, optional: true })),
   ],
   config: Type.Object({
     /** Where `themes/<name>.json` are looked up; default PI_CODING_AGENT_DIR or ~/.pi/agent. */
@@ -59,7 +62,7 @@ export default definePlugin({
 
     const plugins = (): PluginLine[] => {
       const byPlugin = new Map<string, PluginLine>();
-      const add = (handle: Handle<unknown>, contract: string): void => {
+      const add = (handle: Handle<any>, contract: string): void => {
         const id = handle.pluginId;
         if (id === undefined) return;
         const line = byPlugin.get(id) ?? { id, generation: handle.generation, contracts: [] };
@@ -95,14 +98,14 @@ export default definePlugin({
       store: ctx.use(SessionStoreContract),
       async settingsTheme(cwd) {
         if (!settings.available) return undefined;
-        const theme = (await settings.call("get", cwd)).theme;
+        const theme = (await settings.api.get(cwd)).theme;
         return typeof theme === "string" && theme !== "" ? theme : undefined;
       },
       async extraCommands(cwd) {
         const extra: Array<{ value: string; detail?: string }> = [];
         for (const source of resources.list()) {
-          for (const t of await source.call("templates", cwd)) extra.push({ value: t.name, detail: t.description });
-          for (const skill of await source.call("skills", cwd)) extra.push({ value: `skill:${skill.name}`, detail: skill.description });
+          for (const t of await source.api.templates(cwd)) extra.push({ value: t.name, detail: t.description });
+          for (const skill of await source.api.skills(cwd)) extra.push({ value: `skill:${skill.name}`, detail: skill.description });
         }
         return extra;
       },

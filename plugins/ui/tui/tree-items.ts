@@ -10,9 +10,9 @@ import { syncCall } from "./view-deps.js";
 
 /** The session tree, flattened: indentation grows only where the conversation branches. */
 export function treeItems(store: Handle<SessionStore>): PickerItem[] {
-  const roots = syncCall(() => store.call("tree"), [] as TreeNode[]);
-  const onPath = new Set(syncCall(() => store.call("path"), []).map((e) => e.id));
-  const leaf = syncCall(() => store.call("leafId"), null);
+  const roots = syncCall(() => store.api.tree(), [] as TreeNode[]);
+  const onPath = new Set(syncCall(() => store.api.path(), []).map((e) => e.id));
+  const leaf = syncCall(() => store.api.leafId(), null);
   const items: PickerItem[] = [];
   const visit = (node: TreeNode, depth: number): void => {
     const label = describeEntry(node);

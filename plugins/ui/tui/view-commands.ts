@@ -28,7 +28,7 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
     }
     case "model":
       openPicker(view, s, { kind: "model", title: "Select a model", query: args }, async () => {
-        const models = await session.call("availableModels");
+        const models = await session.api.availableModels();
         const current = view.sessionState()?.model;
         return models.map((m) => ({ label: `${m.provider}/${m.id}`, value: `${m.provider}/${m.id}`, detail: m.name !== m.id ? m.name : undefined, current: current?.provider === m.provider && current.id === m.id }));
       });
@@ -38,13 +38,13 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       return {};
     case "fork":
       openPicker(view, s, { kind: "fork", title: "Fork from a message", query: args }, async () =>
-        [...(await session.call("forkPoints"))].reverse().map((p) => ({ label: oneLine(p.text), value: p.entryId })),
+        [...(await session.api.forkPoints())].reverse().map((p) => ({ label: oneLine(p.text), value: p.entryId })),
       );
       return {};
     case "resume":
       openPicker(view, s, { kind: "resume", title: "Resume a session", query: args }, async () => {
-        const current = syncCall(() => session.call("state"), undefined)?.sessionFile;
-        const list = await view.deps.store.call("list", { cwd: s.cwd });
+        const current = syncCall(() => session.api.state(), undefined)?.sessionFile;
+        const list = await view.deps.store.api.list({ cwd: s.cwd });
         return list.map((x) => ({
           label: oneLine(x.name ?? x.firstMessage ?? x.id) || "(empty)",
           value: x.path,
@@ -54,18 +54,18 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       });
       return {};
     case "new":
-      view.background("new session", () => session.call("newSession"));
+      view.background("new session", () => session.api.newSession());
       return {};
     case "compact":
-      view.background("compact", () => session.call("compact", args === "" ? undefined : args));
+      view.background("compact", () => session.api.compact(args === "" ? undefined : args));
       return {};
     case "name":
       if (args === "") notice(s, "Give a name: /name <name>", "warning");
-      else view.background("name", () => session.call("setSessionName", args), () => view.later((state) => notice(state, `Session named "${args}"`)));
+      else view.background("name", () => session.api.setSessionName(args), () => view.later((state) => notice(state, `Session named "${args}"`)));
       return {};
     case "session": {
-      const st = syncCall(() => session.call("state"), undefined);
-      const stats = syncCall(() => session.call("stats"), undefined);
+      const st = syncCall(() => session.api.state(), undefined);
+      const stats = syncCall(() => session.api.stats(), undefined);
       const lines = [
         `Session ${st?.sessionName ? `"${st.sessionName}" ` : ""}${st?.sessionId ?? "(none)"}`,
         `  file: ${st?.sessionFile ? shortPath(st.sessionFile) : "(not saved)"}`,

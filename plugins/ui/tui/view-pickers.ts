@@ -56,7 +56,7 @@ export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, 
     picker.labelEdit = undefined;
     if (choice !== undefined) {
       try {
-        view.deps.store.call("appendLabel", choice.item.value, label === "" ? undefined : label);
+        view.deps.store.api.appendLabel(choice.item.value, label === "" ? undefined : label);
         picker.items = treeItems(view.deps.store);
       } catch (error) {
         notice(s, `label: ${(error as Error).message}`, "error");
@@ -72,15 +72,15 @@ function choose(view: ViewActions, picker: Picker, item: PickerItem): void {
   switch (picker.kind) {
     case "model": {
       const slash = item.value.indexOf("/");
-      view.background("model", () => session.call("setModel", item.value.slice(0, slash), item.value.slice(slash + 1)));
+      view.background("model", () => session.api.setModel(item.value.slice(0, slash), item.value.slice(slash + 1)));
       return;
     }
     case "resume":
-      view.background("resume", () => session.call("switchSession", item.value));
+      view.background("resume", () => session.api.switchSession(item.value));
       return;
     case "fork":
       view.background("fork", async () => {
-        const result = await session.call("fork", item.value);
+        const result = await session.api.fork(item.value);
         view.later((state) => editor.setText(state, result.text));
       });
       return;
@@ -93,15 +93,15 @@ function choose(view: ViewActions, picker: Picker, item: PickerItem): void {
 /** Moves to a tree entry; a user message puts its text back in the editor and moves to before it, as pi does. */
 function navigate(view: ViewActions, entryId: string): void {
   const store = view.deps.store;
-  const entry = syncCall(() => store.call("entry", entryId), undefined);
+  const entry = syncCall(() => store.api.entry(entryId), undefined);
   view.background("tree", async () => {
     let text: string | undefined;
     if (entry?.type === "message" && entry.message.role === "user") {
       text = contentText((entry.message as { content: string }).content);
-      if (entry.parentId === null) store.call("branch", null);
-      else await view.deps.session.call("navigateTree", entry.parentId);
+      if (entry.parentId === null) store.api.branch(null);
+      else await view.deps.session.api.navigateTree(entry.parentId);
     } else {
-      await view.deps.session.call("navigateTree", entryId);
+      await view.deps.session.api.navigateTree(entryId);
     }
     view.later((state) => {
       view.rebuild(state);

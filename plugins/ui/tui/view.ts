@@ -41,22 +41,22 @@ export class TerminalView implements TuiView, ViewActions {
   start(info: TuiStart): void {
     const s = this.deps.state();
     // The session's folder is the one the agent works in; the shell's is the process's.
-    s.cwd = syncCall(() => this.deps.store.available ? this.deps.store.call("current")?.cwd : undefined, undefined) ?? info.cwd;
+    s.cwd = syncCall(() => this.deps.store.available ? this.deps.store.api.current()?.cwd : undefined, undefined) ?? info.cwd;
     this.height = info.height;
     const first = !s.started;
     s.started = true;
     s.running = true;
-    if (first && s.entries.length === 0) rebuildFromMessages(s, syncCall(() => this.deps.session.call("messages"), []));
+    if (first && s.entries.length === 0) rebuildFromMessages(s, syncCall(() => this.deps.session.api.messages(), []));
     this.refreshInfo();
     this.deps.save(s);
     // The session opens its file and picks its model on first use; ask it to, so the footer shows the model.
-    this.background("start", () => this.deps.session.call("availableModels"));
+    this.background("start", () => this.deps.session.api.availableModels());
     void this.deps.settingsTheme(info.cwd).then((name) => this.later((state) => name !== undefined && name !== state.theme && this.useTheme(state, name)));
     void this.deps.extraCommands(info.cwd).then((extra) => (this.extra = extra), () => undefined);
     if (first && info.initialMessages.length > 0) {
       const messages = [...info.initialMessages];
       this.background("prompt", async () => {
-        for (const message of messages) await this.deps.session.call("prompt", message);
+        for (const message of messages) await this.deps.session.api.prompt(message);
       });
     }
   }
@@ -178,17 +178,17 @@ export class TerminalView implements TuiView, ViewActions {
     }
     if (key.name === "escape") {
       if (s.completion !== null) s.completion = null;
-      else if (s.busy || s.compacting) this.background("abort", () => this.deps.session.call("abort"));
+      else if (s.busy || s.compacting) this.background("abort", () => this.deps.session.api.abort());
       return {};
     }
     if (s.completion !== null && completionKey(s, key, this.extra)) return {};
     if (key.ctrl && key.name === "p") {
-      this.background("cycle model", () => this.deps.session.call("cycleModel", key.shift ? "backward" : "forward"));
+      this.background("cycle model", () => this.deps.session.api.cycleModel(key.shift ? "backward" : "forward"));
       return {};
     }
     if (key.ctrl && key.name === "l") return runCommand(this, s, "model", "");
     if (key.name === "tab" && key.shift) {
-      this.background("thinking level", () => this.deps.session.call("cycleThinkingLevel"));
+      this.background("thinking level", () => this.deps.session.api.cycleThinkingLevel());
       return {};
     }
     if (key.ctrl && key.name === "t") {
@@ -230,7 +230,7 @@ export class TerminalView implements TuiView, ViewActions {
     if (command !== undefined) return runCommand(this, s, command.name, command.args);
     const session = this.deps.session;
     if (s.busy) this.background(whileBusy === "steer" ? "steer" : "follow-up", () => session.call(whileBusy, text));
-    else this.background("prompt", () => session.call("prompt", text));
+    else this.background("prompt", () => session.api.prompt(text));
     return {};
   }
 
@@ -271,7 +271,7 @@ export class TerminalView implements TuiView, ViewActions {
 
   /** Rebuilds the transcript from the session's messages and forgets queued messages. */
   rebuild(s: ViewState): void {
-    rebuildFromMessages(s, syncCall(() => this.deps.session.call("messages"), []));
+    rebuildFromMessages(s, syncCall(() => this.deps.session.api.messages(), []));
     s.queue = { steering: [], followUp: [] };
     this.refreshInfo();
   }
@@ -279,8 +279,8 @@ export class TerminalView implements TuiView, ViewActions {
   private refreshInfo(): void {
     const session = this.deps.session;
     this.info = {
-      state: syncCall(() => session.call("state"), this.info.state),
-      stats: syncCall(() => session.call("stats"), this.info.stats),
+      state: syncCall(() => session.api.state(), this.info.state),
+      stats: syncCall(() => session.api.stats(), this.info.stats),
     };
   }
 

@@ -69,9 +69,11 @@ export class LoopHarness {
   /** Runs a prompt to the end; returns the messages the run added. */
   run(prompt: string, history: AgentMessage[] = []): Promise<AgentMessage[]> {
     const loop = {
-      call: (_method: "runTurn", run: Parameters<typeof runTurn>[0], config: TurnConfig) => {
-        this.turnCalls++;
-        return runTurn(run, config);
+      api: {
+        runTurn: (run: Parameters<typeof runTurn>[0], config: TurnConfig) => {
+          this.turnCalls++;
+          return runTurn(run, config);
+        },
       },
     };
     return runAgent(loop, [user(prompt)], history, () => this.config());

@@ -25,7 +25,7 @@ function host(overrides: Partial<McpSourceHost>): McpSourceHost & { notices: str
 
 describe("McpToolSource", () => {
   it("unreadable settings are reported once and leave the plugin's own servers listed", async () => {
-    const settings = { available: true, call: async () => Promise.reject(new Error("/home/u/.pi/agent/settings.json: not valid JSON")) };
+    const settings = { available: true, api: { get: async () => Promise.reject(new Error("/home/u/.pi/agent/settings.json: not valid JSON")) } };
     const h = host({ settings: settings as never, configServers: { off: { command: "never-started", disabled: true } } });
     const source = new McpToolSource(h);
     expect(await source.listTools("/project")).toEqual([]);

@@ -19,11 +19,12 @@ function sessionReporting(problem: Extract<SessionEvent, { type: "session_save_e
     for (const listener of listeners) listener(event);
   };
   const session = {
-    call: async (method: string) => {
-      if (method !== "prompt") return undefined;
-      emit(problem);
-      emit({ type: "message_end", message: ANSWER });
-      return undefined;
+    api: {
+      prompt: async () => {
+        emit(problem);
+        emit({ type: "message_end", message: ANSWER });
+        return undefined;
+      },
     },
   } as unknown as Handle<AgentSession>;
   return { session, subscribe: (listener) => (listeners.add(listener), () => listeners.delete(listener)) };
