@@ -4,9 +4,8 @@
  * providers, in that order. Setup only declares; files are read when a key is asked for.
  */
 import { Type } from "@sinclair/typebox";
-import { AuthContract } from "pi-host";
+import { AuthContract, agentDir } from "pi-host";
 import { definePlugin } from "pi-host";
-import { agentDirFor } from "./agent-dir.js";
 import { ApiKeyStore } from "./auth-store.js";
 
 export default definePlugin({
@@ -26,7 +25,7 @@ export default definePlugin({
     ctx.provide(
       AuthContract,
       new ApiKeyStore({
-        agentDir: agentDirFor(ctx.config.agentDir),
+        agentDir: agentDir(ctx.config.agentDir),
         flagKey: ctx.config.apiKey,
         flagProvider: ctx.config.apiKeyProvider,
         env: process.env,

@@ -4,9 +4,8 @@
  * is read on first use and again whenever it changes.
  */
 import { Type } from "@sinclair/typebox";
-import { ModelsContract } from "pi-host";
+import { ModelsContract, agentDir } from "pi-host";
 import { definePlugin } from "pi-host";
-import { agentDirFor } from "./agent-dir.js";
 import { BUILTIN_MODELS } from "./builtin-models.js";
 import { ModelCatalogStore } from "./catalog.js";
 import { ProviderConfigSchema } from "./models-file.js";
@@ -28,7 +27,7 @@ export default definePlugin({
     ctx.provide(
       ModelsContract,
       new ModelCatalogStore({
-        agentDir: agentDirFor(ctx.config.agentDir),
+        agentDir: agentDir(ctx.config.agentDir),
         builtins: BUILTIN_MODELS,
         inlineProviders: ctx.config.providers,
         extraApis: ctx.config.extraApis,

@@ -7,10 +7,9 @@
  */
 import { homedir } from "node:os";
 import { Type } from "@sinclair/typebox";
-import { HostEnvironmentContract, projectFilesApply } from "pi-host";
+import { HostEnvironmentContract, projectFilesApply, agentDir } from "pi-host";
 import { ResourcesContract } from "pi-host";
 import { definePlugin } from "pi-host";
-import { agentDirFor } from "./agent-dir.js";
 import { RESOURCES_DIAGNOSTIC_EVENT } from "./diagnostics.js";
 import { FileResourceSource } from "./resource-source.js";
 
@@ -43,13 +42,13 @@ export default definePlugin({
     ),
   }),
   setup(ctx) {
-    const { agentDir, ...flags } = ctx.config;
+    const { agentDir: configuredAgentDir, ...flags } = ctx.config;
     const host = ctx.use(HostEnvironmentContract);
     ctx.provide(
       ResourcesContract,
       new FileResourceSource({
         ...flags,
-        agentDir: agentDirFor(agentDir),
+        agentDir: agentDir(configuredAgentDir),
         homeDir: homedir(),
         projectApplies: (cwd) => projectFilesApply(host, cwd),
         report: (diagnostic) => {

@@ -5,10 +5,9 @@
  * when settings are asked for.
  */
 import { Type } from "@sinclair/typebox";
-import { HostEnvironmentContract, projectFilesApply } from "pi-host";
+import { HostEnvironmentContract, projectFilesApply, agentDir } from "pi-host";
 import { SettingsContract } from "pi-host";
 import { definePlugin } from "pi-host";
-import { agentDirFor } from "./agent-dir.js";
 import { FileSettingsStore } from "./settings-store.js";
 
 export default definePlugin({
@@ -24,6 +23,6 @@ export default definePlugin({
   }),
   setup(ctx) {
     const host = ctx.use(HostEnvironmentContract);
-    ctx.provide(SettingsContract, new FileSettingsStore({ agentDir: agentDirFor(ctx.config.agentDir), projectApplies: (cwd) => projectFilesApply(host, cwd) }));
+    ctx.provide(SettingsContract, new FileSettingsStore({ agentDir: agentDir(ctx.config.agentDir), projectApplies: (cwd) => projectFilesApply(host, cwd) }));
   },
 });

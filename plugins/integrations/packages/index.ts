@@ -7,10 +7,9 @@
  * order puts it first, as both share settings.json.
  */
 import { Type } from "@sinclair/typebox";
-import { PackagesContract } from "pi-host";
+import { PackagesContract, agentDir } from "pi-host";
 import { SettingsContract } from "pi-host";
 import { definePlugin } from "pi-host";
-import { agentDirFor } from "./agent-dir.js";
 import { FilePackageManager } from "./manager.js";
 
 export default definePlugin({
@@ -27,7 +26,7 @@ export default definePlugin({
     ctx.provide(
       PackagesContract,
       new FilePackageManager({
-        agentDir: agentDirFor(ctx.config.agentDir),
+        agentDir: agentDir(ctx.config.agentDir),
         spawn: (command, args, options) => ctx.spawn(command, args, options),
       }),
     );

@@ -4,9 +4,8 @@
  * files. The open session and its leaf are plugin state, so reloading this plugin keeps them.
  */
 import { Type } from "@sinclair/typebox";
-import { SESSION_SAVE_ERROR_EVENT, SessionStoreContract } from "pi-host";
+import { SESSION_SAVE_ERROR_EVENT, SessionStoreContract, agentDir } from "pi-host";
 import { definePlugin } from "pi-host";
-import { agentDirFor } from "./location.js";
 import { storeState } from "./state.js";
 import { JsonlSessionStore } from "./store.js";
 
@@ -22,7 +21,7 @@ export default definePlugin({
   state: storeState,
   setup(ctx) {
     const store = new JsonlSessionStore({
-      agentDir: agentDirFor(ctx.config.agentDir),
+      agentDir: agentDir(ctx.config.agentDir),
       getState: () => ctx.getState(),
       setState: (next) => ctx.setState(next),
       report: (problem) => ctx.emit(SESSION_SAVE_ERROR_EVENT, problem),
