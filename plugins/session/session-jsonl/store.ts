@@ -29,7 +29,7 @@ import type {
   TreeNode,
 } from "pi-host";
 import { AppendFile, SESSION_FILE_MODE, type AppendIo } from "./append-file.js";
-import { buildContextFromPath } from "./build-context.js";
+import { buildSessionContext } from "pi-host";
 import { checkEntries } from "./check-entries.js";
 import { newEntryId, newSessionId } from "./ids.js";
 import { isLeafMarker, LEAF_MARKER_TYPE } from "./leaf-marker.js";
@@ -311,7 +311,7 @@ export class JsonlSessionStore implements SessionStore {
     const key = { tree, leafId: tree.leafId, size: tree.entries.length };
     const cached = this.contextCache;
     if (cached === undefined || cached.key.tree !== key.tree || cached.key.leafId !== key.leafId || cached.key.size !== key.size) {
-      this.contextCache = { key, context: buildContextFromPath(tree.rawPath(tree.leafId)) };
+      this.contextCache = { key, context: buildSessionContext(tree.rawPath(tree.leafId)) };
     }
     const { context } = this.contextCache!;
     return { ...context, messages: [...context.messages], entryIds: [...context.entryIds] };

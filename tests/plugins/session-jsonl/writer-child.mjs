@@ -7,8 +7,8 @@ import { dirname } from "node:path";
 const [project, file, leaf, count, tag] = process.argv.slice(2);
 const require = createRequire(`${project}/package.json`);
 const { createJiti } = await import(require.resolve("jiti"));
-const jiti = createJiti(`${project}/package.json`, { moduleCache: false });
-const plugin = await jiti.import(`${project}/plugins/session-jsonl/index.ts`, { default: true });
+const jiti = createJiti(`${project}/package.json`, { moduleCache: false, alias: { "pi-host": `${project}/hosts/api.ts` } });
+const plugin = await jiti.import(`${project}/plugins/session/session-jsonl/index.ts`, { default: true });
 
 let store;
 let state = plugin.state.initial();
