@@ -4,8 +4,8 @@
  * text, in pi's wording, because all three go through kit's one model-context module.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message } from "../../contracts/ai/index.js";
-import { estimateContextTokens } from "../../contracts/ai/index.js";
+import type { Message } from "../../hosts/api.js";
+import { estimateContextTokens } from "../../hosts/api.js";
 import type { SessionStore } from "../../contracts/session.js";
 import { BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX, convertToLlm } from "../../kit/index.js";
 import { compact } from "../../plugins/session/compaction/compact.js";
