@@ -15,7 +15,6 @@ export * from "../contracts/resources.js";
 export * from "../contracts/mode.js";
 export * from "../contracts/hooks.js";
 export * from "../contracts/command.js";
-export * from "../contracts/wire-events.js";
 export * from "../contracts/ui.js";
 export * from "../contracts/tui.js";
 export * from "../contracts/packages.js";

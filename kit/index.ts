@@ -12,3 +12,4 @@ export * from "./fs/executables.js";
 export * from "./text/truncate.js";
 export * from "./ai/index.js";
 export * from "./session/model-context.js";
+export * from "./session/wire-events.js";
