@@ -13,3 +13,4 @@ export * from "./text/truncate.js";
 export * from "./ai/index.js";
 export * from "./session/model-context.js";
 export * from "./session/wire-events.js";
+export * from "./packages/package-source.js";
