@@ -1,7 +1,9 @@
 /**
- * kit: the pure code that contracts' users share — file-system helpers the tools and config plugins
- * need alike. It sits between contracts and plugins: it imports only the kernel's public API, contracts
- * and npm packages, and plugins reach it only through "pi-host" (hosts/api.ts re-exports this module).
+ * kit: the pure code that plugins (and hosts) share, one floor between contracts and plugins — file
+ * system helpers (walk, globs, ignore rules, executables, model paths, the agent folder), output
+ * truncation, the AI library (streaming, handoff, retry, estimates, request guards), the one
+ * entry → model-context conversion, wire events and package-source rules. It imports only the kernel's
+ * public API, contracts and npm packages; plugins reach it only through "pi-host" (hosts/api.ts).
  */
 export * from "./fs/agent-dir.js";
 export * from "./fs/resolve-to-cwd.js";
