@@ -23,6 +23,7 @@ const ROOT = resolve(".");
 const KERNEL_DIR = join(ROOT, "kernel");
 const KERNEL_API = join(KERNEL_DIR, "index.ts");
 const CONTRACTS_DIR = join(ROOT, "contracts");
+const KIT_DIR = join(ROOT, "kit");
 const PUBLIC_API = join(ROOT, "hosts", "api.ts");
 
 /*
@@ -36,7 +37,7 @@ const PUBLIC_API = join(ROOT, "hosts", "api.ts");
  * bench/RESULTS.md (cli).
  */
 
-/** Every contract module, sorted. */
+/** Every module under `dir` (contracts/ or kit/), sorted. */
 function contractFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((d) => (d.isDirectory() ? contractFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : []))
@@ -46,25 +47,26 @@ function contractFiles(dir: string): string[] {
 const isInside = (dir: string, file: string): boolean => file.startsWith(dir + sep);
 
 /**
- * One chunk for the kernel and all contracts: every import of `kernel/index` or of a contract from a
- * plugin or a host goes through one module that re-exports them all, so all entry points reach all of
- * them alike. Imports inside kernel/ and contracts/ stay direct, and so do hosts/api.ts's: it re-exports
- * every contract itself, and the "pi-host" module must export exactly what its source lists.
+ * One chunk for the kernel, all contracts and kit: every import of `kernel/index`, of a contract or of a
+ * kit module from a plugin or a host goes through one module that re-exports them all, so all entry
+ * points reach all of them alike. Imports inside kernel/, contracts/ and kit/ stay direct, and so do
+ * hosts/api.ts's: it re-exports every contract and kit itself, and the "pi-host" module must export
+ * exactly what its source lists.
  */
 const oneRuntimeChunk: EsbuildPlugin = {
   name: "one-runtime-chunk",
   setup(build) {
     // Plugins import the kernel, contracts and kit as "pi-host" (as an ejected copy does): the same chunk.
     build.onResolve({ filter: /^pi-host$/ }, () => ({ path: "runtime", namespace: "pi-runtime" }));
-    build.onResolve({ filter: /(^|\/)(kernel|contracts)\// }, (args) => {
+    build.onResolve({ filter: /(^|\/)(kernel|contracts|kit)\// }, (args) => {
       if (args.kind === "entry-point" || args.namespace === "pi-runtime" || !args.path.startsWith(".")) return undefined;
-      if (isInside(CONTRACTS_DIR, args.importer) || isInside(KERNEL_DIR, args.importer) || args.importer === PUBLIC_API) return undefined;
+      if ([CONTRACTS_DIR, KIT_DIR, KERNEL_DIR].some((dir) => isInside(dir, args.importer)) || args.importer === PUBLIC_API) return undefined;
       const target = resolve(args.resolveDir, args.path).replace(/\.js$/, ".ts");
-      if (target !== KERNEL_API && !isInside(CONTRACTS_DIR, target)) return undefined;
+      if (target !== KERNEL_API && !isInside(CONTRACTS_DIR, target) && !isInside(KIT_DIR, target)) return undefined;
       return { path: "runtime", namespace: "pi-runtime" };
     });
     build.onLoad({ filter: /.*/, namespace: "pi-runtime" }, () => ({
-      contents: [KERNEL_API, ...contractFiles(CONTRACTS_DIR)].map((file) => `export * from "./${relative(ROOT, file).split(sep).join("/")}";`).join("\n"),
+      contents: [KERNEL_API, ...contractFiles(CONTRACTS_DIR), ...contractFiles(KIT_DIR)].map((file) => `export * from "./${relative(ROOT, file).split(sep).join("/")}";`).join("\n"),
       resolveDir: ROOT,
       loader: "ts",
     }));

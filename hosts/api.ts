@@ -1,7 +1,8 @@
 /**
  * The `pi-host` module as plugins see it: `import { definePlugin, ToolContract } from "pi-host"`. It is
- * the kernel's public API plus every contract. Plugins loaded from source get this very module instance
- * through jiti's virtual modules, so contract tokens and errors are the host's own, never a second copy.
+ * the kernel's public API, every contract and kit/ (the shared helpers). Plugins loaded from source get
+ * this very module instance through jiti's virtual modules, so contract tokens and errors are the host's
+ * own, never a second copy.
  */
 export * from "../kernel/index.js";
 export * from "../contracts/ai/index.js";
@@ -14,11 +15,11 @@ export * from "../contracts/resources.js";
 export * from "../contracts/mode.js";
 export * from "../contracts/hooks.js";
 export * from "../contracts/command.js";
-export * from "../contracts/wire-events.js";
 export * from "../contracts/ui.js";
 export * from "../contracts/tui.js";
 export * from "../contracts/packages.js";
 export * from "../contracts/host-environment.js";
+export * from "../kit/index.js";
 /** TypeBox, for plugin config and tool parameter schemas: the host's own copy. */
 export { Type, type Static, type TSchema } from "@sinclair/typebox";
 export { hashSource, isSourceFile, sourceRoot } from "./source-policy.js";

@@ -10,7 +10,8 @@
  * untrusted project never evaluates its modules (ids come from static reading, see plugin-id.ts).
  */
 import { join, relative, resolve } from "node:path";
-import { PackagesContract, PackageSourceError, type InstalledPackage, type PackageManager, type UpdateOutcome } from "../contracts/packages.js";
+import { PackagesContract, type InstalledPackage, type PackageManager, type UpdateOutcome } from "../contracts/packages.js";
+import { PackageSourceError } from "../kit/packages/package-source.js";
 import type { Handle, Kernel } from "../kernel/index.js";
 import { hostPluginEntry } from "./host-plugin.js";
 import { pluginEntryFile, pluginIdLoader, type PluginIdLoader } from "./packages.js";

@@ -22,9 +22,8 @@ import {
   PLUGIN_INDEX_FILES,
   scopeBaseDir,
   settingEntrySource,
-  type PackageScope,
-  type PackageSource,
-} from "../contracts/packages.js";
+} from "../kit/packages/package-source.js";
+import type { PackageScope, PackageSource } from "../contracts/packages.js";
 import type { HostPackageContributions } from "../contracts/host-environment.js";
 import { DistributionError, readDistribution, type DistributionLayer, type MergedEntry } from "./distribution.js";
 import { isTrusted } from "./trust.js";

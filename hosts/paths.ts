@@ -2,12 +2,12 @@
  * Where pi-host keeps things, following pi's layout so both tools share one agent folder.
  */
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { agentDir as kitAgentDir } from "../kit/index.js";
 
-/** The agent folder: `PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
+/** The agent folder: `PI_CODING_AGENT_DIR`, else `~/.pi/agent` (kit's one rule, no configured folder). */
 export function agentDir(env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.PI_CODING_AGENT_DIR;
-  return fromEnv ? resolve(expandHome(fromEnv)) : join(homedir(), ".pi", "agent");
+  return kitAgentDir(undefined, env);
 }
 
 /** The project's config folder: `<cwd>/.pi`. */

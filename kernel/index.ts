@@ -42,4 +42,4 @@ export {
   type PluginDescription,
   type PluginEntry,
 } from "./kernel.js";
-export { type PluginSource } from "./loader.js";
+export type { PluginSource } from "./loader.js";

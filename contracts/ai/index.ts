@@ -5,30 +5,6 @@ import { defineContract } from "../../kernel/index.js";
 import type { AssistantStream, Context, Model, StreamOptions, ThinkingLevel } from "./types.js";
 
 export * from "./types.js";
-export { argumentsErrorOf, AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, parseToolArguments, priceUsage } from "./stream.js";
-export { idRule, isSameModel, prepareHistory, shortHash, type ToolCallIdRule } from "./handoff.js";
-export { isContextOverflow } from "./overflow.js";
-export { CHARS_PER_TOKEN, estimateContextTokens, estimateMessageTokens, usageTokens, type ContextEstimate } from "./estimate.js";
-export {
-  DEFAULT_PROVIDER_RETRY,
-  DEFAULT_RETRY,
-  errorHeader,
-  exceedsRetryLimit,
-  isTransientError,
-  isTransientStatus,
-  noteRetryAfter,
-  parseRetryAfter,
-  retryAfterMsOf,
-  retryDelayMs,
-  retryLimitNote,
-  serverRetryAfterMs,
-  setRetryAfterMs,
-  sleep,
-  withRetry,
-} from "./retry.js";
-export { cleanErrorText, ERROR_TEXT_LIMIT } from "./error-text.js";
-export { linkAbort, onAbort, type LinkedAbort } from "./abort.js";
-export { DEFAULT_IDLE_TIMEOUT_MS, MAX_STREAM_LINE_BYTES, RequestGuard, requestLimits, StreamGuardError, type RequestLimits } from "./request-guard.js";
 
 /**
  * One wire protocol. `stream` never throws and never rejects: every failure (auth, network, HTTP status,

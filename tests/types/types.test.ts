@@ -26,7 +26,7 @@ function expectedErrors(file: string): string[] {
 /** Runs tsc on the must-fail project; resolves with its output (it exits non-zero by design). */
 function typecheckMustFail(): Promise<string> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", folder + "tsconfig.json"], { cwd: root }, (_error, stdout, stderr) => resolve(stdout + stderr));
+    execFile(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", `${folder}tsconfig.json`], { cwd: root }, (_error, stdout, stderr) => resolve(stdout + stderr));
   });
 }
 

@@ -6,8 +6,7 @@
 import { Type } from "@sinclair/typebox";
 import { AuthContract } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
-import { definePlugin } from "pi-host";
-import { agentDirFor } from "./agent-dir.js";
+import { agentDir, definePlugin } from "pi-host";
 import { ApiKeyStore } from "./auth-store.js";
 
 export default definePlugin({
@@ -33,7 +32,7 @@ export default definePlugin({
       AuthContract,
       new ApiKeyStore({
         get agentDir() {
-          return agentDirFor(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+          return agentDir(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
         },
         // A key given for this run beats the configured one; its provider is the run's --provider.
         get flagKey() {

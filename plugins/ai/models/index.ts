@@ -4,10 +4,9 @@
  * is read on first use and again whenever it changes.
  */
 import { Type } from "@sinclair/typebox";
-import { ModelsContract } from "pi-host";
+import { ModelsContract, agentDir } from "pi-host";
 import { definePlugin } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
-import { agentDirFor } from "./agent-dir.js";
 import { BUILTIN_MODELS } from "./builtin-models.js";
 import { ModelCatalogStore } from "./catalog.js";
 import { ProviderConfigSchema } from "./models-file.js";
@@ -34,7 +33,7 @@ export default definePlugin({
       new ModelCatalogStore({
         // Read when asked: the host's handle answers only once the boot has committed.
         get agentDir() {
-          return agentDirFor(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+          return agentDir(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
         },
         builtins: BUILTIN_MODELS,
         inlineProviders: ctx.config.providers,

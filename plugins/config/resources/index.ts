@@ -9,8 +9,7 @@ import { homedir } from "node:os";
 import { Type } from "@sinclair/typebox";
 import { HostEnvironmentContract, projectFilesApply, readHostEnvironment } from "pi-host";
 import { ResourcesContract } from "pi-host";
-import { definePlugin } from "pi-host";
-import { agentDirFor } from "./agent-dir.js";
+import { agentDir, definePlugin } from "pi-host";
 import { RESOURCES_DIAGNOSTIC_EVENT } from "./diagnostics.js";
 import { FileResourceSource } from "./resource-source.js";
 
@@ -72,7 +71,7 @@ export default definePlugin({
           return [...configured.packages, ...(environment()?.packages?.resources ?? [])];
         },
         get agentDir() {
-          return agentDirFor(configured.agentDir ?? environment()?.agentDir);
+          return agentDir(configured.agentDir ?? environment()?.agentDir);
         },
         homeDir: homedir(),
         projectApplies: (cwd) => projectFilesApply(host, cwd),

@@ -16,7 +16,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import type { Skill } from "pi-host";
-import { resolveUserPath } from "./agent-dir.js";
+import { resolveUserPath } from "./user-path.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
 import type { FileCache } from "./file-cache.js";
 import { FrontmatterError, parseFrontmatter } from "./frontmatter.js";

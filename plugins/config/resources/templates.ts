@@ -9,7 +9,7 @@
  */
 import { basename, join } from "node:path";
 import type { PromptTemplate } from "pi-host";
-import { resolveUserPath } from "./agent-dir.js";
+import { resolveUserPath } from "./user-path.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
 import type { PackageResources } from "./skills.js";
 import type { FileCache } from "./file-cache.js";

@@ -7,8 +7,7 @@
 import { Type } from "@sinclair/typebox";
 import { HostEnvironmentContract, projectFilesApply, readHostEnvironment } from "pi-host";
 import { SettingsContract } from "pi-host";
-import { definePlugin } from "pi-host";
-import { agentDirFor } from "./agent-dir.js";
+import { agentDir, definePlugin } from "pi-host";
 import { FileSettingsStore } from "./settings-store.js";
 
 export default definePlugin({
@@ -29,7 +28,7 @@ export default definePlugin({
       new FileSettingsStore({
         // Read when asked: the host's handle answers only once the boot has committed.
         get agentDir() {
-          return agentDirFor(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+          return agentDir(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
         },
         projectApplies: (cwd) => projectFilesApply(host, cwd),
       }),

@@ -7,11 +7,10 @@
  * order puts it first, as both share settings.json.
  */
 import { Type } from "@sinclair/typebox";
-import { PackagesContract } from "pi-host";
+import { PackagesContract, agentDir } from "pi-host";
 import { SettingsContract } from "pi-host";
 import { definePlugin } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
-import { agentDirFor } from "./agent-dir.js";
 import { FilePackageManager } from "./manager.js";
 
 export default definePlugin({
@@ -32,7 +31,7 @@ export default definePlugin({
       new FilePackageManager({
         // Read when asked: the host's handle answers only once the boot has committed.
         get agentDir() {
-          return agentDirFor(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+          return agentDir(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
         },
         spawn: (command, args, options) => ctx.spawn(command, args, options),
       }),

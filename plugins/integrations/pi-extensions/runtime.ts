@@ -6,12 +6,11 @@
  * Handler errors follow pi: they are reported (a `notice` on the session's event bus, which print and
  * JSON modes write to stderr) and the other handlers still run.
  */
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { SESSION_EVENT, type AgentSession, type SessionEvent, type SessionState } from "pi-host";
 import { AssistantEventStream, newAssistantMessage, type AiProvider, type AssistantStream, type AuthStore, type Context, type Model, type ModelCatalog, type StreamOptions } from "pi-host";
 import type { ResourceSource, SettingsStore } from "pi-host";
-import { projectFilesApply, readHostEnvironment, type HostEnvironmentProvider } from "pi-host";
+import { agentDir as agentFolder, projectFilesApply, readHostEnvironment, type HostEnvironmentProvider } from "pi-host";
 import type { CompactionEntry, SessionStore } from "pi-host";
 import { effectiveExtensionsConfig } from "./run-choices.js";
 import { createFileLocks, type AgentTool, type ToolContext } from "pi-host";
@@ -20,7 +19,7 @@ import type { Handle, ManyHandle, PluginContext } from "pi-host";
 import { createExtensionApi } from "./api.js";
 import { createCommandContext, createExtensionContext } from "./context.js";
 import { MessageDelivery } from "./delivery.js";
-import { discoverExtensions, expandPath } from "./discover.js";
+import { discoverExtensions } from "./discover.js";
 import { createEventBus, type ExtensionEventBus } from "./event-bus.js";
 import { OBSERVED_EVENTS, SessionEventTranslator, type PiEvent } from "./events.js";
 import { ExtensionModuleLoader } from "./load.js";
@@ -116,9 +115,7 @@ export class ExtensionRuntime {
 
   /** pi's agent folder: config, else PI_CODING_AGENT_DIR, else ~/.pi/agent. */
   agentDir(): string {
-    const chosen = this.config.agentDir ?? process.env.PI_CODING_AGENT_DIR;
-    if (chosen === undefined || chosen === "") return join(homedir(), ".pi", "agent");
-    return resolve(expandPath(chosen, process.cwd()));
+    return agentFolder(this.config.agentDir);
   }
 
   /** The session's state, or undefined when no session plugin runs. */

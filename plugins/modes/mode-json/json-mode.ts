@@ -1,6 +1,6 @@
 /**
  * JSON mode (`pi --mode json "..."`): the session header, then one JSON line per session event with pi's
- * event type names, as the run goes. By default streamed updates carry deltas (see contracts/wire-events.ts);
+ * event type names, as the run goes. By default streamed updates carry deltas (see kit/session/wire-events.ts);
  * `--compat-events` writes pi's exact event objects. Notices go to stderr; the exit code is 0 when the
  * last answer succeeded and 1 when it failed, was aborted, or a prompt was refused.
  */

@@ -5,7 +5,7 @@
  * providers, tools, store, compactor, models, keys, prompt sources — it reaches through contract handles.
  */
 import type { AfterToolCallResult, AgentEvent, AgentLoop, AgentMessage, LoopHooks, TurnConfig } from "pi-host";
-import { runAgent } from "pi-host";
+import { runAgent, convertToLlm } from "pi-host";
 import { SESSION_EVENT, type AgentSession, type SessionEvent, type SessionState, type SessionStats } from "pi-host";
 import {
   AssistantEventStream,
@@ -39,7 +39,6 @@ import { fillTemplate, type ResourceSource, type Settings, type SettingsStore } 
 import { DEFAULT_COMPACTION, type CompactionResult, type CompactionSettings, type SessionCompactor, type SessionInfo, type SessionStore, type Summarize } from "pi-host";
 import { createFileLocks, type AgentTool, type ToolSource } from "pi-host";
 import type { Handle, ManyHandle, PluginContext } from "pi-host";
-import { convertToLlm } from "./convert.js";
 import { MessageQueue, type QueueMode } from "./queue.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 

@@ -2,10 +2,10 @@
  * Branch summaries: when the user moves to another point of the session tree, the work on the branch
  * being left is summarized so the new position still knows what was tried there.
  */
-import type { AgentMessage } from "pi-host";
+import { convertToLlm, messageOfEntry, type AgentMessage } from "pi-host";
 import type { BranchSummaryResult, SessionEntry, Summarize } from "pi-host";
 import { createFileOps, fileLists, formatFileLists, recordSummaryDetails, recordToolCalls } from "./file-ops.js";
-import { estimateEntryTokens, messageOfEntry, toLlmMessages } from "./messages.js";
+import { estimateEntryTokens } from "./messages.js";
 import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, buildSummaryPrompt, SUMMARY_SYSTEM_PROMPT } from "./prompts.js";
 import { serializeConversation } from "./serialize.js";
 import { requestSummary } from "./summary-call.js";
@@ -48,7 +48,7 @@ export async function summarizeBranch(entries: readonly SessionEntry[], summariz
     summarize,
     {
       systemPrompt: SUMMARY_SYSTEM_PROMPT,
-      prompt: buildSummaryPrompt({ conversation: serializeConversation(toLlmMessages(messages)), instructions: BRANCH_SUMMARY_PROMPT, focus: options.instructions }),
+      prompt: buildSummaryPrompt({ conversation: serializeConversation(convertToLlm(messages)), instructions: BRANCH_SUMMARY_PROMPT, focus: options.instructions }),
       maxTokens: BRANCH_SUMMARY_MAX_TOKENS,
     },
     options.signal,

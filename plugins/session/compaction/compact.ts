@@ -5,11 +5,10 @@
  * to the cut; the new summary updates the previous one rather than starting over. When the cut falls
  * inside a turn, that turn's beginning gets a summary of its own, merged below the history summary.
  */
-import type { AgentMessage } from "pi-host";
+import { convertToLlm, messageOfEntry, type AgentMessage } from "pi-host";
 import type { CompactionEntry, CompactionResult, CompactionSettings, SessionEntry, Summarize } from "pi-host";
 import { findCutPoint } from "./cut-point.js";
 import { createFileOps, fileLists, formatFileLists, recordSummaryDetails, recordToolCalls, withoutFileLists, type FileOps } from "./file-ops.js";
-import { messageOfEntry, toLlmMessages } from "./messages.js";
 import {
   buildSummaryPrompt,
   mergeSplitTurnSummary,
@@ -68,7 +67,7 @@ export async function compact(path: readonly SessionEntry[], settings: Compactio
       {
         systemPrompt: SUMMARY_SYSTEM_PROMPT,
         prompt: buildSummaryPrompt({
-          conversation: serializeConversation(toLlmMessages(historyMessages)),
+          conversation: serializeConversation(convertToLlm(historyMessages)),
           previousSummary,
           instructions: previousSummary === undefined ? NEW_SUMMARY_PROMPT : UPDATE_SUMMARY_PROMPT,
           focus: options.instructions,
@@ -89,7 +88,7 @@ export async function compact(path: readonly SessionEntry[], settings: Compactio
       summarize,
       {
         systemPrompt: SUMMARY_SYSTEM_PROMPT,
-        prompt: buildSummaryPrompt({ conversation: serializeConversation(toLlmMessages(prefixMessages)), instructions: TURN_PREFIX_PROMPT, focus: options.instructions }),
+        prompt: buildSummaryPrompt({ conversation: serializeConversation(convertToLlm(prefixMessages)), instructions: TURN_PREFIX_PROMPT, focus: options.instructions }),
         maxTokens: Math.floor(TURN_PREFIX_SUMMARY_SHARE * settings.reserveTokens),
       },
       options.signal,

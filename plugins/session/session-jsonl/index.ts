@@ -4,10 +4,9 @@
  * files. The open session and its leaf are plugin state, so reloading this plugin keeps them.
  */
 import { Type } from "@sinclair/typebox";
-import { SESSION_SAVE_ERROR_EVENT, SessionStoreContract } from "pi-host";
+import { SESSION_SAVE_ERROR_EVENT, SessionStoreContract, agentDir } from "pi-host";
 import { definePlugin } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
-import { agentDirFor } from "./location.js";
 import { storeState } from "./state.js";
 import { JsonlSessionStore } from "./store.js";
 
@@ -28,7 +27,7 @@ export default definePlugin({
     const store = new JsonlSessionStore({
       // Read when asked: the host's handle answers only once the boot has committed.
       get agentDir() {
-        return agentDirFor(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+        return agentDir(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
       },
       getState: () => ctx.getState(),
       setState: (next) => ctx.setState(next),

@@ -2,16 +2,7 @@
  * Where session files live, exactly as pi places them, so pi and pi-host see the same sessions:
  * `<agentDir>/sessions/--<cwd, leading slash dropped, / \ : as ->--/<ISO time with : . as ->_<uuid>.jsonl`.
  */
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-
-/** The agent folder: the plugin's `agentDir` config, else `PI_CODING_AGENT_DIR`, else `~/.pi/agent`; `~` is home. */
-export function agentDirFor(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = configured ?? env.PI_CODING_AGENT_DIR;
-  if (chosen === undefined || chosen === "") return join(homedir(), ".pi", "agent");
-  const expanded = chosen === "~" ? homedir() : chosen.startsWith("~/") ? join(homedir(), chosen.slice(2)) : chosen;
-  return resolve(expanded);
-}
+import { join } from "node:path";
 
 /** The folder holding every project's session folder. */
 export function sessionsRoot(agentDir: string): string {

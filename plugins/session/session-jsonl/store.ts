@@ -11,7 +11,7 @@
  */
 import { statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { AgentMessage } from "pi-host";
+import { buildSessionContext, type AgentMessage } from "pi-host";
 import type { ThinkingLevel } from "pi-host";
 import type {
   CustomMessageEntry,
@@ -29,7 +29,6 @@ import type {
   TreeNode,
 } from "pi-host";
 import { AppendFile, SESSION_FILE_MODE, type AppendIo } from "./append-file.js";
-import { buildContextFromPath } from "./build-context.js";
 import { checkEntries } from "./check-entries.js";
 import { newEntryId, newSessionId } from "./ids.js";
 import { isLeafMarker, LEAF_MARKER_TYPE } from "./leaf-marker.js";
@@ -38,7 +37,8 @@ import { defaultSessionDir, sessionFilePath, sessionsRoot } from "./location.js"
 import { newestFirst, newestSessionFile, summariesIn, summariesUnder } from "./list-sessions.js";
 import { CURRENT_VERSION } from "./migrate-format.js";
 import { SessionTree } from "./session-tree.js";
-import { restoredEntries, type OpenSessionState, type StoreState } from "./state.js";
+import { freshSession, openSessionState, restoreOpenSession, type OpenSession } from "./open-session.js";
+import type { StoreState } from "./state.js";
 
 /** What the plugin hands the store: where sessions live, and its reloadable state. */
 export interface StoreOptions {
@@ -49,24 +49,6 @@ export interface StoreOptions {
   report?: (problem: SessionSaveProblem) => void;
   /** The write call appends use; tests inject a failing disk here. */
   io?: AppendIo;
-}
-
-/** The open session. */
-interface OpenSession {
-  header: SessionHeader;
-  /** The session file; undefined for an in-memory session. */
-  path: string | undefined;
-  sessionDir: string | undefined;
-  tree: SessionTree;
-  /** The header and every entry are on disk. pi writes a new file only once an assistant message exists. */
-  written: boolean;
-  file: AppendFile | undefined;
-  /** The file's last line has no newline yet (written by another program); our next write starts one. */
-  needsNewline: boolean;
-  /** How many of `tree.entries` are in the file (when `written`); the rest wait for a write that succeeds. */
-  savedCount: number;
-  /** The last write failed; the failure was reported, and is not reported again until a write succeeds. */
-  failing: boolean;
 }
 
 const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
@@ -311,7 +293,7 @@ export class JsonlSessionStore implements SessionStore {
     const key = { tree, leafId: tree.leafId, size: tree.entries.length };
     const cached = this.contextCache;
     if (cached === undefined || cached.key.tree !== key.tree || cached.key.leafId !== key.leafId || cached.key.size !== key.size) {
-      this.contextCache = { key, context: buildContextFromPath(tree.rawPath(tree.leafId)) };
+      this.contextCache = { key, context: buildSessionContext(tree.rawPath(tree.leafId)) };
     }
     const { context } = this.contextCache!;
     return { ...context, messages: [...context.messages], entryIds: [...context.entryIds] };
@@ -407,21 +389,7 @@ export class JsonlSessionStore implements SessionStore {
 
   /** Records the open session in plugin state (the file, the leaf, and the entries when they are not on disk). */
   private saveState(): void {
-    const s = this.session;
-    if (s === undefined) {
-      this.options.setState({});
-      return;
-    }
-    const open: OpenSessionState = { header: s.header, leafId: s.tree.leafId };
-    if (s.path !== undefined) open.path = s.path;
-    if (s.sessionDir !== undefined) open.sessionDir = s.sessionDir;
-    if (!s.written) open.unwritten = s.tree.entries;
-    else if (s.savedCount < s.tree.entries.length) {
-      // Entries a failed write left out: the next generation takes them from state, not from the file.
-      open.unwritten = s.tree.entries;
-      open.savedCount = s.savedCount;
-    }
-    this.options.setState({ open });
+    this.options.setState(this.session === undefined ? {} : { open: openSessionState(this.session) });
   }
 
   /**
@@ -433,42 +401,14 @@ export class JsonlSessionStore implements SessionStore {
     this.restored = true;
     const open = this.options.getState().open;
     if (open === undefined) return;
-    let tree: SessionTree;
-    let needsNewline = false;
-    let savedCount = typeof open.savedCount === "number" ? open.savedCount : 0;
     try {
-      if (open.unwritten !== undefined || open.path === undefined) {
-        tree = new SessionTree(open.unwritten === undefined ? [] : restoredEntries(open.unwritten));
-      } else {
-        const loaded = loadSessionFile(open.path);
-        const entries = loaded.kind === "session" ? checkEntries(loaded.entries, open.path).entries : [];
-        tree = new SessionTree(entries);
-        savedCount = entries.length;
-        needsNewline = loaded.kind === "session" && !loaded.endsWithNewline;
-      }
+      this.session = restoreOpenSession(open);
     } catch (error) {
       // Nothing usable to resume: say so once, and start from "no session open".
       this.options.setState({});
       throw new Error(`the session open before the reload could not be resumed: ${(error as Error).message}`);
     }
-    if (open.leafId === null || tree.entry(open.leafId) !== undefined) tree.moveLeaf(open.leafId);
-    this.session = {
-      header: open.header as SessionHeader,
-      path: open.path,
-      sessionDir: open.sessionDir,
-      tree,
-      written: open.path !== undefined && (open.unwritten === undefined || typeof open.savedCount === "number"),
-      file: undefined,
-      needsNewline,
-      savedCount,
-      failing: false,
-    };
   }
-}
-
-/** A session with no entries yet, not yet on disk. */
-function freshSession(header: SessionHeader, path: string | undefined, sessionDir: string | undefined): OpenSession {
-  return { header, path, sessionDir, tree: new SessionTree(), written: false, file: undefined, needsNewline: false, savedCount: 0, failing: false };
 }
 
 /** Whether anything (a file, a folder) exists at `path`; any error other than "not there" counts as there, so open reports it. */

@@ -6,11 +6,11 @@
  */
 import { existsSync } from "node:fs";
 import { Type, type Static } from "@sinclair/typebox";
-import { TOOL_LIMITS, type AgentTool, type ToolResult } from "pi-host";
+import { formatSize, TOOL_LIMITS, type AgentTool, type ToolResult } from "pi-host";
 import { runCommand, type CommandOutcome } from "./run-command.js";
 import type { RunningCommands } from "./running-commands.js";
 import { resolveShell } from "./shell.js";
-import { formatSize, TailOutput, type OutputLimits, type TailSnapshot, type TailTruncation } from "./tail-output.js";
+import { TailOutput, type OutputLimits, type TailSnapshot, type TailTruncation } from "./tail-output.js";
 import { ThrottledUpdates } from "./throttled-updates.js";
 import { resolveTimeoutMs } from "./timeout.js";
 

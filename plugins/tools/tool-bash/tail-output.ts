@@ -5,6 +5,7 @@
  * raw bytes go to a temp file, so the full log stays available at the path the result reports.
  */
 import { createWriteStream, type WriteStream } from "node:fs";
+import type { TruncationResult } from "pi-host";
 import { processSpillFiles } from "./spill-files.js";
 
 /** Output limits: lines and bytes; whichever is hit first wins. */
@@ -14,19 +15,7 @@ export interface OutputLimits {
 }
 
 /** How the shown text was cut (pi's TruncationResult without the duplicated text). */
-export interface TailTruncation {
-  truncated: boolean;
-  truncatedBy: "lines" | "bytes" | null;
-  totalLines: number;
-  totalBytes: number;
-  outputLines: number;
-  outputBytes: number;
-  /** The only line shown is the end of a line longer than the byte limit. */
-  lastLinePartial: boolean;
-  firstLineExceedsLimit: boolean;
-  maxLines: number;
-  maxBytes: number;
-}
+export type TailTruncation = Omit<TruncationResult, "content">;
 
 /** The tail as it stands: the text to show and how it relates to the whole output. */
 export interface TailSnapshot {
@@ -233,11 +222,4 @@ function tailOfLine(line: string, maxBytes: number): string {
   let start = buffer.length - maxBytes;
   while (start < buffer.length && (buffer[start]! & 0xc0) === 0x80) start++;
   return buffer.subarray(start).toString();
-}
-
-/** Bytes as pi prints them: 512B, 50.0KB, 1.2MB. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes}B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
 }

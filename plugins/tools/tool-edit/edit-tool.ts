@@ -10,7 +10,7 @@ import { EditParameters, prepareEditArguments, readEditArguments, type EditParam
 import { detectLineEnding, normalizeToLF, restoreLineEndings, stripBom } from "./line-endings.js";
 import { renderLineDiff } from "./line-diff.js";
 import { readRegularFile, rewriteRegularFile } from "./regular-file.js";
-import { lockKeyFor, resolveToCwd } from "./resolve-path.js";
+import { lockKeyFor, resolveToCwd } from "pi-host";
 
 /** pi's edit details: the numbered diff and where the first change is in the new file. */
 export interface EditToolDetails {

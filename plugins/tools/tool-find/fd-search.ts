@@ -7,8 +7,8 @@
 import { spawn } from "node:child_process";
 import { relative, sep } from "node:path";
 import { createInterface } from "node:readline";
-import type { NativeTool } from "./executables.js";
 import { comparePaths, type FindPattern } from "./find-pattern.js";
+import type { NativeTool } from "pi-host";
 
 /** Runs fd under `searchPath`; resolves with every match relative to it, sorted, folders ending in "/". */
 export function searchWithFd(fd: NativeTool, searchPath: string, pattern: FindPattern, signal: AbortSignal | undefined): Promise<string[]> {

@@ -6,14 +6,10 @@
  */
 import { stat } from "node:fs/promises";
 import { Type, type Static } from "@sinclair/typebox";
-import { TOOL_LIMITS, type AgentTool } from "pi-host";
-import { probeNativeTool, type NativeTool } from "./executables.js";
+import { TOOL_LIMITS, type AgentTool, insideGitRepository, probeNativeTool, resolveToCwd, type NativeTool, formatSize, truncateHeadBytes, type HeadTruncation } from "pi-host";
 import { searchWithFd } from "./fd-search.js";
 import { compileFindPattern, type FindPattern } from "./find-pattern.js";
 import { searchWithNode } from "./node-search.js";
-import { resolveToCwd } from "./paths.js";
-import { formatSize, truncateHeadBytes, type HeadTruncation } from "./truncate.js";
-import { insideGitRepository } from "./walk.js";
 
 /** pi's find parameters, names and meaning unchanged. */
 export const FindParameters = Type.Object({

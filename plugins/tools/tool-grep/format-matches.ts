@@ -4,10 +4,9 @@
  * whole cut at 50 KB, and pi's notes saying what was left out and how to see more.
  */
 import { basename, relative, sep } from "node:path";
-import { TOOL_LIMITS } from "pi-host";
+import { TOOL_LIMITS, formatSize, GREP_MAX_LINE_LENGTH, truncateHeadBytes, truncateLine, type HeadTruncation } from "pi-host";
 import { readFileLines } from "./file-lines.js";
 import type { GrepMatch } from "./search-types.js";
-import { formatSize, GREP_MAX_LINE_LENGTH, truncateHeadBytes, truncateLine, type HeadTruncation } from "./truncate.js";
 
 /** What a grep result carries besides its text (pi's shape): present only when something was cut. */
 export interface GrepDetails {
@@ -35,7 +34,7 @@ export async function formatMatches(
   const out: string[] = [];
   const shorten = (line: string): string => {
     const cut = truncateLine(line);
-    if (cut.cut) linesCut = true;
+    if (cut.wasTruncated) linesCut = true;
     return cut.text;
   };
   // Context blocks of nearby matches in one file overlap; each line is printed once (pi repeats them),

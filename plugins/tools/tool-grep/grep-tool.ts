@@ -7,15 +7,11 @@
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Type, type Static } from "@sinclair/typebox";
-import { TOOL_LIMITS, type AgentTool } from "pi-host";
-import { probeNativeTool, type NativeTool } from "./executables.js";
+import { TOOL_LIMITS, type AgentTool, insideGitRepository, probeNativeTool, resolveToCwd, type NativeTool, GREP_MAX_LINE_LENGTH } from "pi-host";
 import { searchWithNode } from "./node-search.js";
-import { resolveToCwd } from "./paths.js";
 import { searchWithRipgrep } from "./ripgrep-search.js";
 import type { GrepMatch, GrepQuery } from "./search-types.js";
 import { formatMatches, type GrepDetails } from "./format-matches.js";
-import { GREP_MAX_LINE_LENGTH } from "./truncate.js";
-import { insideGitRepository } from "./walk.js";
 
 /** pi's grep parameters, names and meaning unchanged. */
 export const GrepParameters = Type.Object({

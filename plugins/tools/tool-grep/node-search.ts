@@ -5,9 +5,8 @@
  * everyday patterns; exotic Rust-only syntax (e.g. inline flags like `(?i)`) is not supported here.
  */
 import { readFileLines } from "./file-lines.js";
-import { parseIgnoreRule, type IgnoreRule } from "./ignore-rules.js";
 import type { GrepMatch, GrepQuery } from "./search-types.js";
-import { walk } from "./walk.js";
+import { walk, parseIgnoreRule, type IgnoreRule } from "pi-host";
 
 /** Searches like rg would and collects up to `query.maxMatches` matching lines. */
 export async function searchWithNode(query: GrepQuery): Promise<GrepMatch[]> {

@@ -7,8 +7,8 @@
 import { spawn } from "node:child_process";
 import { dirname } from "node:path";
 import { BoundedLineSplitter } from "./bounded-lines.js";
-import type { NativeTool } from "./executables.js";
 import type { GrepMatch, GrepQuery } from "./search-types.js";
+import type { NativeTool } from "pi-host";
 
 /** One rg JSON event longer than this (a match in a huge single-line file) is skipped, not buffered. */
 export const MAX_RG_EVENT_BYTES = 16 * 1024 * 1024;

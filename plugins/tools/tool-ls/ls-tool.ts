@@ -7,8 +7,7 @@ import type { Dirent } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
-import { TOOL_LIMITS, type AgentTool, type ToolContext, type ToolResult } from "pi-host";
-import { resolveToCwd } from "./resolve-path.js";
+import { TOOL_LIMITS, type AgentTool, type ToolContext, type ToolResult, resolveToCwd } from "pi-host";
 import { formatSize, truncateHead, type TruncationResult } from "pi-host";
 
 /** pi's default entry limit. */

@@ -7,7 +7,7 @@ import { dirname } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import type { AgentTool, ToolContext, ToolResult } from "pi-host";
 import { NotRegularFileError, writeRegularFile } from "./regular-file.js";
-import { lockKeyFor, resolveToCwd } from "./resolve-path.js";
+import { lockKeyFor, resolveToCwd } from "pi-host";
 
 /** pi's write parameters, names and meanings unchanged. */
 export const WriteParameters = Type.Object({

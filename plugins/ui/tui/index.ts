@@ -5,8 +5,6 @@
  * scroll. It reaches the agent only through contracts (`agent/session`, and `session/store` for session
  * lists and labels); the terminal itself belongs to the mode-interactive plugin.
  */
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { AgentLoopContract } from "pi-host";
 import { AgentSessionContract } from "pi-host";
@@ -18,7 +16,7 @@ import { SessionCompactorContract, SessionStoreContract } from "pi-host";
 import { ToolContract } from "pi-host";
 import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiViewContract } from "pi-host";
 import { UiContract } from "pi-host";
-import { definePlugin, type Contract, type Handle } from "pi-host";
+import { agentDir as agentDirOf, definePlugin, type Contract, type Handle } from "pi-host";
 import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
 import { DialogBroker } from "./dialogs.js";
 import { LazyView } from "./lazy-view.js";
@@ -49,7 +47,7 @@ export default definePlugin({
   }),
   state: { version: STATE_VERSION, schema: ViewStateSchema, initial: initialViewState, migrate: migrateViewState },
   setup(ctx) {
-    const agentDir = ctx.config.agentDir ?? process.env.PI_CODING_AGENT_DIR ?? join(homedir(), ".pi", "agent");
+    const agentDir = agentDirOf(ctx.config.agentDir);
     const settings = ctx.use(SettingsContract);
     const resources = ctx.useAll(ResourcesContract);
 

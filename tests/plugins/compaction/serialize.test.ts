@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../contracts/agent.js";
 import type { Message } from "../../../contracts/ai/index.js";
-import { toLlmMessages } from "../../../plugins/session/compaction/messages.js";
+import { convertToLlm } from "../../../kit/index.js";
 import { serializeConversation, TOOL_RESULT_MAX_CHARS } from "../../../plugins/session/compaction/serialize.js";
 import { zeroUsage } from "./harness.js";
 
@@ -45,7 +45,7 @@ describe("serializeConversation", () => {
   });
 });
 
-describe("toLlmMessages", () => {
+describe("convertToLlm", () => {
   it("turns bash runs, extension messages and summaries into user messages, and drops excluded runs and unknown roles", () => {
     const messages: AgentMessage[] = [
       { role: "bashExecution", command: "ls", output: "a.ts", exitCode: 2, cancelled: false, truncated: false, timestamp: 1 },
@@ -55,12 +55,12 @@ describe("toLlmMessages", () => {
       { role: "compactionSummary", summary: "C", tokensBefore: 5, timestamp: 5 },
       { role: "somethingElse", timestamp: 6 },
     ];
-    const text = serializeConversation(toLlmMessages(messages));
+    const text = serializeConversation(convertToLlm(messages));
     expect(text.split("\n\n[User]: ")).toHaveLength(4);
-    expect(text).toContain("[User]: Ran `ls`\n```\na.ts\n```\nExit code 2");
+    expect(text).toContain("[User]: Ran `ls`\n```\na.ts\n```\n\nCommand exited with code 2");
     expect(text).not.toContain("secret");
     expect(text).toContain("[User]: remember X");
-    expect(text).toContain("<summary>\nB\n</summary>");
+    expect(text).toContain("<summary>\nB</summary>");
     expect(text).toContain("<summary>\nC\n</summary>");
   });
 });

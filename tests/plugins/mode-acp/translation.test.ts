@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../../../contracts/agent.js";
-import { newAssistantMessage } from "../../../contracts/ai/index.js";
+import { newAssistantMessage } from "../../../hosts/api.js";
 import { promptInput } from "../../../plugins/modes/mode-acp/prompt-content.js";
 import { replayUpdates } from "../../../plugins/modes/mode-acp/replay.js";
 import { turnEnd } from "../../../plugins/modes/mode-acp/stop-reason.js";

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { agentDirFor } from "../../../plugins/ai/models/agent-dir.js";
+import { agentDir } from "../../../kit/index.js";
 import { closestMatches, editDistance } from "../../../plugins/ai/models/suggest.js";
 
 describe("models plugin: suggestions", () => {
@@ -28,9 +28,9 @@ describe("models plugin: suggestions", () => {
 
 describe("models plugin: agent folder", () => {
   it("prefers the config, then PI_CODING_AGENT_DIR, then ~/.pi/agent", () => {
-    expect(agentDirFor("/etc/pi", { PI_CODING_AGENT_DIR: "/other" })).toBe("/etc/pi");
-    expect(agentDirFor(undefined, { PI_CODING_AGENT_DIR: "/other" })).toBe("/other");
-    expect(agentDirFor(undefined, { PI_CODING_AGENT_DIR: "~/agent" })).toBe(join(homedir(), "agent"));
-    expect(agentDirFor(undefined, {})).toBe(join(homedir(), ".pi", "agent"));
+    expect(agentDir("/etc/pi", { PI_CODING_AGENT_DIR: "/other" })).toBe("/etc/pi");
+    expect(agentDir(undefined, { PI_CODING_AGENT_DIR: "/other" })).toBe("/other");
+    expect(agentDir(undefined, { PI_CODING_AGENT_DIR: "~/agent" })).toBe(join(homedir(), "agent"));
+    expect(agentDir(undefined, {})).toBe(join(homedir(), ".pi", "agent"));
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The pure rules of contracts/packages.ts that the plugin and the host must agree on: how sources parse
+ * The pure rules of kit/packages/package-source.ts that the plugin and the host must agree on: how sources parse
  * (pi's forms), where packages live, which sources name the same package, and what a package.json's
  * `pi` key (or pi's convention folders) contributes.
  */
@@ -12,7 +12,7 @@ import {
   PackageSourceError,
   scopeBaseDir,
   settingEntrySource,
-} from "../../../contracts/packages.js";
+} from "../../../kit/packages/package-source.js";
 
 describe("parsePackageSource", () => {
   it("npm: a name is unpinned; any version, range or tag pins it; scoped names keep their @", () => {

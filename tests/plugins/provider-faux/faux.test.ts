@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AiProviderContract, emptyUsage, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Context, type Model } from "../../../contracts/ai/index.js";
+import { AiProviderContract, emptyUsage, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Context, type Model } from "../../../hosts/api.js";
 import { Kernel } from "../../../kernel/index.js";
 import fauxPlugin from "../../../plugins/ai/provider-faux/index.js";
 import { createFauxProvider, fauxEcho, fauxText, fauxThinking, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";

@@ -4,7 +4,7 @@
  * last request ends, so Node never warns "MaxListenersExceededWarning".
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { onAbort, sleep } from "../../../contracts/ai/index.js";
+import { onAbort, sleep } from "../../../hosts/api.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { ask, drain, PROVIDERS } from "./fixtures.js";
 

@@ -4,7 +4,7 @@
  * these waited for the SDK's own 10-minute timeout (or forever).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_IDLE_TIMEOUT_MS, requestLimits } from "../../../contracts/ai/index.js";
+import { DEFAULT_IDLE_TIMEOUT_MS, requestLimits } from "../../../hosts/api.js";
 import { MockLlmServer, type ScriptedResponse } from "../../support/mock-llm-server.js";
 import { ask, drain, PROVIDERS } from "./fixtures.js";
 

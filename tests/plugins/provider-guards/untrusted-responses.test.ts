@@ -4,7 +4,7 @@
  * stream with one short, clean error (or a marked tool call), for every SDK-backed provider.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { argumentsErrorOf, retryAfterMsOf, type ToolCall } from "../../../contracts/ai/index.js";
+import { argumentsErrorOf, retryAfterMsOf, type ToolCall } from "../../../hosts/api.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { ask, drain, PROVIDERS } from "./fixtures.js";
 

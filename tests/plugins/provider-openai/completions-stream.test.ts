@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Context } from "../../../contracts/ai/index.js";
-import { isContextOverflow } from "../../../contracts/ai/overflow.js";
+import { isContextOverflow } from "../../../kit/ai/overflow.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { openRouterReasoningStream, encryptedDetail, call as openRouterCall } from "../../fixtures/sse/openai-completions/openrouter-reasoning.js";
 import { textDeltas, textStream, usage } from "../../fixtures/sse/openai-completions/text.js";

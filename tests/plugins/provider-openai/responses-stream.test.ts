@@ -4,7 +4,7 @@
  * for every failure the provider must turn into an `error` event instead of a throw.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isContextOverflow } from "../../../contracts/ai/overflow.js";
+import { isContextOverflow } from "../../../kit/ai/overflow.js";
 import { MockLlmServer, type SseEvent } from "../../support/mock-llm-server.js";
 import { reasoningItem, reasoningTextStream, recorded as reasoningRecorded, messageId as reasoningMessageId, summaryDeltas, textDeltas as answerDeltas } from "../../fixtures/sse/openai-responses/reasoning-text.js";
 import { messageId, recorded as textRecorded, textDeltas, textStream } from "../../fixtures/sse/openai-responses/text.js";

@@ -7,7 +7,7 @@ import { createFileLocks, ToolContract, type ToolResult } from "../../../contrac
 import { Kernel } from "../../../kernel/index.js";
 import { createGrepTool, type GrepBackend, type GrepDetails } from "../../../plugins/tools/tool-grep/grep-tool.js";
 import grepPlugin from "../../../plugins/tools/tool-grep/index.js";
-import { resolveToCwd } from "../../../plugins/tools/tool-grep/paths.js";
+import { resolveToCwd } from "../../../kit/index.js";
 import { requireSystemTool } from "../../support/system-tools.js";
 import { grepFixture, writeTree } from "./fixture-tree.js";
 

@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyHead } from "../../../plugins/tools/tool-read/file-kind.js";
-import { resolveToCwd } from "../../../plugins/tools/tool-read/resolve-path.js";
+import { resolveToCwd } from "../../../kit/index.js";
 import { numberedLines, put, read, tempFolder, textOf } from "./harness.js";
 
 /** A real 1x1 PNG. */

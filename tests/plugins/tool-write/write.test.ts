@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFileLocks, type ToolContext } from "../../../contracts/tool.js";
-import { lockKeyFor } from "../../../plugins/tools/tool-write/resolve-path.js";
+import { lockKeyFor } from "../../../kit/index.js";
 import { createWriteTool, type WriteParams } from "../../../plugins/tools/tool-write/write-tool.js";
 
 function tempFolder(): string {

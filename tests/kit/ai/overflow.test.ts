@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, type AssistantMessage } from "../../../contracts/ai/index.js";
-import { isContextOverflow, OVERFLOW_PATTERNS } from "../../../contracts/ai/overflow.js";
+import { emptyUsage, type AssistantMessage } from "../../../hosts/api.js";
+import { isContextOverflow, OVERFLOW_PATTERNS } from "../../../kit/ai/overflow.js";
 
 function failed(errorMessage: string): AssistantMessage {
   return { role: "assistant", content: [], api: "x", provider: "x", model: "m", usage: emptyUsage(), stopReason: "error", errorMessage, timestamp: 0 };

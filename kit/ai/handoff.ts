@@ -5,7 +5,7 @@
  * results follow), errored or aborted assistant turns are dropped, tool calls left without a result get a
  * synthetic error result, and images become a note for text-only models.
  */
-import type { AssistantMessage, ImageContent, Message, Model, TextContent, ToolCall, ToolResultMessage } from "./types.js";
+import type { AssistantMessage, ImageContent, Message, Model, TextContent, ToolCall, ToolResultMessage } from "../../contracts/ai/types.js";
 
 /** Rewrites a tool-call id to what the target API accepts; must be deterministic and collision-free. */
 export type ToolCallIdRule = (id: string) => string;

@@ -4,7 +4,7 @@
  * 401, 403, 404 — another try would fail the same way. Pure functions; providers run the loop.
  */
 import { onAbort } from "./abort.js";
-import type { RetryPolicy } from "./types.js";
+import type { RetryPolicy } from "../../contracts/ai/types.js";
 
 /** pi's defaults for the one retry layer that counts (the session's): three retries, 2 s doubling, capped at 60 s. */
 export const DEFAULT_RETRY: RetryPolicy = { enabled: true, maxRetries: 3, baseDelayMs: 2_000, maxDelayMs: 60_000 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, priceUsage, type AssistantMessageEvent, type Model } from "../../../contracts/ai/index.js";
+import { AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, priceUsage, type AssistantMessageEvent, type Model } from "../../../hosts/api.js";
 
 const model: Pick<Model, "api" | "provider" | "id" | "cost"> = { api: "anthropic-messages", provider: "anthropic", id: "claude-x", cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, idRule, isSameModel, prepareHistory, shortHash, type AssistantMessage, type Message, type Model, type ToolResultMessage } from "../../../contracts/ai/index.js";
+import { emptyUsage, idRule, isSameModel, prepareHistory, shortHash, type AssistantMessage, type Message, type Model, type ToolResultMessage } from "../../../hosts/api.js";
 
 function model(overrides: Partial<Model> = {}): Model {
   return {

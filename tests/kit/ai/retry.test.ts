@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY, errorHeader, isTransientError, isTransientStatus, parseRetryAfter, retryDelayMs, sleep, withRetry, type RetryPolicy } from "../../../contracts/ai/index.js";
+import { DEFAULT_RETRY, errorHeader, isTransientError, isTransientStatus, parseRetryAfter, retryDelayMs, sleep, withRetry, type RetryPolicy } from "../../../hosts/api.js";
 
 const fast: RetryPolicy = { enabled: true, maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5 };
 

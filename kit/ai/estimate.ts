@@ -3,7 +3,7 @@
  * provider's own count is exact for everything it has seen, so the estimate starts from the usage of
  * the last answered request and adds a rough chars/4 count only for what came after it. Pure, no I/O.
  */
-import type { Message, Usage } from "./types.js";
+import type { Message, Usage } from "../../contracts/ai/types.js";
 
 /** Characters per token in the rough estimate: deliberately pessimistic for English and code. */
 export const CHARS_PER_TOKEN = 4;

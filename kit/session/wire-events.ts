@@ -13,9 +13,9 @@
  *
  * `--compat-events` sends pi's exact shapes instead. Every other event passes through unchanged.
  */
-import type { SessionEvent } from "./agent-session.js";
-import type { AgentMessage } from "./agent.js";
-import type { AssistantMessageEvent } from "./ai/index.js";
+import type { SessionEvent } from "../../contracts/agent-session.js";
+import type { AgentMessage } from "../../contracts/agent.js";
+import type { AssistantMessageEvent } from "../../contracts/ai/index.js";
 
 /** Enough of a message to tell which one an event is about (its message_start carries the rest). */
 export interface MessageStub {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, type AssistantMessage, type Message } from "../../../contracts/ai/index.js";
-import { estimateContextTokens, estimateMessageTokens, IMAGE_TOKENS, usageTokens } from "../../../contracts/ai/estimate.js";
+import { emptyUsage, type AssistantMessage, type Message } from "../../../hosts/api.js";
+import { estimateContextTokens, estimateMessageTokens, IMAGE_TOKENS, usageTokens } from "../../../kit/ai/estimate.js";
 
 const image = { type: "image" as const, data: "A".repeat(100_000), mimeType: "image/png" };
 

@@ -4,7 +4,7 @@
  * carries the wait (out of JSON) for the session.
  */
 import { describe, expect, it } from "vitest";
-import { noteRetryAfter, retryAfterMsOf, withRetry, type RetryPolicy } from "../../../contracts/ai/index.js";
+import { noteRetryAfter, retryAfterMsOf, withRetry, type RetryPolicy } from "../../../hosts/api.js";
 
 /** An error shaped like the SDKs' API errors. */
 function apiError(status: number, headers: Record<string, string> = {}): Error {

@@ -3,7 +3,7 @@
  * here because providers may not import each other; pure, with no I/O.
  */
 import { cleanErrorText } from "./error-text.js";
-import type { Api, AssistantMessage, AssistantMessageEvent, AssistantStream, Model, Usage } from "./types.js";
+import type { Api, AssistantMessage, AssistantMessageEvent, AssistantStream, Model, Usage } from "../../contracts/ai/types.js";
 
 /** A single-producer, single-consumer async queue of events with a final result. */
 export class AssistantEventStream implements AssistantStream {

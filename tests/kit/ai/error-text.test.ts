@@ -1,6 +1,6 @@
 /** cleanErrorText: provider error text made safe for a terminal and small enough for a session file. */
 import { describe, expect, it } from "vitest";
-import { AssistantEventStream, cleanErrorText, newAssistantMessage } from "../../../contracts/ai/index.js";
+import { AssistantEventStream, cleanErrorText, newAssistantMessage } from "../../../hosts/api.js";
 
 describe("cleanErrorText", () => {
   it("keeps short clean text as it is, newlines and tabs included", () => {

@@ -3,7 +3,7 @@
  * longer fits the model, so it can compact and retry once. Providers say so in their own words, and a
  * few say nothing at all, so this checks both the error text and the reported usage. Pure, no I/O.
  */
-import type { AssistantMessage } from "./types.js";
+import type { AssistantMessage } from "../../contracts/ai/types.js";
 
 /**
  * How each provider phrases "the input is larger than the context window". One pattern per phrasing,

@@ -1,0 +1,29 @@
+/**
+ * The library half of the AI layer, moved out of contracts/ai: streaming an assistant message, handing
+ * a history to another model, context-overflow and token estimates, retry policy, request guards and
+ * error text. Providers, sessions and compaction share these through "pi-host".
+ */
+export { argumentsErrorOf, AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, parseToolArguments, priceUsage } from "./stream.js";
+export { idRule, isSameModel, prepareHistory, shortHash, type ToolCallIdRule } from "./handoff.js";
+export { isContextOverflow } from "./overflow.js";
+export { CHARS_PER_TOKEN, estimateContextTokens, estimateMessageTokens, usageTokens, type ContextEstimate } from "./estimate.js";
+export {
+  DEFAULT_PROVIDER_RETRY,
+  DEFAULT_RETRY,
+  errorHeader,
+  exceedsRetryLimit,
+  isTransientError,
+  isTransientStatus,
+  noteRetryAfter,
+  parseRetryAfter,
+  retryAfterMsOf,
+  retryDelayMs,
+  retryLimitNote,
+  serverRetryAfterMs,
+  setRetryAfterMs,
+  sleep,
+  withRetry,
+} from "./retry.js";
+export { cleanErrorText, ERROR_TEXT_LIMIT } from "./error-text.js";
+export { linkAbort, onAbort, type LinkedAbort } from "./abort.js";
+export { DEFAULT_IDLE_TIMEOUT_MS, MAX_STREAM_LINE_BYTES, RequestGuard, requestLimits, StreamGuardError, type RequestLimits } from "./request-guard.js";

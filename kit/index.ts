@@ -1,0 +1,18 @@
+/**
+ * kit: the pure code that plugins (and hosts) share, one floor between contracts and plugins — file
+ * system helpers (walk, globs, ignore rules, executables, model paths, the agent folder), output
+ * truncation, the AI library (streaming, handoff, retry, estimates, request guards), the one
+ * entry → model-context conversion, wire events and package-source rules. It imports only the kernel's
+ * public API, contracts and npm packages; plugins reach it only through "pi-host" (hosts/api.ts).
+ */
+export * from "./fs/agent-dir.js";
+export * from "./fs/resolve-to-cwd.js";
+export * from "./fs/glob.js";
+export * from "./fs/ignore-rules.js";
+export * from "./fs/walk.js";
+export * from "./fs/executables.js";
+export * from "./text/truncate.js";
+export * from "./ai/index.js";
+export * from "./session/model-context.js";
+export * from "./session/wire-events.js";
+export * from "./packages/package-source.js";

@@ -1,0 +1,144 @@
+/**
+ * The one conversion of session entries and agent messages into what the model reads, with pi's exact
+ * wording (pi 1.6 `core/messages.ts` and `buildSessionContext`). The model request (agent-session), the
+ * session store's context (session-jsonl) and compaction's token count and summarizer all go through
+ * here, so compaction measures and summarizes the very text the model is sent.
+ */
+import type { AgentMessage, CustomAgentMessage } from "../../contracts/agent.js";
+import type { ImageContent, Message, TextContent } from "../../contracts/ai/index.js";
+import type { CompactionEntry, SessionContext, SessionEntry } from "../../contracts/session.js";
+
+/** pi's text before a compaction summary. */
+export const COMPACTION_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+/** pi's text after a compaction summary. */
+export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
+/** pi's text before a branch summary. */
+export const BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+/** pi's text after a branch summary (pi writes no newline before it). */
+export const BRANCH_SUMMARY_SUFFIX = "</summary>";
+
+/** The fields of a `!command` run (a `bashExecution` message) that the model reads. */
+interface BashRun {
+  command: string;
+  output?: string;
+  exitCode?: number | null;
+  cancelled?: boolean;
+  truncated?: boolean;
+  fullOutputPath?: string;
+}
+
+/** A user-run shell command as the model reads it: the command, its output and how it ended (pi's text). */
+export function bashExecutionToText(run: BashRun): string {
+  let text = `Ran \`${run.command}\`\n`;
+  text += run.output ? `\`\`\`\n${run.output}\n\`\`\`` : "(no output)";
+  if (run.cancelled) text += "\n\n(command cancelled)";
+  else if (typeof run.exitCode === "number" && run.exitCode !== 0) text += `\n\nCommand exited with code ${run.exitCode}`;
+  if (run.truncated && run.fullOutputPath) text += `\n\n[Output truncated. Full output: ${run.fullOutputPath}]`;
+  return text;
+}
+
+/**
+ * Agent messages as the LLM accepts them (pi's `convertToLlm`): shell runs, extension messages and
+ * summaries become user messages; the LLM roles pass through; excluded runs and unknown roles drop out.
+ */
+export function convertToLlm(messages: readonly AgentMessage[]): Message[] {
+  const out: Message[] = [];
+  for (const message of messages) {
+    const converted = toLlmMessage(message);
+    if (converted !== undefined) out.push(converted);
+  }
+  return out;
+}
+
+function toLlmMessage(agentMessage: AgentMessage): Message | undefined {
+  if (agentMessage.role === "user" || agentMessage.role === "assistant" || agentMessage.role === "toolResult") return agentMessage as Message;
+  const message = agentMessage as CustomAgentMessage;
+  switch (message.role) {
+    case "bashExecution":
+      return message.excludeFromContext === true ? undefined : userText(bashExecutionToText(message as unknown as BashRun), message.timestamp);
+    case "custom": {
+      const content = message.content as string | Array<TextContent | ImageContent>;
+      return { role: "user", content: typeof content === "string" ? [{ type: "text", text: content }] : content, timestamp: message.timestamp };
+    }
+    case "branchSummary":
+      return userText(BRANCH_SUMMARY_PREFIX + String(message.summary) + BRANCH_SUMMARY_SUFFIX, message.timestamp);
+    case "compactionSummary":
+      return userText(COMPACTION_SUMMARY_PREFIX + String(message.summary) + COMPACTION_SUMMARY_SUFFIX, message.timestamp);
+    default:
+      return undefined;
+  }
+}
+
+function userText(text: string, timestamp: number): Message {
+  return { role: "user", content: [{ type: "text", text }], timestamp };
+}
+
+/**
+ * The message one entry puts into the context, or undefined for entries the model never sees
+ * (settings changes, labels, extension state, an empty branch summary). A compaction entry yields its
+ * summary message.
+ */
+export function messageOfEntry(entry: SessionEntry): AgentMessage | undefined {
+  switch (entry.type) {
+    case "message":
+      return entry.message;
+    case "custom_message": {
+      const message: AgentMessage = { role: "custom", customType: entry.customType, content: entry.content ?? [], display: entry.display, timestamp: epochMs(entry.timestamp) };
+      if (entry.details !== undefined) message.details = entry.details;
+      return message;
+    }
+    case "branch_summary":
+      return entry.summary ? { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: epochMs(entry.timestamp) } : undefined;
+    case "compaction":
+      return { role: "compactionSummary", summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp: epochMs(entry.timestamp) };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * What the model sees of a root → leaf path, built the way pi builds it: the latest compaction on the
+ * path contributes its summary first, then the entries it kept (from `firstKeptEntryId` up to the
+ * compaction), then everything after it. The model and thinking level are the last ones set on the path.
+ * O(path length).
+ */
+export function buildSessionContext(path: readonly SessionEntry[]): SessionContext {
+  const context: SessionContext = { messages: [], entryIds: [] };
+  let compactionIndex = -1;
+  for (let i = 0; i < path.length; i++) {
+    const entry = path[i]!;
+    if (entry.type === "thinking_level_change") context.thinkingLevel = entry.thinkingLevel;
+    else if (entry.type === "model_change") context.model = { provider: entry.provider, modelId: entry.modelId };
+    else if (entry.type === "message" && entry.message.role === "assistant") {
+      const message = entry.message as { provider: string; model: string };
+      context.model = { provider: message.provider, modelId: message.model };
+    } else if (entry.type === "compaction") compactionIndex = i;
+  }
+
+  const push = (entry: SessionEntry): void => {
+    const message = entry.type === "compaction" ? undefined : messageOfEntry(entry);
+    if (message === undefined) return;
+    context.messages.push(message);
+    context.entryIds.push(entry.id);
+  };
+
+  if (compactionIndex < 0) {
+    for (const entry of path) push(entry);
+    return context;
+  }
+  const compaction = path[compactionIndex] as CompactionEntry;
+  context.messages.push(messageOfEntry(compaction)!);
+  context.entryIds.push(compaction.id);
+  let kept = false;
+  for (let i = 0; i < compactionIndex; i++) {
+    if (path[i]!.id === compaction.firstKeptEntryId) kept = true;
+    if (kept) push(path[i]!);
+  }
+  for (let i = compactionIndex + 1; i < path.length; i++) push(path[i]!);
+  return context;
+}
+
+/** Entry times are ISO strings; message times are Unix milliseconds. */
+function epochMs(isoTime: string): number {
+  return new Date(isoTime).getTime();
+}
