@@ -11,11 +11,17 @@ const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { version: strin
 const pluginSources: Record<string, string> = Object.fromEntries(
   (existsSync("plugins") ? readdirSync("plugins", { withFileTypes: true }) : [])
     .filter((kind) => kind.isDirectory())
-    .flatMap((kind) => readdirSync(`plugins/${kind.name}`, { withFileTypes: true }).map((d) => [d, `plugins/${kind.name}/${d.name}`] as const))
+    .flatMap((kind) =>
+      readdirSync(`plugins/${kind.name}`, { withFileTypes: true }).map(
+        (d) => [d, `plugins/${kind.name}/${d.name}`] as const,
+      ),
+    )
     .filter(([d, dir]) => d.isDirectory() && existsSync(`${dir}/index.ts`))
     .map(([d, dir]) => [d.name, `${dir}/index.ts`]),
 );
-const pluginEntries = Object.fromEntries(Object.entries(pluginSources).map(([name, file]) => [`plugins/${name}/index`, file]));
+const pluginEntries = Object.fromEntries(
+  Object.entries(pluginSources).map(([name, file]) => [`plugins/${name}/index`, file]),
+);
 
 type EsbuildPlugin = NonNullable<Options["esbuildPlugins"]>[number];
 
@@ -40,7 +46,9 @@ const PUBLIC_API = join(ROOT, "hosts", "api.ts");
 /** Every module under `dir` (contracts/ or kit/), sorted. */
 function contractFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
-    .flatMap((d) => (d.isDirectory() ? contractFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : []))
+    .flatMap((d) =>
+      d.isDirectory() ? contractFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
+    )
     .sort();
 }
 
@@ -59,14 +67,21 @@ const oneRuntimeChunk: EsbuildPlugin = {
     // Plugins import the kernel, contracts and kit as "pi-host" (as an ejected copy does): the same chunk.
     build.onResolve({ filter: /^pi-host$/ }, () => ({ path: "runtime", namespace: "pi-runtime" }));
     build.onResolve({ filter: /(^|\/)(kernel|contracts|kit)\// }, (args) => {
-      if (args.kind === "entry-point" || args.namespace === "pi-runtime" || !args.path.startsWith(".")) return undefined;
-      if ([CONTRACTS_DIR, KIT_DIR, KERNEL_DIR].some((dir) => isInside(dir, args.importer)) || args.importer === PUBLIC_API) return undefined;
+      if (args.kind === "entry-point" || args.namespace === "pi-runtime" || !args.path.startsWith("."))
+        return undefined;
+      if (
+        [CONTRACTS_DIR, KIT_DIR, KERNEL_DIR].some((dir) => isInside(dir, args.importer)) ||
+        args.importer === PUBLIC_API
+      )
+        return undefined;
       const target = resolve(args.resolveDir, args.path).replace(/\.js$/, ".ts");
       if (target !== KERNEL_API && !isInside(CONTRACTS_DIR, target) && !isInside(KIT_DIR, target)) return undefined;
       return { path: "runtime", namespace: "pi-runtime" };
     });
     build.onLoad({ filter: /.*/, namespace: "pi-runtime" }, () => ({
-      contents: [KERNEL_API, ...contractFiles(CONTRACTS_DIR), ...contractFiles(KIT_DIR)].map((file) => `export * from "./${relative(ROOT, file).split(sep).join("/")}";`).join("\n"),
+      contents: [KERNEL_API, ...contractFiles(CONTRACTS_DIR), ...contractFiles(KIT_DIR)]
+        .map((file) => `export * from "./${relative(ROOT, file).split(sep).join("/")}";`)
+        .join("\n"),
       resolveDir: ROOT,
       loader: "ts",
     }));
@@ -74,7 +89,9 @@ const oneRuntimeChunk: EsbuildPlugin = {
 };
 
 /** The built-ins the package's default distribution runs: the ones every run loads. */
-const DEFAULT_BUILTINS = (JSON.parse(readFileSync("plugins.json", "utf8")) as { plugins: Array<{ use?: string; enabled?: boolean }> }).plugins
+const DEFAULT_BUILTINS = (
+  JSON.parse(readFileSync("plugins.json", "utf8")) as { plugins: Array<{ use?: string; enabled?: boolean }> }
+).plugins
   .filter((entry) => entry.enabled !== false && typeof entry.use === "string" && pluginSources[entry.use] !== undefined)
   .map((entry) => entry.use!);
 const builtinExport = (name: string): string => `builtin_${name.replace(/[^A-Za-z0-9]/g, "_")}`;
@@ -98,9 +115,14 @@ const oneBuiltinsChunk: EsbuildPlugin = {
       resolveDir: ROOT,
       loader: "ts",
     }));
-    build.onResolve({ filter: /^pi-default-builtins$/ }, () => ({ path: "default-builtins", namespace: "pi-default-builtins" }));
+    build.onResolve({ filter: /^pi-default-builtins$/ }, () => ({
+      path: "default-builtins",
+      namespace: "pi-default-builtins",
+    }));
     build.onLoad({ filter: /.*/, namespace: "pi-default-builtins" }, () => ({
-      contents: DEFAULT_BUILTINS.map((name) => `export { default as ${builtinExport(name)} } from "./${pluginSources[name]}";`).join("\n"),
+      contents: DEFAULT_BUILTINS.map(
+        (name) => `export { default as ${builtinExport(name)} } from "./${pluginSources[name]}";`,
+      ).join("\n"),
       resolveDir: ROOT,
       loader: "ts",
     }));
@@ -119,9 +141,23 @@ export default defineConfig({
   dts: false,
   // Bundle small dependencies to cut module-resolution cost at start-up; heavy ones stay external and
   // are imported lazily, only when a feature needs them.
-  noExternal: [/^(?!(jiti|chokidar|openai|@anthropic-ai\/sdk|@google\/genai|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk)(\/|$)).*/],
-  external: ["jiti", "chokidar", "openai", "@anthropic-ai/sdk", "@google/genai", "@modelcontextprotocol/sdk", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync", "@agentclientprotocol/sdk"],
+  noExternal: [
+    /^(?!(jiti|chokidar|openai|@anthropic-ai\/sdk|@google\/genai|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk)(\/|$)).*/,
+  ],
+  external: [
+    "jiti",
+    "chokidar",
+    "openai",
+    "@anthropic-ai/sdk",
+    "@google/genai",
+    "@modelcontextprotocol/sdk",
+    "quickjs-emscripten-core",
+    "@jitl/quickjs-wasmfile-release-sync",
+    "@agentclientprotocol/sdk",
+  ],
   define: { __PI_VERSION__: JSON.stringify(pkg.version) },
   esbuildPlugins: [oneRuntimeChunk, oneBuiltinsChunk],
-  banner: { js: `import { createRequire as __piCreateRequire } from "node:module"; const require = __piCreateRequire(import.meta.url);` },
+  banner: {
+    js: `import { createRequire as __piCreateRequire } from "node:module"; const require = __piCreateRequire(import.meta.url);`,
+  },
 });

@@ -64,13 +64,28 @@ const sse = (data) => `data: ${typeof data === "string" ? data : JSON.stringify(
 
 /** One streamed Chat Completions answer: role chunk, content or one tool call in pieces, finish, usage, [DONE]. */
 function completion({ text, toolCall }) {
-  const base = { id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1756500000, model: "bench-1", system_fingerprint: "fp_bench" };
-  const chunk = (delta, finish_reason = null) => sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason }] });
-  const pieces = (s, size) => Array.from({ length: Math.ceil(s.length / size) }, (_, i) => s.slice(i * size, (i + 1) * size));
+  const base = {
+    id: "chatcmpl-bench",
+    object: "chat.completion.chunk",
+    created: 1756500000,
+    model: "bench-1",
+    system_fingerprint: "fp_bench",
+  };
+  const chunk = (delta, finish_reason = null) =>
+    sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason }] });
+  const pieces = (s, size) =>
+    Array.from({ length: Math.ceil(s.length / size) }, (_, i) => s.slice(i * size, (i + 1) * size));
   const events = [chunk({ role: "assistant", content: toolCall ? null : "" })];
   if (toolCall) {
-    events.push(chunk({ tool_calls: [{ index: 0, id: "call_bench_read", type: "function", function: { name: toolCall.name, arguments: "" } }] }));
-    for (const part of pieces(JSON.stringify(toolCall.arguments), 8)) events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] }));
+    events.push(
+      chunk({
+        tool_calls: [
+          { index: 0, id: "call_bench_read", type: "function", function: { name: toolCall.name, arguments: "" } },
+        ],
+      }),
+    );
+    for (const part of pieces(JSON.stringify(toolCall.arguments), 8))
+      events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: part } }] }));
     events.push(chunk({}, "tool_calls"));
   } else {
     for (const part of pieces(text, 6)) events.push(chunk({ content: part }));
@@ -96,9 +111,13 @@ function messageText(message) {
 function answerFor(body, notesPath) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const toolResult = messages.find((m) => m.role === "tool");
-  if (toolResult) return { text: messageText(toolResult).includes(SECRET) ? TOOL_ANSWER : "the tool result did not reach the server" };
+  if (toolResult)
+    return {
+      text: messageText(toolResult).includes(SECRET) ? TOOL_ANSWER : "the tool result did not reach the server",
+    };
   const lastUser = [...messages].reverse().find((m) => m.role === "user");
-  if (messageText(lastUser).includes("notes.txt")) return { toolCall: { name: "read", arguments: { path: notesPath } } };
+  if (messageText(lastUser).includes("notes.txt"))
+    return { toolCall: { name: "read", arguments: { path: notesPath } } };
   return { text: ANSWER };
 }
 
@@ -130,7 +149,9 @@ async function serve(notesPath) {
 }
 
 async function startServer(notesPath) {
-  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, "--serve", notesPath], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, "--serve", notesPath], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise((resolve, reject) => {
     child.stdout.once("data", (d) => resolve(Number(String(d).trim())));
     child.once("exit", (code) => reject(new Error(`model server exited (${code}) before listening`)));
@@ -147,9 +168,30 @@ function userFor(name, root, serverUrl) {
   const project = join(home, "project");
   mkdirSync(agent, { recursive: true });
   mkdirSync(project, { recursive: true });
-  const models = { providers: { bench: { baseUrl: `${serverUrl}/v1`, api: "openai-completions", apiKey: "bench-key", models: [{ id: "bench-1", name: "Bench 1", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096 }] } } };
+  const models = {
+    providers: {
+      bench: {
+        baseUrl: `${serverUrl}/v1`,
+        api: "openai-completions",
+        apiKey: "bench-key",
+        models: [
+          { id: "bench-1", name: "Bench 1", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096 },
+        ],
+      },
+    },
+  };
   writeFileSync(join(agent, "models.json"), JSON.stringify(models, null, 2));
-  const env = { ...process.env, HOME: home, PI_CODING_AGENT_DIR: agent, PI_CODING_AGENT_SESSION_DIR: "", PI_OFFLINE: "1", PI_TELEMETRY: "0", OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", GEMINI_API_KEY: "" };
+  const env = {
+    ...process.env,
+    HOME: home,
+    PI_CODING_AGENT_DIR: agent,
+    PI_CODING_AGENT_SESSION_DIR: "",
+    PI_OFFLINE: "1",
+    PI_TELEMETRY: "0",
+    OPENAI_API_KEY: "",
+    ANTHROPIC_API_KEY: "",
+    GEMINI_API_KEY: "",
+  };
   return { home, agent, project, env };
 }
 
@@ -193,7 +235,9 @@ function runToExit(args, { cwd, env, input = "" }) {
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, code, signal, stdout, stderr }));
+    child.on("close", (code, signal) =>
+      resolve({ ms: Number(process.hrtime.bigint() - start) / 1e6, code, signal, stdout, stderr }),
+    );
     child.stdin.end(input);
   });
 }
@@ -234,7 +278,8 @@ function runRpc(args, { cwd, env }) {
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      if (answered === undefined) return reject(new Error(`no get_state response (exit ${code}); stderr: ${stderr.slice(0, 600)}`));
+      if (answered === undefined)
+        return reject(new Error(`no get_state response (exit ${code}); stderr: ${stderr.slice(0, 600)}`));
       resolve({ ...answered, stderr });
     });
     child.stdin.write(`${JSON.stringify({ id: "bench-1", type: "get_state" })}\n`);
@@ -244,7 +289,8 @@ function runRpc(args, { cwd, env }) {
 // ── main ────────────────────────────────────────────────────────────────────────────────────────
 
 async function main() {
-  if (!existsSync(DIST_CLI)) throw new Error(`${DIST_CLI} is missing; run "npm run build" at the repository root first`);
+  if (!existsSync(DIST_CLI))
+    throw new Error(`${DIST_CLI} is missing; run "npm run build" at the repository root first`);
   const loadavgAtStart = loadavg().map((v) => round(v));
   const root = mkdtempSync(join(tmpdir(), "pi-bench-cli-"));
   const notesPath = join(root, "notes.txt");
@@ -252,7 +298,9 @@ async function main() {
   const preload = writePreload(root);
   const usageFile = join(root, "usage.json");
   const server = await startServer(notesPath);
-  const piNote = existsSync(PI_CLI) ? undefined : `pi is not installed (${PI_CLI} is missing); run "npm ci --prefix bench" to compare`;
+  const piNote = existsSync(PI_CLI)
+    ? undefined
+    : `pi is not installed (${PI_CLI} is missing); run "npm ci --prefix bench" to compare`;
   const tools = [{ name: "pi-host", cli: DIST_CLI, extraRpc: rpcPluginArgs(dirname(DIST_CLI)) }];
   const baseline = process.env.PI_BENCH_CLI_BASELINE;
   if (baseline) {
@@ -266,7 +314,10 @@ async function main() {
   /** Runs `<cli> ...args` under the usage preload; returns the run with its peak RSS (MB) and CPU (ms). */
   const measured = async (tool, args) => {
     rmSync(usageFile, { force: true });
-    const run = await runToExit(["--require", preload, tool.cli, ...args], { cwd: tool.user.project, env: { ...tool.user.env, PI_BENCH_USAGE_FILE: usageFile } });
+    const run = await runToExit(["--require", preload, tool.cli, ...args], {
+      cwd: tool.user.project,
+      env: { ...tool.user.env, PI_BENCH_USAGE_FILE: usageFile },
+    });
     const usage = existsSync(usageFile) ? JSON.parse(readFileSync(usageFile, "utf8")) : undefined;
     return { ...run, rssMb: usage ? usage.maxRssKb / 1024 : undefined, cpuMs: usage ? usage.cpuUs / 1000 : undefined };
   };
@@ -276,25 +327,38 @@ async function main() {
     version: async (tool) => {
       const run = await measured(tool, ["--version"]);
       const out = (run.stdout.trim() || run.stderr.trim()).split("\n")[0];
-      if (run.code !== 0 || !/^\d+\.\d+\.\d+/.test(out)) throw new Error(`${tool.name} --version: exit ${run.code}, printed ${JSON.stringify(out)}; stderr ${run.stderr.slice(0, 400)}`);
+      if (run.code !== 0 || !/^\d+\.\d+\.\d+/.test(out))
+        throw new Error(
+          `${tool.name} --version: exit ${run.code}, printed ${JSON.stringify(out)}; stderr ${run.stderr.slice(0, 400)}`,
+        );
       tool.version ??= out;
       return { ms: run.ms, cpuMs: run.cpuMs };
     },
     print: async (tool) => {
       const run = await measured(tool, ["-p", "--model", MODEL, "Say hello."]);
-      if (run.code !== 0 || run.stdout.trim() !== ANSWER) throw new Error(`${tool.name} -p: exit ${run.code}, stdout ${JSON.stringify(run.stdout.slice(0, 300))}; stderr ${run.stderr.slice(0, 600)}`);
+      if (run.code !== 0 || run.stdout.trim() !== ANSWER)
+        throw new Error(
+          `${tool.name} -p: exit ${run.code}, stdout ${JSON.stringify(run.stdout.slice(0, 300))}; stderr ${run.stderr.slice(0, 600)}`,
+        );
       if (run.rssMb === undefined) throw new Error(`${tool.name} -p: the usage preload wrote nothing`);
       return { ms: run.ms, cpuMs: run.cpuMs, rssMb: run.rssMb };
     },
     tool: async (tool) => {
       const run = await measured(tool, ["-p", "--model", MODEL, TOOL_PROMPT]);
-      if (run.code !== 0 || run.stdout.trim() !== TOOL_ANSWER) throw new Error(`${tool.name} -p (tool): exit ${run.code}, stdout ${JSON.stringify(run.stdout.slice(0, 300))}; stderr ${run.stderr.slice(0, 600)}`);
+      if (run.code !== 0 || run.stdout.trim() !== TOOL_ANSWER)
+        throw new Error(
+          `${tool.name} -p (tool): exit ${run.code}, stdout ${JSON.stringify(run.stdout.slice(0, 300))}; stderr ${run.stderr.slice(0, 600)}`,
+        );
       return { ms: run.ms, cpuMs: run.cpuMs };
     },
     rpc: async (tool) => {
-      const run = await runRpc([tool.cli, "--mode", "rpc", "--model", MODEL, ...tool.extraRpc], { cwd: tool.user.project, env: tool.user.env });
+      const run = await runRpc([tool.cli, "--mode", "rpc", "--model", MODEL, ...tool.extraRpc], {
+        cwd: tool.user.project,
+        env: tool.user.env,
+      });
       const r = run.record;
-      if (r.command !== "get_state" || r.success !== true || r.data?.model?.id !== "bench-1") throw new Error(`${tool.name} rpc: unexpected response ${JSON.stringify(r).slice(0, 400)}`);
+      if (r.command !== "get_state" || r.success !== true || r.data?.model?.id !== "bench-1")
+        throw new Error(`${tool.name} rpc: unexpected response ${JSON.stringify(r).slice(0, 400)}`);
       return { ms: run.ms };
     },
   };
@@ -327,7 +391,9 @@ async function main() {
     rmSync(root, { recursive: true, force: true });
   }
 
-  const stats = Object.fromEntries(tools.map((t) => [t.name, Object.fromEntries(Object.entries(samples[t.name]).map(([c, v]) => [c, summarize(v)]))]));
+  const stats = Object.fromEntries(
+    tools.map((t) => [t.name, Object.fromEntries(Object.entries(samples[t.name]).map(([c, v]) => [c, summarize(v)]))]),
+  );
   const host = stats["pi-host"];
   const before = stats["pi-host (baseline)"];
   const pi = stats.pi;
@@ -372,8 +438,23 @@ async function main() {
     loadavgAtStart,
     issuePiMs: ISSUE_PI_MS,
     issuePiRssMb: ISSUE_PI_RSS_MB,
-    stats: Object.fromEntries(Object.entries(stats).map(([t, byCase]) => [t, Object.fromEntries(Object.entries(byCase).map(([c, s]) => [c, Object.fromEntries(Object.entries(s).map(([f, v]) => [f, round(v)]))]))])),
-    samples: Object.fromEntries(Object.entries(samples).map(([t, byCase]) => [t, Object.fromEntries(Object.entries(byCase).map(([c, v]) => [c, v.map((x) => round(x))]))])),
+    stats: Object.fromEntries(
+      Object.entries(stats).map(([t, byCase]) => [
+        t,
+        Object.fromEntries(
+          Object.entries(byCase).map(([c, s]) => [
+            c,
+            Object.fromEntries(Object.entries(s).map(([f, v]) => [f, round(v)])),
+          ]),
+        ),
+      ]),
+    ),
+    samples: Object.fromEntries(
+      Object.entries(samples).map(([t, byCase]) => [
+        t,
+        Object.fromEntries(Object.entries(byCase).map(([c, v]) => [c, v.map((x) => round(x))])),
+      ]),
+    ),
     piSkipped: piNote ?? null,
     checks,
   });

@@ -23,18 +23,28 @@ const commands = [
   { name: "node", args: ["-e", "0"], expect: "" },
   { name: "pi-host", args: [DIST_CLI, "--version"], expect: /^\d+\.\d+\.\d+/ },
 ];
-const piNote = existsSync(PI_CLI) ? undefined : `pi is not installed (${PI_CLI} is missing); run "npm ci --prefix bench" to compare`;
+const piNote = existsSync(PI_CLI)
+  ? undefined
+  : `pi is not installed (${PI_CLI} is missing); run "npm ci --prefix bench" to compare`;
 if (piNote === undefined) commands.push({ name: "pi", args: [PI_CLI, "--version"], expect: /^\d+\.\d+\.\d+/ });
 
 /** Runs one command and returns its wall time in ms; fails loudly if it did not do its job. */
 function runOnce(command) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, command.args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  const result = spawnSync(process.execPath, command.args, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   // pi prints its version on stderr (with --version it takes over stdout first); accept either stream.
   const out = (result.stdout.trim() || result.stderr.trim()).split("\n")[0];
-  const ok = result.status === 0 && (typeof command.expect === "string" ? out === command.expect : command.expect.test(out));
-  if (!ok) throw new Error(`${command.name} failed: status ${result.status}, stdout ${JSON.stringify(out)}, stderr ${result.stderr.slice(0, 500)}`);
+  const ok =
+    result.status === 0 && (typeof command.expect === "string" ? out === command.expect : command.expect.test(out));
+  if (!ok)
+    throw new Error(
+      `${command.name} failed: status ${result.status}, stdout ${JSON.stringify(out)}, stderr ${result.stderr.slice(0, 500)}`,
+    );
   command.version ??= out || process.version;
   return ms;
 }
@@ -71,20 +81,29 @@ if (pi) {
   checks.push(check("pi --version (p95)", pi.p95, "ms", null));
   checks.push(check("pi − node, paired per round (p50)", pairedPi.p50, "ms", null));
   checks.push(check("ratio pi / pi-host (p50)", pi.p50 / host.p50, "×", null));
-  if (pairedHost.p50 > 0.5) checks.push(check("ratio over node, paired (pi / pi-host)", pairedPi.p50 / pairedHost.p50, "×", null));
+  if (pairedHost.p50 > 0.5)
+    checks.push(check("ratio over node, paired (pi / pi-host)", pairedPi.p50 / pairedHost.p50, "×", null));
 }
 
 console.log(`cold-start: ${RUNS} runs each after ${WARMUP} warm-ups, commands interleaved`);
 for (const c of commands) {
   const s = stats[c.name];
-  console.log(`  ${c.name.padEnd(8)} p50 ${String(round(s.p50)).padStart(8)} ms  p95 ${String(round(s.p95)).padStart(8)} ms  (min ${round(s.min)}, max ${round(s.max)})  [${c.version}]`);
+  console.log(
+    `  ${c.name.padEnd(8)} p50 ${String(round(s.p50)).padStart(8)} ms  p95 ${String(round(s.p95)).padStart(8)} ms  (min ${round(s.min)}, max ${round(s.max)})  [${c.version}]`,
+  );
 }
 if (piNote) console.log(`  NOTE: ${piNote}; the pi comparison is skipped`);
 printChecks(checks);
 writeResult("cold-start", {
   config: { warmup: WARMUP, runs: RUNS },
-  commands: commands.map((c) => ({ name: c.name, argv: ["node", ...c.args.map((a) => a.replace(DIST_CLI, "dist/cli.js").replace(`${ROOT}/`, ""))], version: c.version })),
-  stats: Object.fromEntries(Object.entries(stats).map(([k, s]) => [k, Object.fromEntries(Object.entries(s).map(([f, v]) => [f, round(v)]))])),
+  commands: commands.map((c) => ({
+    name: c.name,
+    argv: ["node", ...c.args.map((a) => a.replace(DIST_CLI, "dist/cli.js").replace(`${ROOT}/`, ""))],
+    version: c.version,
+  })),
+  stats: Object.fromEntries(
+    Object.entries(stats).map(([k, s]) => [k, Object.fromEntries(Object.entries(s).map(([f, v]) => [f, round(v)]))]),
+  ),
   samplesMs: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, v.map((x) => round(x))])),
   pairedHostMinusNodeMs: Object.fromEntries(Object.entries(pairedHost).map(([f, v]) => [f, round(v)])),
   pairedPiMinusNodeMs: pairedPi ? Object.fromEntries(Object.entries(pairedPi).map(([f, v]) => [f, round(v)])) : null,

@@ -20,7 +20,14 @@ const WARMUP_ROUNDS = 3;
 const TARGET_OVERHEAD_NS = 200;
 
 const api = await loadApi();
-const Counter = api.defineContract({ id: "bench/counter", version: "1.0.0", kind: "single", gate: "overlap", shape: { inc: "function" }, methods: { inc: "sync" } });
+const Counter = api.defineContract({
+  id: "bench/counter",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { inc: "function" },
+  methods: { inc: "sync" },
+});
 const plugin = api.definePlugin({
   id: "counter",
   version: "1.0.0",
@@ -80,7 +87,8 @@ let sink = 0;
 for (let r = 0; r < ROUNDS; r++) {
   const order = r % 2 === 0 ? ["direct", "handle"] : ["handle", "direct"];
   for (const which of order) {
-    const { ns, cpuNs, acc } = which === "direct" ? timeRound(direct, impl, ITERATIONS) : timeRound(viaHandle, handle, ITERATIONS);
+    const { ns, cpuNs, acc } =
+      which === "direct" ? timeRound(direct, impl, ITERATIONS) : timeRound(viaHandle, handle, ITERATIONS);
     if (acc !== expected) throw new Error(`${which} round ${r}: accumulator ${acc}, expected ${expected}`);
     sink = (sink + acc) | 0;
     (which === "direct" ? directNs : handleNs).push(ns);
@@ -100,7 +108,9 @@ const checks = [
   check("handle.call overhead, CPU time (median)", hCpu - dCpu, "ns", null),
 ];
 console.log(`handle-call: ${ROUNDS} rounds × ${ITERATIONS.toLocaleString("en")} calls each way (sink ${sink})`);
-console.log(`  direct ${round(d, 2)} ns/call, handle ${round(h, 2)} ns/call, overhead ${round(h - d, 2)} ns/call (CPU time: ${round(hCpu - dCpu, 2)} ns/call)`);
+console.log(
+  `  direct ${round(d, 2)} ns/call, handle ${round(h, 2)} ns/call, overhead ${round(h - d, 2)} ns/call (CPU time: ${round(hCpu - dCpu, 2)} ns/call)`,
+);
 printChecks(checks);
 writeResult("handle-call", {
   config: { iterations: ITERATIONS, rounds: ROUNDS, warmupRounds: WARMUP_ROUNDS },

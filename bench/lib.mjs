@@ -22,7 +22,8 @@ export const PI_CLI = join(BENCH_DIR, "node_modules", "@mariozechner", "pi-codin
 
 /** The built kernel API, exactly what source-loaded plugins get as the "pi-host" module. */
 export async function loadApi() {
-  if (!existsSync(DIST_API)) throw new Error(`${DIST_API} is missing; run "npm run build" at the repository root first`);
+  if (!existsSync(DIST_API))
+    throw new Error(`${DIST_API} is missing; run "npm run build" at the repository root first`);
   return import(pathToFileURL(DIST_API).href);
 }
 
@@ -125,7 +126,9 @@ export function printChecks(checks) {
   for (const c of checks) {
     const target = c.target === null ? "(info)" : `target ${c.better === "lower" ? "≤" : "≥"} ${c.target} ${c.unit}`;
     const verdict = c.pass === null ? "" : c.pass ? "PASS" : "MISS";
-    console.log(`  ${c.metric.padEnd(38)} ${String(c.value).padStart(10)} ${c.unit.padEnd(4)} ${target.padEnd(22)} ${verdict}`);
+    console.log(
+      `  ${c.metric.padEnd(38)} ${String(c.value).padStart(10)} ${c.unit.padEnd(4)} ${target.padEnd(22)} ${verdict}`,
+    );
   }
 }
 

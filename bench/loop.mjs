@@ -85,12 +85,14 @@ function verifyRun(system, scenario, messages) {
     const call = assistant.content.find((b) => b.type === "toolCall");
     if (assistant.role !== "assistant" || call === undefined) fail(`message ${1 + 2 * i} is not a tool call`);
     if (call.arguments.text !== roundText(i)) fail(`call ${i} has arguments ${JSON.stringify(call.arguments)}`);
-    if (result.role !== "toolResult" || result.toolCallId !== call.id || result.isError) fail(`message ${2 + 2 * i} is not the result of ${call.id}`);
+    if (result.role !== "toolResult" || result.toolCallId !== call.id || result.isError)
+      fail(`message ${2 + 2 * i} is not the result of ${call.id}`);
     if (result.content[0]?.text !== roundText(i)) fail(`result ${i} is ${JSON.stringify(result.content)}`);
   }
   const last = messages.at(-1);
   const text = last.content?.map((b) => (b.type === "text" ? b.text : "")).join("");
-  if (last.role !== "assistant" || last.stopReason !== "stop" || text !== TEXT_ANSWER) fail(`last message is not the final answer (${last.stopReason}: ${last.errorMessage ?? text})`);
+  if (last.role !== "assistant" || last.stopReason !== "stop" || text !== TEXT_ANSWER)
+    fail(`last message is not the final answer (${last.stopReason}: ${last.errorMessage ?? text})`);
 }
 
 /** Wall ms, CPU ms, event count and per-tool-turn times of one run. */
@@ -107,7 +109,13 @@ async function measure(run) {
   const end = process.hrtime.bigint();
   const cpu = process.cpuUsage(cpuStart);
   const toolTurns = turnStarts.slice(1).map((t, i) => Number(t - turnStarts[i]) / 1e6);
-  return { messages, wall: Number(end - start) / 1e6, cpu: (cpu.user + cpu.system) / 1000, events, toolTurnMedian: toolTurns.length ? summarize(toolTurns).p50 : undefined };
+  return {
+    messages,
+    wall: Number(end - start) / 1e6,
+    cpu: (cpu.user + cpu.system) / 1000,
+    events,
+    toolTurnMedian: toolTurns.length ? summarize(toolTurns).p50 : undefined,
+  };
 }
 
 // ── pi-host ─────────────────────────────────────────────────────────────────────────────────────
@@ -115,7 +123,9 @@ async function measure(run) {
 /** pi-host faux turns for one run of `scenario`, in the plugin's JSON script format. */
 function piHostTurns(scenario) {
   const turns = [];
-  if (scenario === "tools") for (let i = 0; i < N_TOOL_TURNS; i++) turns.push({ content: [{ type: "toolCall", name: "echo", arguments: { text: roundText(i) } }] });
+  if (scenario === "tools")
+    for (let i = 0; i < N_TOOL_TURNS; i++)
+      turns.push({ content: [{ type: "toolCall", name: "echo", arguments: { text: roundText(i) } }] });
   turns.push({ content: TEXT_ANSWER });
   return turns;
 }
@@ -137,7 +147,17 @@ function tempDirs() {
  */
 async function piHostSystem(level, schedule) {
   const api = await loadApi();
-  const { Kernel, definePlugin, ToolContract, AgentLoopContract, AgentSessionContract, AiProviderContract, createFileLocks, runAgent, Type } = api;
+  const {
+    Kernel,
+    definePlugin,
+    ToolContract,
+    AgentLoopContract,
+    AgentSessionContract,
+    AiProviderContract,
+    createFileLocks,
+    runAgent,
+    Type,
+  } = api;
   const source = (name) => {
     if (!existsSync(pluginPath(name))) throw new Error(`${pluginPath(name)} is missing; run "npm run build" first`);
     return { kind: "builtin", name, path: pluginPath(name) };
@@ -159,10 +179,19 @@ async function piHostSystem(level, schedule) {
       ctx.provide(ToolContract, echoTool, { key: "echo" });
     },
   });
-  const fauxConfig = { responses: schedule.flatMap((scenario) => piHostTurns(scenario)), tokensPerSecond: 0, tokensPerDelta: TOKENS_PER_DELTA };
+  const fauxConfig = {
+    responses: schedule.flatMap((scenario) => piHostTurns(scenario)),
+    tokensPerSecond: 0,
+    tokensPerDelta: TOKENS_PER_DELTA,
+  };
   const echoEntry = { id: "bench-echo", source: { kind: "inline", label: "bench-echo", definition: echoPlugin } };
   const dirs = tempDirs();
-  const fauxProvider = { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1", contextWindow: 128_000, maxTokens: 16_384 }] };
+  const fauxProvider = {
+    api: "faux",
+    baseUrl: "http://localhost:0",
+    apiKey: "none",
+    models: [{ id: "faux-1", contextWindow: 128_000, maxTokens: 16_384 }],
+  };
   const entries =
     level === "loop"
       ? [
@@ -171,7 +200,11 @@ async function piHostSystem(level, schedule) {
           echoEntry,
         ]
       : [
-          { id: "models", source: source("models"), config: { agentDir: dirs.agentDir, providers: { faux: fauxProvider } } },
+          {
+            id: "models",
+            source: source("models"),
+            config: { agentDir: dirs.agentDir, providers: { faux: fauxProvider } },
+          },
           { id: "auth", source: source("auth"), config: { agentDir: dirs.agentDir } },
           { id: "settings", source: source("settings"), config: { agentDir: dirs.agentDir } },
           { id: "resources", source: source("resources"), config: { agentDir: dirs.agentDir } },
@@ -179,12 +212,17 @@ async function piHostSystem(level, schedule) {
           { id: "session-jsonl", source: source("session-jsonl"), config: { agentDir: dirs.agentDir } },
           { id: "compaction", source: source("compaction") },
           { id: "agent-loop", source: source("agent-loop") },
-          { id: "agent-session", source: source("agent-session"), config: { cwd: dirs.cwd, model: "faux/faux-1", session: "none" } },
+          {
+            id: "agent-session",
+            source: source("agent-session"),
+            config: { cwd: dirs.cwd, model: "faux/faux-1", session: "none" },
+          },
           echoEntry,
         ];
   const kernel = new Kernel();
   const boot = await kernel.boot(entries);
-  if (!boot.ok || boot.errors.length > 0) throw new Error(`pi-host boot failed: ${JSON.stringify(boot.errors.map((e) => e.cause?.message ?? e))}`);
+  if (!boot.ok || boot.errors.length > 0)
+    throw new Error(`pi-host boot failed: ${JSON.stringify(boot.errors.map((e) => e.cause?.message ?? e))}`);
   const shutdown = async () => {
     await kernel.shutdown();
     dirs.remove();
@@ -206,7 +244,10 @@ async function piHostSystem(level, schedule) {
   }
 
   const loop = kernel.use(AgentLoopContract);
-  const provider = kernel.useAll(AiProviderContract).list().find((h) => h.peek()?.api === "faux");
+  const provider = kernel
+    .useAll(AiProviderContract)
+    .list()
+    .find((h) => h.peek()?.api === "faux");
   if (provider === undefined) throw new Error("the faux provider did not register");
   const model = provider.peek().model();
   const toolHandles = kernel.useAll(ToolContract);
@@ -217,7 +258,13 @@ async function piHostSystem(level, schedule) {
     const tools = [];
     for (const handle of toolHandles.list()) {
       const spec = handle.peek();
-      if (spec !== undefined) tools.push({ name: spec.name, description: spec.description, parameters: spec.parameters, execute: (...args) => handle.call("execute", ...args) });
+      if (spec !== undefined)
+        tools.push({
+          name: spec.name,
+          description: spec.description,
+          parameters: spec.parameters,
+          execute: (...args) => handle.call("execute", ...args),
+        });
     }
     return {
       model,
@@ -234,7 +281,8 @@ async function piHostSystem(level, schedule) {
   };
 
   return {
-    run: async () => (onEvent) => runAgent(loop, [{ role: "user", content: PROMPT, timestamp: Date.now() }], [], () => turnConfig(onEvent)),
+    run: async () => (onEvent) =>
+      runAgent(loop, [{ role: "user", content: PROMPT, timestamp: Date.now() }], [], () => turnConfig(onEvent)),
     shutdown,
   };
 }
@@ -243,11 +291,15 @@ async function piHostSystem(level, schedule) {
 
 /** pi's modules and one faux provider registration, shared by both levels; a reason when pi is missing. */
 async function piModules() {
-  if (![PI_AGENT_CORE, PI_AI, PI_CODING_AGENT].every(existsSync)) return { skipped: `pi is not installed in bench/node_modules; run "npm ci --prefix bench" to compare` };
+  if (![PI_AGENT_CORE, PI_AI, PI_CODING_AGENT].every(existsSync))
+    return { skipped: `pi is not installed in bench/node_modules; run "npm ci --prefix bench" to compare` };
   const ai = await import(pathToFileURL(PI_AI).href);
   const core = await import(pathToFileURL(PI_AGENT_CORE).href);
   const agent = await import(pathToFileURL(PI_CODING_AGENT).href);
-  const faux = ai.registerFauxProvider({ provider: "faux", tokenSize: { min: TOKENS_PER_DELTA, max: TOKENS_PER_DELTA } });
+  const faux = ai.registerFauxProvider({
+    provider: "faux",
+    tokenSize: { min: TOKENS_PER_DELTA, max: TOKENS_PER_DELTA },
+  });
   const echoTool = {
     name: "echo",
     label: "echo",
@@ -259,7 +311,13 @@ async function piModules() {
   };
   const turns = (scenario) => {
     const out = [];
-    if (scenario === "tools") for (let i = 0; i < N_TOOL_TURNS; i++) out.push(ai.fauxAssistantMessage([ai.fauxToolCall("echo", { text: roundText(i) }, { id: `call_${i}` })], { stopReason: "toolUse" }));
+    if (scenario === "tools")
+      for (let i = 0; i < N_TOOL_TURNS; i++)
+        out.push(
+          ai.fauxAssistantMessage([ai.fauxToolCall("echo", { text: roundText(i) }, { id: `call_${i}` })], {
+            stopReason: "toolUse",
+          }),
+        );
     out.push(ai.fauxAssistantMessage(TEXT_ANSWER));
     return out;
   };
@@ -271,7 +329,8 @@ async function piSystem(level, pi) {
   const { core, agent, faux, echoTool, turns } = pi;
   const model = faux.getModel();
   if (level === "loop") {
-    const convertToLlm = (messages) => messages.filter((m) => m.role === "user" || m.role === "assistant" || m.role === "toolResult");
+    const convertToLlm = (messages) =>
+      messages.filter((m) => m.role === "user" || m.role === "assistant" || m.role === "toolResult");
     return {
       run: async (scenario) => {
         faux.setResponses(turns(scenario));
@@ -327,7 +386,9 @@ async function main() {
   const loadStart = loadavg().map((v) => round(v));
   const totalRounds = WARMUP_ROUNDS + ROUNDS;
   const scenarios = ["tools", "text"];
-  const pi = SYSTEMS.some((n) => n.startsWith("pi ") && (!only || n.includes(only))) ? await piModules() : { skipped: "not selected (--only)" };
+  const pi = SYSTEMS.some((n) => n.startsWith("pi ") && (!only || n.includes(only)))
+    ? await piModules()
+    : { skipped: "not selected (--only)" };
   const names = SYSTEMS.filter((n) => (!only || n.includes(only)) && (!n.startsWith("pi ") || !pi.skipped));
   // Every round runs each system on each scenario once, in an order that rotates from round to round.
   const order = [];
@@ -338,7 +399,13 @@ async function main() {
   const systems = {};
   for (const name of names) {
     const [who, level] = name.split(" ");
-    systems[name] = who === "pi-host" ? await piHostSystem(level, order.filter((j) => j.system === name).map((j) => j.scenario)) : await piSystem(level, pi);
+    systems[name] =
+      who === "pi-host"
+        ? await piHostSystem(
+            level,
+            order.filter((j) => j.system === name).map((j) => j.scenario),
+          )
+        : await piSystem(level, pi);
   }
 
   const samples = Object.fromEntries(names.map((n) => [n, { tools: [], text: [] }]));
@@ -373,8 +440,12 @@ async function main() {
         : {}),
     };
     const s = stats[name];
-    const events = atLoop ? `; from events ${round(s.toolTurnFromEventsMs.p50, 3)} ms; ${s.eventsPerToolsRun} events per ${N_TOOL_TURNS}-call run, ${Math.round(s.eventsPerSecond.p50)} events/s` : "";
-    console.log(`  ${name}: tool round trip ${round(s.roundTripMs.p50, 3)} ms (CPU ${round(s.roundTripCpuMs.p50, 3)} ms${events}), text-only turn ${round(s.textTurnMs.p50, 3)} ms (CPU ${round(s.textTurnCpuMs.p50, 3)})`);
+    const events = atLoop
+      ? `; from events ${round(s.toolTurnFromEventsMs.p50, 3)} ms; ${s.eventsPerToolsRun} events per ${N_TOOL_TURNS}-call run, ${Math.round(s.eventsPerSecond.p50)} events/s`
+      : "";
+    console.log(
+      `  ${name}: tool round trip ${round(s.roundTripMs.p50, 3)} ms (CPU ${round(s.roundTripCpuMs.p50, 3)} ms${events}), text-only turn ${round(s.textTurnMs.p50, 3)} ms (CPU ${round(s.textTurnCpuMs.p50, 3)})`,
+    );
   }
 
   const checks = [];
@@ -385,20 +456,60 @@ async function main() {
     checks.push(check(`${name}: per tool round trip (CPU)`, s.roundTripCpuMs.p50, "ms", null));
     checks.push(check(`${name}: text-only turn (wall)`, s.textTurnMs.p50, "ms", null));
     checks.push(check(`${name}: text-only turn (CPU)`, s.textTurnCpuMs.p50, "ms", null));
-    if (s.eventsPerSecond) checks.push(check(`${name}: events per second`, s.eventsPerSecond.p50, "ev/s", null, "higher"));
+    if (s.eventsPerSecond)
+      checks.push(check(`${name}: events per second`, s.eventsPerSecond.p50, "ev/s", null, "higher"));
   }
   for (const level of ["loop", "session"]) {
     const host = stats[`pi-host ${level}`];
     const other = stats[`pi ${level}`];
     if (!host || !other) continue;
-    checks.push(check(`${level}: ratio pi / pi-host, round trip (wall)`, other.roundTripMs.p50 / host.roundTripMs.p50, "x", null, "higher"));
-    checks.push(check(`${level}: ratio pi / pi-host, round trip (CPU)`, other.roundTripCpuMs.p50 / host.roundTripCpuMs.p50, "x", null, "higher"));
-    checks.push(check(`${level}: ratio pi / pi-host, text turn (wall)`, other.textTurnMs.p50 / host.textTurnMs.p50, "x", null, "higher"));
-    if (host.eventsPerSecond) checks.push(check(`${level}: ratio pi-host / pi, events per second`, host.eventsPerSecond.p50 / other.eventsPerSecond.p50, "x", null, "higher"));
+    checks.push(
+      check(
+        `${level}: ratio pi / pi-host, round trip (wall)`,
+        other.roundTripMs.p50 / host.roundTripMs.p50,
+        "x",
+        null,
+        "higher",
+      ),
+    );
+    checks.push(
+      check(
+        `${level}: ratio pi / pi-host, round trip (CPU)`,
+        other.roundTripCpuMs.p50 / host.roundTripCpuMs.p50,
+        "x",
+        null,
+        "higher",
+      ),
+    );
+    checks.push(
+      check(
+        `${level}: ratio pi / pi-host, text turn (wall)`,
+        other.textTurnMs.p50 / host.textTurnMs.p50,
+        "x",
+        null,
+        "higher",
+      ),
+    );
+    if (host.eventsPerSecond)
+      checks.push(
+        check(
+          `${level}: ratio pi-host / pi, events per second`,
+          host.eventsPerSecond.p50 / other.eventsPerSecond.p50,
+          "x",
+          null,
+          "higher",
+        ),
+      );
   }
 
   const file = writeResult("loop", {
-    scenario: { toolTurnsPerRun: N_TOOL_TURNS, textAnswerChars: TEXT_ANSWER.length, tokensPerDelta: TOKENS_PER_DELTA, rounds: ROUNDS, warmupRounds: WARMUP_ROUNDS },
+    scenario: {
+      toolTurnsPerRun: N_TOOL_TURNS,
+      textAnswerChars: TEXT_ANSWER.length,
+      tokensPerDelta: TOKENS_PER_DELTA,
+      rounds: ROUNDS,
+      warmupRounds: WARMUP_ROUNDS,
+    },
     loadavgAtStart: loadStart,
     ...(pi.skipped ? { piSkipped: pi.skipped } : {}),
     systems: names,
@@ -407,7 +518,11 @@ async function main() {
     checks,
   });
   printChecks(checks);
-  console.log(`  load average at start ${loadStart.join(" / ")}, at end ${loadavg().map((v) => round(v)).join(" / ")}`);
+  console.log(
+    `  load average at start ${loadStart.join(" / ")}, at end ${loadavg()
+      .map((v) => round(v))
+      .join(" / ")}`,
+  );
   console.log(`  results: ${file}`);
   for (const name of names) await systems[name].shutdown();
   pi.faux?.unregister();

@@ -26,7 +26,18 @@ import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BENCH_DIR, check, DIST_API, DIST_DIR, loadApi, printChecks, ROOT, round, summarize, writeResult } from "./lib.mjs";
+import {
+  BENCH_DIR,
+  check,
+  DIST_API,
+  DIST_DIR,
+  loadApi,
+  printChecks,
+  ROOT,
+  round,
+  summarize,
+  writeResult,
+} from "./lib.mjs";
 
 const WARMUP_ROUNDS = 20;
 const ROUNDS = 200;
@@ -49,7 +60,59 @@ const PI_AI = join(BENCH_DIR, "node_modules", "@mariozechner", "pi-ai", "dist", 
 
 /** 500 token-sized pieces of a plausible coding answer, the same every run. */
 function answerTokens() {
-  const words = ["The", " failing", " test", " expects", " a", " 200", " but", " the", " session", " middleware", " redirects", " with", " 302", " because", " the", " cookie", " is", " marked", " secure", ".", "\n\n", "```ts", "\nexport", " function", " requireSession", "(req", ",", " res", ")", " {", "\n ", " if", " (!", "req", ".session", ")", " return", " res", ".redirect", "(\"/login\")", ";", "\n}", "\n```", "\n\nI", " changed", " `secure:", " true`", " to", " `secure:", " isProduction`", "."];
+  const words = [
+    "The",
+    " failing",
+    " test",
+    " expects",
+    " a",
+    " 200",
+    " but",
+    " the",
+    " session",
+    " middleware",
+    " redirects",
+    " with",
+    " 302",
+    " because",
+    " the",
+    " cookie",
+    " is",
+    " marked",
+    " secure",
+    ".",
+    "\n\n",
+    "```ts",
+    "\nexport",
+    " function",
+    " requireSession",
+    "(req",
+    ",",
+    " res",
+    ")",
+    " {",
+    "\n ",
+    " if",
+    " (!",
+    "req",
+    ".session",
+    ")",
+    " return",
+    " res",
+    ".redirect",
+    '("/login")',
+    ";",
+    "\n}",
+    "\n```",
+    "\n\nI",
+    " changed",
+    " `secure:",
+    " true`",
+    " to",
+    " `secure:",
+    " isProduction`",
+    ".",
+  ];
   const tokens = [];
   let seed = 7;
   for (let i = 0; i < ANSWER_TOKENS; i++) {
@@ -60,30 +123,63 @@ function answerTokens() {
 }
 const TOKENS = answerTokens();
 const ANSWER = TOKENS.join("");
-const groups = (size) => Array.from({ length: Math.ceil(TOKENS.length / size) }, (_, i) => TOKENS.slice(i * size, (i + 1) * size).join(""));
-const sse = (data, event) => `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+const groups = (size) =>
+  Array.from({ length: Math.ceil(TOKENS.length / size) }, (_, i) => TOKENS.slice(i * size, (i + 1) * size).join(""));
+const sse = (data, event) =>
+  `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
 
 function anthropicEvents() {
   const e = (type, fields) => sse({ type, ...fields }, type);
   return [
-    e("message_start", { message: { id: "msg_01BenchAnswer", type: "message", role: "assistant", content: [], model: "claude-sonnet-4-6", stop_reason: null, stop_sequence: null, usage: { input_tokens: 1200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 } } }),
+    e("message_start", {
+      message: {
+        id: "msg_01BenchAnswer",
+        type: "message",
+        role: "assistant",
+        content: [],
+        model: "claude-sonnet-4-6",
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 1200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+      },
+    }),
     e("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
     e("ping", {}),
     ...groups(3).map((text) => e("content_block_delta", { index: 0, delta: { type: "text_delta", text } })),
     e("content_block_stop", { index: 0 }),
-    e("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: ANSWER_TOKENS } }),
+    e("message_delta", {
+      delta: { stop_reason: "end_turn", stop_sequence: null },
+      usage: { output_tokens: ANSWER_TOKENS },
+    }),
     e("message_stop", {}),
   ];
 }
 
 function completionsEvents() {
-  const base = { id: "chatcmpl-BenchAnswer", object: "chat.completion.chunk", created: 1756500000, model: "gpt-4.1-2025-04-14", service_tier: "default", system_fingerprint: "fp_bench" };
-  const chunk = (delta, finish_reason = null) => sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason }], usage: null });
+  const base = {
+    id: "chatcmpl-BenchAnswer",
+    object: "chat.completion.chunk",
+    created: 1756500000,
+    model: "gpt-4.1-2025-04-14",
+    service_tier: "default",
+    system_fingerprint: "fp_bench",
+  };
+  const chunk = (delta, finish_reason = null) =>
+    sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason }], usage: null });
   return [
     chunk({ role: "assistant", content: "", refusal: null }),
     ...TOKENS.map((content) => chunk({ content })),
     chunk({}, "stop"),
-    sse({ ...base, choices: [], usage: { prompt_tokens: 1200, completion_tokens: ANSWER_TOKENS, total_tokens: 1200 + ANSWER_TOKENS, prompt_tokens_details: { cached_tokens: 0 } } }),
+    sse({
+      ...base,
+      choices: [],
+      usage: {
+        prompt_tokens: 1200,
+        completion_tokens: ANSWER_TOKENS,
+        total_tokens: 1200 + ANSWER_TOKENS,
+        prompt_tokens_details: { cached_tokens: 0 },
+      },
+    }),
     sse("[DONE]"),
   ];
 }
@@ -91,18 +187,64 @@ function completionsEvents() {
 function responsesEvents() {
   let seq = 0;
   const e = (type, fields) => sse({ type, sequence_number: seq++, ...fields }, type);
-  const response = (status, output, usage) => ({ id: "resp_bench", object: "response", created_at: 1756500000, status, error: null, incomplete_details: null, model: "gpt-4.1-2025-04-14", output, usage, store: false });
-  const item = { id: "msg_bench", type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: ANSWER, annotations: [], logprobs: [] }] };
+  const response = (status, output, usage) => ({
+    id: "resp_bench",
+    object: "response",
+    created_at: 1756500000,
+    status,
+    error: null,
+    incomplete_details: null,
+    model: "gpt-4.1-2025-04-14",
+    output,
+    usage,
+    store: false,
+  });
+  const item = {
+    id: "msg_bench",
+    type: "message",
+    status: "completed",
+    role: "assistant",
+    content: [{ type: "output_text", text: ANSWER, annotations: [], logprobs: [] }],
+  };
   return [
     e("response.created", { response: response("in_progress", [], null) }),
     e("response.in_progress", { response: response("in_progress", [], null) }),
-    e("response.output_item.added", { output_index: 0, item: { id: "msg_bench", type: "message", status: "in_progress", content: [], role: "assistant" } }),
-    e("response.content_part.added", { item_id: "msg_bench", output_index: 0, content_index: 0, part: { type: "output_text", annotations: [], logprobs: [], text: "" } }),
-    ...TOKENS.map((delta) => e("response.output_text.delta", { item_id: "msg_bench", output_index: 0, content_index: 0, delta, logprobs: [] })),
-    e("response.output_text.done", { item_id: "msg_bench", output_index: 0, content_index: 0, text: ANSWER, logprobs: [] }),
-    e("response.content_part.done", { item_id: "msg_bench", output_index: 0, content_index: 0, part: { type: "output_text", annotations: [], logprobs: [], text: ANSWER } }),
+    e("response.output_item.added", {
+      output_index: 0,
+      item: { id: "msg_bench", type: "message", status: "in_progress", content: [], role: "assistant" },
+    }),
+    e("response.content_part.added", {
+      item_id: "msg_bench",
+      output_index: 0,
+      content_index: 0,
+      part: { type: "output_text", annotations: [], logprobs: [], text: "" },
+    }),
+    ...TOKENS.map((delta) =>
+      e("response.output_text.delta", { item_id: "msg_bench", output_index: 0, content_index: 0, delta, logprobs: [] }),
+    ),
+    e("response.output_text.done", {
+      item_id: "msg_bench",
+      output_index: 0,
+      content_index: 0,
+      text: ANSWER,
+      logprobs: [],
+    }),
+    e("response.content_part.done", {
+      item_id: "msg_bench",
+      output_index: 0,
+      content_index: 0,
+      part: { type: "output_text", annotations: [], logprobs: [], text: ANSWER },
+    }),
     e("response.output_item.done", { output_index: 0, item }),
-    e("response.completed", { response: response("completed", [item], { input_tokens: 1200, input_tokens_details: { cached_tokens: 0 }, output_tokens: ANSWER_TOKENS, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1200 + ANSWER_TOKENS }) }),
+    e("response.completed", {
+      response: response("completed", [item], {
+        input_tokens: 1200,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: ANSWER_TOKENS,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 1200 + ANSWER_TOKENS,
+      }),
+    }),
   ];
 }
 
@@ -110,9 +252,20 @@ function geminiEvents() {
   const pieces = groups(25);
   return pieces.map((text, i) => {
     const last = i === pieces.length - 1;
-    const candidate = { content: { parts: [{ text }], role: "model" }, index: 0, ...(last ? { finishReason: "STOP" } : {}) };
-    const usageMetadata = last ? { promptTokenCount: 1200, candidatesTokenCount: ANSWER_TOKENS, totalTokenCount: 1200 + ANSWER_TOKENS } : { promptTokenCount: 1200, totalTokenCount: 1200 };
-    return sse({ candidates: [candidate], usageMetadata, modelVersion: "gemini-2.5-flash", responseId: "bench-gemini" });
+    const candidate = {
+      content: { parts: [{ text }], role: "model" },
+      index: 0,
+      ...(last ? { finishReason: "STOP" } : {}),
+    };
+    const usageMetadata = last
+      ? { promptTokenCount: 1200, candidatesTokenCount: ANSWER_TOKENS, totalTokenCount: 1200 + ANSWER_TOKENS }
+      : { promptTokenCount: 1200, totalTokenCount: 1200 };
+    return sse({
+      candidates: [candidate],
+      usageMetadata,
+      modelVersion: "gemini-2.5-flash",
+      responseId: "bench-gemini",
+    });
   });
 }
 
@@ -145,7 +298,9 @@ async function serve() {
 
 /** Starts the answer server in a child process; resolves with its URL and a stop function. */
 async function startServerProcess() {
-  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, "--serve"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, "--serve"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise((resolve, reject) => {
     child.stdout.once("data", (d) => resolve(Number(String(d).trim())));
     child.once("exit", (code) => reject(new Error(`answer server exited (${code}) before listening`)));
@@ -158,15 +313,54 @@ async function startServerProcess() {
 function models(url) {
   const base = { reasoning: false, input: ["text", "image"], contextWindow: 200_000, maxTokens: 8_192 };
   return {
-    "anthropic-messages": { ...base, id: "claude-sonnet-4-6", name: "Claude Sonnet 4.6", api: "anthropic-messages", provider: "anthropic", baseUrl: url, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
-    "openai-completions": { ...base, id: "gpt-4.1", name: "GPT-4.1", api: "openai-completions", provider: "openai", baseUrl: `${url}/v1`, cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 } },
-    "openai-responses": { ...base, id: "gpt-4.1", name: "GPT-4.1", api: "openai-responses", provider: "openai", baseUrl: `${url}/v1`, cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 } },
-    "google-generative-ai": { ...base, id: "gemini-2.5-flash", name: "Gemini 2.5 Flash", api: "google-generative-ai", provider: "google", baseUrl: `${url}/v1beta`, cost: { input: 0.3, output: 2.5, cacheRead: 0.075, cacheWrite: 0 } },
+    "anthropic-messages": {
+      ...base,
+      id: "claude-sonnet-4-6",
+      name: "Claude Sonnet 4.6",
+      api: "anthropic-messages",
+      provider: "anthropic",
+      baseUrl: url,
+      cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    },
+    "openai-completions": {
+      ...base,
+      id: "gpt-4.1",
+      name: "GPT-4.1",
+      api: "openai-completions",
+      provider: "openai",
+      baseUrl: `${url}/v1`,
+      cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
+    },
+    "openai-responses": {
+      ...base,
+      id: "gpt-4.1",
+      name: "GPT-4.1",
+      api: "openai-responses",
+      provider: "openai",
+      baseUrl: `${url}/v1`,
+      cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
+    },
+    "google-generative-ai": {
+      ...base,
+      id: "gemini-2.5-flash",
+      name: "Gemini 2.5 Flash",
+      api: "google-generative-ai",
+      provider: "google",
+      baseUrl: `${url}/v1beta`,
+      cost: { input: 0.3, output: 2.5, cacheRead: 0.075, cacheWrite: 0 },
+    },
   };
 }
 const QUESTION = "Why does the login test fail, and what is the fix?";
-const CONTEXT = { systemPrompt: "You are a coding agent.", messages: [{ role: "user", content: QUESTION, timestamp: 1 }] };
-const STREAM_OPTIONS = { apiKey: "bench-key", maxTokens: 8_192, retry: { enabled: false, maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 } };
+const CONTEXT = {
+  systemPrompt: "You are a coding agent.",
+  messages: [{ role: "user", content: QUESTION, timestamp: 1 }],
+};
+const STREAM_OPTIONS = {
+  apiKey: "bench-key",
+  maxTokens: 8_192,
+  retry: { enabled: false, maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 },
+};
 
 /** The ESM entry of a package in the root node_modules (bench/node_modules holds pi's older copies). */
 function rootPackageEntry(name) {
@@ -174,7 +368,8 @@ function rootPackageEntry(name) {
   const pick = (target) => {
     if (typeof target === "string") return target;
     if (target === null || typeof target !== "object") return undefined;
-    for (const [key, value] of Object.entries(target)) if (key === "node" || key === "import" || key === "default") return pick(value) ?? undefined;
+    for (const [key, value] of Object.entries(target))
+      if (key === "node" || key === "import" || key === "default") return pick(value) ?? undefined;
     return undefined;
   };
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
@@ -211,7 +406,13 @@ async function directClients(url) {
   return {
     "anthropic-messages": async (onFirst) => {
       let text = "";
-      const stream = await anthropic.messages.create({ model: "claude-sonnet-4-6", max_tokens: 8_192, system: "You are a coding agent.", messages, stream: true });
+      const stream = await anthropic.messages.create({
+        model: "claude-sonnet-4-6",
+        max_tokens: 8_192,
+        system: "You are a coding agent.",
+        messages,
+        stream: true,
+      });
       for await (const event of stream) {
         if (event.type === "content_block_delta" && event.delta.type === "text_delta") {
           onFirst();
@@ -222,7 +423,13 @@ async function directClients(url) {
     },
     "openai-completions": async (onFirst) => {
       let text = "";
-      const stream = await openai.chat.completions.create({ model: "gpt-4.1", messages: [{ role: "system", content: "You are a coding agent." }, ...messages], stream: true, stream_options: { include_usage: true }, max_completion_tokens: 8_192 });
+      const stream = await openai.chat.completions.create({
+        model: "gpt-4.1",
+        messages: [{ role: "system", content: "You are a coding agent." }, ...messages],
+        stream: true,
+        stream_options: { include_usage: true },
+        max_completion_tokens: 8_192,
+      });
       for await (const chunk of stream) {
         const content = chunk.choices[0]?.delta?.content;
         if (content) {
@@ -234,7 +441,14 @@ async function directClients(url) {
     },
     "openai-responses": async (onFirst) => {
       let text = "";
-      const stream = await openai.responses.create({ model: "gpt-4.1", instructions: "You are a coding agent.", input: QUESTION, stream: true, store: false, max_output_tokens: 8_192 });
+      const stream = await openai.responses.create({
+        model: "gpt-4.1",
+        instructions: "You are a coding agent.",
+        input: QUESTION,
+        stream: true,
+        store: false,
+        max_output_tokens: 8_192,
+      });
       for await (const event of stream) {
         if (event.type === "response.output_text.delta") {
           onFirst();
@@ -245,7 +459,11 @@ async function directClients(url) {
     },
     "google-generative-ai": async (onFirst) => {
       let text = "";
-      const stream = await google.models.generateContentStream({ model: "gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: QUESTION }] }], config: { systemInstruction: "You are a coding agent.", maxOutputTokens: 8_192 } });
+      const stream = await google.models.generateContentStream({
+        model: "gemini-2.5-flash",
+        contents: [{ role: "user", parts: [{ text: QUESTION }] }],
+        config: { systemInstruction: "You are a coding agent.", maxOutputTokens: 8_192 },
+      });
       for await (const chunk of stream) {
         for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
           if (typeof part.text === "string" && part.text !== "") {
@@ -269,21 +487,34 @@ async function readEvents(stream, onFirst) {
     }
   }
   const message = await stream.result();
-  if (message.stopReason !== "stop") throw new Error(`stream ended with ${message.stopReason}: ${message.errorMessage}`);
+  if (message.stopReason !== "stop")
+    throw new Error(`stream ended with ${message.stopReason}: ${message.errorMessage}`);
   return text;
 }
 
 /** The built plugins booted in a kernel, as the CLI loads built-ins; one stream function per API. */
 async function pluginCalls(url) {
   const api = await loadApi();
-  const ProviderContract = api.defineContract({ id: "ai/provider", version: "1.0.0", kind: "many", gate: "overlap", shape: { api: "string", stream: "function" } });
+  const ProviderContract = api.defineContract({
+    id: "ai/provider",
+    version: "1.0.0",
+    kind: "many",
+    gate: "overlap",
+    shape: { api: "string", stream: "function" },
+  });
   const kernel = new api.Kernel();
-  const boot = await kernel.boot(PLUGINS.map((name) => ({ id: name, source: { kind: "builtin", name, path: pluginPath(name) } })));
-  if (!boot.ok || boot.errors.length > 0) throw new Error(`boot failed: ${boot.errors.map((e) => api.formatLifecycleError(e)).join("; ")}`);
+  const boot = await kernel.boot(
+    PLUGINS.map((name) => ({ id: name, source: { kind: "builtin", name, path: pluginPath(name) } })),
+  );
+  if (!boot.ok || boot.errors.length > 0)
+    throw new Error(`boot failed: ${boot.errors.map((e) => api.formatLifecycleError(e)).join("; ")}`);
   const all = models(url);
   const calls = {};
   for (const name of Object.keys(APIS)) {
-    const handle = kernel.useAll(ProviderContract).list().find((h) => h.peek()?.api === name);
+    const handle = kernel
+      .useAll(ProviderContract)
+      .list()
+      .find((h) => h.peek()?.api === name);
     if (handle === undefined) throw new Error(`no plugin provides ${name}`);
     calls[name] = (onFirst) => readEvents(handle.call("stream", all[name], CONTEXT, STREAM_OPTIONS), onFirst);
   }
@@ -296,11 +527,15 @@ async function piCalls(url) {
   try {
     piAi = await import(pathToFileURL(PI_AI).href);
   } catch (error) {
-    return { skipped: `pi-ai could not be loaded (${error.message.split("\n")[0]}); run "npm ci --prefix bench" to compare` };
+    return {
+      skipped: `pi-ai could not be loaded (${error.message.split("\n")[0]}); run "npm ci --prefix bench" to compare`,
+    };
   }
   const all = models(url);
   const calls = {};
-  for (const name of Object.keys(APIS)) calls[name] = (onFirst) => readEvents(piAi.stream(all[name], CONTEXT, { apiKey: "bench-key", maxTokens: 8_192 }), onFirst);
+  for (const name of Object.keys(APIS))
+    calls[name] = (onFirst) =>
+      readEvents(piAi.stream(all[name], CONTEXT, { apiKey: "bench-key", maxTokens: 8_192 }), onFirst);
   return { calls };
 }
 
@@ -308,7 +543,11 @@ async function piCalls(url) {
 
 /** Runs an ES module script in a fresh `node` and returns its last stdout line, parsed. */
 function freshNode(script, env = {}) {
-  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
   if (result.status !== 0) throw new Error(`fresh node failed (${result.status}): ${result.stderr.slice(0, 800)}`);
   return JSON.parse(result.stdout.trim().split("\n").at(-1));
 }
@@ -410,21 +649,31 @@ async function main() {
       const fields = ["first", "total", "cpu"];
       const all = (a, b) => Object.fromEntries(fields.map((f) => [f, paired(a, b, f)]));
       perApi[apiName] = {
-        ...Object.fromEntries(names.map((n) => [n, Object.fromEntries(fields.map((f) => [f, summarize(samples[n].map((s) => s[f]))]))])),
+        ...Object.fromEntries(
+          names.map((n) => [n, Object.fromEntries(fields.map((f) => [f, summarize(samples[n].map((s) => s[f]))]))]),
+        ),
         overhead: all("plugin", "sdk"),
         ...(samples.pi ? { piMinusPlugin: all("pi", "plugin") } : {}),
       };
       const r = perApi[apiName];
       const line = (n) => `${n} ${round(r[n].total.p50)} ms (cpu ${round(r[n].cpu.p50)})`;
-      console.log(`  ${apiName}: ${names.map(line).join(", ")}; plugin − sdk: cpu ${round(r.overhead.cpu.p50, 3)} ms, first event ${round(r.overhead.first.p50, 3)} ms, whole answer ${round(r.overhead.total.p50, 3)} ms`);
+      console.log(
+        `  ${apiName}: ${names.map(line).join(", ")}; plugin − sdk: cpu ${round(r.overhead.cpu.p50, 3)} ms, first event ${round(r.overhead.first.p50, 3)} ms, whole answer ${round(r.overhead.total.p50, 3)} ms`,
+      );
     }
 
     // Import costs, each sample in a fresh process, the targets interleaved.
     const importTargets = [
-      ...PLUGINS.map((name) => ({ key: name, kind: "plugin", script: importCostScript(pathToFileURL(pluginPath(name)).href) })),
+      ...PLUGINS.map((name) => ({
+        key: name,
+        kind: "plugin",
+        script: importCostScript(pathToFileURL(pluginPath(name)).href),
+      })),
       ...SDKS.map((sdk) => ({ key: sdk, kind: "sdk", script: sdkImportScript(rootPackageEntry(sdk)) })),
     ];
-    const importSamples = Object.fromEntries([...importTargets.map((t) => t.key), "dist/api.js"].map((key) => [key, { wall: [], cpu: [] }]));
+    const importSamples = Object.fromEntries(
+      [...importTargets.map((t) => t.key), "dist/api.js"].map((key) => [key, { wall: [], cpu: [] }]),
+    );
     for (const t of importTargets) freshNode(t.script); // warm the OS file cache
     for (let i = 0; i < IMPORT_SAMPLES; i++) {
       for (const t of importTargets) {
@@ -438,16 +687,28 @@ async function main() {
       }
     }
     const kindOf = (key) => importTargets.find((t) => t.key === key)?.kind ?? "kernel";
-    const imports = Object.fromEntries(Object.entries(importSamples).map(([key, v]) => [key, { kind: kindOf(key), wall: summarize(v.wall), cpu: summarize(v.cpu) }]));
-    for (const [key, v] of Object.entries(imports)) console.log(`  import ${key}: ${round(v.wall.p50)} ms wall, ${round(v.cpu.p50)} ms CPU (${v.kind === "plugin" ? "after the kernel" : "fresh process"})`);
+    const imports = Object.fromEntries(
+      Object.entries(importSamples).map(([key, v]) => [
+        key,
+        { kind: kindOf(key), wall: summarize(v.wall), cpu: summarize(v.cpu) },
+      ]),
+    );
+    for (const [key, v] of Object.entries(imports))
+      console.log(
+        `  import ${key}: ${round(v.wall.p50)} ms wall, ${round(v.cpu.p50)} ms CPU (${v.kind === "plugin" ? "after the kernel" : "fresh process"})`,
+      );
 
     // Lazy-loading proof: one fresh process per API, plus one that streams nothing.
     const all = models(server.url);
     const probes = ["none", ...Object.keys(APIS)].map((target) => {
       const result = freshNode(probeScript(), { PROBE_API: target, PROBE_MODEL: JSON.stringify(all[target] ?? null) });
       const expected = target === "none" ? [] : [APIS[target].sdk];
-      const ok = JSON.stringify([...result.loaded].sort()) === JSON.stringify(expected) && (target === "none" || result.outcome === "stop");
-      console.log(`  probe ${target}: streamed → ${result.outcome}; SDKs loaded: ${result.loaded.join(", ") || "none"} (${result.modulesSeen} modules resolved) ${ok ? "OK" : "WRONG"}`);
+      const ok =
+        JSON.stringify([...result.loaded].sort()) === JSON.stringify(expected) &&
+        (target === "none" || result.outcome === "stop");
+      console.log(
+        `  probe ${target}: streamed → ${result.outcome}; SDKs loaded: ${result.loaded.join(", ") || "none"} (${result.modulesSeen} modules resolved) ${ok ? "OK" : "WRONG"}`,
+      );
       return { ...result, expected, ok };
     });
 
@@ -456,7 +717,8 @@ async function main() {
       checks.push(check(`${apiName} plugin − SDK, CPU per request`, r.overhead.cpu.p50, "ms", null));
       checks.push(check(`${apiName} plugin − SDK, first event (wall)`, r.overhead.first.p50, "ms", null));
       checks.push(check(`${apiName} plugin − SDK, whole answer (wall)`, r.overhead.total.p50, "ms", null));
-      if (r.piMinusPlugin) checks.push(check(`${apiName} pi-ai − plugin, CPU per request`, r.piMinusPlugin.cpu.p50, "ms", null));
+      if (r.piMinusPlugin)
+        checks.push(check(`${apiName} pi-ai − plugin, CPU per request`, r.piMinusPlugin.cpu.p50, "ms", null));
     }
     checks.push(check("import dist/api.js (kernel), CPU", imports["dist/api.js"].cpu.p50, "ms", null));
     for (const name of PLUGINS) {
@@ -467,7 +729,16 @@ async function main() {
     checks.push(check("probes loading an SDK they did not use", probes.filter((p) => !p.ok).length, "runs", 0));
 
     const file = writeResult("providers", {
-      answer: { tokens: ANSWER_TOKENS, chars: ANSWER.length, deltas: { "anthropic-messages": groups(3).length, "openai-completions": TOKENS.length, "openai-responses": TOKENS.length, "google-generative-ai": groups(25).length } },
+      answer: {
+        tokens: ANSWER_TOKENS,
+        chars: ANSWER.length,
+        deltas: {
+          "anthropic-messages": groups(3).length,
+          "openai-completions": TOKENS.length,
+          "openai-responses": TOKENS.length,
+          "google-generative-ai": groups(25).length,
+        },
+      },
       rounds: ROUNDS,
       warmupRounds: WARMUP_ROUNDS,
       variants: names,

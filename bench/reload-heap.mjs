@@ -55,7 +55,8 @@ async function reloadOnce(track) {
   const rev = ++revision;
   writeFileSync(file, pluginSource(rev, PLUGIN_ID));
   const result = await kernel.reload(PLUGIN_ID);
-  if (result.status !== "committed") throw new Error(`reload ${rev}: ${result.status} ${result.error ? api.formatLifecycleError(result.error) : ""}`);
+  if (result.status !== "committed")
+    throw new Error(`reload ${rev}: ${result.status} ${result.error ? api.formatLifecycleError(result.error) : ""}`);
   // Exercise the provider a little, as a session would, without keeping anything it returns.
   if (slot.call("revision") !== rev) throw new Error(`reload ${rev} did not take effect`);
   slot.call("summary", "the quick brown fox jumps over the lazy dog and the dog sleeps");
@@ -87,7 +88,11 @@ for (let i = 0; i < RELOADS; i++) {
   if (i % 50 === 49 && i < RELOADS - 1) {
     await kernel.idle();
     await fullGc(3);
-    curve.push({ reloads: i + 1, heapGrowthMb: round((process.memoryUsage().heapUsed - before.heapUsed) / MB, 3), collected });
+    curve.push({
+      reloads: i + 1,
+      heapGrowthMb: round((process.memoryUsage().heapUsed - before.heapUsed) / MB, 3),
+      collected,
+    });
   }
 }
 await kernel.idle();

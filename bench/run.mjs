@@ -15,7 +15,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BENCH_DIR, PI_CLI, RESULTS_DIR, ROOT } from "./lib.mjs";
 
-const ALL = ["save-to-commit", "reload-heap", "handle-call", "cold-start", "providers", "sessions", "loop", "tui", "soak", "cli"];
+const ALL = [
+  "save-to-commit",
+  "reload-heap",
+  "handle-call",
+  "cold-start",
+  "providers",
+  "sessions",
+  "loop",
+  "tui",
+  "soak",
+  "cli",
+];
 const selected = process.argv.slice(2);
 const unknown = selected.filter((n) => !ALL.includes(n));
 if (unknown.length > 0) {
@@ -38,10 +49,15 @@ if (!existsSync(join(DIST, "api.js")) || !existsSync(join(DIST, "cli.js"))) {
 const notes = [];
 if (!existsSync(join(BENCH_DIR, "node_modules"))) {
   console.log("bench/node_modules is missing: installing bench dependencies (npm ci --prefix bench) ...");
-  const installed = spawnSync(npm, ["ci", "--prefix", BENCH_DIR, "--no-audit", "--no-fund"], { cwd: ROOT, stdio: "inherit" });
-  if (installed.status !== 0) notes.push("npm ci --prefix bench failed: pi could not be installed, so the pi comparison is skipped");
+  const installed = spawnSync(npm, ["ci", "--prefix", BENCH_DIR, "--no-audit", "--no-fund"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (installed.status !== 0)
+    notes.push("npm ci --prefix bench failed: pi could not be installed, so the pi comparison is skipped");
 }
-if (!existsSync(PI_CLI) && notes.length === 0) notes.push(`pi is not installed (${PI_CLI} missing): the pi comparison is skipped`);
+if (!existsSync(PI_CLI) && notes.length === 0)
+  notes.push(`pi is not installed (${PI_CLI} missing): the pi comparison is skipped`);
 
 // Snapshot dist/ into a temp folder laid out like the package (package.json for "type": "module",
 // plugins.json, and a node_modules link so jiti and chokidar resolve to the root's copies), and point every
@@ -49,7 +65,8 @@ if (!existsSync(PI_CLI) && notes.length === 0) notes.push(`pi is not installed (
 // cold-start nor mix two builds in one run. The code measured is byte-for-byte the built dist/.
 const snapshot = mkdtempSync(join(tmpdir(), "pi-host-bench-"));
 cpSync(DIST, join(snapshot, "dist"), { recursive: true });
-for (const file of ["package.json", "plugins.json"]) if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(snapshot, file));
+for (const file of ["package.json", "plugins.json"])
+  if (existsSync(join(ROOT, file))) cpSync(join(ROOT, file), join(snapshot, file));
 symlinkSync(join(ROOT, "node_modules"), join(snapshot, "node_modules"), "dir");
 if (!existsSync(join(snapshot, "dist", "api.js")) || !existsSync(join(snapshot, "dist", "cli.js"))) {
   console.error(`dist/ changed while it was copied (a build running?); run again`);
@@ -65,7 +82,11 @@ for (const name of names) {
   const resultFile = join(RESULTS_DIR, `${name}.json`);
   rmSync(resultFile, { force: true });
   const started = Date.now();
-  const child = spawnSync(process.execPath, ["--expose-gc", join(BENCH_DIR, `${name}.mjs`)], { cwd: ROOT, stdio: "inherit", env: childEnv });
+  const child = spawnSync(process.execPath, ["--expose-gc", join(BENCH_DIR, `${name}.mjs`)], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: childEnv,
+  });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (child.status !== 0 || !existsSync(resultFile)) {
     crashed.push(name);
@@ -76,13 +97,25 @@ for (const name of names) {
   const result = JSON.parse(readFileSync(resultFile, "utf8"));
   if (result.piSkipped) notes.push(`${name}: ${result.piSkipped}`);
   for (const c of result.checks) rows.push({ bench: name, ...c });
-  if (result.loadavg?.[0] > result.cpus) notes.push(`${name}: load average ${result.loadavg[0]} on ${result.cpus} cores while it ran; its numbers are noisy`);
+  if (result.loadavg?.[0] > result.cpus)
+    notes.push(
+      `${name}: load average ${result.loadavg[0]} on ${result.cpus} cores while it ran; its numbers are noisy`,
+    );
 }
 
 rmSync(snapshot, { recursive: true, force: true });
 
 // ── summary ─────────────────────────────────────────────────────────────────────────────────────
-const fmt = (v) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : Math.abs(v) >= 100 ? v.toFixed(1) : Math.abs(v) >= 10 ? v.toFixed(2) : v.toFixed(3)) : String(v));
+const fmt = (v) =>
+  typeof v === "number"
+    ? Number.isInteger(v)
+      ? String(v)
+      : Math.abs(v) >= 100
+        ? v.toFixed(1)
+        : Math.abs(v) >= 10
+          ? v.toFixed(2)
+          : v.toFixed(3)
+    : String(v);
 const table = rows.map((r) => [
   r.bench,
   r.metric,
@@ -92,14 +125,22 @@ const table = rows.map((r) => [
 ]);
 const header = ["benchmark", "metric", "value", "target", ""];
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-const line = (cells) => cells.map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ").trimEnd();
+const line = (cells) =>
+  cells
+    .map((c, i) => (i === 2 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+    .join("  ")
+    .trimEnd();
 console.log(`\n${"═".repeat(widths.reduce((s, w) => s + w + 2, 0))}`);
-console.log(`pi-host benchmarks — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${(await import("node:os")).cpus().length} cores`);
+console.log(
+  `pi-host benchmarks — ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${(await import("node:os")).cpus().length} cores`,
+);
 console.log(line(header));
 console.log(line(widths.map((w) => "─".repeat(w))));
 for (const row of table) console.log(line(row));
 const checked = rows.filter((r) => r.pass !== null);
-console.log(`\n${checked.filter((r) => r.pass).length}/${checked.length} targets met${crashed.length ? `; crashed: ${crashed.join(", ")}` : ""}`);
+console.log(
+  `\n${checked.filter((r) => r.pass).length}/${checked.length} targets met${crashed.length ? `; crashed: ${crashed.join(", ")}` : ""}`,
+);
 for (const note of notes) console.log(`NOTE: ${note}`);
 console.log(`raw results: ${RESULTS_DIR}/<name>.json`);
 process.exit(crashed.length > 0 ? 1 : 0);

@@ -33,7 +33,9 @@ writeFileSync(file, pluginSource(++revision, PLUGIN_ID));
 
 const kernel = new api.Kernel({ virtualModules });
 const errors = [];
-kernel.on("kernel:error", (e) => errors.push(api.formatLifecycleError ? api.formatLifecycleError(e) : String(e?.cause)));
+kernel.on("kernel:error", (e) =>
+  errors.push(api.formatLifecycleError ? api.formatLifecycleError(e) : String(e?.cause)),
+);
 const boot = await kernel.boot([{ id: PLUGIN_ID, source: { kind: "file", path: file } }]);
 if (!boot.ok || boot.errors.length > 0) {
   console.error("boot failed:", boot.errors.map((e) => api.formatLifecycleError(e)).join("\n"), boot.configErrors);
@@ -109,12 +111,19 @@ const checks = [
 ];
 const round2 = (s) => Object.fromEntries(Object.entries(s).map(([k, v]) => [k, round(v)]));
 
-console.log(`save-to-commit: ${SAVES} saves of a ${pluginSource(0).split("\n").length}-line .ts plugin after ${WARMUP} warm-ups`);
+console.log(
+  `save-to-commit: ${SAVES} saves of a ${pluginSource(0).split("\n").length}-line .ts plugin after ${WARMUP} warm-ups`,
+);
 console.log(`  watcher: p50 ${round(w.p50)} ms, p95 ${round(w.p95)} ms (min ${round(w.min)}, max ${round(w.max)})`);
 console.log(`  direct : p50 ${round(d.p50)} ms, p95 ${round(d.p95)} ms (min ${round(d.min)}, max ${round(d.max)})`);
 printChecks(checks);
 writeResult("save-to-commit", {
-  config: { warmup: WARMUP, saves: SAVES, pluginLines: pluginSource(0).split("\n").length, watchOptions: "defaults (stabilityMs 50, debounceMs 20)" },
+  config: {
+    warmup: WARMUP,
+    saves: SAVES,
+    pluginLines: pluginSource(0).split("\n").length,
+    watchOptions: "defaults (stabilityMs 50, debounceMs 20)",
+  },
   watcher: { ...round2(w), samplesMs: watched.map((v) => round(v)) },
   direct: { ...round2(d), samplesMs: direct.map((v) => round(v)) },
   checks,

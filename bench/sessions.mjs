@@ -89,23 +89,37 @@ function generateSession(path) {
     while (text.length < chars) text += (text ? " " : "") + WORDS[Math.floor(random() * WORDS.length)];
     return text;
   };
-  const code = (lines) => Array.from({ length: lines }, (_, i) => `${String(i + 1).padStart(4)}  ${words(int(20, 90))}`).join("\n");
+  const code = (lines) =>
+    Array.from({ length: lines }, (_, i) => `${String(i + 1).padStart(4)}  ${words(int(20, 90))}`).join("\n");
   const usedIds = new Set();
   const entryId = () => {
     let id;
-    do id = Math.floor(random() * 0x1_0000_0000).toString(16).padStart(8, "0");
+    do
+      id = Math.floor(random() * 0x1_0000_0000)
+        .toString(16)
+        .padStart(8, "0");
     while (usedIds.has(id));
     usedIds.add(id);
     return id;
   };
 
   let clock = Date.parse("2025-06-02T09:00:00.000Z");
-  const lines = [JSON.stringify({ type: "session", version: 3, id: "0197a3c2-5e1f-7b4a-9c1d-3f2e8a6b4c10", timestamp: new Date(clock).toISOString(), cwd: "/home/dev/projects/webapp" })];
+  const lines = [
+    JSON.stringify({
+      type: "session",
+      version: 3,
+      id: "0197a3c2-5e1f-7b4a-9c1d-3f2e8a6b4c10",
+      timestamp: new Date(clock).toISOString(),
+      cwd: "/home/dev/projects/webapp",
+    }),
+  ];
   let parentId = null;
   const entry = (fields) => {
     const id = entryId();
     clock += int(200, 20_000);
-    lines.push(JSON.stringify({ type: fields.type, id, parentId, timestamp: new Date(clock).toISOString(), ...fields }));
+    lines.push(
+      JSON.stringify({ type: fields.type, id, parentId, timestamp: new Date(clock).toISOString(), ...fields }),
+    );
     parentId = id;
   };
   entry({ type: "model_change", provider: "anthropic", modelId: "claude-sonnet-4-5" });
@@ -115,29 +129,63 @@ function generateSession(path) {
     const input = int(2_000, 60_000);
     const output = int(50, 1_500);
     const cacheRead = int(0, input);
-    const cost = { input: (input * 3) / 1e6, output: (output * 15) / 1e6, cacheRead: (cacheRead * 0.3) / 1e6, cacheWrite: 0 };
-    return { input, output, cacheRead, cacheWrite: 0, totalTokens: input + output + cacheRead, cost: { ...cost, total: cost.input + cost.output + cost.cacheRead } };
+    const cost = {
+      input: (input * 3) / 1e6,
+      output: (output * 15) / 1e6,
+      cacheRead: (cacheRead * 0.3) / 1e6,
+      cacheWrite: 0,
+    };
+    return {
+      input,
+      output,
+      cacheRead,
+      cacheWrite: 0,
+      totalTokens: input + output + cacheRead,
+      cost: { ...cost, total: cost.input + cost.output + cost.cacheRead },
+    };
   };
   const assistant = (content, stopReason) =>
     entry({
       type: "message",
-      message: { role: "assistant", content, api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", responseId: `msg_${entryId()}${entryId()}`, usage: usage(), stopReason, timestamp: clock },
+      message: {
+        role: "assistant",
+        content,
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        responseId: `msg_${entryId()}${entryId()}`,
+        usage: usage(),
+        stopReason,
+        timestamp: clock,
+      },
     });
   const TOOLS = ["read", "bash", "edit", "grep"];
 
   let messages = 0;
   while (messages < MESSAGES) {
     const paste = random() < 0.08 ? `\n\n\`\`\`\n${code(int(15, 60))}\n\`\`\`` : "";
-    entry({ type: "message", message: { role: "user", content: [{ type: "text", text: words(int(30, 300)) + paste }], timestamp: clock } });
+    entry({
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: words(int(30, 300)) + paste }], timestamp: clock },
+    });
     messages++;
     const rounds = int(1, 6);
     for (let r = 0; r < rounds && messages < MESSAGES - 1; r++) {
       const tool = TOOLS[int(0, TOOLS.length - 1)];
       const callId = `toolu_${entryId()}${entryId()}`;
-      const args = tool === "bash" ? { command: `npm test -- ${words(int(5, 30))}` } : tool === "edit" ? { path: "src/session.ts", oldText: words(int(20, 100)), newText: words(int(20, 100)) } : { path: `src/${WORDS[int(0, 40)]}.ts` };
+      const args =
+        tool === "bash"
+          ? { command: `npm test -- ${words(int(5, 30))}` }
+          : tool === "edit"
+            ? { path: "src/session.ts", oldText: words(int(20, 100)), newText: words(int(20, 100)) }
+            : { path: `src/${WORDS[int(0, 40)]}.ts` };
       assistant(
         [
-          { type: "thinking", thinking: words(int(10, 100)), thinkingSignature: `sig_${entryId()}${entryId()}${entryId()}` },
+          {
+            type: "thinking",
+            thinking: words(int(10, 100)),
+            thinkingSignature: `sig_${entryId()}${entryId()}${entryId()}`,
+          },
           { type: "text", text: words(int(10, 80)) },
           { type: "toolCall", id: callId, name: tool, arguments: args },
         ],
@@ -145,11 +193,27 @@ function generateSession(path) {
       );
       const size = random();
       const output = size < 0.65 ? code(int(1, 3)) : size < 0.93 ? code(int(4, 12)) : code(int(25, 70));
-      entry({ type: "message", message: { role: "toolResult", toolCallId: callId, toolName: tool, content: [{ type: "text", text: output }], isError: random() < 0.05, timestamp: clock } });
+      entry({
+        type: "message",
+        message: {
+          role: "toolResult",
+          toolCallId: callId,
+          toolName: tool,
+          content: [{ type: "text", text: output }],
+          isError: random() < 0.05,
+          timestamp: clock,
+        },
+      });
       messages += 2;
     }
     if (messages < MESSAGES) {
-      assistant([{ type: "thinking", thinking: words(int(30, 200)), thinkingSignature: `sig_${entryId()}` }, { type: "text", text: words(int(40, 300)) }], "stop");
+      assistant(
+        [
+          { type: "thinking", thinking: words(int(30, 200)), thinkingSignature: `sig_${entryId()}` },
+          { type: "text", text: words(int(40, 300)) },
+        ],
+        "stop",
+      );
       messages++;
     }
   }
@@ -172,7 +236,8 @@ async function bootHost(entries) {
   const api = await import(pathToFileURL(DIST_API).href);
   const kernel = new api.Kernel();
   const boot = await kernel.boot(entries.map(([id, config]) => ({ id, source: pluginSource(id), config })));
-  if (!boot.ok || boot.errors.length > 0) throw new Error(`pi-host boot failed: ${JSON.stringify(boot.errors.map((e) => e.cause?.message ?? e))}`);
+  if (!boot.ok || boot.errors.length > 0)
+    throw new Error(`pi-host boot failed: ${JSON.stringify(boot.errors.map((e) => e.cause?.message ?? e))}`);
   return { api, kernel };
 }
 
@@ -192,7 +257,12 @@ async function hostOpen(file, agentDir) {
 
 async function hostTurn(file, agentDir, cwd) {
   const loading = process.hrtime.bigint();
-  const faux = { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1", contextWindow: CONTEXT_WINDOW, maxTokens: 16_384 }] };
+  const faux = {
+    api: "faux",
+    baseUrl: "http://localhost:0",
+    apiKey: "none",
+    models: [{ id: "faux-1", contextWindow: CONTEXT_WINDOW, maxTokens: 16_384 }],
+  };
   const { api, kernel } = await bootHost([
     ["models", { agentDir, providers: { faux } }],
     ["auth", { agentDir }],
@@ -213,7 +283,8 @@ async function hostTurn(file, agentDir, cwd) {
   const turnMs = ms(start);
   const turnCpuMs = cpuMs(cpu);
   const answer = session.call("lastAssistantText");
-  if (answer !== ANSWER) throw new Error(`pi-host answered ${JSON.stringify(answer)}; expected ${JSON.stringify(ANSWER)}`);
+  if (answer !== ANSWER)
+    throw new Error(`pi-host answered ${JSON.stringify(answer)}; expected ${JSON.stringify(ANSWER)}`);
   return { loadMs, loadRssMb, turnMs, turnCpuMs, messages: session.call("messages").length, rssMb: rssMb() };
 }
 
@@ -239,7 +310,10 @@ async function piOpen(file) {
 async function piTurn(file, agentDir, cwd) {
   const loading = process.hrtime.bigint();
   const { ai, agent } = await piModules();
-  const faux = ai.registerFauxProvider({ provider: "faux", models: [{ id: "faux-1", contextWindow: CONTEXT_WINDOW, maxTokens: 16_384 }] });
+  const faux = ai.registerFauxProvider({
+    provider: "faux",
+    models: [{ id: "faux-1", contextWindow: CONTEXT_WINDOW, maxTokens: 16_384 }],
+  });
   faux.setResponses([ai.fauxAssistantMessage(ANSWER)]);
   const authStorage = agent.AuthStorage.inMemory();
   authStorage.setRuntimeApiKey("faux", "none");
@@ -262,8 +336,17 @@ async function piTurn(file, agentDir, cwd) {
   const turnMs = ms(start);
   const turnCpuMs = cpuMs(cpu);
   const last = session.messages.at(-1);
-  const answer = last?.role === "assistant" ? last.content.filter((b) => b.type === "text").map((b) => b.text).join("") : undefined;
-  if (answer !== ANSWER) throw new Error(`pi answered ${JSON.stringify(answer)} (${last?.errorMessage ?? "no error"}); expected ${JSON.stringify(ANSWER)}`);
+  const answer =
+    last?.role === "assistant"
+      ? last.content
+          .filter((b) => b.type === "text")
+          .map((b) => b.text)
+          .join("")
+      : undefined;
+  if (answer !== ANSWER)
+    throw new Error(
+      `pi answered ${JSON.stringify(answer)} (${last?.errorMessage ?? "no error"}); expected ${JSON.stringify(ANSWER)}`,
+    );
   const messages = session.messages.length;
   session.dispose();
   return { loadMs, loadRssMb, turnMs, turnCpuMs, messages, rssMb: rssMb() };
@@ -273,20 +356,39 @@ async function piTurn(file, agentDir, cwd) {
 function appendMessage(i, random) {
   const timestamp = Date.now();
   const text = (n) => "x".repeat(n);
-  if (i % 3 === 0) return { role: "user", content: [{ type: "text", text: text(40 + Math.floor(random() * 400)) }], timestamp };
+  if (i % 3 === 0)
+    return { role: "user", content: [{ type: "text", text: text(40 + Math.floor(random() * 400)) }], timestamp };
   if (i % 3 === 1) {
     return {
       role: "assistant",
-      content: [{ type: "thinking", thinking: text(300), thinkingSignature: "sig" }, { type: "text", text: text(100) }, { type: "toolCall", id: `call_${i}`, name: "bash", arguments: { command: "npm test" } }],
+      content: [
+        { type: "thinking", thinking: text(300), thinkingSignature: "sig" },
+        { type: "text", text: text(100) },
+        { type: "toolCall", id: `call_${i}`, name: "bash", arguments: { command: "npm test" } },
+      ],
       api: "anthropic-messages",
       provider: "anthropic",
       model: "claude-sonnet-4-5",
-      usage: { input: 20_000, output: 300, cacheRead: 15_000, cacheWrite: 0, totalTokens: 35_300, cost: { input: 0.06, output: 0.0045, cacheRead: 0.0045, cacheWrite: 0, total: 0.069 } },
+      usage: {
+        input: 20_000,
+        output: 300,
+        cacheRead: 15_000,
+        cacheWrite: 0,
+        totalTokens: 35_300,
+        cost: { input: 0.06, output: 0.0045, cacheRead: 0.0045, cacheWrite: 0, total: 0.069 },
+      },
       stopReason: "toolUse",
       timestamp,
     };
   }
-  return { role: "toolResult", toolCallId: `call_${i - 1}`, toolName: "bash", content: [{ type: "text", text: text(random() < 0.8 ? 600 : 6_000) }], isError: false, timestamp };
+  return {
+    role: "toolResult",
+    toolCallId: `call_${i - 1}`,
+    toolName: "bash",
+    content: [{ type: "text", text: text(random() < 0.8 ? 600 : 6_000) }],
+    isError: false,
+    timestamp,
+  };
 }
 
 /** Appends MESSAGES messages with `append`, timing each; returns the median µs of the window ending at each checkpoint. */
@@ -318,7 +420,14 @@ async function piAppend(dir) {
 }
 
 async function child(mode, args) {
-  const run = { "host-open": hostOpen, "host-turn": hostTurn, "pi-open": piOpen, "pi-turn": piTurn, "host-append": hostAppend, "pi-append": piAppend }[mode];
+  const run = {
+    "host-open": hostOpen,
+    "host-turn": hostTurn,
+    "pi-open": piOpen,
+    "pi-turn": piTurn,
+    "host-append": hostAppend,
+    "pi-append": piAppend,
+  }[mode];
   if (run === undefined) throw new Error(`unknown child mode ${mode}`);
   const result = await run(...args);
   process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -352,18 +461,24 @@ function spawnChild(mode, work, source) {
   const processMs = ms(start);
   rmSync(runDir, { recursive: true, force: true });
   const last = result.stdout.trim().split("\n").at(-1) ?? "";
-  if (result.status !== 0 || !last.startsWith("{")) throw new Error(`${mode} failed (exit ${result.status ?? result.signal}):\n${result.stderr.slice(-2_000)}`);
+  if (result.status !== 0 || !last.startsWith("{"))
+    throw new Error(`${mode} failed (exit ${result.status ?? result.signal}):\n${result.stderr.slice(-2_000)}`);
   return { ...JSON.parse(last), processMs };
 }
 
 async function main() {
-  if (!existsSync(DIST_API)) throw new Error(`${DIST_API} is missing; run "npm run build" at the repository root first`);
-  const piNote = existsSync(PI_AGENT) ? undefined : `pi is not installed (${PI_AGENT} is missing); run "npm ci --prefix bench" to compare`;
+  if (!existsSync(DIST_API))
+    throw new Error(`${DIST_API} is missing; run "npm run build" at the repository root first`);
+  const piNote = existsSync(PI_AGENT)
+    ? undefined
+    : `pi is not installed (${PI_AGENT} is missing); run "npm ci --prefix bench" to compare`;
   const work = mkdtempSync(join(tmpdir(), "pi-bench-sessions-"));
   try {
     const source = join(work, "session-20k.jsonl");
     const generated = generateSession(source);
-    console.log(`sessions: generated ${generated.messages} messages (${generated.entries} entries, ${(generated.bytes / 1_048_576).toFixed(1)} MB) in pi's v3 format`);
+    console.log(
+      `sessions: generated ${generated.messages} messages (${generated.entries} entries, ${(generated.bytes / 1_048_576).toFixed(1)} MB) in pi's v3 format`,
+    );
 
     const modes = ["host-open", "host-turn", ...(piNote ? [] : ["pi-open", "pi-turn"])];
     const samples = Object.fromEntries(modes.map((m) => [m, []]));
@@ -372,7 +487,8 @@ async function main() {
         const mode = modes[(i + k) % modes.length];
         const result = spawnChild(mode, work, source);
         const expected = mode.endsWith("turn") ? generated.messages + 2 : generated.messages;
-        if (result.messages !== expected) throw new Error(`${mode}: the context has ${result.messages} messages; expected ${expected}`);
+        if (result.messages !== expected)
+          throw new Error(`${mode}: the context has ${result.messages} messages; expected ${expected}`);
         if (i >= WARMUP) samples[mode].push(result);
       }
       process.stdout.write(`  round ${i + 1}/${WARMUP + RUNS}${i < WARMUP ? " (warm-up)" : ""}\n`);
@@ -380,8 +496,10 @@ async function main() {
 
     const appendModes = ["host-append", ...(piNote ? [] : ["pi-append"])];
     const appends = Object.fromEntries(appendModes.map((m) => [m, []]));
-    for (let i = 0; i < APPEND_RUNS; i++) for (const mode of appendModes) appends[mode].push(spawnChild(mode, work, undefined));
-    const appendMedian = (mode) => Object.fromEntries(CHECKPOINTS.map((n) => [n, summarize(appends[mode].map((r) => r.perAppendUs[n])).p50]));
+    for (let i = 0; i < APPEND_RUNS; i++)
+      for (const mode of appendModes) appends[mode].push(spawnChild(mode, work, undefined));
+    const appendMedian = (mode) =>
+      Object.fromEntries(CHECKPOINTS.map((n) => [n, summarize(appends[mode].map((r) => r.perAppendUs[n])).p50]));
 
     const stat = (mode, field) => summarize(samples[mode].map((r) => r[field]));
     const stats = (system) => ({
@@ -411,7 +529,12 @@ async function main() {
       check("pi-host peak RSS, open + context only (p50)", host.openRss.p50, "MB", null),
       check("pi-host module load + kernel boot (p50)", host.load.p50, "ms", null),
       check("pi-host process wall time, spawn to exit (p50)", host.process.p50, "ms", null),
-      check("pi-host append at 20k / at 1k entries", hostAppends[20_000] / hostAppends[1_000], "×", TARGET_APPEND_GROWTH),
+      check(
+        "pi-host append at 20k / at 1k entries",
+        hostAppends[20_000] / hostAppends[1_000],
+        "×",
+        TARGET_APPEND_GROWTH,
+      ),
       ...CHECKPOINTS.map((n) => check(`pi-host append at ${n / 1000}k entries (p50)`, hostAppends[n], "µs", null)),
     ];
     if (pi) {
@@ -436,7 +559,9 @@ async function main() {
       );
     }
 
-    console.log(`sessions: ${RUNS} fresh processes per measurement after ${WARMUP} warm-up round, interleaved; appends: ${APPEND_RUNS} processes each, median of ${WINDOW} appends per checkpoint`);
+    console.log(
+      `sessions: ${RUNS} fresh processes per measurement after ${WARMUP} warm-up round, interleaved; appends: ${APPEND_RUNS} processes each, median of ${WINDOW} appends per checkpoint`,
+    );
     printChecks(checks);
     const file = writeResult("sessions", {
       session: { messages: generated.messages, entries: generated.entries, bytes: generated.bytes },

@@ -33,7 +33,8 @@ export function checkSessionFile(path, seen) {
     }
   });
   const [header, ...entries] = parsed;
-  if (header?.type !== "session" || header?.version !== 3 || typeof header?.id !== "string") problem(`line 1 is not a version-3 session header: ${lines[0]?.slice(0, 120)}`);
+  if (header?.type !== "session" || header?.version !== 3 || typeof header?.id !== "string")
+    problem(`line 1 is not a version-3 session header: ${lines[0]?.slice(0, 120)}`);
 
   // The tree: unique ids, each parent the previous entry (the soak never branches or moves the leaf).
   const ids = new Set();
@@ -41,18 +42,22 @@ export function checkSessionFile(path, seen) {
   let previous = null;
   for (const [i, entry] of entries.entries()) {
     const where = `entry ${i + 1} (line ${i + 2})`;
-    if (typeof entry.id !== "string" || ids.has(entry.id)) problem(`${where}: id ${JSON.stringify(entry.id)} is missing or repeated`);
+    if (typeof entry.id !== "string" || ids.has(entry.id))
+      problem(`${where}: id ${JSON.stringify(entry.id)} is missing or repeated`);
     ids.add(entry.id);
-    if (entry.parentId !== previous) problem(`${where}: parentId ${entry.parentId} is not the previous entry ${previous}`);
+    if (entry.parentId !== previous)
+      problem(`${where}: parentId ${entry.parentId} is not the previous entry ${previous}`);
     previous = entry.id;
     if (entry.type === "message") counts.messages++;
     else if (entry.type === "compaction") {
       counts.compactions++;
-      if (!ids.has(entry.firstKeptEntryId)) problem(`${where}: compaction keeps from ${entry.firstKeptEntryId}, which is not an earlier entry`);
+      if (!ids.has(entry.firstKeptEntryId))
+        problem(`${where}: compaction keeps from ${entry.firstKeptEntryId}, which is not an earlier entry`);
     } else if (entry.type === "custom" && entry.customType === "pi-host/leaf") counts.leafMarkers++;
     else counts.other[entry.type] = (counts.other[entry.type] ?? 0) + 1;
   }
-  if (counts.leafMarkers > 0) problem(`${counts.leafMarkers} leaf marker(s): the leaf moved, but the soak never navigates`);
+  if (counts.leafMarkers > 0)
+    problem(`${counts.leafMarkers} leaf marker(s): the leaf moved, but the soak never navigates`);
 
   const messages = entries.filter((e) => e.type === "message").map((e) => e.message);
   const pairing = checkToolPairing(messages);
@@ -61,16 +66,27 @@ export function checkSessionFile(path, seen) {
   for (const p of turns.problems) problem(p);
 
   // The same messages, in the same order, as the driver saw them end.
-  if (messages.length !== seen.length) problem(`the file holds ${messages.length} messages; the driver saw ${seen.length} end`);
+  if (messages.length !== seen.length)
+    problem(`the file holds ${messages.length} messages; the driver saw ${seen.length} end`);
   const firstDifference = messages.findIndex((m, i) => JSON.stringify(m) !== seen[i]);
   if (firstDifference !== -1 && firstDifference < seen.length) {
-    problem(`message ${firstDifference + 1} differs from the one the driver saw: file ${JSON.stringify(messages[firstDifference]).slice(0, 160)} vs seen ${String(seen[firstDifference]).slice(0, 160)}`);
+    problem(
+      `message ${firstDifference + 1} differs from the one the driver saw: file ${JSON.stringify(messages[firstDifference]).slice(0, 160)} vs seen ${String(seen[firstDifference]).slice(0, 160)}`,
+    );
   }
 
   return {
     ok: problems.length === 0,
     problems,
-    counts: { ...counts, toolCalls: pairing.calls, toolResults: pairing.results, prompts: turns.prompts, toolTurns: turns.toolTurns, aborted: turns.aborted, errored: turns.errored },
+    counts: {
+      ...counts,
+      toolCalls: pairing.calls,
+      toolResults: pairing.results,
+      prompts: turns.prompts,
+      toolTurns: turns.toolTurns,
+      aborted: turns.aborted,
+      errored: turns.errored,
+    },
   };
 }
 
@@ -83,7 +99,10 @@ function checkToolPairing(messages) {
   let results = 0;
   for (const [i, m] of messages.entries()) {
     if (m.role === "assistant" || m.role === "user") {
-      if (open.size > 0) problems.push(`message ${i + 1} (${m.role}) comes while tool call(s) ${[...open.keys()].join(", ")} have no result`);
+      if (open.size > 0)
+        problems.push(
+          `message ${i + 1} (${m.role}) comes while tool call(s) ${[...open.keys()].join(", ")} have no result`,
+        );
       open = new Map();
     }
     if (m.role === "assistant") {
@@ -96,7 +115,10 @@ function checkToolPairing(messages) {
       }
     } else if (m.role === "toolResult") {
       results++;
-      if (!open.has(m.toolCallId)) problems.push(`message ${i + 1}: a result for ${m.toolCallId}, which is not an open call (duplicate or orphan)`);
+      if (!open.has(m.toolCallId))
+        problems.push(
+          `message ${i + 1}: a result for ${m.toolCallId}, which is not an open call (duplicate or orphan)`,
+        );
       open.delete(m.toolCallId);
     }
   }
@@ -139,7 +161,9 @@ function checkTurns(messages) {
       const expectedId = `p${id}-s${step}`;
       const callBlock = call?.role === "assistant" ? call.content.find((b) => b.type === "toolCall") : undefined;
       if (callBlock?.id !== expectedId || result?.role !== "toolResult" || result.toolCallId !== expectedId) {
-        problems.push(`prompt ${id}: step ${step} is not a tool call ${expectedId} followed by its result (message ${i + 1})`);
+        problems.push(
+          `prompt ${id}: step ${step} is not a tool call ${expectedId} followed by its result (message ${i + 1})`,
+        );
         break;
       }
       toolTurns++;
@@ -148,7 +172,9 @@ function checkTurns(messages) {
     const answer = messages[i];
     const answerText = answer?.role === "assistant" ? answer.content.map((b) => b.text ?? "").join("") : "";
     if (!answerText.startsWith(`Prompt ${id} done after ${steps} steps`)) {
-      problems.push(`prompt ${id}: message ${i + 1} is not its final answer (${answer?.role} ${JSON.stringify(answerText).slice(0, 80)})`);
+      problems.push(
+        `prompt ${id}: message ${i + 1} is not its final answer (${answer?.role} ${JSON.stringify(answerText).slice(0, 80)})`,
+      );
       while (i < messages.length && messages[i].role !== "user") i++;
       continue;
     }

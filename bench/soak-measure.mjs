@@ -63,7 +63,13 @@ export async function piReads(path, messages) {
     const piMessages = entries.filter((e) => e.type === "message").length;
     const context = manager.buildSessionContext();
     const ok = piMessages === messages && context.messages.length > 0;
-    return { ok, entries: entries.length, messages: piMessages, contextMessages: context.messages.length, problem: ok ? undefined : `pi reads ${piMessages} messages; we wrote ${messages}` };
+    return {
+      ok,
+      entries: entries.length,
+      messages: piMessages,
+      contextMessages: context.messages.length,
+      problem: ok ? undefined : `pi reads ${piMessages} messages; we wrote ${messages}`,
+    };
   } catch (error) {
     return { ok: false, problem: `pi could not open the session file: ${error?.message ?? error}` };
   }

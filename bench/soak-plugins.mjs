@@ -28,7 +28,8 @@ export function soakInlinePlugins(api) {
         find: (provider, id) => (provider === MODEL.provider && id === MODEL.id ? MODEL : undefined),
         search: () => [MODEL],
         resolve: (reference) => {
-          if (reference !== "faux/faux-1" && reference !== "faux-1") throw new Error(`unknown model "${reference}"; the soak has only faux/faux-1`);
+          if (reference !== "faux/faux-1" && reference !== "faux-1")
+            throw new Error(`unknown model "${reference}"; the soak has only faux/faux-1`);
           return { model: MODEL };
         },
       });

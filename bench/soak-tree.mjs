@@ -96,21 +96,27 @@ export function instrument(source, pluginId) {
   const exportAt = source.indexOf("export default definePlugin({");
   const setupAt = source.indexOf("setup(ctx) {");
   if (exportAt === -1 || setupAt === -1 || source.indexOf("setup(ctx) {", setupAt + 1) !== -1) {
-    throw new Error(`${pluginId}/index.ts: expected one "export default definePlugin({" and one "setup(ctx) {" to instrument`);
+    throw new Error(
+      `${pluginId}/index.ts: expected one "export default definePlugin({" and one "setup(ctx) {" to instrument`,
+    );
   }
   const mark = `/** The soak's revision marker: bench/soak.mjs rewrites it and reads it back through "${PROBE_EVENT}". */\nconst SOAK_MARK = "rev-0";\n\n`;
   const probe =
     `\n    ctx.on(${JSON.stringify(PROBE_EVENT)}, (probe: { answer(id: string, mark: string, generation: number, owner: object): void }) =>` +
     ` probe.answer(${JSON.stringify(pluginId)}, SOAK_MARK, ctx.generation, ctx));`;
-  const withProbe = source.slice(0, setupAt + "setup(ctx) {".length) + probe + source.slice(setupAt + "setup(ctx) {".length);
+  const withProbe =
+    source.slice(0, setupAt + "setup(ctx) {".length) + probe + source.slice(setupAt + "setup(ctx) {".length);
   return withProbe.slice(0, exportAt) + mark + withProbe.slice(exportAt);
 }
 
 /** The folder of plugin `id` under `plugins/<kind>/`, relative to `root`. Throws unless exactly one kind has it. */
 export function pluginFolder(root, id) {
   const kinds = readdirSync(join(root, "plugins"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
-  const found = kinds.map((kind) => join("plugins", kind.name, id)).filter((folder) => existsSync(join(root, folder, "index.ts")));
-  if (found.length !== 1) throw new Error(`plugin "${id}": expected one plugins/<kind>/${id}/index.ts, found ${found.length}`);
+  const found = kinds
+    .map((kind) => join("plugins", kind.name, id))
+    .filter((folder) => existsSync(join(root, folder, "index.ts")));
+  if (found.length !== 1)
+    throw new Error(`plugin "${id}": expected one plugins/<kind>/${id}/index.ts, found ${found.length}`);
   return found[0];
 }
 
@@ -147,7 +153,8 @@ export function importsLeavingPlugin(tree, plugins) {
   const left = [];
   for (const plugin of Object.values(plugins)) {
     for (const file of [plugin.entry, ...plugin.others]) {
-      for (const match of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.\.\/[^"]+)"/g)) left.push(`${relative(tree, file)} → ${match[1]}`);
+      for (const match of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"(\.\.\/[^"]+)"/g))
+        left.push(`${relative(tree, file)} → ${match[1]}`);
     }
   }
   return left;
@@ -168,7 +175,10 @@ export function rewrite(plugin, kind, revision, random) {
   const file = plugin.others[Math.floor(random() * plugin.others.length)];
   const source = readFileSync(file, "utf8");
   const line = `\n// soak edit ${revision}\n`;
-  writeFileSync(file, COMMENT_LINE.test(source) ? source.replace(COMMENT_LINE, line) : `${source.replace(/\n?$/, "")}\n${line}`);
+  writeFileSync(
+    file,
+    COMMENT_LINE.test(source) ? source.replace(COMMENT_LINE, line) : `${source.replace(/\n?$/, "")}\n${line}`,
+  );
   return { kind: "comment", file, mark: undefined };
 }
 

@@ -40,7 +40,15 @@ import { checkSessionFile } from "./soak-check.mjs";
 import { activeResources, diffCounts, diffLifecycle, idleCpuMs, piReads, stats } from "./soak-measure.mjs";
 import { soakInlinePlugins } from "./soak-plugins.mjs";
 import { createViewShell } from "./soak-shell.mjs";
-import { buildTree, importsLeavingPlugin, PROBE_EVENT, randomGapMs, rewrite, saveSchedule, seededRandom } from "./soak-tree.mjs";
+import {
+  buildTree,
+  importsLeavingPlugin,
+  PROBE_EVENT,
+  randomGapMs,
+  rewrite,
+  saveSchedule,
+  seededRandom,
+} from "./soak-tree.mjs";
 
 const SEED = Number(process.env.PI_SOAK_SEED ?? 20261130);
 const RELOADS = Number(process.env.PI_SOAK_RELOADS ?? 200);
@@ -82,12 +90,15 @@ const agentDir = join(work, "agent");
 mkdirSync(cwd);
 mkdirSync(agentDir);
 // A folder worth listing: each ls result is a few hundred characters, so the context grows and compacts.
-for (let i = 0; i < 24; i++) writeFileSync(join(cwd, `module-${String(i).padStart(2, "0")}.ts`), `export const value${i} = ${i};\n`);
+for (let i = 0; i < 24; i++)
+  writeFileSync(join(cwd, `module-${String(i).padStart(2, "0")}.ts`), `export const value${i} = ${i};\n`);
 mkdirSync(join(cwd, "docs"));
 const plugins = buildTree(ROOT, tree, CORE, PROVIDER);
 const pathImports = importsLeavingPlugin(tree, plugins);
 if (pathImports.length > 0) {
-  console.error(`soak: the copied plugins import by path outside their folders (only "pi-host" is allowed):\n  ${pathImports.join("\n  ")}`);
+  console.error(
+    `soak: the copied plugins import by path outside their folders (only "pi-host" is allowed):\n  ${pathImports.join("\n  ")}`,
+  );
   process.exit(1);
 }
 const runId = Date.now().toString(36); // every edit's content is new, also across runs (jiti's fs cache persists)
@@ -166,11 +177,20 @@ function probeAfterCommit(record) {
   const answers = probe();
   const mine = answers.filter((a) => a.id === record.plugin);
   const perPlugin = CORE.map((id) => answers.filter((a) => a.id === id).length);
-  if (perPlugin.some((n) => n !== 1)) probeProblems.push(`after the commit of ${record.plugin}: answers per plugin ${JSON.stringify(Object.fromEntries(CORE.map((id, i) => [id, perPlugin[i]])))}`);
+  if (perPlugin.some((n) => n !== 1))
+    probeProblems.push(
+      `after the commit of ${record.plugin}: answers per plugin ${JSON.stringify(Object.fromEntries(CORE.map((id, i) => [id, perPlugin[i]])))}`,
+    );
   const answer = mine[0];
   if (answer === undefined) return;
-  if (answer.generation !== record.committedGeneration) probeProblems.push(`${record.plugin}: committed generation ${record.committedGeneration} but generation ${answer.generation} answers`);
-  if (answer.mark !== marks[record.plugin]) probeProblems.push(`${record.plugin}: generation ${answer.generation} answers ${answer.mark}, expected ${marks[record.plugin]}`);
+  if (answer.generation !== record.committedGeneration)
+    probeProblems.push(
+      `${record.plugin}: committed generation ${record.committedGeneration} but generation ${answer.generation} answers`,
+    );
+  if (answer.mark !== marks[record.plugin])
+    probeProblems.push(
+      `${record.plugin}: generation ${answer.generation} answers ${answer.mark}, expected ${marks[record.plugin]}`,
+    );
   record.observed = answer.generation === record.committedGeneration && answer.mark === marks[record.plugin];
 }
 
@@ -230,7 +250,16 @@ const shell = createViewShell(view, VIEW, FRAME_MS);
 
 // ── session events: what the driver saw, and turn bookkeeping ──────────────────────────────────────────
 let seen = [];
-const lifecycle = { agentStart: 0, agentEnd: 0, turnStart: 0, turnEnd: 0, compactions: 0, compactionFailures: 0, retries: 0, notices: [] };
+const lifecycle = {
+  agentStart: 0,
+  agentEnd: 0,
+  turnStart: 0,
+  turnEnd: 0,
+  compactions: 0,
+  compactionFailures: 0,
+  retries: 0,
+  notices: [],
+};
 kernel.on(api.SESSION_EVENT, (event) => {
   if (event.type === "message_end") seen.push(JSON.stringify(event.message));
   else if (event.type === "agent_start") lifecycle.agentStart++;
@@ -284,7 +313,10 @@ async function rewriteAll(order, gapMs) {
     if (index === -1) {
       await untilCommitted(() => left.some((id) => !pending.has(id)), COMMIT_TIMEOUT_MS);
       index = left.findIndex((id) => !pending.has(id));
-      if (index === -1) throw new Error(`no reload committed within ${COMMIT_TIMEOUT_MS} ms; pending: ${[...pending.keys()].join(", ")}`);
+      if (index === -1)
+        throw new Error(
+          `no reload committed within ${COMMIT_TIMEOUT_MS} ms; pending: ${[...pending.keys()].join(", ")}`,
+        );
     }
     const plugin = left.splice(index, 1)[0];
     const kind = rewriterRandom() < 0.5 ? "mark" : "comment";
@@ -320,12 +352,17 @@ console.log(`soak: warm-up (${WARMUP_PROMPTS} prompts, one reload of each of ${C
 const warmStarted = now();
 const [, warmRecords] = await Promise.all([drive((n) => n >= WARMUP_PROMPTS), rewriteAll(CORE, () => 150)]);
 await quiesce();
-if (warmRecords.some((r) => r.commitMs === undefined)) throw new Error(`a warm-up reload never committed: ${JSON.stringify(warmRecords.filter((r) => r.commitMs === undefined).map((r) => r.plugin))}`);
+if (warmRecords.some((r) => r.commitMs === undefined))
+  throw new Error(
+    `a warm-up reload never committed: ${JSON.stringify(warmRecords.filter((r) => r.commitMs === undefined).map((r) => r.plugin))}`,
+  );
 await session.call("newSession");
 const soakSession = session.call("state").sessionFile;
 const baseline = await restingState();
 const warmupMs = now() - warmStarted;
-console.log(`  warm-up ${round(warmupMs / 1000, 1)} s; heap after GC ${round(baseline.heap / MB)} MB; idle CPU ${round(baseline.cpuMs)} ms/s`);
+console.log(
+  `  warm-up ${round(warmupMs / 1000, 1)} s; heap after GC ${round(baseline.heap / MB)} MB; idle CPU ${round(baseline.cpuMs)} ms/s`,
+);
 
 // ── the soak ─────────────────────────────────────────────────────────────────────────────────────────
 seen = [];
@@ -334,7 +371,9 @@ lifecycle.notices = [];
 const promptsBefore = promptNumber;
 const errorsBefore = kernelErrors.length;
 const retiredBefore = retiredCount;
-console.log(`soak: ${RELOADS} reloads over ${CORE.length} plugins while the session works (seed ${SEED}, plugins import "pi-host")`);
+console.log(
+  `soak: ${RELOADS} reloads over ${CORE.length} plugins while the session works (seed ${SEED}, plugins import "pi-host")`,
+);
 const soakStarted = now();
 let rewriting = true;
 const driving = drive(() => !rewriting);
@@ -353,7 +392,9 @@ const afterSoak = { heap: process.memoryUsage().heapUsed };
 // ── back at rest, in a fresh session as at the baseline ──────────────────────────────────────────────
 await session.call("newSession");
 const final = await restingState();
-const liveGenerations = Object.fromEntries([...CORE, "soak-models", "soak-settings"].map((id) => [id, kernel.liveGenerations(id)]));
+const liveGenerations = Object.fromEntries(
+  [...CORE, "soak-models", "soak-settings"].map((id) => [id, kernel.liveGenerations(id)]),
+);
 const finalProbe = probe();
 await fullGc();
 const trackedCount = tracked.size;
@@ -369,7 +410,9 @@ rmSync(work, { recursive: true, force: true });
 const committed = records.filter((r) => r.commitMs !== undefined);
 const stuck = records.filter((r) => r.commitMs === undefined);
 const deferred = records.filter((r) => r.deferred.length > 0);
-const deferredWithoutReason = deferred.filter((r) => r.deferred.some((d) => typeof d.reason !== "string" || d.reason === ""));
+const deferredWithoutReason = deferred.filter((r) =>
+  r.deferred.some((d) => typeof d.reason !== "string" || d.reason === ""),
+);
 const soakKernelErrors = kernelErrors.slice(errorsBefore);
 const perPlugin = {};
 for (const id of CORE) {
@@ -413,15 +456,27 @@ const checks = [
   check("last answer on the tui's last frame", lastAnswerSeen ? 1 : 0, "n", 1, "higher"),
   check("heap growth after GC (vs warm-up)", (final.heap - baseline.heap) / MB, "MB", TARGET_HEAP_MB),
   check("idle CPU after − before", final.cpuMs - baseline.cpuMs, "ms/s", TARGET_IDLE_CPU_MS),
-  check("active handles/requests added", Object.values(resourceDiff).reduce((s, n) => s + Math.max(0, n), 0), "n", 0),
-  check("plugins without exactly 1 live generation", notOneGeneration.length + probeCounts.filter((n) => n !== 1).length, "n", 0),
+  check(
+    "active handles/requests added",
+    Object.values(resourceDiff).reduce((s, n) => s + Math.max(0, n), 0),
+    "n",
+    0,
+  ),
+  check(
+    "plugins without exactly 1 live generation",
+    notOneGeneration.length + probeCounts.filter((n) => n !== 1).length,
+    "n",
+    0,
+  ),
   check("retired generations collected", collectedCount, "n", retiredTracked, "higher"),
   check("prompts during the soak", soakPrompts, "n", null),
   check("compactions during the soak", lifecycle.compactions - lifecycleAtStart.compactions, "n", null),
   check("soak duration", soakMs / 1000, "s", null),
 ];
 
-console.log(`soak: ${committed.length}/${RELOADS} reloads committed in ${round(soakMs / 1000, 1)} s, ${soakPrompts} prompts, ${sessionCheck.counts.toolCalls} tool calls, ${lifecycle.compactions - lifecycleAtStart.compactions} compactions`);
+console.log(
+  `soak: ${committed.length}/${RELOADS} reloads committed in ${round(soakMs / 1000, 1)} s, ${soakPrompts} prompts, ${sessionCheck.counts.toolCalls} tool calls, ${lifecycle.compactions - lifecycleAtStart.compactions} compactions`,
+);
 for (const id of CORE) {
   const p = perPlugin[id];
   console.log(
@@ -429,7 +484,16 @@ for (const id of CORE) {
       `  [p50: watcher ${p.watcher.p50}, queued ${p.queued.p50}, load+prepare ${p.loadAndPrepare.p50}, gate ${p.gateToCommit.p50}; own p50 ${p.ownLatency.p50} p95 ${p.ownLatency.p95}]`,
   );
 }
-for (const line of [...sessionCheck.problems, ...(piCheck.problem ? [piCheck.problem] : []), ...probeProblems.slice(0, 10), ...unexpectedCommits.slice(0, 10), ...soakKernelErrors.slice(0, 10), ...unhandled.slice(0, 10), ...shell.errors.slice(0, 10), ...driverErrors.slice(0, 10)]) {
+for (const line of [
+  ...sessionCheck.problems,
+  ...(piCheck.problem ? [piCheck.problem] : []),
+  ...probeProblems.slice(0, 10),
+  ...unexpectedCommits.slice(0, 10),
+  ...soakKernelErrors.slice(0, 10),
+  ...unhandled.slice(0, 10),
+  ...shell.errors.slice(0, 10),
+  ...driverErrors.slice(0, 10),
+]) {
   console.log(`  PROBLEM: ${line}`);
 }
 printChecks(checks);
@@ -478,7 +542,14 @@ writeResult("soak", {
   },
   cpu: { idleBeforeMsPerS: round(baseline.cpuMs), idleAfterMsPerS: round(final.cpuMs) },
   resources: { before: baseline.resources, after: final.resources, diff: resourceDiff },
-  generations: { live: liveGenerations, finalProbe, tracked: trackedCount, retiredTracked, collected: collectedCount, retiredEvents: retiredCount - retiredBefore },
+  generations: {
+    live: liveGenerations,
+    finalProbe,
+    tracked: trackedCount,
+    retiredTracked,
+    collected: collectedCount,
+    retiredEvents: retiredCount - retiredBefore,
+  },
   problems: {
     probe: probeProblems,
     unexpectedCommits,

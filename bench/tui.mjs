@@ -58,7 +58,11 @@ async function startServer(tokens) {
     let body = "";
     req.on("data", (d) => (body += d));
     req.on("end", async () => {
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      res.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+      });
       res.write(chunk({ role: "assistant", content: "" }));
       const start = performance.now();
       for (let i = 0; i < tokens.length; i++) {
@@ -69,7 +73,9 @@ async function startServer(tokens) {
         if (wait > 0) await sleep(wait);
       }
       res.write(chunk({}, "stop"));
-      res.write(`data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: "bench-model", choices: [], usage: { prompt_tokens: 50, completion_tokens: TOKENS, total_tokens: TOKENS + 50 } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: "bench", object: "chat.completion.chunk", created: 0, model: "bench-model", choices: [], usage: { prompt_tokens: 50, completion_tokens: TOKENS, total_tokens: TOKENS + 50 } })}\n\n`,
+      );
       res.end("data: [DONE]\n\n");
     });
   });
@@ -92,9 +98,32 @@ function makeHome(port) {
   const work = join(home, "work");
   mkdirSync(agent, { recursive: true });
   mkdirSync(work, { recursive: true });
-  const model = { id: "bench-model", name: "Bench", reasoning: false, input: ["text"], contextWindow: 128_000, maxTokens: 16_384, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-  writeFileSync(join(agent, "models.json"), JSON.stringify({ providers: { bench: { baseUrl: `http://127.0.0.1:${port}/v1`, api: "openai-completions", apiKey: "bench-key", models: [model] } } }));
-  writeFileSync(join(agent, "settings.json"), JSON.stringify({ defaultProvider: "bench", defaultModel: "bench-model", quietStartup: true }));
+  const model = {
+    id: "bench-model",
+    name: "Bench",
+    reasoning: false,
+    input: ["text"],
+    contextWindow: 128_000,
+    maxTokens: 16_384,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  };
+  writeFileSync(
+    join(agent, "models.json"),
+    JSON.stringify({
+      providers: {
+        bench: {
+          baseUrl: `http://127.0.0.1:${port}/v1`,
+          api: "openai-completions",
+          apiKey: "bench-key",
+          models: [model],
+        },
+      },
+    }),
+  );
+  writeFileSync(
+    join(agent, "settings.json"),
+    JSON.stringify({ defaultProvider: "bench", defaultModel: "bench-model", quietStartup: true }),
+  );
   return { home, agent, work };
 }
 
@@ -129,14 +158,18 @@ async function measureBytes(name, cli, port) {
     // Done when nothing more has been written for 1.5 s (spinners stop, footers update).
     let size = -1;
     let stillSince = performance.now();
-    await waitFor(() => {
-      const now = statSync(log).size;
-      if (now !== size) {
-        size = now;
-        stillSince = performance.now();
-      }
-      return performance.now() - stillSince > 1_500;
-    }, 60_000, `${name} to go quiet`);
+    await waitFor(
+      () => {
+        const now = statSync(log).size;
+        if (now !== size) {
+          size = now;
+          stillSince = performance.now();
+        }
+        return performance.now() - stillSince > 1_500;
+      },
+      60_000,
+      `${name} to go quiet`,
+    );
     tmux("pipe-pane", "-t", session);
     return { bytes: statSync(log).size, streamedMs: round(streamedMs, 0) };
   } finally {
@@ -164,18 +197,36 @@ async function measureFrames() {
   const state = initialViewState();
   state.started = true;
   state.cwd = ROOT;
-  const paragraph = "The differential renderer compares each row with the last frame and writes only the rows that changed, so the cost of a frame follows the change, not the transcript.";
+  const paragraph =
+    "The differential renderer compares each row with the last frame and writes only the rows that changed, so the cost of a frame follows the change, not the transcript.";
   for (let i = 0; i < 700; i++) {
     state.entries.push({ id: state.nextId++, rev: 0, kind: "user", text: `question ${i}` });
-    state.entries.push({ id: state.nextId++, rev: 0, kind: "text", text: `${paragraph}\n\n\`\`\`ts\nconst row = ${i};\n\`\`\`\n\n- one\n- two\n\n${paragraph}` });
+    state.entries.push({
+      id: state.nextId++,
+      rev: 0,
+      kind: "text",
+      text: `${paragraph}\n\n\`\`\`ts\nconst row = ${i};\n\`\`\`\n\n- one\n- two\n\n${paragraph}`,
+    });
   }
   const streaming = { id: state.nextId++, rev: 0, kind: "text", text: "Streaming: ", streaming: true };
   state.entries.push(streaming);
   state.busy = true;
 
-  const sessionState = { model: { id: "bench-model", provider: "bench", reasoning: false }, thinkingLevel: "off", sessionName: undefined };
-  const stats = { tokens: { input: 1200, output: 34000, cacheRead: 0, cacheWrite: 0, total: 35200 }, cost: 0.42, contextUsage: { tokens: 35200, contextWindow: 128000, percent: 27.5 } };
-  const session = { call: (method) => (method === "state" ? sessionState : method === "stats" ? stats : method === "messages" ? [] : undefined), available: true };
+  const sessionState = {
+    model: { id: "bench-model", provider: "bench", reasoning: false },
+    thinkingLevel: "off",
+    sessionName: undefined,
+  };
+  const stats = {
+    tokens: { input: 1200, output: 34000, cacheRead: 0, cacheWrite: 0, total: 35200 },
+    cost: 0.42,
+    contextUsage: { tokens: 35200, contextWindow: 128000, percent: 27.5 },
+  };
+  const session = {
+    call: (method) =>
+      method === "state" ? sessionState : method === "stats" ? stats : method === "messages" ? [] : undefined,
+    available: true,
+  };
   const view = new TerminalView({
     state: () => state,
     save: () => {},
@@ -218,7 +269,14 @@ async function measureFrames() {
   frame = view.render(WIDTH - 20, HEIGHT);
   renderer.render(frame, WIDTH - 20, HEIGHT);
   const fullRedrawMs = performance.now() - t;
-  return { rows, firstViewMs, view: summarize(viewTimes), diff: summarize(diffTimes), total: summarize(totals), fullRedrawMs };
+  return {
+    rows,
+    firstViewMs,
+    view: summarize(viewTimes),
+    diff: summarize(diffTimes),
+    total: summarize(totals),
+    fullRedrawMs,
+  };
 }
 
 // ── run ─────────────────────────────────────────────────────────────────────────────────────────
@@ -263,7 +321,9 @@ if (hasTmux) {
       // no server left
     }
   }
-  checks.push(check(`bytes for a ${TOKENS}-token answer (pi-host)`, result.piHost.bytes / 1024, "KB", TARGET_BYTES / 1024));
+  checks.push(
+    check(`bytes for a ${TOKENS}-token answer (pi-host)`, result.piHost.bytes / 1024, "KB", TARGET_BYTES / 1024),
+  );
   if (result.pi) {
     checks.push(check(`bytes for the same answer (pi 0.73.1)`, result.pi.bytes / 1024, "KB", null));
     checks.push(check("pi bytes / pi-host bytes", result.pi.bytes / result.piHost.bytes, "x", null));

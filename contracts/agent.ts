@@ -71,13 +71,23 @@ export interface LoopHooks {
   /** Turns session-level messages into what an LLM accepts. Required in spirit: the default drops non-LLM roles. */
   convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
   /** May rewrite the request (context and options) just before it is sent. */
-  prepareRequest?: (request: { context: Context; options: StreamOptions }) => Promise<{ context: Context; options: StreamOptions } | undefined>;
+  prepareRequest?: (request: {
+    context: Context;
+    options: StreamOptions;
+  }) => Promise<{ context: Context; options: StreamOptions } | undefined>;
   beforeToolCall?: (call: ToolCallInfo, signal?: AbortSignal) => Promise<BeforeToolCallResult | undefined>;
-  afterToolCall?: (call: ToolCallInfo & { result: ToolResult; isError: boolean }, signal?: AbortSignal) => Promise<AfterToolCallResult | undefined>;
+  afterToolCall?: (
+    call: ToolCallInfo & { result: ToolResult; isError: boolean },
+    signal?: AbortSignal,
+  ) => Promise<AfterToolCallResult | undefined>;
   /** Runs when a turn is complete and another will follow; may change model, tools or options for it. */
   prepareNextTurn?: (turn: { message: AssistantMessage; toolResults: ToolResultMessage[] }) => Promise<void>;
   /** Returns true to end the run after this turn (e.g. before the context gets too full). */
-  finishTurn?: (turn: { message: AssistantMessage; toolResults: ToolResultMessage[]; messages: readonly AgentMessage[] }) => Promise<boolean>;
+  finishTurn?: (turn: {
+    message: AssistantMessage;
+    toolResults: ToolResultMessage[];
+    messages: readonly AgentMessage[];
+  }) => Promise<boolean>;
 }
 
 /** Everything a turn needs, snapshotted by the caller when the turn starts. */
@@ -140,7 +150,12 @@ export interface LoopCaller {
  * so a reload of the loop lands between turns; `config()` is asked before each turn, so a turn
  * snapshots the model, tools and prompt in force when it starts.
  */
-export async function runAgent(loop: LoopCaller, prompts: AgentMessage[], messages: AgentMessage[], config: () => TurnConfig | Promise<TurnConfig>): Promise<AgentMessage[]> {
+export async function runAgent(
+  loop: LoopCaller,
+  prompts: AgentMessage[],
+  messages: AgentMessage[],
+  config: () => TurnConfig | Promise<TurnConfig>,
+): Promise<AgentMessage[]> {
   let run: RunState = { messages: [...messages], newMessages: [], pending: [...prompts], turns: 0, done: false };
   const first = await config();
   first.emit({ type: "agent_start" });

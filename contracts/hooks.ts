@@ -13,11 +13,17 @@ export interface AgentHooks {
   /** May block a tool call with a reason (the model sees it as the call's error result). */
   beforeToolCall?(call: ToolCallInfo, signal?: AbortSignal): Promise<BeforeToolCallResult | undefined>;
   /** May replace parts of a tool result. */
-  afterToolCall?(call: ToolCallInfo & { result: ToolResult; isError: boolean }, signal?: AbortSignal): Promise<AfterToolCallResult | undefined>;
+  afterToolCall?(
+    call: ToolCallInfo & { result: ToolResult; isError: boolean },
+    signal?: AbortSignal,
+  ): Promise<AfterToolCallResult | undefined>;
   /** May rewrite the transcript before each request (e.g. drop or inject messages). */
   transformContext?(messages: AgentMessage[], signal?: AbortSignal): Promise<AgentMessage[] | undefined>;
   /** May rewrite a request just before it is sent. */
-  prepareRequest?(request: { context: Context; options: StreamOptions }): Promise<{ context: Context; options: StreamOptions } | undefined>;
+  prepareRequest?(request: {
+    context: Context;
+    options: StreamOptions;
+  }): Promise<{ context: Context; options: StreamOptions } | undefined>;
   /** May rewrite (or, returning `handled: true`, consume) what the user typed before it is sent. */
   beforePrompt?(input: { text: string }): Promise<{ text?: string; handled?: boolean } | undefined>;
 }

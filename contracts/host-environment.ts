@@ -130,7 +130,10 @@ export function readHostEnvironment(host: Handle<HostEnvironmentProvider> | unde
  * is the host's folder or inside it. Without a host environment (a plugin booted alone, in tests or an
  * embedding that did not say) the answer is no, so an unknown project never runs code.
  */
-export async function projectFilesApply(host: Handle<HostEnvironmentProvider> | undefined, cwd: string): Promise<boolean> {
+export async function projectFilesApply(
+  host: Handle<HostEnvironmentProvider> | undefined,
+  cwd: string,
+): Promise<boolean> {
   if (host === undefined || !host.available) return false;
   const environment = await host.api.environment();
   if (!environment.projectTrust.trusted) return false;

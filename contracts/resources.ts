@@ -99,12 +99,15 @@ export const SettingsContract = defineContract<SettingsStore>({
  */
 export function fillTemplate(body: string, argText: string): string {
   const args = splitArgs(argText);
-  return body.replace(/\$\{@:(\d+)(?::(\d+))?\}|\$ARGUMENTS|\$@|\$(\d+)/g, (_match, start?: string, length?: string, position?: string) => {
-    if (position !== undefined) return args[Number(position) - 1] ?? "";
-    if (start === undefined) return args.join(" ");
-    const from = Math.max(0, Number(start) - 1);
-    return (length === undefined ? args.slice(from) : args.slice(from, from + Number(length))).join(" ");
-  });
+  return body.replace(
+    /\$\{@:(\d+)(?::(\d+))?\}|\$ARGUMENTS|\$@|\$(\d+)/g,
+    (_match, start?: string, length?: string, position?: string) => {
+      if (position !== undefined) return args[Number(position) - 1] ?? "";
+      if (start === undefined) return args.join(" ");
+      const from = Math.max(0, Number(start) - 1);
+      return (length === undefined ? args.slice(from) : args.slice(from, from + Number(length))).join(" ");
+    },
+  );
 }
 
 /** Splits a command line into arguments as pi does: quotes group (and may sit inside a word), blanks split. */

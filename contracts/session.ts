@@ -190,10 +190,21 @@ export interface SessionStore {
   appendMessage(message: AgentMessage): string;
   appendModelChange(provider: string, modelId: string): string;
   appendThinkingLevelChange(level: ThinkingLevel): string;
-  appendCompaction(summary: string, firstKeptEntryId: string, tokensBefore: number, details?: unknown, fromHook?: boolean): string;
+  appendCompaction(
+    summary: string,
+    firstKeptEntryId: string,
+    tokensBefore: number,
+    details?: unknown,
+    fromHook?: boolean,
+  ): string;
   appendBranchSummary(fromId: string, summary: string, details?: unknown, fromHook?: boolean): string;
   appendCustom(customType: string, data?: unknown): string;
-  appendCustomMessage(customType: string, content: CustomMessageEntry["content"], display: boolean, details?: unknown): string;
+  appendCustomMessage(
+    customType: string,
+    content: CustomMessageEntry["content"],
+    display: boolean,
+    details?: unknown,
+  ): string;
   appendLabel(targetId: string, label: string | undefined): string;
   appendSessionInfo(name: string): string;
 
@@ -218,7 +229,14 @@ export const SessionStoreContract = defineContract<SessionStore>({
   kind: "single",
   gate: "boundary",
   deadlineMs: 2_000,
-  shape: { newSession: "function", open: "function", appendMessage: "function", buildContext: "function", branch: "function", fork: "function" },
+  shape: {
+    newSession: "function",
+    open: "function",
+    appendMessage: "function",
+    buildContext: "function",
+    branch: "function",
+    fork: "function",
+  },
   methods: {
     newSession: "async",
     open: "async",
@@ -254,7 +272,11 @@ export interface CompactionSettings {
 }
 
 /** pi's defaults. */
-export const DEFAULT_COMPACTION: CompactionSettings = { enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000 };
+export const DEFAULT_COMPACTION: CompactionSettings = {
+  enabled: true,
+  reserveTokens: 16_384,
+  keepRecentTokens: 20_000,
+};
 
 /** Asks an LLM for a summary; the orchestrator binds model, key and abort signal. */
 export type Summarize = (request: { systemPrompt: string; prompt: string; maxTokens: number }) => Promise<string>;
@@ -281,9 +303,18 @@ export interface SessionCompactor {
    * Summarizes the older part of `path` (root → leaf entries), keeping about `keepRecentTokens` of
    * recent context; never cuts at a tool result. Undefined when there is nothing to compact.
    */
-  compact(path: SessionEntry[], settings: CompactionSettings, summarize: Summarize, options?: { instructions?: string; signal?: AbortSignal }): Promise<CompactionResult | undefined>;
+  compact(
+    path: SessionEntry[],
+    settings: CompactionSettings,
+    summarize: Summarize,
+    options?: { instructions?: string; signal?: AbortSignal },
+  ): Promise<CompactionResult | undefined>;
   /** Summarizes the entries of the branch being left (from the common ancestor to the old leaf). */
-  summarizeBranch(entries: SessionEntry[], summarize: Summarize, options?: { instructions?: string; signal?: AbortSignal }): Promise<BranchSummaryResult | undefined>;
+  summarizeBranch(
+    entries: SessionEntry[],
+    summarize: Summarize,
+    options?: { instructions?: string; signal?: AbortSignal },
+  ): Promise<BranchSummaryResult | undefined>;
 }
 
 export const SessionCompactorContract = defineContract<SessionCompactor>({

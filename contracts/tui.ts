@@ -83,7 +83,14 @@ export const TuiViewContract = defineContract<TuiView>({
   kind: "single",
   gate: "boundary",
   deadlineMs: 250,
-  shape: { start: "function", handleKey: "function", handleEvent: "function", render: "function", resize: "function", stop: "function" },
+  shape: {
+    start: "function",
+    handleKey: "function",
+    handleEvent: "function",
+    render: "function",
+    resize: "function",
+    stop: "function",
+  },
   methods: {
     start: "async",
     handleKey: "async",

@@ -49,7 +49,14 @@ export const UiContract = defineContract<UserInterface>({
   version: "1.0.0",
   kind: "many",
   gate: "overlap",
-  shape: { hasUI: "function", select: "function", confirm: "function", input: "function", editor: "function", notify: "function" },
+  shape: {
+    hasUI: "function",
+    select: "function",
+    confirm: "function",
+    input: "function",
+    editor: "function",
+    notify: "function",
+  },
   methods: {
     hasUI: "sync",
     select: "async",

@@ -102,7 +102,8 @@ export async function composeForCli(
 
 /** Flags no running plugin can take: `--api-key` without a key store says so rather than being silently dropped. */
 function unusedFlagNotices(kernel: Kernel, runFlags: HostFlags): string[] {
-  if (runFlags.apiKey !== undefined && !kernel.use(AuthContract).available) return [`--api-key has no effect: no enabled plugin provides "${AuthContract.id}"`];
+  if (runFlags.apiKey !== undefined && !kernel.use(AuthContract).available)
+    return [`--api-key has no effect: no enabled plugin provides "${AuthContract.id}"`];
   return [];
 }
 

@@ -24,11 +24,35 @@ const MODES = ["text", "json", "rpc", "acp"] as const;
 
 /** Every flag `pi` knows, in help order. */
 const FLAGS: FlagSpec[] = [
-  { group: "Modes", name: "print", short: ["-p"], help: "Print the final answer and exit (also when stdin or stdout is not a terminal)" },
-  { group: "Modes", name: "mode", value: "<text|json|rpc|acp>", help: "text = print; json = one JSON event per line; rpc = JSONL commands on stdin; acp = Agent Client Protocol for editors" },
-  { group: "Modes", name: "compat-events", help: "JSON/RPC: pi's exact events (whole partial message on every update) instead of deltas" },
-  { group: "Model", name: "model", value: "<provider/id[:thinking]>", help: "Model to use, e.g. anthropic/claude-sonnet-4-5:high or a unique id" },
-  { group: "Model", name: "provider", value: "<name>", help: "Provider, such as anthropic, openai or google (--list-models: only its models)" },
+  {
+    group: "Modes",
+    name: "print",
+    short: ["-p"],
+    help: "Print the final answer and exit (also when stdin or stdout is not a terminal)",
+  },
+  {
+    group: "Modes",
+    name: "mode",
+    value: "<text|json|rpc|acp>",
+    help: "text = print; json = one JSON event per line; rpc = JSONL commands on stdin; acp = Agent Client Protocol for editors",
+  },
+  {
+    group: "Modes",
+    name: "compat-events",
+    help: "JSON/RPC: pi's exact events (whole partial message on every update) instead of deltas",
+  },
+  {
+    group: "Model",
+    name: "model",
+    value: "<provider/id[:thinking]>",
+    help: "Model to use, e.g. anthropic/claude-sonnet-4-5:high or a unique id",
+  },
+  {
+    group: "Model",
+    name: "provider",
+    value: "<name>",
+    help: "Provider, such as anthropic, openai or google (--list-models: only its models)",
+  },
   { group: "Model", name: "api-key", value: "<key>", help: "API key, overriding auth.json and environment variables" },
   { group: "Model", name: "thinking", value: "<level>", help: `Thinking level: ${THINKING_LEVELS.join(", ")}` },
   {
@@ -39,26 +63,125 @@ const FLAGS: FlagSpec[] = [
     help: "List the models with context, output limit, thinking, images and key source; with a search, only matches",
   },
   { group: "Sessions", name: "continue", short: ["-c"], help: "Continue the most recent session of this folder" },
-  { group: "Sessions", name: "resume", short: ["-r"], help: "Pick a session of this folder to resume (a list on a terminal, else a table for --session)" },
-  { group: "Sessions", name: "session", value: "<path|id>", help: "Open a session file, or the session whose id starts with <id>" },
-  { group: "Sessions", name: "session-dir", value: "<dir>", help: "Keep sessions in <dir> (default: ~/.pi/agent/sessions/--<cwd>--)" },
+  {
+    group: "Sessions",
+    name: "resume",
+    short: ["-r"],
+    help: "Pick a session of this folder to resume (a list on a terminal, else a table for --session)",
+  },
+  {
+    group: "Sessions",
+    name: "session",
+    value: "<path|id>",
+    help: "Open a session file, or the session whose id starts with <id>",
+  },
+  {
+    group: "Sessions",
+    name: "session-dir",
+    value: "<dir>",
+    help: "Keep sessions in <dir> (default: ~/.pi/agent/sessions/--<cwd>--)",
+  },
   { group: "Sessions", name: "no-session", help: "Keep the session in memory only; write nothing" },
-  { group: "Tools", name: "tools", short: ["-t"], value: "<a,b,...>", help: "Allow only these tools (built-in: read, bash, edit, write, grep, find, ls)" },
+  {
+    group: "Tools",
+    name: "tools",
+    short: ["-t"],
+    value: "<a,b,...>",
+    help: "Allow only these tools (built-in: read, bash, edit, write, grep, find, ls)",
+  },
   { group: "Tools", name: "no-tools", short: ["-nt"], help: "Disable all tools" },
-  { group: "Prompt and resources", name: "system-prompt", value: "<text>", help: "Replace the default system prompt (context files and skills still follow)" },
-  { group: "Prompt and resources", name: "append-system-prompt", value: "<text>", repeat: true, help: "Append text to the system prompt (repeatable)" },
-  { group: "Prompt and resources", name: "skill", value: "<path>", repeat: true, help: "Load a skill (SKILL.md file or folder; repeatable)" },
-  { group: "Prompt and resources", name: "no-skills", short: ["-ns"], help: "Skip skill discovery (--skill still loads)" },
-  { group: "Prompt and resources", name: "prompt-template", value: "<path>", repeat: true, help: "Load a prompt template (file or folder; repeatable)" },
-  { group: "Prompt and resources", name: "no-prompt-templates", short: ["-np"], help: "Skip prompt template discovery (--prompt-template still loads)" },
-  { group: "Prompt and resources", name: "no-context-files", short: ["-nc"], help: "Leave AGENTS.md / CLAUDE.md out of the system prompt" },
-  { group: "Prompt and resources", name: "extension", short: ["-e"], value: "<path>", repeat: true, help: "Load a pi extension (file or folder; repeatable)" },
-  { group: "Prompt and resources", name: "no-extensions", short: ["-ne"], help: "Skip extension discovery (-e still loads)" },
-  { group: "Plugins", name: "plugin", value: "[id=]<use>", repeat: true, help: "Add or replace a plugin for this run: a built-in name, a path, npm:<pkg> or git:<url>" },
-  { group: "Plugins", name: "no-plugin", value: "<id>", repeat: true, help: "Disable a plugin for this run (repeatable)" },
-  { group: "Plugins", name: "distribution", value: "<file>", repeat: true, help: 'Overlay a plugins.json; one with "extends": "none" replaces the distribution' },
-  { group: "Project trust", name: "approve", short: ["-a"], help: "Trust this project for this run only: its .pi settings, extensions, skills, prompts, plugins and packages load" },
-  { group: "Project trust", name: "no-approve", short: ["-na"], help: "Do not trust this project for this run, even if it was trusted before" },
+  {
+    group: "Prompt and resources",
+    name: "system-prompt",
+    value: "<text>",
+    help: "Replace the default system prompt (context files and skills still follow)",
+  },
+  {
+    group: "Prompt and resources",
+    name: "append-system-prompt",
+    value: "<text>",
+    repeat: true,
+    help: "Append text to the system prompt (repeatable)",
+  },
+  {
+    group: "Prompt and resources",
+    name: "skill",
+    value: "<path>",
+    repeat: true,
+    help: "Load a skill (SKILL.md file or folder; repeatable)",
+  },
+  {
+    group: "Prompt and resources",
+    name: "no-skills",
+    short: ["-ns"],
+    help: "Skip skill discovery (--skill still loads)",
+  },
+  {
+    group: "Prompt and resources",
+    name: "prompt-template",
+    value: "<path>",
+    repeat: true,
+    help: "Load a prompt template (file or folder; repeatable)",
+  },
+  {
+    group: "Prompt and resources",
+    name: "no-prompt-templates",
+    short: ["-np"],
+    help: "Skip prompt template discovery (--prompt-template still loads)",
+  },
+  {
+    group: "Prompt and resources",
+    name: "no-context-files",
+    short: ["-nc"],
+    help: "Leave AGENTS.md / CLAUDE.md out of the system prompt",
+  },
+  {
+    group: "Prompt and resources",
+    name: "extension",
+    short: ["-e"],
+    value: "<path>",
+    repeat: true,
+    help: "Load a pi extension (file or folder; repeatable)",
+  },
+  {
+    group: "Prompt and resources",
+    name: "no-extensions",
+    short: ["-ne"],
+    help: "Skip extension discovery (-e still loads)",
+  },
+  {
+    group: "Plugins",
+    name: "plugin",
+    value: "[id=]<use>",
+    repeat: true,
+    help: "Add or replace a plugin for this run: a built-in name, a path, npm:<pkg> or git:<url>",
+  },
+  {
+    group: "Plugins",
+    name: "no-plugin",
+    value: "<id>",
+    repeat: true,
+    help: "Disable a plugin for this run (repeatable)",
+  },
+  {
+    group: "Plugins",
+    name: "distribution",
+    value: "<file>",
+    repeat: true,
+    help: 'Overlay a plugins.json; one with "extends": "none" replaces the distribution',
+  },
+  {
+    group: "Project trust",
+    name: "approve",
+    short: ["-a"],
+    help: "Trust this project for this run only: its .pi settings, extensions, skills, prompts, plugins and packages load",
+  },
+  {
+    group: "Project trust",
+    name: "no-approve",
+    short: ["-na"],
+    help: "Do not trust this project for this run, even if it was trusted before",
+  },
   { group: "Plugins", name: "watch", help: "Reload file-based plugins when their source changes" },
   { group: "Plugins", name: "json", help: "pi plugins: print the list as JSON" },
   { group: "Other", name: "version", short: ["-v"], help: "Print the version and exit" },
@@ -190,7 +313,8 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     return Array.isArray(v) ? v : [];
   };
   const mode = one("mode");
-  if (mode !== undefined && !(MODES as readonly string[]).includes(mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}, not "${mode}"`);
+  if (mode !== undefined && !(MODES as readonly string[]).includes(mode))
+    throw new UsageError(`--mode must be one of ${MODES.join(", ")}, not "${mode}"`);
   const thinking = one("thinking");
   if (thinking !== undefined && !(THINKING_LEVELS as readonly string[]).includes(thinking)) {
     throw new UsageError(`--thinking must be one of ${THINKING_LEVELS.join(", ")}, not "${thinking}"`);
@@ -205,7 +329,8 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     provider: one("provider"),
     apiKey: one("api-key"),
     thinking: thinking as CliArgs["thinking"],
-    listModels: listModels === undefined ? undefined : listModels === true ? true : listModels[listModels.length - 1] || true,
+    listModels:
+      listModels === undefined ? undefined : listModels === true ? true : listModels[listModels.length - 1] || true,
     continue: flag("continue"),
     resume: flag("resume"),
     session: one("session"),
@@ -249,7 +374,11 @@ function unknownFlagMessage(written: string): string {
   let bestDistance = Infinity;
   for (const candidate of spellings) {
     const distance = editDistance(written, candidate);
-    const closer = distance < bestDistance || (distance === bestDistance && best !== undefined && Math.abs(candidate.length - written.length) < Math.abs(best.length - written.length));
+    const closer =
+      distance < bestDistance ||
+      (distance === bestDistance &&
+        best !== undefined &&
+        Math.abs(candidate.length - written.length) < Math.abs(best.length - written.length));
     if (closer) {
       best = candidate;
       bestDistance = distance;
@@ -261,12 +390,15 @@ function unknownFlagMessage(written: string): string {
 
 /** Edit distance counting insertions, deletions, substitutions and swaps of neighbours (a typo's moves). */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[a.length]![b.length]!;
@@ -274,11 +406,21 @@ function editDistance(a: string, b: string): number {
 
 /** The help text: usage, commands, every flag of the table by group, distribution layers, environment. */
 export function helpText(): string {
-  const rows = FLAGS.map((f) => ({ group: f.group, left: [...(f.short ?? []), `--${f.name}`].join(", ") + (f.value ? ` ${f.value}` : ""), help: f.help }));
+  const rows = FLAGS.map((f) => ({
+    group: f.group,
+    left: [...(f.short ?? []), `--${f.name}`].join(", ") + (f.value ? ` ${f.value}` : ""),
+    help: f.help,
+  }));
   const width = Math.max(...rows.map((r) => r.left.length)) + 2;
   const groups = [...new Set(rows.map((r) => r.group))];
   const flagText = groups
-    .map((group) => `${group}:\n${rows.filter((r) => r.group === group).map((r) => `  ${r.left.padEnd(width)}${r.help}`).join("\n")}`)
+    .map(
+      (group) =>
+        `${group}:\n${rows
+          .filter((r) => r.group === group)
+          .map((r) => `  ${r.left.padEnd(width)}${r.help}`)
+          .join("\n")}`,
+    )
     .join("\n\n");
   return `pi — a terminal coding agent built as a plugin host
 

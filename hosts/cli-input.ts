@@ -33,7 +33,10 @@ export async function buildModeInput(sources: InputSources): Promise<ModeInput> 
 }
 
 /** Reads the text of `@file` arguments and the images among them. Empty files are skipped, as pi does. */
-export async function readFileArguments(files: string[], cwd: string): Promise<{ text: string; images: ImageContent[] }> {
+export async function readFileArguments(
+  files: string[],
+  cwd: string,
+): Promise<{ text: string; images: ImageContent[] }> {
   let text = "";
   const images: ImageContent[] = [];
   for (const file of files) {
@@ -46,7 +49,11 @@ export async function readFileArguments(files: string[], cwd: string): Promise<{
     } catch (error) {
       if (error instanceof UsageError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(code === "ENOENT" ? `@${file}: no such file (${path})` : `@${file}: cannot be read (${(error as Error).message})`);
+      throw new UsageError(
+        code === "ENOENT"
+          ? `@${file}: no such file (${path})`
+          : `@${file}: cannot be read (${(error as Error).message})`,
+      );
     }
     if (bytes.length === 0) continue;
     const mimeType = imageMimeType(bytes);
@@ -62,10 +69,16 @@ export async function readFileArguments(files: string[], cwd: string): Promise<{
 
 /** The image type by magic bytes (PNG, JPEG, GIF, WebP — what the providers accept); undefined for anything else. */
 export function imageMimeType(bytes: Buffer): string | undefined {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return "image/png";
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
   if (bytes.length >= 6 && /^GIF8[79]a$/.test(bytes.subarray(0, 6).toString("latin1"))) return "image/gif";
-  if (bytes.length >= 12 && bytes.subarray(0, 4).toString("latin1") === "RIFF" && bytes.subarray(8, 12).toString("latin1") === "WEBP") return "image/webp";
+  if (
+    bytes.length >= 12 &&
+    bytes.subarray(0, 4).toString("latin1") === "RIFF" &&
+    bytes.subarray(8, 12).toString("latin1") === "WEBP"
+  )
+    return "image/webp";
   return undefined;
 }
 

@@ -52,15 +52,23 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   checkCombinations(args);
   keepShortRunsOnBaselineWasm();
   const mode = chooseMode(args, process.stdin.isTTY === true, process.stdout.isTTY === true);
-  if ((mode === "rpc" || mode === "acp") && args.files.length > 0) throw new UsageError(`@file arguments are not supported in ${mode.toUpperCase()} mode; send files in prompts`);
+  if ((mode === "rpc" || mode === "acp") && args.files.length > 0)
+    throw new UsageError(`@file arguments are not supported in ${mode.toUpperCase()} mode; send files in prompts`);
   if (args.resume && mode !== "interactive") return listSessionsToResume(args, place);
 
   // RPC and ACP modes read their protocol from stdin; the other modes take the messages, @files and piped stdin.
   let input: ModeInput = { messages: [...args.positionals], images: [], compatEvents: args.compatEvents };
   if (mode !== "rpc" && mode !== "acp") {
     const stdin = mode === "interactive" ? undefined : await readPipedStdin(process.stdin);
-    input = await buildModeInput({ cwd: place.cwd, messages: args.positionals, files: args.files, stdin, compatEvents: args.compatEvents });
-    if (mode !== "interactive" && input.messages.length === 0) throw new UsageError(`nothing to send: give a message, an @file, or pipe text into stdin`);
+    input = await buildModeInput({
+      cwd: place.cwd,
+      messages: args.positionals,
+      files: args.files,
+      stdin,
+      compatEvents: args.compatEvents,
+    });
+    if (mode !== "interactive" && input.messages.length === 0)
+      throw new UsageError(`nothing to send: give a message, an @file, or pipe text into stdin`);
   }
 
   const session = sessionChoice(args, place.cwd);
@@ -81,7 +89,12 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
       .list()
       .find((h) => h.peek()?.name === mode);
     if (handle === undefined) {
-      return fail(mode === "interactive" ? "interactive mode needs the tui plugin; use -p" : `no plugin provides the "${mode}" mode; enable "mode-${mode}" in plugins.json`, EXIT_BAD_INPUT);
+      return fail(
+        mode === "interactive"
+          ? "interactive mode needs the tui plugin; use -p"
+          : `no plugin provides the "${mode}" mode; enable "mode-${mode}" in plugins.json`,
+        EXIT_BAD_INPUT,
+      );
     }
     let whileRunning: ((control: RunControl) => Promise<void>) | undefined;
     if (args.resume) {
@@ -90,16 +103,25 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
       if (sessions.length === 0) return fail(`no sessions for ${place.cwd} yet; start one with "pi"`, EXIT_FAILURE);
       whileRunning = (control) => pickSessionToResume(kernel, sessions, control);
     }
-    const [{ reloadOnRequest, watchPlugins }, trials] = await Promise.all([import("./watch.js"), import("./load-trial.js")]);
+    const [{ reloadOnRequest, watchPlugins }, trials] = await Promise.all([
+      import("./watch.js"),
+      import("./load-trial.js"),
+    ]);
     const { DEFAULT_TRIAL_DEADLINE_MS } = trials;
     stopTrials = trials.stopTrialWorker;
     const reportReload = (result: OperationResult): void => {
-      if (result.error) process.stderr.write(`pi: reload of ${result.pluginId} failed: ${result.error.cause instanceof Error ? result.error.cause.message : String(result.error.cause)}\n`);
+      if (result.error)
+        process.stderr.write(
+          `pi: reload of ${result.pluginId} failed: ${result.error.cause instanceof Error ? result.error.cause.message : String(result.error.cause)}\n`,
+        );
     };
     // A reload evaluates new source in a worker first, so an endless loop at its top level cannot freeze this process.
     stopReloadRequests = reloadOnRequest(kernel, reportReload, DEFAULT_TRIAL_DEADLINE_MS);
     if (args.watch) {
-      const started = await watchPlugins(kernel, { onReload: reportReload, trialDeadlineMs: DEFAULT_TRIAL_DEADLINE_MS });
+      const started = await watchPlugins(kernel, {
+        onReload: reportReload,
+        trialDeadlineMs: DEFAULT_TRIAL_DEADLINE_MS,
+      });
       watcher = started;
       if (started.folders().length > 0) trials.warmTrialWorker();
       else process.stderr.write(`pi: --watch: no plugin is loaded from a source file, so nothing is watched\n`);
@@ -130,8 +152,11 @@ function refuseForeignFile(given: string, path: string): void {
     if (firstLine.last && /^\s*\{\s*"type"\s*:\s*"session"/.test(firstLine.text)) return;
   }
   const record = header as { type?: unknown; id?: unknown } | null;
-  if (record !== null && typeof record === "object" && record.type === "session" && typeof record.id === "string") return;
-  throw new UsageError(`--session ${given}: not a pi session file (its first line is not a session header); give a session file or id, or a new path to start a session there`);
+  if (record !== null && typeof record === "object" && record.type === "session" && typeof record.id === "string")
+    return;
+  throw new UsageError(
+    `--session ${given}: not a pi session file (its first line is not a session header); give a session file or id, or a new path to start a session there`,
+  );
 }
 
 /** How far into a file its first line is looked for: a session header is a few hundred bytes. */
@@ -182,7 +207,11 @@ interface RunControl {
  * signal exits. `whileRunning` starts beside the mode (e.g. the `pi -r` session picker, which needs the
  * mode's user interface); its failure is printed, and the mode goes on.
  */
-async function runMode(handle: Handle<Mode>, input: ModeInput, whileRunning?: (control: RunControl) => Promise<void>): Promise<number> {
+async function runMode(
+  handle: Handle<Mode>,
+  input: ModeInput,
+  whileRunning?: (control: RunControl) => Promise<void>,
+): Promise<number> {
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   let modeRunning = true;
@@ -206,7 +235,12 @@ async function runMode(handle: Handle<Mode>, input: ModeInput, whileRunning?: (c
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    const run = handle.api.run(input, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, stopped });
+    const run = handle.api.run(input, {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      stopped,
+    });
     const beside = whileRunning?.({ running: () => modeRunning, stop }).catch((error: unknown) => {
       process.stderr.write(`pi: ${error instanceof Error ? error.message : String(error)}\n`);
     });
@@ -242,20 +276,32 @@ async function abortUnfinishedTurn(kernel: Kernel): Promise<void> {
   const settled = Promise.resolve()
     .then(() => session.api.abort())
     .then(() => session.api.idle())
-    .catch((error: unknown) => process.stderr.write(`pi: could not abort the current turn: ${error instanceof Error ? error.message : String(error)}\n`));
+    .catch((error: unknown) =>
+      process.stderr.write(
+        `pi: could not abort the current turn: ${error instanceof Error ? error.message : String(error)}\n`,
+      ),
+    );
   await Promise.race([settled, new Promise<void>((resolve) => (timer = setTimeout(resolve, ABORT_GRACE_MS)))]);
   clearTimeout(timer);
 }
 
 /** Flags that contradict each other are refused before anything starts. */
 function checkCombinations(args: CliArgs): void {
-  const sessionFlags = [args.continue && "--continue", args.resume && "--resume", args.session !== undefined && "--session", args.noSession && "--no-session"].filter(
-    (f): f is string => typeof f === "string",
-  );
+  const sessionFlags = [
+    args.continue && "--continue",
+    args.resume && "--resume",
+    args.session !== undefined && "--session",
+    args.noSession && "--no-session",
+  ].filter((f): f is string => typeof f === "string");
   if (sessionFlags.length > 1) throw new UsageError(`${sessionFlags.join(" and ")} cannot be combined; choose one`);
-  if (args.tools !== undefined && args.noTools) throw new UsageError(`--tools and --no-tools cannot be combined; choose one`);
+  if (args.tools !== undefined && args.noTools)
+    throw new UsageError(`--tools and --no-tools cannot be combined; choose one`);
   if (args.session === "") throw new UsageError(`--session is empty; give a session file or id`);
-  for (const [flag, value] of [["--model", args.model], ["--provider", args.provider], ["--session-dir", args.sessionDir]] as const) {
+  for (const [flag, value] of [
+    ["--model", args.model],
+    ["--provider", args.provider],
+    ["--session-dir", args.sessionDir],
+  ] as const) {
     if (value === "") throw new UsageError(`${flag} is empty; give a value or leave the flag out`);
   }
 }
@@ -275,7 +321,8 @@ function sessionChoice(args: CliArgs, cwd: string): SessionChoice {
   const value = args.session;
   if (value === undefined) return { session: undefined, sessionDir, partialId: undefined };
   // pi's rule: a value with a slash or ending in .jsonl is a file; anything else is the start of a session id.
-  if (value.includes("/") || value.includes("\\") || value.endsWith(".jsonl")) return { session: resolve(cwd, expandHome(value)), sessionDir, partialId: undefined };
+  if (value.includes("/") || value.includes("\\") || value.endsWith(".jsonl"))
+    return { session: resolve(cwd, expandHome(value)), sessionDir, partialId: undefined };
   return { session: undefined, sessionDir, partialId: value };
 }
 
@@ -296,7 +343,8 @@ function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice): HostF
     templatePaths: args.promptTemplates.length > 0 ? args.promptTemplates : undefined,
     noTemplates: args.noPromptTemplates || undefined,
     noContextFiles: args.noContextFiles || undefined,
-    extensions: args.extensions.length > 0 ? args.extensions.map((path) => resolve(place.cwd, expandHome(path))) : undefined,
+    extensions:
+      args.extensions.length > 0 ? args.extensions.map((path) => resolve(place.cwd, expandHome(path))) : undefined,
     noExtensions: args.noExtensions || undefined,
   };
   return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)) as HostFlags;
@@ -307,25 +355,43 @@ function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice): HostF
  * then in every folder's, newest first, as pi does — and reconfigures the session plugin to open it.
  * Returns an error line, or undefined when the session is set.
  */
-async function openSessionById(kernel: Kernel, partialId: string, cwd: string, sessionDir: string | undefined): Promise<string | undefined> {
+async function openSessionById(
+  kernel: Kernel,
+  partialId: string,
+  cwd: string,
+  sessionDir: string | undefined,
+): Promise<string | undefined> {
   const store = kernel.use(SessionStoreContract);
-  if (!store.available) return `--session ${partialId}: no plugin provides the session store ("${SessionStoreContract.id}"); enable one in plugins.json`;
+  if (!store.available)
+    return `--session ${partialId}: no plugin provides the session store ("${SessionStoreContract.id}"); enable one in plugins.json`;
   const matches = (list: SessionSummary[]): SessionSummary[] => list.filter((s) => s.id.startsWith(partialId));
   let found = matches(await store.api.list({ cwd, sessionDir }));
   if (found.length === 0) found = matches(await store.api.list({}));
-  if (found.length === 0) return `no session id starts with "${partialId}"; list this folder's sessions with "pi -r" or pass a session file`;
-  const owner = kernel.describe().plugins.find((p) => p.status === "active" && p.provides.some((c) => c.contract === AgentSessionContract.id));
+  if (found.length === 0)
+    return `no session id starts with "${partialId}"; list this folder's sessions with "pi -r" or pass a session file`;
+  const owner = kernel
+    .describe()
+    .plugins.find((p) => p.status === "active" && p.provides.some((c) => c.contract === AgentSessionContract.id));
   if (owner === undefined) return `no plugin provides "${AgentSessionContract.id}"; enable one in plugins.json`;
   const entry = kernel.entries().find((e) => e.id === owner.id);
-  const result = await kernel.configure(owner.id, { ...(entry?.config as Record<string, unknown> | undefined), session: found[0]!.path });
-  if (result.status !== "committed") return `could not open session ${found[0]!.path}: ${result.error ? String((result.error.cause as Error)?.message ?? result.error.cause) : result.status}`;
+  const result = await kernel.configure(owner.id, {
+    ...(entry?.config as Record<string, unknown> | undefined),
+    session: found[0]!.path,
+  });
+  if (result.status !== "committed")
+    return `could not open session ${found[0]!.path}: ${result.error ? String((result.error.cause as Error)?.message ?? result.error.cause) : result.status}`;
   return undefined;
 }
 
 /** This folder's sessions, newest first, or an error line when no plugin stores sessions. */
-async function sessionsOfThisFolder(kernel: Kernel, cwd: string, sessionDir: string | undefined): Promise<SessionSummary[] | string> {
+async function sessionsOfThisFolder(
+  kernel: Kernel,
+  cwd: string,
+  sessionDir: string | undefined,
+): Promise<SessionSummary[] | string> {
   const store = kernel.use(SessionStoreContract);
-  if (!store.available) return `no plugin provides the session store ("${SessionStoreContract.id}"); enable one in plugins.json`;
+  if (!store.available)
+    return `no plugin provides the session store ("${SessionStoreContract.id}"); enable one in plugins.json`;
   return store.api.list({ cwd, sessionDir });
 }
 
@@ -361,8 +427,13 @@ const UI_POLL_MS = 20;
 
 /** One distinct line per session: name or first message, last change, message count (and the end of the id, its random part, when two lines match). */
 function sessionLabels(sessions: SessionSummary[]): string[] {
-  const base = sessions.map((s) => `${(s.name ?? s.firstMessage).replace(/\s+/g, " ").trim().slice(0, 60) || "(empty)"} · ${s.modified.replace("T", " ").slice(0, 16)} · ${s.messageCount} msgs`);
-  return base.map((label, i) => (base.indexOf(label) === base.lastIndexOf(label) ? label : `${label} · ${sessions[i]!.id.slice(-8)}`));
+  const base = sessions.map(
+    (s) =>
+      `${(s.name ?? s.firstMessage).replace(/\s+/g, " ").trim().slice(0, 60) || "(empty)"} · ${s.modified.replace("T", " ").slice(0, 16)} · ${s.messageCount} msgs`,
+  );
+  return base.map((label, i) =>
+    base.indexOf(label) === base.lastIndexOf(label) ? label : `${label} · ${sessions[i]!.id.slice(-8)}`,
+  );
 }
 
 /** `pi -r` when the run is not interactive (no terminal): the folder's sessions, and how to open one. */
@@ -376,7 +447,9 @@ async function listSessionsToResume(args: CliArgs, place: RunPlace): Promise<num
     if (typeof sessions === "string") return fail(sessions, EXIT_BAD_INPUT);
     if (sessions.length === 0) return fail(`no sessions for ${place.cwd} yet`, EXIT_FAILURE);
     process.stdout.write(formatSessions(sessions));
-    process.stderr.write(`pi: pick one and run "pi --session <id>", or run "pi -r" on a terminal to choose from a list\n`);
+    process.stderr.write(
+      `pi: pick one and run "pi --session <id>", or run "pi -r" on a terminal to choose from a list\n`,
+    );
     return 0;
   } finally {
     await kernel.shutdown();
@@ -387,7 +460,12 @@ async function listSessionsToResume(args: CliArgs, place: RunPlace): Promise<num
 function formatSessions(sessions: SessionSummary[]): string {
   const rows = [
     ["ID", "MODIFIED", "MESSAGES", "NAME / FIRST MESSAGE"],
-    ...sessions.map((s) => [s.id, s.modified.replace("T", " ").slice(0, 16), String(s.messageCount), (s.name ?? s.firstMessage).replace(/\s+/g, " ").slice(0, 60)]),
+    ...sessions.map((s) => [
+      s.id,
+      s.modified.replace("T", " ").slice(0, 16),
+      String(s.messageCount),
+      (s.name ?? s.firstMessage).replace(/\s+/g, " ").slice(0, 60),
+    ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return `${rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n")}\n`;

@@ -32,12 +32,27 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) {
-    const [{ runPackageCommand }, { agentDir }] = await Promise.all([import("./packages-cli.js"), import("./paths.js")]);
-    return runPackageCommand(argv, { agentDir: agentDir(), cwd: process.cwd(), builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)) });
+    const [{ runPackageCommand }, { agentDir }] = await Promise.all([
+      import("./packages-cli.js"),
+      import("./paths.js"),
+    ]);
+    return runPackageCommand(argv, {
+      agentDir: agentDir(),
+      cwd: process.cwd(),
+      builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
+    });
   }
-  if (argv[0] === "trust" && !argv.some((a) => a === "-p" || a === "--print" || a === "--mode" || a.startsWith("--mode="))) {
+  if (
+    argv[0] === "trust" &&
+    !argv.some((a) => a === "-p" || a === "--print" || a === "--mode" || a.startsWith("--mode="))
+  ) {
     const [{ runTrustCommand }, { agentDir }] = await Promise.all([import("./trust-cli.js"), import("./paths.js")]);
-    return runTrustCommand(argv.slice(1), { agentDir: agentDir(), cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
+    return runTrustCommand(argv.slice(1), {
+      agentDir: agentDir(),
+      cwd: process.cwd(),
+      stdout: process.stdout,
+      stderr: process.stderr,
+    });
   }
   let args: CliArgs;
   try {
@@ -62,13 +77,21 @@ async function main(argv: string[]): Promise<number> {
     builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
   };
   const [first] = args.positionals;
-  const command = first !== undefined && COMMANDS.has(first) && argv[0] === first && !args.print && args.mode === undefined ? first : undefined;
+  const command =
+    first !== undefined && COMMANDS.has(first) && argv[0] === first && !args.print && args.mode === undefined
+      ? first
+      : undefined;
 
-  if (args.approve && args.noApprove) return fail(`--approve and --no-approve cannot be combined; choose one`, EXIT_BAD_INPUT);
+  if (args.approve && args.noApprove)
+    return fail(`--approve and --no-approve cannot be combined; choose one`, EXIT_BAD_INPUT);
   if (args.apiKey === "") return fail(`--api-key is empty; give the key`, EXIT_BAD_INPUT);
   if (args.provider === "") return fail(`--provider is empty; give a provider name such as anthropic`, EXIT_BAD_INPUT);
   if (args.listModels !== undefined) {
-    if (args.positionals.length > 0) return fail(`--list-models takes one search term; remove "${args.positionals[0]}" or quote the search`, EXIT_BAD_INPUT);
+    if (args.positionals.length > 0)
+      return fail(
+        `--list-models takes one search term; remove "${args.positionals[0]}" or quote the search`,
+        EXIT_BAD_INPUT,
+      );
     return listModels(args, agent, cwd, paths);
   }
   if (command === "plugins") return listPlugins(args, agent, cwd, paths);
@@ -89,7 +112,10 @@ type Paths = import("./cli-compose.js").PackagePaths;
 /** `pi --list-models [search]`: `--api-key` reaches the auth plugin so the key column shows it. */
 async function listModels(args: CliArgs, agent: string, cwd: string, paths: Paths): Promise<number> {
   const { composeForCli } = await import("./cli-compose.js");
-  const runFlags = { ...(args.apiKey !== undefined && { apiKey: args.apiKey }), ...(args.provider !== undefined && { provider: args.provider }) };
+  const runFlags = {
+    ...(args.apiKey !== undefined && { apiKey: args.apiKey }),
+    ...(args.provider !== undefined && { provider: args.provider }),
+  };
   const composed = await composeForCli(args, runFlags, { agentDir: agent, cwd, paths });
   if (typeof composed === "number") return composed;
   const { listModels: list } = await import("./list-models.js");
@@ -111,7 +137,9 @@ async function listPlugins(args: CliArgs, agent: string, cwd: string, paths: Pat
   const plugins = kernel.describe().plugins.filter((p) => p.id !== HOST_PLUGIN_ID);
   if (args.json) {
     // Fields without a value print as null, so JSON readers see every key.
-    process.stdout.write(`${JSON.stringify(plugins, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(plugins, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`,
+    );
   } else {
     process.stdout.write(formatTable(plugins));
   }

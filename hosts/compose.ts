@@ -78,16 +78,32 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
     if (layer !== undefined) layers.push(layer);
   };
   const base = await readDistribution(inputs.defaultFile);
-  if (base === undefined) throw new DistributionError(inputs.defaultFile, undefined, undefined, "the package's default distribution is missing; reinstall pi-host");
+  if (base === undefined)
+    throw new DistributionError(
+      inputs.defaultFile,
+      undefined,
+      undefined,
+      "the package's default distribution is missing; reinstall pi-host",
+    );
   push(base);
   push(await readDistribution(join(inputs.agentDir, "plugins.json")));
   // Project trust first: it decides whether the project's packages and plugins.json apply at all.
   const override = inputs.approveProject === true ? true : inputs.noApproveProject === true ? false : undefined;
-  const decision = await decideProjectTrust({ agentDir: inputs.agentDir, cwd: inputs.cwd, override, ask: inputs.askProjectTrust });
+  const decision = await decideProjectTrust({
+    agentDir: inputs.agentDir,
+    cwd: inputs.cwd,
+    override,
+    ask: inputs.askProjectTrust,
+  });
   if (decision.notice !== undefined) notices.push(decision.notice);
   const trusted = decision.trust.trusted;
   // Installed packages go on top of the user's distribution and under the project's (hosts/packages.ts).
-  const installed = await installedPackageLayers({ agentDir: inputs.agentDir, cwd: inputs.cwd, approveProject: trusted, projectTrusted: trusted });
+  const installed = await installedPackageLayers({
+    agentDir: inputs.agentDir,
+    cwd: inputs.cwd,
+    approveProject: trusted,
+    projectTrusted: trusted,
+  });
   layers.push(...installed.layers);
   notices.push(...installed.notices);
   const projectFile = join(projectDir(inputs.cwd), "plugins.json");
@@ -95,12 +111,17 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
   for (const file of inputs.distributionFiles ?? []) {
     const path = resolve(inputs.cwd, expandHome(file));
     const layer = await readDistribution(path);
-    if (layer === undefined) throw new DistributionError(path, undefined, undefined, "no such file; check the --distribution path");
+    if (layer === undefined)
+      throw new DistributionError(path, undefined, undefined, "no such file; check the --distribution path");
     push(layer);
   }
   let flags = commandLineLayer(inputs);
   if ((inputs.configOverrides ?? []).length > 0) {
-    const known = new Set(mergeDistributions([...layers, flags]).filter((e) => e.enabled).map((e) => e.id));
+    const known = new Set(
+      mergeDistributions([...layers, flags])
+        .filter((e) => e.enabled)
+        .map((e) => e.id),
+    );
     flags = withConfigOverrides(flags, inputs.configOverrides!, known, notices);
   }
   if (flags.entries.length > 0) push(flags);
@@ -120,7 +141,12 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
  * have there. An override for a plugin that is not running (the user disabled or renamed it) is dropped
  * with a notice rather than failing the run.
  */
-function withConfigOverrides(layer: DistributionLayer, overrides: ConfigOverride[], known: Set<string>, notices: string[]): DistributionLayer {
+function withConfigOverrides(
+  layer: DistributionLayer,
+  overrides: ConfigOverride[],
+  known: Set<string>,
+  notices: string[],
+): DistributionLayer {
   const entries = layer.entries.map((e) => ({ ...e }));
   for (const override of overrides) {
     if (!known.has(override.id)) {
@@ -142,14 +168,20 @@ function commandLineLayer(inputs: DistributionInputs): DistributionLayer {
     const id = eq > 0 ? spec.slice(0, eq) : idFromUse(use);
     return { id, use: isPathLike(use) ? resolve(inputs.cwd, expandHome(use)) : use, enabled: true };
   });
-  for (const id of inputs.noPluginFlags ?? []) entries.push({ id, use: undefined as unknown as string, enabled: false });
+  for (const id of inputs.noPluginFlags ?? [])
+    entries.push({ id, use: undefined as unknown as string, enabled: false });
   // Validate through the same parser that checks files, so flags and files fail alike.
   return parseDistribution(COMMAND_LINE, JSON.stringify(entries));
 }
 
 /** The id a `--plugin` without `id=` gets: the built-in name, or the file/folder name of a path. */
 export function idFromUse(use: string): string {
-  if (use.startsWith("npm:")) return use.slice(4).replace(/@[^/@]*$/, "").replace(/^@/, "").replace("/", "-");
+  if (use.startsWith("npm:"))
+    return use
+      .slice(4)
+      .replace(/@[^/@]*$/, "")
+      .replace(/^@/, "")
+      .replace("/", "-");
   if (use.startsWith("git:")) return basename(use.replace(/@[^/@]*$/, "")).replace(/\.git$/, "");
   const name = basename(use, extname(use));
   return name === "index" ? basename(resolve(use, "..")) : name;
@@ -172,13 +204,26 @@ export function resolveSources(entries: MergedEntry[], builtinDir: string): Plug
 function resolveUse(entry: MergedEntry, builtinDir: string): PluginSource {
   const use = entry.use;
   if (use.startsWith("npm:") || use.startsWith("git:")) {
-    throw new DistributionError(entry.useFrom, entry.id, "use", `package "${use}" is not installed; install it with "pi install ${use}"`);
+    throw new DistributionError(
+      entry.useFrom,
+      entry.id,
+      "use",
+      `package "${use}" is not installed; install it with "pi install ${use}"`,
+    );
   }
   if (isPathLike(use)) {
     const path = resolve(useBaseDir(entry), expandHome(use));
-    const file = existsSync(path) && statSync(path).isDirectory() ? ["index.ts", "index.mts", "index.js", "index.mjs"].map((f) => join(path, f)).find(existsSync) : path;
+    const file =
+      existsSync(path) && statSync(path).isDirectory()
+        ? ["index.ts", "index.mts", "index.js", "index.mjs"].map((f) => join(path, f)).find(existsSync)
+        : path;
     if (file === undefined || !existsSync(file)) {
-      throw new DistributionError(entry.useFrom, entry.id, "use", `no plugin at "${path}"; give a .ts/.js file or a folder with index.ts`);
+      throw new DistributionError(
+        entry.useFrom,
+        entry.id,
+        "use",
+        `no plugin at "${path}"; give a .ts/.js file or a folder with index.ts`,
+      );
     }
     return { kind: "file", path: file };
   }
@@ -216,15 +261,26 @@ export interface ComposedKernel {
  * itself (the SDK's inline plugin definitions): one with an id of the distribution replaces that entry in
  * place, others are added at the end.
  */
-export async function composeKernel(distribution: ResolvedDistribution, builtinDir: string, options: KernelOptions = {}, extraEntries: PluginEntry[] = []): Promise<ComposedKernel> {
+export async function composeKernel(
+  distribution: ResolvedDistribution,
+  builtinDir: string,
+  options: KernelOptions = {},
+  extraEntries: PluginEntry[] = [],
+): Promise<ComposedKernel> {
   // The host's own plugin comes first, so everything the distribution or the embedder adds can use it.
   // A distribution entry of the same id cannot stand in for the host's facts; an embedder's extra entry can.
   const hostEntries = distribution.environment === undefined ? [] : [hostPluginEntry(distribution.environment)];
-  const resolved = resolveSources(distribution.entries, builtinDir).filter((e) => !hostEntries.some((h) => h.id === e.id));
+  const resolved = resolveSources(distribution.entries, builtinDir).filter(
+    (e) => !hostEntries.some((h) => h.id === e.id),
+  );
   const entries = withExtraEntries([...hostEntries, ...resolved], extraEntries);
   const { Kernel } = await import("../kernel/index.js");
   const api = await import("./api.js");
-  const hostModules = { "pi-host": api, "@sinclair/typebox": await import("@sinclair/typebox"), tsyringe: api.tsyringe };
+  const hostModules = {
+    "pi-host": api,
+    "@sinclair/typebox": await import("@sinclair/typebox"),
+    tsyringe: api.tsyringe,
+  };
   const kernel = new Kernel({ hashSource, ...options, virtualModules: { ...hostModules, ...options.virtualModules } });
   const boot = await kernel.boot(entries);
   const configErrors = boot.configErrors.map((e) => {

@@ -29,7 +29,9 @@ export async function checkConfigFiles(kernel: Kernel, cwd: string): Promise<Con
   const record = (error: unknown): void => {
     const problem = toProblem(error);
     // auth.json's reader also reads models.json's keys: one broken file is reported once.
-    const known = problems.some((p) => p.message === problem.message || (p.file !== undefined && problem.message.startsWith(`${p.file}: `)));
+    const known = problems.some(
+      (p) => p.message === problem.message || (p.file !== undefined && problem.message.startsWith(`${p.file}: `)),
+    );
     if (!known) problems.push(problem);
   };
   const settings = kernel.use(SettingsContract);

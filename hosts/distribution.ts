@@ -42,7 +42,9 @@ export class DistributionError extends Error {
     readonly field: string | undefined,
     readonly reason: string,
   ) {
-    super(`${file}: ${entryId !== undefined ? `entry "${entryId}": ` : ""}${field !== undefined ? `${field}: ` : ""}${reason}`);
+    super(
+      `${file}: ${entryId !== undefined ? `entry "${entryId}": ` : ""}${field !== undefined ? `${field}: ` : ""}${reason}`,
+    );
     this.name = "DistributionError";
   }
 }
@@ -56,27 +58,41 @@ export function parseDistribution(file: string, text: string): DistributionLayer
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new DistributionError(file, undefined, undefined, `not valid JSON (${(error as Error).message}); fix the file`);
+    throw new DistributionError(
+      file,
+      undefined,
+      undefined,
+      `not valid JSON (${(error as Error).message}); fix the file`,
+    );
   }
   let list: unknown = data;
   let extendsMode: "default" | "none" = "default";
   if (!Array.isArray(data)) {
-    if (data === null || typeof data !== "object") throw new DistributionError(file, undefined, undefined, `must be an array of plugin entries or an object with "plugins"`);
+    if (data === null || typeof data !== "object")
+      throw new DistributionError(
+        file,
+        undefined,
+        undefined,
+        `must be an array of plugin entries or an object with "plugins"`,
+      );
     const object = data as Record<string, unknown>;
     for (const key of Object.keys(object)) {
-      if (!FILE_KEYS.has(key)) throw new DistributionError(file, undefined, key, `unknown field; expected "extends" or "plugins"`);
+      if (!FILE_KEYS.has(key))
+        throw new DistributionError(file, undefined, key, `unknown field; expected "extends" or "plugins"`);
     }
     if (object.extends !== undefined && object.extends !== "default" && object.extends !== "none") {
       throw new DistributionError(file, undefined, "extends", `must be "default" or "none"`);
     }
     extendsMode = (object.extends as "default" | "none" | undefined) ?? "default";
     list = object.plugins ?? [];
-    if (!Array.isArray(list)) throw new DistributionError(file, undefined, "plugins", "must be an array of plugin entries");
+    if (!Array.isArray(list))
+      throw new DistributionError(file, undefined, "plugins", "must be an array of plugin entries");
   }
   const seen = new Set<string>();
   const entries = (list as unknown[]).map((raw, index) => {
     const entry = checkEntry(file, raw, index);
-    if (seen.has(entry.id)) throw new DistributionError(file, entry.id, "id", "appears twice in this file; merge the two entries");
+    if (seen.has(entry.id))
+      throw new DistributionError(file, entry.id, "id", "appears twice in this file; merge the two entries");
     seen.add(entry.id);
     return entry;
   });
@@ -85,22 +101,35 @@ export function parseDistribution(file: string, text: string): DistributionLayer
 
 function checkEntry(file: string, raw: unknown, index: number): DistributionEntry {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new DistributionError(file, undefined, `plugins[${index}]`, "must be an object like {\"id\": ..., \"use\": ...}");
+    throw new DistributionError(file, undefined, `plugins[${index}]`, 'must be an object like {"id": ..., "use": ...}');
   }
   const e = raw as Record<string, unknown>;
   if (typeof e.id !== "string" || !/^[A-Za-z0-9@._/-]+$/.test(e.id)) {
-    throw new DistributionError(file, undefined, `plugins[${index}].id`, "must be a non-empty string of letters, digits, @ . _ / -");
+    throw new DistributionError(
+      file,
+      undefined,
+      `plugins[${index}].id`,
+      "must be a non-empty string of letters, digits, @ . _ / -",
+    );
   }
   const id = e.id;
   for (const key of Object.keys(e)) {
-    if (!ENTRY_KEYS.has(key)) throw new DistributionError(file, id, key, `unknown field; expected id, use, config or enabled`);
+    if (!ENTRY_KEYS.has(key))
+      throw new DistributionError(file, id, key, `unknown field; expected id, use, config or enabled`);
   }
-  if (e.use !== undefined && (typeof e.use !== "string" || e.use === "")) throw new DistributionError(file, id, "use", "must be a non-empty string");
+  if (e.use !== undefined && (typeof e.use !== "string" || e.use === ""))
+    throw new DistributionError(file, id, "use", "must be a non-empty string");
   if (e.config !== undefined && (e.config === null || typeof e.config !== "object" || Array.isArray(e.config))) {
     throw new DistributionError(file, id, "config", "must be an object");
   }
-  if (e.enabled !== undefined && typeof e.enabled !== "boolean") throw new DistributionError(file, id, "enabled", "must be true or false");
-  return { id, use: e.use as string | undefined, config: e.config as Record<string, unknown> | undefined, enabled: e.enabled as boolean | undefined };
+  if (e.enabled !== undefined && typeof e.enabled !== "boolean")
+    throw new DistributionError(file, id, "enabled", "must be true or false");
+  return {
+    id,
+    use: e.use as string | undefined,
+    config: e.config as Record<string, unknown> | undefined,
+    enabled: e.enabled as boolean | undefined,
+  };
 }
 
 /** Reads and parses a plugins.json; a missing file is no layer at all. */
@@ -128,9 +157,15 @@ export function mergeDistributions(layers: DistributionLayer[]): MergedEntry[] {
       const base = merged.get(entry.id);
       if (base === undefined) {
         if (entry.use === undefined && entry.enabled === false) {
-          throw new DistributionError(layer.file, entry.id, undefined, "is in no earlier distribution, so there is nothing to disable; check the id with \"pi plugins\"");
+          throw new DistributionError(
+            layer.file,
+            entry.id,
+            undefined,
+            'is in no earlier distribution, so there is nothing to disable; check the id with "pi plugins"',
+          );
         }
-        if (entry.use === undefined) throw new DistributionError(layer.file, entry.id, "use", "required: no earlier distribution has this id");
+        if (entry.use === undefined)
+          throw new DistributionError(layer.file, entry.id, "use", "required: no earlier distribution has this id");
         merged.set(entry.id, {
           id: entry.id,
           use: entry.use,
@@ -145,7 +180,11 @@ export function mergeDistributions(layers: DistributionLayer[]): MergedEntry[] {
       merged.set(entry.id, {
         id: entry.id,
         use: entry.use ?? base.use,
-        config: replaced ? entry.config : entry.config !== undefined ? { ...base.config, ...entry.config } : base.config,
+        config: replaced
+          ? entry.config
+          : entry.config !== undefined
+            ? { ...base.config, ...entry.config }
+            : base.config,
         enabled: entry.enabled ?? base.enabled,
         useFrom: entry.use !== undefined ? layer.file : base.useFrom,
         configFrom: entry.config !== undefined || replaced ? layer.file : base.configFrom,

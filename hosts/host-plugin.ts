@@ -44,7 +44,10 @@ function hostPlugin(environment: HostEnvironment) {
             const trusted = word !== "no";
             try {
               const dir = await saveTrustDecision(frozen.agentDir, frozen.cwd, trusted);
-              notice("info", `${trusted ? "Trusted" : "Not trusting"} ${dir} (saved in trust.json); restart pi to apply it`);
+              notice(
+                "info",
+                `${trusted ? "Trusted" : "Not trusting"} ${dir} (saved in trust.json); restart pi to apply it`,
+              );
             } catch (error) {
               notice("error", `could not save the trust decision: ${(error as Error).message}`);
             }

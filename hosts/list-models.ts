@@ -15,9 +15,18 @@ interface KeySourceReader {
 }
 
 /** Lists the catalog, filtered by `search` (every word must match) and `provider`. */
-export async function listModels(kernel: Kernel, search: string | undefined, provider: string | undefined): Promise<ListOutcome> {
+export async function listModels(
+  kernel: Kernel,
+  search: string | undefined,
+  provider: string | undefined,
+): Promise<ListOutcome> {
   const catalog = kernel.use(ModelsContract);
-  if (!catalog.available) return { ok: false, message: `no plugin provides the model catalog ("${ModelsContract.id}"); enable one in plugins.json`, badInput: true };
+  if (!catalog.available)
+    return {
+      ok: false,
+      message: `no plugin provides the model catalog ("${ModelsContract.id}"); enable one in plugins.json`,
+      badInput: true,
+    };
   let models: Model[];
   try {
     models = search === undefined ? catalog.api.list() : catalog.api.search(search);
@@ -45,7 +54,11 @@ export async function listModels(kernel: Kernel, search: string | undefined, pro
  * When nothing matched: the contract's resolve either finds one model (an exact reference such as
  * `gpt-5:high` or a model's name) or throws one line naming the closest matches.
  */
-function closestOrError(catalog: Handle<ModelCatalog>, search: string | undefined, provider: string | undefined): Model | string {
+function closestOrError(
+  catalog: Handle<ModelCatalog>,
+  search: string | undefined,
+  provider: string | undefined,
+): Model | string {
   try {
     return catalog.api.resolve(search ?? "", provider).model;
   } catch (error) {

@@ -17,7 +17,10 @@ export const DEFAULT_TRIAL_DEADLINE_MS = 5_000;
 const STARTUP_LIMIT_MS = 30_000;
 
 /** The trial's verdict: `hung` refuses the reload; `ok` and `inconclusive` let the kernel load the source. */
-export type TrialVerdict = { outcome: "ok" } | { outcome: "hung"; deadlineMs: number } | { outcome: "inconclusive"; reason: string };
+export type TrialVerdict =
+  | { outcome: "ok" }
+  | { outcome: "hung"; deadlineMs: number }
+  | { outcome: "inconclusive"; reason: string };
 
 /** What a trial needs besides the source path. */
 export interface TrialOptions {
@@ -97,7 +100,8 @@ class TrialWorker {
     const worker = this.worker;
     this.worker = undefined;
     this.ready = undefined;
-    for (const listener of this.listeners.values()) listener({ phase: "failed", message: "the trial worker was closed" });
+    for (const listener of this.listeners.values())
+      listener({ phase: "failed", message: "the trial worker was closed" });
     this.listeners.clear();
     void worker?.terminate();
   }
@@ -110,7 +114,7 @@ class TrialWorker {
       this.ready = Promise.resolve(false);
       return;
     }
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { jitiPath, moduleUrls: hostModuleUrls() }});
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { jitiPath, moduleUrls: hostModuleUrls() } });
     this.worker = worker;
     let started!: (ok: boolean) => void;
     this.ready = new Promise((resolve) => (started = resolve));
@@ -165,7 +169,11 @@ class TrialWorker {
       this.listeners.set(id, (message) => {
         clearTimeout(timer);
         this.listeners.delete(id);
-        resolve(message.phase === "done" ? { outcome: "ok" } : { outcome: "inconclusive", reason: message.message ?? "the trial failed" });
+        resolve(
+          message.phase === "done"
+            ? { outcome: "ok" }
+            : { outcome: "inconclusive", reason: message.message ?? "the trial failed" },
+        );
       });
       worker.postMessage({ id, sourcePath: sourcePath.startsWith("file:") ? fileURLToPath(sourcePath) : sourcePath });
     });

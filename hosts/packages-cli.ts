@@ -10,7 +10,12 @@
  * untrusted project never evaluates its modules (ids come from static reading, see plugin-id.ts).
  */
 import { join, relative, resolve } from "node:path";
-import { PackagesContract, type InstalledPackage, type PackageManager, type UpdateOutcome } from "../contracts/packages.js";
+import {
+  PackagesContract,
+  type InstalledPackage,
+  type PackageManager,
+  type UpdateOutcome,
+} from "../contracts/packages.js";
 import { PackageSourceError } from "../kit/packages/package-source.js";
 import type { Handle, Kernel } from "../kernel/index.js";
 import { hostPluginEntry } from "./host-plugin.js";
@@ -78,26 +83,52 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
   try {
     switch (command.name) {
       case "install": {
-        const installed = await manager.api.install(command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal, projectTrusted });
-        process.stdout.write(`Installed ${installed.source}${installed.version !== undefined ? ` ${installed.version}` : ""} (${installed.scope})\n`);
+        const installed = await manager.api.install(command.source!, {
+          cwd: place.cwd,
+          local: command.local,
+          onProgress: progress,
+          signal: controller.signal,
+          projectTrusted,
+        });
+        process.stdout.write(
+          `Installed ${installed.source}${installed.version !== undefined ? ` ${installed.version}` : ""} (${installed.scope})\n`,
+        );
         process.stdout.write(await describePackage(installed, await describer(installed)));
         return 0;
       }
       case "remove": {
-        const removed = await manager.api.remove(command.source!, { cwd: place.cwd, local: command.local, onProgress: progress, signal: controller.signal, projectTrusted });
-        if (!removed) return fail(`${command.source} is not in the ${command.local ? "project" : "global"} packages setting; see "pi list"`, EXIT_FAILURE);
+        const removed = await manager.api.remove(command.source!, {
+          cwd: place.cwd,
+          local: command.local,
+          onProgress: progress,
+          signal: controller.signal,
+          projectTrusted,
+        });
+        if (!removed)
+          return fail(
+            `${command.source} is not in the ${command.local ? "project" : "global"} packages setting; see "pi list"`,
+            EXIT_FAILURE,
+          );
         process.stdout.write(`Removed ${command.source}\n`);
         return 0;
       }
       case "update": {
-        const outcomes = await manager.api.update(command.source, { cwd: place.cwd, onProgress: progress, signal: controller.signal, projectTrusted });
+        const outcomes = await manager.api.update(command.source, {
+          cwd: place.cwd,
+          onProgress: progress,
+          signal: controller.signal,
+          projectTrusted,
+        });
         if (outcomes.length === 0) process.stdout.write("No packages installed.\n");
         for (const outcome of outcomes) process.stdout.write(`${outcomeLine(outcome)}\n`);
         return 0;
       }
       case "list": {
         const packages = await manager.api.list(place.cwd);
-        if (command.json) process.stdout.write(`${JSON.stringify(packages, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`);
+        if (command.json)
+          process.stdout.write(
+            `${JSON.stringify(packages, (_key, value: unknown) => (value === undefined ? null : value), 2)}\n`,
+          );
         else process.stdout.write(await formatList(packages, place, describer, projectTrusted));
         return 0;
       }
@@ -105,7 +136,8 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
         return fail(`unknown package command "${String(command.name)}"`, EXIT_BAD_INPUT);
     }
   } catch (error) {
-    if (cancelledBy !== undefined) return fail(`pi ${command.name} cancelled by ${cancelledBy}; nothing was changed`, CANCEL_SIGNALS[cancelledBy]);
+    if (cancelledBy !== undefined)
+      return fail(`pi ${command.name} cancelled by ${cancelledBy}; nothing was changed`, CANCEL_SIGNALS[cancelledBy]);
     return fail((error as Error).message, error instanceof PackageSourceError ? EXIT_BAD_INPUT : EXIT_FAILURE);
   } finally {
     await kernel.shutdown();
@@ -116,19 +148,29 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
 function parsePackageCommand(argv: string[]): PackageCommand {
   const [word, ...rest] = argv;
   const name = word === "uninstall" ? "remove" : (word as PackageCommand["name"]);
-  const command: PackageCommand = { name, source: undefined, local: false, json: false, help: false, approve: undefined };
+  const command: PackageCommand = {
+    name,
+    source: undefined,
+    local: false,
+    json: false,
+    help: false,
+    approve: undefined,
+  };
   for (const arg of rest) {
     if (arg === "-l" || arg === "--local") command.local = true;
     else if (arg === "-a" || arg === "--approve") command.approve = true;
     else if (arg === "-na" || arg === "--no-approve") command.approve = false;
     else if (arg === "--json" && name === "list") command.json = true;
     else if (arg === "-h" || arg === "--help") command.help = true;
-    else if (arg.startsWith("-") && arg !== "-") throw new Error(`unknown option ${arg} for "pi ${word}"; usage: ${usageLine(name)}`);
+    else if (arg.startsWith("-") && arg !== "-")
+      throw new Error(`unknown option ${arg} for "pi ${word}"; usage: ${usageLine(name)}`);
     else if (command.source === undefined && name !== "list") command.source = arg;
     else throw new Error(`unexpected argument "${arg}"; usage: ${usageLine(name)}`);
   }
-  if (command.local && (name === "update" || name === "list")) throw new Error(`-l is for install and remove; "pi ${name}" covers the global and project packages`);
-  if (!command.help && command.source === undefined && (name === "install" || name === "remove")) throw new Error(`missing package source; usage: ${usageLine(name)}`);
+  if (command.local && (name === "update" || name === "list"))
+    throw new Error(`-l is for install and remove; "pi ${name}" covers the global and project packages`);
+  if (!command.help && command.source === undefined && (name === "install" || name === "remove"))
+    throw new Error(`missing package source; usage: ${usageLine(name)}`);
   return command;
 }
 
@@ -143,7 +185,8 @@ function usage(name: PackageCommand["name"]): string {
   const about = {
     install: "Install a package and add it to the packages setting (-l: the project's .pi/settings.json).",
     remove: "Remove a package: its install folder and its packages setting entry (-l: the project's).",
-    update: "Move unpinned packages (or the one named) to their newest version; npm:<name>@<version> and git:...@<ref> stay pinned.",
+    update:
+      "Move unpinned packages (or the one named) to their newest version; npm:<name>@<version> and git:...@<ref> stay pinned.",
     list: "List the packages of the global and project settings: version, folder and what each contributes.",
   }[name];
   return `Usage: ${usageLine(name)}\n\n${about}\n\n-a, --approve: trust this project for this one command (its packages and "npmCommand" setting apply); -na, --no-approve: do not, even if it is trusted.\n\nSources: npm:<name>[@version], git:<host>/<path>[@ref], https://, ssh://, git:// URLs, or a local path.\n`;
@@ -156,15 +199,27 @@ const PACKAGE_MANAGER_BUILTINS = ["settings", "packages"];
  * Boots the built-in settings and packages plugins alone, next to the host's own plugin, which tells them
  * the agent folder (and, as no trust was decided for this, that the project's files do not apply).
  */
-async function bootPackageManager(place: PackageCommandPlace): Promise<{ kernel: Kernel; manager: Handle<PackageManager> }> {
+async function bootPackageManager(
+  place: PackageCommandPlace,
+): Promise<{ kernel: Kernel; manager: Handle<PackageManager> }> {
   const { Kernel, formatLifecycleError } = await import("../kernel/index.js");
   const kernel = new Kernel();
-  const builtin = (name: string) => ({ id: name, source: { kind: "builtin" as const, name, path: join(place.builtinDir, name, "index.js") } });
-  const environment = { cwd: resolve(place.cwd), agentDir: resolve(place.agentDir), projectTrust: { trusted: false, source: "default" as const } };
+  const builtin = (name: string) => ({
+    id: name,
+    source: { kind: "builtin" as const, name, path: join(place.builtinDir, name, "index.js") },
+  });
+  const environment = {
+    cwd: resolve(place.cwd),
+    agentDir: resolve(place.agentDir),
+    projectTrust: { trusted: false, source: "default" as const },
+  };
   const boot = await kernel.boot([hostPluginEntry(environment), ...PACKAGE_MANAGER_BUILTINS.map(builtin)]);
   if (!boot.ok || boot.errors.length > 0) {
     await kernel.shutdown();
-    const reasons = [...boot.configErrors.map((e) => `${e.pluginId}: ${e.field}: ${e.message}`), ...boot.errors.map(formatLifecycleError)];
+    const reasons = [
+      ...boot.configErrors.map((e) => `${e.pluginId}: ${e.field}: ${e.message}`),
+      ...boot.errors.map(formatLifecycleError),
+    ];
     throw new Error(`the package manager did not start: ${reasons.join("; ")}`);
   }
   return { kernel, manager: kernel.use(PackagesContract) };
@@ -172,8 +227,10 @@ async function bootPackageManager(place: PackageCommandPlace): Promise<{ kernel:
 
 /** One line per update outcome. */
 function outcomeLine(outcome: UpdateOutcome): string {
-  const short = (v: string | undefined): string => (v !== undefined && /^[0-9a-f]{40}$/.test(v) ? v.slice(0, 7) : (v ?? "?"));
-  if (outcome.status === "updated") return `Updated ${outcome.source} ${outcome.from === undefined ? "" : `${short(outcome.from)} -> `}${short(outcome.to)}`;
+  const short = (v: string | undefined): string =>
+    v !== undefined && /^[0-9a-f]{40}$/.test(v) ? v.slice(0, 7) : (v ?? "?");
+  if (outcome.status === "updated")
+    return `Updated ${outcome.source} ${outcome.from === undefined ? "" : `${short(outcome.from)} -> `}${short(outcome.to)}`;
   if (outcome.status === "pinned") return `Pinned ${outcome.source} stays at ${short(outcome.from)}`;
   if (outcome.status === "current") return `Current ${outcome.source} is at the newest ${short(outcome.from)}`;
   return `Local ${outcome.source} is used where it is; nothing to update`;
@@ -195,7 +252,12 @@ function packageDescriber(projectTrusted: boolean): (pkg: InstalledPackage) => P
 }
 
 /** `pi list` for people: global packages, then project packages, each with folder and contributions. */
-async function formatList(packages: InstalledPackage[], place: PackageCommandPlace, describer: (pkg: InstalledPackage) => Promise<PluginIdLoader>, projectTrusted: boolean): Promise<string> {
+async function formatList(
+  packages: InstalledPackage[],
+  place: PackageCommandPlace,
+  describer: (pkg: InstalledPackage) => Promise<PluginIdLoader>,
+  projectTrusted: boolean,
+): Promise<string> {
   if (packages.length === 0) return "No packages installed.\n";
   let out = "";
   for (const scope of ["global", "project"] as const) {
@@ -203,7 +265,8 @@ async function formatList(packages: InstalledPackage[], place: PackageCommandPla
     if (ofScope.length === 0) continue;
     const file = scope === "global" ? join(place.agentDir, "settings.json") : join(place.cwd, ".pi", "settings.json");
     out += `${out === "" ? "" : "\n"}${scope === "global" ? "Global" : "Project"} packages (${file}):\n`;
-    if (scope === "project" && !projectTrusted) out += `  (not used: this project is not trusted; run "pi trust" here, or pass --approve)\n`;
+    if (scope === "project" && !projectTrusted)
+      out += `  (not used: this project is not trusted; run "pi trust" here, or pass --approve)\n`;
     for (const pkg of ofScope) out += await describePackage(pkg, await describer(pkg));
   }
   return out;
@@ -211,7 +274,14 @@ async function formatList(packages: InstalledPackage[], place: PackageCommandPla
 
 /** A package's lines: source and version, folder, contributions, problems. */
 async function describePackage(pkg: InstalledPackage, loadId: PluginIdLoader): Promise<string> {
-  const version = [pkg.version, pkg.ref !== undefined ? `ref ${pkg.ref}` : undefined, pkg.commit?.slice(0, 7), pkg.pinned ? "pinned" : undefined].filter(Boolean).join(", ");
+  const version = [
+    pkg.version,
+    pkg.ref !== undefined ? `ref ${pkg.ref}` : undefined,
+    pkg.commit?.slice(0, 7),
+    pkg.pinned ? "pinned" : undefined,
+  ]
+    .filter(Boolean)
+    .join(", ");
   let out = `  ${pkg.source}${version !== "" ? `  (${version})` : ""}\n`;
   if (pkg.path !== "") out += `    ${pkg.path}\n`;
   const at = (path: string): string => relative(pkg.path, path) || ".";

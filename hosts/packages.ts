@@ -58,17 +58,39 @@ export interface PackageLayers {
 }
 
 /** Reads the installed packages and builds their layers (which go on top of the user's distribution). */
-export async function installedPackageLayers(input: { agentDir: string; cwd: string; approveProject?: boolean; projectTrusted?: boolean }): Promise<PackageLayers> {
+export async function installedPackageLayers(input: {
+  agentDir: string;
+  cwd: string;
+  approveProject?: boolean;
+  projectTrusted?: boolean;
+}): Promise<PackageLayers> {
   const notices: string[] = [];
-  const packages = await readInstalledPackages(input.agentDir, input.cwd, notices, input.approveProject === true, input.projectTrusted);
+  const packages = await readInstalledPackages(
+    input.agentDir,
+    input.cwd,
+    notices,
+    input.approveProject === true,
+    input.projectTrusted,
+  );
   const layers: DistributionLayer[] = [];
   for (const pkg of packages) {
     if (pkg.distribution !== undefined) {
       const layer = await readDistribution(pkg.distribution);
-      if (layer === undefined) throw new DistributionError(pkg.distribution, undefined, undefined, `package ${pkg.source} lists this distribution but it is missing; reinstall the package`);
+      if (layer === undefined)
+        throw new DistributionError(
+          pkg.distribution,
+          undefined,
+          undefined,
+          `package ${pkg.source} lists this distribution but it is missing; reinstall the package`,
+        );
       layers.push(layer);
     }
-    if (pkg.plugins.length > 0) layers.push({ file: join(pkg.root, "package.json"), extends: "default", entries: pkg.plugins.map((p) => ({ id: p.id, use: p.file })) });
+    if (pkg.plugins.length > 0)
+      layers.push({
+        file: join(pkg.root, "package.json"),
+        extends: "default",
+        entries: pkg.plugins.map((p) => ({ id: p.id, use: p.file })),
+      });
   }
   return { layers, packages, contributions: packageContributionsOf(packages), notices };
 }
@@ -76,7 +98,9 @@ export async function installedPackageLayers(input: { agentDir: string; cwd: str
 /** What the packages hand to plugins through the host environment: skill and template paths, extension paths. */
 export function packageContributionsOf(packages: DistributionPackage[]): HostPackageContributions {
   return {
-    resources: packages.filter((p) => p.skills.length > 0 || p.prompts.length > 0).map((p) => ({ name: p.source, skills: p.skills, prompts: p.prompts })),
+    resources: packages
+      .filter((p) => p.skills.length > 0 || p.prompts.length > 0)
+      .map((p) => ({ name: p.source, skills: p.skills, prompts: p.prompts })),
     extensions: packages.flatMap((p) => p.extensions),
   };
 }
@@ -87,7 +111,13 @@ export function packageContributionsOf(packages: DistributionPackage[]): HostPac
  * `projectTrusted`, when the host already decided project trust, replaces both: false leaves the
  * project's packages out entirely (the host's own notice says so), true lets them run.
  */
-export async function readInstalledPackages(agentDir: string, cwd: string, notices: string[], approveProject = false, projectTrusted?: boolean): Promise<DistributionPackage[]> {
+export async function readInstalledPackages(
+  agentDir: string,
+  cwd: string,
+  notices: string[],
+  approveProject = false,
+  projectTrusted?: boolean,
+): Promise<DistributionPackage[]> {
   const out: DistributionPackage[] = [];
   let loadId: PluginIdLoader | undefined;
   for (const scope of ["global", "project"] as const) {
@@ -95,9 +125,15 @@ export async function readInstalledPackages(agentDir: string, cwd: string, notic
     const base = scopeBaseDir(scope, agentDir, cwd);
     const file = join(base, "settings.json");
     const entries = settingsPackages(file, notices);
-    if (scope === "project" && entries.length > 0 && !(projectTrusted ?? (approveProject || (await isTrusted(agentDir, cwd))))) {
+    if (
+      scope === "project" &&
+      entries.length > 0 &&
+      !(projectTrusted ?? (approveProject || (await isTrusted(agentDir, cwd))))
+    ) {
       // pi 1.6 reads a project's .pi configuration only once the project is trusted; its packages with it.
-      notices.push(`ignoring the ${entries.length} package(s) of ${file}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`);
+      notices.push(
+        `ignoring the ${entries.length} package(s) of ${file}: this project is not trusted; run "pi trust" here to use them, or pass --approve for this run`,
+      );
       continue;
     }
     for (const entry of entries) {
@@ -115,11 +151,18 @@ export async function readInstalledPackages(agentDir: string, cwd: string, notic
       }
       const root = packageInstallPath(source, base);
       if (!existsSync(root)) {
-        notices.push(`package ${text} in ${file} is not installed; run "pi install ${text}${scope === "project" ? " -l" : ""}"`);
+        notices.push(
+          `package ${text} in ${file} is not installed; run "pi install ${text}${scope === "project" ? " -l" : ""}"`,
+        );
         continue;
       }
       const isFile = statSync(root).isFile();
-      const { contributes, problems } = packageContributions(root, isFile ? undefined : readJson(join(root, "package.json")), isFile ? [] : folderNames(root), isFile);
+      const { contributes, problems } = packageContributions(
+        root,
+        isFile ? undefined : readJson(join(root, "package.json")),
+        isFile ? [] : folderNames(root),
+        isFile,
+      );
       for (const problem of problems) notices.push(`package ${text}: ${problem}`);
       const plugins: PackagePlugin[] = [];
       // A project's packages get here only in a trusted project (above), so every package's code applies.
@@ -169,10 +212,15 @@ export function resolvePackageUses(entries: MergedEntry[], packages: Distributio
     if (pkg === undefined) {
       fail(`package "${entry.use}" is not installed; install it with "pi install ${entry.use}"`);
     }
-    const plugin = pkg!.plugins.find((p) => p.id === entry.id) ?? (pkg!.plugins.length === 1 ? pkg!.plugins[0] : undefined);
+    const plugin =
+      pkg!.plugins.find((p) => p.id === entry.id) ?? (pkg!.plugins.length === 1 ? pkg!.plugins[0] : undefined);
     if (plugin === undefined) {
       const ids = pkg!.plugins.map((p) => p.id);
-      fail(ids.length === 0 ? `package "${entry.use}" has no pi-host plugins (its package.json lists none under "pi.plugins")` : `package "${entry.use}" has several plugins (${ids.join(", ")}); use one of their ids as this entry's id`);
+      fail(
+        ids.length === 0
+          ? `package "${entry.use}" has no pi-host plugins (its package.json lists none under "pi.plugins")`
+          : `package "${entry.use}" has several plugins (${ids.join(", ")}); use one of their ids as this entry's id`,
+      );
     }
     return { ...entry, use: plugin!.file };
   });

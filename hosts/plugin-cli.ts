@@ -24,7 +24,10 @@ export interface PluginCommandPlace {
 }
 
 /** A parsed `pi plugin` command line. */
-type PluginCommand = { name: "help" } | { name: "new"; pluginName: string; dir: string } | { name: "eject"; id: string; local: boolean };
+type PluginCommand =
+  | { name: "help" }
+  | { name: "new"; pluginName: string; dir: string }
+  | { name: "eject"; id: string; local: boolean };
 
 /** Runs `pi plugin ...` (argv after the word "plugin"); resolves with the exit code. */
 export async function runPluginCommand(argv: string[], place: PluginCommandPlace): Promise<number> {
@@ -62,7 +65,8 @@ const USAGE = `Usage:
 export function parsePluginCommand(argv: string[]): PluginCommand {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return { name: "help" };
-  if (sub !== "new" && sub !== "eject") throw new UsageError(`unknown command "pi plugin ${sub}"; use "pi plugin new <name>" or "pi plugin eject <id>"`);
+  if (sub !== "new" && sub !== "eject")
+    throw new UsageError(`unknown command "pi plugin ${sub}"; use "pi plugin new <name>" or "pi plugin eject <id>"`);
   const positionals: string[] = [];
   let dir: string | undefined;
   let local = false;
@@ -71,19 +75,27 @@ export function parsePluginCommand(argv: string[]): PluginCommand {
     if (arg === "--help" || arg === "-h") return { name: "help" };
     if (sub === "new" && (arg === "--dir" || arg.startsWith("--dir="))) {
       const value = arg === "--dir" ? rest[++i] : arg.slice("--dir=".length);
-      if (value === undefined || value === "") throw new UsageError(`--dir needs a folder: pi plugin new <name> --dir <folder>`);
+      if (value === undefined || value === "")
+        throw new UsageError(`--dir needs a folder: pi plugin new <name> --dir <folder>`);
       dir = value;
     } else if (sub === "eject" && (arg === "-l" || arg === "--local")) {
       local = true;
     } else if (arg.startsWith("-")) {
-      throw new UsageError(`unknown flag ${arg} for "pi plugin ${sub}"; ${sub === "new" ? "it takes --dir <folder>" : "it takes -l"}`);
+      throw new UsageError(
+        `unknown flag ${arg} for "pi plugin ${sub}"; ${sub === "new" ? "it takes --dir <folder>" : "it takes -l"}`,
+      );
     } else {
       positionals.push(arg);
     }
   }
   const what = sub === "new" ? "<name>" : "<id>";
-  if (positionals.length !== 1) throw new UsageError(`pi plugin ${sub} takes one ${what}${positionals.length > 1 ? `, not ${positionals.length}` : ""}: pi plugin ${sub} ${what}`);
-  return sub === "new" ? { name: "new", pluginName: positionals[0]!, dir: dir ?? "." } : { name: "eject", id: positionals[0]!, local };
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `pi plugin ${sub} takes one ${what}${positionals.length > 1 ? `, not ${positionals.length}` : ""}: pi plugin ${sub} ${what}`,
+    );
+  return sub === "new"
+    ? { name: "new", pluginName: positionals[0]!, dir: dir ?? "." }
+    : { name: "eject", id: positionals[0]!, local };
 }
 
 async function runNew(name: string, dir: string, place: PluginCommandPlace): Promise<number> {
@@ -105,7 +117,8 @@ async function runEject(id: string, local: boolean, place: PluginCommandPlace): 
     `Ejected ${outcome.builtin} to ${outcome.dest} (${outcome.files.length} files, copied unchanged)`,
     `${outcome.distributionFile}: "${id}" now uses ${outcome.use}`,
   ];
-  if (outcome.dependencies !== undefined) lines.push(`Its npm imports resolve from ${outcome.dependencies} (node_modules link in the copy)`);
+  if (outcome.dependencies !== undefined)
+    lines.push(`Its npm imports resolve from ${outcome.dependencies} (node_modules link in the copy)`);
   lines.push(`Edit it while pi runs: pi --watch`);
   process.stdout.write(`${lines.join("\n")}\n`);
   for (const notice of outcome.notices) process.stderr.write(`pi: ${notice}\n`);

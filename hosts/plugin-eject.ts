@@ -54,28 +54,40 @@ export interface EjectOutcome {
 /** Copies a built-in's source out and points the distribution at it. Throws UsageError on bad input. */
 export async function ejectPlugin(request: EjectRequest): Promise<EjectOutcome> {
   const base = request.local ? projectDir(request.cwd) : request.agentDir;
-  const inputs = { cwd: request.cwd, agentDir: request.agentDir, defaultFile: request.defaultFile, builtinDir: request.builtinDir };
+  const inputs = {
+    cwd: request.cwd,
+    agentDir: request.agentDir,
+    defaultFile: request.defaultFile,
+    builtinDir: request.builtinDir,
+  };
   const builtins = builtinNames(request.builtinDir);
   const entry = (await resolveDistribution(inputs)).entries.find((e) => e.id === request.id);
   let builtin: string;
   if (entry !== undefined) {
     if (!builtins.includes(entry.use)) {
-      throw new UsageError(`plugin "${request.id}" already runs from ${describeUse(entry.use, entry.useFrom)}, not a built-in; edit it there`);
+      throw new UsageError(
+        `plugin "${request.id}" already runs from ${describeUse(entry.use, entry.useFrom)}, not a built-in; edit it there`,
+      );
     }
     builtin = entry.use;
   } else if (builtins.includes(request.id)) {
     builtin = request.id;
   } else {
-    throw new UsageError(`no plugin "${request.id}" in the distribution and no built-in of that name; see "pi plugins" (built-ins: ${builtins.join(", ")})`);
+    throw new UsageError(
+      `no plugin "${request.id}" in the distribution and no built-in of that name; see "pi plugins" (built-ins: ${builtins.join(", ")})`,
+    );
   }
 
   const sourceDir = builtinSourceDir(request.packageRoot, builtin);
   if (sourceDir === undefined) {
-    throw new UsageError(`this pi-host has no source for the built-in "${builtin}" (plugins/<kind>/${builtin}/index.ts); reinstall a pi-host that ships plugins/`);
+    throw new UsageError(
+      `this pi-host has no source for the built-in "${builtin}" (plugins/<kind>/${builtin}/index.ts); reinstall a pi-host that ships plugins/`,
+    );
   }
   const folder = request.id.replace(/[^A-Za-z0-9._-]/g, "-");
   const dest = join(base, "plugins", folder);
-  if (existsSync(dest)) throw new UsageError(`${dest} already exists; edit that copy, or remove it to eject "${request.id}" again`);
+  if (existsSync(dest))
+    throw new UsageError(`${dest} already exists; edit that copy, or remove it to eject "${request.id}" again`);
 
   const files = sourceFiles(sourceDir);
   const packages = importedPackages(sourceDir, files);
@@ -109,12 +121,18 @@ export async function ejectPlugin(request: EjectRequest): Promise<EjectOutcome> 
 
   const notices: string[] = [];
   if (entry === undefined) notices.push(`"${request.id}" was not in the distribution; it now runs, from the copy`);
-  notices.push(...(dependencies?.missing.map((name) => `the copy imports "${name}", which this pi-host cannot resolve; install it next to the copy`) ?? []));
+  notices.push(
+    ...(dependencies?.missing.map(
+      (name) => `the copy imports "${name}", which this pi-host cannot resolve; install it next to the copy`,
+    ) ?? []),
+  );
   const after = await resolveDistribution(inputs);
   notices.push(...after.notices);
   const now = after.entries.find((e) => e.id === request.id);
   if (now !== undefined && resolve(dirname(now.useFrom), expandHome(now.use)) !== dest) {
-    notices.push(`"${request.id}" still runs from ${describeUse(now.use, now.useFrom)}, set by a later layer; point that entry at ${dest}`);
+    notices.push(
+      `"${request.id}" still runs from ${describeUse(now.use, now.useFrom)}, set by a later layer; point that entry at ${dest}`,
+    );
   } else if (now !== undefined && !now.enabled) {
     notices.push(`"${request.id}" is disabled in the distribution; set "enabled": true to run the copy`);
   }
@@ -199,7 +217,9 @@ async function withEntry(file: string, id: string, use: string): Promise<string>
     parseDistribution(file, text);
     data = JSON.parse(text) as unknown;
   }
-  const list: Array<Record<string, unknown>> = Array.isArray(data) ? data : (((data as Record<string, unknown>).plugins ??= []) as Array<Record<string, unknown>>);
+  const list: Array<Record<string, unknown>> = Array.isArray(data)
+    ? data
+    : (((data as Record<string, unknown>).plugins ??= []) as Array<Record<string, unknown>>);
   const existing = list.find((e) => e.id === id);
   if (existing !== undefined) existing.use = use;
   else list.push({ id, use });

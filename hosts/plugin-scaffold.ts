@@ -31,15 +31,26 @@ const NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 /** Writes a new plugin folder. Throws UsageError on a bad name or a folder that already has files. */
 export async function scaffoldPlugin(request: ScaffoldRequest): Promise<ScaffoldOutcome> {
   if (!NAME.test(request.name)) {
-    throw new UsageError(`plugin name "${request.name}" must be lower-case words joined by "-" (e.g. my-tool): it becomes the plugin id and the folder name`);
+    throw new UsageError(
+      `plugin name "${request.name}" must be lower-case words joined by "-" (e.g. my-tool): it becomes the plugin id and the folder name`,
+    );
   }
   const dir = resolve(request.cwd, expandHome(request.parentDir), request.name);
-  if (existsSync(dir) && readdirSync(dir).length > 0) throw new UsageError(`${dir} already exists and is not empty; choose another name or --dir`);
+  if (existsSync(dir) && readdirSync(dir).length > 0)
+    throw new UsageError(`${dir} already exists and is not empty; choose another name or --dir`);
   const tool = request.name.replace(/-/g, "_");
   const files = [
     { path: "index.ts", purpose: `the plugin: the "${tool}" tool, with config`, text: indexSource(request.name, tool) },
-    { path: `${request.name}.test.ts`, purpose: "its test: a Kernel running the plugin from this folder", text: testSource(request.name, tool) },
-    { path: "vitest.config.mjs", purpose: `resolves "pi-host" to this pi for the test`, text: vitestConfigSource(request.apiModule) },
+    {
+      path: `${request.name}.test.ts`,
+      purpose: "its test: a Kernel running the plugin from this folder",
+      text: testSource(request.name, tool),
+    },
+    {
+      path: "vitest.config.mjs",
+      purpose: `resolves "pi-host" to this pi for the test`,
+      text: vitestConfigSource(request.apiModule),
+    },
     { path: "README.md", purpose: "how to run, test and live-edit it", text: readmeSource(request.name, tool) },
   ];
   await mkdir(dir, { recursive: true });

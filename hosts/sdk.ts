@@ -14,10 +14,21 @@
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AgentSessionContract, SESSION_EVENT, type AgentSession, type SessionEvent } from "../contracts/agent-session.js";
+import {
+  AgentSessionContract,
+  SESSION_EVENT,
+  type AgentSession,
+  type SessionEvent,
+} from "../contracts/agent-session.js";
 import type { ThinkingLevel } from "../contracts/ai/index.js";
 import type { HostFlags } from "../contracts/host-environment.js";
-import { formatLifecycleError, type Handle, type Kernel, type PluginDefinition, type PluginEntry } from "../kernel/index.js";
+import {
+  formatLifecycleError,
+  type Handle,
+  type Kernel,
+  type PluginDefinition,
+  type PluginEntry,
+} from "../kernel/index.js";
 import { composeKernel, resolveDistribution, type ConfigOverride } from "./compose.js";
 import { THINKING_LEVELS } from "./cli-flags.js";
 import { DistributionError, type DistributionEntry } from "./distribution.js";
@@ -79,7 +90,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   const cwd = resolve(options.cwd ?? process.cwd());
   const agentDir = options.agentDir === undefined ? defaultAgentDir() : resolve(cwd, expandHome(options.agentDir));
   const builtinDir = fileURLToPath(new URL("./plugins/", import.meta.url));
-  const inline = (options.plugins ?? []).filter((p): p is Extract<SdkPlugin, { definition: unknown }> => "definition" in p);
+  const inline = (options.plugins ?? []).filter(
+    (p): p is Extract<SdkPlugin, { definition: unknown }> => "definition" in p,
+  );
   const entries = (options.plugins ?? []).filter((p): p is DistributionEntry => !("definition" in p));
 
   let composed;
@@ -118,7 +131,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
   const session = kernel.use(AgentSessionContract);
   if (!session.available) {
     await kernel.shutdown();
-    throw new Error(`no plugin provides "${AgentSessionContract.id}"${boot.errors.length > 0 ? `: ${diagnostics.join("; ")}` : "; enable one in plugins.json"}`);
+    throw new Error(
+      `no plugin provides "${AgentSessionContract.id}"${boot.errors.length > 0 ? `: ${diagnostics.join("; ")}` : "; enable one in plugins.json"}`,
+    );
   }
   let disposed: Promise<void> | undefined;
   return {
@@ -139,7 +154,9 @@ export async function createAgentSession(options: CreateAgentSessionOptions = {}
 /** The embedder's per-run choices, handed to plugins through the host environment as the CLI's flags are. */
 function sessionFlags(options: CreateAgentSessionOptions, cwd: string): HostFlags {
   if (options.thinking !== undefined && !(THINKING_LEVELS as readonly string[]).includes(options.thinking)) {
-    throw new Error(`createAgentSession: thinking must be one of ${THINKING_LEVELS.join(", ")}, not "${String(options.thinking)}"`);
+    throw new Error(
+      `createAgentSession: thinking must be one of ${THINKING_LEVELS.join(", ")}, not "${String(options.thinking)}"`,
+    );
   }
   const session = options.session;
   const flags: HostFlags = {
@@ -148,7 +165,10 @@ function sessionFlags(options: CreateAgentSessionOptions, cwd: string): HostFlag
     thinking: options.thinking,
     apiKey: options.apiKey,
     tools: options.tools,
-    session: session === undefined || session === "new" || session === "continue" || session === "none" ? session : resolve(cwd, expandHome(session)),
+    session:
+      session === undefined || session === "new" || session === "continue" || session === "none"
+        ? session
+        : resolve(cwd, expandHome(session)),
     sessionDir: options.sessionDir === undefined ? undefined : resolve(cwd, expandHome(options.sessionDir)),
     systemPrompt: options.systemPrompt,
     appendSystemPrompt: options.appendSystemPrompt,
@@ -163,7 +183,9 @@ function configOverrides(options: CreateAgentSessionOptions, entries: Distributi
     const defined = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined));
     if (Object.keys(defined).length > 0) overrides.push({ id, flag, config: defined });
   };
-  for (const entry of entries) if (entry.config !== undefined && entry.enabled !== false) add(entry.id, `the plugins entry "${entry.id}"`, entry.config);
+  for (const entry of entries)
+    if (entry.config !== undefined && entry.enabled !== false)
+      add(entry.id, `the plugins entry "${entry.id}"`, entry.config);
   for (const [id, config] of Object.entries(options.config ?? {})) add(id, `config["${id}"]`, config);
   return overrides;
 }

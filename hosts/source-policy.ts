@@ -15,7 +15,9 @@ export const SOURCE_EXTENSIONS = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", 
  * entry file only itself.
  */
 export function sourceRoot(path: string): { dir: string; file: string | undefined } {
-  return /^index\.[cm]?[jt]s$/.test(basename(path)) ? { dir: dirname(path), file: undefined } : { dir: dirname(path), file: path };
+  return /^index\.[cm]?[jt]s$/.test(basename(path))
+    ? { dir: dirname(path), file: undefined }
+    : { dir: dirname(path), file: path };
 }
 
 /** Whether a changed path belongs to a plugin's source (ignores dot-files, editor backups, node_modules). */

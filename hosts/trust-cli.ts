@@ -21,7 +21,9 @@ export async function runTrustCommand(args: string[], place: TrustCommandPlace):
   const dirs = args.filter((a) => a !== "--no");
   const unknown = dirs.find((a) => a.startsWith("-"));
   if (unknown !== undefined || dirs.length > 1) {
-    place.stderr.write(`pi: pi trust takes one folder and --no; ${unknown !== undefined ? `unknown flag ${unknown}` : `got ${dirs.length} folders`}\n`);
+    place.stderr.write(
+      `pi: pi trust takes one folder and --no; ${unknown !== undefined ? `unknown flag ${unknown}` : `got ${dirs.length} folders`}\n`,
+    );
     return 2;
   }
   const dir = resolve(place.cwd, dirs[0] ?? ".");

@@ -72,7 +72,9 @@ export function skippedNotice(cwd: string, resources: string[]): string {
  */
 export async function defaultProjectTrust(agentDir: string): Promise<DefaultProjectTrust> {
   try {
-    const settings = JSON.parse(await readFile(join(agentDir, "settings.json"), "utf8")) as { defaultProjectTrust?: unknown };
+    const settings = JSON.parse(await readFile(join(agentDir, "settings.json"), "utf8")) as {
+      defaultProjectTrust?: unknown;
+    };
     const value = settings?.defaultProjectTrust;
     return value === "always" || value === "never" ? value : "ask";
   } catch {

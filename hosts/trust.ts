@@ -49,7 +49,10 @@ export function canonicalDir(dir: string): string {
 }
 
 /** Every saved decision: trust.json, over the old list's entries (each `true`). Unreadable files decide nothing. */
-export async function readTrustStore(agent: string, files: TrustFileAccess = nodeTrustFileAccess): Promise<Record<string, TrustValue>> {
+export async function readTrustStore(
+  agent: string,
+  files: TrustFileAccess = nodeTrustFileAccess,
+): Promise<Record<string, TrustValue>> {
   const store: Record<string, TrustValue> = {};
   for (const dir of await legacyTrustedList(agent, files)) store[dir] = true;
   try {
@@ -83,7 +86,11 @@ export async function trustedProjects(agent: string): Promise<string[]> {
 }
 
 /** The decision that applies to `cwd`: its own, else its nearest decided ancestor's; undefined when none. */
-export async function savedDecision(agent: string, cwd: string, files: TrustFileAccess = nodeTrustFileAccess): Promise<{ dir: string; trusted: boolean } | undefined> {
+export async function savedDecision(
+  agent: string,
+  cwd: string,
+  files: TrustFileAccess = nodeTrustFileAccess,
+): Promise<{ dir: string; trusted: boolean } | undefined> {
   const store = await readTrustStore(agent, files);
   // Both spellings: the canonical one pi writes, and the plain absolute one older lists hold.
   for (const start of new Set([canonicalDir(cwd), resolve(cwd)])) {
@@ -109,7 +116,12 @@ const LOCK = { attempts: 100, delayMs: 20, staleMs: 10_000 };
  * inside the lock so a decision pi saved meanwhile is kept. The file is replaced atomically; on any
  * failure (a full disk) the temporary file is removed and the old file stays as it was.
  */
-export async function saveTrustDecision(agent: string, dir: string, value: TrustValue, files: TrustFileAccess = nodeTrustFileAccess): Promise<string> {
+export async function saveTrustDecision(
+  agent: string,
+  dir: string,
+  value: TrustValue,
+  files: TrustFileAccess = nodeTrustFileAccess,
+): Promise<string> {
   const key = canonicalDir(dir);
   const file = trustStorePath(agent);
   await mkdir(dirname(file), { recursive: true });
@@ -122,7 +134,11 @@ export async function saveTrustDecision(agent: string, dir: string, value: Trust
       if ((error as NodeJS.ErrnoException).code !== "ENOENT" && !(error instanceof SyntaxError)) throw error;
     }
     current[key] = value;
-    const sorted = Object.fromEntries(Object.keys(current).sort().map((k) => [k, current[k]]));
+    const sorted = Object.fromEntries(
+      Object.keys(current)
+        .sort()
+        .map((k) => [k, current[k]]),
+    );
     const temp = `${file}.${process.pid}.tmp`;
     try {
       await files.writeFile(temp, `${JSON.stringify(sorted, null, 2)}\n`);
@@ -161,7 +177,8 @@ async function withLock(lockPath: string, body: () => Promise<void>): Promise<vo
     }
     await new Promise((done) => setTimeout(done, LOCK.delayMs));
   }
-  if (!acquired) throw new Error(`another process is writing ${dirname(lockPath)}/trust.json (lock ${lockPath}); try again`);
+  if (!acquired)
+    throw new Error(`another process is writing ${dirname(lockPath)}/trust.json (lock ${lockPath}); try again`);
   try {
     await body();
   } finally {
@@ -170,7 +187,17 @@ async function withLock(lockPath: string, body: () => Promise<void>): Promise<vo
 }
 
 /** pi's protected project resources, relative to the folder they are found in. */
-const PROTECTED_IN_PI = [".pi/settings.json", ".pi/mcp.json", ".pi/extensions", ".pi/skills", ".pi/prompts", ".pi/themes", ".pi/SYSTEM.md", ".pi/APPEND_SYSTEM.md", ".pi/plugins.json"];
+const PROTECTED_IN_PI = [
+  ".pi/settings.json",
+  ".pi/mcp.json",
+  ".pi/extensions",
+  ".pi/skills",
+  ".pi/prompts",
+  ".pi/themes",
+  ".pi/SYSTEM.md",
+  ".pi/APPEND_SYSTEM.md",
+  ".pi/plugins.json",
+];
 
 /**
  * The protected resources `cwd` holds, as paths relative to it (`.agents/skills` of an ancestor as an

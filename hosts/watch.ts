@@ -63,7 +63,8 @@ export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): 
     ignored: (path: string) => path.split(/[\\/]/).includes("node_modules"),
   }) as unknown as ChokidarWatcher;
   // chokidar never reports "ready" for an empty list; with nothing to watch there is no scan to wait for.
-  const ready = initial.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => watcher.on("ready", () => resolve()));
+  const ready =
+    initial.length === 0 ? Promise.resolve() : new Promise<void>((resolve) => watcher.on("ready", () => resolve()));
 
   const reload = (id: string): void => {
     void reloadGuarded(kernel, id, options.trialDeadlineMs).then((result) => options.onReload?.(result));
@@ -105,7 +106,8 @@ export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): 
   watcher.on("unlinkDir", (path: string) => {
     const gone = [...watched].filter((dir) => dir === path || dir.startsWith(path + sep));
     for (const dir of gone) lost.add(dir);
-    if (gone.length > 0 && lostTimer === undefined) lostTimer = setTimeout(lookForLost, options.lostFolderPollMs ?? 250).unref();
+    if (gone.length > 0 && lostTimer === undefined)
+      lostTimer = setTimeout(lookForLost, options.lostFolderPollMs ?? 250).unref();
   });
 
   const refresh = (): void => {
@@ -135,7 +137,11 @@ export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): 
  * one whose top level does not finish in time is refused (the old generation keeps serving) instead of
  * freezing the host.
  */
-export async function reloadGuarded(kernel: Kernel, id: string, trialDeadlineMs: number | undefined): Promise<OperationResult> {
+export async function reloadGuarded(
+  kernel: Kernel,
+  id: string,
+  trialDeadlineMs: number | undefined,
+): Promise<OperationResult> {
   const entry = kernel.entries().find((e) => e.id === id);
   if (trialDeadlineMs !== undefined && entry?.source.kind === "file") {
     const path = entry.source.path;
@@ -144,8 +150,19 @@ export async function reloadGuarded(kernel: Kernel, id: string, trialDeadlineMs:
       const before = await hashSource(path).catch(() => undefined);
       const verdict = await trialLoad(path, { deadlineMs: trialDeadlineMs });
       if (verdict.outcome === "hung") {
-        const cause = new Error(`its top level ran for over ${verdict.deadlineMs} ms without finishing (an endless loop?); the previous version keeps running`);
-        return { pluginId: id, status: "aborted", error: { pluginId: id, phase: "load", generation: kernel.describe().plugins.find((p) => p.id === id)?.generation ?? 0, cause } };
+        const cause = new Error(
+          `its top level ran for over ${verdict.deadlineMs} ms without finishing (an endless loop?); the previous version keeps running`,
+        );
+        return {
+          pluginId: id,
+          status: "aborted",
+          error: {
+            pluginId: id,
+            phase: "load",
+            generation: kernel.describe().plugins.find((p) => p.id === id)?.generation ?? 0,
+            cause,
+          },
+        };
       }
       if (before === (await hashSource(path).catch(() => undefined))) break;
     }
@@ -160,10 +177,15 @@ export const RELOAD_REQUEST = "host:reload-request";
  * Answers `/reload`: reloads every enabled plugin loaded from source (a saved edit takes effect; an
  * unchanged file is a no-op by content hash). Returns the function that stops listening.
  */
-export function reloadOnRequest(kernel: Kernel, onReload?: (result: OperationResult) => void, trialDeadlineMs?: number): () => void {
+export function reloadOnRequest(
+  kernel: Kernel,
+  onReload?: (result: OperationResult) => void,
+  trialDeadlineMs?: number,
+): () => void {
   return kernel.on(RELOAD_REQUEST, () => {
     for (const entry of kernel.entries()) {
-      if (entry.enabled && entry.source.kind === "file") void reloadGuarded(kernel, entry.id, trialDeadlineMs).then((result) => onReload?.(result));
+      if (entry.enabled && entry.source.kind === "file")
+        void reloadGuarded(kernel, entry.id, trialDeadlineMs).then((result) => onReload?.(result));
     }
   });
 }

@@ -25,7 +25,9 @@ export interface Need {
 export function checkOffers(pluginId: string, offers: Offer[], others: Offer[], needs: Need[]): void {
   for (const offer of offers) {
     if (!semver.valid(offer.version)) {
-      throw new ContractError(`plugin "${pluginId}" provides "${offer.contract.id}" at "${offer.version}", which is not a semver version`);
+      throw new ContractError(
+        `plugin "${pluginId}" provides "${offer.contract.id}" at "${offer.version}", which is not a semver version`,
+      );
     }
     if (offer.contract.kind === "single") {
       const rival = others.find((o) => o.contract.id === offer.contract.id && o.pluginId !== pluginId);
@@ -50,11 +52,15 @@ export function checkOffers(pluginId: string, offers: Offer[], others: Offer[], 
 export function checkNeeds(needs: Need[], offers: Offer[]): void {
   for (const need of needs) {
     if (!semver.validRange(need.range)) {
-      throw new ContractError(`${need.who} requires "${need.contract.id}" at "${need.range}", which is not a semver range`);
+      throw new ContractError(
+        `${need.who} requires "${need.contract.id}" at "${need.range}", which is not a semver range`,
+      );
     }
     const providers = offers.filter((o) => o.contract.id === need.contract.id);
     if (providers.length === 0 && need.contract.kind === "single" && !need.optional) {
-      throw new ContractError(`${need.who} requires "${need.contract.id}" ${need.range}, but no enabled plugin provides it`);
+      throw new ContractError(
+        `${need.who} requires "${need.contract.id}" ${need.range}, but no enabled plugin provides it`,
+      );
     }
     for (const provider of providers) {
       if (!semver.satisfies(provider.version, need.range, { includePrerelease: true })) {

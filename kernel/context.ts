@@ -83,7 +83,11 @@ export interface ContextHost {
 const KILL_GRACE_MS = 1_000;
 
 /** Builds the context for one generation. */
-export function createContext(gen: Generation, host: ContextHost, container: DependencyContainer): PluginContext<any, any> {
+export function createContext(
+  gen: Generation,
+  host: ContextHost,
+  container: DependencyContainer,
+): PluginContext<any, any> {
   // `owns`: the member starts an effect, which nothing could undo once this generation's disposal began.
   const alive = (member: string, owns = false): void => {
     if (gen.status === "retired" || gen.status === "discarded" || (owns && gen.abort.signal.aborted)) {
@@ -95,7 +99,9 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
   const required = new Set(requiresOf(gen.definition).map((need) => need.contract.id));
   const declared = (contract: Contract<any>, member: string): void => {
     if (required.has(contract.id)) return;
-    throw new ContractError(`plugin "${gen.pluginId}" calls ctx.${member}("${contract.id}") but does not list "${contract.id}" in requires`);
+    throw new ContractError(
+      `plugin "${gen.pluginId}" calls ctx.${member}("${contract.id}") but does not list "${contract.id}" in requires`,
+    );
   };
   const acting = (member: string, owns = false): void => {
     alive(member, owns);
@@ -124,7 +130,10 @@ export function createContext(gen: Generation, host: ContextHost, container: Dep
     },
     on(event: EventKey, handler: (payload: any) => void) {
       alive("on", true);
-      gen.addEffect({ name: `on:${typeof event === "string" ? event : event.name}`, start: () => host.listen(gen, event, handler) });
+      gen.addEffect({
+        name: `on:${typeof event === "string" ? event : event.name}`,
+        start: () => host.listen(gen, event, handler),
+      });
     },
     emit(event: EventKey, payload?: unknown) {
       acting("emit");

@@ -149,7 +149,8 @@ export class Generation {
       });
       try {
         const outcome = await Promise.race([Promise.resolve().then(dispose), timedOut]);
-        if (outcome === "timeout") onError(new Error(`disposer "${name}" did not finish within ${timeoutMs} ms; cut off`));
+        if (outcome === "timeout")
+          onError(new Error(`disposer "${name}" did not finish within ${timeoutMs} ms; cut off`));
       } catch (error) {
         onError(new Error(`disposer "${name}" threw: ${(error as Error).message}`, { cause: error }));
       } finally {

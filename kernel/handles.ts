@@ -57,7 +57,8 @@ export class Handle<T> {
   ) {
     const api: Record<string, (...args: unknown[]) => unknown> = {};
     for (const [method, mode] of Object.entries(contract.methods)) {
-      api[method] = mode === "sync" ? (...args) => this.invokeSync(method, args) : (...args) => this.invoke(method, args);
+      api[method] =
+        mode === "sync" ? (...args) => this.invokeSync(method, args) : (...args) => this.invoke(method, args);
     }
     this.api = Object.freeze(api) as unknown as ContractApi<T>;
   }
@@ -78,13 +79,17 @@ export class Handle<T> {
   }
 
   /** Calls `method` on the current provider, pinned to its generation until the result settles. */
-  call<K extends MethodKeys<T>>(method: K, ...args: NonNullable<T[K]> extends (...a: infer A) => any ? A : never): NonNullable<T[K]> extends (...a: any[]) => infer R ? R : never {
+  call<K extends MethodKeys<T>>(
+    method: K,
+    ...args: NonNullable<T[K]> extends (...a: infer A) => any ? A : never
+  ): NonNullable<T[K]> extends (...a: any[]) => infer R ? R : never {
     return this.invoke(method as string, args);
   }
 
   /** A sync method: while a gate holds the handle it cannot wait, so it fails typed instead. */
   private invokeSync(method: string, args: unknown[]): any {
-    if (this.held !== undefined && this.runtime.declaring === undefined) throw new HandleHeldError(this.contract.id, method);
+    if (this.held !== undefined && this.runtime.declaring === undefined)
+      throw new HandleHeldError(this.contract.id, method);
     return this.invoke(method, args);
   }
 

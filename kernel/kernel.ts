@@ -9,7 +9,14 @@ import { checkNeeds, checkOffers, type Need, type Offer } from "./compat.js";
 import { shapeMismatch, type Contract } from "./contract.js";
 import { checkState, type SchemaError, validated } from "./config.js";
 import { createContext, PluginTokens, type ContextHost } from "./context.js";
-import { ContractError, DeclareOnlyError, formatLifecycleError, lifecycleError, type LifecycleError, type Phase } from "./errors.js";
+import {
+  ContractError,
+  DeclareOnlyError,
+  formatLifecycleError,
+  lifecycleError,
+  type LifecycleError,
+  type Phase,
+} from "./errors.js";
 import { EventBus, type EventKey, type EventToken } from "./events.js";
 import { Generation, type GenerationSource } from "./generation.js";
 import { Handle, ManyHandle, type HandleRuntime } from "./handles.js";
@@ -229,7 +236,12 @@ export class Kernel {
 
   /** The entries the kernel knows, with their current source and config. */
   entries(): PluginEntry[] {
-    return [...this.records.values()].map((r) => ({ id: r.id, source: r.source, config: r.config, enabled: r.enabled }));
+    return [...this.records.values()].map((r) => ({
+      id: r.id,
+      source: r.source,
+      config: r.config,
+      enabled: r.enabled,
+    }));
   }
 
   /** The generation currently serving a plugin, for hosts and tests. */
@@ -282,7 +294,12 @@ export class Kernel {
       for (const record of [...this.records.values()].reverse()) {
         const waiting = this.dropGateWait(record);
         const number = waiting?.next?.number ?? record.active?.number ?? 0;
-        waiting?.settle({ pluginId: record.id, status: "aborted", generation: number, error: lifecycleError(record.id, "gate", number, new Error("the kernel is shutting down")) });
+        waiting?.settle({
+          pluginId: record.id,
+          status: "aborted",
+          generation: number,
+          error: lifecycleError(record.id, "gate", number, new Error("the kernel is shutting down")),
+        });
         this.discardDeferred(record);
         const old = record.active;
         if (old === undefined) continue;
@@ -312,8 +329,22 @@ export class Kernel {
       };
     });
     const handles: KernelDescription["handles"] = [];
-    for (const h of this.singles.values()) if (h.binding) handles.push({ contract: h.contract.id, key: h.key, pluginId: h.binding.gen.pluginId, generation: h.binding.gen.number });
-    for (const m of this.manys.values()) for (const h of m.list()) handles.push({ contract: h.contract.id, key: h.key, pluginId: h.binding!.gen.pluginId, generation: h.binding!.gen.number });
+    for (const h of this.singles.values())
+      if (h.binding)
+        handles.push({
+          contract: h.contract.id,
+          key: h.key,
+          pluginId: h.binding.gen.pluginId,
+          generation: h.binding.gen.number,
+        });
+    for (const m of this.manys.values())
+      for (const h of m.list())
+        handles.push({
+          contract: h.contract.id,
+          key: h.key,
+          pluginId: h.binding!.gen.pluginId,
+          generation: h.binding!.gen.number,
+        });
     return { plugins, handles, listeners: this.bus.counts() };
   }
 
@@ -322,7 +353,12 @@ export class Kernel {
   private async bootNow(entries: PluginEntry[]): Promise<BootResult> {
     const result: BootResult = { ok: true, configErrors: [], errors: [] };
     for (const entry of entries) this.records.set(entry.id, newRecord(entry));
-    const loaded: Array<{ record: PluginRecord; definition: PluginDefinition<any, any>; hash: string | undefined; config: unknown }> = [];
+    const loaded: Array<{
+      record: PluginRecord;
+      definition: PluginDefinition<any, any>;
+      hash: string | undefined;
+      config: unknown;
+    }> = [];
     for (const record of this.records.values()) {
       if (!record.enabled) continue;
       const number = record.nextGeneration++;
@@ -339,7 +375,11 @@ export class Kernel {
         item.config = validated(item.definition.config, item.record.config, "config");
       } catch (error) {
         const e = error as SchemaError;
-        result.configErrors.push({ pluginId: item.record.id, field: e.field ?? "config", message: e.reason ?? e.message });
+        result.configErrors.push({
+          pluginId: item.record.id,
+          field: e.field ?? "config",
+          message: e.reason ?? e.message,
+        });
       }
     }
     if (result.configErrors.length > 0) return { ...result, ok: false };
@@ -417,12 +457,24 @@ export class Kernel {
   private async changeNow(pluginId: string, change: Change): Promise<ChangeOutcome> {
     const record = this.records.get(pluginId);
     if (record === undefined) {
-      return { pluginId, status: "aborted", error: this.report(lifecycleError(pluginId, "load", 0, new Error(`no plugin "${pluginId}" in the distribution`))) };
+      return {
+        pluginId,
+        status: "aborted",
+        error: this.report(
+          lifecycleError(pluginId, "load", 0, new Error(`no plugin "${pluginId}" in the distribution`)),
+        ),
+      };
     }
-    if (this.shuttingDown) return { pluginId, status: "aborted", error: lifecycleError(pluginId, "load", 0, new Error("the kernel is shutting down")) };
+    if (this.shuttingDown)
+      return {
+        pluginId,
+        status: "aborted",
+        error: lifecycleError(pluginId, "load", 0, new Error("the kernel is shutting down")),
+      };
     // A newer request supersedes a reload waiting for its safe point: it starts from what that one asked
     // for (so no requested source or config is dropped), and a caller still waiting gets this outcome.
-    const base: Requested = record.gating?.requested ?? record.deferred?.requested ?? { source: record.source, config: record.config, enabled: record.enabled };
+    const base: Requested = record.gating?.requested ??
+      record.deferred?.requested ?? { source: record.source, config: record.config, enabled: record.enabled };
     const superseded = this.dropGateWait(record);
     if (record.deferred !== undefined) {
       this.releaseHolds(record.active);
@@ -444,7 +496,12 @@ export class Kernel {
       const active = record.active;
       const blocker = active !== undefined ? this.removalBlocker(pluginId) : undefined;
       if (active !== undefined && blocker !== undefined) {
-        return { pluginId, status: "aborted", generation: active.number, error: this.report(lifecycleError(pluginId, "prepare", active.number, blocker)) };
+        return {
+          pluginId,
+          status: "aborted",
+          generation: active.number,
+          error: this.report(lifecycleError(pluginId, "prepare", active.number, blocker)),
+        };
       }
       record.enabled = false;
       record.source = source;
@@ -453,9 +510,15 @@ export class Kernel {
       return this.transition(record, undefined, requested);
     }
 
-    if (record.active !== undefined && change.source === undefined && change.config === undefined && source.kind === "file") {
+    if (
+      record.active !== undefined &&
+      change.source === undefined &&
+      change.config === undefined &&
+      source.kind === "file"
+    ) {
       const hash = await this.loader.hash(source.path);
-      if (hash !== undefined && hash === record.active.source.hash) return { pluginId, status: "noop", generation: record.active.number };
+      if (hash !== undefined && hash === record.active.source.hash)
+        return { pluginId, status: "noop", generation: record.active.number };
     }
     const number = record.nextGeneration++;
     let next: Generation;
@@ -476,13 +539,22 @@ export class Kernel {
         throw error;
       }
     } catch (error) {
-      return { pluginId, status: "aborted", generation: number, error: this.report(lifecycleError(pluginId, phase, number, error)) };
+      return {
+        pluginId,
+        status: "aborted",
+        generation: number,
+        error: this.report(lifecycleError(pluginId, phase, number, error)),
+      };
     }
     return this.transition(record, next, requested);
   }
 
   /** Gate, migrate, commit, retire: moves `record` from its active generation to `next` (or to none). */
-  private async transition(record: PluginRecord, next: Generation | undefined, requested: Requested): Promise<ChangeOutcome> {
+  private async transition(
+    record: PluginRecord,
+    next: Generation | undefined,
+    requested: Requested,
+  ): Promise<ChangeOutcome> {
     const old = record.active;
     if (old !== undefined) {
       await this.phase(record.id, "gate", next?.number ?? old.number);
@@ -495,7 +567,12 @@ export class Kernel {
    * Boundary gate: holds new work on the old generation's stateful contracts. Idle now → on to commit.
    * Busy → the reload waits for the safe point beside the queue (see GateWait) and the queue moves on.
    */
-  private async throughGate(record: PluginRecord, old: Generation, next: Generation | undefined, requested: Requested): Promise<ChangeOutcome> {
+  private async throughGate(
+    record: PluginRecord,
+    old: Generation,
+    next: Generation | undefined,
+    requested: Requested,
+  ): Promise<ChangeOutcome> {
     const held = this.boundaryHandles(old);
     for (const h of held) h.hold();
     if (held.length === 0 || old.inFlight === 0) return this.finish(record, old, next);
@@ -503,7 +580,13 @@ export class Kernel {
   }
 
   /** Waits, bounded by the contract's deadline, for `old` to go idle; then finishes through the queue's front. */
-  private waitForSafePoint(record: PluginRecord, old: Generation, next: Generation | undefined, requested: Requested, held: Array<Handle<any>>): Promise<OperationResult> {
+  private waitForSafePoint(
+    record: PluginRecord,
+    old: Generation,
+    next: Generation | undefined,
+    requested: Requested,
+    held: Array<Handle<any>>,
+  ): Promise<OperationResult> {
     let settle!: (result: OperationResult) => void;
     const result = new Promise<OperationResult>((resolve) => (settle = resolve));
     const wait: GateWait = { next, requested, settle, result, cancel: () => {} };
@@ -536,7 +619,11 @@ export class Kernel {
   }
 
   /** Migrate, commit and retire; the gate (if any) is already closed and drained. */
-  private async finish(record: PluginRecord, old: Generation | undefined, next: Generation | undefined): Promise<OperationResult> {
+  private async finish(
+    record: PluginRecord,
+    old: Generation | undefined,
+    next: Generation | undefined,
+  ): Promise<OperationResult> {
     const number = next?.number ?? old?.number ?? 0;
     let phase: Phase = "migrate";
     try {
@@ -550,7 +637,12 @@ export class Kernel {
     } catch (error) {
       this.releaseHolds(old);
       if (next !== undefined) this.discard(next);
-      return { pluginId: record.id, status: "aborted", generation: number, error: this.report(lifecycleError(record.id, phase, number, error)) };
+      return {
+        pluginId: record.id,
+        status: "aborted",
+        generation: number,
+        error: this.report(lifecycleError(record.id, phase, number, error)),
+      };
     }
     if (next !== undefined) void this.runStartHooks(next);
     if (old !== undefined) await this.retire(record, old);
@@ -560,7 +652,13 @@ export class Kernel {
   // ── phases ────────────────────────────────────────────────────────────────────────────────────
 
   /** Runs setup in declare mode and records what it declared. Throws on any problem; changes nothing. */
-  private prepare(record: PluginRecord, definition: PluginDefinition<any, any>, origin: GenerationSource, config: unknown, number: number): Generation {
+  private prepare(
+    record: PluginRecord,
+    definition: PluginDefinition<any, any>,
+    origin: GenerationSource,
+    config: unknown,
+    number: number,
+  ): Generation {
     const gen = new Generation(record.id, number, definition, config, origin);
     const container = this.root.createChildContainer();
     for (const need of requiresOf(definition)) {
@@ -585,22 +683,34 @@ export class Kernel {
       this.runtime.declaring = undefined;
     }
     // A `many` contract may legitimately get no provider this time (an extension host with no extensions).
-    const missing = providesOf(definition).find((p) => p.contract.kind === "single" && !gen.provided.some((q) => q.contract.id === p.contract.id));
+    const missing = providesOf(definition).find(
+      (p) => p.contract.kind === "single" && !gen.provided.some((q) => q.contract.id === p.contract.id),
+    );
     if (missing !== undefined) {
       this.discard(gen);
-      throw new ContractError(`plugin "${record.id}" declares it provides "${missing.contract.id}" but its setup never called ctx.provide() for it`);
+      throw new ContractError(
+        `plugin "${record.id}" declares it provides "${missing.contract.id}" but its setup never called ctx.provide() for it`,
+      );
     }
     return gen;
   }
 
   /** Called through ctx.provide during setup: checks and records one provider value. */
-  private recordProvide(gen: Generation, contract: Contract<any>, implementation: unknown, key: string | undefined): void {
+  private recordProvide(
+    gen: Generation,
+    contract: Contract<any>,
+    implementation: unknown,
+    key: string | undefined,
+  ): void {
     const declared = providesOf(gen.definition).find((p) => p.contract.id === contract.id);
-    if (declared === undefined) throw new ContractError(`plugin "${gen.pluginId}" provides "${contract.id}" without listing it in \`provides\``);
+    if (declared === undefined)
+      throw new ContractError(`plugin "${gen.pluginId}" provides "${contract.id}" without listing it in \`provides\``);
     const siblings = gen.provided.filter((p) => p.contract.id === contract.id);
-    if (contract.kind === "single" && siblings.length > 0) throw new ContractError(`plugin "${gen.pluginId}" provides the single contract "${contract.id}" twice`);
+    if (contract.kind === "single" && siblings.length > 0)
+      throw new ContractError(`plugin "${gen.pluginId}" provides the single contract "${contract.id}" twice`);
     const slotKey = key ?? String(siblings.length);
-    if (siblings.some((p) => p.key === slotKey)) throw new ContractError(`plugin "${gen.pluginId}" provides "${contract.id}" twice under key "${slotKey}"`);
+    if (siblings.some((p) => p.key === slotKey))
+      throw new ContractError(`plugin "${gen.pluginId}" provides "${contract.id}" twice under key "${slotKey}"`);
     const value = isClass(implementation) ? instantiate(implementation, gen.container!) : implementation;
     const mismatch = shapeMismatch(contract, value);
     if (mismatch) throw new ContractError(`plugin "${gen.pluginId}": ${mismatch}`);
@@ -608,21 +718,34 @@ export class Kernel {
   }
 
   /** The deadline passed: keep `next` ready and apply it the moment the old generation is idle. */
-  private defer(record: PluginRecord, old: Generation, next: Generation | undefined, requested: Requested): OperationResult {
+  private defer(
+    record: PluginRecord,
+    old: Generation,
+    next: Generation | undefined,
+    requested: Requested,
+  ): OperationResult {
     const cancel = old.onIdle(() => {
       for (const h of this.boundaryHandles(old)) h.hold();
-      void this.queue.enqueue(`deferred:${record.id}`, async () => {
-        if (record.deferred?.next !== next || record.active !== old) return;
-        record.deferred = undefined;
-        await this.phase(record.id, "gate", next?.number ?? old.number);
-        // Idle and held, this normally commits at once; busy again (an overlap contract of the same
-        // plugin), it waits at the gate once more, and past the deadline it is deferred once more.
-        await this.throughGate(record, old, next, requested);
-      }, { front: true });
+      void this.queue.enqueue(
+        `deferred:${record.id}`,
+        async () => {
+          if (record.deferred?.next !== next || record.active !== old) return;
+          record.deferred = undefined;
+          await this.phase(record.id, "gate", next?.number ?? old.number);
+          // Idle and held, this normally commits at once; busy again (an overlap contract of the same
+          // plugin), it waits at the gate once more, and past the deadline it is deferred once more.
+          await this.throughGate(record, old, next, requested);
+        },
+        { front: true },
+      );
     });
     record.deferred = { next, requested, cancel };
     const number = next?.number ?? old.number;
-    this.emit("kernel:deferred", { pluginId: record.id, generation: number, reason: `no safe point within the gate deadline; waiting for the next one` });
+    this.emit("kernel:deferred", {
+      pluginId: record.id,
+      generation: number,
+      reason: `no safe point within the gate deadline; waiting for the next one`,
+    });
     return { pluginId: record.id, status: "deferred", generation: number };
   }
 
@@ -637,7 +760,9 @@ export class Kernel {
     }
     const migrated = spec.migrate ? spec.migrate(structuredClone(old.state), previousSpec.version) : old.state;
     if (!spec.migrate && previousSpec.version !== spec.version) {
-      throw new Error(`state version changed from ${previousSpec.version} to ${spec.version} but the plugin has no state.migrate`);
+      throw new Error(
+        `state version changed from ${previousSpec.version} to ${spec.version} but the plugin has no state.migrate`,
+      );
     }
     checkState(spec.schema, migrated);
     next.state = migrated;
@@ -655,7 +780,8 @@ export class Kernel {
       next.status = "active";
       record.source = next.source.entry;
       record.config = next.source.config;
-      for (const p of next.provided) this.slotOf(next.pluginId, p.contract, p.key).binding = { value: p.value, version: p.version, gen: next };
+      for (const p of next.provided)
+        this.slotOf(next.pluginId, p.contract, p.key).binding = { value: p.value, version: p.version, gen: next };
     }
     this.releaseHolds(old);
     record.active = next;
@@ -668,9 +794,18 @@ export class Kernel {
   private async retire(record: PluginRecord, old: Generation): Promise<void> {
     await this.phase(record.id, "retire", old.number);
     if (!(await idleWithin(old, this.drainTimeoutMs))) {
-      this.report(lifecycleError(record.id, "retire", old.number, new Error(`admitted work did not finish within ${this.drainTimeoutMs} ms; disposing anyway`)));
+      this.report(
+        lifecycleError(
+          record.id,
+          "retire",
+          old.number,
+          new Error(`admitted work did not finish within ${this.drainTimeoutMs} ms; disposing anyway`),
+        ),
+      );
     }
-    await old.disposeEffects(this.disposeTimeoutMs, (error) => this.report(lifecycleError(record.id, "retire", old.number, error)));
+    await old.disposeEffects(this.disposeTimeoutMs, (error) =>
+      this.report(lifecycleError(record.id, "retire", old.number, error)),
+    );
     old.status = "retired";
     old.release();
     if (record.retiring === old) record.retiring = undefined;
@@ -714,7 +849,9 @@ export class Kernel {
   }
 
   private boundaryHandles(gen: Generation): Array<Handle<any>> {
-    return gen.provided.filter((p) => p.contract.gate === "boundary").map((p) => this.slotOf(gen.pluginId, p.contract, p.key));
+    return gen.provided
+      .filter((p) => p.contract.gate === "boundary")
+      .map((p) => this.slotOf(gen.pluginId, p.contract, p.key));
   }
 
   private releaseHolds(gen: Generation | undefined): void {
@@ -750,7 +887,10 @@ export class Kernel {
   /** Offers and needs of every live plugin except `pluginId`, plus the host's needs. */
   private othersThan(pluginId: string): { offers: Offer[]; needs: Need[] } {
     const gens = [...this.records.values()].filter((r) => r.id !== pluginId && r.active).map((r) => r.active!);
-    return { offers: gens.flatMap(offersOfGen), needs: [...this.hostNeeds, ...gens.flatMap((g) => needsOf(g.pluginId, g.definition))] };
+    return {
+      offers: gens.flatMap(offersOfGen),
+      needs: [...this.hostNeeds, ...gens.flatMap((g) => needsOf(g.pluginId, g.definition))],
+    };
   }
 
   private liveOffers(): Offer[] {
@@ -806,7 +946,12 @@ function offersOfGen(gen: Generation): Offer[] {
 }
 
 function needsOf(pluginId: string, definition: PluginDefinition<any, any>): Need[] {
-  return requiresOf(definition).map((r) => ({ who: `plugin "${pluginId}"`, contract: r.contract, range: r.range, optional: r.optional }));
+  return requiresOf(definition).map((r) => ({
+    who: `plugin "${pluginId}"`,
+    contract: r.contract,
+    range: r.range,
+    optional: r.optional,
+  }));
 }
 
 /** The final result of a change, waiting for it if it is still at its gate. */
@@ -841,7 +986,10 @@ function isClass(value: unknown): value is new (...args: any[]) => unknown {
  */
 function instantiate(ctor: new (...args: any[]) => unknown, container: DependencyContainer): unknown {
   type Descriptor = { token: string | symbol; multiple?: boolean; isOptional?: boolean };
-  const tokens = (Reflect.getOwnMetadata("injectionTokens", ctor) ?? {}) as Record<string, Descriptor | string | symbol>;
+  const tokens = (Reflect.getOwnMetadata("injectionTokens", ctor) ?? {}) as Record<
+    string,
+    Descriptor | string | symbol
+  >;
   const args = Array.from({ length: ctor.length }, (_, i) => {
     const entry = tokens[i];
     if (entry === undefined) throw new Error(`constructor parameter ${i} of ${ctor.name} has no @inject(token)`);

@@ -38,7 +38,10 @@ export class PluginLoader {
   /** Evaluates the source and checks that it exports a plugin. Throws on any problem. */
   async load(source: PluginSource): Promise<LoadedPlugin> {
     if (source.kind === "inline") return { definition: source.definition, hash: undefined };
-    const hash = source.kind === "file" && this.options.hashSource !== undefined ? await this.options.hashSource(source.path) : undefined;
+    const hash =
+      source.kind === "file" && this.options.hashSource !== undefined
+        ? await this.options.hashSource(source.path)
+        : undefined;
     const exported =
       source.kind === "builtin"
         ? ((await import(pathToFileURL(source.path).href)) as { default?: unknown }).default

@@ -44,7 +44,9 @@ export interface PluginDefinition<C extends TSchema = TSchema, S = unknown> {
 }
 
 /** Declares a plugin; throws at import on a malformed definition, so the load phase reports it. */
-export function definePlugin<C extends TSchema, S = unknown>(definition: PluginDefinition<C, S>): PluginDefinition<C, S> {
+export function definePlugin<C extends TSchema, S = unknown>(
+  definition: PluginDefinition<C, S>,
+): PluginDefinition<C, S> {
   const problem = definitionProblem(definition);
   if (problem) throw new Error(problem);
   return definition;
@@ -52,23 +54,31 @@ export function definePlugin<C extends TSchema, S = unknown>(definition: PluginD
 
 /** Why a value is not a usable plugin definition, or undefined when it is one. */
 export function definitionProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== "object") return "module does not export a plugin (export default definePlugin({...}))";
+  if (value === null || typeof value !== "object")
+    return "module does not export a plugin (export default definePlugin({...}))";
   const d = value as Partial<PluginDefinition>;
   if (typeof d.id !== "string" || d.id === "") return "plugin has no string `id`";
-  if (typeof d.version !== "string" || !/^\d+\.\d+\.\d+/.test(d.version)) return `plugin "${d.id}" needs a semver \`version\``;
+  if (typeof d.version !== "string" || !/^\d+\.\d+\.\d+/.test(d.version))
+    return `plugin "${d.id}" needs a semver \`version\``;
   if (typeof d.setup !== "function") return `plugin "${d.id}" has no \`setup(ctx)\` function`;
   return undefined;
 }
 
 /** Normalizes `provides` entries to `{contract, version}`. */
-export function providesOf(definition: PluginDefinition<any, any>): Array<{ contract: Contract<any>; version: string }> {
+export function providesOf(
+  definition: PluginDefinition<any, any>,
+): Array<{ contract: Contract<any>; version: string }> {
   return (definition.provides ?? []).map((p) =>
-    "contract" in p ? { contract: p.contract, version: p.version ?? p.contract.version } : { contract: p, version: p.version },
+    "contract" in p
+      ? { contract: p.contract, version: p.version ?? p.contract.version }
+      : { contract: p, version: p.version },
   );
 }
 
 /** Normalizes `requires` entries to `{contract, range, optional}`. */
-export function requiresOf(definition: PluginDefinition<any, any>): Array<{ contract: Contract<any>; range: string; optional: boolean }> {
+export function requiresOf(
+  definition: PluginDefinition<any, any>,
+): Array<{ contract: Contract<any>; range: string; optional: boolean }> {
   return (definition.requires ?? []).map((r) =>
     "contract" in r
       ? { contract: r.contract, range: r.range ?? `^${r.contract.version}`, optional: r.optional ?? false }

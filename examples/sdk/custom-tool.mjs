@@ -6,7 +6,8 @@ import { Type } from "@sinclair/typebox";
 import { definePlugin, ToolContract } from "pi-host";
 import { createAgentSession } from "pi-host/sdk";
 
-const [model = "anthropic/claude-sonnet-4-5", prompt = "How many words are in 'the quick brown fox'?"] = process.argv.slice(2);
+const [model = "anthropic/claude-sonnet-4-5", prompt = "How many words are in 'the quick brown fox'?"] =
+  process.argv.slice(2);
 
 /** A tool is a plugin that provides the tool contract, keyed by the tool's name. */
 const wordCount = definePlugin({
@@ -45,7 +46,10 @@ subscribe((event) => {
 try {
   await session.call("prompt", prompt);
   const answer = session.call("messages").at(-1);
-  const text = answer.content.filter((block) => block.type === "text").map((block) => block.text).join("");
+  const text = answer.content
+    .filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("");
   console.log(answer.stopReason === "error" ? `error: ${answer.errorMessage}` : text);
   if (answer.stopReason === "error") process.exitCode = 1;
 } finally {

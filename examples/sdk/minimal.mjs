@@ -6,14 +6,16 @@
 // exactly as for the `pi` command. Nothing is written to disk: the session lives in memory.
 import { createAgentSession } from "pi-host/sdk";
 
-const [model = "anthropic/claude-sonnet-4-5", prompt = "What files are in the current directory?"] = process.argv.slice(2);
+const [model = "anthropic/claude-sonnet-4-5", prompt = "What files are in the current directory?"] =
+  process.argv.slice(2);
 
 const { session, subscribe, diagnostics, dispose } = await createAgentSession({ model, session: "none" });
 for (const line of diagnostics) console.error(`note: ${line}`);
 
 // Session events have pi's names and shapes: stream the text deltas, log the tool calls.
 subscribe((event) => {
-  if (event.type === "message_update" && event.assistantMessageEvent.type === "text_delta") process.stdout.write(event.assistantMessageEvent.delta);
+  if (event.type === "message_update" && event.assistantMessageEvent.type === "text_delta")
+    process.stdout.write(event.assistantMessageEvent.delta);
   if (event.type === "tool_execution_start") console.error(`[${event.toolName}] ${JSON.stringify(event.args)}`);
 });
 

@@ -9,7 +9,8 @@
 export const ERROR_TEXT_LIMIT = 4_096;
 
 /** ANSI/VT escape sequences: CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`), and two-byte escapes. */
-const ESCAPE_SEQUENCE = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x9b[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]/g;
+const ESCAPE_SEQUENCE =
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x9b[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]/g;
 
 /** C0 and C1 control characters except tab and newline (carriage return included: it rewrites lines). */
 const CONTROL_CHARACTER = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;

@@ -61,13 +61,20 @@ export function estimateContextTokens(messages: readonly Message[]): ContextEsti
   let anchor: number | undefined;
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
-    if (message.role === "assistant" && message.stopReason !== "error" && message.stopReason !== "aborted" && usageTokens(message.usage) > 0) {
+    if (
+      message.role === "assistant" &&
+      message.stopReason !== "error" &&
+      message.stopReason !== "aborted" &&
+      usageTokens(message.usage) > 0
+    ) {
       anchor = i;
       break;
     }
   }
-  const anchored = anchor === undefined ? 0 : usageTokens((messages[anchor] as Extract<Message, { role: "assistant" }>).usage);
+  const anchored =
+    anchor === undefined ? 0 : usageTokens((messages[anchor] as Extract<Message, { role: "assistant" }>).usage);
   let trailing = 0;
-  for (let i = anchor === undefined ? 0 : anchor + 1; i < messages.length; i++) trailing += estimateMessageTokens(messages[i]!);
+  for (let i = anchor === undefined ? 0 : anchor + 1; i < messages.length; i++)
+    trailing += estimateMessageTokens(messages[i]!);
   return { tokens: anchored + trailing, usageTokens: anchored, trailingTokens: trailing, lastUsageIndex: anchor };
 }

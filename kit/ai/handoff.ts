@@ -5,7 +5,15 @@
  * results follow), errored or aborted assistant turns are dropped, tool calls left without a result get a
  * synthetic error result, and images become a note for text-only models.
  */
-import type { AssistantMessage, ImageContent, Message, Model, TextContent, ToolCall, ToolResultMessage } from "../../contracts/ai/types.js";
+import type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  Model,
+  TextContent,
+  ToolCall,
+  ToolResultMessage,
+} from "../../contracts/ai/types.js";
 
 /** Rewrites a tool-call id to what the target API accepts; must be deterministic and collision-free. */
 export type ToolCallIdRule = (id: string) => string;
@@ -46,14 +54,22 @@ export function prepareHistory(messages: readonly Message[], model: Model, idRul
   for (const message of messages) {
     if (message.role === "user") {
       closePending();
-      out.push(acceptsImages || typeof message.content === "string" ? message : { ...message, content: withoutImages(message.content, USER_IMAGE_NOTE) });
+      out.push(
+        acceptsImages || typeof message.content === "string"
+          ? message
+          : { ...message, content: withoutImages(message.content, USER_IMAGE_NOTE) },
+      );
       continue;
     }
     if (message.role === "toolResult") {
       const toolCallId = ids.get(message.toolCallId) ?? message.toolCallId;
       answered.add(toolCallId);
       const content = acceptsImages ? message.content : withoutImages(message.content, TOOL_IMAGE_NOTE);
-      out.push(toolCallId === message.toolCallId && content === message.content ? message : ({ ...message, toolCallId, content } as ToolResultMessage));
+      out.push(
+        toolCallId === message.toolCallId && content === message.content
+          ? message
+          : ({ ...message, toolCallId, content } as ToolResultMessage),
+      );
       continue;
     }
     closePending();
@@ -66,7 +82,12 @@ export function prepareHistory(messages: readonly Message[], model: Model, idRul
   return out;
 }
 
-function convertAssistant(message: AssistantMessage, model: Model, idRule: ToolCallIdRule | undefined, ids: Map<string, string>): AssistantMessage {
+function convertAssistant(
+  message: AssistantMessage,
+  model: Model,
+  idRule: ToolCallIdRule | undefined,
+  ids: Map<string, string>,
+): AssistantMessage {
   const same = isSameModel(message, model);
   const content: AssistantMessage["content"] = [];
   for (const block of message.content) {
@@ -96,7 +117,8 @@ function withoutImages(content: Array<TextContent | ImageContent>, note: string)
   const out: Array<TextContent | ImageContent> = [];
   for (const block of content) {
     if (block.type !== "image") out.push(block);
-    else if (out.at(-1)?.type !== "text" || (out.at(-1) as TextContent).text !== note) out.push({ type: "text", text: note });
+    else if (out.at(-1)?.type !== "text" || (out.at(-1) as TextContent).text !== note)
+      out.push({ type: "text", text: note });
   }
   return out;
 }

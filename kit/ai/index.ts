@@ -3,10 +3,24 @@
  * a history to another model, context-overflow and token estimates, retry policy, request guards and
  * error text. Providers, sessions and compaction share these through "pi-host".
  */
-export { argumentsErrorOf, AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, parseToolArguments, priceUsage } from "./stream.js";
+export {
+  argumentsErrorOf,
+  AssistantEventStream,
+  emptyUsage,
+  newAssistantMessage,
+  parsePartialJson,
+  parseToolArguments,
+  priceUsage,
+} from "./stream.js";
 export { idRule, isSameModel, prepareHistory, shortHash, type ToolCallIdRule } from "./handoff.js";
 export { isContextOverflow } from "./overflow.js";
-export { CHARS_PER_TOKEN, estimateContextTokens, estimateMessageTokens, usageTokens, type ContextEstimate } from "./estimate.js";
+export {
+  CHARS_PER_TOKEN,
+  estimateContextTokens,
+  estimateMessageTokens,
+  usageTokens,
+  type ContextEstimate,
+} from "./estimate.js";
 export {
   DEFAULT_PROVIDER_RETRY,
   DEFAULT_RETRY,
@@ -26,4 +40,11 @@ export {
 } from "./retry.js";
 export { cleanErrorText, ERROR_TEXT_LIMIT } from "./error-text.js";
 export { linkAbort, onAbort, type LinkedAbort } from "./abort.js";
-export { DEFAULT_IDLE_TIMEOUT_MS, MAX_STREAM_LINE_BYTES, RequestGuard, requestLimits, StreamGuardError, type RequestLimits } from "./request-guard.js";
+export {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  MAX_STREAM_LINE_BYTES,
+  RequestGuard,
+  requestLimits,
+  StreamGuardError,
+  type RequestLimits,
+} from "./request-guard.js";

@@ -36,7 +36,12 @@ export const OVERFLOW_PATTERNS: readonly RegExp[] = [
  * Errors that can contain overflow-like words but are not overflows (rate limits, throttling). Checked
  * first, so "Too many tokens, please wait" from a throttled API does not trigger a compaction.
  */
-export const NOT_OVERFLOW_PATTERNS: readonly RegExp[] = [/throttl/i, /^service unavailable:/i, /rate limit/i, /too many requests/i];
+export const NOT_OVERFLOW_PATTERNS: readonly RegExp[] = [
+  /throttl/i,
+  /^service unavailable:/i,
+  /rate limit/i,
+  /too many requests/i,
+];
 
 /**
  * Whether `message` shows that the request did not fit the model's context. Three cases:

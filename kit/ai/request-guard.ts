@@ -86,7 +86,10 @@ export class RequestGuard {
 
   /** A fetch for the SDK: global fetch, with the first-byte timer, idle timer and line cap on the body. */
   readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    this.arm(this.limits.firstByteTimeoutMs, (s) => `no response from the provider within ${s} (request sent, no headers received)`);
+    this.arm(
+      this.limits.firstByteTimeoutMs,
+      (s) => `no response from the provider within ${s} (request sent, no headers received)`,
+    );
     let response: Response;
     try {
       response = await fetch(input, init);
@@ -119,7 +122,10 @@ export class RequestGuard {
         start: (controller) => void this.bodies.add(controller),
         transform: (chunk, controller) => {
           chunks++;
-          this.arm(this.limits.idleTimeoutMs, (s) => `the response stream went silent for ${s} after ${chunks} chunk${chunks === 1 ? "" : "s"}`);
+          this.arm(
+            this.limits.idleTimeoutMs,
+            (s) => `the response stream went silent for ${s} after ${chunks} chunk${chunks === 1 ? "" : "s"}`,
+          );
           if (!checkLines) {
             controller.enqueue(chunk);
             return;
@@ -139,7 +145,12 @@ export class RequestGuard {
           }
           if (lineBytes > longest) longest = lineBytes;
           if (longest > this.limits.maxLineBytes) {
-            this.cut(new StreamGuardError(`the provider sent a stream line longer than ${formatBytes(this.limits.maxLineBytes)}; the response was dropped`, false));
+            this.cut(
+              new StreamGuardError(
+                `the provider sent a stream line longer than ${formatBytes(this.limits.maxLineBytes)}; the response was dropped`,
+                false,
+              ),
+            );
             return;
           }
           held.push(chunk);
@@ -159,7 +170,10 @@ export class RequestGuard {
   private arm(ms: number, describe: (span: string) => string): void {
     this.clearTimer();
     if (!(ms > 0) || !Number.isFinite(ms)) return;
-    this.timer = setTimeout(() => this.cut(new StreamGuardError(`Stream stalled: ${describe(formatSpan(ms))}`, true)), ms);
+    this.timer = setTimeout(
+      () => this.cut(new StreamGuardError(`Stream stalled: ${describe(formatSpan(ms))}`, true)),
+      ms,
+    );
     // A guard must never keep the process alive on its own.
     this.timer.unref?.();
   }

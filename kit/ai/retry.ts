@@ -13,9 +13,23 @@ export const DEFAULT_RETRY: RetryPolicy = { enabled: true, maxRetries: 3, baseDe
  * A provider's own retries when the caller names none: none (pi's `retry.provider.maxRetries` is 0), so
  * retries never multiply with the session's. `maxDelayMs` is the longest server-requested wait honoured.
  */
-export const DEFAULT_PROVIDER_RETRY: RetryPolicy = { enabled: true, maxRetries: 0, baseDelayMs: 2_000, maxDelayMs: 60_000 };
+export const DEFAULT_PROVIDER_RETRY: RetryPolicy = {
+  enabled: true,
+  maxRetries: 0,
+  baseDelayMs: 2_000,
+  maxDelayMs: 60_000,
+};
 
-const TRANSIENT_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EPIPE", "EAI_AGAIN", "ENOTFOUND", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT"]);
+const TRANSIENT_CODES = new Set([
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 /** Whether an HTTP status is worth retrying. */
 export function isTransientStatus(status: number | undefined): boolean {
@@ -31,7 +45,11 @@ export function isTransientError(error: unknown): boolean {
   if (e.name === "AbortError" || e.name === "APIUserAbortError") return false;
   if (typeof e.status === "number") return isTransientStatus(e.status);
   if (typeof e.code === "string" && TRANSIENT_CODES.has(e.code)) return true;
-  if (typeof e.message === "string" && /overloaded|socket hang up|other side closed|terminated|fetch failed|connection error/i.test(e.message)) return true;
+  if (
+    typeof e.message === "string" &&
+    /overloaded|socket hang up|other side closed|terminated|fetch failed|connection error/i.test(e.message)
+  )
+    return true;
   return e.cause !== undefined && e.cause !== error ? isTransientError(e.cause) : false;
 }
 
@@ -39,7 +57,12 @@ export function isTransientError(error: unknown): boolean {
  * The wait before retry number `attempt` (0-based): the server's Retry-After when it gives one (seconds
  * or an HTTP date), else exponential backoff with full jitter in [50%, 100%] of the step, capped.
  */
-export function retryDelayMs(attempt: number, policy: RetryPolicy, retryAfter?: string | null, random: () => number = Math.random): number {
+export function retryDelayMs(
+  attempt: number,
+  policy: RetryPolicy,
+  retryAfter?: string | null,
+  random: () => number = Math.random,
+): number {
   const fromServer = parseRetryAfter(retryAfter);
   if (fromServer !== undefined) return Math.min(fromServer, policy.maxDelayMs);
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
@@ -135,7 +158,12 @@ export function retryAfterMsOf(message: object): number | undefined {
  * on `message` (for the session's retry) and, when that wait exceeds the retry limit, appends one note
  * saying nobody will retry. Providers call it when they fail; returns the text to use.
  */
-export function noteRetryAfter(message: object, errorText: string, error: unknown, policy: RetryPolicy | undefined): string {
+export function noteRetryAfter(
+  message: object,
+  errorText: string,
+  error: unknown,
+  policy: RetryPolicy | undefined,
+): string {
   const waitMs = serverRetryAfterMs(error);
   if (waitMs === undefined) return errorText;
   setRetryAfterMs(message, waitMs);

@@ -3,7 +3,14 @@
  * here because providers may not import each other; pure, with no I/O.
  */
 import { cleanErrorText } from "./error-text.js";
-import type { Api, AssistantMessage, AssistantMessageEvent, AssistantStream, Model, Usage } from "../../contracts/ai/types.js";
+import type {
+  Api,
+  AssistantMessage,
+  AssistantMessageEvent,
+  AssistantStream,
+  Model,
+  Usage,
+} from "../../contracts/ai/types.js";
 
 /** A single-producer, single-consumer async queue of events with a final result. */
 export class AssistantEventStream implements AssistantStream {
@@ -24,7 +31,8 @@ export class AssistantEventStream implements AssistantStream {
    */
   push(event: AssistantMessageEvent): void {
     if (this.finished) return;
-    if (event.type === "error" && typeof event.error.errorMessage === "string") event.error.errorMessage = cleanErrorText(event.error.errorMessage);
+    if (event.type === "error" && typeof event.error.errorMessage === "string")
+      event.error.errorMessage = cleanErrorText(event.error.errorMessage);
     if (event.type === "done" || event.type === "error") {
       this.finished = true;
       this.resolveFinal(event.type === "done" ? event.message : event.error);
@@ -58,12 +66,31 @@ export class AssistantEventStream implements AssistantStream {
 
 /** A zero usage record. */
 export function emptyUsage(): Usage {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
 }
 
 /** The message a provider starts filling in for `model`. */
-export function newAssistantMessage(model: Pick<Model, "api" | "provider" | "id">, api: Api = model.api): AssistantMessage {
-  return { role: "assistant", content: [], api, provider: model.provider, model: model.id, usage: emptyUsage(), stopReason: "stop", timestamp: Date.now() };
+export function newAssistantMessage(
+  model: Pick<Model, "api" | "provider" | "id">,
+  api: Api = model.api,
+): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [],
+    api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp: Date.now(),
+  };
 }
 
 /** Fills `usage.cost` from the model's prices (US dollars per million tokens) and sums the total. */
@@ -104,7 +131,12 @@ export function parseToolArguments(call: { arguments: Record<string, any> }, tex
   }
   call.arguments = parsePartialJson(text);
   const shown = text.length > 200 ? `${text.slice(0, 200)}… (${text.length} characters)` : text;
-  Object.defineProperty(call, ARGUMENTS_ERROR, { value: `the arguments were not valid JSON: ${problem}: ${shown}`, enumerable: false, configurable: true, writable: true });
+  Object.defineProperty(call, ARGUMENTS_ERROR, {
+    value: `the arguments were not valid JSON: ${problem}: ${shown}`,
+    enumerable: false,
+    configurable: true,
+    writable: true,
+  });
 }
 
 /** Why a tool call's final arguments are unusable (set by `parseToolArguments`), or undefined when they are fine. */
@@ -128,7 +160,11 @@ export function parsePartialJson(text: string): Record<string, any> {
   }
   type Frame = { kind: "{" | "["; expect: "key" | "colon" | "value" | "comma" };
   const stack: Frame[] = [];
-  const closers = (): string => stack.map((f) => (f.kind === "{" ? "}" : "]")).reverse().join("");
+  const closers = (): string =>
+    stack
+      .map((f) => (f.kind === "{" ? "}" : "]"))
+      .reverse()
+      .join("");
   let safe: { end: number; tail: string } | undefined;
   const valueDone = (end: number): void => {
     const top = stack.at(-1);

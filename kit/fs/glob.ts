@@ -22,7 +22,8 @@ function globToRegexSource(glob: string): string {
     } else if (c === "*") {
       let end = i;
       while (glob[end] === "*") end++;
-      const wholeComponent = end - i >= 2 && (i === 0 || glob[i - 1] === "/") && (end === glob.length || glob[end] === "/");
+      const wholeComponent =
+        end - i >= 2 && (i === 0 || glob[i - 1] === "/") && (end === glob.length || glob[end] === "/");
       if (!wholeComponent) out += "[^/]*";
       else if (end === glob.length) out += ".*";
       else {

@@ -5,7 +5,13 @@
  */
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import type { GitSource, NpmSource, PackageContributions, PackageScope, PackageSource } from "../../contracts/packages.js";
+import type {
+  GitSource,
+  NpmSource,
+  PackageContributions,
+  PackageScope,
+  PackageSource,
+} from "../../contracts/packages.js";
 
 /** A source string that names no package: one line saying what is accepted. */
 export class PackageSourceError extends Error {
@@ -32,8 +38,10 @@ function parseNpm(source: string): NpmSource {
   const at = spec.indexOf("@", 1);
   const name = at === -1 ? spec : spec.slice(0, at);
   const version = at === -1 ? undefined : spec.slice(at + 1);
-  if (!NPM_NAME.test(name)) throw new PackageSourceError(source, `"${name}" is not an npm package name (lower-case, optionally @scope/name)`);
-  if (version !== undefined && version.trim() === "") throw new PackageSourceError(source, "nothing after @; give a version or drop the @");
+  if (!NPM_NAME.test(name))
+    throw new PackageSourceError(source, `"${name}" is not an npm package name (lower-case, optionally @scope/name)`);
+  if (version !== undefined && version.trim() === "")
+    throw new PackageSourceError(source, "nothing after @; give a version or drop the @");
   return { kind: "npm", source, name, version, pinned: version !== undefined };
 }
 
@@ -63,10 +71,15 @@ function parseGit(source: string): GitSource {
     repo = parsed.toString();
   } else {
     const slash = url.indexOf("/");
-    if (slash <= 0) throw new PackageSourceError(source, "expected git:<host>/<path>[@ref], git:git@<host>:<path> or a https/ssh/git URL");
+    if (slash <= 0)
+      throw new PackageSourceError(
+        source,
+        "expected git:<host>/<path>[@ref], git:git@<host>:<path> or a https/ssh/git URL",
+      );
     host = url.slice(0, slash);
     [path, ref] = splitRef(url.slice(slash + 1));
-    if (!host.includes(".") && host !== "localhost") throw new PackageSourceError(source, `"${host}" is not a host name; expected git:<host>/<path>`);
+    if (!host.includes(".") && host !== "localhost")
+      throw new PackageSourceError(source, `"${host}" is not a host name; expected git:<host>/<path>`);
     repo = `https://${host}/${path}`;
   }
   const cleanPath = path.replace(/\.git$/, "").replace(/\/+$/, "");
@@ -117,7 +130,8 @@ export function packageIdentity(source: PackageSource, baseDir: string): string 
 /** The source text of one `packages` setting entry: a string, or an object with `source` (pi's filter form). */
 export function settingEntrySource(entry: unknown): string | undefined {
   if (typeof entry === "string") return entry;
-  if (entry !== null && typeof entry === "object" && typeof (entry as { source?: unknown }).source === "string") return (entry as { source: string }).source;
+  if (entry !== null && typeof entry === "object" && typeof (entry as { source?: unknown }).source === "string")
+    return (entry as { source: string }).source;
   return undefined;
 }
 
@@ -125,16 +139,33 @@ export function settingEntrySource(entry: unknown): string | undefined {
 export const PLUGIN_INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
 /** pi's convention folders, used for a resource type when the package.json has no `pi` key. */
-export const CONVENTION_FOLDERS = { extensions: "extensions", skills: "skills", prompts: "prompts", themes: "themes" } as const;
+export const CONVENTION_FOLDERS = {
+  extensions: "extensions",
+  skills: "skills",
+  prompts: "prompts",
+  themes: "themes",
+} as const;
 
 /**
  * What a package contributes, from its package.json (parsed, or undefined when it has none) and the
  * names of its top-level folders. Returns the contributions and one line per problem with the manifest.
  * A local source that is a file (`rootIsFile`) is one pi extension, as in pi.
  */
-export function packageContributions(root: string, packageJson: unknown, topFolders: string[], rootIsFile = false): { contributes: PackageContributions; problems: string[] } {
+export function packageContributions(
+  root: string,
+  packageJson: unknown,
+  topFolders: string[],
+  rootIsFile = false,
+): { contributes: PackageContributions; problems: string[] } {
   const problems: string[] = [];
-  const contributes: PackageContributions = { plugins: [], extensions: [], skills: [], prompts: [], themes: [], distribution: undefined };
+  const contributes: PackageContributions = {
+    plugins: [],
+    extensions: [],
+    skills: [],
+    prompts: [],
+    themes: [],
+    distribution: undefined,
+  };
   if (rootIsFile) {
     contributes.extensions.push(root);
     return { contributes, problems };
@@ -146,7 +177,8 @@ export function packageContributions(root: string, packageJson: unknown, topFold
     }
     return { contributes, problems };
   }
-  if (pi === null || typeof pi !== "object" || Array.isArray(pi)) return { contributes, problems: [`package.json: "pi" must be an object like {"plugins": ["./plugin"]}`] };
+  if (pi === null || typeof pi !== "object" || Array.isArray(pi))
+    return { contributes, problems: [`package.json: "pi" must be an object like {"plugins": ["./plugin"]}`] };
   const manifest = pi as Record<string, unknown>;
   for (const key of ["plugins", "extensions", "skills", "prompts", "themes"] as const) {
     const value = manifest[key];
@@ -164,7 +196,8 @@ export function packageContributions(root: string, packageJson: unknown, topFold
   const distribution = manifest.distribution;
   if (distribution !== undefined) {
     const path = typeof distribution === "string" && distribution !== "" ? inside(root, distribution) : undefined;
-    if (path === undefined) problems.push(`package.json: "pi.distribution" must be the path of a plugins.json inside the package`);
+    if (path === undefined)
+      problems.push(`package.json: "pi.distribution" must be the path of a plugins.json inside the package`);
     else contributes.distribution = path;
   }
   return { contributes, problems };

@@ -9,11 +9,13 @@ import type { ImageContent, Message, TextContent } from "../../contracts/ai/inde
 import type { CompactionEntry, SessionContext, SessionEntry } from "../../contracts/session.js";
 
 /** pi's text before a compaction summary. */
-export const COMPACTION_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+export const COMPACTION_SUMMARY_PREFIX =
+  "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
 /** pi's text after a compaction summary. */
 export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
 /** pi's text before a branch summary. */
-export const BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+export const BRANCH_SUMMARY_PREFIX =
+  "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
 /** pi's text after a branch summary (pi writes no newline before it). */
 export const BRANCH_SUMMARY_SUFFIX = "</summary>";
 
@@ -32,7 +34,8 @@ export function bashExecutionToText(run: BashRun): string {
   let text = `Ran \`${run.command}\`\n`;
   text += run.output ? `\`\`\`\n${run.output}\n\`\`\`` : "(no output)";
   if (run.cancelled) text += "\n\n(command cancelled)";
-  else if (typeof run.exitCode === "number" && run.exitCode !== 0) text += `\n\nCommand exited with code ${run.exitCode}`;
+  else if (typeof run.exitCode === "number" && run.exitCode !== 0)
+    text += `\n\nCommand exited with code ${run.exitCode}`;
   if (run.truncated && run.fullOutputPath) text += `\n\n[Output truncated. Full output: ${run.fullOutputPath}]`;
   return text;
 }
@@ -51,19 +54,29 @@ export function convertToLlm(messages: readonly AgentMessage[]): Message[] {
 }
 
 function toLlmMessage(agentMessage: AgentMessage): Message | undefined {
-  if (agentMessage.role === "user" || agentMessage.role === "assistant" || agentMessage.role === "toolResult") return agentMessage as Message;
+  if (agentMessage.role === "user" || agentMessage.role === "assistant" || agentMessage.role === "toolResult")
+    return agentMessage as Message;
   const message = agentMessage as CustomAgentMessage;
   switch (message.role) {
     case "bashExecution":
-      return message.excludeFromContext === true ? undefined : userText(bashExecutionToText(message as unknown as BashRun), message.timestamp);
+      return message.excludeFromContext === true
+        ? undefined
+        : userText(bashExecutionToText(message as unknown as BashRun), message.timestamp);
     case "custom": {
       const content = message.content as string | Array<TextContent | ImageContent>;
-      return { role: "user", content: typeof content === "string" ? [{ type: "text", text: content }] : content, timestamp: message.timestamp };
+      return {
+        role: "user",
+        content: typeof content === "string" ? [{ type: "text", text: content }] : content,
+        timestamp: message.timestamp,
+      };
     }
     case "branchSummary":
       return userText(BRANCH_SUMMARY_PREFIX + String(message.summary) + BRANCH_SUMMARY_SUFFIX, message.timestamp);
     case "compactionSummary":
-      return userText(COMPACTION_SUMMARY_PREFIX + String(message.summary) + COMPACTION_SUMMARY_SUFFIX, message.timestamp);
+      return userText(
+        COMPACTION_SUMMARY_PREFIX + String(message.summary) + COMPACTION_SUMMARY_SUFFIX,
+        message.timestamp,
+      );
     default:
       return undefined;
   }
@@ -83,14 +96,27 @@ export function messageOfEntry(entry: SessionEntry): AgentMessage | undefined {
     case "message":
       return entry.message;
     case "custom_message": {
-      const message: AgentMessage = { role: "custom", customType: entry.customType, content: entry.content ?? [], display: entry.display, timestamp: epochMs(entry.timestamp) };
+      const message: AgentMessage = {
+        role: "custom",
+        customType: entry.customType,
+        content: entry.content ?? [],
+        display: entry.display,
+        timestamp: epochMs(entry.timestamp),
+      };
       if (entry.details !== undefined) message.details = entry.details;
       return message;
     }
     case "branch_summary":
-      return entry.summary ? { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: epochMs(entry.timestamp) } : undefined;
+      return entry.summary
+        ? { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: epochMs(entry.timestamp) }
+        : undefined;
     case "compaction":
-      return { role: "compactionSummary", summary: entry.summary, tokensBefore: entry.tokensBefore, timestamp: epochMs(entry.timestamp) };
+      return {
+        role: "compactionSummary",
+        summary: entry.summary,
+        tokensBefore: entry.tokensBefore,
+        timestamp: epochMs(entry.timestamp),
+      };
     default:
       return undefined;
   }

@@ -31,7 +31,11 @@ export function eventRecord(event: SessionEvent, compatEvents: boolean): unknown
   if (compatEvents) return event;
   switch (event.type) {
     case "message_update":
-      return { type: event.type, message: stubOf(event.message), assistantMessageEvent: deltaOf(event.assistantMessageEvent) };
+      return {
+        type: event.type,
+        message: stubOf(event.message),
+        assistantMessageEvent: deltaOf(event.assistantMessageEvent),
+      };
     case "turn_end":
       return { type: event.type, message: stubOf(event.message), toolResults: event.toolResults.map(stubOf) };
     case "agent_end":

@@ -12,7 +12,10 @@ import type { TruncationLimits, TruncationResult } from "../../contracts/tool-ou
 export const GREP_MAX_LINE_LENGTH = 500;
 
 /** How a head cut by bytes went: pi's truncation details without the text and the line limit. */
-export type HeadTruncation = Omit<TruncationResult, "content" | "truncatedBy" | "lastLinePartial" | "firstLineExceedsLimit" | "maxLines"> & {
+export type HeadTruncation = Omit<
+  TruncationResult,
+  "content" | "truncatedBy" | "lastLinePartial" | "firstLineExceedsLimit" | "maxLines"
+> & {
   truncatedBy: "bytes" | null;
 };
 
@@ -28,10 +31,26 @@ export function truncateHead(text: string, limits: TruncationLimits = {}): Trunc
   const base = { totalLines, totalBytes, lastLinePartial: false, maxLines, maxBytes };
 
   if (totalLines <= maxLines && totalBytes <= maxBytes) {
-    return { ...base, content: text, truncated: false, truncatedBy: null, outputLines: totalLines, outputBytes: totalBytes, firstLineExceedsLimit: false };
+    return {
+      ...base,
+      content: text,
+      truncated: false,
+      truncatedBy: null,
+      outputLines: totalLines,
+      outputBytes: totalBytes,
+      firstLineExceedsLimit: false,
+    };
   }
   if (bytesOf(lines[0]) > maxBytes) {
-    return { ...base, content: "", truncated: true, truncatedBy: "bytes", outputLines: 0, outputBytes: 0, firstLineExceedsLimit: true };
+    return {
+      ...base,
+      content: "",
+      truncated: true,
+      truncatedBy: "bytes",
+      outputLines: 0,
+      outputBytes: 0,
+      firstLineExceedsLimit: true,
+    };
   }
 
   let keptLines = 0;
@@ -47,7 +66,15 @@ export function truncateHead(text: string, limits: TruncationLimits = {}): Trunc
     keptLines += 1;
   }
   const content = lines.slice(0, keptLines).join("\n");
-  return { ...base, content, truncated: true, truncatedBy, outputLines: keptLines, outputBytes: bytesOf(content), firstLineExceedsLimit: false };
+  return {
+    ...base,
+    content,
+    truncated: true,
+    truncatedBy,
+    outputLines: keptLines,
+    outputBytes: bytesOf(content),
+    firstLineExceedsLimit: false,
+  };
 }
 
 /** Keeps the last lines that fit both limits (for logs and command output). */
@@ -55,9 +82,23 @@ export function truncateTail(content: string, limits: TruncationLimits = {}): Tr
   const maxLines = limits.maxLines ?? TOOL_LIMITS.maxLines;
   const maxBytes = limits.maxBytes ?? TOOL_LIMITS.maxBytes;
   const lines = content.split("\n");
-  const base = { totalLines: lines.length, totalBytes: bytesOf(content), maxLines, maxBytes, firstLineExceedsLimit: false };
+  const base = {
+    totalLines: lines.length,
+    totalBytes: bytesOf(content),
+    maxLines,
+    maxBytes,
+    firstLineExceedsLimit: false,
+  };
   if (lines.length <= maxLines && base.totalBytes <= maxBytes) {
-    return { ...base, content, truncated: false, truncatedBy: null, outputLines: lines.length, outputBytes: base.totalBytes, lastLinePartial: false };
+    return {
+      ...base,
+      content,
+      truncated: false,
+      truncatedBy: null,
+      outputLines: lines.length,
+      outputBytes: base.totalBytes,
+      lastLinePartial: false,
+    };
   }
   const kept: string[] = [];
   let bytes = 0;
@@ -80,7 +121,15 @@ export function truncateTail(content: string, limits: TruncationLimits = {}): Tr
     bytes += cost;
   }
   const text = kept.join("\n");
-  return { ...base, content: text, truncated: true, truncatedBy: by, outputLines: kept.length, outputBytes: bytesOf(text), lastLinePartial: partial };
+  return {
+    ...base,
+    content: text,
+    truncated: true,
+    truncatedBy: by,
+    outputLines: kept.length,
+    outputBytes: bytesOf(text),
+    lastLinePartial: partial,
+  };
 }
 
 /** Keeps the first whole lines of `text` that fit in `maxBytes`. */
@@ -88,7 +137,18 @@ export function truncateHeadBytes(text: string, maxBytes: number): { text: strin
   const totalBytes = Buffer.byteLength(text);
   const lines = text.split("\n");
   if (totalBytes <= maxBytes) {
-    return { text, truncation: { truncated: false, truncatedBy: null, totalLines: lines.length, totalBytes, outputLines: lines.length, outputBytes: totalBytes, maxBytes } };
+    return {
+      text,
+      truncation: {
+        truncated: false,
+        truncatedBy: null,
+        totalLines: lines.length,
+        totalBytes,
+        outputLines: lines.length,
+        outputBytes: totalBytes,
+        maxBytes,
+      },
+    };
   }
   let bytes = 0;
   let count = 0;
@@ -100,7 +160,15 @@ export function truncateHeadBytes(text: string, maxBytes: number): { text: strin
   }
   return {
     text: lines.slice(0, count).join("\n"),
-    truncation: { truncated: true, truncatedBy: "bytes", totalLines: lines.length, totalBytes, outputLines: count, outputBytes: bytes, maxBytes },
+    truncation: {
+      truncated: true,
+      truncatedBy: "bytes",
+      totalLines: lines.length,
+      totalBytes,
+      outputLines: count,
+      outputBytes: bytes,
+      maxBytes,
+    },
   };
 }
 

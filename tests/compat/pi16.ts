@@ -17,4 +17,6 @@ export const PI16_CLI = `${FOLDER}node_modules/@earendil-works/pi-coding-agent/d
 
 /** Why pi 1.6.0 cannot run here, or undefined when it can. */
 export const pi16Missing: string | undefined =
-  existsSync(PI16_NODE) && existsSync(PI16_CLI) ? undefined : `pi 1.6.0 is not installed in ${FOLDER}; run "npm --prefix tests/compat/pi16 ci"`;
+  existsSync(PI16_NODE) && existsSync(PI16_CLI)
+    ? undefined
+    : `pi 1.6.0 is not installed in ${FOLDER}; run "npm --prefix tests/compat/pi16 ci"`;

@@ -39,13 +39,18 @@ class AcpProcess {
         this.updates.push(params);
         const waiting = this.waiters;
         this.waiters = [];
-        for (const w of waiting) (w.match(params) ? w.resolve() : this.waiters.push(w));
+        for (const w of waiting) w.match(params) ? w.resolve() : this.waiters.push(w);
       })
       .onRequest("session/request_permission", async ({ params }) => {
         this.permissions.push(params);
         return answer(params);
       });
-    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+    this.connection = app.connect(
+      acp.ndJsonStream(
+        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      ),
+    );
   }
 
   /** Resolves when an update matching `match` has arrived. */
@@ -55,7 +60,13 @@ class AcpProcess {
   }
 
   kinds(sessionId: string): string[] {
-    return this.updates.filter((n) => n.sessionId === sessionId).map((n) => (n.update.sessionUpdate === "tool_call_update" ? `tool_call_update:${n.update.status ?? "-"}` : n.update.sessionUpdate));
+    return this.updates
+      .filter((n) => n.sessionId === sessionId)
+      .map((n) =>
+        n.update.sessionUpdate === "tool_call_update"
+          ? `tool_call_update:${n.update.status ?? "-"}`
+          : n.update.sessionUpdate,
+      );
   }
 }
 
@@ -71,8 +82,15 @@ describe("pi --mode acp (built CLI)", () => {
     running = undefined;
   });
 
-  function start(answer: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse, extra: string[] = []): AcpProcess {
-    const child = spawn(process.execPath, [PI_BIN, "--mode", "acp", "--model", "faux/faux-1", ...extra], { cwd: user.project, env: { ...process.env, ...user.env }, stdio: ["pipe", "pipe", "pipe"] });
+  function start(
+    answer: (request: acp.RequestPermissionRequest) => acp.RequestPermissionResponse,
+    extra: string[] = [],
+  ): AcpProcess {
+    const child = spawn(process.execPath, [PI_BIN, "--mode", "acp", "--model", "faux/faux-1", ...extra], {
+      cwd: user.project,
+      env: { ...process.env, ...user.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     running = new AcpProcess(child, answer);
     return running;
   }
@@ -80,19 +98,38 @@ describe("pi --mode acp (built CLI)", () => {
   it("initializes, creates a session, streams a prompt with a write call the client allows, and exits 0 when stdin closes", async () => {
     user = agentHome();
     user.scriptFaux([
-      { content: [{ type: "thinking", thinking: "A file is wanted." }, { type: "text", text: "Writing it." }, { type: "toolCall", id: "w1", name: "write", arguments: { path: "hello.txt", content: "hi from acp\n" } }] },
+      {
+        content: [
+          { type: "thinking", thinking: "A file is wanted." },
+          { type: "text", text: "Writing it." },
+          { type: "toolCall", id: "w1", name: "write", arguments: { path: "hello.txt", content: "hi from acp\n" } },
+        ],
+      },
       { content: "Done." },
     ]);
     const pi = start(() => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
     const agent = pi.connection.agent;
 
     const init = await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    expect(init).toMatchObject({ protocolVersion: 1, agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } } });
+    expect(init).toMatchObject({
+      protocolVersion: 1,
+      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, embeddedContext: true } },
+    });
     const { sessionId } = await agent.request("session/new", { cwd: user.project, mcpServers: [] });
-    expect(await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write hello.txt" }] })).toEqual({ stopReason: "end_turn" });
+    expect(
+      await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "write hello.txt" }] }),
+    ).toEqual({ stopReason: "end_turn" });
 
     const kinds = pi.kinds(sessionId).filter((k, i, all) => !(k.endsWith("_chunk") && all[i - 1] === k));
-    expect(kinds).toEqual(["agent_thought_chunk", "agent_message_chunk", "tool_call", "tool_call_update:-", "tool_call_update:in_progress", "tool_call_update:completed", "agent_message_chunk"]);
+    expect(kinds).toEqual([
+      "agent_thought_chunk",
+      "agent_message_chunk",
+      "tool_call",
+      "tool_call_update:-",
+      "tool_call_update:in_progress",
+      "tool_call_update:completed",
+      "agent_message_chunk",
+    ]);
     expect(pi.permissions.map((p) => p.toolCall.title)).toEqual([`write ${join(user.project, "hello.txt")}`]);
     expect(readFileSync(join(user.project, "hello.txt"), "utf8")).toBe("hi from acp\n");
 
@@ -114,10 +151,21 @@ describe("pi --mode acp (built CLI)", () => {
     await agent.request("initialize", { protocolVersion: 1 });
     const { sessionId } = await agent.request("session/new", { cwd: user.project, mcpServers: [] });
 
-    expect(await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "clean up" }] })).toEqual({ stopReason: "end_turn" });
-    expect(pi.permissions.map((p) => p.toolCall)).toMatchObject([{ toolCallId: "b1", kind: "execute", title: "bash: rm -rf build" }]);
-    const failed = pi.updates.find((n) => n.update.sessionUpdate === "tool_call_update" && n.update.status === "failed")!.update;
-    expect(failed).toMatchObject({ toolCallId: "b1", content: [{ type: "content", content: { type: "text", text: "The user rejected this bash call, so it was not run." } }] });
+    expect(await agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "clean up" }] })).toEqual({
+      stopReason: "end_turn",
+    });
+    expect(pi.permissions.map((p) => p.toolCall)).toMatchObject([
+      { toolCallId: "b1", kind: "execute", title: "bash: rm -rf build" },
+    ]);
+    const failed = pi.updates.find(
+      (n) => n.update.sessionUpdate === "tool_call_update" && n.update.status === "failed",
+    )!.update;
+    expect(failed).toMatchObject({
+      toolCallId: "b1",
+      content: [
+        { type: "content", content: { type: "text", text: "The user rejected this bash call, so it was not run." } },
+      ],
+    });
 
     const before = pi.updates.length;
     const prompt = agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "talk" }] });
@@ -181,7 +229,9 @@ describe("pi --mode acp (built CLI)", () => {
 /** Paces the scripted stream (tokens per second), so a cancel lands mid-answer. */
 function pace(user: AgentHome, tokensPerSecond: number): void {
   const file = join(user.agent, "plugins.json");
-  const plugins = JSON.parse(readFileSync(file, "utf8")) as { plugins: Array<{ id: string; config?: Record<string, unknown> }> };
+  const plugins = JSON.parse(readFileSync(file, "utf8")) as {
+    plugins: Array<{ id: string; config?: Record<string, unknown> }>;
+  };
   plugins.plugins.find((p) => p.id === "provider-faux")!.config!.tokensPerSecond = tokensPerSecond;
   writeFileSync(file, JSON.stringify(plugins));
 }
@@ -205,12 +255,27 @@ async function importRecordingModules(file: string, dir: string): Promise<string
   const log = join(dir, "import-modules.log");
   writeFileSync(hook, RECORDING_HOOK);
   writeFileSync(log, "");
-  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)}, { data: { log: ${JSON.stringify(log)} } });\n`);
+  writeFileSync(
+    register,
+    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)}, { data: { log: ${JSON.stringify(log)} } });\n`,
+  );
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, "--input-type=module", "-e", `await import(${JSON.stringify(pathToFileURL(file).href)});`], { stdio: "inherit" });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        pathToFileURL(register).href,
+        "--input-type=module",
+        "-e",
+        `await import(${JSON.stringify(pathToFileURL(file).href)});`,
+      ],
+      { stdio: "inherit" },
+    );
     child.on("error", reject);
     child.on("close", resolve);
   });
   expect(code).toBe(0);
-  return readFileSync(log, "utf8").split("\n").filter((line) => line !== "");
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((line) => line !== "");
 }

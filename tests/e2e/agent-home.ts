@@ -35,15 +35,31 @@ export function agentHome(): AgentHome {
   const project = join(home, "project");
   mkdirSync(agent, { recursive: true });
   mkdirSync(project, { recursive: true });
-  const env = { PI_CODING_AGENT_DIR: agent, HOME: home, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "", GOOGLE_API_KEY: "", PI_CODING_AGENT_SESSION_DIR: "" };
+  const env = {
+    PI_CODING_AGENT_DIR: agent,
+    HOME: home,
+    ANTHROPIC_API_KEY: "",
+    OPENAI_API_KEY: "",
+    GEMINI_API_KEY: "",
+    GOOGLE_API_KEY: "",
+    PI_CODING_AGENT_SESSION_DIR: "",
+  };
   return {
     home,
     agent,
     project,
     env,
-    pi: (args, options = {}) => runPi(args, { cwd: options.cwd ?? project, env: { ...env, ...options.env }, input: options.input }),
+    pi: (args, options = {}) =>
+      runPi(args, { cwd: options.cwd ?? project, env: { ...env, ...options.env }, input: options.input }),
     scriptFaux(responses) {
-      const fauxModels = { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1", input: ["text", "image"] }] } };
+      const fauxModels = {
+        faux: {
+          api: "faux",
+          baseUrl: "http://localhost:0",
+          apiKey: "none",
+          models: [{ id: "faux-1", input: ["text", "image"] }],
+        },
+      };
       writeFileSync(
         join(agent, "plugins.json"),
         JSON.stringify({
@@ -57,7 +73,16 @@ export function agentHome(): AgentHome {
     useMockServer(baseUrl) {
       writeFileSync(
         join(agent, "models.json"),
-        JSON.stringify({ providers: { mock: { baseUrl, api: "openai-completions", apiKey: "MOCK_KEY", models: [{ id: "mock-1", contextWindow: 128000, maxTokens: 4096 }] } } }),
+        JSON.stringify({
+          providers: {
+            mock: {
+              baseUrl,
+              api: "openai-completions",
+              apiKey: "MOCK_KEY",
+              models: [{ id: "mock-1", contextWindow: 128000, maxTokens: 4096 }],
+            },
+          },
+        }),
       );
     },
     sessionFiles() {
@@ -73,7 +98,10 @@ export function agentHome(): AgentHome {
 
 /** A session file's lines, parsed as pi reads them. */
 export function sessionLines(file: string): any[] {
-  return readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 /** The roles of a session file's message entries, in order. */
@@ -83,8 +111,19 @@ export function messageRoles(file: string): string[] {
     .map((e) => e.message.role);
 }
 
-const completion: Completion = { id: "chatcmpl-e2e0000000000000000000001", model: "mock-1", created: 1747831200, systemFingerprint: "fp_e2e" };
-const usage = { prompt_tokens: 120, completion_tokens: 12, total_tokens: 132, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } };
+const completion: Completion = {
+  id: "chatcmpl-e2e0000000000000000000001",
+  model: "mock-1",
+  created: 1747831200,
+  systemFingerprint: "fp_e2e",
+};
+const usage = {
+  prompt_tokens: 120,
+  completion_tokens: 12,
+  total_tokens: 132,
+  prompt_tokens_details: { cached_tokens: 0 },
+  completion_tokens_details: { reasoning_tokens: 0 },
+};
 
 /** A Chat Completions stream answering `text` in small deltas, in OpenAI's wire format. */
 export function completionsText(text: string): SseEvent[] {
@@ -102,7 +141,9 @@ export function completionsToolCall(id: string, name: string, args: Record<strin
   return [
     deltaChunk(completion, { role: "assistant", content: null }),
     deltaChunk(completion, { tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: "" } }] }),
-    ...pieces(JSON.stringify(args), 7).map((part) => deltaChunk(completion, { tool_calls: [{ index: 0, function: { arguments: part } }] })),
+    ...pieces(JSON.stringify(args), 7).map((part) =>
+      deltaChunk(completion, { tool_calls: [{ index: 0, function: { arguments: part } }] }),
+    ),
     deltaChunk(completion, {}, "tool_calls"),
     usageChunk(completion, usage),
     DONE,

@@ -17,7 +17,14 @@ const HELLO_COMMAND = fileURLToPath(new URL("../fixtures/pi-extensions/hello-com
 
 /** A models.json whose one model has a text context window: the field the error must name. */
 const BAD_MODELS = JSON.stringify({
-  providers: { local: { baseUrl: "http://127.0.0.1:9", api: "openai-completions", apiKey: "none", models: [{ id: "m1", contextWindow: "big" }] } },
+  providers: {
+    local: {
+      baseUrl: "http://127.0.0.1:9",
+      api: "openai-completions",
+      apiKey: "none",
+      models: [{ id: "m1", contextWindow: "big" }],
+    },
+  },
 });
 const BAD_MODELS_LINE = /models\.json: providers\.local\.models\[0\]\.contextWindow: expected integer, got "big"/;
 
@@ -48,17 +55,24 @@ describe("broken config files through the built CLI", { timeout: 60_000 }, () =>
   });
 
   it("a wrong-typed defaultProvider names the file, the key and both types, exit 2", async () => {
-    writeFileSync(join(user.agent, "settings.json"), JSON.stringify({ defaultProvider: 5, defaultModel: "claude-sonnet-4-5" }));
+    writeFileSync(
+      join(user.agent, "settings.json"),
+      JSON.stringify({ defaultProvider: 5, defaultModel: "claude-sonnet-4-5" }),
+    );
     const run = await user.pi(["-p", "hi"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${join(user.agent, "settings.json")}: "defaultProvider" must be a string, got a number (5)`);
+    expect(run.stderr).toContain(
+      `${join(user.agent, "settings.json")}: "defaultProvider" must be a string, got a number (5)`,
+    );
   });
 
   it("the same bad models.json exits 2 in print, json and rpc mode, with its line on stderr", async () => {
     writeFileSync(join(user.agent, "models.json"), BAD_MODELS);
     const print = await user.pi(["-p", "--model", "local/m1", "hi"]);
     const json = await user.pi(["--mode", "json", "--model", "local/m1", "hi"]);
-    const rpc = await user.pi(["--mode", "rpc", "--model", "local/m1"], { input: `${JSON.stringify({ id: "1", type: "prompt", message: "hi" })}\n` });
+    const rpc = await user.pi(["--mode", "rpc", "--model", "local/m1"], {
+      input: `${JSON.stringify({ id: "1", type: "prompt", message: "hi" })}\n`,
+    });
     expect([print.code, json.code, rpc.code]).toEqual([2, 2, 2]);
     for (const run of [print, json, rpc]) {
       expect(run.stderr).toMatch(BAD_MODELS_LINE);

@@ -32,8 +32,14 @@ describe("context files, project skills and templates reach the request", () => 
     mkdirSync(join(app, ".pi", "skills", "changelog"), { recursive: true });
     mkdirSync(join(app, ".pi", "prompts"), { recursive: true });
     writeFileSync(join(app, "AGENTS.md"), "App rule: keep functions short.\n");
-    writeFileSync(join(app, ".pi", "skills", "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Writes a changelog entry for a change.\n---\nRead git diff, then write one line per change.\n");
-    writeFileSync(join(app, ".pi", "prompts", "fix.md"), "---\ndescription: Fix an issue\n---\nFix issue $1 in ${@:2}.\n");
+    writeFileSync(
+      join(app, ".pi", "skills", "changelog", "SKILL.md"),
+      "---\nname: changelog\ndescription: Writes a changelog entry for a change.\n---\nRead git diff, then write one line per change.\n",
+    );
+    writeFileSync(
+      join(app, ".pi", "prompts", "fix.md"),
+      "---\ndescription: Fix an issue\n---\nFix issue $1 in ${@:2}.\n",
+    );
     server.enqueue({ sse: completionsText("ok") }, { sse: completionsText("ok") });
     // Project skills and prompts are protected resources: they load once the folder is trusted.
     expect((await user.pi(["trust"], { cwd: app })).code).toBe(0);
@@ -57,6 +63,9 @@ describe("context files, project skills and templates reach the request", () => 
 
     const templateRun = await user.pi(["-p", "--model", "mock/mock-1", "/fix 42 the lexer and parser"], { cwd: app });
     expect(templateRun.code).toBe(0);
-    expect(server.requests[1]!.body.messages.at(-1)).toMatchObject({ role: "user", content: "Fix issue 42 in the lexer and parser." });
+    expect(server.requests[1]!.body.messages.at(-1)).toMatchObject({
+      role: "user",
+      content: "Fix issue 42 in the lexer and parser.",
+    });
   });
 });

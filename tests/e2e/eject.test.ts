@@ -5,7 +5,17 @@
  * edited under `pi --watch`.
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, watch, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +26,9 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The files `npm pack` would publish, from the package.json "files" field. */
 function packedFiles(): string[] {
-  const report = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" })) as Array<{ files: Array<{ path: string }> }>;
+  const report = JSON.parse(
+    execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" }),
+  ) as Array<{ files: Array<{ path: string }> }>;
   return report[0]!.files.map((f) => f.path);
 }
 
@@ -42,13 +54,24 @@ function newUser(): { agent: string; project: string; env: Record<string, string
   const project = join(home, "project");
   mkdirSync(agent, { recursive: true });
   mkdirSync(project, { recursive: true });
-  return { agent, project, env: { PI_CODING_AGENT_DIR: agent, HOME: home, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "" } };
+  return {
+    agent,
+    project,
+    env: { PI_CODING_AGENT_DIR: agent, HOME: home, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "" },
+  };
 }
 
 /** Runs the installed pi; resolves with its exit code and output. */
-function pi(args: string[], where: { cwd: string; env: Record<string, string> }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function pi(
+  args: string[],
+  where: { cwd: string; env: Record<string, string> },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(installed, "dist", "cli.js"), ...args], { cwd: where.cwd, env: { ...process.env, ...where.env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(installed, "dist", "cli.js"), ...args], {
+      cwd: where.cwd,
+      env: { ...process.env, ...where.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -101,7 +124,7 @@ class RpcClient {
         this.records.push(record);
         const waiting = this.waiters;
         this.waiters = [];
-        for (const w of waiting) (w.match(record) ? w.resolve(record) : this.waiters.push(w));
+        for (const w of waiting) w.match(record) ? w.resolve(record) : this.waiters.push(w);
       }
     });
     child.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
@@ -125,7 +148,8 @@ class RpcClient {
     this.send({ id, type: "prompt", message });
     await this.next((r) => r.type === "agent_end", from);
     this.send({ id: `${id}-messages`, type: "get_messages" });
-    const messages = (await this.next((r) => r.type === "response" && r.id === `${id}-messages`)).data.messages as Rec[];
+    const messages = (await this.next((r) => r.type === "response" && r.id === `${id}-messages`)).data
+      .messages as Rec[];
     return messages.filter((m) => m.role === "toolResult");
   }
 }
@@ -135,7 +159,9 @@ const textOf = (result: Rec): string => result.content.map((c: Rec) => c.text ??
 /** A --distribution overlay: the scripted faux model answering `responses`, and the RPC mode. */
 function fauxOverlay(dir: string, responses: unknown[]): string {
   const file = join(dir, "faux.plugins.json");
-  const providers = { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] } };
+  const providers = {
+    faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] },
+  };
   writeFileSync(
     file,
     JSON.stringify({
@@ -149,11 +175,21 @@ function fauxOverlay(dir: string, responses: unknown[]): string {
   return file;
 }
 
-const readCall = (id: string, path: string): unknown => ({ content: [{ type: "toolCall", id, name: "read", arguments: { path } }] });
+const readCall = (id: string, path: string): unknown => ({
+  content: [{ type: "toolCall", id, name: "read", arguments: { path } }],
+});
 
 describe("the published package", () => {
   it("ships the plugin, contract and kernel sources next to dist/ (and no tests)", () => {
-    for (const file of ["dist/cli.js", "plugins.json", "plugins/tools/tool-read/index.ts", "plugins/tools/tool-read/read-tool.ts", "contracts/tool.ts", "contracts/ai/index.ts", "kernel/index.ts"]) {
+    for (const file of [
+      "dist/cli.js",
+      "plugins.json",
+      "plugins/tools/tool-read/index.ts",
+      "plugins/tools/tool-read/read-tool.ts",
+      "contracts/tool.ts",
+      "contracts/ai/index.ts",
+      "kernel/index.ts",
+    ]) {
       expect(published, file).toContain(file);
     }
     expect(published.filter((f) => f.startsWith("tests/") || f.startsWith("examples/"))).toEqual([]);
@@ -181,22 +217,47 @@ describe("pi plugin eject (installed package, built CLI)", () => {
     expect(index).toContain(`import { ToolContract } from "pi-host";`);
     expect(index).toContain(`import { definePlugin } from "pi-host";`);
     expect(index).toContain(`from "./read-tool.js";`);
-    expect(JSON.parse(readFileSync(join(user.agent, "plugins.json"), "utf8"))).toEqual({ plugins: [{ id: "tool-read", use: "./plugins/tool-read" }] });
+    expect(JSON.parse(readFileSync(join(user.agent, "plugins.json"), "utf8"))).toEqual({
+      plugins: [{ id: "tool-read", use: "./plugins/tool-read" }],
+    });
 
     const plugins = JSON.parse((await pi(["plugins", "--json"], { cwd: user.project, env: user.env })).stdout) as Rec[];
-    expect(plugins.find((p) => p.id === "tool-read")).toMatchObject({ status: "active", source: join(dest, "index.ts"), provides: [{ contract: "tool", key: "read" }] });
+    expect(plugins.find((p) => p.id === "tool-read")).toMatchObject({
+      status: "active",
+      source: join(dest, "index.ts"),
+      provides: [{ contract: "tool", key: "read" }],
+    });
   });
 
   it("acceptance: the ejected tool-read, edited under pi --watch (RPC mode), serves the next read call", async () => {
     const user = newUser();
     expect((await pi(["plugin", "eject", "tool-read"], { cwd: user.project, env: user.env })).code).toBe(0);
     writeFileSync(join(user.project, "a.txt"), "alpha\n");
-    const overlay = fauxOverlay(user.project, [readCall("first", "a.txt"), { content: "read once" }, readCall("second", "a.txt"), { content: "read twice" }]);
-    const child = spawn(process.execPath, [join(installed, "dist", "cli.js"), "--mode", "rpc", "--watch", "--no-session", "--model", "faux/faux-1", "--distribution", overlay], {
-      cwd: user.project,
-      env: { ...process.env, ...user.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const overlay = fauxOverlay(user.project, [
+      readCall("first", "a.txt"),
+      { content: "read once" },
+      readCall("second", "a.txt"),
+      { content: "read twice" },
+    ]);
+    const child = spawn(
+      process.execPath,
+      [
+        join(installed, "dist", "cli.js"),
+        "--mode",
+        "rpc",
+        "--watch",
+        "--no-session",
+        "--model",
+        "faux/faux-1",
+        "--distribution",
+        overlay,
+      ],
+      {
+        cwd: user.project,
+        env: { ...process.env, ...user.env },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     const rpc = new RpcClient(child);
     try {
       const before = await rpc.prompt("p1", "read a.txt");
@@ -251,10 +312,14 @@ describe("pi plugin eject (installed package, built CLI)", () => {
     expect(run.code).toBe(0);
     const dest = join(user.project, ".pi", "plugins", "tool-ls");
     expect(run.stdout).toContain(`Ejected tool-ls to ${dest}`);
-    expect(JSON.parse(readFileSync(join(user.project, ".pi", "plugins.json"), "utf8"))).toEqual({ plugins: [{ id: "tool-ls", use: "./plugins/tool-ls" }] });
+    expect(JSON.parse(readFileSync(join(user.project, ".pi", "plugins.json"), "utf8"))).toEqual({
+      plugins: [{ id: "tool-ls", use: "./plugins/tool-ls" }],
+    });
     expect(existsSync(join(user.agent, "plugins.json"))).toBe(false);
     // Not trusted yet: the copy is written, and the user is told why it does not run.
-    expect(run.stderr).toContain(`skipped project resources in ${user.project} (.pi/plugins.json): the project is not trusted; run "pi trust"`);
+    expect(run.stderr).toContain(
+      `skipped project resources in ${user.project} (.pi/plugins.json): the project is not trusted; run "pi trust"`,
+    );
     expect(run.stderr).toContain(`"tool-ls" still runs from tool-ls`);
 
     expect((await pi(["trust"], { cwd: user.project, env: user.env })).code).toBe(0);
@@ -265,9 +330,18 @@ describe("pi plugin eject (installed package, built CLI)", () => {
   it("keeps the rest of an existing plugins.json: other entries, the entry's config, the file's form", async () => {
     const user = newUser();
     const file = join(user.agent, "plugins.json");
-    writeFileSync(file, JSON.stringify([{ id: "tool-bash", enabled: false }, { id: "tool-read", config: {} }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { id: "tool-bash", enabled: false },
+        { id: "tool-read", config: {} },
+      ]),
+    );
     expect((await pi(["plugin", "eject", "tool-read"], { cwd: user.project, env: user.env })).code).toBe(0);
-    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual([{ id: "tool-bash", enabled: false }, { id: "tool-read", config: {}, use: "./plugins/tool-read" }]);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual([
+      { id: "tool-bash", enabled: false },
+      { id: "tool-read", config: {}, use: "./plugins/tool-read" },
+    ]);
   });
 
   it("refuses in one line with exit 2, changing nothing: unknown id, a plugin that is not a built-in, an existing folder, a broken plugins.json", async () => {
@@ -282,16 +356,28 @@ describe("pi plugin eject (installed package, built CLI)", () => {
       expect(run.stderr).toContain(message);
       expect(listing(user.agent)).toEqual(before);
     };
-    await refused(["plugin", "eject", "no-such-plugin"], `pi: no plugin "no-such-plugin" in the distribution and no built-in of that name; see "pi plugins" (built-ins: agent-loop,`);
+    await refused(
+      ["plugin", "eject", "no-such-plugin"],
+      `pi: no plugin "no-such-plugin" in the distribution and no built-in of that name; see "pi plugins" (built-ins: agent-loop,`,
+    );
     await refused(["plugin", "eject"], "pi: pi plugin eject takes one <id>: pi plugin eject <id>");
-    await refused(["plugin", "eject", "tool-read", "--force"], `pi: unknown flag --force for "pi plugin eject"; it takes -l`);
+    await refused(
+      ["plugin", "eject", "tool-read", "--force"],
+      `pi: unknown flag --force for "pi plugin eject"; it takes -l`,
+    );
     await refused(["plugin", "frobnicate"], `pi: unknown command "pi plugin frobnicate"`);
 
     expect((await pi(["plugin", "eject", "tool-read"], where)).code).toBe(0);
-    await refused(["plugin", "eject", "tool-read"], `pi: plugin "tool-read" already runs from ./plugins/tool-read (set in ${join(user.agent, "plugins.json")}), not a built-in; edit it there`);
+    await refused(
+      ["plugin", "eject", "tool-read"],
+      `pi: plugin "tool-read" already runs from ./plugins/tool-read (set in ${join(user.agent, "plugins.json")}), not a built-in; edit it there`,
+    );
 
     mkdirSync(join(user.agent, "plugins", "tool-grep"));
-    await refused(["plugin", "eject", "tool-grep"], `pi: ${join(user.agent, "plugins", "tool-grep")} already exists; edit that copy, or remove it to eject "tool-grep" again`);
+    await refused(
+      ["plugin", "eject", "tool-grep"],
+      `pi: ${join(user.agent, "plugins", "tool-grep")} already exists; edit that copy, or remove it to eject "tool-grep" again`,
+    );
 
     writeFileSync(join(user.agent, "plugins.json"), "{ not json");
     await refused(["plugin", "eject", "tool-find"], `pi: ${join(user.agent, "plugins.json")}: not valid JSON`);
@@ -301,7 +387,11 @@ describe("pi plugin eject (installed package, built CLI)", () => {
     const user = newUser();
     const builtins = readdirSync(join(installed, "dist", "plugins")).sort();
     // Opt-in plugins of the default distribution stay off after eject; the user is told how to turn them on.
-    const optIn = new Set((JSON.parse(readFileSync(join(installed, "plugins.json"), "utf8")).plugins as Rec[]).filter((e) => e.enabled === false).map((e) => e.id as string));
+    const optIn = new Set(
+      (JSON.parse(readFileSync(join(installed, "plugins.json"), "utf8")).plugins as Rec[])
+        .filter((e) => e.enabled === false)
+        .map((e) => e.id as string),
+    );
     for (const id of builtins) {
       const outcome = await ejectPlugin({
         id,
@@ -316,8 +406,14 @@ describe("pi plugin eject (installed package, built CLI)", () => {
       const source = readdirSync(join(installed, "plugins"))
         .map((kind) => join(installed, "plugins", kind, id))
         .find((dir) => existsSync(join(dir, "index.ts")))!;
-      for (const file of outcome.files) expect(readFileSync(join(outcome.dest, file), "utf8"), `${id}/${file}`).toBe(readFileSync(join(source, file), "utf8"));
-      if (optIn.has(id)) expect(outcome.notices).toContain(`"${id}" is disabled in the distribution; set "enabled": true to run the copy`);
+      for (const file of outcome.files)
+        expect(readFileSync(join(outcome.dest, file), "utf8"), `${id}/${file}`).toBe(
+          readFileSync(join(source, file), "utf8"),
+        );
+      if (optIn.has(id))
+        expect(outcome.notices).toContain(
+          `"${id}" is disabled in the distribution; set "enabled": true to run the copy`,
+        );
     }
     const run = await pi(["plugins", "--json"], { cwd: user.project, env: user.env });
     expect(run.stderr).toBe("");
@@ -329,8 +425,14 @@ describe("pi plugin eject (installed package, built CLI)", () => {
     }
     // An opt-in copy boots too, once turned on.
     for (const id of optIn) {
-      const on = await pi(["plugins", "--json", "--plugin", `${id}=${join(user.agent, "plugins", id)}`], { cwd: user.project, env: user.env });
-      expect((JSON.parse(on.stdout) as Rec[]).find((p) => p.id === id), id).toMatchObject({ status: "active" });
+      const on = await pi(["plugins", "--json", "--plugin", `${id}=${join(user.agent, "plugins", id)}`], {
+        cwd: user.project,
+        env: user.env,
+      });
+      expect(
+        (JSON.parse(on.stdout) as Rec[]).find((p) => p.id === id),
+        id,
+      ).toMatchObject({ status: "active" });
     }
   }, 120_000);
 });

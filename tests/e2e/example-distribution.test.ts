@@ -35,7 +35,10 @@ const toolMessages = (body: any): any[] => body.messages.filter((m: any) => m.ro
 
 describe("examples/distributions/read-only (built CLI)", () => {
   it("acceptance: pi --distribution <read-only> -p runs end to end, offering only read, grep, find, ls and word_count", async () => {
-    server.enqueue({ sse: completionsToolCall("call_read", "read", { path: "notes.txt" }) }, { sse: completionsText("The notes say 42.") });
+    server.enqueue(
+      { sse: completionsToolCall("call_read", "read", { path: "notes.txt" }) },
+      { sse: completionsText("The notes say 42.") },
+    );
     const run = await user.pi(["--distribution", READ_ONLY, "-p", "--model", "mock/mock-1", "What do the notes say?"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
@@ -46,16 +49,30 @@ describe("examples/distributions/read-only (built CLI)", () => {
       expect(toolNames(request.body)).toEqual(["find", "grep", "ls", "read", "word_count"]);
       for (const absent of ["write", "edit", "bash"]) expect(toolNames(request.body)).not.toContain(absent);
     }
-    expect(toolMessages(server.requests[1]!.body)).toMatchObject([{ tool_call_id: "call_read", content: expect.stringContaining("the answer is 42") }]);
+    expect(toolMessages(server.requests[1]!.body)).toMatchObject([
+      { tool_call_id: "call_read", content: expect.stringContaining("the answer is 42") },
+    ]);
     // The session store is in the distribution: the run is on disk.
     expect(user.sessionFiles()).toHaveLength(1);
   });
 
   it("its word_count comes from the example plugin folder, with the distribution's config", async () => {
-    server.enqueue({ sse: completionsToolCall("call_count", "word_count", { path: "notes.txt" }) }, { sse: completionsText("Four words.") });
-    const run = await user.pi(["--distribution", READ_ONLY, "-p", "--model", "mock/mock-1", "Count the words of notes.txt"]);
+    server.enqueue(
+      { sse: completionsToolCall("call_count", "word_count", { path: "notes.txt" }) },
+      { sse: completionsText("Four words.") },
+    );
+    const run = await user.pi([
+      "--distribution",
+      READ_ONLY,
+      "-p",
+      "--model",
+      "mock/mock-1",
+      "Count the words of notes.txt",
+    ]);
     expect(run.code).toBe(0);
-    expect(toolMessages(server.requests[1]!.body)).toMatchObject([{ tool_call_id: "call_count", content: "notes.txt: 4 words, 1 line, 17 characters" }]);
+    expect(toolMessages(server.requests[1]!.body)).toMatchObject([
+      { tool_call_id: "call_count", content: "notes.txt: 4 words, 1 line, 17 characters" },
+    ]);
 
     const plugins = JSON.parse((await user.pi(["plugins", "--json", "--distribution", READ_ONLY])).stdout) as any[];
     expect(plugins.map((p) => p.id)).toEqual([
@@ -84,12 +101,18 @@ describe("examples/distributions/read-only (built CLI)", () => {
   });
 
   it("a model that calls write anyway gets an error result, and nothing is written", async () => {
-    server.enqueue({ sse: completionsToolCall("call_write", "write", { path: "pwned.txt", content: "x" }) }, { sse: completionsText("I cannot write.") });
+    server.enqueue(
+      { sse: completionsToolCall("call_write", "write", { path: "pwned.txt", content: "x" }) },
+      { sse: completionsText("I cannot write.") },
+    );
     const run = await user.pi(["--distribution", READ_ONLY, "-p", "--model", "mock/mock-1", "Write a file"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("I cannot write.\n");
     const [result] = toolMessages(server.requests[1]!.body);
-    expect(result).toMatchObject({ tool_call_id: "call_write", content: expect.stringContaining(`Tool "write" not found. Available tools: read, grep, find, ls, word_count.`) });
+    expect(result).toMatchObject({
+      tool_call_id: "call_write",
+      content: expect.stringContaining(`Tool "write" not found. Available tools: read, grep, find, ls, word_count.`),
+    });
     expect(existsSync(join(user.project, "pwned.txt"))).toBe(false);
   });
 
@@ -102,12 +125,23 @@ describe("examples/distributions/read-only (built CLI)", () => {
 
   it("takes an alternative agent loop on top with --plugin agent-loop=<file>", async () => {
     server.enqueue({ sse: completionsToolCall("call_ls", "ls", {}) }, { sse: completionsText("One file.") });
-    const run = await user.pi(["--distribution", READ_ONLY, "--plugin", `agent-loop=${ALT_LOOP}`, "-p", "--model", "mock/mock-1", "What is here?"]);
+    const run = await user.pi([
+      "--distribution",
+      READ_ONLY,
+      "--plugin",
+      `agent-loop=${ALT_LOOP}`,
+      "-p",
+      "--model",
+      "mock/mock-1",
+      "What is here?",
+    ]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("One file.\n");
     expect(toolNames(server.requests[0]!.body)).toEqual(["find", "grep", "ls", "read", "word_count"]);
-    const assistants = sessionLines(user.sessionFiles()[0]!).filter((e) => e.type === "message" && e.message.role === "assistant");
+    const assistants = sessionLines(user.sessionFiles()[0]!).filter(
+      (e) => e.type === "message" && e.message.role === "assistant",
+    );
     // The fixture loop marks every answer it streams.
     expect(assistants.map((e) => e.message.responseId)).toEqual(["alt-loop", "alt-loop"]);
   });

@@ -19,7 +19,10 @@ function toolResults(user: AgentHome): Array<[string, boolean, string]> {
     .map((e) => [e.message.toolCallId, e.message.isError, e.message.content[0].text]);
 }
 
-const greetTurns = [{ content: [{ type: "toolCall" as const, id: "g1", name: "greet", arguments: { name: "e2e" } }] }, { content: "Greeted." }];
+const greetTurns = [
+  { content: [{ type: "toolCall" as const, id: "g1", name: "greet", arguments: { name: "e2e" } }] },
+  { content: "Greeted." },
+];
 
 describe("pi extensions through the built CLI", () => {
   it('pi -p -e <ext.ts> "..." loads the extension: the model calls its tool and gets the tool\'s result', async () => {

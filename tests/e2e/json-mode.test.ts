@@ -10,16 +10,39 @@ beforeEach(() => {
   user = agentHome();
 });
 
-const parse = (stdout: string): any[] => stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+const parse = (stdout: string): any[] =>
+  stdout
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 
 /** Starts pi with a slowly streamed faux answer; resolves once the first text delta is on stdout. */
-async function startStreaming(user: AgentHome, args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; stdout: () => string; stderr: () => string; exit: Promise<number | null> }> {
-  const fauxModels = { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] } };
+async function startStreaming(
+  user: AgentHome,
+  args: string[],
+): Promise<{
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}> {
+  const fauxModels = {
+    faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] },
+  };
   writeFileSync(
     join(user.agent, "plugins.json"),
-    JSON.stringify({ plugins: [{ id: "models", config: { providers: fauxModels } }, { id: "provider-faux", config: { tokensPerSecond: 20, responses: [{ content: "word ".repeat(400) }] } }] }),
+    JSON.stringify({
+      plugins: [
+        { id: "models", config: { providers: fauxModels } },
+        { id: "provider-faux", config: { tokensPerSecond: 20, responses: [{ content: "word ".repeat(400) }] } },
+      ],
+    }),
   );
-  const child = spawn(process.execPath, [PI_BIN, ...args], { cwd: user.project, env: { ...process.env, ...user.env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [PI_BIN, ...args], {
+    cwd: user.project,
+    env: { ...process.env, ...user.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   child.stdin.end();
   let out = "";
   let err = "";
@@ -37,7 +60,10 @@ async function startStreaming(user: AgentHome, args: string[]): Promise<{ child:
 describe("pi --mode json (built CLI, faux provider)", () => {
   it("emits the header and the whole event sequence of a tool round trip, with pi's event names", async () => {
     writeFileSync(join(user.project, "notes.txt"), "tangerine\n");
-    user.scriptFaux([{ content: [{ type: "toolCall", id: "call_1", name: "read", arguments: { path: "notes.txt" } }] }, { content: "It says tangerine." }]);
+    user.scriptFaux([
+      { content: [{ type: "toolCall", id: "call_1", name: "read", arguments: { path: "notes.txt" } }] },
+      { content: "It says tangerine." },
+    ]);
     const run = await user.pi(["--mode", "json", "--model", "faux/faux-1", "read notes.txt"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
@@ -87,7 +113,9 @@ describe("pi --mode json (built CLI, faux provider)", () => {
     run.child.kill("SIGINT");
     expect(await run.exit).toBe(1);
     const events = parse(run.stdout());
-    expect(events.find((e) => e.type === "message_end" && e.message.role === "assistant").message).toMatchObject({ stopReason: "aborted" });
+    expect(events.find((e) => e.type === "message_end" && e.message.role === "assistant").message).toMatchObject({
+      stopReason: "aborted",
+    });
     expect(events.at(-1).type).toBe("agent_end");
     expect(run.stderr()).toBe("");
   });

@@ -15,7 +15,11 @@ import { agentHome, messageRoles, sessionLines } from "./agent-home.js";
 import { runPiRecordingModules } from "./record-modules.js";
 
 const PROJECT = fileURLToPath(new URL("../../", import.meta.url));
-const EVERYTHING = join(dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/package.json")), "dist", "index.js");
+const EVERYTHING = join(
+  dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/package.json")),
+  "dist",
+  "index.js",
+);
 /** What the two plugins must not load until used. */
 const LAZY_PACKAGES = ["@modelcontextprotocol/sdk", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync"];
 
@@ -24,14 +28,28 @@ function lazyPackagesIn(modules: string[]): string[] {
 }
 
 /** A distribution overlay adding both plugins, with server-everything configured for MCP. */
-function overlay(dir: string, servers: Record<string, unknown> = { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } }): string {
+function overlay(
+  dir: string,
+  servers: Record<string, unknown> = { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } },
+): string {
   const file = join(dir, "mcp-distribution.json");
-  writeFileSync(file, JSON.stringify({ plugins: [{ id: "mcp", use: "mcp", config: { servers } }, { id: "codemode", use: "codemode", enabled: true }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      plugins: [
+        { id: "mcp", use: "mcp", config: { servers } },
+        { id: "codemode", use: "codemode", enabled: true },
+      ],
+    }),
+  );
   return file;
 }
 
 beforeAll(() => {
-  if (!existsSync(join(PROJECT, "dist/plugins/mcp/index.js")) || !existsSync(join(PROJECT, "dist/plugins/codemode/index.js"))) {
+  if (
+    !existsSync(join(PROJECT, "dist/plugins/mcp/index.js")) ||
+    !existsSync(join(PROJECT, "dist/plugins/codemode/index.js"))
+  ) {
     throw new Error('dist/plugins/mcp or dist/plugins/codemode is missing; run "npm run build" first');
   }
 });
@@ -43,7 +61,12 @@ describe("pi -p with the mcp and codemode plugins (built CLI)", () => {
       {
         content: [
           { type: "toolCall", id: "sum", name: "mcp__everything__get-sum", arguments: { a: 2, b: 3 } },
-          { type: "toolCall", id: "bad", name: "mcp__everything__read_resource", arguments: { uri: "demo://no/such/thing" } },
+          {
+            type: "toolCall",
+            id: "bad",
+            name: "mcp__everything__read_resource",
+            arguments: { uri: "demo://no/such/thing" },
+          },
         ],
       },
       {
@@ -52,19 +75,36 @@ describe("pi -p with the mcp and codemode plugins (built CLI)", () => {
             type: "toolCall",
             id: "script",
             name: "codemode",
-            arguments: { code: "const echoes = [];\nfor (const word of ['one', 'two', 'three']) echoes.push(await tools.mcp__everything__echo({ message: word }));\nreturn echoes.join(' | ');" },
+            arguments: {
+              code: "const echoes = [];\nfor (const word of ['one', 'two', 'three']) echoes.push(await tools.mcp__everything__echo({ message: word }));\nreturn echoes.join(' | ');",
+            },
           },
         ],
       },
       { content: "All done." },
     ]);
-    const run = await user.pi(["-p", "--model", "faux/faux-1", "--distribution", overlay(user.home), "use the MCP tools"]);
+    const run = await user.pi([
+      "-p",
+      "--model",
+      "faux/faux-1",
+      "--distribution",
+      overlay(user.home),
+      "use the MCP tools",
+    ]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("All done.\n");
 
     const [file] = user.sessionFiles();
-    expect(messageRoles(file!)).toEqual(["user", "assistant", "toolResult", "toolResult", "assistant", "toolResult", "assistant"]);
+    expect(messageRoles(file!)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+      "toolResult",
+      "assistant",
+      "toolResult",
+      "assistant",
+    ]);
     const results = sessionLines(file!)
       .filter((e) => e.type === "message" && e.message.role === "toolResult")
       .map((e) => e.message);
@@ -72,7 +112,12 @@ describe("pi -p with the mcp and codemode plugins (built CLI)", () => {
     expect(results[0].content[0].text).toContain("5");
     expect(results[1]).toMatchObject({ toolCallId: "bad", isError: true });
     expect(results[1].content[0].text).toMatch(/^MCP server "everything": .*demo:\/\/no\/such\/thing/);
-    expect(results[2]).toMatchObject({ toolCallId: "script", toolName: "codemode", isError: false, details: { toolCalls: 3, failedToolCalls: 0 } });
+    expect(results[2]).toMatchObject({
+      toolCallId: "script",
+      toolName: "codemode",
+      isError: false,
+      details: { toolCalls: 3, failedToolCalls: 0 },
+    });
     expect(results[2].content).toEqual([{ type: "text", text: "Echo: one | Echo: two | Echo: three" }]);
   });
 
@@ -80,7 +125,14 @@ describe("pi -p with the mcp and codemode plugins (built CLI)", () => {
     const user = agentHome();
     user.scriptFaux([{ content: "Fine without it." }]);
     const missing = join(user.home, "no-such-server");
-    const run = await user.pi(["-p", "--model", "faux/faux-1", "--distribution", overlay(user.home, { broken: { command: missing } }), "hello"]);
+    const run = await user.pi([
+      "-p",
+      "--model",
+      "faux/faux-1",
+      "--distribution",
+      overlay(user.home, { broken: { command: missing } }),
+      "hello",
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Fine without it.\n");
     expect(run.stderr).toBe(`MCP server "broken" failed to start: spawn ${missing} ENOENT\n`);
@@ -88,14 +140,39 @@ describe("pi -p with the mcp and codemode plugins (built CLI)", () => {
 
   it("either plugin can be left out of the distribution", async () => {
     const user = agentHome();
-    const listed = await user.pi(["plugins", "--json", "--distribution", overlay(user.home), "--no-plugin", "codemode"]);
+    const listed = await user.pi([
+      "plugins",
+      "--json",
+      "--distribution",
+      overlay(user.home),
+      "--no-plugin",
+      "codemode",
+    ]);
     expect(listed.code).toBe(0);
-    const byId = Object.fromEntries((JSON.parse(listed.stdout) as Array<{ id: string; status: string }>).map((p) => [p.id, p.status]));
+    const byId = Object.fromEntries(
+      (JSON.parse(listed.stdout) as Array<{ id: string; status: string }>).map((p) => [p.id, p.status]),
+    );
     expect(byId).toMatchObject({ mcp: "active", codemode: "disabled" });
-    user.scriptFaux([{ content: [{ type: "toolCall", id: "s", name: "codemode", arguments: { code: "return 1" } }] }, { content: "ok" }]);
-    const run = await user.pi(["-p", "--model", "faux/faux-1", "--distribution", overlay(user.home), "--no-plugin", "codemode", "--no-plugin", "mcp", "hi"]);
+    user.scriptFaux([
+      { content: [{ type: "toolCall", id: "s", name: "codemode", arguments: { code: "return 1" } }] },
+      { content: "ok" },
+    ]);
+    const run = await user.pi([
+      "-p",
+      "--model",
+      "faux/faux-1",
+      "--distribution",
+      overlay(user.home),
+      "--no-plugin",
+      "codemode",
+      "--no-plugin",
+      "mcp",
+      "hi",
+    ]);
     expect(run.code).toBe(0);
-    const result = sessionLines(user.sessionFiles()[0]!).find((e) => e.type === "message" && e.message.role === "toolResult").message;
+    const result = sessionLines(user.sessionFiles()[0]!).find(
+      (e) => e.type === "message" && e.message.role === "toolResult",
+    ).message;
     expect(result).toMatchObject({ toolName: "codemode", isError: true });
     expect(result.content[0].text).toMatch(/^Tool "codemode" not found/);
   });
@@ -111,7 +188,11 @@ describe("cold start loads neither the MCP SDK nor QuickJS", () => {
 
     const user = agentHome();
     user.scriptFaux([{ content: "plain answer" }]);
-    const run = await runPiRecordingModules(["-p", "--model", "faux/faux-1", "--distribution", overlay(user.home, {}), "hi"], user.project, user.env);
+    const run = await runPiRecordingModules(
+      ["-p", "--model", "faux/faux-1", "--distribution", overlay(user.home, {}), "hi"],
+      user.project,
+      user.env,
+    );
     expect(run.run.stdout).toBe("plain answer\n");
     expect(run.modules.some((url) => url.endsWith("/dist/plugins/mcp/index.js"))).toBe(true);
     expect(run.modules.some((url) => url.endsWith("/dist/plugins/codemode/index.js"))).toBe(true);
@@ -166,8 +247,15 @@ console.log(JSON.stringify({ afterImport, afterSetup, afterCodemode, codemodeRes
 process.exit(0);
 `,
     );
-    const { stdout } = await promisify(execFile)(process.execPath, [child, hook, log, PROJECT, EVERYTHING], { cwd: dir });
-    const report = JSON.parse(stdout) as { afterImport: string[]; afterSetup: string[]; afterCodemode: string[]; codemodeResult: string };
+    const { stdout } = await promisify(execFile)(process.execPath, [child, hook, log, PROJECT, EVERYTHING], {
+      cwd: dir,
+    });
+    const report = JSON.parse(stdout) as {
+      afterImport: string[];
+      afterSetup: string[];
+      afterCodemode: string[];
+      codemodeResult: string;
+    };
     expect(report.afterImport.some((url) => url.endsWith("/dist/plugins/mcp/index.js"))).toBe(true);
     expect(lazyPackagesIn(report.afterImport)).toEqual([]);
     expect(lazyPackagesIn(report.afterSetup)).toEqual([]);
@@ -179,9 +267,15 @@ process.exit(0);
   it("a configured server loads the MCP SDK at the first listing, not before", async () => {
     const user = agentHome();
     user.scriptFaux([{ content: "listed" }]);
-    const run = await runPiRecordingModules(["-p", "--model", "faux/faux-1", "--distribution", overlay(user.home), "hi"], user.project, user.env);
+    const run = await runPiRecordingModules(
+      ["-p", "--model", "faux/faux-1", "--distribution", overlay(user.home), "hi"],
+      user.project,
+      user.env,
+    );
     expect(run.run.stdout).toBe("listed\n");
     expect(lazyPackagesIn(run.modules)).toEqual(["@modelcontextprotocol/sdk"]);
-    expect(readFileSync(join(PROJECT, "dist/plugins/mcp/index.js"), "utf8")).not.toMatch(/^import .*@modelcontextprotocol/m);
+    expect(readFileSync(join(PROJECT, "dist/plugins/mcp/index.js"), "utf8")).not.toMatch(
+      /^import .*@modelcontextprotocol/m,
+    );
   });
 });

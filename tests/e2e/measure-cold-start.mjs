@@ -20,7 +20,14 @@ writeFileSync(
   join(agent, "plugins.json"),
   JSON.stringify({
     plugins: [
-      { id: "models", config: { providers: { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] } } } },
+      {
+        id: "models",
+        config: {
+          providers: {
+            faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] },
+          },
+        },
+      },
       { id: "provider-faux", config: { responses: [{ content: "Hello! How can I help?" }] } },
     ],
   }),
@@ -30,14 +37,25 @@ const env = { ...process.env, HOME: home, PI_CODING_AGENT_DIR: agent };
 const commands = [
   { name: "node -e 0", args: ["-e", "0"], expect: "" },
   { name: "pi --version", args: [CLI, "--version"], expect: /^\d+\.\d+\.\d+\n$/ },
-  { name: "pi -p (faux, one turn)", args: [CLI, "-p", "--model", "faux/faux-1", "hello"], expect: "Hello! How can I help?\n" },
+  {
+    name: "pi -p (faux, one turn)",
+    args: [CLI, "-p", "--model", "faux/faux-1", "hello"],
+    expect: "Hello! How can I help?\n",
+  },
 ];
 
 function once(command) {
   const start = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, command.args, { cwd: home, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const result = spawnSync(process.execPath, command.args, {
+    cwd: home,
+    env,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  const ok = result.status === 0 && (typeof command.expect === "string" ? result.stdout === command.expect : command.expect.test(result.stdout));
+  const ok =
+    result.status === 0 &&
+    (typeof command.expect === "string" ? result.stdout === command.expect : command.expect.test(result.stdout));
   if (!ok) throw new Error(`${command.name} failed (status ${result.status}): ${result.stdout}${result.stderr}`);
   return ms;
 }
@@ -46,7 +64,10 @@ const samples = new Map(commands.map((c) => [c.name, []]));
 for (let i = 0; i < 3; i++) for (const c of commands) once(c);
 for (let i = 0; i < RUNS; i++) for (const c of commands) samples.get(c.name).push(once(c));
 
-const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length - 1) * p))];
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length - 1) * p))];
 for (const [name, values] of samples) {
-  console.log(`${name.padEnd(24)} median ${percentile(values, 0.5).toFixed(0).padStart(4)} ms   p90 ${percentile(values, 0.9).toFixed(0).padStart(4)} ms   (${values.length} runs)`);
+  console.log(
+    `${name.padEnd(24)} median ${percentile(values, 0.5).toFixed(0).padStart(4)} ms   p90 ${percentile(values, 0.9).toFixed(0).padStart(4)} ms   (${values.length} runs)`,
+  );
 }

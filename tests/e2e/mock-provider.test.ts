@@ -7,7 +7,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MockLlmServer } from "../support/mock-llm-server.js";
-import { agentHome, completionsText, completionsToolCall, messageRoles, sessionLines, type AgentHome } from "./agent-home.js";
+import {
+  agentHome,
+  completionsText,
+  completionsToolCall,
+  messageRoles,
+  sessionLines,
+  type AgentHome,
+} from "./agent-home.js";
 
 let server: MockLlmServer;
 let user: AgentHome;
@@ -52,13 +59,19 @@ describe("pi against a local OpenAI-compatible server (models.json custom provid
 
   it("a tool round trip: the server calls read, the file's text goes back, the final answer prints", async () => {
     writeFileSync(join(user.project, "notes.txt"), "the secret word is tangerine\n");
-    server.enqueue({ sse: completionsToolCall("call_Qm3kP9xL2vR8tN4wY7zB1cD5", "read", { path: "notes.txt" }) }, { sse: completionsText("The secret word is tangerine.") });
+    server.enqueue(
+      { sse: completionsToolCall("call_Qm3kP9xL2vR8tN4wY7zB1cD5", "read", { path: "notes.txt" }) },
+      { sse: completionsText("The secret word is tangerine.") },
+    );
     const run = await user.pi(["-p", "--model", "mock/mock-1", "what is the secret word?"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("The secret word is tangerine.\n");
     const second = server.requests[1]!.body;
-    expect(second.messages.at(-2)).toMatchObject({ role: "assistant", tool_calls: [{ id: "call_Qm3kP9xL2vR8tN4wY7zB1cD5", function: { name: "read" } }] });
+    expect(second.messages.at(-2)).toMatchObject({
+      role: "assistant",
+      tool_calls: [{ id: "call_Qm3kP9xL2vR8tN4wY7zB1cD5", function: { name: "read" } }],
+    });
     expect(second.messages.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_Qm3kP9xL2vR8tN4wY7zB1cD5" });
     expect(JSON.stringify(second.messages.at(-1).content)).toContain("the secret word is tangerine");
     expect(messageRoles(user.sessionFiles()[0]!)).toEqual(["user", "assistant", "toolResult", "assistant"]);
@@ -66,7 +79,16 @@ describe("pi against a local OpenAI-compatible server (models.json custom provid
 
   it("--system-prompt and --append-system-prompt shape the system message the server receives", async () => {
     server.enqueue({ sse: completionsText("Arr.") });
-    const run = await user.pi(["-p", "--model", "mock/mock-1", "--system-prompt", "You are a pirate.", "--append-system-prompt", "Always say arr.", "hi"]);
+    const run = await user.pi([
+      "-p",
+      "--model",
+      "mock/mock-1",
+      "--system-prompt",
+      "You are a pirate.",
+      "--append-system-prompt",
+      "Always say arr.",
+      "hi",
+    ]);
     expect(run.code).toBe(0);
     const system = server.requests[0]!.body.messages[0];
     expect(["system", "developer"]).toContain(system.role);
@@ -76,12 +98,27 @@ describe("pi against a local OpenAI-compatible server (models.json custom provid
 
   it("--skill, --prompt-template and --no-context-files reach the resources plugin", async () => {
     mkdirSync(join(user.project, "skills", "release-notes"), { recursive: true });
-    writeFileSync(join(user.project, "skills", "release-notes", "SKILL.md"), "---\nname: release-notes\ndescription: Writes release notes from the git log.\n---\nRun git log.\n");
-    writeFileSync(join(user.project, "review.md"), "---\ndescription: Review a file\n---\nReview $1 for bugs, then $2.\n");
+    writeFileSync(
+      join(user.project, "skills", "release-notes", "SKILL.md"),
+      "---\nname: release-notes\ndescription: Writes release notes from the git log.\n---\nRun git log.\n",
+    );
+    writeFileSync(
+      join(user.project, "review.md"),
+      "---\ndescription: Review a file\n---\nReview $1 for bugs, then $2.\n",
+    );
     writeFileSync(join(user.project, "AGENTS.md"), "Project rule: tabs, never spaces.\n");
     server.enqueue({ sse: completionsText("ok") }, { sse: completionsText("ok") });
 
-    const withFlags = await user.pi(["-p", "--model", "mock/mock-1", "--skill", "skills/release-notes", "--prompt-template", "review.md", "/review src/app.ts summarize"]);
+    const withFlags = await user.pi([
+      "-p",
+      "--model",
+      "mock/mock-1",
+      "--skill",
+      "skills/release-notes",
+      "--prompt-template",
+      "review.md",
+      "/review src/app.ts summarize",
+    ]);
     expect(withFlags.stderr).toBe("");
     expect(withFlags.code).toBe(0);
     const first = server.requests[0]!.body.messages;
@@ -97,7 +134,12 @@ describe("pi against a local OpenAI-compatible server (models.json custom provid
   });
 
   it("a server error ends in one line on stderr and exit 1", async () => {
-    server.enqueue({ status: 401, json: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } } });
+    server.enqueue({
+      status: 401,
+      json: {
+        error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" },
+      },
+    });
     const run = await user.pi(["-p", "--model", "mock/mock-1", "hi"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
@@ -107,11 +149,17 @@ describe("pi against a local OpenAI-compatible server (models.json custom provid
   });
 
   it("--mode json streams deltas from the real provider, and --compat-events pi's whole partial messages", async () => {
-    server.enqueue({ sse: completionsText("Hello from the mock server!") }, { sse: completionsText("Hello from the mock server!") });
+    server.enqueue(
+      { sse: completionsText("Hello from the mock server!") },
+      { sse: completionsText("Hello from the mock server!") },
+    );
     const run = await user.pi(["--mode", "json", "--model", "mock/mock-1", "hello"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(events[0]).toMatchObject({ type: "session", version: 3, cwd: user.project });
     expect(events[0].id).toBe(sessionLines(user.sessionFiles()[0]!)[0].id);
     const deltas = events.filter((e) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta");
@@ -122,7 +170,12 @@ describe("pi against a local OpenAI-compatible server (models.json custom provid
       expect(e.message.content).toBeUndefined();
     }
     const end = events.find((e) => e.type === "message_end" && e.message.role === "assistant");
-    expect(end.message).toMatchObject({ provider: "mock", model: "mock-1", stopReason: "stop", usage: { input: 120, output: 12 } });
+    expect(end.message).toMatchObject({
+      provider: "mock",
+      model: "mock-1",
+      stopReason: "stop",
+      usage: { input: 120, output: 12 },
+    });
 
     const compat = await user.pi(["--mode", "json", "--compat-events", "--model", "mock/mock-1", "hello"]);
     expect(compat.code).toBe(0);

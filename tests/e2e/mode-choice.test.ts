@@ -38,7 +38,9 @@ describe("mode choice (built CLI in a terminal)", () => {
       bare,
       JSON.stringify({
         extends: "none",
-        plugins: ["models", "auth", "provider-faux", "session-jsonl", "agent-loop", "agent-session", "mode-print"].map((id) => ({ id, use: id })),
+        plugins: ["models", "auth", "provider-faux", "session-jsonl", "agent-loop", "agent-session", "mode-print"].map(
+          (id) => ({ id, use: id }),
+        ),
       }),
     );
     const run = inTerminal(user, `${pi} --distribution "${bare}" hello`);
@@ -51,7 +53,9 @@ describe("mode choice (built CLI in a terminal)", () => {
     writeFileSync(join(user.project, "notes.txt"), "n");
     const run = inTerminal(user, `${pi} --plugin "mode-interactive=${fixture}" @notes.txt "first" "second"`);
     expect(run.code).toBe(0);
-    expect(run.output).toBe(`interactive: ${JSON.stringify([`<file name="${join(user.project, "notes.txt")}">\nn\n</file>\nfirst`, "second"])} images: 0\n`);
+    expect(run.output).toBe(
+      `interactive: ${JSON.stringify([`<file name="${join(user.project, "notes.txt")}">\nn\n</file>\nfirst`, "second"])} images: 0\n`,
+    );
   });
 
   it("-p in a terminal prints the answer", () => {
@@ -76,7 +80,10 @@ describe("mode choice (built CLI in a terminal)", () => {
   it("--mode json wins over -p", () => {
     const run = inTerminal(user, `${pi} -p --mode json --model faux/faux-1 hello`);
     expect(run.code).toBe(0);
-    const lines = run.output.trim().split("\n").map((l) => JSON.parse(l));
+    const lines = run.output
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0].type).toBe("session");
     expect(lines.at(-1).type).toBe("agent_end");
   });

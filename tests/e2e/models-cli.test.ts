@@ -16,7 +16,8 @@ function rows(stdout: string): string[][] {
   expect(lines[0]).toMatch(/^provider\s+model\s+context\s+max-out\s+thinking\s+images\s+key$/);
   return lines.slice(1).map((line) => line.split(/\s{2,}/));
 }
-const row = (stdout: string, provider: string, model: string): string[] | undefined => rows(stdout).find((r) => r[0] === provider && r[1] === model);
+const row = (stdout: string, provider: string, model: string): string[] | undefined =>
+  rows(stdout).find((r) => r[0] === provider && r[1] === model);
 
 describe("pi --list-models (built CLI)", () => {
   let home: string;
@@ -36,17 +37,49 @@ describe("pi --list-models (built CLI)", () => {
     agent = join(home, "agent");
     mkdirSync(agent, { recursive: true });
     // A clean slate: no keys leak in from the machine running the tests ("" counts as unset).
-    env = { PI_CODING_AGENT_DIR: agent, HOME: home, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", GEMINI_API_KEY: "", GOOGLE_API_KEY: "", GROQ_API_KEY: "" };
+    env = {
+      PI_CODING_AGENT_DIR: agent,
+      HOME: home,
+      ANTHROPIC_API_KEY: "",
+      OPENAI_API_KEY: "",
+      GEMINI_API_KEY: "",
+      GOOGLE_API_KEY: "",
+      GROQ_API_KEY: "",
+    };
   });
 
   it("lists the built-in models with context, output limit, thinking, images and key source", async () => {
     const run = await runPi(["--list-models"], { cwd: home, env });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(row(run.stdout, "anthropic", "claude-sonnet-4-5")).toEqual(["anthropic", "claude-sonnet-4-5", "200K", "64K", "yes", "yes", "none"]);
-    expect(row(run.stdout, "anthropic", "claude-opus-4-7")).toEqual(["anthropic", "claude-opus-4-7", "1M", "128K", "yes", "yes", "none"]);
+    expect(row(run.stdout, "anthropic", "claude-sonnet-4-5")).toEqual([
+      "anthropic",
+      "claude-sonnet-4-5",
+      "200K",
+      "64K",
+      "yes",
+      "yes",
+      "none",
+    ]);
+    expect(row(run.stdout, "anthropic", "claude-opus-4-7")).toEqual([
+      "anthropic",
+      "claude-opus-4-7",
+      "1M",
+      "128K",
+      "yes",
+      "yes",
+      "none",
+    ]);
     expect(row(run.stdout, "openai", "gpt-4.1")).toEqual(["openai", "gpt-4.1", "1.0M", "32.8K", "no", "yes", "none"]);
-    expect(row(run.stdout, "google", "gemini-2.5-pro")).toEqual(["google", "gemini-2.5-pro", "1.0M", "65.5K", "yes", "yes", "none"]);
+    expect(row(run.stdout, "google", "gemini-2.5-pro")).toEqual([
+      "google",
+      "gemini-2.5-pro",
+      "1.0M",
+      "65.5K",
+      "yes",
+      "yes",
+      "none",
+    ]);
     const providers = rows(run.stdout).map((r) => r[0]);
     expect(new Set(providers)).toEqual(new Set(["anthropic", "google", "openai"]));
     expect(providers).toEqual([...providers].sort()); // sorted by provider, like pi
@@ -83,7 +116,10 @@ describe("pi --list-models (built CLI)", () => {
             baseUrl: `${server.url}/v1`,
             api: "openai-completions",
             apiKey: "LOCAL_LLM_KEY",
-            models: [{ id: "qwen3-coder:30b", reasoning: true, contextWindow: 262144, maxTokens: 32768 }, { id: "llama3.1:8b" }],
+            models: [
+              { id: "qwen3-coder:30b", reasoning: true, contextWindow: 262144, maxTokens: 32768 },
+              { id: "llama3.1:8b" },
+            ],
           },
         },
       }),
@@ -91,8 +127,24 @@ describe("pi --list-models (built CLI)", () => {
     const run = await runPi(["--list-models"], { cwd: home, env });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    expect(row(run.stdout, "local", "qwen3-coder:30b")).toEqual(["local", "qwen3-coder:30b", "262.1K", "32.8K", "yes", "no", "models.json"]);
-    expect(row(run.stdout, "local", "llama3.1:8b")).toEqual(["local", "llama3.1:8b", "128K", "16.4K", "no", "no", "models.json"]);
+    expect(row(run.stdout, "local", "qwen3-coder:30b")).toEqual([
+      "local",
+      "qwen3-coder:30b",
+      "262.1K",
+      "32.8K",
+      "yes",
+      "no",
+      "models.json",
+    ]);
+    expect(row(run.stdout, "local", "llama3.1:8b")).toEqual([
+      "local",
+      "llama3.1:8b",
+      "128K",
+      "16.4K",
+      "no",
+      "no",
+      "models.json",
+    ]);
     expect(row(run.stdout, "anthropic", "claude-sonnet-4-5")).toBeDefined();
     const search = await runPi(["--list-models", "local"], { cwd: home, env });
     expect(rows(search.stdout).map((r) => r[1])).toEqual(["llama3.1:8b", "qwen3-coder:30b"]);
@@ -101,7 +153,10 @@ describe("pi --list-models (built CLI)", () => {
 
   it("shows auth precedence in the key column: env, then auth.json, then --api-key", async () => {
     const keyOf = async (args: string[], extraEnv: Record<string, string> = {}): Promise<Record<string, string>> => {
-      const run = await runPi(["--list-models", "claude-haiku-4-5", ...args], { cwd: home, env: { ...env, ...extraEnv } });
+      const run = await runPi(["--list-models", "claude-haiku-4-5", ...args], {
+        cwd: home,
+        env: { ...env, ...extraEnv },
+      });
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       return Object.fromEntries(rows(run.stdout).map((r) => [r[1]!, r[6]!]));
@@ -113,7 +168,10 @@ describe("pi --list-models (built CLI)", () => {
     expect((await keyOf([], { ANTHROPIC_API_KEY: "sk-env" }))["claude-haiku-4-5"]).toBe("auth.json");
     expect((await keyOf(["--api-key", "sk-flag"], { ANTHROPIC_API_KEY: "sk-env" }))["claude-haiku-4-5"]).toBe("flag");
     // With --provider, the flag's key is for that provider only (and the listing shows only its models).
-    const openai = await runPi(["--list-models", "gpt-5.1", "--provider", "openai", "--api-key", "sk-flag"], { cwd: home, env });
+    const openai = await runPi(["--list-models", "gpt-5.1", "--provider", "openai", "--api-key", "sk-flag"], {
+      cwd: home,
+      env,
+    });
     expect(openai.code).toBe(0);
     expect(rows(openai.stdout).length).toBeGreaterThan(0);
     expect(rows(openai.stdout).every((r) => r[0] === "openai" && r[6] === "flag")).toBe(true);
@@ -122,21 +180,38 @@ describe("pi --list-models (built CLI)", () => {
   it("reads the auth.json that setApiKey wrote with mode 0600", async () => {
     const kernel = new Kernel();
     const definition = (await import(pathToFileURL(BUILT_AUTH).href)).default;
-    const boot = await kernel.boot([{ id: "auth", source: { kind: "inline", label: "auth", definition }, config: { agentDir: agent } }]);
+    const boot = await kernel.boot([
+      { id: "auth", source: { kind: "inline", label: "auth", definition }, config: { agentDir: agent } },
+    ]);
     expect(boot.errors).toEqual([]);
     await kernel.use(AuthContract).call("setApiKey", "google", "g-key");
     await kernel.shutdown();
     const file = join(agent, "auth.json");
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ google: { type: "api_key", key: "g-key" } });
-    const run = await runPi(["--list-models", "gemini-2.5-pro"], { cwd: home, env: { ...env, GEMINI_API_KEY: "from-env" } });
+    const run = await runPi(["--list-models", "gemini-2.5-pro"], {
+      cwd: home,
+      env: { ...env, GEMINI_API_KEY: "from-env" },
+    });
     expect(run.code).toBe(0);
     expect(row(run.stdout, "google", "gemini-2.5-pro")![6]).toBe("auth.json");
   });
 
   it("a bad models.json is one line naming the file and the field, exit 2", async () => {
     const file = join(agent, "models.json");
-    writeFileSync(file, JSON.stringify({ providers: { local: { baseUrl: server.url, api: "openai-completions", apiKey: "k", models: [{ id: "m", contextWindow: "large" }] } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        providers: {
+          local: {
+            baseUrl: server.url,
+            api: "openai-completions",
+            apiKey: "k",
+            models: [{ id: "m", contextWindow: "large" }],
+          },
+        },
+      }),
+    );
     const run = await runPi(["--list-models"], { cwd: home, env });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
@@ -157,7 +232,10 @@ describe("pi --list-models (built CLI)", () => {
     const extra = await runPi(["--list-models", "sonnet", "opus"], { cwd: home, env });
     expect(extra.code).toBe(2);
     expect(extra.stderr).toContain(`--list-models takes one search term`);
-    const noAuth = await runPi(["--list-models", "gpt-5.1", "--no-plugin", "auth", "--api-key", "k"], { cwd: home, env });
+    const noAuth = await runPi(["--list-models", "gpt-5.1", "--no-plugin", "auth", "--api-key", "k"], {
+      cwd: home,
+      env,
+    });
     expect(noAuth.code).toBe(0);
     expect(noAuth.stderr.trim()).toBe(`pi: --api-key has no effect: no enabled plugin provides "auth"`);
     expect(rows(noAuth.stdout).every((r) => r[6] === "none")).toBe(true);
@@ -166,6 +244,7 @@ describe("pi --list-models (built CLI)", () => {
   it("documents the flags in --help", async () => {
     const help = await runPi(["--help"], { env });
     expect(help.code).toBe(0);
-    for (const flag of ["--list-models [search]", "--provider <name>", "--api-key <key>"]) expect(help.stdout).toContain(flag);
+    for (const flag of ["--list-models [search]", "--provider <name>", "--api-key <key>"])
+      expect(help.stdout).toContain(flag);
   });
 });

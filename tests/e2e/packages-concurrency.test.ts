@@ -38,7 +38,10 @@ function offer(name: string): void {
 }
 
 function useFakeNpm(extra: string[] = []): void {
-  writeFileSync(join(user.agent, "settings.json"), JSON.stringify({ npmCommand: [process.execPath, FAKE_NPM, `--root=${registry}`, ...extra] }));
+  writeFileSync(
+    join(user.agent, "settings.json"),
+    JSON.stringify({ npmCommand: [process.execPath, FAKE_NPM, `--root=${registry}`, ...extra] }),
+  );
 }
 
 const stagingFolders = (): string[] => readdirSync(user.agent).filter((n) => n.startsWith(".pi-staging-"));
@@ -58,12 +61,22 @@ function processesMentioning(text: string): number[] {
 }
 
 /** Starts `pi install` in the background. */
-function startInstall(source: string): { child: ChildProcess; done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> } {
-  const child = spawn(process.execPath, [PI_BIN, "install", source], { cwd: user.project, env: { ...process.env, ...user.env }, stdio: ["ignore", "pipe", "pipe"] });
+function startInstall(source: string): {
+  child: ChildProcess;
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+} {
+  const child = spawn(process.execPath, [PI_BIN, "install", source], {
+    cwd: user.project,
+    env: { ...process.env, ...user.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   child.stdout!.resume();
-  return { child, done: new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stderr }))) };
+  return {
+    child,
+    done: new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stderr }))),
+  };
 }
 
 /** A server the hanging fake npm connects to; resolves its port and the first connection. */

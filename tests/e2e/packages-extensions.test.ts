@@ -43,17 +43,28 @@ describe("extensions of installed packages (built CLI, MockLlmServer)", () => {
     async () => {
       const pkg = join(user.home, "greet-package");
       mkdirSync(join(pkg, "extensions"), { recursive: true });
-      writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "greet-package", version: "1.0.0", keywords: ["pi-package"] }));
+      writeFileSync(
+        join(pkg, "package.json"),
+        JSON.stringify({ name: "greet-package", version: "1.0.0", keywords: ["pi-package"] }),
+      );
       copyFileSync(GREET, join(pkg, "extensions", "greet.ts"));
-      writeFileSync(join(pkg, "extensions", "broken.ts"), 'throw new Error("broken on purpose");\nexport default function () {}\n');
+      writeFileSync(
+        join(pkg, "extensions", "broken.ts"),
+        'throw new Error("broken on purpose");\nexport default function () {}\n',
+      );
       const install = await piOk(["install", pkg]);
       expect(install.stdout).toContain("extensions: extensions");
 
-      llm.enqueue({ sse: completionsToolCall("call_greet", "greet", { name: "bo" }) }, { sse: completionsText("done") });
+      llm.enqueue(
+        { sse: completionsToolCall("call_greet", "greet", { name: "bo" }) },
+        { sse: completionsText("done") },
+      );
       const run = await piOk(["-p", "--model", "mock/mock-1", "greet bo"]);
       expect(run.stdout).toBe("done\n");
       const failures = run.stderr.split("\n").filter((line) => line.includes("failed to load extension"));
-      expect(failures).toEqual([`pi-extensions: failed to load extension ${join(pkg, "extensions", "broken.ts")}: broken on purpose`]);
+      expect(failures).toEqual([
+        `pi-extensions: failed to load extension ${join(pkg, "extensions", "broken.ts")}: broken on purpose`,
+      ]);
       expect(llm.requests[0]!.body.tools.map((t: any) => t.function.name)).toContain("greet");
       expect(JSON.stringify(llm.requests[1]!.body.messages)).toContain("Hello, bo!");
 
@@ -71,7 +82,10 @@ describe("extensions of installed packages (built CLI, MockLlmServer)", () => {
     async () => {
       const pkg = join(user.home, "hello-package");
       mkdirSync(join(pkg, "src"), { recursive: true });
-      writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "hello-package", version: "1.0.0", pi: { extensions: ["./src/hello.ts"] } }));
+      writeFileSync(
+        join(pkg, "package.json"),
+        JSON.stringify({ name: "hello-package", version: "1.0.0", pi: { extensions: ["./src/hello.ts"] } }),
+      );
       copyFileSync(HELLO, join(pkg, "src", "hello.ts"));
       await piOk(["install", pkg]);
 

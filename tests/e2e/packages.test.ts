@@ -31,7 +31,11 @@ let llm: MockLlmServer;
 let user: AgentHome;
 
 beforeAll(async () => {
-  [registry, gitServer, llm] = await Promise.all([startRegistry(), HAS_GIT ? startGitServer() : (undefined as unknown as GitServer), new MockLlmServer().start()]);
+  [registry, gitServer, llm] = await Promise.all([
+    startRegistry(),
+    HAS_GIT ? startGitServer() : (undefined as unknown as GitServer),
+    new MockLlmServer().start(),
+  ]);
   await registry.publish(writeFixturePackage("greeter", { name: "pi-fixture-greeter", version: "1.0.0" }));
 }, 60_000);
 afterAll(async () => {
@@ -63,11 +67,16 @@ const listJson = async (): Promise<any[]> => JSON.parse((await piOk(["list", "--
 
 /** Scripts faux to call `tool` with `args`, then answer; runs pi -p; returns the tool result's text. */
 async function callToolThroughFaux(tool: string, args: Record<string, unknown>): Promise<string> {
-  user.scriptFaux([{ content: [{ type: "toolCall", id: "call_1", name: tool, arguments: args }] }, { content: "Done." }]);
+  user.scriptFaux([
+    { content: [{ type: "toolCall", id: "call_1", name: tool, arguments: args }] },
+    { content: "Done." },
+  ]);
   const run = await piOk(["-p", "--model", "faux/faux-1", `use ${tool}`]);
   expect(run.stdout).toBe("Done.\n");
   const files = user.sessionFiles();
-  const result = sessionLines(files[files.length - 1]!).find((e) => e.type === "message" && e.message.role === "toolResult").message;
+  const result = sessionLines(files[files.length - 1]!).find(
+    (e) => e.type === "message" && e.message.role === "toolResult",
+  ).message;
   expect(result).toMatchObject({ toolName: tool, isError: false });
   return result.content[0].text;
 }
@@ -80,139 +89,208 @@ async function publishGreeter(name: string, ...versions: string[]): Promise<void
 }
 
 describe("npm: packages from a verdaccio registry on 127.0.0.1", () => {
-  it("install → list shows it → its tool works in pi -p and its skill reaches the prompt → update moves to 1.1.0 → remove removes it", async () => {
-    const install = await piOk(["install", "npm:pi-fixture-greeter"]);
-    expect(install.stdout).toContain("Installed npm:pi-fixture-greeter 1.0.0 (global)");
-    expect(install.stderr).toContain("fetching pi-fixture-greeter with npm"); // progress on stderr
-    expect(settings().packages).toEqual(["npm:pi-fixture-greeter"]);
-    const folder = join(user.agent, "npm", "pi-fixture-greeter");
-    expect(existsSync(join(folder, "plugins", "greeter", "index.ts"))).toBe(true);
+  it(
+    "install → list shows it → its tool works in pi -p and its skill reaches the prompt → update moves to 1.1.0 → remove removes it",
+    async () => {
+      const install = await piOk(["install", "npm:pi-fixture-greeter"]);
+      expect(install.stdout).toContain("Installed npm:pi-fixture-greeter 1.0.0 (global)");
+      expect(install.stderr).toContain("fetching pi-fixture-greeter with npm"); // progress on stderr
+      expect(settings().packages).toEqual(["npm:pi-fixture-greeter"]);
+      const folder = join(user.agent, "npm", "pi-fixture-greeter");
+      expect(existsSync(join(folder, "plugins", "greeter", "index.ts"))).toBe(true);
 
-    const list = await piOk(["list"]);
-    expect(list.stdout).toContain("npm:pi-fixture-greeter  (1.0.0)");
-    expect(list.stdout).toContain("plugins: greeter (plugins/greeter)");
-    expect(list.stdout).toContain("skills: skills");
-    const [entry] = await listJson();
-    expect(entry).toMatchObject({ source: "npm:pi-fixture-greeter", scope: "global", kind: "npm", version: "1.0.0", pinned: false, installed: true, path: folder, problems: [] });
+      const list = await piOk(["list"]);
+      expect(list.stdout).toContain("npm:pi-fixture-greeter  (1.0.0)");
+      expect(list.stdout).toContain("plugins: greeter (plugins/greeter)");
+      expect(list.stdout).toContain("skills: skills");
+      const [entry] = await listJson();
+      expect(entry).toMatchObject({
+        source: "npm:pi-fixture-greeter",
+        scope: "global",
+        kind: "npm",
+        version: "1.0.0",
+        pinned: false,
+        installed: true,
+        path: folder,
+        problems: [],
+      });
 
-    const plugins = JSON.parse((await piOk(["plugins", "--json"])).stdout) as any[];
-    expect(plugins.find((p) => p.id === "greeter")).toMatchObject({ status: "active", version: "1.0.0", source: join(folder, "plugins", "greeter", "index.ts") });
+      const plugins = JSON.parse((await piOk(["plugins", "--json"])).stdout) as any[];
+      expect(plugins.find((p) => p.id === "greeter")).toMatchObject({
+        status: "active",
+        version: "1.0.0",
+        source: join(folder, "plugins", "greeter", "index.ts"),
+      });
 
-    expect(await greetThroughFaux()).toBe("hello ada from greeter 1.0.0");
+      expect(await greetThroughFaux()).toBe("hello ada from greeter 1.0.0");
 
-    // The same run against a real wire protocol: the tool is offered and the package's skill is in the system prompt.
-    user.useMockServer(`${llm.url}/v1`);
-    llm.enqueue({ sse: completionsToolCall("call_greet_2", "greet", { name: "bo" }) }, { sse: completionsText("done") });
-    await piOk(["-p", "--model", "mock/mock-1", "greet bo"]);
-    const first = llm.requests[0]!.body;
-    expect(first.tools.map((t: any) => t.function.name)).toContain("greet");
-    expect(first.messages[0].content).toContain("greeting-style");
-    expect(first.messages[0].content).toContain(join(folder, "skills", "greeting-style", "SKILL.md"));
-    expect(JSON.stringify(llm.requests[1]!.body.messages)).toContain("hello bo from greeter 1.0.0");
+      // The same run against a real wire protocol: the tool is offered and the package's skill is in the system prompt.
+      user.useMockServer(`${llm.url}/v1`);
+      llm.enqueue(
+        { sse: completionsToolCall("call_greet_2", "greet", { name: "bo" }) },
+        { sse: completionsText("done") },
+      );
+      await piOk(["-p", "--model", "mock/mock-1", "greet bo"]);
+      const first = llm.requests[0]!.body;
+      expect(first.tools.map((t: any) => t.function.name)).toContain("greet");
+      expect(first.messages[0].content).toContain("greeting-style");
+      expect(first.messages[0].content).toContain(join(folder, "skills", "greeting-style", "SKILL.md"));
+      expect(JSON.stringify(llm.requests[1]!.body.messages)).toContain("hello bo from greeter 1.0.0");
 
-    await registry.publish(writeFixturePackage("greeter", { name: "pi-fixture-greeter", version: "1.1.0" }));
-    const update = await piOk(["update"]);
-    expect(update.stdout).toContain("Updated npm:pi-fixture-greeter 1.0.0 -> 1.1.0");
-    expect((await listJson())[0].version).toBe("1.1.0");
-    expect(await greetThroughFaux()).toBe("hello ada from greeter 1.1.0");
-    expect((await piOk(["update"])).stdout).toContain("Current npm:pi-fixture-greeter is at the newest 1.1.0");
+      await registry.publish(writeFixturePackage("greeter", { name: "pi-fixture-greeter", version: "1.1.0" }));
+      const update = await piOk(["update"]);
+      expect(update.stdout).toContain("Updated npm:pi-fixture-greeter 1.0.0 -> 1.1.0");
+      expect((await listJson())[0].version).toBe("1.1.0");
+      expect(await greetThroughFaux()).toBe("hello ada from greeter 1.1.0");
+      expect((await piOk(["update"])).stdout).toContain("Current npm:pi-fixture-greeter is at the newest 1.1.0");
 
-    const remove = await piOk(["remove", "npm:pi-fixture-greeter"]);
-    expect(remove.stdout).toContain("Removed npm:pi-fixture-greeter");
-    expect(settings().packages).toEqual([]);
-    expect(existsSync(folder)).toBe(false);
-    expect((await piOk(["list"])).stdout).toBe("No packages installed.\n");
-    const after = JSON.parse((await piOk(["plugins", "--json"])).stdout) as any[];
-    expect(after.find((p) => p.id === "greeter")).toBeUndefined();
-  }, SLOW);
+      const remove = await piOk(["remove", "npm:pi-fixture-greeter"]);
+      expect(remove.stdout).toContain("Removed npm:pi-fixture-greeter");
+      expect(settings().packages).toEqual([]);
+      expect(existsSync(folder)).toBe(false);
+      expect((await piOk(["list"])).stdout).toBe("No packages installed.\n");
+      const after = JSON.parse((await piOk(["plugins", "--json"])).stdout) as any[];
+      expect(after.find((p) => p.id === "greeter")).toBeUndefined();
+    },
+    SLOW,
+  );
 
-  it("an install with a version stays pinned on update; installing the bare name unpins it and moves to the newest", async () => {
-    await publishGreeter("pi-fixture-pinned", "1.0.0", "1.1.0");
-    await piOk(["install", "npm:pi-fixture-pinned@1.0.0"]);
-    expect(settings().packages).toEqual(["npm:pi-fixture-pinned@1.0.0"]);
-    expect(await listJson()).toMatchObject([{ version: "1.0.0", pinned: true }]);
+  it(
+    "an install with a version stays pinned on update; installing the bare name unpins it and moves to the newest",
+    async () => {
+      await publishGreeter("pi-fixture-pinned", "1.0.0", "1.1.0");
+      await piOk(["install", "npm:pi-fixture-pinned@1.0.0"]);
+      expect(settings().packages).toEqual(["npm:pi-fixture-pinned@1.0.0"]);
+      expect(await listJson()).toMatchObject([{ version: "1.0.0", pinned: true }]);
 
-    const update = await piOk(["update"]);
-    expect(update.stdout).toContain("Pinned npm:pi-fixture-pinned@1.0.0 stays at 1.0.0");
-    expect((await piOk(["update", "npm:pi-fixture-pinned"])).stdout).toContain("stays at 1.0.0");
-    expect(await listJson()).toMatchObject([{ version: "1.0.0", pinned: true }]);
-    expect(await greetThroughFaux()).toBe("hello ada from greeter 1.0.0");
+      const update = await piOk(["update"]);
+      expect(update.stdout).toContain("Pinned npm:pi-fixture-pinned@1.0.0 stays at 1.0.0");
+      expect((await piOk(["update", "npm:pi-fixture-pinned"])).stdout).toContain("stays at 1.0.0");
+      expect(await listJson()).toMatchObject([{ version: "1.0.0", pinned: true }]);
+      expect(await greetThroughFaux()).toBe("hello ada from greeter 1.0.0");
 
-    await piOk(["install", "npm:pi-fixture-pinned"]);
-    expect(settings().packages).toEqual(["npm:pi-fixture-pinned"]); // the same package: its entry is replaced, not doubled
-    expect(await listJson()).toMatchObject([{ version: "1.1.0", pinned: false }]);
-    expect(await greetThroughFaux()).toBe("hello ada from greeter 1.1.0");
-  }, SLOW);
+      await piOk(["install", "npm:pi-fixture-pinned"]);
+      expect(settings().packages).toEqual(["npm:pi-fixture-pinned"]); // the same package: its entry is replaced, not doubled
+      expect(await listJson()).toMatchObject([{ version: "1.1.0", pinned: false }]);
+      expect(await greetThroughFaux()).toBe("hello ada from greeter 1.1.0");
+    },
+    SLOW,
+  );
 
-  it("-l installs into the project (.pi/settings.json, .pi/npm/); its plugin runs once the project is trusted", async () => {
-    await publishGreeter("pi-fixture-local", "2.0.0");
-    await piOk(["install", "npm:pi-fixture-local", "-l"]);
-    const projectSettings = JSON.parse(readFileSync(join(user.project, ".pi", "settings.json"), "utf8"));
-    expect(projectSettings.packages).toEqual(["npm:pi-fixture-local"]);
-    expect(existsSync(join(user.agent, "settings.json"))).toBe(false);
-    expect(existsSync(join(user.project, ".pi", "npm", "pi-fixture-local", "package.json"))).toBe(true);
-    expect((await piOk(["list"])).stdout).toContain(`Project packages (${join(user.project, ".pi", "settings.json")}):`);
+  it(
+    "-l installs into the project (.pi/settings.json, .pi/npm/); its plugin runs once the project is trusted",
+    async () => {
+      await publishGreeter("pi-fixture-local", "2.0.0");
+      await piOk(["install", "npm:pi-fixture-local", "-l"]);
+      const projectSettings = JSON.parse(readFileSync(join(user.project, ".pi", "settings.json"), "utf8"));
+      expect(projectSettings.packages).toEqual(["npm:pi-fixture-local"]);
+      expect(existsSync(join(user.agent, "settings.json"))).toBe(false);
+      expect(existsSync(join(user.project, ".pi", "npm", "pi-fixture-local", "package.json"))).toBe(true);
+      expect((await piOk(["list"])).stdout).toContain(
+        `Project packages (${join(user.project, ".pi", "settings.json")}):`,
+      );
 
-    const untrusted = await piOk(["plugins", "--json"]);
-    expect(JSON.parse(untrusted.stdout).find((p: any) => p.id === "greeter")).toBeUndefined();
-    expect(untrusted.stderr).toContain(`skipped project resources in ${user.project} (.pi/settings.json): the project is not trusted; run "pi trust"`);
+      const untrusted = await piOk(["plugins", "--json"]);
+      expect(JSON.parse(untrusted.stdout).find((p: any) => p.id === "greeter")).toBeUndefined();
+      expect(untrusted.stderr).toContain(
+        `skipped project resources in ${user.project} (.pi/settings.json): the project is not trusted; run "pi trust"`,
+      );
 
-    await piOk(["trust"]);
-    expect(JSON.parse((await piOk(["plugins", "--json"])).stdout).find((p: any) => p.id === "greeter")).toMatchObject({ status: "active", version: "2.0.0" });
-    await piOk(["remove", "npm:pi-fixture-local", "-l"]);
-    expect(existsSync(join(user.project, ".pi", "npm", "pi-fixture-local"))).toBe(false);
-    expect(JSON.parse(readFileSync(join(user.project, ".pi", "settings.json"), "utf8")).packages).toEqual([]);
-  }, SLOW);
+      await piOk(["trust"]);
+      expect(JSON.parse((await piOk(["plugins", "--json"])).stdout).find((p: any) => p.id === "greeter")).toMatchObject(
+        { status: "active", version: "2.0.0" },
+      );
+      await piOk(["remove", "npm:pi-fixture-local", "-l"]);
+      expect(existsSync(join(user.project, ".pi", "npm", "pi-fixture-local"))).toBe(false);
+      expect(JSON.parse(readFileSync(join(user.project, ".pi", "settings.json"), "utf8")).packages).toEqual([]);
+    },
+    SLOW,
+  );
 });
 
 describe.skipIf(!HAS_GIT)("git: packages from a bare repository served by git daemon on 127.0.0.1", () => {
-  it("install at a ref (pinned) → list → tool works → update keeps the ref → unpinned install follows main → update pulls a new commit → remove", async () => {
-    const repo = await gitServer.createRepo("acme/greeter.git");
-    const v1 = await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.0.0" }), "greeter 1.0.0");
-    await repo.tag("v1");
-    const v11 = await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.1.0" }), "greeter 1.1.0");
-    await repo.push();
-    const url = gitServer.url("acme/greeter.git");
-    const folder = join(user.agent, "git", "127.0.0.1", "acme", "greeter");
+  it(
+    "install at a ref (pinned) → list → tool works → update keeps the ref → unpinned install follows main → update pulls a new commit → remove",
+    async () => {
+      const repo = await gitServer.createRepo("acme/greeter.git");
+      const v1 = await repo.commitFolder(
+        writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.0.0" }),
+        "greeter 1.0.0",
+      );
+      await repo.tag("v1");
+      const v11 = await repo.commitFolder(
+        writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.1.0" }),
+        "greeter 1.1.0",
+      );
+      await repo.push();
+      const url = gitServer.url("acme/greeter.git");
+      const folder = join(user.agent, "git", "127.0.0.1", "acme", "greeter");
 
-    const install = await piOk(["install", `git:${url}@v1`]);
-    expect(install.stderr).toContain(`cloning ${url} at v1`);
-    expect(settings().packages).toEqual([`git:${url}@v1`]);
-    expect(existsSync(join(folder, "plugins", "greeter", "index.ts"))).toBe(true);
-    expect(await listJson()).toMatchObject([{ kind: "git", name: "127.0.0.1/acme/greeter", ref: "v1", commit: v1, version: "1.0.0", pinned: true, path: folder, problems: [] }]);
-    expect((await piOk(["list"])).stdout).toContain(`git:${url}@v1  (1.0.0, ref v1, ${v1.slice(0, 7)}, pinned)`);
-    expect(await greetThroughFaux()).toBe("hello ada from greeter 1.0.0");
+      const install = await piOk(["install", `git:${url}@v1`]);
+      expect(install.stderr).toContain(`cloning ${url} at v1`);
+      expect(settings().packages).toEqual([`git:${url}@v1`]);
+      expect(existsSync(join(folder, "plugins", "greeter", "index.ts"))).toBe(true);
+      expect(await listJson()).toMatchObject([
+        {
+          kind: "git",
+          name: "127.0.0.1/acme/greeter",
+          ref: "v1",
+          commit: v1,
+          version: "1.0.0",
+          pinned: true,
+          path: folder,
+          problems: [],
+        },
+      ]);
+      expect((await piOk(["list"])).stdout).toContain(`git:${url}@v1  (1.0.0, ref v1, ${v1.slice(0, 7)}, pinned)`);
+      expect(await greetThroughFaux()).toBe("hello ada from greeter 1.0.0");
 
-    expect((await piOk(["update"])).stdout).toContain(`Pinned git:${url}@v1 stays at ${v1.slice(0, 7)}`);
-    expect((await listJson())[0].commit).toBe(v1);
+      expect((await piOk(["update"])).stdout).toContain(`Pinned git:${url}@v1 stays at ${v1.slice(0, 7)}`);
+      expect((await listJson())[0].commit).toBe(v1);
 
-    await piOk(["install", `git:${url}`]);
-    expect(settings().packages).toEqual([`git:${url}`]);
-    expect(await listJson()).toMatchObject([{ commit: v11, version: "1.1.0", pinned: false }]);
-    expect((await piOk(["update"])).stdout).toContain(`Current git:${url} is at the newest ${v11.slice(0, 7)}`);
+      await piOk(["install", `git:${url}`]);
+      expect(settings().packages).toEqual([`git:${url}`]);
+      expect(await listJson()).toMatchObject([{ commit: v11, version: "1.1.0", pinned: false }]);
+      expect((await piOk(["update"])).stdout).toContain(`Current git:${url} is at the newest ${v11.slice(0, 7)}`);
 
-    const v12 = await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.2.0" }), "greeter 1.2.0");
-    await repo.push();
-    expect((await piOk(["update", `git:${url}`])).stdout).toContain(`Updated git:${url} ${v11.slice(0, 7)} -> ${v12.slice(0, 7)}`);
-    expect(await greetThroughFaux()).toBe("hello ada from greeter 1.2.0");
+      const v12 = await repo.commitFolder(
+        writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.2.0" }),
+        "greeter 1.2.0",
+      );
+      await repo.push();
+      expect((await piOk(["update", `git:${url}`])).stdout).toContain(
+        `Updated git:${url} ${v11.slice(0, 7)} -> ${v12.slice(0, 7)}`,
+      );
+      expect(await greetThroughFaux()).toBe("hello ada from greeter 1.2.0");
 
-    await piOk(["remove", `git:${url}`]);
-    expect(settings().packages).toEqual([]);
-    expect(existsSync(join(user.agent, "git", "127.0.0.1"))).toBe(false);
-  }, SLOW);
+      await piOk(["remove", `git:${url}`]);
+      expect(settings().packages).toEqual([]);
+      expect(existsSync(join(user.agent, "git", "127.0.0.1"))).toBe(false);
+    },
+    SLOW,
+  );
 
-  it("a repository with dependencies gets them from npm inside the staged clone", async () => {
-    await registry.publish(writeFixturePackage("dep", { name: "pi-fixture-git-dep", version: "1.0.0" }));
-    const repo = await gitServer.createRepo("acme/with-deps.git");
-    await repo.commitFolder(writeFixturePackage("needs-dep", { name: "with-deps", version: "1.0.0", dep: "pi-fixture-git-dep" }), "with a dependency");
-    await repo.push();
-    const install = await piOk(["install", `git:${gitServer.url("acme/with-deps.git")}`]);
-    expect(install.stderr).toContain("installing its dependencies with npm");
-    const folder = join(user.agent, "git", "127.0.0.1", "acme", "with-deps");
-    expect(existsSync(join(folder, "node_modules", "pi-fixture-git-dep", "package.json"))).toBe(true);
-    expect(existsSync(join(folder, "package-lock.json"))).toBe(false); // the clone's tree stays as committed
-    expect(await listJson()).toMatchObject([{ kind: "git", version: "1.0.0", contributes: { skills: [join(folder, "skills")] }, problems: [] }]);
-  }, SLOW);
+  it(
+    "a repository with dependencies gets them from npm inside the staged clone",
+    async () => {
+      await registry.publish(writeFixturePackage("dep", { name: "pi-fixture-git-dep", version: "1.0.0" }));
+      const repo = await gitServer.createRepo("acme/with-deps.git");
+      await repo.commitFolder(
+        writeFixturePackage("needs-dep", { name: "with-deps", version: "1.0.0", dep: "pi-fixture-git-dep" }),
+        "with a dependency",
+      );
+      await repo.push();
+      const install = await piOk(["install", `git:${gitServer.url("acme/with-deps.git")}`]);
+      expect(install.stderr).toContain("installing its dependencies with npm");
+      const folder = join(user.agent, "git", "127.0.0.1", "acme", "with-deps");
+      expect(existsSync(join(folder, "node_modules", "pi-fixture-git-dep", "package.json"))).toBe(true);
+      expect(existsSync(join(folder, "package-lock.json"))).toBe(false); // the clone's tree stays as committed
+      expect(await listJson()).toMatchObject([
+        { kind: "git", version: "1.0.0", contributes: { skills: [join(folder, "skills")] }, problems: [] },
+      ]);
+    },
+    SLOW,
+  );
 });
 
 describe("failed installs leave settings.json and the install folders byte-for-byte as before", () => {
@@ -224,7 +302,11 @@ describe("failed installs leave settings.json and the install folders byte-for-b
   }
 
   /** Runs a pi command that must fail, and checks that the agent folder did not change at all. */
-  async function expectFailureChangesNothing(args: string[], message: string | RegExp, registryEnv?: Record<string, string>): Promise<void> {
+  async function expectFailureChangesNothing(
+    args: string[],
+    message: string | RegExp,
+    registryEnv?: Record<string, string>,
+  ): Promise<void> {
     const before = treeHash(user.agent);
     const listing = treeListing(user.agent);
     const run = await pi(args, registryEnv);
@@ -234,136 +316,234 @@ describe("failed installs leave settings.json and the install folders byte-for-b
     expect(treeHash(user.agent)).toBe(before);
   }
 
-  it("an unknown package (npm E404)", async () => {
-    await userWithOnePackage();
-    await expectFailureChangesNothing(["install", "npm:pi-fixture-does-not-exist"], /pi: npm install pi-fixture-does-not-exist .*failed.*(404|not found|Not Found)/i);
-  }, SLOW);
+  it(
+    "an unknown package (npm E404)",
+    async () => {
+      await userWithOnePackage();
+      await expectFailureChangesNothing(
+        ["install", "npm:pi-fixture-does-not-exist"],
+        /pi: npm install pi-fixture-does-not-exist .*failed.*(404|not found|Not Found)/i,
+      );
+    },
+    SLOW,
+  );
 
-  it("a postinstall script that exits 1", async () => {
-    await registry.publish(writeFixturePackage("bad-postinstall", { name: "pi-fixture-bad-postinstall", version: "1.0.0" }));
-    await userWithOnePackage();
-    await expectFailureChangesNothing(["install", "npm:pi-fixture-bad-postinstall"], /postinstall refuses/);
-  }, SLOW);
+  it(
+    "a postinstall script that exits 1",
+    async () => {
+      await registry.publish(
+        writeFixturePackage("bad-postinstall", { name: "pi-fixture-bad-postinstall", version: "1.0.0" }),
+      );
+      await userWithOnePackage();
+      await expectFailureChangesNothing(["install", "npm:pi-fixture-bad-postinstall"], /postinstall refuses/);
+    },
+    SLOW,
+  );
 
-  it("the registry stopped mid-install (after the package, before its dependency)", async () => {
-    await registry.publish(writeFixturePackage("dep", { name: "pi-fixture-late-dep", version: "1.0.0" }));
-    await registry.publish(writeFixturePackage("needs-dep", { name: "pi-fixture-needs-dep", version: "1.0.0", dep: "pi-fixture-late-dep" }));
-    await userWithOnePackage();
-    const proxy = await startStoppingProxy(registry, (path) => path.includes("pi-fixture-late-dep"));
-    try {
-      await expectFailureChangesNothing(["install", "npm:pi-fixture-needs-dep"], /pi: npm install pi-fixture-needs-dep .*failed/, registry.envFor(proxy.url));
-      await proxy.stopped; // it really was the registry going away that failed the install
-    } finally {
-      await proxy.close();
-      await registry.start();
-    }
-    // With the registry back, the same install works, the dependency nested inside the package's folder.
-    await piOk(["install", "npm:pi-fixture-needs-dep"]);
-    expect(existsSync(join(user.agent, "npm", "pi-fixture-needs-dep", "node_modules", "pi-fixture-late-dep", "package.json"))).toBe(true);
-  }, SLOW);
+  it(
+    "the registry stopped mid-install (after the package, before its dependency)",
+    async () => {
+      await registry.publish(writeFixturePackage("dep", { name: "pi-fixture-late-dep", version: "1.0.0" }));
+      await registry.publish(
+        writeFixturePackage("needs-dep", {
+          name: "pi-fixture-needs-dep",
+          version: "1.0.0",
+          dep: "pi-fixture-late-dep",
+        }),
+      );
+      await userWithOnePackage();
+      const proxy = await startStoppingProxy(registry, (path) => path.includes("pi-fixture-late-dep"));
+      try {
+        await expectFailureChangesNothing(
+          ["install", "npm:pi-fixture-needs-dep"],
+          /pi: npm install pi-fixture-needs-dep .*failed/,
+          registry.envFor(proxy.url),
+        );
+        await proxy.stopped; // it really was the registry going away that failed the install
+      } finally {
+        await proxy.close();
+        await registry.start();
+      }
+      // With the registry back, the same install works, the dependency nested inside the package's folder.
+      await piOk(["install", "npm:pi-fixture-needs-dep"]);
+      expect(
+        existsSync(
+          join(user.agent, "npm", "pi-fixture-needs-dep", "node_modules", "pi-fixture-late-dep", "package.json"),
+        ),
+      ).toBe(true);
+    },
+    SLOW,
+  );
 
-  it("an update whose new version's download is cut off keeps the installed version", async () => {
-    await publishGreeter("pi-fixture-cut", "1.0.0");
-    await piOk(["install", "npm:pi-fixture-cut"]);
-    await publishGreeter("pi-fixture-cut", "1.1.0");
-    const proxy = await startStoppingProxy(registry, (path) => path.endsWith("pi-fixture-cut-1.1.0.tgz"));
-    try {
-      await expectFailureChangesNothing(["update"], /pi: npm install pi-fixture-cut@1.1.0 .*failed/, registry.envFor(proxy.url));
-      await proxy.stopped;
-    } finally {
-      await proxy.close();
-      await registry.start();
-    }
-    expect(await listJson()).toMatchObject([{ version: "1.0.0" }]);
-  }, SLOW);
+  it(
+    "an update whose new version's download is cut off keeps the installed version",
+    async () => {
+      await publishGreeter("pi-fixture-cut", "1.0.0");
+      await piOk(["install", "npm:pi-fixture-cut"]);
+      await publishGreeter("pi-fixture-cut", "1.1.0");
+      const proxy = await startStoppingProxy(registry, (path) => path.endsWith("pi-fixture-cut-1.1.0.tgz"));
+      try {
+        await expectFailureChangesNothing(
+          ["update"],
+          /pi: npm install pi-fixture-cut@1.1.0 .*failed/,
+          registry.envFor(proxy.url),
+        );
+        await proxy.stopped;
+      } finally {
+        await proxy.close();
+        await registry.start();
+      }
+      expect(await listJson()).toMatchObject([{ version: "1.0.0" }]);
+    },
+    SLOW,
+  );
 
-  it.skipIf(!HAS_GIT)("a git ref that does not exist; a project install (-l) that fails leaves no .pi folder behind", async () => {
-    const repo = await gitServer.createRepo("acme/refs.git");
-    await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-refs", version: "1.0.0" }), "greeter");
-    await repo.push();
-    await userWithOnePackage();
-    await expectFailureChangesNothing(["install", `git:${gitServer.url("acme/refs.git")}@v9`], `git ref "v9" does not exist in ${gitServer.url("acme/refs.git")}`);
+  it.skipIf(!HAS_GIT)(
+    "a git ref that does not exist; a project install (-l) that fails leaves no .pi folder behind",
+    async () => {
+      const repo = await gitServer.createRepo("acme/refs.git");
+      await repo.commitFolder(writeFixturePackage("greeter", { name: "greeter-refs", version: "1.0.0" }), "greeter");
+      await repo.push();
+      await userWithOnePackage();
+      await expectFailureChangesNothing(
+        ["install", `git:${gitServer.url("acme/refs.git")}@v9`],
+        `git ref "v9" does not exist in ${gitServer.url("acme/refs.git")}`,
+      );
 
-    const projectBefore = treeListing(user.project);
-    const run = await pi(["install", "npm:pi-fixture-does-not-exist", "-l"]);
-    expect(run.code).toBe(1);
-    expect(existsSync(join(user.project, ".pi"))).toBe(false);
-    expect(treeListing(user.project)).toEqual(projectBefore);
-  }, SLOW);
+      const projectBefore = treeListing(user.project);
+      const run = await pi(["install", "npm:pi-fixture-does-not-exist", "-l"]);
+      expect(run.code).toBe(1);
+      expect(existsSync(join(user.project, ".pi"))).toBe(false);
+      expect(treeListing(user.project)).toEqual(projectBefore);
+    },
+    SLOW,
+  );
 });
 
 describe("a package plugin that replaces a built-in (id tool-bash)", () => {
-  it("takes effect after install: pi plugins shows it in place of the built-in and pi -p runs it", async () => {
-    await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash", version: "1.0.0" }));
-    await piOk(["install", "npm:pi-fixture-bash"]);
-    const plugins = JSON.parse((await piOk(["plugins", "--json"])).stdout) as any[];
-    expect(plugins.filter((p) => p.id === "tool-bash")).toMatchObject([
-      { status: "active", version: "1.0.0", source: join(user.agent, "npm", "pi-fixture-bash", "plugin", "index.ts") },
-    ]);
-    expect(await callToolThroughFaux("bash", { command: "ls" })).toBe("fixture bash 1.0.0 would run: ls");
-  }, SLOW);
+  it(
+    "takes effect after install: pi plugins shows it in place of the built-in and pi -p runs it",
+    async () => {
+      await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash", version: "1.0.0" }));
+      await piOk(["install", "npm:pi-fixture-bash"]);
+      const plugins = JSON.parse((await piOk(["plugins", "--json"])).stdout) as any[];
+      expect(plugins.filter((p) => p.id === "tool-bash")).toMatchObject([
+        {
+          status: "active",
+          version: "1.0.0",
+          source: join(user.agent, "npm", "pi-fixture-bash", "plugin", "index.ts"),
+        },
+      ]);
+      expect(await callToolThroughFaux("bash", { command: "ls" })).toBe("fixture bash 1.0.0 would run: ls");
+    },
+    SLOW,
+  );
 
-  it("pi update to a new version hot-reloads it in a running session (compose + watchPlugins, no restart)", async () => {
-    await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-live", version: "1.0.0" }));
-    await piOk(["install", "npm:pi-fixture-bash-live"]);
+  it(
+    "pi update to a new version hot-reloads it in a running session (compose + watchPlugins, no restart)",
+    async () => {
+      await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-live", version: "1.0.0" }));
+      await piOk(["install", "npm:pi-fixture-bash-live"]);
 
-    const distribution = await resolveDistribution({ cwd: user.project, agentDir: user.agent, defaultFile: join(ROOT, "plugins.json"), builtinDir: join(ROOT, "dist", "plugins") });
-    const { kernel, boot } = await composeKernel(distribution, join(ROOT, "dist", "plugins"));
-    expect(boot.errors).toEqual([]);
-    let reloaded: (result: OperationResult) => void = () => undefined;
-    const reload = new Promise<OperationResult>((resolve) => (reloaded = resolve));
-    const watcher = await watchPlugins(kernel, { onReload: (result) => result.pluginId === "tool-bash" && reloaded(result) });
-    try {
-      const bash = (): any => kernel.useAll(ToolContract).list().find((h) => h.peek()?.name === "bash")!;
-      const run = async (): Promise<string> => (await bash().call("execute", "call_1", { command: "ls" }, undefined, undefined, { cwd: user.project, withFileLock: (_p: string, work: () => Promise<unknown>) => work() })).content[0].text;
-      expect(await run()).toBe("fixture bash 1.0.0 would run: ls");
-      const generation = kernel.describe().plugins.find((p) => p.id === "tool-bash")!.generation!;
+      const distribution = await resolveDistribution({
+        cwd: user.project,
+        agentDir: user.agent,
+        defaultFile: join(ROOT, "plugins.json"),
+        builtinDir: join(ROOT, "dist", "plugins"),
+      });
+      const { kernel, boot } = await composeKernel(distribution, join(ROOT, "dist", "plugins"));
+      expect(boot.errors).toEqual([]);
+      let reloaded: (result: OperationResult) => void = () => undefined;
+      const reload = new Promise<OperationResult>((resolve) => (reloaded = resolve));
+      const watcher = await watchPlugins(kernel, {
+        onReload: (result) => result.pluginId === "tool-bash" && reloaded(result),
+      });
+      try {
+        const bash = (): any =>
+          kernel
+            .useAll(ToolContract)
+            .list()
+            .find((h) => h.peek()?.name === "bash")!;
+        const run = async (): Promise<string> =>
+          (
+            await bash().call("execute", "call_1", { command: "ls" }, undefined, undefined, {
+              cwd: user.project,
+              withFileLock: (_p: string, work: () => Promise<unknown>) => work(),
+            })
+          ).content[0].text;
+        expect(await run()).toBe("fixture bash 1.0.0 would run: ls");
+        const generation = kernel.describe().plugins.find((p) => p.id === "tool-bash")!.generation!;
 
-      await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-live", version: "1.1.0" }));
-      expect((await piOk(["update"])).stdout).toContain("Updated npm:pi-fixture-bash-live 1.0.0 -> 1.1.0");
-      const result = await reload;
-      expect(result.status).toBe("committed");
-      expect(await run()).toBe("fixture bash 1.1.0 would run: ls");
-      expect(kernel.describe().plugins.find((p) => p.id === "tool-bash")).toMatchObject({ version: "1.1.0", generation: generation + 1 });
-    } finally {
-      await watcher.close();
-      await kernel.shutdown();
-    }
-  }, SLOW);
+        await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-live", version: "1.1.0" }));
+        expect((await piOk(["update"])).stdout).toContain("Updated npm:pi-fixture-bash-live 1.0.0 -> 1.1.0");
+        const result = await reload;
+        expect(result.status).toBe("committed");
+        expect(await run()).toBe("fixture bash 1.1.0 would run: ls");
+        expect(kernel.describe().plugins.find((p) => p.id === "tool-bash")).toMatchObject({
+          version: "1.1.0",
+          generation: generation + 1,
+        });
+      } finally {
+        await watcher.close();
+        await kernel.shutdown();
+      }
+    },
+    SLOW,
+  );
 
-  it("pi update hot-reloads it in a running `pi --mode rpc --watch`: the next prompt's bash is the new version", async () => {
-    await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-rpc", version: "1.0.0" }));
-    await piOk(["install", "npm:pi-fixture-bash-rpc"]);
-    const call = { type: "toolCall" as const, name: "bash", arguments: { command: "ls" } };
-    user.scriptFaux([{ content: [{ ...call, id: "call_a" }] }, { content: "first" }, { content: [{ ...call, id: "call_b" }] }, { content: "second" }]);
-    const markers = join(user.home, "markers");
-    mkdirSync(markers);
-    const env = { ...registry.env, ...user.env, PI_FIXTURE_STARTED_DIR: markers };
-    const child = spawn(process.execPath, [PI_BIN, "--mode", "rpc", "--watch", "--plugin", "mode-rpc", "--model", "faux/faux-1", "--no-session"], { cwd: user.project, env, stdio: ["pipe", "pipe", "pipe"] });
-    const records = jsonLines(child.stdout);
-    let stderr = "";
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    try {
-      await fileAppears(join(markers, "tool-bash-1.0.0"));
-      child.stdin.write(`${JSON.stringify({ id: "p1", type: "prompt", message: "run ls" })}\n`);
-      expect((await records.next((r) => r.type === "tool_execution_end")).result.content[0].text).toBe("fixture bash 1.0.0 would run: ls");
-      await records.next((r) => r.type === "agent_end");
+  it(
+    "pi update hot-reloads it in a running `pi --mode rpc --watch`: the next prompt's bash is the new version",
+    async () => {
+      await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-rpc", version: "1.0.0" }));
+      await piOk(["install", "npm:pi-fixture-bash-rpc"]);
+      const call = { type: "toolCall" as const, name: "bash", arguments: { command: "ls" } };
+      user.scriptFaux([
+        { content: [{ ...call, id: "call_a" }] },
+        { content: "first" },
+        { content: [{ ...call, id: "call_b" }] },
+        { content: "second" },
+      ]);
+      const markers = join(user.home, "markers");
+      mkdirSync(markers);
+      const env = { ...registry.env, ...user.env, PI_FIXTURE_STARTED_DIR: markers };
+      const child = spawn(
+        process.execPath,
+        [PI_BIN, "--mode", "rpc", "--watch", "--plugin", "mode-rpc", "--model", "faux/faux-1", "--no-session"],
+        { cwd: user.project, env, stdio: ["pipe", "pipe", "pipe"] },
+      );
+      const records = jsonLines(child.stdout);
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+      try {
+        await fileAppears(join(markers, "tool-bash-1.0.0"));
+        child.stdin.write(`${JSON.stringify({ id: "p1", type: "prompt", message: "run ls" })}\n`);
+        expect((await records.next((r) => r.type === "tool_execution_end")).result.content[0].text).toBe(
+          "fixture bash 1.0.0 would run: ls",
+        );
+        await records.next((r) => r.type === "agent_end");
 
-      await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-rpc", version: "1.1.0" }));
-      expect((await piOk(["update"])).stdout).toContain("Updated npm:pi-fixture-bash-rpc 1.0.0 -> 1.1.0");
-      expect(readFileSync(await fileAppears(join(markers, "tool-bash-1.1.0")), "utf8")).toBe("generation 2\n");
+        await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-rpc", version: "1.1.0" }));
+        expect((await piOk(["update"])).stdout).toContain("Updated npm:pi-fixture-bash-rpc 1.0.0 -> 1.1.0");
+        expect(readFileSync(await fileAppears(join(markers, "tool-bash-1.1.0")), "utf8")).toBe("generation 2\n");
 
-      child.stdin.write(`${JSON.stringify({ id: "p2", type: "prompt", message: "run ls again" })}\n`);
-      expect((await records.next((r) => r.type === "tool_execution_end" && r.toolCallId === "call_b")).result.content[0].text).toBe("fixture bash 1.1.0 would run: ls");
-      await records.next((r) => r.type === "agent_end" && records.seen.filter((x) => x.type === "agent_end").length === 2);
-      child.stdin.end();
-      expect(await exited).toBe(0);
-      expect(stderr).toBe("");
-    } finally {
-      if (child.exitCode === null) child.kill("SIGKILL");
-    }
-  }, SLOW);
+        child.stdin.write(`${JSON.stringify({ id: "p2", type: "prompt", message: "run ls again" })}\n`);
+        expect(
+          (await records.next((r) => r.type === "tool_execution_end" && r.toolCallId === "call_b")).result.content[0]
+            .text,
+        ).toBe("fixture bash 1.1.0 would run: ls");
+        await records.next(
+          (r) => r.type === "agent_end" && records.seen.filter((x) => x.type === "agent_end").length === 2,
+        );
+        child.stdin.end();
+        expect(await exited).toBe(0);
+        expect(stderr).toBe("");
+      } finally {
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+    },
+    SLOW,
+  );
 });
 
 /** The JSON lines of a stream (split on LF only, as pi's RPC clients do), with a wait for the first that matches. */
@@ -379,7 +559,7 @@ function jsonLines(stream: NodeJS.ReadableStream): { seen: any[]; next(match: (r
       seen.push(record);
       const waiting = waiters;
       waiters = [];
-      for (const w of waiting) (w.match(record) ? w.resolve(record) : waiters.push(w));
+      for (const w of waiting) w.match(record) ? w.resolve(record) : waiters.push(w);
     }
   });
   return {

@@ -17,7 +17,11 @@ const VITEST = join(ROOT, "node_modules", "vitest", "vitest.mjs");
 /** Runs vitest once in `dir` (its own vitest.config.mjs applies), as `npx vitest run` there would. */
 function runVitest(dir: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [VITEST, "run", "--root", dir], { cwd: dir, env: { ...process.env, CI: "1", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [VITEST, "run", "--root", dir], {
+      cwd: dir,
+      env: { ...process.env, CI: "1", NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -43,7 +47,9 @@ describe("pi plugin new (built CLI)", () => {
     expect(run.stdout).toContain(`Test it:  cd ${dir} && npx vitest run`);
     expect(readdirSync(dir).sort()).toEqual(["README.md", "index.ts", "my-tool.test.ts", "vitest.config.mjs"]);
     expect(importsOf(readFileSync(join(dir, "index.ts"), "utf8"))).toEqual(["pi-host"]);
-    expect(readFileSync(join(dir, "vitest.config.mjs"), "utf8")).toContain(JSON.stringify(join(ROOT, "dist", "api.js")));
+    expect(readFileSync(join(dir, "vitest.config.mjs"), "utf8")).toContain(
+      JSON.stringify(join(ROOT, "dist", "api.js")),
+    );
   });
 
   it("acceptance: the generated test passes with the project's vitest, and fails once the plugin breaks", async () => {
@@ -65,12 +71,17 @@ describe("pi plugin new (built CLI)", () => {
   it("the generated plugin runs in pi -p: the model calls its tool", async () => {
     const user = agentHome();
     expect((await user.pi(["plugin", "new", "greeter"])).code).toBe(0);
-    user.scriptFaux([{ content: [{ type: "toolCall", id: "call_greet", name: "greeter", arguments: { name: "Ada" } }] }, { content: "Greeted." }]);
+    user.scriptFaux([
+      { content: [{ type: "toolCall", id: "call_greet", name: "greeter", arguments: { name: "Ada" } }] },
+      { content: "Greeted." },
+    ]);
     const run = await user.pi(["-p", "--plugin", "./greeter", "--model", "faux/faux-1", "greet Ada"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Greeted.\n");
-    const results = sessionLines(user.sessionFiles()[0]!).filter((e) => e.type === "message" && e.message.role === "toolResult");
+    const results = sessionLines(user.sessionFiles()[0]!).filter(
+      (e) => e.type === "message" && e.message.role === "toolResult",
+    );
     expect(results.map((e) => e.message.content)).toEqual([[{ type: "text", text: "Hello, Ada!" }]]);
   });
 
@@ -80,8 +91,14 @@ describe("pi plugin new (built CLI)", () => {
     mkdirSync(join(parent, "taken"));
     writeFileSync(join(parent, "taken", "index.ts"), "mine");
     const cases: Array<[string[], string]> = [
-      [["plugin", "new", "My_Tool", "--dir", parent], `pi: plugin name "My_Tool" must be lower-case words joined by "-" (e.g. my-tool): it becomes the plugin id and the folder name\n`],
-      [["plugin", "new", "taken", "--dir", parent], `pi: ${join(parent, "taken")} already exists and is not empty; choose another name or --dir\n`],
+      [
+        ["plugin", "new", "My_Tool", "--dir", parent],
+        `pi: plugin name "My_Tool" must be lower-case words joined by "-" (e.g. my-tool): it becomes the plugin id and the folder name\n`,
+      ],
+      [
+        ["plugin", "new", "taken", "--dir", parent],
+        `pi: ${join(parent, "taken")} already exists and is not empty; choose another name or --dir\n`,
+      ],
       [["plugin", "new", "x", "--dir"], `pi: --dir needs a folder: pi plugin new <name> --dir <folder>\n`],
       [["plugin", "new"], `pi: pi plugin new takes one <name>: pi plugin new <name>\n`],
       [["plugin", "new", "a", "b"], `pi: pi plugin new takes one <name>, not 2: pi plugin new <name>\n`],

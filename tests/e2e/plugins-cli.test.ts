@@ -7,7 +7,11 @@ import { runPi } from "./run-pi.js";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/plugins/", import.meta.url));
 /** The ids of the package's default distribution, which every run includes. */
-const DEFAULT_IDS = (JSON.parse(readFileSync(fileURLToPath(new URL("../../plugins.json", import.meta.url)), "utf8")) as { plugins: Array<{ id: string }> }).plugins.map((p) => p.id);
+const DEFAULT_IDS = (
+  JSON.parse(readFileSync(fileURLToPath(new URL("../../plugins.json", import.meta.url)), "utf8")) as {
+    plugins: Array<{ id: string }>;
+  }
+).plugins.map((p) => p.id);
 
 describe("pi plugins (built CLI)", () => {
   let home: string;
@@ -61,13 +65,21 @@ describe("pi plugins (built CLI)", () => {
     const byId = Object.fromEntries(plugins.map((p) => [p.id, p]));
     // The package's own plugins, then the user's three.
     expect(Object.keys(byId).sort()).toEqual([...DEFAULT_IDS, "hello", "quiet", "shout"].sort());
-    expect(byId.hello).toMatchObject({ version: "2.0.0", status: "active", generation: 1, source: join(FIXTURES, "hello-v2.ts") });
+    expect(byId.hello).toMatchObject({
+      version: "2.0.0",
+      status: "active",
+      generation: 1,
+      source: join(FIXTURES, "hello-v2.ts"),
+    });
     expect(byId.hello.provides).toEqual([{ contract: "fixture/greeting", version: "1.0.0", key: "0" }]);
     expect(byId.quiet).toMatchObject({ status: "disabled", generation: null, version: null });
     expect(byId.shout).toMatchObject({ status: "active", version: "1.0.0", config: { times: 3 } });
 
     // The same overlay through flags, and the human table.
-    const flags = await runPi(["plugins", "--plugin", `hello=${join(FIXTURES, "hello-v2.ts")}`, "--no-plugin", "quiet"], { cwd: project, env });
+    const flags = await runPi(
+      ["plugins", "--plugin", `hello=${join(FIXTURES, "hello-v2.ts")}`, "--no-plugin", "quiet"],
+      { cwd: project, env },
+    );
     expect(flags.code).toBe(0);
     expect(flags.stdout).toMatch(/^ID\s+VERSION\s+STATUS\s+GEN\s+PROVIDES\s+SOURCE/);
     expect(flags.stdout).toMatch(/hello\s+2\.0\.0\s+active\s+1\s+fixture\/greeting@1\.0\.0/);
@@ -122,7 +134,9 @@ describe("pi plugins (built CLI)", () => {
       expect(run.code).toBe(2);
       expect(run.stdout).toBe("");
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
-      expect(run.stderr).toMatch(new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: entry "shout": config\\.times: Expected integer`));
+      expect(run.stderr).toMatch(
+        new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: entry "shout": config\\.times: Expected integer`),
+      );
       expect(existsSync(marker)).toBe(false);
 
       // Control: with valid config the same plugin does start, so the marker check above can fail.

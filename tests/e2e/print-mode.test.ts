@@ -5,7 +5,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { agentHome, messageRoles, sessionLines, type AgentHome } from "./agent-home.js";
 
 /** A 1×1 PNG. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 let user: AgentHome;
 beforeEach(() => {
@@ -27,7 +30,10 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
   it("a tool round trip: the model reads a file, the final answer prints, the session holds user/assistant/toolResult/assistant", async () => {
     const notes = join(user.project, "notes.txt");
     writeFileSync(notes, "the secret word is tangerine\n");
-    user.scriptFaux([{ content: [{ type: "toolCall", id: "call_read_1", name: "read", arguments: { path: "notes.txt" } }] }, { content: "The secret word is tangerine." }]);
+    user.scriptFaux([
+      { content: [{ type: "toolCall", id: "call_read_1", name: "read", arguments: { path: "notes.txt" } }] },
+      { content: "The secret word is tangerine." },
+    ]);
     const run = await user.pi(["-p", "--model", "faux/faux-1", "what is the secret word in notes.txt?"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
@@ -44,11 +50,16 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
     writeFileSync(join(user.project, "dot.png"), PNG);
     writeFileSync(join(user.project, "empty.txt"), "");
     user.scriptFaux([{ content: "reviewed" }, { content: "and the follow-up" }]);
-    const run = await user.pi(["-p", "--model", "faux/faux-1", "@code.ts", "@dot.png", "@empty.txt", "Review this", "Then summarize"], { input: "  piped log line\n" });
+    const run = await user.pi(
+      ["-p", "--model", "faux/faux-1", "@code.ts", "@dot.png", "@empty.txt", "Review this", "Then summarize"],
+      { input: "  piped log line\n" },
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("and the follow-up\n");
-    const users = sessionLines(user.sessionFiles()[0]!).filter((e) => e.type === "message" && e.message.role === "user").map((e) => e.message.content);
+    const users = sessionLines(user.sessionFiles()[0]!)
+      .filter((e) => e.type === "message" && e.message.role === "user")
+      .map((e) => e.message.content);
     expect(users).toHaveLength(2);
     const [text, image] = users[0];
     expect(text).toEqual({
@@ -64,7 +75,9 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
     const run = await user.pi(["--model", "faux/faux-1"], { input: "Summarize: pi-host is a plugin host.\n" });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("summary\n");
-    expect(sessionLines(user.sessionFiles()[0]!).find((e) => e.type === "message").message.content).toBe("Summarize: pi-host is a plugin host.");
+    expect(sessionLines(user.sessionFiles()[0]!).find((e) => e.type === "message").message.content).toBe(
+      "Summarize: pi-host is a plugin host.",
+    );
   });
 
   it("--no-session writes nothing", async () => {
@@ -108,7 +121,9 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
 
     const missing = await user.pi(["-p", "--session", "ffffffff", "hi"]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe(`pi: no session id starts with "ffffffff"; list this folder's sessions with "pi -r" or pass a session file\n`);
+    expect(missing.stderr).toBe(
+      `pi: no session id starts with "ffffffff"; list this folder's sessions with "pi -r" or pass a session file\n`,
+    );
   });
 
   it("-r lists this folder's sessions and says how to open one", async () => {
@@ -150,10 +165,15 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
   });
 
   it("--tools reaches the session: a tool outside the allow-list is not there to call", async () => {
-    user.scriptFaux([{ content: [{ type: "toolCall", id: "call_ls", name: "ls", arguments: {} }] }, { content: "done" }]);
+    user.scriptFaux([
+      { content: [{ type: "toolCall", id: "call_ls", name: "ls", arguments: {} }] },
+      { content: "done" },
+    ]);
     const run = await user.pi(["-p", "--tools", "read", "--model", "faux/faux-1", "list the folder"]);
     expect(run.code).toBe(0);
-    const result = sessionLines(user.sessionFiles()[0]!).find((e) => e.type === "message" && e.message.role === "toolResult").message;
+    const result = sessionLines(user.sessionFiles()[0]!).find(
+      (e) => e.type === "message" && e.message.role === "toolResult",
+    ).message;
     expect(result).toMatchObject({ toolName: "ls", isError: true });
     expect(result.content[0].text).toBe('Tool "ls" not found. Available tools: read.');
   });
@@ -169,10 +189,13 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
 
   it("bad input: unknown flag with the closest one, bad values, contradicting flags, nothing to send — one line, exit 2", async () => {
     const cases: Array<[string[], string]> = [
-      [["--modle", "x", "hi"], "pi: unknown flag --modle; did you mean --model? run \"pi --help\" for the options\n"],
+      [["--modle", "x", "hi"], 'pi: unknown flag --modle; did you mean --model? run "pi --help" for the options\n'],
       [["-x", "hi"], "pi: unknown flag -x; "],
-      [["--thinking", "loud", "hi"], "pi: --thinking must be one of off, minimal, low, medium, high, xhigh, not \"loud\"\n"],
-      [["--mode", "xml", "hi"], "pi: --mode must be one of text, json, rpc, acp, not \"xml\"\n"],
+      [
+        ["--thinking", "loud", "hi"],
+        'pi: --thinking must be one of off, minimal, low, medium, high, xhigh, not "loud"\n',
+      ],
+      [["--mode", "xml", "hi"], 'pi: --mode must be one of text, json, rpc, acp, not "xml"\n'],
       [["-c", "--no-session", "hi"], "pi: --continue and --no-session cannot be combined; choose one\n"],
       [["--tools", "read", "--no-tools", "hi"], "pi: --tools and --no-tools cannot be combined; choose one\n"],
       [["--model"], "pi: --model needs a value: --model <provider/id[:thinking]>\n"],

@@ -45,7 +45,20 @@ describe("pi -p with a failing provider", () => {
     useRetrySettings({ maxRetries: 2 });
     // A fourth answer would succeed: only a multiplied retry count could reach it.
     for (let i = 0; i < 3; i++) server.enqueue({ status: 503, rawBody: errorBody("upstream down") });
-    server.enqueue({ sse: [{ data: { id: "c", object: "chat.completion.chunk", created: 1, model: "mock-1", choices: [{ index: 0, delta: { content: "late" }, finish_reason: "stop" }] } }, { data: "[DONE]" }] });
+    server.enqueue({
+      sse: [
+        {
+          data: {
+            id: "c",
+            object: "chat.completion.chunk",
+            created: 1,
+            model: "mock-1",
+            choices: [{ index: 0, delta: { content: "late" }, finish_reason: "stop" }],
+          },
+        },
+        { data: "[DONE]" },
+      ],
+    });
     const run = await user.pi(["-p", "--model", "mock/mock-1", "hello"]);
     expect(run.code).toBe(1);
     expect(server.requests).toHaveLength(3);
@@ -63,8 +76,15 @@ describe("pi -p with a failing provider", () => {
     const run = await user.pi(["-p", "--model", "mock/mock-1", "hello"]);
     expect(run.code).toBe(1);
     expect(server.requests).toHaveLength(1);
-    expect(run.stderr).toMatch(/rate limited.*asks to retry after 28 h, longer than the 60 s retry limit.*not retrying/);
-    expect(run.stderr.trim().split("\n").filter((l) => /retry/.test(l))).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /rate limited.*asks to retry after 28 h, longer than the 60 s retry limit.*not retrying/,
+    );
+    expect(
+      run.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => /retry/.test(l)),
+    ).toHaveLength(1);
     // Generous: the point is "not minutes".
     expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);
@@ -92,13 +112,18 @@ describe("pi -p with a failing provider", () => {
   }, 60_000);
 
   it("ends a stalled stream after settings' httpIdleTimeoutMs, in one line, and retries it like any transient failure", async () => {
-    writeFileSync(join(user.agent, "settings.json"), JSON.stringify({ httpIdleTimeoutMs: 500, retry: { baseDelayMs: 1, maxRetries: 1 } }));
+    writeFileSync(
+      join(user.agent, "settings.json"),
+      JSON.stringify({ httpIdleTimeoutMs: 500, retry: { baseDelayMs: 1, maxRetries: 1 } }),
+    );
     server.enqueue({ sse: [], stall: "after-headers" }, { sse: [], stall: "before-headers" });
     const started = Date.now();
     const run = await user.pi(["-p", "--model", "mock/mock-1", "hello"]);
     expect(run.code).toBe(1);
     expect(server.requests).toHaveLength(2);
-    expect(run.stderr.trim()).toBe("Stream stalled: no response from the provider within 500 ms (request sent, no headers received)");
+    expect(run.stderr.trim()).toBe(
+      "Stream stalled: no response from the provider within 500 ms (request sent, no headers received)",
+    );
     // Generous: pi's default would be 300 s per attempt.
     expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);

@@ -32,7 +32,12 @@ describe("provider plugins in the default distribution (built CLI)", () => {
     const run = await runPi(["plugins", "--json"], { cwd: home, env });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const plugins = JSON.parse(run.stdout) as Array<{ id: string; status: string; source: string; provides: Array<{ contract: string; key: string }> }>;
+    const plugins = JSON.parse(run.stdout) as Array<{
+      id: string;
+      status: string;
+      source: string;
+      provides: Array<{ contract: string; key: string }>;
+    }>;
     for (const [id, apis] of Object.entries(PROVIDERS)) {
       const plugin = plugins.find((p) => p.id === id);
       expect(plugin, `${id} is in the default distribution`).toBeDefined();
@@ -42,7 +47,8 @@ describe("provider plugins in the default distribution (built CLI)", () => {
 
     const table = await runPi(["plugins"], { cwd: home, env });
     expect(table.code).toBe(0);
-    for (const id of Object.keys(PROVIDERS)) expect(table.stdout).toMatch(new RegExp(`^${id}\\s+\\S+\\s+active\\s+1\\s+ai/provider@1\\.0\\.0`, "m"));
+    for (const id of Object.keys(PROVIDERS))
+      expect(table.stdout).toMatch(new RegExp(`^${id}\\s+\\S+\\s+active\\s+1\\s+ai/provider@1\\.0\\.0`, "m"));
   });
 
   it("booting all three provider plugins loads none of their SDKs", async () => {
@@ -50,7 +56,8 @@ describe("provider plugins in the default distribution (built CLI)", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     // The hook saw the plugins load, so an SDK import would have been seen too.
-    for (const id of Object.keys(PROVIDERS)) expect(modules.some((url) => url.endsWith(`/dist/plugins/${id}/index.js`))).toBe(true);
+    for (const id of Object.keys(PROVIDERS))
+      expect(modules.some((url) => url.endsWith(`/dist/plugins/${id}/index.js`))).toBe(true);
     expect(sdksIn(modules)).toEqual([]);
   });
 });

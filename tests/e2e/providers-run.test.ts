@@ -33,7 +33,12 @@ beforeEach(() => {
 
 /** One custom provider per wire protocol, all served by the mock. */
 function useMockProviders(): void {
-  const provider = (api: string, baseUrl: string, id: string) => ({ api, baseUrl, apiKey: "MOCK_KEY", models: [{ id, contextWindow: 128000, maxTokens: 4096 }] });
+  const provider = (api: string, baseUrl: string, id: string) => ({
+    api,
+    baseUrl,
+    apiKey: "MOCK_KEY",
+    models: [{ id, contextWindow: 128000, maxTokens: 4096 }],
+  });
   writeFileSync(
     join(user.agent, "models.json"),
     JSON.stringify({
@@ -78,7 +83,10 @@ const CASES: WireCase[] = [
     path: "/v1/responses",
     answer: { sse: responsesText },
     text: "Hello! How can I help you today?",
-    malformed: { sse: responsesText.slice(0, 6), rawTail: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"oo\n\n' },
+    malformed: {
+      sse: responsesText.slice(0, 6),
+      rawTail: 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"oo\n\n',
+    },
     quoted: String.raw`{\"type\":\"response.output_text.delta\",\"delta\":\"oo`,
   },
   {
@@ -88,7 +96,10 @@ const CASES: WireCase[] = [
     path: "/v1/chat/completions",
     answer: { sse: completionsText },
     text: "Hello! How can I help you today?",
-    malformed: { sse: completionsText.slice(0, 3), rawTail: 'data: {"id":"chatcmpl-BZ3k","choices":[{"delta":{"content":"oops"\n\n' },
+    malformed: {
+      sse: completionsText.slice(0, 3),
+      rawTail: 'data: {"id":"chatcmpl-BZ3k","choices":[{"delta":{"content":"oops"\n\n',
+    },
     quoted: String.raw`{\"id\":\"chatcmpl-BZ3k\",\"choices\":[{\"delta\":{\"content\":\"oops\"`,
   },
   {
@@ -118,7 +129,11 @@ describe("pi -p through each provider plugin (models.json providers on MockLlmSe
     it(`${wire.api}: the run loads ${wire.sdk} and no other provider SDK`, async () => {
       useMockProviders();
       server.enqueue(wire.answer);
-      const { run, modules } = await runPiRecordingModules(["-p", "--no-session", "--model", wire.model, "hello"], user.project, user.env);
+      const { run, modules } = await runPiRecordingModules(
+        ["-p", "--no-session", "--model", wire.model, "hello"],
+        user.project,
+        user.env,
+      );
       expect(run.stdout).toBe(`${wire.text}\n`);
       expect(sdksIn(modules)).toEqual([wire.sdk]);
     });
@@ -148,7 +163,9 @@ describe("bad input with the built-in providers", () => {
       expect(run.code).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
-      expect(run.stderr.trim()).toBe(`no API key for "${provider}": set ${variables}, add {"${provider}": {"type": "api_key", "key": "..."}} to ${join(user.agent, "auth.json")}, or pass --api-key`);
+      expect(run.stderr.trim()).toBe(
+        `no API key for "${provider}": set ${variables}, add {"${provider}": {"type": "api_key", "key": "..."}} to ${join(user.agent, "auth.json")}, or pass --api-key`,
+      );
     });
   }
 
@@ -156,7 +173,9 @@ describe("bad input with the built-in providers", () => {
     const model = await user.pi(["-p", "--no-session", "--model", "anthropic/claude-sonet-4-5", "hello"]);
     expect(model.code).not.toBe(0);
     expect(model.stderr.trim().split("\n")).toHaveLength(1);
-    expect(model.stderr).toMatch(/unknown model "anthropic\/claude-sonet-4-5": did you mean anthropic\/claude-sonnet-4-5\b/);
+    expect(model.stderr).toMatch(
+      /unknown model "anthropic\/claude-sonet-4-5": did you mean anthropic\/claude-sonnet-4-5\b/,
+    );
     const provider = await user.pi(["-p", "--no-session", "--model", "antropic/claude-sonnet-4-5", "hello"]);
     expect(provider.code).not.toBe(0);
     expect(provider.stderr.trim()).toMatch(/unknown provider "antropic": did you mean anthropic\?$/);

@@ -32,15 +32,26 @@ export function sdksIn(modules: string[]): string[] {
  * Runs `node --import <hook> dist/cli.js ...args` in `cwd` (where the hook files and log are written);
  * returns the run and every module URL it resolved, in order.
  */
-export async function runPiRecordingModules(args: string[], cwd: string, env: Record<string, string>): Promise<{ run: PiRun; modules: string[] }> {
+export async function runPiRecordingModules(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ run: PiRun; modules: string[] }> {
   const hook = join(cwd, "record-hook.mjs");
   const register = join(cwd, "register.mjs");
   const log = join(cwd, "modules.log");
   writeFileSync(hook, RECORDING_HOOK);
   writeFileSync(log, "");
-  writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)}, { data: { log: ${JSON.stringify(log)} } });\n`);
+  writeFileSync(
+    register,
+    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)}, { data: { log: ${JSON.stringify(log)} } });\n`,
+  );
   const run = await new Promise<PiRun>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, PI_BIN, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, PI_BIN, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -48,5 +59,10 @@ export async function runPiRecordingModules(args: string[], cwd: string, env: Re
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
-  return { run, modules: readFileSync(log, "utf8").split("\n").filter((line) => line !== "") };
+  return {
+    run,
+    modules: readFileSync(log, "utf8")
+      .split("\n")
+      .filter((line) => line !== ""),
+  };
 }

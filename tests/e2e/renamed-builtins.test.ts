@@ -53,7 +53,10 @@ describe("built-ins replaced by copies under new ids (plugins.json)", () => {
     );
     const skillDir = join(user.home, "skills", "release-notes");
     mkdirSync(skillDir, { recursive: true });
-    writeFileSync(join(skillDir, "SKILL.md"), "---\nname: release-notes\ndescription: Writes release notes from the changes.\n---\nList every change.\n");
+    writeFileSync(
+      join(skillDir, "SKILL.md"),
+      "---\nname: release-notes\ndescription: Writes release notes from the changes.\n---\nList every change.\n",
+    );
     const sessionFile = join(user.home, "chosen", "run.jsonl");
     mkdirSync(join(user.home, "chosen"), { recursive: true });
     server.enqueue({ sse: completionsText("done") });
@@ -77,7 +80,9 @@ describe("built-ins replaced by copies under new ids (plugins.json)", () => {
     expect(run.stdout).toBe("done\n");
 
     const plugins = await user.pi(["plugins", "--json"]);
-    const active = (JSON.parse(plugins.stdout) as Array<{ id: string; status: string }>).filter((p) => p.status === "active").map((p) => p.id);
+    const active = (JSON.parse(plugins.stdout) as Array<{ id: string; status: string }>)
+      .filter((p) => p.status === "active")
+      .map((p) => p.id);
     expect(active).toEqual(expect.arrayContaining(["my-session", "my-keys", "my-resources"]));
     expect(active).not.toEqual(expect.arrayContaining(["agent-session"]));
 

@@ -42,7 +42,7 @@ class RpcProcess {
     this.records.push(record);
     const waiting = this.waiters;
     this.waiters = [];
-    for (const w of waiting) (w.match(record) ? w.resolve(record) : this.waiters.push(w));
+    for (const w of waiting) w.match(record) ? w.resolve(record) : this.waiters.push(w);
   }
 
   send(command: Rec): void {
@@ -61,7 +61,10 @@ class RpcProcess {
 
   /** Resolves with the exit, or with "still running" after `ms`. */
   exitWithin(ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | "still running"> {
-    return Promise.race([this.exited, new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), ms))]);
+    return Promise.race([
+      this.exited,
+      new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), ms)),
+    ]);
   }
 }
 
@@ -109,7 +112,11 @@ describe.skipIf(!built)("pi --mode rpc stays alive and answers (built CLI)", () 
   });
 
   function start(args: string[]): RpcProcess {
-    const child = spawn(process.execPath, [PI_BIN, "--mode", "rpc", "--no-session", ...args], { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [PI_BIN, "--mode", "rpc", "--no-session", ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     running = new RpcProcess(child);
     return running;
   }
@@ -117,7 +124,10 @@ describe.skipIf(!built)("pi --mode rpc stays alive and answers (built CLI)", () 
   it("--watch with no plugin loaded from a file still serves, and says on stderr that nothing is watched", async () => {
     const pi = start(["--watch"]);
     pi.send({ id: "s1", type: "get_state" });
-    expect(await Promise.race([pi.response("s1"), pi.exited.then(() => "exited before answering")])).toMatchObject({ command: "get_state", success: true });
+    expect(await Promise.race([pi.response("s1"), pi.exited.then(() => "exited before answering")])).toMatchObject({
+      command: "get_state",
+      success: true,
+    });
     expect(pi.stderr).toContain("nothing is watched");
     pi.child.stdin.end();
     expect((await pi.exited).code).toBe(0);
@@ -138,7 +148,11 @@ describe.skipIf(!built)("pi --mode rpc stays alive and answers (built CLI)", () 
       server.enqueue({ sse: completionsText("Partial answer that never finishes"), stallAfter: 4 });
       const user = agentHome();
       user.useMockServer(server.url);
-      const child = spawn(process.execPath, [PI_BIN, "--mode", "rpc", "--model", "mock/mock-1"], { cwd: user.project, env: { ...process.env, ...user.env }, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [PI_BIN, "--mode", "rpc", "--model", "mock/mock-1"], {
+        cwd: user.project,
+        env: { ...process.env, ...user.env },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
       const pi = (running = new RpcProcess(child));
       pi.send({ id: "p1", type: "prompt", message: "hello" });
       // The third text delta is the last one the server sends before holding the stream open.
@@ -147,7 +161,9 @@ describe.skipIf(!built)("pi --mode rpc stays alive and answers (built CLI)", () 
       expect(await pi.exitWithin(10_000)).toEqual({ code: 0, signal: null });
       const files = user.sessionFiles();
       expect(files).toHaveLength(1);
-      const messages = sessionLines(files[0]!).filter((e) => e.type === "message").map((e) => e.message);
+      const messages = sessionLines(files[0]!)
+        .filter((e) => e.type === "message")
+        .map((e) => e.message);
       expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
       expect(messages[1].stopReason).toBe("aborted");
       expect(JSON.stringify(messages[1].content)).toContain("Partial answer");
@@ -182,7 +198,9 @@ describe.skipIf(!built)("pi --mode rpc stays alive and answers (built CLI)", () 
     expect(await pi.response("s1")).toMatchObject({ command: "get_state", success: true });
     // The dropped line is not kept: the process's peak resident size stays well under the line's size
     // in UTF-16 (200 MB) plus copies, where the old reader went past 1 GB.
-    const status = await import("node:fs").then((fs) => fs.readFileSync(`/proc/${pi.child.pid}/status`, "utf8")).catch(() => "");
+    const status = await import("node:fs")
+      .then((fs) => fs.readFileSync(`/proc/${pi.child.pid}/status`, "utf8"))
+      .catch(() => "");
     const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
     if (peakKb > 0) expect(peakKb / 1024).toBeLessThan(600);
     pi.child.stdin.end();

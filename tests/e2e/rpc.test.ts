@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PI_BIN } from "./run-pi.js";
 
 /** Whether the built CLI knows `--mode` (the mode selection lands in hosts/cli.ts separately). */
-const cliSupportsRpc = existsSync(PI_BIN) && spawnSync(process.execPath, [PI_BIN, "--help"], { encoding: "utf8" }).stdout.includes("--mode");
+const cliSupportsRpc =
+  existsSync(PI_BIN) && spawnSync(process.execPath, [PI_BIN, "--help"], { encoding: "utf8" }).stdout.includes("--mode");
 
 type Rec = Record<string, any>;
 
@@ -33,7 +34,7 @@ class RpcProcess {
         this.records.push(record);
         const waiting = this.waiters;
         this.waiters = [];
-        for (const w of waiting) (w.match(record) ? w.resolve(record) : this.waiters.push(w));
+        for (const w of waiting) w.match(record) ? w.resolve(record) : this.waiters.push(w);
       }
     });
     child.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
@@ -75,8 +76,20 @@ describe("pi --mode rpc (built CLI)", () => {
       distribution,
       JSON.stringify({
         plugins: [
-          { id: "models", use: "models", config: { providers: { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] } } } },
-          { id: "provider-faux", use: "provider-faux", config: { responses: [{ content: "first answer" }, { content: "second\u2028answer" }] } },
+          {
+            id: "models",
+            use: "models",
+            config: {
+              providers: {
+                faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] },
+              },
+            },
+          },
+          {
+            id: "provider-faux",
+            use: "provider-faux",
+            config: { responses: [{ content: "first answer" }, { content: "second\u2028answer" }] },
+          },
           { id: "session-jsonl", use: "session-jsonl" },
           { id: "compaction", use: "compaction" },
           { id: "agent-loop", use: "agent-loop" },
@@ -96,55 +109,79 @@ describe("pi --mode rpc (built CLI)", () => {
   });
 
   function start(extra: string[] = []): RpcProcess {
-    const child = spawn(process.execPath, [PI_BIN, "--mode", "rpc", "--distribution", distribution, "--model", "faux/faux-1", ...extra], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [PI_BIN, "--mode", "rpc", "--distribution", distribution, "--model", "faux/faux-1", ...extra],
+      {
+        cwd,
+        env: { ...process.env, ...env },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     running = new RpcProcess(child);
     return running;
   }
 
-  it.skipIf(!cliSupportsRpc)("answers commands, streams a prompt's events, keeps U+2028 inside a record, survives a malformed line, exits 0 when stdin ends", async () => {
-    const pi = start(["--no-session"]);
-    pi.send({ id: "s1", type: "get_state" });
-    expect(await pi.response("s1")).toMatchObject({ type: "response", command: "get_state", success: true, data: { model: { provider: "faux", id: "faux-1" }, isStreaming: false } });
+  it.skipIf(!cliSupportsRpc)(
+    "answers commands, streams a prompt's events, keeps U+2028 inside a record, survives a malformed line, exits 0 when stdin ends",
+    async () => {
+      const pi = start(["--no-session"]);
+      pi.send({ id: "s1", type: "get_state" });
+      expect(await pi.response("s1")).toMatchObject({
+        type: "response",
+        command: "get_state",
+        success: true,
+        data: { model: { provider: "faux", id: "faux-1" }, isStreaming: false },
+      });
 
-    pi.send("{this is not json");
-    expect(await pi.next((r) => r.type === "response" && r.command === "parse")).toMatchObject({ success: false, error: expect.stringMatching(/^Failed to parse command: /) });
+      pi.send("{this is not json");
+      expect(await pi.next((r) => r.type === "response" && r.command === "parse")).toMatchObject({
+        success: false,
+        error: expect.stringMatching(/^Failed to parse command: /),
+      });
 
-    pi.send({ id: "p1", type: "prompt", message: "hello" });
-    expect(await pi.response("p1")).toEqual({ id: "p1", type: "response", command: "prompt", success: true });
-    await pi.next((r) => r.type === "agent_end");
+      pi.send({ id: "p1", type: "prompt", message: "hello" });
+      expect(await pi.response("p1")).toEqual({ id: "p1", type: "response", command: "prompt", success: true });
+      await pi.next((r) => r.type === "agent_end");
 
-    pi.send({ id: "p2", type: "prompt", message: "line\u2028separator" });
-    await pi.response("p2");
-    const secondEnd = await pi.next((r) => r.type === "message_end" && r.message.role === "assistant" && r.message.content[0].text !== "first answer");
-    expect(secondEnd.message.content).toEqual([{ type: "text", text: "second\u2028answer" }]);
+      pi.send({ id: "p2", type: "prompt", message: "line\u2028separator" });
+      await pi.response("p2");
+      const secondEnd = await pi.next(
+        (r) =>
+          r.type === "message_end" && r.message.role === "assistant" && r.message.content[0].text !== "first answer",
+      );
+      expect(secondEnd.message.content).toEqual([{ type: "text", text: "second\u2028answer" }]);
 
-    pi.send({ id: "m1", type: "get_messages" });
-    const messages = (await pi.response("m1")).data.messages;
-    expect(messages.filter((m: Rec) => m.role === "user").map((m: Rec) => m.content)).toEqual(["hello", "line\u2028separator"]);
+      pi.send({ id: "m1", type: "get_messages" });
+      const messages = (await pi.response("m1")).data.messages;
+      expect(messages.filter((m: Rec) => m.role === "user").map((m: Rec) => m.content)).toEqual([
+        "hello",
+        "line\u2028separator",
+      ]);
 
-    pi.send({ id: "u1", type: "no_such_command" });
-    expect(await pi.response("u1")).toMatchObject({ success: false, error: "Unknown command: no_such_command" });
+      pi.send({ id: "u1", type: "no_such_command" });
+      expect(await pi.response("u1")).toMatchObject({ success: false, error: "Unknown command: no_such_command" });
 
-    pi.child.stdin.end();
-    expect(await pi.exited).toBe(0);
-    expect(pi.stderr).toBe("");
-    const types = pi.records.map((r) => r.type);
-    expect(types.indexOf("agent_start")).toBeGreaterThan(types.indexOf("response"));
-    expect(types).toContain("message_update");
-  });
+      pi.child.stdin.end();
+      expect(await pi.exited).toBe(0);
+      expect(pi.stderr).toBe("");
+      const types = pi.records.map((r) => r.type);
+      expect(types.indexOf("agent_start")).toBeGreaterThan(types.indexOf("response"));
+      expect(types).toContain("message_update");
+    },
+  );
 
-  it.skipIf(!cliSupportsRpc)("a prompt piped with stdin closed at once still runs to the end before the process exits", async () => {
-    const pi = start(["--no-session"]);
-    pi.send({ id: "p1", type: "prompt", message: "hello" });
-    pi.child.stdin.end();
-    expect(await pi.exited).toBe(0);
-    expect(pi.records.find((r) => r.id === "p1")).toMatchObject({ success: true });
-    const end = pi.records.find((r) => r.type === "message_end" && r.message.role === "assistant");
-    expect(end?.message.content).toEqual([{ type: "text", text: "first answer" }]);
-    expect(pi.records.at(-1)).toMatchObject({ type: "agent_end" });
-  });
+  it.skipIf(!cliSupportsRpc)(
+    "a prompt piped with stdin closed at once still runs to the end before the process exits",
+    async () => {
+      const pi = start(["--no-session"]);
+      pi.send({ id: "p1", type: "prompt", message: "hello" });
+      pi.child.stdin.end();
+      expect(await pi.exited).toBe(0);
+      expect(pi.records.find((r) => r.id === "p1")).toMatchObject({ success: true });
+      const end = pi.records.find((r) => r.type === "message_end" && r.message.role === "assistant");
+      expect(end?.message.content).toEqual([{ type: "text", text: "first answer" }]);
+      expect(pi.records.at(-1)).toMatchObject({ type: "agent_end" });
+    },
+  );
 });

@@ -12,7 +12,10 @@ export interface PiRun {
 }
 
 /** Spawns `node dist/cli.js ...args`; resolves when it exits. */
-export function runPi(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<PiRun> {
+export function runPi(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): Promise<PiRun> {
   if (!existsSync(PI_BIN)) throw new Error(`${PI_BIN} is missing; run "npm run build" first`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [PI_BIN, ...args], {

@@ -18,9 +18,17 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SDK = join(ROOT, "dist", "sdk.js");
 
 /** Runs an example program with the user's environment; resolves with its output and exit code. */
-function runExample(user: AgentHome, file: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runExample(
+  user: AgentHome,
+  file: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, "examples", "sdk", file), ...args], { cwd: user.project, env: { ...process.env, ...user.env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "examples", "sdk", file), ...args], {
+      cwd: user.project,
+      env: { ...process.env, ...user.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -36,7 +44,9 @@ async function sdk(): Promise<typeof import("../../hosts/sdk.js")> {
   return import(pathToFileURL(SDK).href);
 }
 
-const FAUX_MODELS = { providers: { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] } } };
+const FAUX_MODELS = {
+  providers: { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] } },
+};
 
 let server: MockLlmServer;
 let user: AgentHome;
@@ -64,13 +74,20 @@ describe("examples/sdk (documented in docs/sdk.md)", () => {
   });
 
   it("custom-tool.mjs: the model sees only the in-process tool, calls it, and gets its result", async () => {
-    server.enqueue({ sse: completionsToolCall("call_wc", "word_count", { text: "the quick brown fox" }) }, { sse: completionsText("There are 4 words.") });
+    server.enqueue(
+      { sse: completionsToolCall("call_wc", "word_count", { text: "the quick brown fox" }) },
+      { sse: completionsText("There are 4 words.") },
+    );
     const run = await runExample(user, "custom-tool.mjs", ["mock/mock-1"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("word_count said: 4 words\nThere are 4 words.\n");
     expect(server.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(["word_count"]);
-    expect(server.requests[1]!.body.messages.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_wc", content: "4 words" });
+    expect(server.requests[1]!.body.messages.at(-1)).toMatchObject({
+      role: "tool",
+      tool_call_id: "call_wc",
+      content: "4 words",
+    });
   });
 });
 
@@ -80,7 +97,14 @@ describe("createAgentSession (dist/sdk.js, in process)", () => {
     server.enqueue({ sse: completionsText("hello from the SDK") });
     const agentDir = join(user.home, "other-agent");
     mkdirSync(agentDir);
-    writeFileSync(join(agentDir, "models.json"), JSON.stringify({ providers: { side: { baseUrl: `${server.url}/v1`, api: "openai-completions", apiKey: "K", models: [{ id: "side-1" }] } } }));
+    writeFileSync(
+      join(agentDir, "models.json"),
+      JSON.stringify({
+        providers: {
+          side: { baseUrl: `${server.url}/v1`, api: "openai-completions", apiKey: "K", models: [{ id: "side-1" }] },
+        },
+      }),
+    );
     const runtime = await createAgentSession({ cwd: user.project, agentDir, model: "side/side-1", tools: ["read"] });
     const events: SessionEvent[] = [];
     const stop = runtime.subscribe((e) => events.push(e));
@@ -139,8 +163,18 @@ describe("createAgentSession (dist/sdk.js, in process)", () => {
 
   it("bad input throws one line naming the plugin and the field; a missing session plugin says so", async () => {
     const { createAgentSession } = await sdk();
-    await expect(createAgentSession({ cwd: user.project, agentDir: user.agent, thinking: "loud" as never })).rejects.toThrow(/createAgentSession: thinking must be one of off, minimal, low, medium, high, xhigh, not "loud"/);
-    await expect(createAgentSession({ cwd: user.project, agentDir: user.agent, plugins: [{ id: "agent-session", enabled: false }] })).rejects.toThrow(/no plugin provides "agent\/session"/);
-    await expect(createAgentSession({ cwd: user.project, agentDir: user.agent, distributions: [join(user.project, "nope.json")] })).rejects.toThrow(/nope\.json: no such file/);
+    await expect(
+      createAgentSession({ cwd: user.project, agentDir: user.agent, thinking: "loud" as never }),
+    ).rejects.toThrow(/createAgentSession: thinking must be one of off, minimal, low, medium, high, xhigh, not "loud"/);
+    await expect(
+      createAgentSession({
+        cwd: user.project,
+        agentDir: user.agent,
+        plugins: [{ id: "agent-session", enabled: false }],
+      }),
+    ).rejects.toThrow(/no plugin provides "agent\/session"/);
+    await expect(
+      createAgentSession({ cwd: user.project, agentDir: user.agent, distributions: [join(user.project, "nope.json")] }),
+    ).rejects.toThrow(/nope\.json: no such file/);
   });
 });

@@ -37,7 +37,9 @@ describe("a session that cannot be saved", () => {
     expect(run.code).toBe(1);
     const lines = run.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^cannot save the session to .*ENOTDIR.*; the answer was printed but the session is not saved in full \(exit code 1\)$/);
+    expect(lines[0]).toMatch(
+      /^cannot save the session to .*ENOTDIR.*; the answer was printed but the session is not saved in full \(exit code 1\)$/,
+    );
   });
 
   it("JSON mode emits a session_save_error line on stdout", async () => {
@@ -46,17 +48,29 @@ describe("a session that cannot be saved", () => {
     const run = await user.pi(["--mode", "json", "--model", "faux/faux-1", "--session-dir", dir, "hello"]);
     const events = jsonLines(run.stdout);
     const problem = events.find((e) => e.type === "session_save_error");
-    expect(problem).toEqual({ type: "session_save_error", reason: "write", path: expect.stringContaining(dir), error: expect.stringContaining("ENOTDIR") });
+    expect(problem).toEqual({
+      type: "session_save_error",
+      reason: "write",
+      path: expect.stringContaining(dir),
+      error: expect.stringContaining("ENOTDIR"),
+    });
     expect(events.some((e) => e.type === "message_end" && e.message.role === "assistant")).toBe(true);
   });
 
   it("RPC mode emits a session_save_error line to the client", async () => {
     user.scriptFaux([{ content: "the answer" }]);
     const dir = unwritableSessionDir();
-    const run = await user.pi(["--mode", "rpc", "--model", "faux/faux-1", "--session-dir", dir], { input: `${JSON.stringify({ type: "prompt", message: "hello" })}\n` });
+    const run = await user.pi(["--mode", "rpc", "--model", "faux/faux-1", "--session-dir", dir], {
+      input: `${JSON.stringify({ type: "prompt", message: "hello" })}\n`,
+    });
     const events = jsonLines(run.stdout);
     expect(events.filter((e) => e.type === "session_save_error")).toEqual([
-      { type: "session_save_error", reason: "write", path: expect.stringContaining(dir), error: expect.stringContaining("ENOTDIR") },
+      {
+        type: "session_save_error",
+        reason: "write",
+        path: expect.stringContaining(dir),
+        error: expect.stringContaining("ENOTDIR"),
+      },
     ]);
   });
 });
@@ -69,7 +83,9 @@ describe("--session <file>", () => {
     const run = await user.pi(["-p", "--model", "faux/faux-1", "--session", "data.jsonl", "hello"]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
-    expect(run.stderr.trim().split("\n")).toEqual([expect.stringMatching(/--session data\.jsonl: not a pi session file/)]);
+    expect(run.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/--session data\.jsonl: not a pi session file/),
+    ]);
     expect(readFileSync(join(user.project, "data.jsonl"), "utf8")).toBe(data);
     expect(readdirSync(user.project)).toEqual(["data.jsonl"]);
   });
@@ -89,15 +105,52 @@ describe("--session <file>", () => {
 describe("a hand-edited session file", () => {
   it("opens with one stderr line per broken entry and no TypeError; the run goes on and the file keeps the user's lines", async () => {
     user.scriptFaux([{ content: "still here" }]);
-    const header = { type: "session", version: 3, id: "01944f2a-0000-7000-8000-000000000000", timestamp: "2025-03-01T10:00:00.000Z", cwd: user.project };
+    const header = {
+      type: "session",
+      version: 3,
+      id: "01944f2a-0000-7000-8000-000000000000",
+      timestamp: "2025-03-01T10:00:00.000Z",
+      cwd: user.project,
+    };
     const at = "2025-03-01T10:00:01.000Z";
     const lines = [
       header,
-      { type: "message", id: "0000000a", parentId: null, timestamp: at, message: { role: "user", content: "q1", timestamp: 1 } },
-      { type: "message", id: "0000000b", parentId: "0000000a", timestamp: at, message: { role: "assistant", content: [{ type: "text", text: "a1" }], provider: "faux", model: "faux-1", stopReason: "stop", timestamp: 2 } },
+      {
+        type: "message",
+        id: "0000000a",
+        parentId: null,
+        timestamp: at,
+        message: { role: "user", content: "q1", timestamp: 1 },
+      },
+      {
+        type: "message",
+        id: "0000000b",
+        parentId: "0000000a",
+        timestamp: at,
+        message: {
+          role: "assistant",
+          content: [{ type: "text", text: "a1" }],
+          provider: "faux",
+          model: "faux-1",
+          stopReason: "stop",
+          timestamp: 2,
+        },
+      },
       { type: "message", id: "0000000c", parentId: "0000000b", timestamp: at, message: null },
-      { type: "message", id: "0000000d", parentId: "0000000c", timestamp: at, message: { role: "user", content: { not: "an array" }, timestamp: 3 } },
-      { type: "message", id: "0000000e", parentId: "0000000d", timestamp: at, message: { role: "user", content: "q2", timestamp: 4 } },
+      {
+        type: "message",
+        id: "0000000d",
+        parentId: "0000000c",
+        timestamp: at,
+        message: { role: "user", content: { not: "an array" }, timestamp: 3 },
+      },
+      {
+        type: "message",
+        id: "0000000e",
+        parentId: "0000000d",
+        timestamp: at,
+        message: { role: "user", content: "q2", timestamp: 4 },
+      },
     ];
     const file = join(user.project, "edited.jsonl");
     const text = `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`;

@@ -65,7 +65,9 @@ function toolNames(request: { body: any }): string[] {
 async function pluginIds(flags: string[]): Promise<string[]> {
   const run = await user.pi(["plugins", "--json", ...flags]);
   expect(run.code).toBe(0);
-  return (JSON.parse(run.stdout) as Array<{ id: string; status: string }>).filter((p) => p.status === "active").map((p) => p.id);
+  return (JSON.parse(run.stdout) as Array<{ id: string; status: string }>)
+    .filter((p) => p.status === "active")
+    .map((p) => p.id);
 }
 
 describe("an untrusted project's .pi/plugins.json (built CLI, models.json provider on MockLlmServer)", () => {
@@ -74,7 +76,9 @@ describe("an untrusted project's .pi/plugins.json (built CLI, models.json provid
     const run = await user.pi(["-p", "--model", "mock/mock-1", "hi"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("No project tools here.\n");
-    expect(run.stderr).toBe(`pi: skipped project resources in ${user.project} (.pi/plugins.json): the project is not trusted; run "pi trust" or /trust to trust it, or pass --approve for this run\n`);
+    expect(run.stderr).toBe(
+      `pi: skipped project resources in ${user.project} (.pi/plugins.json): the project is not trusted; run "pi trust" or /trust to trust it, or pass --approve for this run\n`,
+    );
     expect(server.requests).toHaveLength(1);
     const tools = toolNames(server.requests[0]!);
     expect(tools).toContain("read");
@@ -83,7 +87,10 @@ describe("an untrusted project's .pi/plugins.json (built CLI, models.json provid
   });
 
   it("pi -p --approve: the project's tool is offered to the model and runs; nothing is remembered", async () => {
-    server.enqueue({ sse: completionsToolCall("call_echo_1", "project_echo", { text: "tangerine" }) }, { sse: completionsText("It echoed tangerine.") });
+    server.enqueue(
+      { sse: completionsToolCall("call_echo_1", "project_echo", { text: "tangerine" }) },
+      { sse: completionsText("It echoed tangerine.") },
+    );
     const run = await user.pi(["-p", "--approve", "--model", "mock/mock-1", "use the project tool"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);

@@ -142,10 +142,19 @@ describe.skipIf(!HAS_TMUX)("leaving the TUI mid-answer (built CLI in tmux)", { t
   it("a double Ctrl+C while the scripted faux provider streams slowly exits at once too", async () => {
     const user = agentHome();
     user.scriptFaux([{ content: `Partial answer ${"streaming slowly ".repeat(200)}` }]);
-    writeFileSync(join(user.agent, "settings.json"), JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1" }));
+    writeFileSync(
+      join(user.agent, "settings.json"),
+      JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1" }),
+    );
     writeFileSync(
       join(user.agent, "plugins.json"),
-      JSON.stringify({ plugins: [...JSON.parse(readFileSync(join(user.agent, "plugins.json"), "utf8")).plugins.map((p: Record<string, any>) => (p.id === "provider-faux" ? { ...p, config: { ...p.config, tokensPerSecond: 20 } } : p))] }),
+      JSON.stringify({
+        plugins: [
+          ...JSON.parse(readFileSync(join(user.agent, "plugins.json"), "utf8")).plugins.map((p: Record<string, any>) =>
+            p.id === "provider-faux" ? { ...p, config: { ...p.config, tokensPerSecond: 20 } } : p,
+          ),
+        ],
+      }),
     );
     const pane = Pane.start(user, []);
     panes.push(pane);

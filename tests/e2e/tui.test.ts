@@ -71,8 +71,16 @@ class Pane {
   }
 
   /** Polls the screen (or the whole history) until `predicate` holds; fails with the screen after `timeoutMs`. */
-  async waitFor(predicate: string | RegExp | ((screen: string) => boolean), options: { timeoutMs?: number; all?: boolean } = {}): Promise<string> {
-    const test = typeof predicate === "string" ? (s: string) => s.includes(predicate) : predicate instanceof RegExp ? (s: string) => predicate.test(s) : predicate;
+  async waitFor(
+    predicate: string | RegExp | ((screen: string) => boolean),
+    options: { timeoutMs?: number; all?: boolean } = {},
+  ): Promise<string> {
+    const test =
+      typeof predicate === "string"
+        ? (s: string) => s.includes(predicate)
+        : predicate instanceof RegExp
+          ? (s: string) => predicate.test(s)
+          : predicate;
     const deadline = Date.now() + (options.timeoutMs ?? 15_000);
     let screen = "";
     for (;;) {
@@ -101,7 +109,10 @@ function shellQuote(s: string): string {
 }
 
 /** A home with an agent folder: faux models, the faux script in the user's plugins.json overlay, settings. */
-function makeHome(responses: unknown[], options: { tokensPerSecond?: number; settings?: Record<string, unknown>; plugins?: unknown[] } = {}): { home: string; cwd: string } {
+function makeHome(
+  responses: unknown[],
+  options: { tokensPerSecond?: number; settings?: Record<string, unknown>; plugins?: unknown[] } = {},
+): { home: string; cwd: string } {
   const home = mkdtempSync(join(tmpdir(), "pi-tui-e2e-"));
   const agent = join(home, "agent");
   const cwd = join(home, "work");
@@ -109,19 +120,38 @@ function makeHome(responses: unknown[], options: { tokensPerSecond?: number; set
   mkdirSync(cwd, { recursive: true });
   writeFileSync(
     join(agent, "models.json"),
-    JSON.stringify({ providers: { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1", reasoning: true }, { id: "faux-2" }] } } }),
+    JSON.stringify({
+      providers: {
+        faux: {
+          api: "faux",
+          baseUrl: "http://localhost:0",
+          apiKey: "none",
+          models: [{ id: "faux-1", reasoning: true }, { id: "faux-2" }],
+        },
+      },
+    }),
   );
-  writeFileSync(join(agent, "settings.json"), JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1", ...options.settings }));
+  writeFileSync(
+    join(agent, "settings.json"),
+    JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1", ...options.settings }),
+  );
   writeFileSync(
     join(agent, "plugins.json"),
-    JSON.stringify({ plugins: [{ id: "provider-faux", config: { tokensPerSecond: options.tokensPerSecond ?? 100, responses } }, ...(options.plugins ?? [])] }),
+    JSON.stringify({
+      plugins: [
+        { id: "provider-faux", config: { tokensPerSecond: options.tokensPerSecond ?? 100, responses } },
+        ...(options.plugins ?? []),
+      ],
+    }),
   );
   return { home, cwd };
 }
 
 /** Screen rows of an answer as the view renders it at `width` (markdown, one-cell margin), colours stripped. */
 function expectedAnswerRows(text: string, width: number): string[] {
-  return renderMarkdown(text, width - 2, new Theme(DARK_THEME)).map((row) => ` ${row}`.replace(/\x1b\[[0-9;:]*m/g, "").trimEnd());
+  return renderMarkdown(text, width - 2, new Theme(DARK_THEME)).map((row) =>
+    ` ${row}`.replace(/\x1b\[[0-9;:]*m/g, "").trimEnd(),
+  );
 }
 
 let panes: Pane[] = [];
@@ -157,7 +187,9 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
   it("acceptance 1: a prompt streams an answer and a tool call; Esc aborts a long answer; a message typed while streaming is queued and sent after the answer", async () => {
     const { home, cwd } = makeHome([
       { content: "Hello from the **faux** model." },
-      { content: [{ type: "toolCall", id: "call-1", name: "bash", arguments: { command: "echo tool-output-marker" } }] },
+      {
+        content: [{ type: "toolCall", id: "call-1", name: "bash", arguments: { command: "echo tool-output-marker" } }],
+      },
       { content: "The tool printed its marker." },
       { content: "word ".repeat(3_000) },
       { content: `First part of the answer, ${"still streaming ".repeat(25)}END-OF-FIRST` },
@@ -281,7 +313,9 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
     await pane.waitFor("fresh answer");
     pane.type("/resume");
     pane.keys("Enter");
-    await pane.waitFor((s) => s.includes("Resume a session") && s.includes("first question") && s.includes("new session question"));
+    await pane.waitFor(
+      (s) => s.includes("Resume a session") && s.includes("first question") && s.includes("new session question"),
+    );
     pane.type("first question");
     pane.keys("Enter");
     const resumed = await pane.waitFor((s) => !s.includes("Resume a session") && s.includes("answer two"));
@@ -292,7 +326,11 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
     const answer = [
       "Wide text: 中文字符和日本語のテキスト mixed with emoji 👍🎉 and plain words that wrap across rows.",
       "",
-      ...Array.from({ length: 12 }, (_, i) => `- Line ${i + 1}: 漢字 ${"🙂".repeat(i % 4)} alpha beta gamma delta epsilon zeta eta theta iota kappa.`),
+      ...Array.from(
+        { length: 12 },
+        (_, i) =>
+          `- Line ${i + 1}: 漢字 ${"🙂".repeat(i % 4)} alpha beta gamma delta epsilon zeta eta theta iota kappa.`,
+      ),
     ].join("\n");
     const { home, cwd } = makeHome([{ content: answer }], { tokensPerSecond: 60 });
     const pane = start({ home, cwd, width: 80, height: 24 });
@@ -321,7 +359,8 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
   it("acceptance 4: under pi --watch, editing a file of the tui plugin swaps the UI and keeps the transcript and the editor text", async () => {
     // A copy of the tui plugin's source (with the kernel and contracts it imports), loaded with --plugin.
     const tree = mkdtempSync(join(tmpdir(), "pi-tui-copy-"));
-    for (const dir of ["kernel", "contracts", "plugins/ui/tui"]) cpSync(join(ROOT, dir), join(tree, dir), { recursive: true });
+    for (const dir of ["kernel", "contracts", "plugins/ui/tui"])
+      cpSync(join(ROOT, dir), join(tree, dir), { recursive: true });
     symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
     const footer = join(tree, "plugins/ui/tui/footer.ts");
     const source = readFileSync(footer, "utf8");

@@ -12,8 +12,21 @@ interface Worker {
   marker(): string;
   work(gate: Promise<void>): Promise<string>;
 }
-const OverlapC = defineContract<Worker>({ id: "test/api-overlap", version: "1.0.0", kind: "single", gate: "overlap", methods: { marker: "sync", work: "async" } });
-const BoundaryC = defineContract<Worker>({ id: "test/api-boundary", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 60_000, methods: { marker: "sync", work: "async" } });
+const OverlapC = defineContract<Worker>({
+  id: "test/api-overlap",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  methods: { marker: "sync", work: "async" },
+});
+const BoundaryC = defineContract<Worker>({
+  id: "test/api-boundary",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 60_000,
+  methods: { marker: "sync", work: "async" },
+});
 
 function worker(contract: typeof OverlapC, marker: string) {
   return definePlugin({

@@ -12,9 +12,25 @@ interface Loop {
   turn(id: number): string;
 }
 /** A gate deadline long enough that only releasing the lease can open it. */
-const LoopC = defineContract<Loop>({ id: "test/loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 60_000, shape: { turn: "function" }, methods: { turn: "sync" } });
+const LoopC = defineContract<Loop>({
+  id: "test/loop",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 60_000,
+  shape: { turn: "function" },
+  methods: { turn: "sync" },
+});
 /** A short deadline, because here the point is the deadline. */
-const QuickLoopC = defineContract<Loop>({ id: "test/quick-loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 30, shape: { turn: "function" }, methods: { turn: "sync" } });
+const QuickLoopC = defineContract<Loop>({
+  id: "test/quick-loop",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 30,
+  shape: { turn: "function" },
+  methods: { turn: "sync" },
+});
 
 interface Life {
   disposed: string[];
@@ -152,8 +168,12 @@ describe("boundary gate", () => {
     const commits = record(kernel, "kernel:commit");
 
     const lease = await handle.acquire();
-    expect((await kernel.reload("loop", { source: inline(loop(QuickLoopC, "v2", life), "v2") })).status).toBe("deferred");
-    expect((await kernel.reload("loop", { source: inline(loop(QuickLoopC, "v3", life), "v3") })).status).toBe("deferred");
+    expect((await kernel.reload("loop", { source: inline(loop(QuickLoopC, "v2", life), "v2") })).status).toBe(
+      "deferred",
+    );
+    expect((await kernel.reload("loop", { source: inline(loop(QuickLoopC, "v3", life), "v3") })).status).toBe(
+      "deferred",
+    );
     expect(kernel.liveGenerations("loop")).toBe(2);
 
     const committed = commits.next();
@@ -192,4 +212,3 @@ describe("boundary gate", () => {
     expect(() => waitingCtx!.getState()).toThrow(StaleGenerationError);
   });
 });
-

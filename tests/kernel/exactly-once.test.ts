@@ -10,7 +10,14 @@ import { deferred, inline, Phases, record, type Deferred } from "./helpers.js";
 interface Worker {
   run(id: number): Promise<string>;
 }
-const WorkerC = defineContract<Worker>({ id: "test/worker", version: "1.0.0", kind: "single", gate: "overlap", shape: { run: "function" }, methods: { run: "async" } });
+const WorkerC = defineContract<Worker>({
+  id: "test/worker",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { run: "function" },
+  methods: { run: "async" },
+});
 
 /** Side effects by call id: which generation marker ran it. */
 type Effects = Map<number, string[]>;

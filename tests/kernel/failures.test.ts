@@ -24,12 +24,26 @@ import { inline, record } from "./helpers.js";
 interface Marker {
   marker(): string;
 }
-const MarkerC = defineContract<Marker>({ id: "test/marker", version: "1.0.0", kind: "single", gate: "overlap", shape: { marker: "function" }, methods: { marker: "sync" } });
+const MarkerC = defineContract<Marker>({
+  id: "test/marker",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { marker: "function" },
+  methods: { marker: "sync" },
+});
 
 interface Echo {
   echo(text: string): string;
 }
-const EchoC = defineContract<Echo>({ id: "test/echo", version: "1.0.0", kind: "single", gate: "overlap", shape: { echo: "function" }, methods: { echo: "sync" } });
+const EchoC = defineContract<Echo>({
+  id: "test/echo",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { echo: "function" },
+  methods: { echo: "sync" },
+});
 
 const echoPlugin = definePlugin({
   id: "echo",
@@ -71,7 +85,12 @@ async function bootSubject() {
 }
 
 /** Runs `op`, expects it aborted at `phase`, with the event equal to the result, and nothing changed. */
-async function expectAborted(kernel: Kernel, op: () => Promise<OperationResult>, phase: Phase, generation: number): Promise<LifecycleError> {
+async function expectAborted(
+  kernel: Kernel,
+  op: () => Promise<OperationResult>,
+  phase: Phase,
+  generation: number,
+): Promise<LifecycleError> {
   const errors = record<LifecycleError>(kernel, "kernel:error");
   const before = kernel.describe();
   const serving = kernel.use(MarkerC).call("marker");
@@ -117,7 +136,9 @@ describe("failures at load (file plugins)", () => {
     dir = mkdtempSync(join(tmpdir(), "pi-host-failures-"));
     pluginFile = join(dir, "subject.ts");
     writeFileSync(pluginFile, goodSource("file-v1"));
-    kernel = new Kernel({ virtualModules: { "pi-host": await import("../../kernel/index.js"), "test-contracts": { MarkerC } } });
+    kernel = new Kernel({
+      virtualModules: { "pi-host": await import("../../kernel/index.js"), "test-contracts": { MarkerC } },
+    });
     const boot = await kernel.boot([{ id: "subject", source: { kind: "file", path: pluginFile } }]);
     expect(boot.errors).toEqual([]);
     expect(kernel.use(MarkerC).call("marker")).toBe("file-v1");
@@ -129,13 +150,19 @@ describe("failures at load (file plugins)", () => {
   });
 
   it("aborts on a syntax error", async () => {
-    writeFileSync(pluginFile, `import { definePlugin } from "pi-host";\nexport default definePlugin({ id: "subject", version: "1.0.0", setup(ctx) { ctx.provide( } });\n`);
+    writeFileSync(
+      pluginFile,
+      `import { definePlugin } from "pi-host";\nexport default definePlugin({ id: "subject", version: "1.0.0", setup(ctx) { ctx.provide( } });\n`,
+    );
     const error = await expectAborted(kernel, () => kernel.reload("subject"), "load", 2);
     expect(error.cause.message).toMatch(/unexpected|expected|syntax/i);
   });
 
   it("aborts on a top-level throw", async () => {
-    writeFileSync(pluginFile, `import { definePlugin } from "pi-host";\nthrow new Error("boom at import");\nexport default definePlugin({ id: "subject", version: "1.0.0", setup() {} });\n`);
+    writeFileSync(
+      pluginFile,
+      `import { definePlugin } from "pi-host";\nthrow new Error("boom at import");\nexport default definePlugin({ id: "subject", version: "1.0.0", setup() {} });\n`,
+    );
     const error = await expectAborted(kernel, () => kernel.reload("subject"), "load", 3);
     expect(error.cause.message).toContain("boom at import");
   });
@@ -161,7 +188,12 @@ describe("failures at prepare", () => {
         throw new Error("setup exploded");
       },
     });
-    const error = await expectAborted(kernel, () => kernel.reload("subject", { source: inline(bad, "subject@2") }), "prepare", 2);
+    const error = await expectAborted(
+      kernel,
+      () => kernel.reload("subject", { source: inline(bad, "subject@2") }),
+      "prepare",
+      2,
+    );
     expect(error.cause.message).toBe("setup exploded");
   });
 
@@ -174,7 +206,12 @@ describe("failures at prepare", () => {
         readFile(__filename, () => readDone());
       },
     });
-    const error = await expectAborted(kernel, () => kernel.reload("subject", { source: inline(bad, "subject@2") }), "prepare", 2);
+    const error = await expectAborted(
+      kernel,
+      () => kernel.reload("subject", { source: inline(bad, "subject@2") }),
+      "prepare",
+      2,
+    );
     expect(error.cause).toBeInstanceOf(DeclareOnlyError);
     expect(error.cause.message).toContain("FSREQCALLBACK");
     await read;
@@ -188,7 +225,12 @@ describe("failures at prepare", () => {
         timer = setTimeout(() => {}, 60_000);
       },
     });
-    const error = await expectAborted(kernel, () => kernel.reload("subject", { source: inline(bad, "subject@2") }), "prepare", 2);
+    const error = await expectAborted(
+      kernel,
+      () => kernel.reload("subject", { source: inline(bad, "subject@2") }),
+      "prepare",
+      2,
+    );
     clearTimeout(timer);
     expect(error.cause).toBeInstanceOf(DeclareOnlyError);
     expect(error.cause.message).toContain("Timeout");
@@ -202,7 +244,12 @@ describe("failures at prepare", () => {
         child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
       },
     });
-    const error = await expectAborted(kernel, () => kernel.reload("subject", { source: inline(bad, "subject@2") }), "prepare", 2);
+    const error = await expectAborted(
+      kernel,
+      () => kernel.reload("subject", { source: inline(bad, "subject@2") }),
+      "prepare",
+      2,
+    );
     expect(error.cause).toBeInstanceOf(DeclareOnlyError);
     expect(error.cause.message).toContain("PROCESSWRAP");
     if (child!.exitCode === null) await new Promise((resolve) => child!.once("exit", resolve));
@@ -215,7 +262,12 @@ describe("failures at prepare", () => {
         ctx.use(EchoC).call("echo", "hello from setup");
       },
     });
-    const error = await expectAborted(kernel, () => kernel.reload("subject", { source: inline(bad, "subject@2") }), "prepare", 2);
+    const error = await expectAborted(
+      kernel,
+      () => kernel.reload("subject", { source: inline(bad, "subject@2") }),
+      "prepare",
+      2,
+    );
     expect(error.cause).toBeInstanceOf(DeclareOnlyError);
     expect(error.cause.message).toContain("test/echo");
   });
@@ -227,14 +279,24 @@ describe("failures at prepare", () => {
         ctx.emit("test:ping");
       },
     });
-    const error = await expectAborted(kernel, () => kernel.reload("subject", { source: inline(bad, "subject@2") }), "prepare", 2);
+    const error = await expectAborted(
+      kernel,
+      () => kernel.reload("subject", { source: inline(bad, "subject@2") }),
+      "prepare",
+      2,
+    );
     expect(error.cause).toBeInstanceOf(DeclareOnlyError);
   });
 
   it("aborts on a version mismatch with a requirement", async () => {
     const kernel = await bootSubject();
     const bad = good("v2", { requires: [{ contract: EchoC, range: "^3.0.0" }] });
-    const error = await expectAborted(kernel, () => kernel.reload("subject", { source: inline(bad, "subject@2") }), "prepare", 2);
+    const error = await expectAborted(
+      kernel,
+      () => kernel.reload("subject", { source: inline(bad, "subject@2") }),
+      "prepare",
+      2,
+    );
     expect(error.cause.message).toContain("^3.0.0");
     expect(error.cause.message).toContain("1.0.0");
   });
@@ -260,7 +322,12 @@ describe("failures at migrate", () => {
         },
       },
     });
-    const error = await expectAborted(kernel, () => kernel.reload("subject", { source: inline(bad, "subject@2") }), "migrate", 2);
+    const error = await expectAborted(
+      kernel,
+      () => kernel.reload("subject", { source: inline(bad, "subject@2") }),
+      "migrate",
+      2,
+    );
     expect(error.cause.message).toBe("cannot migrate");
     expect(kernel.use(MarkerC).call("marker")).toBe("v1:7");
   });
@@ -275,7 +342,12 @@ describe("failures at migrate", () => {
         migrate: (previous: unknown) => ({ total: String((previous as { count: number }).count) }),
       },
     });
-    const error = await expectAborted(kernel, () => kernel.reload("subject", { source: inline(bad, "subject@2") }), "migrate", 2);
+    const error = await expectAborted(
+      kernel,
+      () => kernel.reload("subject", { source: inline(bad, "subject@2") }),
+      "migrate",
+      2,
+    );
     expect(error.cause).toBeInstanceOf(SchemaError);
     expect((error.cause as SchemaError).field).toBe("state.total");
     expect(kernel.use(MarkerC).call("marker")).toBe("v1:7");
@@ -304,7 +376,12 @@ describe("failures at commit", () => {
         ctx.provide(MarkerC, { marker: () => "v2" });
       },
     });
-    const error = await expectAborted(kernel, () => kernel.reload("subject", { source: inline(bad, "subject@2") }), "commit", 2);
+    const error = await expectAborted(
+      kernel,
+      () => kernel.reload("subject", { source: inline(bad, "subject@2") }),
+      "commit",
+      2,
+    );
     expect(error.cause.message).toContain("port in use");
     expect(started).toEqual(["first", "first disposed"]);
   });

@@ -19,9 +19,32 @@ interface Tool {
   run(): string;
 }
 /** A deadline long enough that only the safe point can open the gate. */
-const LoopC = defineContract<Loop>({ id: "test/gated-loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 60_000, shape: { turn: "function" }, methods: { turn: "sync" } });
-const QuickLoopC = defineContract<Loop>({ id: "test/gated-quick-loop", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 30, shape: { turn: "function" }, methods: { turn: "sync" } });
-const ToolC = defineContract<Tool>({ id: "test/gated-tool", version: "1.0.0", kind: "many", gate: "overlap", shape: { run: "function" }, methods: { run: "sync" } });
+const LoopC = defineContract<Loop>({
+  id: "test/gated-loop",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 60_000,
+  shape: { turn: "function" },
+  methods: { turn: "sync" },
+});
+const QuickLoopC = defineContract<Loop>({
+  id: "test/gated-quick-loop",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 30,
+  shape: { turn: "function" },
+  methods: { turn: "sync" },
+});
+const ToolC = defineContract<Tool>({
+  id: "test/gated-tool",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+  shape: { run: "function" },
+  methods: { run: "sync" },
+});
 
 function loop(contract: typeof LoopC, marker: string, disposed: string[] = []) {
   return definePlugin({
@@ -68,7 +91,11 @@ describe("a reload waiting at a boundary gate", () => {
     const idle = track(kernel.idle());
 
     // The tool reloads while the loop's reload still waits for its safe point.
-    expect(await kernel.reload("tool", { source: inline(tool("tool2"), "tool2") })).toEqual({ pluginId: "tool", status: "committed", generation: 2 });
+    expect(await kernel.reload("tool", { source: inline(tool("tool2"), "tool2") })).toEqual({
+      pluginId: "tool",
+      status: "committed",
+      generation: 2,
+    });
     expect(toolHandle.call("run")).toBe("tool2");
     expect(loopReload.settled).toBe(false);
     expect(idle.settled).toBe(false);
@@ -96,7 +123,9 @@ describe("a reload waiting at a boundary gate", () => {
     const lease = await loopHandle.acquire();
 
     const loopReload = kernel.reload("loop", { source: inline(loop(QuickLoopC, "loop2"), "loop2") });
-    expect(await kernel.reload("tool", { source: inline(tool("tool2"), "tool2") })).toMatchObject({ status: "committed" });
+    expect(await kernel.reload("tool", { source: inline(tool("tool2"), "tool2") })).toMatchObject({
+      status: "committed",
+    });
     expect(await loopReload).toEqual({ pluginId: "loop", status: "deferred", generation: 2 });
     expect(deferrals.all).toHaveLength(1);
     expect(loopHandle.holding).toBe(false);

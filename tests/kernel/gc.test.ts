@@ -14,8 +14,23 @@ interface Numbered {
   n(): number;
   wait(): Promise<number>;
 }
-const NumberedC = defineContract<Numbered>({ id: "test/numbered", version: "1.0.0", kind: "single", gate: "overlap", shape: { n: "function" }, methods: { n: "sync", wait: "async" } });
-const BoundaryNumberedC = defineContract<Numbered>({ id: "test/boundary-numbered", version: "1.0.0", kind: "single", gate: "boundary", deadlineMs: 20, shape: { n: "function" }, methods: { n: "sync", wait: "async" } });
+const NumberedC = defineContract<Numbered>({
+  id: "test/numbered",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { n: "function" },
+  methods: { n: "sync", wait: "async" },
+});
+const BoundaryNumberedC = defineContract<Numbered>({
+  id: "test/boundary-numbered",
+  version: "1.0.0",
+  kind: "single",
+  gate: "boundary",
+  deadlineMs: 20,
+  shape: { n: "function" },
+  methods: { n: "sync", wait: "async" },
+});
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -28,7 +43,11 @@ async function collectUntil(done: () => boolean): Promise<void> {
 }
 
 /** A phase hook that records the most generations of `pluginId` it ever saw alive at once. */
-function watchLive(pluginId: string): { hook: (info: PhaseInfo) => void; max: () => number; attach: (kernel: Kernel) => void } {
+function watchLive(pluginId: string): {
+  hook: (info: PhaseInfo) => void;
+  max: () => number;
+  attach: (kernel: Kernel) => void;
+} {
   let kernel: Kernel | undefined;
   let max = 0;
   return {
@@ -92,7 +111,9 @@ describe("garbage collection of retired generations", () => {
 
     const last = RELOADS + 1;
     const expected = (tag: string) => Array.from({ length: last - 1 }, (_, i) => `${tag}:${i + 1}`);
-    await collectUntil(() => expected("ctx").every((t) => collected.has(t)) && expected("provider").every((t) => collected.has(t)));
+    await collectUntil(
+      () => expected("ctx").every((t) => collected.has(t)) && expected("provider").every((t) => collected.has(t)),
+    );
 
     for (const tag of [...expected("ctx"), ...expected("provider")]) expect(collected.has(tag), tag).toBe(true);
     expect(collected.has(`ctx:${last}`)).toBe(false);
@@ -146,7 +167,9 @@ describe("garbage collection of retired generations", () => {
       const collected = new Set<number>();
       const registry = new FinalizationRegistry<number>((n) => collected.add(n));
       (globalThis as { __piHostGcRegistry?: unknown }).__piHostGcRegistry = registry;
-      const kernel = new Kernel({ virtualModules: { "pi-host": await import("../../kernel/index.js"), "test-contracts": { NumberedC } } });
+      const kernel = new Kernel({
+        virtualModules: { "pi-host": await import("../../kernel/index.js"), "test-contracts": { NumberedC } },
+      });
       const write = (n: number) =>
         writeFileSync(
           file,

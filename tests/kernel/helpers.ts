@@ -64,9 +64,14 @@ export class Phases {
   };
 
   /** Stops the kernel the next time it enters `phase` for `pluginId` (and `generation`, if given). */
-  pause(pluginId: string, phase: PhaseInfo["phase"], generation?: number): { reached: Promise<PhaseInfo>; resume: () => void } {
+  pause(
+    pluginId: string,
+    phase: PhaseInfo["phase"],
+    generation?: number,
+  ): { reached: Promise<PhaseInfo>; resume: () => void } {
     const trap: Trap = {
-      match: (i) => i.pluginId === pluginId && i.phase === phase && (generation === undefined || i.generation === generation),
+      match: (i) =>
+        i.pluginId === pluginId && i.phase === phase && (generation === undefined || i.generation === generation),
       reached: deferred<PhaseInfo>(),
       resume: deferred<void>(),
     };

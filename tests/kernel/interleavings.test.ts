@@ -6,15 +6,36 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
-import { defineContract, definePlugin, Kernel, NoProviderError, type Contract, type OperationResult } from "../../kernel/index.js";
+import {
+  defineContract,
+  definePlugin,
+  Kernel,
+  NoProviderError,
+  type Contract,
+  type OperationResult,
+} from "../../kernel/index.js";
 import { deferred, flush, inline, type Deferred } from "./helpers.js";
 
 interface Marked {
   marker(): string;
   work(): Promise<string>;
 }
-const AlphaC = defineContract<Marked>({ id: "test/alpha", version: "1.0.0", kind: "single", gate: "overlap", shape: { marker: "function", work: "function" }, methods: { marker: "sync", work: "async" } });
-const BetaC = defineContract<Marked>({ id: "test/beta", version: "1.0.0", kind: "single", gate: "overlap", shape: { marker: "function", work: "function" }, methods: { marker: "sync", work: "async" } });
+const AlphaC = defineContract<Marked>({
+  id: "test/alpha",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { marker: "function", work: "function" },
+  methods: { marker: "sync", work: "async" },
+});
+const BetaC = defineContract<Marked>({
+  id: "test/beta",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { marker: "function", work: "function" },
+  methods: { marker: "sync", work: "async" },
+});
 const CONTRACTS: Record<string, Contract<Marked>> = { alpha: AlphaC, beta: BetaC };
 
 /** mulberry32: a tiny seeded PRNG, so a failing seed can be replayed exactly. */
@@ -98,7 +119,19 @@ async function runSeed(seed: number): Promise<void> {
   const steps = 10 + Math.floor(random() * 20);
   for (let step = 0; step < steps; step++) {
     const id = pick(ids);
-    const kind = pick(["reload", "edit", "edit", "disable", "enable", "configure", "call", "call", "release", "yield", "yield"] as const);
+    const kind = pick([
+      "reload",
+      "edit",
+      "edit",
+      "disable",
+      "enable",
+      "configure",
+      "call",
+      "call",
+      "release",
+      "yield",
+      "yield",
+    ] as const);
     switch (kind) {
       case "reload":
         fire(kernel.reload(id));
@@ -165,13 +198,18 @@ async function runSeed(seed: number): Promise<void> {
   expect(rejected, `seed ${seed}`).toEqual([]);
   for (const r of results) {
     expect(r.status).toBe("fulfilled");
-    expect(["committed", "noop"], `seed ${seed}: ${JSON.stringify(r)}`).toContain((r as PromiseFulfilledResult<OperationResult>).value.status);
+    expect(["committed", "noop"], `seed ${seed}: ${JSON.stringify(r)}`).toContain(
+      (r as PromiseFulfilledResult<OperationResult>).value.status,
+    );
   }
   expect(errors, `seed ${seed}`).toEqual([]);
   for (const call of calls) {
     expect(call.failures, `seed ${seed}`).toEqual([]);
     expect(call.results, `seed ${seed}`).toHaveLength(1);
-    expect(call.results[0]!.endsWith(`|g${call.admittedBy}`), `seed ${seed}: ${call.results[0]} admitted by ${call.admittedBy}`).toBe(true);
+    expect(
+      call.results[0]!.endsWith(`|g${call.admittedBy}`),
+      `seed ${seed}: ${call.results[0]} admitted by ${call.admittedBy}`,
+    ).toBe(true);
   }
   for (const id of ids) {
     const m = model[id]!;
@@ -263,4 +301,3 @@ describe("coalesced requests", () => {
     expect(kernel.entries().find((e) => e.id === "alpha")?.enabled).toBe(true);
   });
 });
-

@@ -12,7 +12,14 @@ interface Counter {
   bump(): void;
   state(): unknown;
 }
-const CounterC = defineContract<Counter>({ id: "test/counter", version: "1.0.0", kind: "single", gate: "overlap", shape: { bump: "function", state: "function" }, methods: { bump: "sync", state: "sync" } });
+const CounterC = defineContract<Counter>({
+  id: "test/counter",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { bump: "function", state: "function" },
+  methods: { bump: "sync", state: "sync" },
+});
 const BoundaryCounterC = defineContract<Counter>({
   id: "test/boundary-counter",
   version: "1.0.0",
@@ -31,7 +38,11 @@ interface V2 {
   history: string[];
 }
 
-const v1State: StateSpec<V1> = { version: 1, schema: Type.Object({ count: Type.Number() }), initial: () => ({ count: 0 }) };
+const v1State: StateSpec<V1> = {
+  version: 1,
+  schema: Type.Object({ count: Type.Number() }),
+  initial: () => ({ count: 0 }),
+};
 
 function counter<S>(state: StateSpec<S>, bump: (s: S) => S, contract = CounterC) {
   return definePlugin({
@@ -49,7 +60,12 @@ function counter<S>(state: StateSpec<S>, bump: (s: S) => S, contract = CounterC)
 }
 
 function v2State(migrate: (previous: unknown, from: number) => V2): StateSpec<V2> {
-  return { version: 2, schema: Type.Object({ total: Type.Number(), history: Type.Array(Type.String()) }), initial: () => ({ total: 0, history: [] }), migrate };
+  return {
+    version: 2,
+    schema: Type.Object({ total: Type.Number(), history: Type.Array(Type.String()) }),
+    initial: () => ({ total: 0, history: [] }),
+    migrate,
+  };
 }
 
 const bumpV1 = (s: V1): V1 => ({ count: s.count + 1 });
@@ -63,8 +79,12 @@ describe("state migration", () => {
     for (let i = 0; i < 3; i++) handle.call("bump");
     expect(handle.call("state")).toEqual({ count: 3 });
 
-    const toV2 = vi.fn((previous: unknown, from: number): V2 => ({ total: (previous as V1).count, history: [`from v${from}`] }));
-    expect((await kernel.reload("counter", { source: inline(counter(v2State(toV2), bumpV2), "v2") })).status).toBe("committed");
+    const toV2 = vi.fn(
+      (previous: unknown, from: number): V2 => ({ total: (previous as V1).count, history: [`from v${from}`] }),
+    );
+    expect((await kernel.reload("counter", { source: inline(counter(v2State(toV2), bumpV2), "v2") })).status).toBe(
+      "committed",
+    );
     expect(toV2).toHaveBeenCalledTimes(1);
     expect(toV2).toHaveBeenCalledWith({ count: 3 }, 1);
     expect(handle.call("state")).toEqual({ total: 3, history: ["from v1"] });
@@ -74,7 +94,9 @@ describe("state migration", () => {
       const p = previous as V2;
       return { total: p.total * 10, history: [...p.history, `from v${from}`] };
     });
-    expect((await kernel.reload("counter", { source: inline(counter(v2State(toV2Again), bumpV2), "v2b") })).status).toBe("committed");
+    expect(
+      (await kernel.reload("counter", { source: inline(counter(v2State(toV2Again), bumpV2), "v2b") })).status,
+    ).toBe("committed");
     expect(toV2).toHaveBeenCalledTimes(1);
     expect(toV2Again).toHaveBeenCalledTimes(1);
     expect(toV2Again).toHaveBeenCalledWith({ total: 4, history: ["from v1", "bump"] }, 2);
@@ -89,10 +111,15 @@ describe("state migration", () => {
     });
     await kernel.boot([{ id: "counter", source: inline(counter(v2State(migrate), bumpV2), "v") }]);
     for (let i = 0; i < 10; i++) {
-      expect((await kernel.reload("counter", { source: inline(counter(v2State(migrate), bumpV2), `v${i}`) })).status).toBe("committed");
+      expect(
+        (await kernel.reload("counter", { source: inline(counter(v2State(migrate), bumpV2), `v${i}`) })).status,
+      ).toBe("committed");
     }
     expect(migrate).toHaveBeenCalledTimes(10);
-    expect(kernel.use(CounterC).call("state")).toEqual({ total: 10, history: Array.from({ length: 10 }, () => "from 2") });
+    expect(kernel.use(CounterC).call("state")).toEqual({
+      total: 10,
+      history: Array.from({ length: 10 }, () => "from 2"),
+    });
   });
 
   it("hands migrate a copy: mutating it and then throwing leaves the old state intact", async () => {
@@ -115,9 +142,13 @@ describe("state migration", () => {
     await kernel.boot([{ id: "counter", source: inline(counter(v1State, bumpV1, BoundaryCounterC), "v1") }]);
     const handle = kernel.use(BoundaryCounterC);
     const lease = await handle.acquire();
-    const migrate = vi.fn((previous: unknown, from: number): V2 => ({ total: (previous as V1).count, history: [`from v${from}`] }));
+    const migrate = vi.fn(
+      (previous: unknown, from: number): V2 => ({ total: (previous as V1).count, history: [`from v${from}`] }),
+    );
 
-    const result = await kernel.reload("counter", { source: inline(counter(v2State(migrate), bumpV2, BoundaryCounterC), "v2") });
+    const result = await kernel.reload("counter", {
+      source: inline(counter(v2State(migrate), bumpV2, BoundaryCounterC), "v2"),
+    });
     expect(result.status).toBe("deferred");
     expect(migrate).not.toHaveBeenCalled();
 

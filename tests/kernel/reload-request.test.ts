@@ -11,7 +11,13 @@ const source = (marker: string): string => `import { defineContract, definePlugi
 const Marker = defineContract<{ get(): string }>({ id: "test/reload-marker", version: "1.0.0", kind: "single", gate: "overlap" });
 export default definePlugin({ id: "edited", version: "1.0.0", provides: [Marker], setup: (ctx) => ctx.provide(Marker, { get: () => ${JSON.stringify(marker)} }) });
 `;
-const Marker = api.defineContract<{ get(): string }>({ id: "test/reload-marker", version: "1.0.0", kind: "single", gate: "overlap", methods: { get: "sync" } });
+const Marker = api.defineContract<{ get(): string }>({
+  id: "test/reload-marker",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  methods: { get: "sync" },
+});
 
 describe("/reload (host:reload-request)", () => {
   it("reloads plugins loaded from source: an edit takes effect, an unchanged file is a no-op", async () => {

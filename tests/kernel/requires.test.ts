@@ -9,9 +9,20 @@ import { inline } from "./helpers.js";
 interface Clock {
   now(): number;
 }
-const ClockC = defineContract<Clock>({ id: "test/requires-clock", version: "1.0.0", kind: "single", gate: "overlap", methods: { now: "sync" } });
+const ClockC = defineContract<Clock>({
+  id: "test/requires-clock",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  methods: { now: "sync" },
+});
 
-const clock = definePlugin({ id: "clock", version: "1.0.0", provides: [ClockC], setup: (ctx) => ctx.provide(ClockC, { now: () => 7 }) });
+const clock = definePlugin({
+  id: "clock",
+  version: "1.0.0",
+  provides: [ClockC],
+  setup: (ctx) => ctx.provide(ClockC, { now: () => 7 }),
+});
 
 function reader(listed: boolean) {
   return definePlugin({
@@ -33,7 +44,9 @@ describe("requires", () => {
     ]);
     expect(boot.errors).toHaveLength(1);
     expect(boot.errors[0].phase).toBe("prepare");
-    expect(formatLifecycleError(boot.errors[0])).toContain('plugin "reader" calls ctx.use("test/requires-clock") but does not list "test/requires-clock" in requires');
+    expect(formatLifecycleError(boot.errors[0])).toContain(
+      'plugin "reader" calls ctx.use("test/requires-clock") but does not list "test/requires-clock" in requires',
+    );
     await kernel.shutdown();
   });
 

@@ -9,14 +9,28 @@ import { mkdtempSync, rmSync, type FSWatcher } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineContract, definePlugin, Kernel, StaleGenerationError, type LifecycleError, type PluginContext } from "../../kernel/index.js";
+import {
+  defineContract,
+  definePlugin,
+  Kernel,
+  StaleGenerationError,
+  type LifecycleError,
+  type PluginContext,
+} from "../../kernel/index.js";
 import { deferred, flush, inline, record } from "./helpers.js";
 
 interface Probe {
   ping(): string;
   work(): Promise<string>;
 }
-const ProbeC = defineContract<Probe>({ id: "test/probe", version: "1.0.0", kind: "single", gate: "overlap", shape: { ping: "function" }, methods: { ping: "sync", work: "async" } });
+const ProbeC = defineContract<Probe>({
+  id: "test/probe",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { ping: "function" },
+  methods: { ping: "sync", work: "async" },
+});
 
 /** Everything a generation's effects did, so the test can see what ran and what was undone. */
 interface World {
@@ -193,7 +207,9 @@ describe("retire", () => {
     const errors = record<LifecycleError>(kernel, "kernel:error");
     const retired = record(kernel, "kernel:retired");
 
-    const result = await kernel.reload("hung", { source: inline(definePlugin({ id: "hung", version: "1.0.0", setup() {} }), "hung@2") });
+    const result = await kernel.reload("hung", {
+      source: inline(definePlugin({ id: "hung", version: "1.0.0", setup() {} }), "hung@2"),
+    });
 
     expect(result).toEqual({ pluginId: "hung", status: "committed", generation: 2 });
     expect(errors.all).toHaveLength(1);

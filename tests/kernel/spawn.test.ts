@@ -2,7 +2,13 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { defineContract, definePlugin, Kernel, type PluginContext } from "../../kernel/index.js";
 
-const Probe = defineContract<{ ping(): string }>({ id: "test/spawn-probe", version: "1.0.0", kind: "single", gate: "overlap", methods: { ping: "sync" } });
+const Probe = defineContract<{ ping(): string }>({
+  id: "test/spawn-probe",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  methods: { ping: "sync" },
+});
 
 /** Whether any process of the group is still running (zombies waiting to be reaped do not count). */
 function groupAlive(pgid: number): boolean {
@@ -23,12 +29,20 @@ describe("ctx.spawn", () => {
         source: {
           kind: "inline",
           label: "spawner",
-          definition: definePlugin({ id: "spawner", version: "1.0.0", provides: [Probe], setup: (ctx) => ((ctxRef = ctx), ctx.provide(Probe, { ping: () => "pong" })) }),
+          definition: definePlugin({
+            id: "spawner",
+            version: "1.0.0",
+            provides: [Probe],
+            setup: (ctx) => ((ctxRef = ctx), ctx.provide(Probe, { ping: () => "pong" })),
+          }),
         },
       },
     ]);
     // The grandchildren ignore SIGTERM, so only the group SIGKILL after the grace period ends them.
-    const child = ctxRef!.spawn("bash", ["-c", "trap '' TERM; sleep 1000 & sleep 1000 & wait"], { detached: true, stdio: "ignore" });
+    const child = ctxRef!.spawn("bash", ["-c", "trap '' TERM; sleep 1000 & sleep 1000 & wait"], {
+      detached: true,
+      stdio: "ignore",
+    });
     const pgid = child.pid!;
     expect(groupAlive(pgid)).toBe(true);
     await kernel.disable("spawner");
@@ -43,7 +57,16 @@ describe("ctx.spawn", () => {
     await kernel.boot([
       {
         id: "spawner",
-        source: { kind: "inline", label: "spawner", definition: definePlugin({ id: "spawner", version: "1.0.0", provides: [Probe], setup: (ctx) => ((ctxRef = ctx), ctx.provide(Probe, { ping: () => "pong" })) }) },
+        source: {
+          kind: "inline",
+          label: "spawner",
+          definition: definePlugin({
+            id: "spawner",
+            version: "1.0.0",
+            provides: [Probe],
+            setup: (ctx) => ((ctxRef = ctx), ctx.provide(Probe, { ping: () => "pong" })),
+          }),
+        },
       },
     ]);
     for (let i = 0; i < 20; i++) {

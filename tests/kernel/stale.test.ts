@@ -10,7 +10,14 @@ import { deferred, inline, record } from "./helpers.js";
 interface Reader {
   read(): Promise<number>;
 }
-const ReaderC = defineContract<Reader>({ id: "test/reader", version: "1.0.0", kind: "single", gate: "overlap", shape: { read: "function" }, methods: { read: "async" } });
+const ReaderC = defineContract<Reader>({
+  id: "test/reader",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { read: "function" },
+  methods: { read: "async" },
+});
 
 function reader(contexts: PluginContext[], gate?: Promise<void>) {
   return definePlugin({

@@ -10,7 +10,14 @@ import { inline, record } from "./helpers.js";
 interface Clock {
   now(): string;
 }
-const ClockC = defineContract<Clock>({ id: "test/clock", version: "1.0.0", kind: "single", gate: "overlap", shape: { now: "function" }, methods: { now: "sync" } });
+const ClockC = defineContract<Clock>({
+  id: "test/clock",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { now: "function" },
+  methods: { now: "sync" },
+});
 
 function provider(id: string, version: string, marker = id) {
   return definePlugin({

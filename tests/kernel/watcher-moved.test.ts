@@ -11,7 +11,13 @@ import { hashSource } from "../../hosts/source-policy.js";
 import { Kernel, type OperationResult } from "../../kernel/index.js";
 import { watchPlugins, type PluginWatcher } from "../../hosts/watch.js";
 
-const MarkerContract = api.defineContract<{ get(): string }>({ id: "test/marker", version: "1.0.0", kind: "many", gate: "overlap", methods: { get: "sync" } });
+const MarkerContract = api.defineContract<{ get(): string }>({
+  id: "test/marker",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+  methods: { get: "sync" },
+});
 
 function pluginSource(marker: string): string {
   return `import { defineContract, definePlugin } from "pi-host";
@@ -59,7 +65,11 @@ describe("watcher and moving folders", () => {
     expect((await k.boot([{ id: "edited", source: { kind: "file", path: file } }])).errors).toEqual([]);
     const results: OperationResult[] = [];
     watcher = await watchPlugins(k, { onReload: (r) => results.push(r), lostFolderPollMs: 20 });
-    const served = () => k.useAll(MarkerContract).list().map((h) => h.call("get"));
+    const served = () =>
+      k
+        .useAll(MarkerContract)
+        .list()
+        .map((h) => h.call("get"));
 
     renameSync(folder, join(dir, "away"));
     await sleep(300);
@@ -79,7 +89,11 @@ describe("watcher and moving folders", () => {
     const k = (kernel = new Kernel({ hashSource, virtualModules: { "pi-host": api } }));
     expect((await k.boot([{ id: "edited", source: { kind: "file", path: file } }])).errors).toEqual([]);
     watcher = await watchPlugins(k, { lostFolderPollMs: 20 });
-    const served = () => k.useAll(MarkerContract).list().map((h) => h.call("get"));
+    const served = () =>
+      k
+        .useAll(MarkerContract)
+        .list()
+        .map((h) => h.call("get"));
 
     renameSync(folder, join(dir, "away"));
     await sleep(300);

@@ -22,7 +22,13 @@ export default definePlugin({
 `;
 }
 
-const MarkerContract = api.defineContract<{ get(): string }>({ id: "test/marker", version: "1.0.0", kind: "many", gate: "overlap", methods: { get: "sync" } });
+const MarkerContract = api.defineContract<{ get(): string }>({
+  id: "test/marker",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+  methods: { get: "sync" },
+});
 
 describe("watch mode", () => {
   let dir: string;
@@ -79,8 +85,14 @@ describe("watch mode", () => {
     expect((await done).status).toBe("committed");
   }
 
-  const served = (): string[] => kernel.useAll(MarkerContract).list().filter((h) => h.pluginId === "edited").map((h) => h.call("get"));
-  const commitsOfEdited = (): OperationResult[] => results.filter((r) => r.pluginId === "edited" && r.status === "committed");
+  const served = (): string[] =>
+    kernel
+      .useAll(MarkerContract)
+      .list()
+      .filter((h) => h.pluginId === "edited")
+      .map((h) => h.call("get"));
+  const commitsOfEdited = (): OperationResult[] =>
+    results.filter((r) => r.pluginId === "edited" && r.status === "committed");
 
   it("an in-place write gives exactly one commit", async () => {
     const first = nextResult("edited");

@@ -28,7 +28,10 @@ async function sessionWithEveryKind(): Promise<SessionStore> {
   store.appendMessage(user("Fix the build"));
   store.appendMessage({
     role: "assistant",
-    content: [{ type: "text", text: "Reading the config." }, { type: "toolCall", id: "c1", name: "read", arguments: { path: "tsconfig.json" } }],
+    content: [
+      { type: "text", text: "Reading the config." },
+      { type: "toolCall", id: "c1", name: "read", arguments: { path: "tsconfig.json" } },
+    ],
     api: "openai-completions",
     provider: "test",
     model: "m",
@@ -36,9 +39,34 @@ async function sessionWithEveryKind(): Promise<SessionStore> {
     stopReason: "toolUse",
     timestamp: 1,
   });
-  store.appendMessage({ role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "{ \"strict\": true }" }], isError: false, timestamp: 2 });
-  store.appendMessage({ role: "bashExecution", command: "npm test", output: "1 failed", exitCode: 1, cancelled: false, truncated: true, fullOutputPath: "/tmp/out.log", timestamp: 3 });
-  store.appendMessage({ role: "bashExecution", command: "cat secrets", output: "hidden", exitCode: 0, cancelled: false, truncated: false, excludeFromContext: true, timestamp: 4 });
+  store.appendMessage({
+    role: "toolResult",
+    toolCallId: "c1",
+    toolName: "read",
+    content: [{ type: "text", text: '{ "strict": true }' }],
+    isError: false,
+    timestamp: 2,
+  });
+  store.appendMessage({
+    role: "bashExecution",
+    command: "npm test",
+    output: "1 failed",
+    exitCode: 1,
+    cancelled: false,
+    truncated: true,
+    fullOutputPath: "/tmp/out.log",
+    timestamp: 3,
+  });
+  store.appendMessage({
+    role: "bashExecution",
+    command: "cat secrets",
+    output: "hidden",
+    exitCode: 0,
+    cancelled: false,
+    truncated: false,
+    excludeFromContext: true,
+    timestamp: 4,
+  });
   store.appendCustomMessage("note", "Remember the lint rule", true);
   store.appendBranchSummary(store.leafId()!, "Tried a rewrite on another branch; it broke the tests.");
   store.appendMessage(user("Now try the small fix"));
@@ -49,7 +77,9 @@ async function sessionWithEveryKind(): Promise<SessionStore> {
 /** Every text block of `messages`, in order. */
 function textsOf(messages: readonly Message[]): string[] {
   return messages.flatMap((message) =>
-    typeof message.content === "string" ? [message.content] : message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])),
+    typeof message.content === "string"
+      ? [message.content]
+      : message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])),
   );
 }
 
@@ -58,7 +88,9 @@ describe("kit's model context: one text for the model, the token count and the s
     const store = await sessionWithEveryKind();
     const request = convertToLlm(store.buildContext().messages);
     const texts = textsOf(request);
-    expect(texts).toContain("Ran `npm test`\n```\n1 failed\n```\n\nCommand exited with code 1\n\n[Output truncated. Full output: /tmp/out.log]");
+    expect(texts).toContain(
+      "Ran `npm test`\n```\n1 failed\n```\n\nCommand exited with code 1\n\n[Output truncated. Full output: /tmp/out.log]",
+    );
     expect(texts).toContain("Remember the lint rule");
     expect(texts).toContain(`${BRANCH_SUMMARY_PREFIX}Tried a rewrite on another branch; it broke the tests.</summary>`);
     expect(texts.join("\n")).not.toContain("hidden");
@@ -79,7 +111,9 @@ describe("kit's model context: one text for the model, the token count and the s
     const keptIndex = path.findIndex((entry) => entry.id === result!.firstKeptEntryId);
     const summarizedIds = new Set(path.slice(0, keptIndex).map((entry) => entry.id));
     const context = store.buildContext();
-    const summarizedMessages = context.messages.filter((_message, index) => summarizedIds.has(context.entryIds[index]!));
+    const summarizedMessages = context.messages.filter((_message, index) =>
+      summarizedIds.has(context.entryIds[index]!),
+    );
     expect(summarizedMessages.length).toBeGreaterThan(4);
     // The cut may split a turn, so the summarized messages can reach the summarizer in two requests.
     const prompts = requests.map((request) => request.prompt).join("\n");

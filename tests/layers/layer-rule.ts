@@ -80,10 +80,13 @@ function broken(root: string, file: string, from: string, specifier: string, ker
   const relativeImport = specifier.startsWith(".");
   const target = relativeImport ? resolve(dirname(file), specifier).replace(/\.js$/, ".ts") : undefined;
   const to = target !== undefined ? layerOf(root, target) : "npm";
-  if (from === "kernel" && (to === "contracts" || to === "kit" || to === "hosts" || to.startsWith("plugins"))) return `the kernel imports nothing from ${to}`;
+  if (from === "kernel" && (to === "contracts" || to === "kit" || to === "hosts" || to.startsWith("plugins")))
+    return `the kernel imports nothing from ${to}`;
   if (from === "contracts") {
-    if (to === "npm" && !specifier.startsWith("@sinclair/typebox") && !specifier.startsWith("node:")) return "contracts import only the kernel's public API and TypeBox";
-    if (to === "kernel" && target !== kernelApi) return "contracts import only the kernel's public API (kernel/index.ts)";
+    if (to === "npm" && !specifier.startsWith("@sinclair/typebox") && !specifier.startsWith("node:"))
+      return "contracts import only the kernel's public API and TypeBox";
+    if (to === "kernel" && target !== kernelApi)
+      return "contracts import only the kernel's public API (kernel/index.ts)";
     if (to === "kit" || to === "hosts" || to.startsWith("plugins")) return `contracts import nothing from ${to}`;
   }
   if (from === "kit") {
@@ -93,7 +96,8 @@ function broken(root: string, file: string, from: string, specifier: string, ker
   if (from.startsWith("plugins/")) {
     if (to.startsWith("plugins") && to !== from) return "a plugin never imports another plugin; go through a contract";
     if (to === "hosts") return "a plugin never imports a host";
-    if (to === "kernel" || to === "contracts" || to === "kit") return `a plugin imports the kernel, contracts and kit only as "pi-host", never by path (${to})`;
+    if (to === "kernel" || to === "contracts" || to === "kit")
+      return `a plugin imports the kernel, contracts and kit only as "pi-host", never by path (${to})`;
   }
   if (from === "hosts" && to.startsWith("plugins")) return "a host never imports a plugin; it loads a distribution";
   return undefined;

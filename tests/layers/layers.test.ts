@@ -39,23 +39,75 @@ describe("layer rule (docs/architecture.md §1)", () => {
 
   const offenders: Array<[string, string, string]> = [
     ["kernel/kernel.ts", `import { Tool } from "../contracts/tool.js";`, "the kernel imports nothing from contracts"],
-    ["kernel/loader.ts", `const p = await import("../plugins/tools/tool-read/index.js");`, "the kernel imports nothing from plugins/tools/tool-read"],
+    [
+      "kernel/loader.ts",
+      `const p = await import("../plugins/tools/tool-read/index.js");`,
+      "the kernel imports nothing from plugins/tools/tool-read",
+    ],
     ["kernel/x.ts", `import "../hosts/cli.js";`, "the kernel imports nothing from hosts"],
-    ["plugins/tools/tool-write/index.ts", `import { helper } from "../tool-read/helper.js";`, "a plugin never imports another plugin; go through a contract"],
-    ["plugins/tools/tool-write/index.ts", `import type { X } from "../tool-read/index.js";`, "a plugin never imports another plugin; go through a contract"],
-    ["plugins/tools/tool-write/index.ts", `const h = require("../tool-read/helper.js");`, "a plugin never imports another plugin; go through a contract"],
-    ["plugins/tools/tool-write/index.ts", `import { Kernel } from "../../../kernel/kernel.js";`, 'a plugin imports the kernel, contracts and kit only as "pi-host", never by path (kernel)'],
-    ["plugins/tools/tool-write/index.ts", `import { definePlugin } from "../../../kernel/index.js";`, 'a plugin imports the kernel, contracts and kit only as "pi-host", never by path (kernel)'],
-    ["plugins/tools/tool-write/index.ts", `import { ToolContract } from "../../../contracts/tool.js";`, 'a plugin imports the kernel, contracts and kit only as "pi-host", never by path (contracts)'],
-    ["plugins/tools/tool-write/index.ts", `import { walk } from "../../../kit/walk.js";`, 'a plugin imports the kernel, contracts and kit only as "pi-host", never by path (kit)'],
-    ["kit/glob.ts", `import { x } from "../plugins/tools/tool-read/helper.js";`, "kit imports nothing from plugins/tools/tool-read"],
+    [
+      "plugins/tools/tool-write/index.ts",
+      `import { helper } from "../tool-read/helper.js";`,
+      "a plugin never imports another plugin; go through a contract",
+    ],
+    [
+      "plugins/tools/tool-write/index.ts",
+      `import type { X } from "../tool-read/index.js";`,
+      "a plugin never imports another plugin; go through a contract",
+    ],
+    [
+      "plugins/tools/tool-write/index.ts",
+      `const h = require("../tool-read/helper.js");`,
+      "a plugin never imports another plugin; go through a contract",
+    ],
+    [
+      "plugins/tools/tool-write/index.ts",
+      `import { Kernel } from "../../../kernel/kernel.js";`,
+      'a plugin imports the kernel, contracts and kit only as "pi-host", never by path (kernel)',
+    ],
+    [
+      "plugins/tools/tool-write/index.ts",
+      `import { definePlugin } from "../../../kernel/index.js";`,
+      'a plugin imports the kernel, contracts and kit only as "pi-host", never by path (kernel)',
+    ],
+    [
+      "plugins/tools/tool-write/index.ts",
+      `import { ToolContract } from "../../../contracts/tool.js";`,
+      'a plugin imports the kernel, contracts and kit only as "pi-host", never by path (contracts)',
+    ],
+    [
+      "plugins/tools/tool-write/index.ts",
+      `import { walk } from "../../../kit/walk.js";`,
+      'a plugin imports the kernel, contracts and kit only as "pi-host", never by path (kit)',
+    ],
+    [
+      "kit/glob.ts",
+      `import { x } from "../plugins/tools/tool-read/helper.js";`,
+      "kit imports nothing from plugins/tools/tool-read",
+    ],
     ["kit/glob.ts", `import { main } from "../hosts/cli.js";`, "kit imports nothing from hosts"],
-    ["kit/glob.ts", `import { Kernel } from "../kernel/kernel.js";`, "kit imports only the kernel's public API (kernel/index.ts)"],
+    [
+      "kit/glob.ts",
+      `import { Kernel } from "../kernel/kernel.js";`,
+      "kit imports only the kernel's public API (kernel/index.ts)",
+    ],
     ["kernel/x.ts", `import "../kit/walk.js";`, "the kernel imports nothing from kit"],
     ["contracts/ai.ts", `import "../kit/walk.js";`, "contracts import nothing from kit"],
-    ["plugins/tools/tool-write/index.ts", `export { main } from "../../../hosts/cli.js";`, "a plugin never imports a host"],
-    ["hosts/sdk.ts", `import plugin from "../plugins/tools/tool-read/index.js";`, "a host never imports a plugin; it loads a distribution"],
-    ["contracts/ai.ts", `import { x } from "../plugins/tools/tool-read/helper.js";`, "contracts import nothing from plugins/tools/tool-read"],
+    [
+      "plugins/tools/tool-write/index.ts",
+      `export { main } from "../../../hosts/cli.js";`,
+      "a plugin never imports a host",
+    ],
+    [
+      "hosts/sdk.ts",
+      `import plugin from "../plugins/tools/tool-read/index.js";`,
+      "a host never imports a plugin; it loads a distribution",
+    ],
+    [
+      "contracts/ai.ts",
+      `import { x } from "../plugins/tools/tool-read/helper.js";`,
+      "contracts import nothing from plugins/tools/tool-read",
+    ],
     ["contracts/ai.ts", `import OpenAI from "openai";`, "contracts import only the kernel's public API and TypeBox"],
   ];
   for (const [file, line, rule] of offenders) {

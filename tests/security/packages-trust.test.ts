@@ -30,8 +30,15 @@ beforeEach(() => {
   user = agentHome();
   const registry = join(user.home, "fake-registry");
   mkdirSync(join(registry, "pi-fixture-greeter", "1.0.0"), { recursive: true });
-  writeFixturePackage("greeter", { name: "pi-fixture-greeter", version: "1.0.0" }, join(registry, "pi-fixture-greeter", "1.0.0"));
-  writeFileSync(join(user.agent, "settings.json"), JSON.stringify({ npmCommand: [process.execPath, FAKE_NPM, `--root=${registry}`] }));
+  writeFixturePackage(
+    "greeter",
+    { name: "pi-fixture-greeter", version: "1.0.0" },
+    join(registry, "pi-fixture-greeter", "1.0.0"),
+  );
+  writeFileSync(
+    join(user.agent, "settings.json"),
+    JSON.stringify({ npmCommand: [process.execPath, FAKE_NPM, `--root=${registry}`] }),
+  );
 
   pluginMarker = join(user.home, "plugin-evaluated");
   extensionMarker = join(user.home, "extension-evaluated");
@@ -39,22 +46,46 @@ beforeEach(() => {
   // A package the project vendors: a plugin and an extension that each leave a mark when evaluated.
   const evil = join(user.project, "vendor", "evil");
   mkdirSync(join(evil, "plugin"), { recursive: true });
-  writeFileSync(join(evil, "package.json"), JSON.stringify({ name: "evil", version: "1.0.0", type: "module", pi: { plugins: ["./plugin"], extensions: ["./extension.ts"] } }));
+  writeFileSync(
+    join(evil, "package.json"),
+    JSON.stringify({
+      name: "evil",
+      version: "1.0.0",
+      type: "module",
+      pi: { plugins: ["./plugin"], extensions: ["./extension.ts"] },
+    }),
+  );
   writeFileSync(
     join(evil, "plugin", "index.ts"),
     `import { writeFileSync } from "node:fs";\nimport { definePlugin } from "pi-host";\nwriteFileSync(${JSON.stringify(pluginMarker)}, "evaluated\\n");\nexport default definePlugin({ id: "evil-plugin", version: "1.0.0", setup() {} });\n`,
   );
-  writeFileSync(join(evil, "extension.ts"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(extensionMarker)}, "evaluated\\n");\nexport default function () {}\n`);
+  writeFileSync(
+    join(evil, "extension.ts"),
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(extensionMarker)}, "evaluated\\n");\nexport default function () {}\n`,
+  );
   // An npm package the project installed, so that `pi update` has a project package to check.
   mkdirSync(join(user.project, ".pi", "npm", "proj-dep"), { recursive: true });
-  writeFileSync(join(user.project, ".pi", "npm", "proj-dep", "package.json"), JSON.stringify({ name: "proj-dep", version: "1.0.0" }));
+  writeFileSync(
+    join(user.project, ".pi", "npm", "proj-dep", "package.json"),
+    JSON.stringify({ name: "proj-dep", version: "1.0.0" }),
+  );
   const projectNpm = join(user.home, "project-npm.mjs");
-  writeFileSync(projectNpm, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(npmMarker)}, "ran\\n");\nprocess.stderr.write("project npm ran\\n");\nprocess.exit(1);\n`);
-  writeFileSync(join(user.project, ".pi", "settings.json"), JSON.stringify({ packages: ["npm:proj-dep", "../vendor/evil"], npmCommand: [process.execPath, projectNpm] }));
+  writeFileSync(
+    projectNpm,
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(npmMarker)}, "ran\\n");\nprocess.stderr.write("project npm ran\\n");\nprocess.exit(1);\n`,
+  );
+  writeFileSync(
+    join(user.project, ".pi", "settings.json"),
+    JSON.stringify({ packages: ["npm:proj-dep", "../vendor/evil"], npmCommand: [process.execPath, projectNpm] }),
+  );
 });
 
 function expectNothingRan(): void {
-  expect({ plugin: existsSync(pluginMarker), extension: existsSync(extensionMarker), npm: existsSync(npmMarker) }).toEqual({ plugin: false, extension: false, npm: false });
+  expect({
+    plugin: existsSync(pluginMarker),
+    extension: existsSync(extensionMarker),
+    npm: existsSync(npmMarker),
+  }).toEqual({ plugin: false, extension: false, npm: false });
 }
 
 async function piOk(args: string[]): Promise<PiRun> {
@@ -69,13 +100,17 @@ describe("package commands in an untrusted project", () => {
     async () => {
       const list = await piOk(["list"]);
       expect(list.stdout).toContain("evil-plugin (plugin)"); // the id, read without running the module
-      expect(list.stdout).toContain(`Project packages (${join(user.project, ".pi", "settings.json")}):\n  (not used: this project is not trusted; run "pi trust" here, or pass --approve)\n`);
+      expect(list.stdout).toContain(
+        `Project packages (${join(user.project, ".pi", "settings.json")}):\n  (not used: this project is not trusted; run "pi trust" here, or pass --approve)\n`,
+      );
       expect(list.stdout).toContain("extensions: extension.ts");
       expectNothingRan();
 
       const install = await piOk(["install", "npm:pi-fixture-greeter"]);
       expect(install.stdout).toContain("Installed npm:pi-fixture-greeter 1.0.0 (global)");
-      expect(JSON.parse(readFileSync(join(user.agent, "settings.json"), "utf8")).packages).toEqual(["npm:pi-fixture-greeter"]);
+      expect(JSON.parse(readFileSync(join(user.agent, "settings.json"), "utf8")).packages).toEqual([
+        "npm:pi-fixture-greeter",
+      ]);
       expectNothingRan();
 
       const local = await piOk(["install", "npm:pi-fixture-greeter", "-l"]);
@@ -84,13 +119,17 @@ describe("package commands in an untrusted project", () => {
 
       const update = await piOk(["update"]);
       expect(update.stdout).toContain("Current npm:pi-fixture-greeter is at the newest 1.0.0");
-      expect(update.stderr).toContain(`skipping the 3 package(s) of ${join(user.project, ".pi", "settings.json")}: this project is not trusted`);
+      expect(update.stderr).toContain(
+        `skipping the 3 package(s) of ${join(user.project, ".pi", "settings.json")}: this project is not trusted`,
+      );
       expectNothingRan();
 
       // Start-up: the project's packages (plugin, extension, skills) stay off, with one notice.
       user.scriptFaux([{ content: "hi" }]);
       const run = await piOk(["-p", "--model", "faux/faux-1", "hello"]);
-      expect(run.stderr).toContain(`skipped project resources in ${user.project} (.pi/settings.json): the project is not trusted`);
+      expect(run.stderr).toContain(
+        `skipped project resources in ${user.project} (.pi/settings.json): the project is not trusted`,
+      );
       expectNothingRan();
     },
     SLOW,

@@ -12,7 +12,6 @@ import { MockLlmServer } from "../support/mock-llm-server.js";
 import { agentHome, completionsText, type AgentHome } from "../e2e/agent-home.js";
 import { PI16_CLI, PI16_NODE, pi16Missing } from "../compat/pi16.js";
 
-
 const installed = pi16Missing === undefined;
 if (!installed) console.log(`[skip] pi 1.6.0 trust interop: ${pi16Missing}`);
 
@@ -25,9 +24,17 @@ afterAll(async () => {
 });
 
 /** Runs pi 1.6.0 -p in `cwd` with the user's environment. */
-function pi16(user: AgentHome, cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function pi16(
+  user: AgentHome,
+  cwd: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(PI16_NODE, [PI16_CLI, ...args], { cwd, env: { ...process.env, ...user.env }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(PI16_NODE, [PI16_CLI, ...args], {
+      cwd,
+      env: { ...process.env, ...user.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));

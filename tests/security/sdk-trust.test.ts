@@ -34,14 +34,23 @@ beforeEach(() => {
   marker = join(user.home, "extension-ran");
   mkdirSync(join(user.project, ".pi", "extensions"), { recursive: true });
   writeFileSync(join(user.project, ".pi", "APPEND_SYSTEM.md"), "PROJECT-APPEND\n");
-  writeFileSync(join(user.project, ".pi", "extensions", "mark.ts"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default function () {}\n`);
+  writeFileSync(
+    join(user.project, ".pi", "extensions", "mark.ts"),
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default function () {}\n`,
+  );
 });
 
 /** One prompt through the SDK; returns the system prompt the model got and the diagnostics. */
 async function promptOnce(options: { projectTrust?: boolean }): Promise<{ system: string; diagnostics: string[] }> {
   const { createAgentSession } = await sdk();
   server.enqueue({ sse: completionsText("ok") });
-  const runtime = await createAgentSession({ cwd: user.project, agentDir: user.agent, model: "mock/mock-1", session: "none", ...options });
+  const runtime = await createAgentSession({
+    cwd: user.project,
+    agentDir: user.agent,
+    model: "mock/mock-1",
+    session: "none",
+    ...options,
+  });
   try {
     await runtime.session.call("prompt", "hi");
   } finally {

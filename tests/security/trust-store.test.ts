@@ -10,7 +10,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runTrustCommand } from "../../hosts/trust-cli.js";
 import { decideProjectTrust } from "../../hosts/trust-decision.js";
-import { isTrusted, nodeTrustFileAccess, savedDecision, saveTrustDecision, type TrustFileAccess } from "../../hosts/trust.js";
+import {
+  isTrusted,
+  nodeTrustFileAccess,
+  savedDecision,
+  saveTrustDecision,
+  type TrustFileAccess,
+} from "../../hosts/trust.js";
 
 function world(): { agent: string; root: string } {
   const root = mkdtempSync(join(tmpdir(), "pi-trust-store-"));
@@ -65,7 +71,9 @@ describe("trust.json decisions (pi 1.6.0's rules)", () => {
     await saveTrustDecision(agent, join(root, "link"), true);
     await saveTrustDecision(agent, join(root, "aaa"), null);
     const text = readFileSync(join(agent, "trust.json"), "utf8");
-    expect(text).toBe(`${JSON.stringify({ [join(root, "aaa")]: null, [real]: true, "/zz/pi-wrote-this": false }, null, 2)}\n`);
+    expect(text).toBe(
+      `${JSON.stringify({ [join(root, "aaa")]: null, [real]: true, "/zz/pi-wrote-this": false }, null, 2)}\n`,
+    );
     expect(Object.keys(JSON.parse(text))).toEqual([join(root, "aaa"), real, "/zz/pi-wrote-this"].sort());
     expect(readdirSync(agent).sort()).toEqual(["trust.json"]);
     // A folder reached through the link is trusted too: both spellings resolve to the real folder.
@@ -78,23 +86,40 @@ describe("trust.json decisions (pi 1.6.0's rules)", () => {
     mkdirSync(join(project, ".pi"), { recursive: true });
     const home = join(root, "home");
     // A bare .pi folder is not protected.
-    expect((await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home })).trust).toEqual({ trusted: false, source: "none-needed" });
+    expect((await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home })).trust).toEqual({
+      trusted: false,
+      source: "none-needed",
+    });
     writeFileSync(join(project, ".pi", "SYSTEM.md"), "x");
     const asked: string[][] = [];
     const ask = async (_cwd: string, resources: string[]) => {
       asked.push(resources);
       return "once" as const;
     };
-    expect(await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home })).toMatchObject({ trust: { trusted: false, source: "default" }, resources: [".pi/SYSTEM.md"] });
-    expect((await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home, ask })).trust).toEqual({ trusted: true, source: "prompt" });
+    expect(await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home })).toMatchObject({
+      trust: { trusted: false, source: "default" },
+      resources: [".pi/SYSTEM.md"],
+    });
+    expect((await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home, ask })).trust).toEqual({
+      trusted: true,
+      source: "prompt",
+    });
     expect(asked).toEqual([[".pi/SYSTEM.md"]]);
     // "once" saves nothing.
     expect(await savedDecision(agent, project)).toBeUndefined();
     writeFileSync(join(agent, "settings.json"), JSON.stringify({ defaultProjectTrust: "never" }));
-    expect((await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home, ask })).trust).toEqual({ trusted: false, source: "default" });
+    expect((await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home, ask })).trust).toEqual({
+      trusted: false,
+      source: "default",
+    });
     await saveTrustDecision(agent, project, true);
-    expect((await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home, ask })).trust).toEqual({ trusted: true, source: "saved" });
-    expect((await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home, override: false })).trust).toEqual({ trusted: false, source: "flag" });
+    expect((await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home, ask })).trust).toEqual({
+      trusted: true,
+      source: "saved",
+    });
+    expect((await decideProjectTrust({ agentDir: agent, cwd: project, homeDir: home, override: false })).trust).toEqual(
+      { trusted: false, source: "flag" },
+    );
     expect(asked).toHaveLength(1);
   });
 
@@ -103,9 +128,13 @@ describe("trust.json decisions (pi 1.6.0's rules)", () => {
     const refused = join(root, "refused");
     const trusted = join(root, "trusted");
     for (const dir of [refused, trusted]) mkdirSync(join(dir, ".pi", "skills"), { recursive: true });
-    expect((await decideProjectTrust({ agentDir: agent, cwd: refused, homeDir: root, ask: async () => "no" })).trust).toEqual({ trusted: false, source: "prompt" });
+    expect(
+      (await decideProjectTrust({ agentDir: agent, cwd: refused, homeDir: root, ask: async () => "no" })).trust,
+    ).toEqual({ trusted: false, source: "prompt" });
     expect(await savedDecision(agent, refused)).toEqual({ dir: refused, trusted: false });
-    expect((await decideProjectTrust({ agentDir: agent, cwd: trusted, homeDir: root, ask: async () => "trust" })).trust).toEqual({ trusted: true, source: "prompt" });
+    expect(
+      (await decideProjectTrust({ agentDir: agent, cwd: trusted, homeDir: root, ask: async () => "trust" })).trust,
+    ).toEqual({ trusted: true, source: "prompt" });
     expect(await savedDecision(agent, trusted)).toEqual({ dir: trusted, trusted: true });
     // Saved: the next start does not ask again.
     const again = await decideProjectTrust({ agentDir: agent, cwd: refused, homeDir: root, ask: async () => "trust" });
@@ -131,7 +160,9 @@ describe("pi trust on a full disk", () => {
     const code = await runTrustCommand([root], { agentDir: agent, cwd: root, stdout, stderr, files: fullDisk });
     expect(code).toBe(1);
     expect(stdout.text).toBe("");
-    expect(stderr.text).toBe(`pi: could not save the trust decision for ${root}: ENOSPC: no space left on device, write\n`);
+    expect(stderr.text).toBe(
+      `pi: could not save the trust decision for ${root}: ENOSPC: no space left on device, write\n`,
+    );
     expect(stderr.text.split("\n").filter(Boolean)).toHaveLength(1);
     expect(readFileSync(join(agent, "trust.json"), "utf8")).toBe(before);
     expect(readdirSync(agent).sort()).toEqual(["trust.json"]);

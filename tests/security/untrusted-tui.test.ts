@@ -37,7 +37,17 @@ const started: string[] = [];
 function startPi(home: string, cwd: string): string {
   const name = `pi${Math.random().toString(36).slice(2, 8)}`;
   const env = `PI_CODING_AGENT_DIR=${shellQuote(join(home, "agent"))} HOME=${shellQuote(home)} TERM=xterm-256color`;
-  tmux("new-session", "-d", "-s", name, "-x", "120", "-y", "40", `cd ${shellQuote(cwd)} && env ${env} ${shellQuote(process.execPath)} ${shellQuote(PI_BIN)}; echo "[pi exited $?]"; sleep 600`);
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    name,
+    "-x",
+    "120",
+    "-y",
+    "40",
+    `cd ${shellQuote(cwd)} && env ${env} ${shellQuote(process.execPath)} ${shellQuote(PI_BIN)}; echo "[pi exited $?]"; sleep 600`,
+  );
   started.push(name);
   return name;
 }
@@ -61,17 +71,44 @@ function makeWorld(): { home: string; cwd: string; agent: string; markers: strin
   mkdirSync(agent, { recursive: true });
   mkdirSync(join(cwd, ".pi", "extensions"), { recursive: true });
   mkdirSync(join(cwd, ".pi", "plugins"), { recursive: true });
-  writeFileSync(join(agent, "models.json"), JSON.stringify({ providers: { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] } } }));
+  writeFileSync(
+    join(agent, "models.json"),
+    JSON.stringify({
+      providers: { faux: { api: "faux", baseUrl: "http://localhost:0", apiKey: "none", models: [{ id: "faux-1" }] } },
+    }),
+  );
   writeFileSync(join(agent, "settings.json"), JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1" }));
-  writeFileSync(join(agent, "plugins.json"), JSON.stringify({ plugins: [{ id: "provider-faux", config: { tokensPerSecond: 1000, responses: [{ content: "FAUX-ANSWER" }] } }] }));
+  writeFileSync(
+    join(agent, "plugins.json"),
+    JSON.stringify({
+      plugins: [{ id: "provider-faux", config: { tokensPerSecond: 1000, responses: [{ content: "FAUX-ANSWER" }] } }],
+    }),
+  );
   const marker = (name: string): string => join(home, `marker-${name}`);
-  const touch = (m: string): string => `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(m)}, "ran");\n`;
-  writeFileSync(join(cwd, ".pi", "extensions", "mark.ts"), `${touch(marker("extension"))}export default function () {}\n`);
-  writeFileSync(join(cwd, ".pi", "plugins", "mark.ts"), `${touch(marker("plugin"))}export default { id: "project-mark", version: "1.0.0", setup() {} };\n`);
-  writeFileSync(join(cwd, ".pi", "plugins.json"), JSON.stringify({ plugins: [{ id: "project-mark", use: "./plugins/mark.ts" }] }));
+  const touch = (m: string): string =>
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(m)}, "ran");\n`;
+  writeFileSync(
+    join(cwd, ".pi", "extensions", "mark.ts"),
+    `${touch(marker("extension"))}export default function () {}\n`,
+  );
+  writeFileSync(
+    join(cwd, ".pi", "plugins", "mark.ts"),
+    `${touch(marker("plugin"))}export default { id: "project-mark", version: "1.0.0", setup() {} };\n`,
+  );
+  writeFileSync(
+    join(cwd, ".pi", "plugins.json"),
+    JSON.stringify({ plugins: [{ id: "project-mark", use: "./plugins/mark.ts" }] }),
+  );
   writeFileSync(
     join(cwd, ".pi", "settings.json"),
-    JSON.stringify({ mcpServers: { project: { command: process.execPath, args: ["-e", `require("node:fs").writeFileSync(${JSON.stringify(marker("mcp"))}, "ran")`] } } }),
+    JSON.stringify({
+      mcpServers: {
+        project: {
+          command: process.execPath,
+          args: ["-e", `require("node:fs").writeFileSync(${JSON.stringify(marker("mcp"))}, "ran")`],
+        },
+      },
+    }),
   );
   return { home, cwd, agent, markers: ["extension", "plugin", "mcp"].map(marker) };
 }
@@ -126,7 +163,8 @@ describe.skipIf(!HAS_TMUX)("the interactive mode asks once before the session st
     tmux("send-keys", "-t", pane, "Enter");
     await waitFor(pane, "FAUX-ANSWER");
     const deadline = Date.now() + 20_000;
-    while (world.markers.some((m) => !existsSync(m)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (world.markers.some((m) => !existsSync(m)) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(world.markers.filter((m) => !existsSync(m))).toEqual([]);
     expect(JSON.parse(readFileSync(join(world.agent, "trust.json"), "utf8"))).toEqual({ [world.cwd]: true });
   }, 60_000);

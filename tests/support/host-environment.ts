@@ -7,7 +7,11 @@ import { HostEnvironmentContract, type ProjectTrust } from "../../contracts/host
 import { definePlugin, type PluginEntry } from "../../kernel/index.js";
 
 /** A kernel entry providing the host environment for `cwd` with the given trust (trusted by a saved decision by default). */
-export function hostEnvironmentEntry(cwd: string, agentDir: string, projectTrust: ProjectTrust = { trusted: true, source: "saved" }): PluginEntry {
+export function hostEnvironmentEntry(
+  cwd: string,
+  agentDir: string,
+  projectTrust: ProjectTrust = { trusted: true, source: "saved" },
+): PluginEntry {
   const definition = definePlugin({
     id: "host",
     version: "1.0.0",

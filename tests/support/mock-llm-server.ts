@@ -112,7 +112,10 @@ export class MockLlmServer {
       return;
     }
     if (next.stall === "after-headers") {
-      res.writeHead(status, { "content-type": next.sse === undefined ? "application/json" : "text/event-stream", ...next.headers });
+      res.writeHead(status, {
+        "content-type": next.sse === undefined ? "application/json" : "text/event-stream",
+        ...next.headers,
+      });
       res.flushHeaders();
       res.on("close", () => this.stalls.shift()?.());
       return;
@@ -127,7 +130,12 @@ export class MockLlmServer {
       res.end(JSON.stringify(next.json ?? {}));
       return;
     }
-    res.writeHead(status, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive", ...next.headers });
+    res.writeHead(status, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      ...next.headers,
+    });
     for (let i = 0; i < next.sse.length; i++) {
       if (next.dropAfter === i) {
         res.socket?.destroy();

@@ -2,7 +2,16 @@
  * MUST compile (it is part of the main typecheck): typed calls across contracts as plugins write them,
  * and a contract whose method list names every method.
  */
-import { defineContract, defineEvent, SESSION_EVENT, type AgentMessage, type Handle, type PluginContext, type SessionEvent, type SessionStore } from "pi-host";
+import {
+  defineContract,
+  defineEvent,
+  SESSION_EVENT,
+  type AgentMessage,
+  type Handle,
+  type PluginContext,
+  type SessionEvent,
+  type SessionStore,
+} from "pi-host";
 
 interface Counter {
   inc(by: number): number;

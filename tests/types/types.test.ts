@@ -26,14 +26,21 @@ function expectedErrors(file: string): string[] {
 /** Runs tsc on the must-fail project; resolves with its output (it exits non-zero by design). */
 function typecheckMustFail(): Promise<string> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", `${folder}tsconfig.json`], { cwd: root }, (_error, stdout, stderr) => resolve(stdout + stderr));
+    execFile(
+      process.execPath,
+      [tsc, "--noEmit", "--pretty", "false", "-p", `${folder}tsconfig.json`],
+      { cwd: root },
+      (_error, stdout, stderr) => resolve(stdout + stderr),
+    );
   });
 }
 
 describe("typed contract calls", () => {
   it("a misspelt method, a wrong argument and a wrong method list fail to compile, each with its own error", async () => {
     const output = await typecheckMustFail();
-    const reported = [...output.matchAll(/must-fail\/([\w.-]+)\((\d+),\d+\): error (TS\d+)/g)].map((m) => `${m[1]}(${m[2]}): ${m[3]}`);
+    const reported = [...output.matchAll(/must-fail\/([\w.-]+)\((\d+),\d+\): error (TS\d+)/g)].map(
+      (m) => `${m[1]}(${m[2]}): ${m[3]}`,
+    );
     const expected = expectedErrors("cross-contract.ts");
     expect(expected.length).toBeGreaterThan(3);
     expect(reported.sort()).toEqual(expected.sort());

@@ -76,7 +76,9 @@ export class WordCountTool implements AgentTool<typeof Parameters, WordCountDeta
     const file = resolve(tool.cwd, params.path);
     const { size } = await stat(file);
     if (size > this.config.maxBytes) {
-      throw new Error(`${params.path} has ${size} bytes; word_count reads at most ${this.config.maxBytes} (config maxBytes)`);
+      throw new Error(
+        `${params.path} has ${size} bytes; word_count reads at most ${this.config.maxBytes} (config maxBytes)`,
+      );
     }
     const counts = countText(await readFile(file, { encoding: "utf8", signal }));
     const before = this.ctx.getState();

@@ -35,7 +35,10 @@ function workingFolder(name: string, text: string): host.ToolContext {
 
 /** Calls word_count through its stable handle, as the agent loop does. */
 async function countFile(k: host.Kernel, tool: host.ToolContext, path: string): Promise<host.ToolResult> {
-  const handle = k.useAll(host.ToolContract).list().find((h) => h.peek()?.name === "word_count");
+  const handle = k
+    .useAll(host.ToolContract)
+    .list()
+    .find((h) => h.peek()?.name === "word_count");
   if (handle === undefined) throw new Error("word_count is not provided");
   return handle.call("execute", "call_1", { path }, undefined, undefined, tool);
 }
@@ -63,12 +66,16 @@ describe("the word-count plugin in a kernel", () => {
   it("validates config before setup runs, and uses it", async () => {
     const refused = await newKernel().boot([{ id: "word-count", source: fromFile, config: { maxBytes: 0 } }]);
     expect(refused.ok).toBe(false);
-    expect(refused.configErrors).toEqual([{ pluginId: "word-count", field: "config.maxBytes", message: "Expected integer to be greater or equal to 1" }]);
+    expect(refused.configErrors).toEqual([
+      { pluginId: "word-count", field: "config.maxBytes", message: "Expected integer to be greater or equal to 1" },
+    ]);
 
     const k = newKernel();
     await k.boot([{ id: "word-count", source: fromFile, config: { maxBytes: 8 } }]);
     const tool = workingFolder("long.txt", "more than eight bytes");
-    await expect(countFile(k, tool, "long.txt")).rejects.toThrow("long.txt has 21 bytes; word_count reads at most 8 (config maxBytes)");
+    await expect(countFile(k, tool, "long.txt")).rejects.toThrow(
+      "long.txt has 21 bytes; word_count reads at most 8 (config maxBytes)",
+    );
   });
 
   it("keeps its totals across a reload, and migrates the state of version 1", async () => {

@@ -19,7 +19,11 @@ export type AuthData = Record<string, AuthEntry>;
 
 /** An auth.json problem: one line naming the file and the field. */
 export class AuthFileError extends Error {
-  constructor(readonly file: string, field: string | undefined, reason: string) {
+  constructor(
+    readonly file: string,
+    field: string | undefined,
+    reason: string,
+  ) {
     super(`${file}: ${field ? `${field}: ` : ""}${reason}`);
     this.name = "AuthFileError";
   }
@@ -35,10 +39,16 @@ export class AuthFile {
     const stamp = await fileStamp(this.path);
     if (this.cached === undefined || this.cached.stamp !== stamp) {
       try {
-        this.cached = { stamp, data: stamp === "missing" ? {} : parseAuth(this.path, await readFile(this.path, "utf8")) };
+        this.cached = {
+          stamp,
+          data: stamp === "missing" ? {} : parseAuth(this.path, await readFile(this.path, "utf8")),
+        };
       } catch (error) {
         // A read error from the system (EACCES, EISDIR) does not name the file; the user needs to know which.
-        const problem = error instanceof AuthFileError ? error : new AuthFileError(this.path, undefined, `cannot be read (${(error as Error).message})`);
+        const problem =
+          error instanceof AuthFileError
+            ? error
+            : new AuthFileError(this.path, undefined, `cannot be read (${(error as Error).message})`);
         this.cached = { stamp, error: problem };
       }
     }
@@ -49,7 +59,10 @@ export class AuthFile {
   /** Sets one provider's API key, keeping every other entry; refuses to overwrite a file it cannot parse. */
   async setApiKey(provider: string, key: string): Promise<void> {
     const current = await this.read();
-    await writeAtomically(this.path, `${JSON.stringify({ ...current, [provider]: { type: "api_key", key } }, null, 2)}\n`);
+    await writeAtomically(
+      this.path,
+      `${JSON.stringify({ ...current, [provider]: { type: "api_key", key } }, null, 2)}\n`,
+    );
     this.cached = undefined;
   }
 }
@@ -66,7 +79,12 @@ export function parseAuth(file: string, text: string): AuthData {
     throw new AuthFileError(file, undefined, `must be an object like {"anthropic": {"type": "api_key", "key": "..."}}`);
   }
   for (const [provider, entry] of Object.entries(data as Record<string, unknown>)) {
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry) || typeof (entry as AuthEntry).type !== "string") {
+    if (
+      entry === null ||
+      typeof entry !== "object" ||
+      Array.isArray(entry) ||
+      typeof (entry as AuthEntry).type !== "string"
+    ) {
       throw new AuthFileError(file, provider, `must be an object with a "type" ("api_key" or "oauth")`);
     }
     const typed = entry as AuthEntry;
@@ -102,7 +120,12 @@ export async function writeAtomically(path: string, text: string): Promise<void>
 async function fileStamp(file: string): Promise<string> {
   try {
     const s = await stat(file);
-    if (s.isDirectory()) throw new AuthFileError(file, undefined, `is a folder, not a file; move it away so pi can create auth.json there`);
+    if (s.isDirectory())
+      throw new AuthFileError(
+        file,
+        undefined,
+        `is a folder, not a file; move it away so pi can create auth.json there`,
+      );
     return `${s.mtimeMs}:${s.size}:${s.ino}`;
   } catch (error) {
     if (error instanceof AuthFileError) throw error;

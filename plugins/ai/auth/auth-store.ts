@@ -57,7 +57,10 @@ export class ApiKeyStore implements AuthStoreWithSources {
 
   private openFiles(): { auth: AuthFile; models: ModelsFileKeys } {
     const { agentDir } = this.options;
-    this.files ??= { auth: new AuthFile(join(agentDir, "auth.json")), models: new ModelsFileKeys(join(agentDir, "models.json")) };
+    this.files ??= {
+      auth: new AuthFile(join(agentDir, "auth.json")),
+      models: new ModelsFileKeys(join(agentDir, "models.json")),
+    };
     return this.files;
   }
 
@@ -82,7 +85,12 @@ export class ApiKeyStore implements AuthStoreWithSources {
         return this.options.env[source.variable];
       case "models.json": {
         const spec = (await this.modelsKeys.spec(provider))!;
-        return resolveValue(spec, `the apiKey of provider "${provider}" in ${source.file}`, this.options.env, this.options.spawn);
+        return resolveValue(
+          spec,
+          `the apiKey of provider "${provider}" in ${source.file}`,
+          this.options.env,
+          this.options.spawn,
+        );
       }
       case "none":
         return undefined;
@@ -91,12 +99,14 @@ export class ApiKeyStore implements AuthStoreWithSources {
 
   async keySource(provider: string): Promise<KeySource> {
     const { flagKey, flagProvider, env } = this.options;
-    if (flagKey !== undefined && flagKey !== "" && (flagProvider === undefined || flagProvider === provider)) return { kind: "flag", label: "flag" };
+    if (flagKey !== undefined && flagKey !== "" && (flagProvider === undefined || flagProvider === provider))
+      return { kind: "flag", label: "flag" };
     const entry = (await this.authFile.read())[provider];
     if (entry?.type === "api_key") return { kind: "auth.json", label: "auth.json", file: this.authFile.path };
     const fromEnv = envKey(provider, env);
     if (fromEnv !== undefined) return { kind: "env", label: `env ${fromEnv.variable}`, variable: fromEnv.variable };
-    if ((await this.modelsKeys.spec(provider)) !== undefined) return { kind: "models.json", label: "models.json", file: this.modelsKeys.path };
+    if ((await this.modelsKeys.spec(provider)) !== undefined)
+      return { kind: "models.json", label: "models.json", file: this.modelsKeys.path };
     return { kind: "none", label: "none" };
   }
 

@@ -20,7 +20,12 @@ export function isCommand(spec: string): boolean {
  * Resolves one value. A failing `!command` throws one line saying which command, for what (`what`,
  * e.g. `the key for "anthropic" in /home/me/.pi/agent/auth.json`) and why.
  */
-export async function resolveValue(spec: string, what: string, env: NodeJS.ProcessEnv, spawn: Spawner): Promise<string> {
+export async function resolveValue(
+  spec: string,
+  what: string,
+  env: NodeJS.ProcessEnv,
+  spawn: Spawner,
+): Promise<string> {
   if (!isCommand(spec)) {
     const fromEnv = env[spec];
     return fromEnv !== undefined && fromEnv !== "" ? fromEnv : spec;
@@ -29,13 +34,19 @@ export async function resolveValue(spec: string, what: string, env: NodeJS.Proce
   const { code, stdout, stderr, error } = await run(command, env, spawn);
   const value = stdout.trim();
   if (error !== undefined || code !== 0 || value === "") {
-    const why = error ?? (code !== 0 ? `exit code ${code}${firstLine(stderr) ? `: ${firstLine(stderr)}` : ""}` : "it printed nothing");
+    const why =
+      error ??
+      (code !== 0 ? `exit code ${code}${firstLine(stderr) ? `: ${firstLine(stderr)}` : ""}` : "it printed nothing");
     throw new Error(`the command for ${what} failed (${why}): !${command}`);
   }
   return value;
 }
 
-function run(command: string, env: NodeJS.ProcessEnv, spawn: Spawner): Promise<{ code: number | null; stdout: string; stderr: string; error?: string }> {
+function run(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  spawn: Spawner,
+): Promise<{ code: number | null; stdout: string; stderr: string; error?: string }> {
   return new Promise((resolve) => {
     let stdout = "";
     let stderr = "";

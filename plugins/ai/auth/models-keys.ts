@@ -16,11 +16,19 @@ export class ModelsFileKeys {
     const stamp = await fileStamp(this.path);
     if (this.cached === undefined || this.cached.stamp !== stamp) {
       try {
-        this.cached = { stamp, keys: stamp === "missing" ? new Map() : keysOf(this.path, await readFile(this.path, "utf8")) };
+        this.cached = {
+          stamp,
+          keys: stamp === "missing" ? new Map() : keysOf(this.path, await readFile(this.path, "utf8")),
+        };
       } catch (error) {
         // keysOf's errors name the file; a system read error (EISDIR, EACCES) does not, so it gets the path here.
         const message = (error as Error).message;
-        this.cached = { stamp, error: message.startsWith(`${this.path}: `) ? (error as Error) : new Error(`${this.path}: cannot be read (${message})`) };
+        this.cached = {
+          stamp,
+          error: message.startsWith(`${this.path}: `)
+            ? (error as Error)
+            : new Error(`${this.path}: cannot be read (${message})`),
+        };
       }
     }
     if (this.cached.error !== undefined) throw this.cached.error;
@@ -41,7 +49,8 @@ function keysOf(file: string, text: string): Map<string, string> {
   for (const [name, provider] of Object.entries(providers as Record<string, unknown>)) {
     const apiKey = (provider as { apiKey?: unknown } | null)?.apiKey;
     if (apiKey === undefined) continue;
-    if (typeof apiKey !== "string" || apiKey === "") throw new Error(`${file}: providers.${name}.apiKey: must be a non-empty string`);
+    if (typeof apiKey !== "string" || apiKey === "")
+      throw new Error(`${file}: providers.${name}.apiKey: must be a non-empty string`);
     keys.set(name, apiKey);
   }
   return keys;

@@ -8,7 +8,14 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Model, ModelCatalog, ResolvedModel, ThinkingLevel } from "pi-host";
 import { applyProviders, draftFrom, finish } from "./merge.js";
-import { checkProviders, KNOWN_APIS, ModelsFileError, parseModelsFile, type ParseRules, type ProvidersConfig } from "./models-file.js";
+import {
+  checkProviders,
+  KNOWN_APIS,
+  ModelsFileError,
+  parseModelsFile,
+  type ParseRules,
+  type ProvidersConfig,
+} from "./models-file.js";
 import { closestMatches } from "./suggest.js";
 
 /** Everything the catalog is built from. */
@@ -59,7 +66,10 @@ export class ModelCatalogStore implements ModelCatalog {
   }
 
   search(query: string): Model[] {
-    const words = query.toLowerCase().split(/\s+/).filter((w) => w !== "");
+    const words = query
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w !== "");
     return this.current().filter((m) => {
       const haystack = `${m.provider}/${m.id} ${m.name}`.toLowerCase();
       return words.every((w) => haystack.includes(w));
@@ -159,7 +169,10 @@ function lookup(ref: string, provider: string | undefined, models: readonly Mode
   const byName = byId.length > 0 ? byId : scope.filter((m) => m.name.toLowerCase() === ref.toLowerCase());
   if (byName.length > 1) {
     const refs = byName.map(reference);
-    throw new UnknownModelError(`model "${ref}" is offered by several providers (${refs.join(", ")}); say which with provider/id`, refs);
+    throw new UnknownModelError(
+      `model "${ref}" is offered by several providers (${refs.join(", ")}); say which with provider/id`,
+      refs,
+    );
   }
   return byName[0];
 }

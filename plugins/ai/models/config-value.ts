@@ -14,10 +14,17 @@ export function resolveConfigValue(spec: string, env: NodeJS.ProcessEnv = proces
     const command = spec.slice(1).trim();
     let output: string;
     try {
-      output = execSync(command, { encoding: "utf8", timeout: COMMAND_TIMEOUT_MS, stdio: ["ignore", "pipe", "pipe"], env });
+      output = execSync(command, {
+        encoding: "utf8",
+        timeout: COMMAND_TIMEOUT_MS,
+        stdio: ["ignore", "pipe", "pipe"],
+        env,
+      });
     } catch (error) {
       const e = error as { status?: number | null; stderr?: string; message: string };
-      const detail = firstLine(e.stderr) ?? (e.status !== undefined && e.status !== null ? `exit code ${e.status}` : firstLine(e.message));
+      const detail =
+        firstLine(e.stderr) ??
+        (e.status !== undefined && e.status !== null ? `exit code ${e.status}` : firstLine(e.message));
       throw new Error(`command "${command}" failed${detail ? ` (${detail})` : ""}`);
     }
     const value = output.trim();

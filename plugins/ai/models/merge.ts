@@ -29,7 +29,12 @@ const DEFAULT_MAX_TOKENS = 16_384;
 
 /** Starts a draft from the built-in models, copying them so overrides never touch the originals. */
 export function draftFrom(builtins: readonly Model[]): ModelDraft {
-  const models = builtins.map((m) => ({ ...m, input: [...m.input], cost: { ...m.cost }, ...(m.compat ? { compat: { ...m.compat } } : {}) }));
+  const models = builtins.map((m) => ({
+    ...m,
+    input: [...m.input],
+    cost: { ...m.cost },
+    ...(m.compat ? { compat: { ...m.compat } } : {}),
+  }));
   return { models, headers: new Map() };
 }
 
@@ -48,8 +53,10 @@ export function applyProviders(draft: ModelDraft, providers: ProvidersConfig, fi
       const modelAt = `${at}.models[${index}]`;
       const api = definition.api ?? provider.api ?? defaults?.api;
       const baseUrl = definition.baseUrl ?? provider.baseUrl ?? defaults?.baseUrl;
-      if (api === undefined) throw new ModelsFileError(file, `${modelAt}.api`, `no api: set "api" on the provider or the model`);
-      if (baseUrl === undefined) throw new ModelsFileError(file, `${modelAt}.baseUrl`, `no baseUrl: set "baseUrl" on the provider or the model`);
+      if (api === undefined)
+        throw new ModelsFileError(file, `${modelAt}.api`, `no api: set "api" on the provider or the model`);
+      if (baseUrl === undefined)
+        throw new ModelsFileError(file, `${modelAt}.baseUrl`, `no baseUrl: set "baseUrl" on the provider or the model`);
       const compat = mergeCompat(mergeCompat(undefined, provider.compat), definition.compat);
       const model: Model = {
         id: definition.id,
@@ -95,7 +102,11 @@ export function finish(draft: ModelDraft, env: NodeJS.ProcessEnv): Model[] {
   return draft.models;
 }
 
-function resolveHeaders(literal: Record<string, string>, specs: Map<string, HeaderSpec>, env: NodeJS.ProcessEnv): Record<string, string> {
+function resolveHeaders(
+  literal: Record<string, string>,
+  specs: Map<string, HeaderSpec>,
+  env: NodeJS.ProcessEnv,
+): Record<string, string> {
   const out = { ...literal };
   for (const [name, header] of specs) {
     try {
@@ -127,16 +138,24 @@ function applyOverride(draft: ModelDraft, model: Model, override: ModelOverride,
   addHeaders(draft, model, override.headers, file, `${at}.headers`);
 }
 
-function addHeaders(draft: ModelDraft, model: Model, headers: Record<string, string> | undefined, file: string, at: string): void {
+function addHeaders(
+  draft: ModelDraft,
+  model: Model,
+  headers: Record<string, string> | undefined,
+  file: string,
+  at: string,
+): void {
   if (headers === undefined) return;
   const specs = draft.headers.get(model) ?? new Map<string, HeaderSpec>();
-  for (const [name, spec] of Object.entries(headers)) specs.set(name, { spec, prefix: "", file, field: `${at}.${name}` });
+  for (const [name, spec] of Object.entries(headers))
+    specs.set(name, { spec, prefix: "", file, field: `${at}.${name}` });
   draft.headers.set(model, specs);
 }
 
 function addAuthHeader(draft: ModelDraft, model: Model, provider: ProviderConfig, file: string, at: string): void {
   if (provider.authHeader !== true) return;
-  if (provider.apiKey === undefined) throw new ModelsFileError(file, `${at}.authHeader`, `needs "apiKey" on the same provider`);
+  if (provider.apiKey === undefined)
+    throw new ModelsFileError(file, `${at}.authHeader`, `needs "apiKey" on the same provider`);
   const specs = draft.headers.get(model) ?? new Map<string, HeaderSpec>();
   specs.set("Authorization", { spec: provider.apiKey, prefix: "Bearer ", file, field: `${at}.apiKey` });
   draft.headers.set(model, specs);

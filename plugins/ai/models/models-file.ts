@@ -7,7 +7,12 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
-const Cost = Type.Object({ input: Type.Number(), output: Type.Number(), cacheRead: Type.Number(), cacheWrite: Type.Number() });
+const Cost = Type.Object({
+  input: Type.Number(),
+  output: Type.Number(),
+  cacheRead: Type.Number(),
+  cacheWrite: Type.Number(),
+});
 const PartialCost = Type.Partial(Cost);
 const InputKinds = Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")]));
 const Headers = Type.Record(Type.String(), Type.String());
@@ -60,7 +65,12 @@ export type ModelOverride = Static<typeof ModelOverride>;
 export type ProvidersConfig = Record<string, ProviderConfig>;
 
 /** The wire protocols models.json may name without a plugin saying otherwise. */
-export const KNOWN_APIS = ["openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai"] as const;
+export const KNOWN_APIS = [
+  "openai-completions",
+  "openai-responses",
+  "anthropic-messages",
+  "google-generative-ai",
+] as const;
 
 /** A models.json problem: one line, `<file>: <field>: <what is wrong>`. */
 export class ModelsFileError extends Error {
@@ -93,7 +103,8 @@ export function parseModelsFile(file: string, text: string, rules: ParseRules): 
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     throw new ModelsFileError(file, undefined, `must be an object like {"providers": {...}}`);
   }
-  if ((data as Record<string, unknown>).providers === undefined) throw new ModelsFileError(file, "providers", "required: an object of providers by name");
+  if ((data as Record<string, unknown>).providers === undefined)
+    throw new ModelsFileError(file, "providers", "required: an object of providers by name");
   return checkProviders(file, (data as Record<string, unknown>).providers, rules, "providers");
 }
 
@@ -105,7 +116,8 @@ export function checkProviders(file: string, providers: unknown, rules: ParseRul
     const field = first ? fieldName(first.path, root) : root;
     throw new ModelsFileError(file, field, first ? describe(first.message, first.value) : "invalid");
   }
-  for (const [name, provider] of Object.entries(providers as ProvidersConfig)) checkProvider(file, `${root}.${name}`, name, provider, rules);
+  for (const [name, provider] of Object.entries(providers as ProvidersConfig))
+    checkProvider(file, `${root}.${name}`, name, provider, rules);
   return providers as ProvidersConfig;
 }
 
@@ -114,30 +126,50 @@ function checkProvider(file: string, at: string, name: string, provider: Provide
   const models = provider.models ?? [];
   const overrides = Object.keys(provider.modelOverrides ?? {}).length > 0;
   if (models.length === 0 && !provider.baseUrl && !provider.headers && !provider.compat && !overrides) {
-    throw new ModelsFileError(file, at, `says nothing; give "models", or "baseUrl", "headers", "compat" or "modelOverrides" for a built-in provider`);
+    throw new ModelsFileError(
+      file,
+      at,
+      `says nothing; give "models", or "baseUrl", "headers", "compat" or "modelOverrides" for a built-in provider`,
+    );
   }
   if (provider.api !== undefined) checkApi(file, `${at}.api`, provider.api, rules);
   if (models.length > 0 && !builtin) {
-    if (!provider.baseUrl) throw new ModelsFileError(file, `${at}.baseUrl`, `required when a new provider defines models`);
-    if (!provider.apiKey) throw new ModelsFileError(file, `${at}.apiKey`, `required when a new provider defines models (any value for servers without keys, e.g. "ollama")`);
+    if (!provider.baseUrl)
+      throw new ModelsFileError(file, `${at}.baseUrl`, `required when a new provider defines models`);
+    if (!provider.apiKey)
+      throw new ModelsFileError(
+        file,
+        `${at}.apiKey`,
+        `required when a new provider defines models (any value for servers without keys, e.g. "ollama")`,
+      );
   }
   const seen = new Set<string>();
   models.forEach((model, index) => {
     const modelAt = `${at}.models[${index}]`;
-    if (seen.has(model.id)) throw new ModelsFileError(file, `${modelAt}.id`, `"${model.id}" appears twice in this provider`);
+    if (seen.has(model.id))
+      throw new ModelsFileError(file, `${modelAt}.id`, `"${model.id}" appears twice in this provider`);
     seen.add(model.id);
     if (model.api !== undefined) checkApi(file, `${modelAt}.api`, model.api, rules);
-    else if (provider.api === undefined && !builtin) throw new ModelsFileError(file, `${modelAt}.api`, `no api: set "api" on the provider or the model (${rules.apis.join(", ")})`);
+    else if (provider.api === undefined && !builtin)
+      throw new ModelsFileError(
+        file,
+        `${modelAt}.api`,
+        `no api: set "api" on the provider or the model (${rules.apis.join(", ")})`,
+      );
   });
 }
 
 function checkApi(file: string, field: string, api: string, rules: ParseRules): void {
-  if (!rules.apis.includes(api)) throw new ModelsFileError(file, field, `unknown api "${api}"; use one of ${rules.apis.join(", ")}`);
+  if (!rules.apis.includes(api))
+    throw new ModelsFileError(file, field, `unknown api "${api}"; use one of ${rules.apis.join(", ")}`);
 }
 
 /** `/providers/ollama/models/0/contextWindow` → `providers.ollama.models[0].contextWindow`. */
 function fieldName(pointer: string, root: string): string {
-  const parts = pointer.split("/").slice(2).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = pointer
+    .split("/")
+    .slice(2)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
   let out = root;
   for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : `.${part}`;
   return out;

@@ -24,14 +24,20 @@ export function editDistance(a: string, b: string): number {
  * name (at least 2), so unrelated names are never offered. `keys` gives the strings to compare for
  * each candidate (e.g. its id and its `provider/id`); the best of them counts.
  */
-export function closestMatches<T>(query: string, candidates: readonly T[], keys: (candidate: T) => string[], limit = 5): T[] {
+export function closestMatches<T>(
+  query: string,
+  candidates: readonly T[],
+  keys: (candidate: T) => string[],
+  limit = 5,
+): T[] {
   const q = query.toLowerCase();
   const scored: Array<{ candidate: T; score: number; order: number }> = [];
   candidates.forEach((candidate, order) => {
     let best = Number.POSITIVE_INFINITY;
     for (const key of keys(candidate)) {
       const k = key.toLowerCase();
-      if (k.includes(q) || (q.includes(k) && k.length >= 3)) best = Math.min(best, Math.abs(k.length - q.length) / 1000);
+      if (k.includes(q) || (q.includes(k) && k.length >= 3))
+        best = Math.min(best, Math.abs(k.length - q.length) / 1000);
       const distance = editDistance(q, k);
       if (distance <= Math.max(2, Math.floor(Math.max(q.length, k.length) / 3))) best = Math.min(best, distance);
     }

@@ -93,7 +93,8 @@ export class MessageAssembler {
    * caller's single error path) when the stream stopped early or the model refused.
    */
   finish(): void {
-    if (!this.sawMessageStop) throw new IncompleteAnswerError("Anthropic stream ended before message_stop (the connection closed early)");
+    if (!this.sawMessageStop)
+      throw new IncompleteAnswerError("Anthropic stream ended before message_stop (the connection closed early)");
     const reason = mapStopReason(this.apiStopReason);
     if (reason === "error") throw new IncompleteAnswerError(stopReasonError(this.apiStopReason));
     this.message.stopReason = reason;
@@ -109,10 +110,16 @@ export class MessageAssembler {
       content.push({ type: "thinking", thinking: "", thinkingSignature: "" });
       this.emitStart("thinking_start", index);
     } else if (block.type === "redacted_thinking") {
-      content.push({ type: "thinking", thinking: REDACTED_THINKING_TEXT, thinkingSignature: String(block.data ?? ""), redacted: true });
+      content.push({
+        type: "thinking",
+        thinking: REDACTED_THINKING_TEXT,
+        thinkingSignature: String(block.data ?? ""),
+        redacted: true,
+      });
       this.emitStart("thinking_start", index);
     } else if (block.type === "tool_use") {
-      const input = block.input !== null && typeof block.input === "object" ? (block.input as Record<string, unknown>) : {};
+      const input =
+        block.input !== null && typeof block.input === "object" ? (block.input as Record<string, unknown>) : {};
       content.push({ type: "toolCall", id: String(block.id), name: String(block.name), arguments: { ...input } });
       this.emitStart("toolcall_start", index);
     }

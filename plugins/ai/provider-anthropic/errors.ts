@@ -13,7 +13,13 @@ export function describeError(error: unknown): string {
   }
   const message = typeof e.message === "string" && e.message !== "" ? e.message : JSON.stringify(error);
   const cause = e.cause as { message?: unknown } | undefined;
-  if (cause !== null && typeof cause === "object" && typeof cause.message === "string" && cause.message !== "" && !message.includes(cause.message)) {
+  if (
+    cause !== null &&
+    typeof cause === "object" &&
+    typeof cause.message === "string" &&
+    cause.message !== "" &&
+    !message.includes(cause.message)
+  ) {
     return `${message} (${cause.message})`;
   }
   return message;

@@ -13,7 +13,15 @@ import type {
   TextBlockParam,
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages";
-import { idRule, type AssistantMessage, type ImageContent, type Message, type TextContent, type ToolResultMessage, type UserMessage } from "pi-host";
+import {
+  idRule,
+  type AssistantMessage,
+  type ImageContent,
+  type Message,
+  type TextContent,
+  type ToolResultMessage,
+  type UserMessage,
+} from "pi-host";
 
 /** Anthropic accepts tool-use ids matching ^[a-zA-Z0-9_-]{1,64}$; ids from other providers are rewritten. */
 export const anthropicToolCallId = idRule(/^[a-zA-Z0-9_-]{1,64}$/, 64);

@@ -31,12 +31,20 @@ export class AnthropicProvider implements AiProvider {
   stream(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
     const stream = new AssistantEventStream();
     const message = newAssistantMessage(model, ANTHROPIC_API);
-    runStream(stream, message, model, context, options).catch((error: unknown) => failStream(stream, message, error, options));
+    runStream(stream, message, model, context, options).catch((error: unknown) =>
+      failStream(stream, message, error, options),
+    );
     return stream;
   }
 }
 
-async function runStream(stream: AssistantEventStream, message: AssistantMessage, model: Model, context: Context, options: StreamOptions): Promise<void> {
+async function runStream(
+  stream: AssistantEventStream,
+  message: AssistantMessage,
+  model: Model,
+  context: Context,
+  options: StreamOptions,
+): Promise<void> {
   const apiKey = resolveApiKey(model, options);
   let body = buildRequestBody(model, context, options);
   const replaced = await options.onPayload?.(body, model);
@@ -74,10 +82,17 @@ async function runStream(stream: AssistantEventStream, message: AssistantMessage
 }
 
 /** Ends the stream with its one `error` event; an aborted signal wins over whatever error it caused. */
-function failStream(stream: AssistantEventStream, message: AssistantMessage, error: unknown, options: StreamOptions): void {
+function failStream(
+  stream: AssistantEventStream,
+  message: AssistantMessage,
+  error: unknown,
+  options: StreamOptions,
+): void {
   const aborted = options.signal?.aborted === true;
   message.stopReason = aborted ? "aborted" : "error";
-  message.errorMessage = aborted ? ABORTED_MESSAGE : noteRetryAfter(message, describeError(error), error, options.retry);
+  message.errorMessage = aborted
+    ? ABORTED_MESSAGE
+    : noteRetryAfter(message, describeError(error), error, options.retry);
   stream.push({ type: "error", reason: message.stopReason, error: message });
 }
 
@@ -89,6 +104,9 @@ function resolveApiKey(model: Model, options: StreamOptions): string {
   if (options.apiKey !== undefined && options.apiKey !== "") return options.apiKey;
   const fromEnv = model.provider === "anthropic" ? process.env.ANTHROPIC_API_KEY : undefined;
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
-  const hint = model.provider === "anthropic" ? "set ANTHROPIC_API_KEY or pass --api-key" : `add a key for "${model.provider}" to auth.json or pass --api-key`;
+  const hint =
+    model.provider === "anthropic"
+      ? "set ANTHROPIC_API_KEY or pass --api-key"
+      : `add a key for "${model.provider}" to auth.json or pass --api-key`;
   throw new Error(`No API key for provider "${model.provider}": ${hint}`);
 }

@@ -42,9 +42,13 @@ export function buildRequestBody(model: Model, context: Context, options: Stream
  * The cache breakpoint to use, or undefined for `cacheRetention: "none"`. The default is the 5-minute
  * cache; `"long"` asks for one hour unless the model's compat says the endpoint cannot keep it.
  */
-export function cacheControlFor(model: Model, retention: StreamOptions["cacheRetention"]): CacheControlEphemeral | undefined {
+export function cacheControlFor(
+  model: Model,
+  retention: StreamOptions["cacheRetention"],
+): CacheControlEphemeral | undefined {
   if (retention === "none") return undefined;
-  if (retention === "long" && model.compat?.supportsLongCacheRetention !== false) return { type: "ephemeral", ttl: "1h" };
+  if (retention === "long" && model.compat?.supportsLongCacheRetention !== false)
+    return { type: "ephemeral", ttl: "1h" };
   return { type: "ephemeral" };
 }
 
@@ -52,7 +56,9 @@ export function cacheControlFor(model: Model, retention: StreamOptions["cacheRet
 export function toolDefinition(tool: ToolSpec): Tool {
   const schema = JSON.parse(JSON.stringify(tool.parameters ?? {})) as Record<string, unknown>;
   if (schema.type !== "object") {
-    throw new Error(`tool "${tool.name}": parameters must be a JSON Schema object (type "object"), got ${JSON.stringify(schema.type ?? null)}`);
+    throw new Error(
+      `tool "${tool.name}": parameters must be a JSON Schema object (type "object"), got ${JSON.stringify(schema.type ?? null)}`,
+    );
   }
   return { name: tool.name, description: tool.description, input_schema: schema as Tool["input_schema"] };
 }
@@ -63,7 +69,10 @@ function markLastUserBlock(messages: MessageParam[], cacheControl: CacheControlE
   for (const message of messages) if (message.role === "user") lastUser = message;
   if (lastUser === undefined || typeof lastUser.content === "string") return;
   const lastBlock = lastUser.content.at(-1);
-  if (lastBlock !== undefined && (lastBlock.type === "text" || lastBlock.type === "image" || lastBlock.type === "tool_result")) {
+  if (
+    lastBlock !== undefined &&
+    (lastBlock.type === "text" || lastBlock.type === "image" || lastBlock.type === "tool_result")
+  ) {
     lastBlock.cache_control = cacheControl;
   }
 }

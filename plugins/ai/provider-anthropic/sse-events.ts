@@ -40,7 +40,9 @@ export class AnthropicStreamError extends Error {
 export class MalformedEventError extends Error {
   constructor(sse: ServerSentEvent, reason: string) {
     const raw = sse.raw.join("\n");
-    super(`Malformed Anthropic stream event (${reason}): ${raw.length > QUOTE_LIMIT ? `${raw.slice(0, QUOTE_LIMIT)}…` : raw}`);
+    super(
+      `Malformed Anthropic stream event (${reason}): ${raw.length > QUOTE_LIMIT ? `${raw.slice(0, QUOTE_LIMIT)}…` : raw}`,
+    );
     this.name = "MalformedEventError";
   }
 }

@@ -67,7 +67,11 @@ export function planThinking(model: Model, options: StreamOptions): ThinkingPlan
   if (level === "off") return { maxTokens: baseMaxTokens, thinking: { type: "disabled" } };
   if (usesAdaptiveThinking(model)) {
     // "summarized": without it some of these models return thinking blocks with no text.
-    return { maxTokens: baseMaxTokens, thinking: { type: "adaptive", display: "summarized" }, effort: ADAPTIVE_EFFORT[level] };
+    return {
+      maxTokens: baseMaxTokens,
+      thinking: { type: "adaptive", display: "summarized" },
+      effort: ADAPTIVE_EFFORT[level],
+    };
   }
 
   const wanted = thinkingBudget(level, options.thinkingBudgets);

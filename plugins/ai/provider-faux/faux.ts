@@ -19,7 +19,16 @@ import type {
   ToolCall,
   Usage,
 } from "pi-host";
-import { AssistantEventStream, CHARS_PER_TOKEN, estimateMessageTokens, newAssistantMessage, parsePartialJson, prepareHistory, priceUsage, sleep } from "pi-host";
+import {
+  AssistantEventStream,
+  CHARS_PER_TOKEN,
+  estimateMessageTokens,
+  newAssistantMessage,
+  parsePartialJson,
+  prepareHistory,
+  priceUsage,
+  sleep,
+} from "pi-host";
 
 /** A tool call in a script; the id is made up when left out. */
 export type FauxToolCall = Omit<ToolCall, "id"> & { id?: string };
@@ -97,19 +106,28 @@ export function fauxText(text: string): TextContent {
 
 /** A thinking block. */
 export function fauxThinking(thinking: string, thinkingSignature?: string): ThinkingContent {
-  return thinkingSignature === undefined ? { type: "thinking", thinking } : { type: "thinking", thinking, thinkingSignature };
+  return thinkingSignature === undefined
+    ? { type: "thinking", thinking }
+    : { type: "thinking", thinking, thinkingSignature };
 }
 
 /** A tool call block; the id is made up when not given. */
 export function fauxToolCall(name: string, args: Record<string, any>, id?: string): FauxToolCall {
-  return id === undefined ? { type: "toolCall", name, arguments: args } : { type: "toolCall", id, name, arguments: args };
+  return id === undefined
+    ? { type: "toolCall", name, arguments: args }
+    : { type: "toolCall", id, name, arguments: args };
 }
 
 /** A turn function that answers with the last user message's text, after `prefix`. */
 export function fauxEcho(prefix = ""): FauxTurnFunction {
   return ({ context }) => {
     const last = [...context.messages].reverse().find((m) => m.role === "user");
-    const content = last === undefined ? "" : typeof last.content === "string" ? last.content : last.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    const content =
+      last === undefined
+        ? ""
+        : typeof last.content === "string"
+          ? last.content
+          : last.content.map((b) => (b.type === "text" ? b.text : "")).join("");
     return { content: prefix + content };
   };
 }
@@ -129,24 +147,35 @@ const DEFAULT_MODEL: Omit<Model, "api" | "provider"> = {
 export function createFauxProvider(options: FauxOptions = {}): FauxProvider {
   const api = options.api ?? "faux";
   const provider = options.provider ?? "faux";
-  const models: Model[] = (options.models ?? [{ id: DEFAULT_MODEL.id }]).map((m) => ({ ...DEFAULT_MODEL, name: m.id === DEFAULT_MODEL.id ? DEFAULT_MODEL.name : m.id, ...m, api, provider }));
+  const models: Model[] = (options.models ?? [{ id: DEFAULT_MODEL.id }]).map((m) => ({
+    ...DEFAULT_MODEL,
+    name: m.id === DEFAULT_MODEL.id ? DEFAULT_MODEL.name : m.id,
+    ...m,
+    api,
+    provider,
+  }));
   let script: FauxStep[] = [...(options.responses ?? [])];
   let loading: Promise<void> | undefined;
   const requests: FauxRequest[] = [];
 
   const loadOnce = (): Promise<void> => {
-    loading ??= options.load === undefined ? Promise.resolve() : options.load().then((steps) => void script.push(...steps));
+    loading ??=
+      options.load === undefined ? Promise.resolve() : options.load().then((steps) => void script.push(...steps));
     return loading;
   };
 
-  const pacing: Pacing = { tokensPerSecond: options.tokensPerSecond ?? 0, charsPerDelta: Math.max(1, Math.round((options.tokensPerDelta ?? 1) * CHARS_PER_TOKEN)) };
+  const pacing: Pacing = {
+    tokensPerSecond: options.tokensPerSecond ?? 0,
+    charsPerDelta: Math.max(1, Math.round((options.tokensPerDelta ?? 1) * CHARS_PER_TOKEN)),
+  };
 
   return {
     api,
     models,
     model(id?: string): Model {
       const found = id === undefined ? models[0] : models.find((m) => m.id === id);
-      if (found === undefined) throw new Error(`faux provider has no model "${id}" (it has ${models.map((m) => m.id).join(", ")})`);
+      if (found === undefined)
+        throw new Error(`faux provider has no model "${id}" (it has ${models.map((m) => m.id).join(", ")})`);
       return found;
     },
     push(...steps: FauxStep[]): void {
@@ -163,7 +192,12 @@ export function createFauxProvider(options: FauxOptions = {}): FauxProvider {
     },
     stream(model: Model, context: Context, streamOptions?: StreamOptions): AssistantStream {
       const out = new AssistantEventStream();
-      const request: FauxRequest = { model, context: { ...context, messages: prepareHistory(context.messages, model) }, options: streamOptions, index: requests.length };
+      const request: FauxRequest = {
+        model,
+        context: { ...context, messages: prepareHistory(context.messages, model) },
+        options: streamOptions,
+        index: requests.length,
+      };
       requests.push(request);
       void answer(out, request, pacing, async () => {
         await loadOnce();
@@ -180,7 +214,12 @@ interface Pacing {
 }
 
 /** Plays one request's turn into `out`. Never throws: every failure becomes an error event. */
-async function answer(out: AssistantEventStream, request: FauxRequest, pacing: Pacing, next: () => Promise<FauxStep | undefined>): Promise<void> {
+async function answer(
+  out: AssistantEventStream,
+  request: FauxRequest,
+  pacing: Pacing,
+  next: () => Promise<FauxStep | undefined>,
+): Promise<void> {
   const message = newAssistantMessage(request.model);
   const signal = request.options?.signal;
   try {
@@ -211,7 +250,13 @@ async function answer(out: AssistantEventStream, request: FauxRequest, pacing: P
 }
 
 /** Streams one block; false when the request was aborted part-way. */
-async function playBlock(out: AssistantEventStream, message: AssistantMessage, block: FauxBlock, request: FauxRequest, pacing: Pacing): Promise<boolean> {
+async function playBlock(
+  out: AssistantEventStream,
+  message: AssistantMessage,
+  block: FauxBlock,
+  request: FauxRequest,
+  pacing: Pacing,
+): Promise<boolean> {
   const signal = request.options?.signal;
   const contentIndex = message.content.length;
   if (block.type === "text") {
@@ -241,7 +286,12 @@ async function playBlock(out: AssistantEventStream, message: AssistantMessage, b
     out.push({ type: "thinking_end", contentIndex, content: live.thinking, partial: message });
     return true;
   }
-  const live: ToolCall = { type: "toolCall", id: block.id ?? `faux_${request.index}_${contentIndex}`, name: block.name, arguments: {} };
+  const live: ToolCall = {
+    type: "toolCall",
+    id: block.id ?? `faux_${request.index}_${contentIndex}`,
+    name: block.name,
+    arguments: {},
+  };
   message.content.push(live);
   out.push({ type: "toolcall_start", contentIndex, partial: message });
   let json = "";
@@ -260,7 +310,8 @@ async function playBlock(out: AssistantEventStream, message: AssistantMessage, b
 async function pace(delta: string, pacing: Pacing, signal: AbortSignal | undefined): Promise<boolean> {
   if (signal?.aborted) return false;
   try {
-    if (pacing.tokensPerSecond > 0) await sleep((delta.length / CHARS_PER_TOKEN / pacing.tokensPerSecond) * 1000, signal);
+    if (pacing.tokensPerSecond > 0)
+      await sleep((delta.length / CHARS_PER_TOKEN / pacing.tokensPerSecond) * 1000, signal);
     else await new Promise((resolve) => setImmediate(resolve));
   } catch {
     return false;
@@ -284,7 +335,8 @@ function abort(out: AssistantEventStream, message: AssistantMessage, request: Fa
 /** Fills usage: the turn's own counts, else chars/4 of the context sent and of the answer so far; then prices it. */
 function finishUsage(message: AssistantMessage, request: FauxRequest, turn: FauxTurn): void {
   const { context } = request;
-  const inputChars = (context.systemPrompt ?? "").length + (context.tools?.length ? JSON.stringify(context.tools).length : 0);
+  const inputChars =
+    (context.systemPrompt ?? "").length + (context.tools?.length ? JSON.stringify(context.tools).length : 0);
   let input = Math.ceil(inputChars / CHARS_PER_TOKEN);
   for (const m of context.messages) input += estimateMessageTokens(m);
   const output = estimateMessageTokens(message);

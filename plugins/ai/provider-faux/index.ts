@@ -16,7 +16,7 @@ import { FauxTurnSchema, loadScriptFile } from "./script.js";
 export default definePlugin({
   id: "provider-faux",
   version: "1.0.0",
-  description: "Scripted AI provider (api \"faux\") for tests and demos",
+  description: 'Scripted AI provider (api "faux") for tests and demos',
   provides: [AiProviderContract],
   config: Type.Object({
     /** Scripted turns, one per request, before those of `scriptFile`. */

@@ -36,7 +36,9 @@ interface GoogleErrorBody {
 export function toRequestError(error: unknown, wire: WireTap): GoogleRequestError {
   if (error instanceof GoogleRequestError) return error;
   if (wire.malformedEvent !== undefined) {
-    return new GoogleRequestError(`Gemini sent a malformed stream event: ${quote(wire.malformedEvent)}`, { cause: error });
+    return new GoogleRequestError(`Gemini sent a malformed stream event: ${quote(wire.malformedEvent)}`, {
+      cause: error,
+    });
   }
   const e = error as { name?: unknown; status?: unknown; message?: unknown; cause?: unknown } | null;
   const message = typeof e?.message === "string" ? e.message : String(error);
@@ -45,7 +47,11 @@ export function toRequestError(error: unknown, wire: WireTap): GoogleRequestErro
     const text = body?.message ?? message;
     const label = body?.status ? `${e.status} ${body.status}` : String(e.status);
     const retryAfter = wire.errorHeaders?.get("retry-after") ?? retryDelaySeconds(body);
-    return new GoogleRequestError(`Google API error ${label}: ${text}`, { status: e.status, retryAfter: retryAfter ?? undefined, cause: error });
+    return new GoogleRequestError(`Google API error ${label}: ${text}`, {
+      status: e.status,
+      retryAfter: retryAfter ?? undefined,
+      cause: error,
+    });
   }
   if (error instanceof SyntaxError) {
     return new GoogleRequestError(`Gemini sent a malformed stream event: ${message}`, { cause: error });

@@ -23,7 +23,11 @@ const EXPLANATIONS: Record<string, string> = {
 };
 
 /** One line describing an abnormal end, or undefined when the turn ended normally. */
-export function finishProblem(finishReason: string | undefined, finishMessage: string | undefined, blockReason: string | undefined): string | undefined {
+export function finishProblem(
+  finishReason: string | undefined,
+  finishMessage: string | undefined,
+  blockReason: string | undefined,
+): string | undefined {
   if (blockReason !== undefined && finishReason === undefined) return `Gemini refused the prompt (${blockReason})`;
   if (finishReason === undefined) return "Gemini's stream ended without a finish reason; the answer may be cut off";
   if (finishReason === "STOP" || finishReason === "MAX_TOKENS") return undefined;

@@ -40,7 +40,13 @@ export function streamGoogle(model: Model, context: Context, options: StreamOpti
   return events;
 }
 
-async function run(model: Model, context: Context, options: StreamOptions, events: AssistantEventStream, message: AssistantMessage): Promise<void> {
+async function run(
+  model: Model,
+  context: Context,
+  options: StreamOptions,
+  events: AssistantEventStream,
+  message: AssistantMessage,
+): Promise<void> {
   const apiKey = resolveApiKey(model, options);
 
   let params = buildRequest(model, context, options);
@@ -52,7 +58,12 @@ async function run(model: Model, context: Context, options: StreamOptions, event
   const client = new GoogleGenAI({
     apiKey,
     // The model's baseUrl already names the API version (".../v1beta"); no retryOptions: we retry.
-    httpOptions: { baseUrl: model.baseUrl || DEFAULT_BASE_URL, apiVersion: "", headers: { ...model.headers, ...options.headers }, fetch: wire.fetch },
+    httpOptions: {
+      baseUrl: model.baseUrl || DEFAULT_BASE_URL,
+      apiVersion: "",
+      headers: { ...model.headers, ...options.headers },
+      fetch: wire.fetch,
+    },
   });
   // Per attempt: the guard's signal (linked to the caller's, cut on a stall) goes to the SDK.
   const requestFor = (guard: RequestGuard): GenerateContentParameters => ({
@@ -111,7 +122,10 @@ function resolveApiKey(model: Model, options: StreamOptions): string {
     }
     throw new GoogleRequestError(`No API key for provider "google": pass --api-key or set ${API_KEY_VARIABLES[0]}`, {});
   }
-  throw new GoogleRequestError(`No API key for provider "${model.provider}": pass --api-key or add one for it to auth.json`, {});
+  throw new GoogleRequestError(
+    `No API key for provider "${model.provider}": pass --api-key or add one for it to auth.json`,
+    {},
+  );
 }
 
 function fail(events: AssistantEventStream, message: AssistantMessage, options: StreamOptions, error: unknown): void {

@@ -47,7 +47,11 @@ function modelParts(message: AssistantMessage, model: Model): Part[] {
       parts.push({ text: block.text, ...(block.textSignature && { thoughtSignature: block.textSignature }) });
     } else if (block.type === "thinking") {
       if (block.thinking === "" && !block.thinkingSignature) continue;
-      parts.push({ thought: true, text: block.thinking, ...(block.thinkingSignature && { thoughtSignature: block.thinkingSignature }) });
+      parts.push({
+        thought: true,
+        text: block.thinking,
+        ...(block.thinkingSignature && { thoughtSignature: block.thinkingSignature }),
+      });
     } else {
       parts.push({
         functionCall: { name: block.name, args: block.arguments ?? {}, ...(sendsCallIds(model) && { id: block.id }) },
@@ -70,8 +74,13 @@ function toolResultContents(results: ToolResultMessage[], model: Model): Content
   const responses: Part[] = [];
   const looseImages: Part[] = [];
   for (const result of results) {
-    const text = result.content.filter((b): b is TextContent => b.type === "text").map((b) => b.text).join("\n");
-    const images = result.content.filter((b): b is ImageContent => b.type === "image").map((b) => ({ inlineData: { mimeType: b.mimeType, data: b.data } }));
+    const text = result.content
+      .filter((b): b is TextContent => b.type === "text")
+      .map((b) => b.text)
+      .join("\n");
+    const images = result.content
+      .filter((b): b is ImageContent => b.type === "image")
+      .map((b) => ({ inlineData: { mimeType: b.mimeType, data: b.data } }));
     const value = text !== "" ? text : images.length > 0 ? "(see attached image)" : "";
     const response: FunctionResponse = {
       name: result.toolName,
@@ -83,7 +92,8 @@ function toolResultContents(results: ToolResultMessage[], model: Model): Content
     responses.push({ functionResponse: response });
   }
   const contents: Content[] = [{ role: "user", parts: responses }];
-  if (looseImages.length > 0) contents.push({ role: "user", parts: [{ text: "Images returned by the tool calls above:" }, ...looseImages] });
+  if (looseImages.length > 0)
+    contents.push({ role: "user", parts: [{ text: "Images returned by the tool calls above:" }, ...looseImages] });
   return contents;
 }
 

@@ -16,7 +16,11 @@ export const DEFAULT_THINKING_BUDGETS: Required<Omit<ThinkingBudgets, "xhigh">> 
 };
 
 /** The `thinkingConfig` for a request, or undefined for models that do not reason. */
-export function thinkingConfigFor(model: Model, level: ThinkingLevel | undefined, budgets: ThinkingBudgets | undefined): ThinkingConfig | undefined {
+export function thinkingConfigFor(
+  model: Model,
+  level: ThinkingLevel | undefined,
+  budgets: ThinkingBudgets | undefined,
+): ThinkingConfig | undefined {
   if (!model.reasoning) return undefined;
   if (level === undefined || level === "off") return lowestThinking(model.id);
   return { includeThoughts: true, thinkingBudget: budgetFor(level, budgets) };

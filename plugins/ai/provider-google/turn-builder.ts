@@ -85,7 +85,11 @@ export class TurnBuilder {
       block = kind === "thinking" ? { type: "thinking", thinking: "" } : { type: "text", text: "" };
       this.message.content.push(block);
       this.open = block;
-      this.emit({ type: kind === "thinking" ? "thinking_start" : "text_start", contentIndex: this.index(), partial: this.message });
+      this.emit({
+        type: kind === "thinking" ? "thinking_start" : "text_start",
+        contentIndex: this.index(),
+        partial: this.message,
+      });
     }
     // A signature belongs to the block it arrived in; later pieces without one do not erase it.
     if (signature) {
@@ -105,7 +109,12 @@ export class TurnBuilder {
   private addToolCall(part: Part): void {
     const call = part.functionCall!;
     if (!call.name) throw new Error(`Gemini sent a function call without a name: ${JSON.stringify(call)}`);
-    const toolCall: ToolCall = { type: "toolCall", id: this.callId(call.id, call.name), name: call.name, arguments: {} };
+    const toolCall: ToolCall = {
+      type: "toolCall",
+      id: this.callId(call.id, call.name),
+      name: call.name,
+      arguments: {},
+    };
     if (part.thoughtSignature) toolCall.thoughtSignature = part.thoughtSignature;
     this.message.content.push(toolCall);
     const index = this.index();
@@ -133,7 +142,8 @@ export class TurnBuilder {
     const block = this.open;
     if (block === undefined) return;
     this.open = undefined;
-    if (block.type === "thinking") this.emit({ type: "thinking_end", contentIndex: this.index(), content: block.thinking, partial: this.message });
+    if (block.type === "thinking")
+      this.emit({ type: "thinking_end", contentIndex: this.index(), content: block.thinking, partial: this.message });
     else this.emit({ type: "text_end", contentIndex: this.index(), content: block.text, partial: this.message });
   }
 

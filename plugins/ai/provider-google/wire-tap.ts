@@ -46,7 +46,11 @@ export class WireTap {
         flush: () => this.observeEnd(decoder.decode()),
       }),
     );
-    return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(watched, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 
   private observe(text: string): void {

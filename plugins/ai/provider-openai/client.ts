@@ -20,7 +20,8 @@ export class SdkLogSink {
   malformedData: string | undefined;
 
   error = (message: unknown, ...rest: unknown[]): void => {
-    if (typeof message === "string" && message.startsWith(UNPARSABLE_DATA) && rest.length > 0) this.malformedData = String(rest[0]);
+    if (typeof message === "string" && message.startsWith(UNPARSABLE_DATA) && rest.length > 0)
+      this.malformedData = String(rest[0]);
   };
   warn = (): void => {};
   info = (): void => {};
@@ -31,7 +32,13 @@ export class SdkLogSink {
  * Builds a client for one request: model headers, then request headers, then the caller's overrides.
  * `fetch` is the request guard's (stall timeouts, line cap).
  */
-export async function createOpenAIClient(model: Model, apiKey: string, headers: Record<string, string>, logs: SdkLogSink, fetch: typeof globalThis.fetch): Promise<OpenAI> {
+export async function createOpenAIClient(
+  model: Model,
+  apiKey: string,
+  headers: Record<string, string>,
+  logs: SdkLogSink,
+  fetch: typeof globalThis.fetch,
+): Promise<OpenAI> {
   const { default: OpenAIClient } = await import("openai");
   return new OpenAIClient({
     apiKey,

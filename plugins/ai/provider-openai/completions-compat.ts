@@ -25,7 +25,18 @@ export interface ResolvedCompletionsCompat {
 }
 
 /** The server families whose defaults differ. */
-export type Vendor = "openai" | "openrouter" | "groq" | "xai" | "deepseek" | "mistral" | "zai" | "qwen" | "cerebras" | "local" | "other";
+export type Vendor =
+  | "openai"
+  | "openrouter"
+  | "groq"
+  | "xai"
+  | "deepseek"
+  | "mistral"
+  | "zai"
+  | "qwen"
+  | "cerebras"
+  | "local"
+  | "other";
 
 const VENDOR_BY_PROVIDER: Record<string, Vendor> = {
   openai: "openai",
@@ -86,11 +97,23 @@ function defaultsFor(vendor: Vendor): ResolvedCompletionsCompat {
     supportsDeveloperRole: isOpenAI,
     supportsReasoningEffort: vendor !== "xai" && vendor !== "zai" && vendor !== "mistral",
     supportsUsageInStreaming: true,
-    maxTokensField: isOpenAI || vendor === "groq" || vendor === "xai" || vendor === "cerebras" ? "max_completion_tokens" : "max_tokens",
+    maxTokensField:
+      isOpenAI || vendor === "groq" || vendor === "xai" || vendor === "cerebras"
+        ? "max_completion_tokens"
+        : "max_tokens",
     requiresToolResultName: false,
     requiresAssistantAfterToolResult: false,
     requiresThinkingAsText: false,
-    thinkingFormat: vendor === "openrouter" ? "openrouter" : vendor === "deepseek" ? "deepseek" : vendor === "zai" ? "zai" : vendor === "qwen" ? "qwen" : "openai",
+    thinkingFormat:
+      vendor === "openrouter"
+        ? "openrouter"
+        : vendor === "deepseek"
+          ? "deepseek"
+          : vendor === "zai"
+            ? "zai"
+            : vendor === "qwen"
+              ? "qwen"
+              : "openai",
     supportsStrictMode: isOpenAI,
     sendsPromptCacheKey: isOpenAI,
     replaysReasoningContent: vendor === "deepseek",
@@ -98,7 +121,9 @@ function defaultsFor(vendor: Vendor): ResolvedCompletionsCompat {
 }
 
 /** The switches for `model`: detected defaults, overridden field by field by `model.compat`. */
-export function resolveCompletionsCompat(model: Pick<Model, "provider" | "baseUrl" | "compat">): ResolvedCompletionsCompat {
+export function resolveCompletionsCompat(
+  model: Pick<Model, "provider" | "baseUrl" | "compat">,
+): ResolvedCompletionsCompat {
   const detected = defaultsFor(detectVendor(model));
   const set = model.compat ?? {};
   return {

@@ -55,7 +55,12 @@ interface RawUsage {
  * Reads every chunk; throws when the stream ends without a finish reason (a cut-off answer). After an
  * abort it returns at once and leaves the open blocks as they are.
  */
-export async function consumeCompletionChunks(chunks: AsyncIterable<CompletionChunk>, builder: MessageBuilder, model: Model, signal?: AbortSignal): Promise<void> {
+export async function consumeCompletionChunks(
+  chunks: AsyncIterable<CompletionChunk>,
+  builder: MessageBuilder,
+  model: Model,
+  signal?: AbortSignal,
+): Promise<void> {
   const message = builder.message;
   // Text and thinking are sequential: one of them is open at a time. Tool calls stay open to the end,
   // because a server may interleave the argument chunks of parallel calls.
@@ -79,14 +84,16 @@ export async function consumeCompletionChunks(chunks: AsyncIterable<CompletionCh
 
   // A few servers leave out `index`: match a repeated id, else treat the chunk as the last call's continuation.
   const streamIndexWithoutIndex = (id: string | undefined): number => {
-    for (const [streamIndex, index] of toolByStreamIndex) if (id && (builder.block(index) as ToolCall).id === id) return streamIndex;
+    for (const [streamIndex, index] of toolByStreamIndex)
+      if (id && (builder.block(index) as ToolCall).id === id) return streamIndex;
     if (id || toolByStreamIndex.size === 0) return toolByStreamIndex.size;
     return toolByStreamIndex.size - 1;
   };
 
   for await (const chunk of chunks) {
     if (chunk === null || typeof chunk !== "object") continue;
-    if (message.responseId === undefined && typeof chunk.id === "string" && chunk.id !== "") message.responseId = chunk.id;
+    if (message.responseId === undefined && typeof chunk.id === "string" && chunk.id !== "")
+      message.responseId = chunk.id;
     if (chunk.usage) message.usage = usageFrom(chunk.usage, model);
     const choice = chunk.choices?.[0];
     if (choice === undefined) continue;
@@ -123,7 +130,8 @@ export async function consumeCompletionChunks(chunks: AsyncIterable<CompletionCh
     if (block.id === "") block.id = `call_${streamIndex}_${shortHash(`${message.responseId ?? ""}:${streamIndex}`)}`;
   }
   builder.closeAll();
-  if (finishReason === undefined) throw new Error("The stream ended before the model finished its answer (no finish_reason)");
+  if (finishReason === undefined)
+    throw new Error("The stream ended before the model finished its answer (no finish_reason)");
   const stop = stopReasonOf(finishReason);
   message.stopReason = stop.reason === "stop" && toolByStreamIndex.size > 0 ? "toolUse" : stop.reason;
   if (stop.errorMessage !== undefined) message.errorMessage = stop.errorMessage;
@@ -134,13 +142,17 @@ export async function consumeCompletionChunks(chunks: AsyncIterable<CompletionCh
  * signature, so the text goes back in the same field). Servers that send the same text in two fields
  * (`reasoning` and `reasoning_details`) are read from the first one only.
  */
-function reasoningText(delta: NonNullable<NonNullable<CompletionChunk["choices"]>[number]["delta"]>): { field: string; text: string } | undefined {
+function reasoningText(
+  delta: NonNullable<NonNullable<CompletionChunk["choices"]>[number]["delta"]>,
+): { field: string; text: string } | undefined {
   for (const field of REASONING_FIELDS) {
     const value = delta[field];
     if (typeof value === "string" && value !== "") return { field, text: value };
   }
   const text = (delta.reasoning_details ?? [])
-    .map((d) => (d.type === "reasoning.text" ? (d.text ?? "") : d.type === "reasoning.summary" ? (d.summary ?? "") : ""))
+    .map((d) =>
+      d.type === "reasoning.text" ? (d.text ?? "") : d.type === "reasoning.summary" ? (d.summary ?? "") : "",
+    )
     .join("");
   return text === "" ? undefined : { field: "reasoning", text };
 }

@@ -4,7 +4,19 @@
  * session-keyed prompt caching. Pure: no I/O, so tests can check every field.
  */
 import { prepareHistory } from "pi-host";
-import type { AssistantMessage, Context, ImageContent, Message, Model, StreamOptions, TextContent, ThinkingContent, ToolCall, ToolResultMessage, ToolSpec } from "pi-host";
+import type {
+  AssistantMessage,
+  Context,
+  ImageContent,
+  Message,
+  Model,
+  StreamOptions,
+  TextContent,
+  ThinkingContent,
+  ToolCall,
+  ToolResultMessage,
+  ToolSpec,
+} from "pi-host";
 import type { ResolvedCompletionsCompat } from "./completions-compat.js";
 import { reasoningEffort } from "./reasoning-effort.js";
 import { imageDataUrl, wellFormed } from "./text.js";
@@ -25,15 +37,26 @@ const TOOL_IMAGES_NOTE = "Attached image(s) from tool result:";
 const BRIDGE_AFTER_TOOL_RESULTS = "I have processed the tool results.";
 
 /** The body for one request to `model`. */
-export function buildCompletionsBody(model: Model, context: Context, options: StreamOptions, compat: ResolvedCompletionsCompat): CompletionsBody {
+export function buildCompletionsBody(
+  model: Model,
+  context: Context,
+  options: StreamOptions,
+  compat: ResolvedCompletionsCompat,
+): CompletionsBody {
   const history = prepareHistory(context.messages, model, completionsToolCallId);
-  const body: CompletionsBody = { model: model.id, messages: toChatMessages(history, context.systemPrompt, model, compat), stream: true };
+  const body: CompletionsBody = {
+    model: model.id,
+    messages: toChatMessages(history, context.systemPrompt, model, compat),
+    stream: true,
+  };
   if (compat.supportsUsageInStreaming) body.stream_options = { include_usage: true };
   if (compat.supportsStore) body.store = false;
-  const maxTokens = options.maxTokens ?? (model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : undefined);
+  const maxTokens =
+    options.maxTokens ?? (model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : undefined);
   if (maxTokens !== undefined) body[compat.maxTokensField] = maxTokens;
   if (options.temperature !== undefined) body.temperature = options.temperature;
-  if (context.tools !== undefined && context.tools.length > 0) body.tools = context.tools.map((tool) => functionTool(tool, compat));
+  if (context.tools !== undefined && context.tools.length > 0)
+    body.tools = context.tools.map((tool) => functionTool(tool, compat));
   applyReasoning(body, model, compat, options);
   if (compat.sendsPromptCacheKey && options.sessionId !== undefined && options.cacheRetention !== "none") {
     body.prompt_cache_key = options.sessionId;
@@ -50,7 +73,12 @@ function functionTool(tool: ToolSpec, compat: ResolvedCompletionsCompat): Record
 }
 
 /** Asks for reasoning the way the server expects; nothing at all for models that do not reason. */
-function applyReasoning(body: CompletionsBody, model: Model, compat: ResolvedCompletionsCompat, options: StreamOptions): void {
+function applyReasoning(
+  body: CompletionsBody,
+  model: Model,
+  compat: ResolvedCompletionsCompat,
+  options: StreamOptions,
+): void {
   if (!model.reasoning) return;
   const effort = reasoningEffort(options.reasoning);
   switch (compat.thinkingFormat) {
@@ -75,10 +103,18 @@ function applyReasoning(body: CompletionsBody, model: Model, compat: ResolvedCom
 }
 
 /** The `messages` array: system prompt first, then the history in Chat Completions roles. */
-export function toChatMessages(history: readonly Message[], systemPrompt: string | undefined, model: Model, compat: ResolvedCompletionsCompat): ChatMessage[] {
+export function toChatMessages(
+  history: readonly Message[],
+  systemPrompt: string | undefined,
+  model: Model,
+  compat: ResolvedCompletionsCompat,
+): ChatMessage[] {
   const out: ChatMessage[] = [];
   if (systemPrompt !== undefined && systemPrompt !== "") {
-    out.push({ role: model.reasoning && compat.supportsDeveloperRole ? "developer" : "system", content: wellFormed(systemPrompt) });
+    out.push({
+      role: model.reasoning && compat.supportsDeveloperRole ? "developer" : "system",
+      content: wellFormed(systemPrompt),
+    });
   }
   let afterToolResults = false;
   for (let i = 0; i < history.length; i++) {
@@ -92,7 +128,8 @@ export function toChatMessages(history: readonly Message[], systemPrompt: string
       continue;
     }
     if (message.role === "user") {
-      if (afterToolResults && compat.requiresAssistantAfterToolResult) out.push({ role: "assistant", content: BRIDGE_AFTER_TOOL_RESULTS });
+      if (afterToolResults && compat.requiresAssistantAfterToolResult)
+        out.push({ role: "assistant", content: BRIDGE_AFTER_TOOL_RESULTS });
       const user = userMessage(message.content);
       if (user !== undefined) out.push(user);
     } else {
@@ -109,7 +146,11 @@ function userMessage(content: string | Array<TextContent | ImageContent>): ChatM
   if (content.length === 0) return undefined;
   return {
     role: "user",
-    content: content.map((part) => (part.type === "text" ? { type: "text", text: wellFormed(part.text) } : { type: "image_url", image_url: { url: imageDataUrl(part) } })),
+    content: content.map((part) =>
+      part.type === "text"
+        ? { type: "text", text: wellFormed(part.text) }
+        : { type: "image_url", image_url: { url: imageDataUrl(part) } },
+    ),
   };
 }
 
@@ -123,7 +164,9 @@ function assistantMessage(message: AssistantMessage, compat: ResolvedCompletions
     .filter((b): b is TextContent => b.type === "text" && b.text.trim() !== "")
     .map((b) => wellFormed(b.text))
     .join("\n\n");
-  const thinking = message.content.filter((b): b is ThinkingContent => b.type === "thinking" && b.thinking.trim() !== "");
+  const thinking = message.content.filter(
+    (b): b is ThinkingContent => b.type === "thinking" && b.thinking.trim() !== "",
+  );
   const toolCalls = message.content.filter((b): b is ToolCall => b.type === "toolCall");
   const out: ChatMessage = { role: "assistant", content: text === "" ? null : text };
 
@@ -136,9 +179,15 @@ function assistantMessage(message: AssistantMessage, compat: ResolvedCompletions
   if (compat.replaysReasoningContent && out.reasoning_content === undefined) out.reasoning_content = "";
 
   if (toolCalls.length > 0) {
-    out.tool_calls = toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
+    out.tool_calls = toolCalls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+    }));
     // OpenRouter returns encrypted reasoning per tool call; it must come back with the call.
-    const details = toolCalls.flatMap((call) => (call.thoughtSignature !== undefined ? parsedOrNothing(call.thoughtSignature) : []));
+    const details = toolCalls.flatMap((call) =>
+      call.thoughtSignature !== undefined ? parsedOrNothing(call.thoughtSignature) : [],
+    );
     if (details.length > 0) out.reasoning_details = details;
   }
   if (out.content === null && out.tool_calls === undefined) return undefined;
@@ -149,7 +198,12 @@ function assistantMessage(message: AssistantMessage, compat: ResolvedCompletions
  * Tool results become `tool` messages, one per call, in order. Their content must be text, so images go
  * in a user message right after the run (when the model accepts images). Returns whether it added one.
  */
-function pushToolResults(out: ChatMessage[], run: ToolResultMessage[], model: Model, compat: ResolvedCompletionsCompat): boolean {
+function pushToolResults(
+  out: ChatMessage[],
+  run: ToolResultMessage[],
+  model: Model,
+  compat: ResolvedCompletionsCompat,
+): boolean {
   const images: ImageContent[] = [];
   for (const result of run) {
     const text = result.content
@@ -157,14 +211,24 @@ function pushToolResults(out: ChatMessage[], run: ToolResultMessage[], model: Mo
       .map((b) => b.text)
       .join("\n");
     const resultImages = result.content.filter((b): b is ImageContent => b.type === "image");
-    const message: ChatMessage = { role: "tool", tool_call_id: result.toolCallId, content: wellFormed(text !== "" ? text : resultImages.length > 0 ? "(see attached image)" : "") };
+    const message: ChatMessage = {
+      role: "tool",
+      tool_call_id: result.toolCallId,
+      content: wellFormed(text !== "" ? text : resultImages.length > 0 ? "(see attached image)" : ""),
+    };
     if (compat.requiresToolResultName) message.name = result.toolName;
     out.push(message);
     if (model.input.includes("image")) images.push(...resultImages);
   }
   if (images.length === 0) return false;
   if (compat.requiresAssistantAfterToolResult) out.push({ role: "assistant", content: BRIDGE_AFTER_TOOL_RESULTS });
-  out.push({ role: "user", content: [{ type: "text", text: TOOL_IMAGES_NOTE }, ...images.map((image) => ({ type: "image_url", image_url: { url: imageDataUrl(image) } }))] });
+  out.push({
+    role: "user",
+    content: [
+      { type: "text", text: TOOL_IMAGES_NOTE },
+      ...images.map((image) => ({ type: "image_url", image_url: { url: imageDataUrl(image) } })),
+    ],
+  });
   return true;
 }
 

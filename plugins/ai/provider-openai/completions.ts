@@ -9,7 +9,8 @@ import { buildCompletionsBody, type CompletionsBody } from "./completions-reques
 import { runStream, type WireFormat } from "./run-stream.js";
 
 const chatCompletions: WireFormat<CompletionsBody, CompletionChunk> = {
-  buildBody: (model, context, options) => buildCompletionsBody(model, context, options, resolveCompletionsCompat(model)),
+  buildBody: (model, context, options) =>
+    buildCompletionsBody(model, context, options, resolveCompletionsCompat(model)),
   headers: () => ({}),
   send: async (client: OpenAI, body, signal) => {
     const params = body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
@@ -21,5 +22,6 @@ const chatCompletions: WireFormat<CompletionsBody, CompletionChunk> = {
 /** Streams one answer over Chat Completions. */
 export const openAICompletionsProvider: AiProvider = {
   api: "openai-completions",
-  stream: (model: Model, context: Context, options?: StreamOptions) => runStream(chatCompletions, model, context, options),
+  stream: (model: Model, context: Context, options?: StreamOptions) =>
+    runStream(chatCompletions, model, context, options),
 };

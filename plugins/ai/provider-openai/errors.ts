@@ -29,7 +29,8 @@ export function describeError(error: unknown, context: ErrorContext): string {
   if (error instanceof Error) {
     const message = withDetails(error);
     // A socket that closes under a running stream surfaces as a bare "terminated"; say what happened.
-    const dropped = context.streaming && typeof (error as { status?: unknown }).status !== "number" && isTransientError(error);
+    const dropped =
+      context.streaming && typeof (error as { status?: unknown }).status !== "number" && isTransientError(error);
     return dropped ? `The connection dropped mid-stream: ${message}` : message;
   }
   if (typeof error === "string") return error;
@@ -49,7 +50,8 @@ function withDetails(error: Error): string {
   if (typeof raw === "string" && raw !== "" && !message.includes(raw)) details.push(raw);
   let cause = error.cause;
   for (let depth = 0; cause instanceof Error && depth < 4; depth++, cause = cause.cause) {
-    if (cause.message !== "" && !message.includes(cause.message) && !details.includes(cause.message)) details.push(cause.message);
+    if (cause.message !== "" && !message.includes(cause.message) && !details.includes(cause.message))
+      details.push(cause.message);
   }
   const text = details.length === 0 ? message : `${message} (${details.join("; ")})`;
   return text.replace(/\s*\n\s*/g, " ");

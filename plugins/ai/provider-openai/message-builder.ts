@@ -4,7 +4,13 @@
  * event objects. It also remembers whether any content reached the consumer: after that, a failed
  * request can no longer be retried transparently.
  */
-import { type AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, parseToolArguments } from "pi-host";
+import {
+  type AssistantEventStream,
+  emptyUsage,
+  newAssistantMessage,
+  parsePartialJson,
+  parseToolArguments,
+} from "pi-host";
 import type { AssistantMessage, Model, TextContent, ThinkingContent, ToolCall } from "pi-host";
 
 /** Builds the message and pushes its events into `events`. */

@@ -18,7 +18,9 @@ export class RequestSetupError extends Error {
 export function requireApiKey(model: Model, options: StreamOptions): string {
   const key = options.apiKey;
   if (key === undefined || key.trim() === "") {
-    throw new RequestSetupError(`No API key for provider "${model.provider}": pass --api-key, add it to auth.json, or set the provider's API key environment variable`);
+    throw new RequestSetupError(
+      `No API key for provider "${model.provider}": pass --api-key, add it to auth.json, or set the provider's API key environment variable`,
+    );
   }
   return key;
 }
@@ -26,7 +28,9 @@ export function requireApiKey(model: Model, options: StreamOptions): string {
 /** Checks the model's base URL (empty means OpenAI's default) and the context's shape. */
 export function checkRequest(model: Model, context: Context): void {
   if (model.baseUrl !== "" && !/^https?:\/\/[^/\s]+/i.test(model.baseUrl ?? "")) {
-    throw new RequestSetupError(`Model "${model.provider}/${model.id}" has an invalid baseUrl ${JSON.stringify(model.baseUrl)}: expected an http:// or https:// URL such as "http://localhost:11434/v1"`);
+    throw new RequestSetupError(
+      `Model "${model.provider}/${model.id}" has an invalid baseUrl ${JSON.stringify(model.baseUrl)}: expected an http:// or https:// URL such as "http://localhost:11434/v1"`,
+    );
   }
   if (context === null || typeof context !== "object" || !Array.isArray(context.messages)) {
     throw new RequestSetupError("The request context has no `messages` array");

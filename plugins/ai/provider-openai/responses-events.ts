@@ -45,13 +45,19 @@ interface ResponseSnapshot {
 }
 
 /** Reads every event; throws on `error` / `response.failed` and when the stream ends without a verdict. */
-export async function consumeResponsesEvents(events: AsyncIterable<ResponsesEvent>, builder: MessageBuilder, model: Model, signal?: AbortSignal): Promise<void> {
+export async function consumeResponsesEvents(
+  events: AsyncIterable<ResponsesEvent>,
+  builder: MessageBuilder,
+  model: Model,
+  signal?: AbortSignal,
+): Promise<void> {
   const message = builder.message;
   /** Content index of the block each output item (by output_index) fills. */
   const blocks = new Map<number, number>();
   let finished = false;
 
-  const blockOf = (event: ResponsesEvent): number | undefined => (event.output_index === undefined ? undefined : blocks.get(event.output_index));
+  const blockOf = (event: ResponsesEvent): number | undefined =>
+    event.output_index === undefined ? undefined : blocks.get(event.output_index);
 
   for await (const event of events) {
     switch (event.type) {
@@ -80,7 +86,8 @@ export async function consumeResponsesEvents(events: AsyncIterable<ResponsesEven
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta": {
         const index = blockOf(event);
-        if (index !== undefined && builder.block(index).type === "thinking") builder.appendThinking(index, event.delta ?? "");
+        if (index !== undefined && builder.block(index).type === "thinking")
+          builder.appendThinking(index, event.delta ?? "");
         break;
       }
       case "response.output_text.delta":
@@ -91,7 +98,8 @@ export async function consumeResponsesEvents(events: AsyncIterable<ResponsesEven
       }
       case "response.function_call_arguments.delta": {
         const index = blockOf(event);
-        if (index !== undefined && builder.block(index).type === "toolCall") builder.appendToolArguments(index, event.delta ?? "");
+        if (index !== undefined && builder.block(index).type === "toolCall")
+          builder.appendToolArguments(index, event.delta ?? "");
         break;
       }
       case "response.function_call_arguments.done": {
@@ -112,7 +120,9 @@ export async function consumeResponsesEvents(events: AsyncIterable<ResponsesEven
       case "response.failed":
         throw new Error(failureText(event.response));
       case "error":
-        throw new Error(`${event.code ? `${event.code}: ` : ""}${event.message ?? "the provider reported an error without a message"}`);
+        throw new Error(
+          `${event.code ? `${event.code}: ` : ""}${event.message ?? "the provider reported an error without a message"}`,
+        );
       default:
         break;
     }
@@ -131,7 +141,9 @@ function finishItem(event: ResponsesEvent, index: number | undefined, builder: M
     const content = (item.content ?? []).map((part) => part.text ?? "").join("\n\n");
     builder.closeThinking(index, summary || content || undefined, JSON.stringify(item));
   } else if (item.type === "message") {
-    const text = (item.content ?? []).map((part) => (part.type === "refusal" ? (part.refusal ?? "") : (part.text ?? ""))).join("");
+    const text = (item.content ?? [])
+      .map((part) => (part.type === "refusal" ? (part.refusal ?? "") : (part.text ?? "")))
+      .join("");
     builder.closeText(index, text, item.id);
   } else if (item.type === "function_call") {
     const block = builder.block(index) as ToolCall;

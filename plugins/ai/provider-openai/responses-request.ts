@@ -5,7 +5,17 @@
  * requested with its encrypted content and carried in the session instead. Pure: no I/O.
  */
 import { isSameModel, prepareHistory } from "pi-host";
-import type { AssistantMessage, Context, ImageContent, Message, Model, StreamOptions, TextContent, ToolResultMessage, ToolSpec } from "pi-host";
+import type {
+  AssistantMessage,
+  Context,
+  ImageContent,
+  Message,
+  Model,
+  StreamOptions,
+  TextContent,
+  ToolResultMessage,
+  ToolSpec,
+} from "pi-host";
 import { reasoningEffort } from "./reasoning-effort.js";
 import { imageDataUrl, wellFormed } from "./text.js";
 import { callIdPart, itemIdPart, responsesToolCallId } from "./tool-call-ids.js";
@@ -22,12 +32,19 @@ const DEFAULT_MAX_TOKENS_CAP = 32_000;
 /** The body for one request to `model`. */
 export function buildResponsesBody(model: Model, context: Context, options: StreamOptions): ResponsesBody {
   const history = prepareHistory(context.messages, model, responsesToolCallId);
-  const body: ResponsesBody = { model: model.id, input: toInputItems(history, context.systemPrompt, model), stream: true, store: false };
+  const body: ResponsesBody = {
+    model: model.id,
+    input: toInputItems(history, context.systemPrompt, model),
+    stream: true,
+    store: false,
+  };
   if (options.sessionId !== undefined && options.cacheRetention !== "none") {
     body.prompt_cache_key = options.sessionId;
-    if (options.cacheRetention === "long" && model.compat?.supportsLongCacheRetention !== false) body.prompt_cache_retention = "24h";
+    if (options.cacheRetention === "long" && model.compat?.supportsLongCacheRetention !== false)
+      body.prompt_cache_retention = "24h";
   }
-  const maxTokens = options.maxTokens ?? (model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : undefined);
+  const maxTokens =
+    options.maxTokens ?? (model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : undefined);
   if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
   if (options.temperature !== undefined) body.temperature = options.temperature;
   if (context.tools !== undefined && context.tools.length > 0) body.tools = context.tools.map(functionTool);
@@ -49,13 +66,20 @@ export function responsesHeaders(model: Model, options: StreamOptions): Record<s
 }
 
 function functionTool(tool: ToolSpec): InputItem {
-  return { type: "function", name: tool.name, description: tool.description, parameters: tool.parameters, strict: false };
+  return {
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    strict: false,
+  };
 }
 
 /** The `input` array: the system prompt, then each message as the item types the API defines. */
 export function toInputItems(history: readonly Message[], systemPrompt: string | undefined, model: Model): InputItem[] {
   const items: InputItem[] = [];
-  if (systemPrompt !== undefined && systemPrompt !== "") items.push({ role: model.reasoning ? "developer" : "system", content: wellFormed(systemPrompt) });
+  if (systemPrompt !== undefined && systemPrompt !== "")
+    items.push({ role: model.reasoning ? "developer" : "system", content: wellFormed(systemPrompt) });
   for (const message of history) {
     if (message.role === "user") {
       const user = userItem(message.content);
@@ -76,7 +100,9 @@ function userItem(content: string | Array<TextContent | ImageContent>): InputIte
 }
 
 function inputPart(part: TextContent | ImageContent): InputItem {
-  return part.type === "text" ? { type: "input_text", text: wellFormed(part.text) } : { type: "input_image", detail: "auto", image_url: imageDataUrl(part) };
+  return part.type === "text"
+    ? { type: "input_text", text: wellFormed(part.text) }
+    : { type: "input_image", detail: "auto", image_url: imageDataUrl(part) };
 }
 
 /**
@@ -98,12 +124,23 @@ function assistantItems(message: AssistantMessage, model: Model): InputItem[] {
       if (signature === undefined) {
         items.push({ role: "assistant", content: wellFormed(block.text) });
       } else {
-        const item: InputItem = { type: "message", role: "assistant", id: signature.id, status: "completed", content: [{ type: "output_text", text: wellFormed(block.text), annotations: [] }] };
+        const item: InputItem = {
+          type: "message",
+          role: "assistant",
+          id: signature.id,
+          status: "completed",
+          content: [{ type: "output_text", text: wellFormed(block.text), annotations: [] }],
+        };
         if (signature.phase !== undefined) item.phase = signature.phase;
         items.push(item);
       }
     } else {
-      const call: InputItem = { type: "function_call", call_id: callIdPart(block.id), name: block.name, arguments: JSON.stringify(block.arguments) };
+      const call: InputItem = {
+        type: "function_call",
+        call_id: callIdPart(block.id),
+        name: block.name,
+        arguments: JSON.stringify(block.arguments),
+      };
       const itemId = itemIdPart(block.id);
       if (itemId !== undefined && !dropCallItemIds) call.id = itemId;
       items.push(call);
@@ -116,7 +153,9 @@ function assistantItems(message: AssistantMessage, model: Model): InputItem[] {
 function reasoningItem(signature: string): InputItem | undefined {
   try {
     const item = JSON.parse(signature) as unknown;
-    return item !== null && typeof item === "object" && (item as { type?: unknown }).type === "reasoning" ? (item as InputItem) : undefined;
+    return item !== null && typeof item === "object" && (item as { type?: unknown }).type === "reasoning"
+      ? (item as InputItem)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -128,7 +167,8 @@ function parseTextSignature(signature: string | undefined): { id: string; phase?
   if (signature.startsWith("{")) {
     try {
       const parsed = JSON.parse(signature) as { id?: unknown; phase?: unknown };
-      if (typeof parsed.id === "string") return typeof parsed.phase === "string" ? { id: parsed.id, phase: parsed.phase } : { id: parsed.id };
+      if (typeof parsed.id === "string")
+        return typeof parsed.phase === "string" ? { id: parsed.id, phase: parsed.phase } : { id: parsed.id };
     } catch {
       return undefined;
     }
@@ -150,5 +190,9 @@ function functionCallOutput(result: ToolResultMessage, model: Model): InputItem 
     for (const image of images) parts.push(inputPart(image));
     return { type: "function_call_output", call_id: callId, output: parts };
   }
-  return { type: "function_call_output", call_id: callId, output: wellFormed(text !== "" ? text : images.length > 0 ? "(see attached image)" : "") };
+  return {
+    type: "function_call_output",
+    call_id: callId,
+    output: wellFormed(text !== "" ? text : images.length > 0 ? "(see attached image)" : ""),
+  };
 }

@@ -24,11 +24,21 @@ export interface WireFormat<Body, Event> {
    * Reads the events into the message; throws when the stream reports a failure or ends early. Returns
    * at once, leaving blocks open, when `signal` fired (the SDK then ends its iterator without an error).
    */
-  consume(events: AsyncIterable<Event>, builder: MessageBuilder, model: Model, signal: AbortSignal | undefined): Promise<void>;
+  consume(
+    events: AsyncIterable<Event>,
+    builder: MessageBuilder,
+    model: Model,
+    signal: AbortSignal | undefined,
+  ): Promise<void>;
 }
 
 /** Streams one assistant message over `format`. Never throws; failures end in an `error` event. */
-export function runStream<Body, Event>(format: WireFormat<Body, Event>, model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
+export function runStream<Body, Event>(
+  format: WireFormat<Body, Event>,
+  model: Model,
+  context: Context,
+  options: StreamOptions = {},
+): AssistantStream {
   const events = new AssistantEventStream();
   const builder = new MessageBuilder(events, model);
   const logs = new SdkLogSink();
@@ -67,7 +77,8 @@ export function runStream<Body, Event>(format: WireFormat<Body, Event>, model: M
     );
     // The SDK ends its iterator quietly when the signal fires; an abort must still read as one.
     if (signal?.aborted) throw new Error("Request was aborted");
-    if (builder.message.stopReason === "error") throw new Error(builder.message.errorMessage ?? "The provider ended the answer with an error");
+    if (builder.message.stopReason === "error")
+      throw new Error(builder.message.errorMessage ?? "The provider ended the answer with an error");
     builder.finish();
   };
 

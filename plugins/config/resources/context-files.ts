@@ -37,7 +37,11 @@ export async function findContextFiles(
 }
 
 /** The first readable candidate in `folder`. */
-async function contextFileIn(files: FileCache, folder: string, diagnostics: ResourceDiagnostic[]): Promise<ContextFile | undefined> {
+async function contextFileIn(
+  files: FileCache,
+  folder: string,
+  diagnostics: ResourceDiagnostic[],
+): Promise<ContextFile | undefined> {
   for (const name of CANDIDATES) {
     const path = join(folder, name);
     try {

@@ -64,12 +64,15 @@ function parseMapping(lines: string[], firstLineNumber: number): Record<string, 
 /** A value from the rest of its key's line and the indented lines under it (trailing blank lines included). */
 function parseValue(inline: string, lines: string[], lineNumber: number): unknown {
   // Trailing blank lines belong to the value only for a keeping (`|+`, `>+`) block scalar.
-  if (/^[|>][+-]?[1-9]?[+-]?(\s+#.*)?$/.test(inline)) return blockScalar(inline, inline.split("#")[0].includes("+") ? lines : withoutTrailingBlanks(lines));
+  if (/^[|>][+-]?[1-9]?[+-]?(\s+#.*)?$/.test(inline))
+    return blockScalar(inline, inline.split("#")[0].includes("+") ? lines : withoutTrailingBlanks(lines));
   const block = withoutTrailingBlanks(lines);
   if (inline === "" || inline.startsWith("#")) return block.length === 0 ? null : parseNested(block, lineNumber + 1);
   if (inline.startsWith('"')) return doubleQuoted([inline, ...block.map((l) => l.trim())].join(" "), lineNumber);
   if (inline.startsWith("'")) return singleQuoted([inline, ...block.map((l) => l.trim())].join(" "), lineNumber);
-  const folded = [stripComment(inline), ...block.map((l) => stripComment(l.trim()))].filter((part) => part !== "").join(" ");
+  const folded = [stripComment(inline), ...block.map((l) => stripComment(l.trim()))]
+    .filter((part) => part !== "")
+    .join(" ");
   return plainScalar(folded);
 }
 
@@ -78,10 +81,13 @@ function parseNested(block: string[], firstLineNumber: number): unknown {
   const indent = Math.min(...block.filter((l) => l.trim() !== "").map((l) => l.length - l.trimStart().length));
   const dedented = block.map((l) => l.slice(indent));
   if (dedented.find((l) => l.trim() !== "")!.startsWith("- ") || dedented.find((l) => l.trim() !== "") === "-") {
-    return dedented.filter((l) => !isBlankOrComment(l)).map((l, n) => {
-      if (!l.startsWith("-")) throw new FrontmatterError(`line ${firstLineNumber + n}: expected "- item" in the list`);
-      return parseValue(l.slice(1).trim(), [], firstLineNumber + n);
-    });
+    return dedented
+      .filter((l) => !isBlankOrComment(l))
+      .map((l, n) => {
+        if (!l.startsWith("-"))
+          throw new FrontmatterError(`line ${firstLineNumber + n}: expected "- item" in the list`);
+        return parseValue(l.slice(1).trim(), [], firstLineNumber + n);
+      });
   }
   return parseMapping(dedented, firstLineNumber);
 }
@@ -110,7 +116,8 @@ function blockScalar(header: string, block: string[]): string {
 function doubleQuoted(text: string, lineNumber: number): string {
   const end = closingQuote(text);
   if (end === -1) throw new FrontmatterError(`line ${lineNumber}: unterminated "double-quoted" value`);
-  if (stripComment(text.slice(end + 1).trim()) !== "") throw new FrontmatterError(`line ${lineNumber}: unexpected text after the closing quote`);
+  if (stripComment(text.slice(end + 1).trim()) !== "")
+    throw new FrontmatterError(`line ${lineNumber}: unexpected text after the closing quote`);
   try {
     return JSON.parse(text.slice(0, end + 1).replace(/\t/g, "\\t")) as string;
   } catch {
@@ -127,7 +134,8 @@ function singleQuoted(text: string, lineNumber: number): string {
       out += "'";
       i++;
     } else {
-      if (stripComment(text.slice(i + 1).trim()) !== "") throw new FrontmatterError(`line ${lineNumber}: unexpected text after the closing quote`);
+      if (stripComment(text.slice(i + 1).trim()) !== "")
+        throw new FrontmatterError(`line ${lineNumber}: unexpected text after the closing quote`);
       return out;
     }
   }

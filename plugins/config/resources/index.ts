@@ -38,7 +38,11 @@ export default definePlugin({
     noContextFiles: Type.Boolean({ default: false }),
     /** More packages' skill and template paths (absolute); the host's installed packages come on top. */
     packages: Type.Array(
-      Type.Object({ name: Type.String({ minLength: 1 }), skills: Type.Array(Type.String({ minLength: 1 })), prompts: Type.Array(Type.String({ minLength: 1 })) }),
+      Type.Object({
+        name: Type.String({ minLength: 1 }),
+        skills: Type.Array(Type.String({ minLength: 1 })),
+        prompts: Type.Array(Type.String({ minLength: 1 })),
+      }),
       { default: [] },
     ),
   }),

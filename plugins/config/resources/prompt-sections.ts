@@ -23,7 +23,8 @@ export function toolsSectionText(tools: PromptInput["tools"]): string {
     if (text !== "" && !guidelines.includes(text)) guidelines.push(text);
   };
   if (names.has("bash")) {
-    if (EXPLORATION_TOOLS.some((name) => names.has(name))) add("Prefer the grep, find and ls tools to bash for exploring files: they are faster and respect .gitignore.");
+    if (EXPLORATION_TOOLS.some((name) => names.has(name)))
+      add("Prefer the grep, find and ls tools to bash for exploring files: they are faster and respect .gitignore.");
     else add("Use bash for file operations such as ls, rg and find.");
   }
   for (const tool of tools) for (const guideline of tool.guidelines ?? []) add(guideline);
@@ -33,7 +34,8 @@ export function toolsSectionText(tools: PromptInput["tools"]): string {
 }
 
 /** The heading that opens section 40. */
-export const CONTEXT_HEADING = "# Project Context\n\nInstructions and conventions for this project, from its context files:";
+export const CONTEXT_HEADING =
+  "# Project Context\n\nInstructions and conventions for this project, from its context files:";
 
 /** One context file of section 40, under its path. */
 export function contextFileText(file: ContextFile): string {
@@ -48,7 +50,13 @@ export function skillsSectionText(skills: LoadedSkill[]): string {
   const listed = skills.filter((s) => s.disableModelInvocation !== true);
   if (listed.length === 0) return "";
   const entries = listed.map((s) =>
-    ["  <skill>", `    <name>${escapeXml(s.name)}</name>`, `    <description>${escapeXml(s.description)}</description>`, `    <location>${escapeXml(s.path)}</location>`, "  </skill>"].join("\n"),
+    [
+      "  <skill>",
+      `    <name>${escapeXml(s.name)}</name>`,
+      `    <description>${escapeXml(s.description)}</description>`,
+      `    <location>${escapeXml(s.path)}</location>`,
+      "  </skill>",
+    ].join("\n"),
   );
   return [
     "The skills below give specialised instructions for particular tasks.",
@@ -72,5 +80,10 @@ function firstLine(text: string): string {
 }
 
 function escapeXml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
 }

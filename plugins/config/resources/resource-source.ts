@@ -16,7 +16,14 @@ import { DEFAULT_PREAMBLE } from "./default-preamble.js";
 import { DiagnosticReporter, type ResourceDiagnostic } from "./diagnostics.js";
 import { FileCache, type FileAccess } from "./file-cache.js";
 import { appendPromptFiles, flagText, systemPromptFile } from "./prompt-files.js";
-import { CONTEXT_HEADING, contextFileText, environmentSectionText, SECTION_ORDER, skillsSectionText, toolsSectionText } from "./prompt-sections.js";
+import {
+  CONTEXT_HEADING,
+  contextFileText,
+  environmentSectionText,
+  SECTION_ORDER,
+  skillsSectionText,
+  toolsSectionText,
+} from "./prompt-sections.js";
 import { findSkills, type LoadedSkill, type PackageResources } from "./skills.js";
 import { findTemplates } from "./templates.js";
 
@@ -63,7 +70,10 @@ export class FileResourceSource implements ResourceSource {
     const diagnostics: ResourceDiagnostic[] = [];
     const sections: PromptSection[] = [];
 
-    const override = input.systemPromptOverride === undefined ? undefined : await flagText(this.files, input.systemPromptOverride, cwd, "--system-prompt", diagnostics);
+    const override =
+      input.systemPromptOverride === undefined
+        ? undefined
+        : await flagText(this.files, input.systemPromptOverride, cwd, "--system-prompt", diagnostics);
     const project = await this.projectApplies(cwd);
     const preamble = override ?? (await systemPromptFile(this.files, cwd, agentDir, diagnostics, project));
     if (preamble !== undefined) {
@@ -84,16 +94,27 @@ export class FileResourceSource implements ResourceSource {
     if (!this.options.noContextFiles) {
       const context = await findContextFiles(this.files, cwd, agentDir);
       diagnostics.push(...context.diagnostics);
-      if (context.files.length > 0) sections.push({ order: SECTION_ORDER.context, source: "project context", text: CONTEXT_HEADING });
+      if (context.files.length > 0)
+        sections.push({ order: SECTION_ORDER.context, source: "project context", text: CONTEXT_HEADING });
       for (const file of context.files) {
-        sections.push({ order: SECTION_ORDER.context, source: `${basename(file.path)}: ${file.path}`, text: contextFileText(file) });
+        sections.push({
+          order: SECTION_ORDER.context,
+          source: `${basename(file.path)}: ${file.path}`,
+          text: contextFileText(file),
+        });
       }
     }
 
-    const skillsText = input.tools.some((t) => t.name === "read") ? skillsSectionText(input.skills as LoadedSkill[]) : "";
+    const skillsText = input.tools.some((t) => t.name === "read")
+      ? skillsSectionText(input.skills as LoadedSkill[])
+      : "";
     if (skillsText !== "") sections.push({ order: SECTION_ORDER.skills, source: "skills", text: skillsText });
 
-    sections.push({ order: SECTION_ORDER.environment, source: "environment", text: environmentSectionText(cwd, input.now) });
+    sections.push({
+      order: SECTION_ORDER.environment,
+      source: "environment",
+      text: environmentSectionText(cwd, input.now),
+    });
     this.reporter.update(`prompt ${cwd}`, diagnostics);
     return sections;
   }
@@ -101,7 +122,15 @@ export class FileResourceSource implements ResourceSource {
   async skills(cwd: string): Promise<Skill[]> {
     const { agentDir, homeDir, skillPaths, noSkills, packages = [] } = this.options;
     const includeProject = await this.projectApplies(cwd);
-    const scan = await findSkills(this.files, { cwd, agentDir, homeDir, skillPaths, noSkills, packages, includeProject });
+    const scan = await findSkills(this.files, {
+      cwd,
+      agentDir,
+      homeDir,
+      skillPaths,
+      noSkills,
+      packages,
+      includeProject,
+    });
     this.reporter.update(`skills ${cwd}`, scan.diagnostics);
     return scan.skills;
   }
@@ -109,7 +138,14 @@ export class FileResourceSource implements ResourceSource {
   async templates(cwd: string): Promise<PromptTemplate[]> {
     const { agentDir, templatePaths, noTemplates, packages = [] } = this.options;
     const includeProject = await this.projectApplies(cwd);
-    const scan = await findTemplates(this.files, { cwd, agentDir, templatePaths, noTemplates, packages, includeProject });
+    const scan = await findTemplates(this.files, {
+      cwd,
+      agentDir,
+      templatePaths,
+      noTemplates,
+      packages,
+      includeProject,
+    });
     this.reporter.update(`templates ${cwd}`, scan.diagnostics);
     return scan.templates;
   }

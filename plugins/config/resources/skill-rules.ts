@@ -25,10 +25,15 @@ export function skillNameProblems(name: unknown, expected: string): string[] {
 
 /** Why `description` is not a valid skill description; an empty list when it is valid. */
 export function skillDescriptionProblems(description: unknown): string[] {
-  if (description === undefined || description === null || (typeof description === "string" && description.trim() === "")) {
+  if (
+    description === undefined ||
+    description === null ||
+    (typeof description === "string" && description.trim() === "")
+  ) {
     return ["description is required"];
   }
   if (typeof description !== "string") return ["description must be text"];
-  if (description.length > MAX_DESCRIPTION_LENGTH) return [`description exceeds ${MAX_DESCRIPTION_LENGTH} characters (${description.length})`];
+  if (description.length > MAX_DESCRIPTION_LENGTH)
+    return [`description exceeds ${MAX_DESCRIPTION_LENGTH} characters (${description.length})`];
   return [];
 }

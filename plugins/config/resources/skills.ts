@@ -69,7 +69,8 @@ export async function findSkills(files: FileCache, search: SkillSearch): Promise
     }
     await scan.folder(join(search.agentDir, "skills"), "pi", "user");
     await scan.folder(userAgentsDir, "agents", "user");
-    for (const pkg of search.packages ?? []) for (const path of pkg.skills) await scan.explicitPath(path, `package:${pkg.name}`);
+    for (const pkg of search.packages ?? [])
+      for (const path of pkg.skills) await scan.explicitPath(path, `package:${pkg.name}`);
   }
   for (const raw of search.skillPaths) await scan.explicitPath(resolveUserPath(raw, search.cwd), "flag");
   return { skills: scan.skills, diagnostics: scan.diagnostics };

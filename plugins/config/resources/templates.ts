@@ -44,7 +44,8 @@ const DESCRIPTION_FROM_BODY_MAX = 60;
 export async function findTemplates(files: FileCache, search: TemplateSearch): Promise<TemplateScan> {
   const found: LoadedTemplate[] = [];
   const diagnostics: ResourceDiagnostic[] = [];
-  const problem = (path: string, message: string): void => void diagnostics.push({ resource: "template", path, message });
+  const problem = (path: string, message: string): void =>
+    void diagnostics.push({ resource: "template", path, message });
 
   const loadFile = async (path: string, origin: string): Promise<void> => {
     const template = await loadTemplate(files, path, origin, problem);
@@ -78,7 +79,9 @@ export async function findTemplates(files: FileCache, search: TemplateSearch): P
     else if (info.kind === "file" && path.endsWith(".md")) await loadFile(path, origin);
     else problem(path, "prompt template path is not a folder or a markdown file");
   };
-  if (!search.noTemplates) for (const pkg of search.packages ?? []) for (const path of pkg.prompts) await loadPath(path, `package:${pkg.name}`);
+  if (!search.noTemplates)
+    for (const pkg of search.packages ?? [])
+      for (const path of pkg.prompts) await loadPath(path, `package:${pkg.name}`);
   for (const raw of search.templatePaths) await loadPath(resolveUserPath(raw, search.cwd), "flag");
   return { templates: found, diagnostics };
 }
@@ -108,18 +111,25 @@ async function loadTemplate(
   const { frontmatter, body } = document;
   const template: LoadedTemplate = {
     name: basename(path, ".md"),
-    description: typeof frontmatter.description === "string" && frontmatter.description.trim() !== "" ? frontmatter.description : descriptionFromBody(body),
+    description:
+      typeof frontmatter.description === "string" && frontmatter.description.trim() !== ""
+        ? frontmatter.description
+        : descriptionFromBody(body),
     body,
     path,
     origin,
   };
-  if (typeof frontmatter["argument-hint"] === "string" && frontmatter["argument-hint"] !== "") template.argumentHint = frontmatter["argument-hint"];
+  if (typeof frontmatter["argument-hint"] === "string" && frontmatter["argument-hint"] !== "")
+    template.argumentHint = frontmatter["argument-hint"];
   return template;
 }
 
 /** pi's fallback description: the first non-empty line (trimmed), cut at 60 characters with "...". */
 function descriptionFromBody(body: string): string {
-  const first = body.split("\n").find((line) => line.trim() !== "")?.trim();
+  const first = body
+    .split("\n")
+    .find((line) => line.trim() !== "")
+    ?.trim();
   if (first === undefined) return "";
   return first.length > DESCRIPTION_FROM_BODY_MAX ? `${first.slice(0, DESCRIPTION_FROM_BODY_MAX)}...` : first;
 }

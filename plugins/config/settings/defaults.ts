@@ -31,7 +31,12 @@ export function piSettingDefaults(env: NodeJS.ProcessEnv = process.env): Record<
     compaction: { enabled: true, reserveTokens: 16_384, keepRecentTokens: 20_000 },
     branchSummary: { reserveTokens: 16_384, skipPrompt: false },
     retry: { enabled: true, maxRetries: 3, baseDelayMs: 2_000, provider: { maxRetryDelayMs: 60_000 } },
-    terminal: { showImages: true, imageWidthCells: 60, clearOnShrink: env.PI_CLEAR_ON_SHRINK === "1", showTerminalProgress: false },
+    terminal: {
+      showImages: true,
+      imageWidthCells: 60,
+      clearOnShrink: env.PI_CLEAR_ON_SHRINK === "1",
+      showTerminalProgress: false,
+    },
     images: { autoResize: true, blockImages: false },
     markdown: { codeBlockIndent: "  " },
     warnings: { anthropicExtraUsage: true },

@@ -35,7 +35,10 @@ export const nodeSettingsFileAccess: SettingsFileAccess = {
   readText: (path) => readFile(path, "utf8"),
   async writeAtomically(path, text) {
     await mkdir(dirname(path), { recursive: true });
-    const mode = await stat(path).then((s) => s.mode & 0o777, () => 0o644);
+    const mode = await stat(path).then(
+      (s) => s.mode & 0o777,
+      () => 0o644,
+    );
     const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     const handle = await open(temp, "wx", mode);
     try {

@@ -20,8 +20,10 @@ export function deepMerge(base: Record<string, unknown>, over: Record<string, un
   for (const [key, value] of Object.entries(over)) {
     if (value === undefined) continue;
     const current = result[key];
-    if (ENTRY_REPLACED_KEYS.has(key) && isPlainObject(value) && isPlainObject(current)) result[key] = { ...current, ...structuredClone(value) };
-    else result[key] = isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : structuredClone(value);
+    if (ENTRY_REPLACED_KEYS.has(key) && isPlainObject(value) && isPlainObject(current))
+      result[key] = { ...current, ...structuredClone(value) };
+    else
+      result[key] = isPlainObject(value) && isPlainObject(current) ? deepMerge(current, value) : structuredClone(value);
   }
   return result;
 }

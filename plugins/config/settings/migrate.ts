@@ -23,7 +23,8 @@ export function upgradeLegacyKeys(settings: Record<string, unknown>): Record<str
     if (old.enableSkillCommands !== undefined && settings.enableSkillCommands === undefined) {
       settings.enableSkillCommands = old.enableSkillCommands;
     }
-    if (Array.isArray(old.customDirectories) && old.customDirectories.length > 0) settings.skills = old.customDirectories;
+    if (Array.isArray(old.customDirectories) && old.customDirectories.length > 0)
+      settings.skills = old.customDirectories;
     else delete settings.skills;
   }
   // `retry.maxDelayMs` became `retry.provider.maxRetryDelayMs` in pi. The contract still names

@@ -9,7 +9,10 @@ import type { SettingsFileAccess } from "./file-access.js";
 
 /** A settings file that cannot be used: the message names the file and says what to do. */
 export class SettingsFileError extends Error {
-  constructor(readonly file: string, reason: string) {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
     super(`${file}: ${reason.replace(/\s*\n\s*/g, " ")}`);
     this.name = "SettingsFileError";
   }
@@ -32,7 +35,10 @@ export function parseSettingsText(file: string, text: string): Record<string, un
 export class CachedSettingsFile {
   private cached: { stamp: string; data?: Record<string, unknown>; error?: Error } | undefined;
 
-  constructor(readonly path: string, private readonly fs: SettingsFileAccess) {}
+  constructor(
+    readonly path: string,
+    private readonly fs: SettingsFileAccess,
+  ) {}
 
   /** The upgraded content ({} when the file is missing). Callers must not mutate the result. */
   async read(): Promise<Record<string, unknown>> {
@@ -64,7 +70,10 @@ export class CachedSettingsFile {
       if (wrongType !== undefined) throw new SettingsFileError(this.path, wrongType);
       return { stamp, data };
     } catch (error) {
-      const problem = error instanceof SettingsFileError ? error : new SettingsFileError(this.path, `cannot be read (${(error as Error).message})`);
+      const problem =
+        error instanceof SettingsFileError
+          ? error
+          : new SettingsFileError(this.path, `cannot be read (${(error as Error).message})`);
       return { stamp, error: problem };
     }
   }

@@ -71,7 +71,8 @@ export class FileSettingsStore implements SettingsStore {
   }
 
   async set(cwd: string, key: string, value: unknown, scope: "global" | "project"): Promise<void> {
-    if (scope !== "global" && scope !== "project") throw new Error(`invalid settings scope "${String(scope)}": use "global" or "project"`);
+    if (scope !== "global" && scope !== "project")
+      throw new Error(`invalid settings scope "${String(scope)}": use "global" or "project"`);
     const path = keyPath(key);
     const stored = value === undefined ? undefined : jsonCopy(key, value);
     const file = scope === "global" ? this.globalPath : this.projectPath(cwd);

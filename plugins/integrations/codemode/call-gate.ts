@@ -27,7 +27,12 @@ export class CallGate {
 
   /** Runs `work` when a slot frees up. Rejects at once when the gate is closed or the total cap is reached. */
   async run<T>(work: GatedWork<T>): Promise<T> {
-    if (!this.canAdmit()) throw new Error(this.closed ? "the script has ended" : `tool call refused: a script may make at most ${this.maxTotal} tool calls`);
+    if (!this.canAdmit())
+      throw new Error(
+        this.closed
+          ? "the script has ended"
+          : `tool call refused: a script may make at most ${this.maxTotal} tool calls`,
+      );
     this.admitted++;
     if (this.running >= this.maxConcurrent) await new Promise<void>((resolve) => this.waiting.push(resolve));
     if (this.closed) throw new Error("the script has ended");

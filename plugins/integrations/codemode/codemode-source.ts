@@ -23,7 +23,8 @@ const CodemodeParameters = Type.Object(
   {
     code: Type.String({
       minLength: 1,
-      description: "The body of an async JavaScript function: use `await tools.<name>(args)` to call tools, console.log to report, and `return` a result.",
+      description:
+        "The body of an async JavaScript function: use `await tools.<name>(args)` to call tools, console.log to report, and `return` a result.",
     }),
   },
   { additionalProperties: false },
@@ -54,7 +55,14 @@ export class CodemodeSource implements ToolSource {
 
   async listTools(cwd: string, allowedToolNames?: readonly string[]): Promise<ToolSpecOf[]> {
     const bound = bindIdentifiers(await this.nestedTools(cwd, allowedToolNames));
-    return [{ name: CODEMODE_TOOL, label: "codemode", description: describeCodemode(bound, this.options.limits), parameters: CodemodeParameters }];
+    return [
+      {
+        name: CODEMODE_TOOL,
+        label: "codemode",
+        description: describeCodemode(bound, this.options.limits),
+        parameters: CodemodeParameters,
+      },
+    ];
   }
 
   /** The tools a script may call: the plugin's allow/deny config within the session's active set. */
@@ -62,7 +70,14 @@ export class CodemodeSource implements ToolSource {
     return listNestedTools(this.options.providers, cwd, this.options.allow, this.options.deny, active);
   }
 
-  async executeTool(name: string, toolCallId: string, params: unknown, signal: AbortSignal | undefined, onUpdate: ToolUpdate | undefined, ctx: ToolContext): Promise<ToolResult<CodemodeDetails>> {
+  async executeTool(
+    name: string,
+    toolCallId: string,
+    params: unknown,
+    signal: AbortSignal | undefined,
+    onUpdate: ToolUpdate | undefined,
+    ctx: ToolContext,
+  ): Promise<ToolResult<CodemodeDetails>> {
     if (name !== CODEMODE_TOOL) throw new Error(`the codemode plugin has no tool "${name}"`);
     const { code } = params as { code: string };
     const started = Date.now();
@@ -78,13 +93,21 @@ export class CodemodeSource implements ToolSource {
         const callId = `${toolCallId}/${++toolCalls}`;
         const outcome = await runNestedCall(tool, args, callId, { signal: callSignal, ctx, hooks: this.options.hooks });
         if (outcome.isError) failedToolCalls++;
-        onUpdate?.({ content: [{ type: "text", text: `${toolCalls} tool call(s) so far` }], details: { toolCalls, failedToolCalls, durationMs: Date.now() - started } });
+        onUpdate?.({
+          content: [{ type: "text", text: `${toolCalls} tool call(s) so far` }],
+          details: { toolCalls, failedToolCalls, durationMs: Date.now() - started },
+        });
         if (outcome.isError) throw new Error(outcome.text);
         return outcome.text;
       };
     }
     const outcome = await runSandboxed(code, functions, this.options.limits, signal);
-    const details: CodemodeDetails = { toolCalls, failedToolCalls, durationMs: Date.now() - started, ...(outcome.outputTruncated && { outputTruncated: true }) };
+    const details: CodemodeDetails = {
+      toolCalls,
+      failedToolCalls,
+      durationMs: Date.now() - started,
+      ...(outcome.outputTruncated && { outputTruncated: true }),
+    };
     const { text, truncated } = resultText(outcome, this.options.limits.maxOutputBytes);
     if (truncated) details.outputTruncated = true;
     return { content: [{ type: "text", text }], details, ...(outcome.error !== undefined && { isError: true }) };
@@ -99,7 +122,14 @@ function bindIdentifiers(tools: NestedTool[]): Array<{ ident: string; tool: Nest
 
 /** The tool description: what codemode is for, its rules and limits, and the declarations. */
 function describeCodemode(bound: Array<{ ident: string; tool: NestedTool }>, limits: SandboxLimits): string {
-  const declarations = toolDeclarations(bound.map(({ ident, tool }) => ({ ident, name: tool.spec.name, description: tool.spec.description, parameters: tool.spec.parameters })));
+  const declarations = toolDeclarations(
+    bound.map(({ ident, tool }) => ({
+      ident,
+      name: tool.spec.name,
+      description: tool.spec.description,
+      parameters: tool.spec.parameters,
+    })),
+  );
   return [
     "Run a JavaScript program that calls tools, to do many tool calls in one step (loops over files, searches, aggregation).",
     "The `code` is the body of an async function: `await` the functions of `tools`, then `return` a result. Only what the program prints with console.log and what it returns come back to you, so print or return a short summary, not raw data.",
@@ -113,15 +143,26 @@ function describeCodemode(bound: Array<{ ident: string; tool: NestedTool }>, lim
 }
 
 /** The one text the model sees: console output, then the return value or the error; cut at the output limit. */
-function resultText(outcome: { output: string; outputTruncated: boolean; returned?: string; error?: string }, maxBytes: number): { text: string; truncated: boolean } {
+function resultText(
+  outcome: { output: string; outputTruncated: boolean; returned?: string; error?: string },
+  maxBytes: number,
+): { text: string; truncated: boolean } {
   const parts: string[] = [];
   if (outcome.output !== "") parts.push(outcome.output);
   if (outcome.outputTruncated) parts.push(`[console output cut at ${Math.round(maxBytes / 1024)} KB]`);
   if (outcome.error !== undefined) parts.push(`Error: ${outcome.error}`);
-  else if (outcome.returned !== undefined) parts.push(parts.length > 0 ? `Return value:\n${outcome.returned}` : outcome.returned);
+  else if (outcome.returned !== undefined)
+    parts.push(parts.length > 0 ? `Return value:\n${outcome.returned}` : outcome.returned);
   const text = parts.length > 0 ? parts.join("\n\n") : "(the program printed nothing and returned nothing)";
   const bytes = Buffer.from(text, "utf8");
   if (bytes.length <= maxBytes) return { text, truncated: false };
   const note = `\n[output cut at ${Math.round(maxBytes / 1024)} KB; print or return less]`;
-  return { text: bytes.subarray(0, maxBytes).toString("utf8").replace(/\uFFFD$/, "") + note, truncated: true };
+  return {
+    text:
+      bytes
+        .subarray(0, maxBytes)
+        .toString("utf8")
+        .replace(/\uFFFD$/, "") + note,
+    truncated: true,
+  };
 }

@@ -65,10 +65,24 @@ function typeOf(node: unknown, root: unknown, depth: number, expanding: Set<stri
   }
   if ("const" in node) return literal(node.const);
   if (Array.isArray(node.enum)) return node.enum.map(literal).join(" | ") || "never";
-  const unionOf = (Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined) as unknown[] | undefined;
-  if (unionOf !== undefined) return group(unionOf.map((n) => typeOf(n, root, depth, expanding)), " | ");
-  if (Array.isArray(node.allOf)) return group(node.allOf.map((n) => typeOf(n, root, depth, expanding)), " & ");
-  if (Array.isArray(node.type)) return group(node.type.map((t) => typeOf({ ...node, type: t }, root, depth, expanding)), " | ");
+  const unionOf = (Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined) as
+    | unknown[]
+    | undefined;
+  if (unionOf !== undefined)
+    return group(
+      unionOf.map((n) => typeOf(n, root, depth, expanding)),
+      " | ",
+    );
+  if (Array.isArray(node.allOf))
+    return group(
+      node.allOf.map((n) => typeOf(n, root, depth, expanding)),
+      " & ",
+    );
+  if (Array.isArray(node.type))
+    return group(
+      node.type.map((t) => typeOf({ ...node, type: t }, root, depth, expanding)),
+      " | ",
+    );
   switch (node.type) {
     case "string":
       return "string";
@@ -92,7 +106,8 @@ function typeOf(node: unknown, root: unknown, depth: number, expanding: Set<stri
 
 /** An array's element type sits at the array's own indentation (`Array<{ ... }>` closes where it opened). */
 function arrayType(node: Json, root: unknown, depth: number, expanding: Set<string>): string {
-  if (Array.isArray(node.prefixItems)) return `[${node.prefixItems.map((n) => typeOf(n, root, depth, expanding)).join(", ")}]`;
+  if (Array.isArray(node.prefixItems))
+    return `[${node.prefixItems.map((n) => typeOf(n, root, depth, expanding)).join(", ")}]`;
   if (Array.isArray(node.items)) return `[${node.items.map((n) => typeOf(n, root, depth, expanding)).join(", ")}]`;
   const item = typeOf(node.items, root, depth, expanding);
   return /^[\w.$]+$/.test(item) ? `${item}[]` : `Array<${item}>`;
@@ -100,15 +115,20 @@ function arrayType(node: Json, root: unknown, depth: number, expanding: Set<stri
 
 function objectType(node: Json, root: unknown, depth: number, expanding: Set<string>): string {
   const properties = isObject(node.properties) ? node.properties : {};
-  const required = new Set(Array.isArray(node.required) ? node.required.filter((k): k is string => typeof k === "string") : []);
+  const required = new Set(
+    Array.isArray(node.required) ? node.required.filter((k): k is string => typeof k === "string") : [],
+  );
   const indent = "  ".repeat(depth + 1);
   const lines: string[] = [];
   for (const [key, schema] of Object.entries(properties)) {
     const doc = isObject(schema) ? propertyDoc(schema) : "";
     const name = IDENTIFIER.test(key) ? key : JSON.stringify(key);
-    lines.push(`${docComment(doc, indent)}${indent}${name}${required.has(key) ? "" : "?"}: ${typeOf(schema, root, depth + 1, expanding)};`);
+    lines.push(
+      `${docComment(doc, indent)}${indent}${name}${required.has(key) ? "" : "?"}: ${typeOf(schema, root, depth + 1, expanding)};`,
+    );
   }
-  if (isObject(node.additionalProperties)) lines.push(`${indent}[key: string]: ${typeOf(node.additionalProperties, root, depth + 1, expanding)};`);
+  if (isObject(node.additionalProperties))
+    lines.push(`${indent}[key: string]: ${typeOf(node.additionalProperties, root, depth + 1, expanding)};`);
   if (lines.length === 0) return node.additionalProperties === false ? "{}" : "Record<string, unknown>";
   return `{\n${lines.join("\n")}\n${"  ".repeat(depth)}}`;
 }

@@ -46,7 +46,11 @@ export default definePlugin({
     ctx.provide(
       ToolSourceContract,
       new CodemodeSource({
-        providers: { tools: ctx.useAll(ToolContract), sources: ctx.useAll(ToolSourceContract), selfPluginId: ctx.pluginId },
+        providers: {
+          tools: ctx.useAll(ToolContract),
+          sources: ctx.useAll(ToolSourceContract),
+          selfPluginId: ctx.pluginId,
+        },
         hooks: ctx.useAll(HooksContract),
         limits: {
           timeLimitMs: config.timeLimitMs,

@@ -31,10 +31,21 @@ export interface ToolProviders {
  * `active` — the session's active tool names (undefined = unknown, no filter) — so a script never
  * reaches a tool the session itself does not offer (`--tools codemode,read` means no bash).
  */
-export async function listNestedTools(providers: ToolProviders, cwd: string, allow: string[] | undefined, deny: string[], active: readonly string[] | undefined): Promise<NestedTool[]> {
+export async function listNestedTools(
+  providers: ToolProviders,
+  cwd: string,
+  allow: string[] | undefined,
+  deny: string[],
+  active: readonly string[] | undefined,
+): Promise<NestedTool[]> {
   const out: NestedTool[] = [];
   const add = (spec: ToolSpecOf, execute: NestedTool["execute"]): void => {
-    if (deny.includes(spec.name) || (allow !== undefined && !allow.includes(spec.name)) || (active !== undefined && !active.includes(spec.name))) return;
+    if (
+      deny.includes(spec.name) ||
+      (allow !== undefined && !allow.includes(spec.name)) ||
+      (active !== undefined && !active.includes(spec.name))
+    )
+      return;
     if (out.some((t) => t.spec.name === spec.name)) return;
     out.push({ spec, execute });
   };
@@ -50,7 +61,8 @@ export async function listNestedTools(providers: ToolProviders, cwd: string, all
       .map(async (source) => ({ source, specs: await source.api.listTools(cwd).catch((): ToolSpecOf[] => []) })),
   );
   for (const { source, specs } of listings) {
-    for (const spec of specs) add(spec, (id, args, signal, ctx) => source.api.executeTool(spec.name, id, args, signal, undefined, ctx));
+    for (const spec of specs)
+      add(spec, (id, args, signal, ctx) => source.api.executeTool(spec.name, id, args, signal, undefined, ctx));
   }
   return out;
 }
@@ -72,7 +84,12 @@ export interface NestedOutcome {
  * Runs one nested call through validation and the hooks. Never throws: a refusal, a block or a
  * failure comes back as `isError` with the reason, which the sandbox turns into a thrown Error.
  */
-export async function runNestedCall(tool: NestedTool, rawArgs: unknown, callId: string, scope: NestedCallScope): Promise<NestedOutcome> {
+export async function runNestedCall(
+  tool: NestedTool,
+  rawArgs: unknown,
+  callId: string,
+  scope: NestedCallScope,
+): Promise<NestedOutcome> {
   const { spec } = tool;
   let args: unknown = rawArgs ?? {};
   try {
@@ -100,13 +117,21 @@ export async function runNestedCall(tool: NestedTool, rawArgs: unknown, callId: 
   for (const h of providersOf(scope.hooks, "afterToolCall")) {
     const change = await h.api.afterToolCall({ ...info, result, isError }, scope.signal);
     if (change === undefined) continue;
-    result = { ...result, ...(change.content !== undefined && { content: change.content }), ...(change.details !== undefined && { details: change.details }) };
+    result = {
+      ...result,
+      ...(change.content !== undefined && { content: change.content }),
+      ...(change.details !== undefined && { details: change.details }),
+    };
     isError = change.isError ?? isError;
   }
   return { text: resultText(result), isError };
 }
 
-async function beforeToolCall(hooks: ManyHandle<AgentHooks>, info: ToolCallInfo, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
+async function beforeToolCall(
+  hooks: ManyHandle<AgentHooks>,
+  info: ToolCallInfo,
+  signal: AbortSignal | undefined,
+): Promise<BeforeToolCallResult | undefined> {
   for (const h of providersOf(hooks, "beforeToolCall")) {
     const verdict = await h.api.beforeToolCall(info, signal);
     if (verdict?.block) return verdict;
@@ -126,7 +151,11 @@ function providersOf(hooks: ManyHandle<AgentHooks>, name: keyof AgentHooks): Arr
  */
 function callInfo(name: string, args: unknown, id: string): ToolCallInfo {
   const toolCall: ToolCall = { type: "toolCall", id, name, arguments: args as Record<string, unknown> };
-  const assistantMessage = { ...newAssistantMessage({ api: "codemode", provider: "codemode", id: "codemode" }), content: [toolCall], stopReason: "toolUse" as const };
+  const assistantMessage = {
+    ...newAssistantMessage({ api: "codemode", provider: "codemode", id: "codemode" }),
+    content: [toolCall],
+    stopReason: "toolUse" as const,
+  };
   return { assistantMessage, toolCall, args, messages: [] };
 }
 

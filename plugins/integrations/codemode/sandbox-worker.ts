@@ -7,7 +7,13 @@
  * build entry. That is why the function is self-contained: it references nothing from its module but
  * types, and loads what it needs through `load` (the worker's CommonJS `require`).
  */
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant } from "quickjs-emscripten-core";
+import type {
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSSyncVariant,
+} from "quickjs-emscripten-core";
 import type { FromWorker, SettleMessage, WorkerStart } from "./sandbox-protocol.js";
 
 /** The worker's entry: `(${sandboxWorkerMain})(require)`. Posts `done` exactly once, whatever the script does. */
@@ -65,7 +71,11 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
         throw error;
       }
     };
-    const variant = core.newVariant(base, { wasmModule: start.wasmModule, wasmMemory: memory, emscriptenModule: { printErr: () => {} } as never });
+    const variant = core.newVariant(base, {
+      wasmModule: start.wasmModule,
+      wasmMemory: memory,
+      emscriptenModule: { printErr: () => {} } as never,
+    });
     const module = await core.newQuickJSWASMModuleFromVariant(variant);
     /** Whether the linear memory hit its hard maximum: a failure after that is a lack of memory. */
     const memoryExhausted = (): boolean => growRefused;
@@ -79,7 +89,9 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
     runtime.setMemoryLimit(limits.memoryLimitBytes);
     runtime.setMaxStackSize(limits.maxStackBytes);
     runtime.setInterruptHandler(shouldStop);
-    runtime.setModuleLoader(() => ({ error: new Error("modules cannot be loaded in the codemode sandbox; call the functions on `tools` instead") }));
+    runtime.setModuleLoader(() => ({
+      error: new Error("modules cannot be loaded in the codemode sandbox; call the functions on `tools` instead"),
+    }));
     const vm: QuickJSContext = runtime.newContext();
     const stopMessage = (): string => `the script was stopped at its time limit of ${limits.timeLimitMs} ms`;
 
@@ -139,7 +151,8 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
     for (const name of start.toolNames) {
       const fn = vm.newFunction(name, (argHandle) => {
         if (shouldStop()) return refuse(stopMessage());
-        if (calls >= limits.maxToolCalls) return refuse(`tool call refused: a script may make at most ${limits.maxToolCalls} tool calls`);
+        if (calls >= limits.maxToolCalls)
+          return refuse(`tool call refused: a script may make at most ${limits.maxToolCalls} tool calls`);
         let argsJson: string;
         try {
           argsJson = JSON.stringify(argHandle === undefined ? undefined : vm.dump(argHandle)) ?? "null";
@@ -177,7 +190,8 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
       }
       // Nothing queued, no tool call outstanding, and the script still waits: it never can finish.
       if (pending.size === 0 && scriptPromise !== undefined && vm.getPromiseState(scriptPromise).type === "pending") {
-        crash = "the script is waiting for a promise that nothing can settle (only tool calls settle promises here; there are no timers)";
+        crash =
+          "the script is waiting for a promise that nothing can settle (only tool calls settle promises here; there are no timers)";
         wake();
       }
     };
@@ -200,7 +214,9 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
     // QuickJS's allocator limit undercounts (this build cannot see block sizes), so the hard maximum
     // of the linear memory is often what stops a hog; whatever failed then (an error that could not
     // even be allocated, a host-side copy) is reported as what it is.
-    const failed = (error: string): { error: string } => ({ error: memoryExhausted() && !error.includes("out of memory") && stop === undefined ? outOfMemory : error });
+    const failed = (error: string): { error: string } => ({
+      error: memoryExhausted() && !error.includes("out of memory") && stop === undefined ? outOfMemory : error,
+    });
     const stopped = new Promise<void>((resolve) => (wake = resolve));
     const evaluated = vm.evalCode(`${PRELUDE}${start.code}\n})()`, SCRIPT_FILE);
     if (evaluated.error) return failed(stop ? stopMessage() : errorText(evaluated.error));
@@ -221,6 +237,10 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
 
   run().then(
     (outcome) => post({ type: "done", outcome }),
-    (error: unknown) => post({ type: "done", outcome: { error: `the sandbox failed: ${error instanceof Error ? error.message : String(error)}` } }),
+    (error: unknown) =>
+      post({
+        type: "done",
+        outcome: { error: `the sandbox failed: ${error instanceof Error ? error.message : String(error)}` },
+      }),
   );
 }

@@ -63,7 +63,12 @@ const WORKER_OLD_HEAP_MB = 32;
 const WORKER_YOUNG_HEAP_MB = 8;
 
 /** Runs `code` with `functions` installed as `tools.*`. Never throws for anything the script does. */
-export async function runSandboxed(code: string, functions: Record<string, SandboxFunction>, limits: SandboxLimits, signal?: AbortSignal): Promise<SandboxOutcome> {
+export async function runSandboxed(
+  code: string,
+  functions: Record<string, SandboxFunction>,
+  limits: SandboxLimits,
+  signal?: AbortSignal,
+): Promise<SandboxOutcome> {
   const deadline = Date.now() + limits.timeLimitMs;
   if (signal?.aborted) return { output: "", outputTruncated: false, error: "the script was aborted" };
   let assets;
@@ -123,10 +128,18 @@ class SandboxRun {
     this.worker.on("message", (message: FromWorker) => this.onMessage(message));
     this.worker.on("error", (error: Error & { code?: string }) => {
       const memoryMb = Math.round(limits.memoryLimitBytes / 1024 / 1024);
-      this.finish({ error: error.code === "ERR_WORKER_OUT_OF_MEMORY" ? `the script was stopped at its memory limit of ${memoryMb} MB` : `the sandbox failed: ${error.message}` });
+      this.finish({
+        error:
+          error.code === "ERR_WORKER_OUT_OF_MEMORY"
+            ? `the script was stopped at its memory limit of ${memoryMb} MB`
+            : `the sandbox failed: ${error.message}`,
+      });
     });
     this.worker.on("exit", (code) => this.finish({ error: `the sandbox stopped unexpectedly (exit code ${code})` }));
-    this.timer = setTimeout(() => this.finish({ error: `the script was stopped at its time limit of ${limits.timeLimitMs} ms` }), Math.max(0, start.limits.deadline - Date.now()));
+    this.timer = setTimeout(
+      () => this.finish({ error: `the script was stopped at its time limit of ${limits.timeLimitMs} ms` }),
+      Math.max(0, start.limits.deadline - Date.now()),
+    );
     signal?.addEventListener("abort", this.onAbort, { once: true });
     // Aborted while the assets loaded: the listener above will never fire.
     if (signal?.aborted) this.onAbort();
@@ -157,11 +170,17 @@ class SandboxRun {
       if (!this.finished) this.worker.postMessage({ type: "settle", id, ok, text } satisfies SettleMessage);
     };
     if (fn === undefined) return answer(false, `no tool "${name}"`);
-    if (Buffer.byteLength(argsJson, "utf8") > this.limits.maxArgumentBytes) return answer(false, `tool call refused: its arguments exceed ${Math.round(this.limits.maxArgumentBytes / 1024)} KB`);
-    this.gate.run((signal) => fn(JSON.parse(argsJson) as unknown, signal)).then(
-      (text) => answer(true, text),
-      (error: unknown) => answer(false, error instanceof Error ? error.message : String(error)),
-    );
+    if (Buffer.byteLength(argsJson, "utf8") > this.limits.maxArgumentBytes)
+      return answer(
+        false,
+        `tool call refused: its arguments exceed ${Math.round(this.limits.maxArgumentBytes / 1024)} KB`,
+      );
+    this.gate
+      .run((signal) => fn(JSON.parse(argsJson) as unknown, signal))
+      .then(
+        (text) => answer(true, text),
+        (error: unknown) => answer(false, error instanceof Error ? error.message : String(error)),
+      );
   }
 
   /** Ends the run once: the worker terminated, calls aborted, timer and listener removed. */

@@ -6,7 +6,15 @@
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ServerSpec } from "./server-config.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { describeExit, OwnedStdioTransport, type ExitInfo } from "./stdio-transport.js";
@@ -78,7 +86,11 @@ export class ServerConnection {
   /** What the server can do, once started. */
   capabilities(): { tools: boolean; resources: boolean; prompts: boolean } {
     const caps = this.client?.getServerCapabilities();
-    return { tools: caps?.tools !== undefined, resources: caps?.resources !== undefined, prompts: caps?.prompts !== undefined };
+    return {
+      tools: caps?.tools !== undefined,
+      resources: caps?.resources !== undefined,
+      prompts: caps?.prompts !== undefined,
+    };
   }
 
   private async start(): Promise<void> {
@@ -97,8 +109,14 @@ export class ServerConnection {
       });
       await Promise.race([client.connect(transport, { timeout: timeoutMs }), timedOut]);
       client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => void (this.tools = undefined));
-      client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, async () => void (this.resources = undefined));
-      client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, async () => void (this.prompts = undefined));
+      client.setNotificationHandler(
+        sdk.ResourceListChangedNotificationSchema,
+        async () => void (this.resources = undefined),
+      );
+      client.setNotificationHandler(
+        sdk.PromptListChangedNotificationSchema,
+        async () => void (this.prompts = undefined),
+      );
       if (this.closing) {
         // Closed (disabled, reconfigured, retired) while starting: do not come back to life.
         await client.close().catch(() => undefined);
@@ -118,8 +136,14 @@ export class ServerConnection {
         throw new McpServerError(`MCP server "${this.spec.name}" was stopped while starting`);
       }
       const exit = this.exits.get(epoch);
-      const stderr = this.transport instanceof OwnedStdioTransport ? this.transport.stderrTail.split("\n").slice(-3).join(" | ") : "";
-      const reason = exit !== undefined ? exit.replace(`MCP server "${this.spec.name}" `, "") : `${(error as Error).message}${stderr === "" ? "" : ` (stderr: ${stderr})`}`;
+      const stderr =
+        this.transport instanceof OwnedStdioTransport
+          ? this.transport.stderrTail.split("\n").slice(-3).join(" | ")
+          : "";
+      const reason =
+        exit !== undefined
+          ? exit.replace(`MCP server "${this.spec.name}" `, "")
+          : `${(error as Error).message}${stderr === "" ? "" : ` (stderr: ${stderr})`}`;
       this.failure = `MCP server "${this.spec.name}" failed to start: ${reason}`;
       this.status = "failed";
       this.closing = true;
@@ -185,7 +209,9 @@ export class ServerConnection {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: this.host.startTimeoutMs });
+      const page = await client.listTools(cursor === undefined ? undefined : { cursor }, {
+        timeout: this.host.startTimeoutMs,
+      });
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
@@ -232,23 +258,34 @@ export class ServerConnection {
   }
 
   /** Calls a tool. A process that dies meanwhile rejects with a message naming the server and the exit. */
-  callTool(name: string, args: Record<string, unknown>, signal?: AbortSignal, onProgress?: ProgressReport): Promise<CallToolResult> {
-    return this.request(`running "${name}"`, (client) =>
-      client.callTool({ name, arguments: args }, undefined, {
-        signal,
-        timeout: this.host.callTimeoutMs,
-        resetTimeoutOnProgress: true,
-        ...(onProgress && { onprogress: onProgress }),
-      }) as Promise<CallToolResult>,
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    onProgress?: ProgressReport,
+  ): Promise<CallToolResult> {
+    return this.request(
+      `running "${name}"`,
+      (client) =>
+        client.callTool({ name, arguments: args }, undefined, {
+          signal,
+          timeout: this.host.callTimeoutMs,
+          resetTimeoutOnProgress: true,
+          ...(onProgress && { onprogress: onProgress }),
+        }) as Promise<CallToolResult>,
     );
   }
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    return this.request(`reading "${uri}"`, (client) => client.readResource({ uri }, { signal, timeout: this.host.callTimeoutMs }));
+    return this.request(`reading "${uri}"`, (client) =>
+      client.readResource({ uri }, { signal, timeout: this.host.callTimeoutMs }),
+    );
   }
 
   getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
-    return this.request(`getting prompt "${name}"`, (client) => client.getPrompt({ name, arguments: args }, { signal, timeout: this.host.callTimeoutMs }));
+    return this.request(`getting prompt "${name}"`, (client) =>
+      client.getPrompt({ name, arguments: args }, { signal, timeout: this.host.callTimeoutMs }),
+    );
   }
 
   /** The crash since the last report, if any; taking it marks it reported. */
@@ -269,7 +306,11 @@ export class ServerConnection {
         this.unreportedCrash = undefined;
         throw new McpServerError(`${exit} while ${what}; it will be restarted on the next call`);
       }
-      if (this.spec.transport === "http" && (error as Error).name !== "AbortError" && !(error instanceof (await loadMcpSdk()).McpError)) {
+      if (
+        this.spec.transport === "http" &&
+        (error as Error).name !== "AbortError" &&
+        !(error instanceof (await loadMcpSdk()).McpError)
+      ) {
         // The remote end went away: connect afresh next time.
         await this.close();
       }

@@ -40,7 +40,8 @@ interface McpState {
 export default definePlugin({
   id: "mcp",
   version: VERSION,
-  description: "MCP servers' tools, resources and prompts as agent tools (stdio and streamable HTTP); /mcp toggles servers",
+  description:
+    "MCP servers' tools, resources and prompts as agent tools (stdio and streamable HTTP); /mcp toggles servers",
   provides: [ToolSourceContract, HooksContract],
   requires: [{ contract: SettingsContract, optional: true }],
   config: ConfigSchema,
@@ -82,7 +83,9 @@ export default definePlugin({
 });
 
 /** Notices go out on the session bus, where every mode shows them; a retired generation stays quiet. */
-function noticeSender(ctx: PluginContext<unknown, McpState>): (level: "info" | "warning" | "error", message: string) => void {
+function noticeSender(
+  ctx: PluginContext<unknown, McpState>,
+): (level: "info" | "warning" | "error", message: string) => void {
   return (level, message) => {
     if (ctx.signal.aborted) return;
     try {

@@ -100,7 +100,8 @@ function convertTypes(node: JsonObject, scope: RefScope): TSchema | undefined {
   let types: string[];
   if (typeof node.type === "string") types = [node.type];
   else if (Array.isArray(node.type)) types = node.type.filter((t): t is string => typeof t === "string");
-  else if (isObject(node.properties) || Array.isArray(node.required) || isObject(node.additionalProperties)) types = ["object"];
+  else if (isObject(node.properties) || Array.isArray(node.required) || isObject(node.additionalProperties))
+    types = ["object"];
   else if ("items" in node || "prefixItems" in node) types = ["array"];
   else return undefined;
   const converted = types.map((type) => convertType(type, node, scope));
@@ -156,7 +157,9 @@ function convertObject(node: JsonObject, scope: RefScope): TSchema {
   const required = Array.isArray(node.required) ? node.required.filter((k): k is string => typeof k === "string") : [];
   // TypeBox checks `required` only for keys it has a property schema for.
   for (const key of required) properties[key] ??= tag("Any", {});
-  const patterns = isObject(node.patternProperties) ? Object.entries(node.patternProperties).filter(([p]) => isValidPattern(p)) : [];
+  const patterns = isObject(node.patternProperties)
+    ? Object.entries(node.patternProperties).filter(([p]) => isValidPattern(p))
+    : [];
   const object: JsonObject = {
     properties,
     ...pick(node, ["minProperties", "maxProperties"], isNumber),
@@ -165,11 +168,14 @@ function convertObject(node: JsonObject, scope: RefScope): TSchema {
   // With pattern properties, `additionalProperties` would also reject the keys the patterns allow.
   if (patterns.length === 0) {
     if (node.additionalProperties === false) object.additionalProperties = false;
-    else if (isObject(node.additionalProperties)) object.additionalProperties = convert(node.additionalProperties, scope);
+    else if (isObject(node.additionalProperties))
+      object.additionalProperties = convert(node.additionalProperties, scope);
   }
   const checked = tag("Object", object);
   if (patterns.length === 0) return checked;
-  const records = patterns.map(([pattern, schema]) => tag("Record", { patternProperties: { [pattern]: convert(schema, scope) } }));
+  const records = patterns.map(([pattern, schema]) =>
+    tag("Record", { patternProperties: { [pattern]: convert(schema, scope) } }),
+  );
   return tag("Intersect", { allOf: [checked, ...records] });
 }
 

@@ -31,7 +31,12 @@ export async function handleMcpCommand(text: string, host: McpCommandHost): Prom
   try {
     const statuses = await host.source.servers();
     if (verb === "list" || verb === "status") {
-      host.notice("info", statuses.length === 0 ? 'No MCP servers are configured (settings.json "mcpServers").' : statuses.map(describeStatus).join("\n"));
+      host.notice(
+        "info",
+        statuses.length === 0
+          ? 'No MCP servers are configured (settings.json "mcpServers").'
+          : statuses.map(describeStatus).join("\n"),
+      );
       return true;
     }
     if (name === undefined || !["enable", "disable", "restart"].includes(verb)) {
@@ -47,7 +52,12 @@ export async function handleMcpCommand(text: string, host: McpCommandHost): Prom
       host.setToggle(name, verb === "enable");
       host.source.forgetNotices(name);
       await host.source.servers();
-      host.notice("info", verb === "enable" ? `MCP server "${name}" enabled; it starts on the next turn` : `MCP server "${name}" disabled`);
+      host.notice(
+        "info",
+        verb === "enable"
+          ? `MCP server "${name}" enabled; it starts on the next turn`
+          : `MCP server "${name}" disabled`,
+      );
       return true;
     }
     const count = await host.source.restart(name);
@@ -64,7 +74,8 @@ function describeStatus(status: ServerStatus): string {
   const where = spec.transport === "http" ? spec.url : [spec.command, ...spec.args].join(" ");
   let state: string;
   if (!enabled) state = "disabled";
-  else if (connection === undefined || connection.status === "stopped") state = "not running (starts when tools are next listed)";
+  else if (connection === undefined || connection.status === "stopped")
+    state = "not running (starts when tools are next listed)";
   else if (connection.status === "starting") state = "starting";
   else if (connection.status === "failed") state = `failed: ${connection.failure}`;
   else state = `running${connection.pid === undefined ? "" : ` (pid ${connection.pid})`}`;

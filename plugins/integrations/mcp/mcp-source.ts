@@ -92,10 +92,15 @@ export class McpToolSource implements ToolSource {
         fromSettings = parseServers(settings.mcpServers, 'settings "mcpServers"', cwd);
       } catch (error) {
         // Unreadable settings must not take the configured servers down with them.
-        this.noticeOnce(`settings:${(error as Error).message}`, "warning", `MCP: settings could not be read, so their "mcpServers" are left out: ${(error as Error).message}`);
+        this.noticeOnce(
+          `settings:${(error as Error).message}`,
+          "warning",
+          `MCP: settings could not be read, so their "mcpServers" are left out: ${(error as Error).message}`,
+        );
       }
     }
-    for (const problem of [...fromConfig.problems, ...fromSettings.problems]) this.noticeOnce(`config:${problem.message}`, "warning", `MCP: ${problem.message}`);
+    for (const problem of [...fromConfig.problems, ...fromSettings.problems])
+      this.noticeOnce(`config:${problem.message}`, "warning", `MCP: ${problem.message}`);
     const byName = new Map<string, ServerSpec>();
     for (const spec of [...fromConfig.specs, ...fromSettings.specs]) byName.set(spec.name, spec);
 
@@ -143,7 +148,12 @@ export class McpToolSource implements ToolSource {
           const parameters = this.schemaOf(server, tool);
           if (parameters === undefined) continue;
           out.push({
-            spec: { name: mcpToolName(server, tool.name), label: `${server}: ${tool.title ?? tool.annotations?.title ?? tool.name}`, description: tool.description ?? `Tool "${tool.name}" of the MCP server "${server}".`, parameters },
+            spec: {
+              name: mcpToolName(server, tool.name),
+              label: `${server}: ${tool.title ?? tool.annotations?.title ?? tool.name}`,
+              description: tool.description ?? `Tool "${tool.name}" of the MCP server "${server}".`,
+              parameters,
+            },
             route: { kind: "tool", server, tool: tool.name },
           });
         }
@@ -152,7 +162,10 @@ export class McpToolSource implements ToolSource {
       return out;
     } catch (error) {
       if (connection.status === "stopped" && error instanceof McpServerError) return [];
-      const message = error instanceof McpServerError ? error.message : `MCP server "${server}" could not list its tools: ${(error as Error).message}`;
+      const message =
+        error instanceof McpServerError
+          ? error.message
+          : `MCP server "${server}" could not list its tools: ${(error as Error).message}`;
       this.noticeOnce(`failed:${server}:${message}`, "warning", message);
       return [];
     }
@@ -170,15 +183,30 @@ export class McpToolSource implements ToolSource {
       this.schemas.set(tool, schema);
     }
     if (!(schema instanceof Error)) return schema;
-    this.noticeOnce(`schema:${server}:${tool.name}`, "warning", `MCP server "${server}": tool "${tool.name}" is left out: ${schema.message}`);
+    this.noticeOnce(
+      `schema:${server}:${tool.name}`,
+      "warning",
+      `MCP server "${server}": tool "${tool.name}" is left out: ${schema.message}`,
+    );
     return undefined;
   }
 
-  async executeTool(name: string, _toolCallId: string, params: unknown, signal: AbortSignal | undefined, onUpdate: ToolUpdate | undefined, _ctx: ToolContext): Promise<ToolResult> {
+  async executeTool(
+    name: string,
+    _toolCallId: string,
+    params: unknown,
+    signal: AbortSignal | undefined,
+    onUpdate: ToolUpdate | undefined,
+    _ctx: ToolContext,
+  ): Promise<ToolResult> {
     const route = this.routes.get(name);
-    if (route === undefined) throw new Error(`"${name}" is not a tool of any running MCP server; the server may have been disabled or reconfigured`);
+    if (route === undefined)
+      throw new Error(
+        `"${name}" is not a tool of any running MCP server; the server may have been disabled or reconfigured`,
+      );
     const connection = this.connections.get(route.server);
-    if (connection === undefined) throw new Error(`MCP server "${route.server}" is disabled; enable it with /mcp enable ${route.server}`);
+    if (connection === undefined)
+      throw new Error(`MCP server "${route.server}" is disabled; enable it with /mcp enable ${route.server}`);
     try {
       await connection.ensureStarted();
       const crash = connection.takeCrashReport();
@@ -193,23 +221,44 @@ export class McpToolSource implements ToolSource {
     }
   }
 
-  private async run(route: Route, connection: ServerConnection, params: Record<string, unknown>, signal: AbortSignal | undefined, onUpdate: ToolUpdate | undefined): Promise<ToolResult> {
+  private async run(
+    route: Route,
+    connection: ServerConnection,
+    params: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    onUpdate: ToolUpdate | undefined,
+  ): Promise<ToolResult> {
     const server = route.server;
     switch (route.kind) {
       case "tool": {
-        const progress = onUpdate === undefined ? undefined : (p: { progress: number; total?: number; message?: string }) => {
-          const amount = p.total === undefined ? `${p.progress}` : `${p.progress}/${p.total}`;
-          onUpdate({ content: [{ type: "text", text: `progress ${amount}${p.message ? `: ${p.message}` : ""}` }] });
-        };
+        const progress =
+          onUpdate === undefined
+            ? undefined
+            : (p: { progress: number; total?: number; message?: string }) => {
+                const amount = p.total === undefined ? `${p.progress}` : `${p.progress}/${p.total}`;
+                onUpdate({
+                  content: [{ type: "text", text: `progress ${amount}${p.message ? `: ${p.message}` : ""}` }],
+                });
+              };
         return toolResultFromMcp(await connection.callTool(route.tool, params, signal, progress), server, route.tool);
       }
       case "list_resources": {
         const { resources, templates } = await connection.listResources();
         const lines = [
-          ...resources.map((r) => `${r.uri} — ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${r.description}` : ""}`),
-          ...templates.map((t) => `${t.uriTemplate} (template) — ${t.name}${t.description ? `: ${t.description}` : ""}`),
+          ...resources.map(
+            (r) =>
+              `${r.uri} — ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? `: ${r.description}` : ""}`,
+          ),
+          ...templates.map(
+            (t) => `${t.uriTemplate} (template) — ${t.name}${t.description ? `: ${t.description}` : ""}`,
+          ),
         ];
-        return { content: [{ type: "text", text: lines.length > 0 ? lines.join("\n") : `MCP server "${server}" lists no resources.` }], details: { server, tool: "list_resources" } };
+        return {
+          content: [
+            { type: "text", text: lines.length > 0 ? lines.join("\n") : `MCP server "${server}" lists no resources.` },
+          ],
+          details: { server, tool: "list_resources" },
+        };
       }
       case "read_resource":
         return resourceResult(await connection.readResource(String(params.uri), signal), server);
@@ -219,10 +268,18 @@ export class McpToolSource implements ToolSource {
           const args = (p.arguments ?? []).map((a) => `${a.name}${a.required ? "" : "?"}`).join(", ");
           return `${p.name}(${args})${p.description ? ` — ${p.description}` : ""}`;
         });
-        return { content: [{ type: "text", text: lines.length > 0 ? lines.join("\n") : `MCP server "${server}" lists no prompts.` }], details: { server, tool: "list_prompts" } };
+        return {
+          content: [
+            { type: "text", text: lines.length > 0 ? lines.join("\n") : `MCP server "${server}" lists no prompts.` },
+          ],
+          details: { server, tool: "list_prompts" },
+        };
       }
       case "get_prompt":
-        return promptResult(await connection.getPrompt(String(params.name), (params.arguments ?? {}) as Record<string, string>, signal), server);
+        return promptResult(
+          await connection.getPrompt(String(params.name), (params.arguments ?? {}) as Record<string, string>, signal),
+          server,
+        );
     }
   }
 
@@ -258,12 +315,20 @@ export class McpToolSource implements ToolSource {
 }
 
 /** The resource and prompt helpers of a server that offers them. */
-function helperTools(server: string, caps: { resources: boolean; prompts: boolean }): Array<{ spec: ToolSpecOf; route: Route }> {
+function helperTools(
+  server: string,
+  caps: { resources: boolean; prompts: boolean },
+): Array<{ spec: ToolSpecOf; route: Route }> {
   const out: Array<{ spec: ToolSpecOf; route: Route }> = [];
   if (caps.resources) {
     out.push(
       {
-        spec: { name: mcpToolName(server, "list_resources"), label: `${server}: list resources`, description: `Lists the resources (and resource templates) the MCP server "${server}" offers: URI, name, type.`, parameters: Type.Object({}) },
+        spec: {
+          name: mcpToolName(server, "list_resources"),
+          label: `${server}: list resources`,
+          description: `Lists the resources (and resource templates) the MCP server "${server}" offers: URI, name, type.`,
+          parameters: Type.Object({}),
+        },
         route: { kind: "list_resources", server },
       },
       {
@@ -280,7 +345,12 @@ function helperTools(server: string, caps: { resources: boolean; prompts: boolea
   if (caps.prompts) {
     out.push(
       {
-        spec: { name: mcpToolName(server, "list_prompts"), label: `${server}: list prompts`, description: `Lists the prompts the MCP server "${server}" offers, with their arguments (? = optional).`, parameters: Type.Object({}) },
+        spec: {
+          name: mcpToolName(server, "list_prompts"),
+          label: `${server}: list prompts`,
+          description: `Lists the prompts the MCP server "${server}" offers, with their arguments (? = optional).`,
+          parameters: Type.Object({}),
+        },
         route: { kind: "list_prompts", server },
       },
       {
@@ -290,7 +360,9 @@ function helperTools(server: string, caps: { resources: boolean; prompts: boolea
           description: `Gets one prompt of the MCP server "${server}", filled with its arguments (see ${mcpToolName(server, "list_prompts")}).`,
           parameters: Type.Object({
             name: Type.String({ description: "The prompt name", minLength: 1 }),
-            arguments: Type.Optional(Type.Record(Type.String(), Type.String(), { description: "The prompt's arguments by name" })),
+            arguments: Type.Optional(
+              Type.Record(Type.String(), Type.String(), { description: "The prompt's arguments by name" }),
+            ),
           }),
         },
         route: { kind: "get_prompt", server },

@@ -65,12 +65,19 @@ const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
  * (e.g. `settings "mcpServers"`). Entries that cannot be used are returned as problems, not thrown,
  * so one bad entry never hides the good ones.
  */
-export function parseServers(raw: unknown, origin: string, cwd: string): { specs: ServerSpec[]; problems: ServerProblem[] } {
+export function parseServers(
+  raw: unknown,
+  origin: string,
+  cwd: string,
+): { specs: ServerSpec[]; problems: ServerProblem[] } {
   const specs: ServerSpec[] = [];
   const problems: ServerProblem[] = [];
   if (raw === undefined || raw === null) return { specs, problems };
   if (typeof raw !== "object" || Array.isArray(raw)) {
-    problems.push({ name: "*", message: `${origin} must be an object of named servers, got ${Array.isArray(raw) ? "an array" : typeof raw}` });
+    problems.push({
+      name: "*",
+      message: `${origin} must be an object of named servers, got ${Array.isArray(raw) ? "an array" : typeof raw}`,
+    });
     return { specs, problems };
   }
   for (const [name, entry] of Object.entries(raw as Record<string, unknown>)) {
@@ -83,12 +90,15 @@ export function parseServers(raw: unknown, origin: string, cwd: string): { specs
 
 /** One entry, or the reason it is unusable. */
 export function parseServerEntry(name: string, entry: unknown, cwd: string): ServerSpec | string {
-  if (!SERVER_NAME.test(name)) return `the server name may hold only letters, digits, "_" and "-" (it becomes part of tool names)`;
-  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) return `must be an object with "command" (a local server) or "url" (a remote one)`;
+  if (!SERVER_NAME.test(name))
+    return `the server name may hold only letters, digits, "_" and "-" (it becomes part of tool names)`;
+  if (entry === null || typeof entry !== "object" || Array.isArray(entry))
+    return `must be an object with "command" (a local server) or "url" (a remote one)`;
   const e = entry as Record<string, unknown>;
   const disabled = e.disabled === true || e.enabled === false;
   const startTimeoutMs = e.startTimeoutMs;
-  if (startTimeoutMs !== undefined && !(Number.isInteger(startTimeoutMs) && (startTimeoutMs as number) > 0)) return `"startTimeoutMs" must be a positive whole number of milliseconds`;
+  if (startTimeoutMs !== undefined && !(Number.isInteger(startTimeoutMs) && (startTimeoutMs as number) > 0))
+    return `"startTimeoutMs" must be a positive whole number of milliseconds`;
   const timeout = startTimeoutMs === undefined ? {} : { startTimeoutMs: startTimeoutMs as number };
   const type = e.type;
   if (type !== undefined && (typeof type !== "string" || (!STDIO_TYPES.has(type) && !HTTP_TYPES.has(type)))) {
@@ -97,23 +107,40 @@ export function parseServerEntry(name: string, entry: unknown, cwd: string): Ser
   const wantsHttp = typeof type === "string" ? HTTP_TYPES.has(type) : e.url !== undefined && e.command === undefined;
   if (wantsHttp) {
     if (typeof e.url !== "string" || e.url === "") return `needs a "url" (a remote server)`;
-    if (!URL.canParse(e.url) || !/^https?:$/.test(new URL(e.url).protocol)) return `"url" must be an http:// or https:// address, got ${JSON.stringify(e.url)}`;
+    if (!URL.canParse(e.url) || !/^https?:$/.test(new URL(e.url).protocol))
+      return `"url" must be an http:// or https:// address, got ${JSON.stringify(e.url)}`;
     const headers = stringMap(e.headers, "headers");
     if (typeof headers === "string") return headers;
     return { transport: "http", name, url: e.url, headers, disabled, ...timeout };
   }
-  if (typeof e.command !== "string" || e.command === "") return `needs "command" (a local server) or "url" (a remote one)`;
-  if (e.args !== undefined && !(Array.isArray(e.args) && e.args.every((a) => typeof a === "string"))) return `"args" must be an array of strings`;
+  if (typeof e.command !== "string" || e.command === "")
+    return `needs "command" (a local server) or "url" (a remote one)`;
+  if (e.args !== undefined && !(Array.isArray(e.args) && e.args.every((a) => typeof a === "string")))
+    return `"args" must be an array of strings`;
   const env = stringMap(e.env, "env");
   if (typeof env === "string") return env;
   if (e.cwd !== undefined && typeof e.cwd !== "string") return `"cwd" must be a string`;
   const dir = typeof e.cwd === "string" && e.cwd !== "" ? (isAbsolute(e.cwd) ? e.cwd : resolve(cwd, e.cwd)) : cwd;
-  return { transport: "stdio", name, command: e.command, args: (e.args as string[] | undefined) ?? [], env, cwd: dir, disabled, ...timeout };
+  return {
+    transport: "stdio",
+    name,
+    command: e.command,
+    args: (e.args as string[] | undefined) ?? [],
+    env,
+    cwd: dir,
+    disabled,
+    ...timeout,
+  };
 }
 
 function stringMap(value: unknown, field: string): Record<string, string> | string {
   if (value === undefined) return {};
-  if (value === null || typeof value !== "object" || Array.isArray(value) || !Object.values(value).every((v) => typeof v === "string")) {
+  if (
+    value === null ||
+    typeof value !== "object" ||
+    Array.isArray(value) ||
+    !Object.values(value).every((v) => typeof v === "string")
+  ) {
     return `"${field}" must be an object of string values`;
   }
   return { ...(value as Record<string, string>) };

@@ -111,7 +111,8 @@ export class OwnedStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (stdin === undefined || stdin === null || !stdin.writable) return Promise.reject(new Error("the server process is not running"));
+    if (stdin === undefined || stdin === null || !stdin.writable)
+      return Promise.reject(new Error("the server process is not running"));
     return new Promise((resolve, reject) => {
       stdin.write(this.framing.serializeMessage(message), (error) => (error ? reject(error) : resolve()));
     });

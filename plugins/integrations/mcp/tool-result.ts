@@ -24,11 +24,17 @@ export function toolResultFromMcp(result: CallToolResult, server: string, tool: 
   if (blocks.length === 0 && result.structuredContent !== undefined) {
     blocks.push({ type: "text", text: JSON.stringify(result.structuredContent, null, 2) });
   }
-  if (blocks.length === 0) blocks.push({ type: "text", text: result.isError ? "(the tool failed without a message)" : "(no output)" });
+  if (blocks.length === 0)
+    blocks.push({ type: "text", text: result.isError ? "(the tool failed without a message)" : "(no output)" });
   const { content, truncated } = limitText(blocks);
   return {
     content,
-    details: { server, tool, ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }), ...(truncated && { truncated }) },
+    details: {
+      server,
+      tool,
+      ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),
+      ...(truncated && { truncated }),
+    },
     ...(result.isError === true && { isError: true }),
   };
 }
@@ -36,7 +42,9 @@ export function toolResultFromMcp(result: CallToolResult, server: string, tool: 
 /** A `resources/read` result as a tool result. */
 export function resourceResult(result: ReadResourceResult, server: string): ToolResult<McpResultDetails> {
   const blocks = result.contents.flatMap((item) => contentBlock({ type: "resource", resource: item } as McpContent));
-  const { content, truncated } = limitText(blocks.length > 0 ? blocks : [{ type: "text", text: "(the resource is empty)" }]);
+  const { content, truncated } = limitText(
+    blocks.length > 0 ? blocks : [{ type: "text", text: "(the resource is empty)" }],
+  );
   return { content, details: { server, tool: "read_resource", ...(truncated && { truncated }) } };
 }
 
@@ -80,12 +88,19 @@ function contentBlock(item: McpContent): Block[] {
       return [{ type: "text", text: `[resource ${link.name ?? link.uri}: ${link.uri}${about ? ` (${about})` : ""}]` }];
     }
     case "resource": {
-      const resource = (item as { resource: { uri: string; mimeType?: string; text?: string; blob?: string } }).resource;
-      if (typeof resource.text === "string") return [{ type: "text", text: `[resource ${resource.uri}]\n${resource.text}` }];
+      const resource = (item as { resource: { uri: string; mimeType?: string; text?: string; blob?: string } })
+        .resource;
+      if (typeof resource.text === "string")
+        return [{ type: "text", text: `[resource ${resource.uri}]\n${resource.text}` }];
       if (typeof resource.blob === "string" && resource.mimeType?.startsWith("image/")) {
         return [{ type: "image", data: resource.blob, mimeType: resource.mimeType }];
       }
-      return [{ type: "text", text: `[resource ${resource.uri}: ${resource.mimeType ?? "binary"}, ${base64Bytes(resource.blob ?? "")} bytes, not shown]` }];
+      return [
+        {
+          type: "text",
+          text: `[resource ${resource.uri}: ${resource.mimeType ?? "binary"}, ${base64Bytes(resource.blob ?? "")} bytes, not shown]`,
+        },
+      ];
     }
     default:
       return [{ type: "text", text: `[${item.type} content, not shown]` }];
@@ -111,7 +126,10 @@ function limitText(blocks: Block[]): { content: Block[]; truncated: boolean } {
       const size = Buffer.byteLength(line, "utf8") + 1;
       if (lines + 1 > TOOL_LIMITS.maxLines || bytes + size > TOOL_LIMITS.maxBytes) {
         if (kept.length > 0) content.push({ type: "text", text: kept.join("\n") });
-        content.push({ type: "text", text: `[Output truncated at ${TOOL_LIMITS.maxLines} lines or ${TOOL_LIMITS.maxBytes / 1024} KB. Ask the server for less, e.g. a narrower query or a page.]` });
+        content.push({
+          type: "text",
+          text: `[Output truncated at ${TOOL_LIMITS.maxLines} lines or ${TOOL_LIMITS.maxBytes / 1024} KB. Ask the server for less, e.g. a narrower query or a page.]`,
+        });
         return { content, truncated: true };
       }
       kept.push(line);

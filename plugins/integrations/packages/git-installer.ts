@@ -20,15 +20,26 @@ export class GitRunner {
   constructor(private readonly spawn: Spawner) {}
 
   /** Clones `source.repo` into `dir` at `source.ref` (or the default branch), then installs its dependencies. */
-  async stage(source: GitSource, dir: string, npm: NpmRunner, progress: (line: string) => void, signal?: AbortSignal): Promise<StagedGitPackage> {
+  async stage(
+    source: GitSource,
+    dir: string,
+    npm: NpmRunner,
+    progress: (line: string) => void,
+    signal?: AbortSignal,
+  ): Promise<StagedGitPackage> {
     progress(`cloning ${source.repo}${source.ref !== undefined ? ` at ${source.ref}` : ""}`);
-    await runCommand(this.spawn, "git", ["clone", "--quiet", source.repo, dir], { signal, label: `git clone ${source.repo}` });
+    await runCommand(this.spawn, "git", ["clone", "--quiet", source.repo, dir], {
+      signal,
+      label: `git clone ${source.repo}`,
+    });
     if (source.ref !== undefined) {
       try {
         await runCommand(this.spawn, "git", ["checkout", "--quiet", source.ref], { cwd: dir, signal });
       } catch (error) {
         if (signal?.aborted) throw error;
-        throw new Error(`git ref "${source.ref}" does not exist in ${source.repo}; give a branch, tag or commit it has`);
+        throw new Error(
+          `git ref "${source.ref}" does not exist in ${source.repo}; give a branch, tag or commit it has`,
+        );
       }
     }
     if (await hasDependencies(dir)) {
@@ -47,7 +58,8 @@ export class GitRunner {
   async remoteHead(repo: string, signal?: AbortSignal): Promise<string> {
     const { stdout } = await runCommand(this.spawn, "git", ["ls-remote", repo, "HEAD"], { signal });
     const commit = stdout.split(/\s+/)[0] ?? "";
-    if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new Error(`git ls-remote ${repo} named no HEAD commit; does the repository have a default branch?`);
+    if (!/^[0-9a-f]{40,64}$/.test(commit))
+      throw new Error(`git ls-remote ${repo} named no HEAD commit; does the repository have a default branch?`);
     return commit;
   }
 }
@@ -66,5 +78,7 @@ async function hasDependencies(dir: string): Promise<boolean> {
   } catch (error) {
     throw new Error(`${join(dir, "package.json")} is not valid JSON (${(error as Error).message})`);
   }
-  return data.dependencies !== null && typeof data.dependencies === "object" && Object.keys(data.dependencies).length > 0;
+  return (
+    data.dependencies !== null && typeof data.dependencies === "object" && Object.keys(data.dependencies).length > 0
+  );
 }

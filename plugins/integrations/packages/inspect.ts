@@ -18,13 +18,15 @@ export interface PackageInspection {
 
 /** Inspects the package at `root`. Never throws; problems come back as lines. */
 export async function inspectPackage(root: string): Promise<PackageInspection> {
-  if ((await kindOf(root)) === "file") return { version: undefined, ...packageContributions(root, undefined, [], true) };
+  if ((await kindOf(root)) === "file")
+    return { version: undefined, ...packageContributions(root, undefined, [], true) };
   const problems: string[] = [];
   let packageJson: unknown;
   try {
     packageJson = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") problems.push(`package.json: cannot be read (${(error as Error).message})`);
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      problems.push(`package.json: cannot be read (${(error as Error).message})`);
   }
   const topFolders = await folderNames(root);
   const { contributes, problems: manifestProblems } = packageContributions(root, packageJson, topFolders);
@@ -38,16 +40,24 @@ export async function inspectPackage(root: string): Promise<PackageInspection> {
     }
   }
   for (const key of ["extensions", "skills", "prompts", "themes"] as const) {
-    for (const path of contributes[key]) if ((await kindOf(path)) === undefined) problems.push(`${key} path ${shown(root, path)} does not exist`);
+    for (const path of contributes[key])
+      if ((await kindOf(path)) === undefined) problems.push(`${key} path ${shown(root, path)} does not exist`);
   }
   if (contributes.distribution !== undefined) {
     try {
       JSON.parse(await readFile(contributes.distribution, "utf8"));
     } catch (error) {
-      problems.push(`distribution ${shown(root, contributes.distribution)} is not a readable JSON file (${(error as Error).message})`);
+      problems.push(
+        `distribution ${shown(root, contributes.distribution)} is not a readable JSON file (${(error as Error).message})`,
+      );
     }
   }
-  const version = packageJson !== null && typeof packageJson === "object" && typeof (packageJson as { version?: unknown }).version === "string" ? (packageJson as { version: string }).version : undefined;
+  const version =
+    packageJson !== null &&
+    typeof packageJson === "object" &&
+    typeof (packageJson as { version?: unknown }).version === "string"
+      ? (packageJson as { version: string }).version
+      : undefined;
   return { version, contributes, problems };
 }
 

@@ -68,7 +68,14 @@ export class FilePackageManager implements PackageManager {
     const staging = await Staging.open(base);
     try {
       const npm = await this.npmRunner(scope, options.cwd, options.projectTrusted === true);
-      const staged = await this.stage(source, source.kind === "npm" ? source.version : undefined, staging, npm, progress, options.signal);
+      const staged = await this.stage(
+        source,
+        source.kind === "npm" ? source.version : undefined,
+        staging,
+        npm,
+        progress,
+        options.signal,
+      );
       progress(`moving ${source.source} into place and recording it in ${scope} settings`);
       await staging.place(staged.dir, target, () => this.recordEntry(scope, base, source, source.source));
     } finally {
@@ -83,12 +90,18 @@ export class FilePackageManager implements PackageManager {
     const scope: PackageScope = options.local ? "project" : "global";
     const base = scopeBaseDir(scope, this.options.agentDir, options.cwd);
     const source = parsePackageSource(text);
-    const identity = source.kind === "local" ? packageIdentity({ ...source, path: resolveLocalPath(source.path, options.cwd) }, base) : packageIdentity(source, base);
+    const identity =
+      source.kind === "local"
+        ? packageIdentity({ ...source, path: resolveLocalPath(source.path, options.cwd) }, base)
+        : packageIdentity(source, base);
     const { entries } = await readScopePackages(scope, base);
     const remaining = entries.filter((entry) => entryIdentity(entry, base) !== identity);
     if (remaining.length === entries.length) return false;
     // The list is filtered again under the settings lock, so an entry another process adds meanwhile stays.
-    const write = async (): Promise<void> => void (await updateScopePackages(scope, base, (current) => current.filter((entry) => entryIdentity(entry, base) !== identity)));
+    const write = async (): Promise<void> =>
+      void (await updateScopePackages(scope, base, (current) =>
+        current.filter((entry) => entryIdentity(entry, base) !== identity),
+      ));
     if (source.kind === "local") {
       await write();
       return true;
@@ -112,12 +125,24 @@ export class FilePackageManager implements PackageManager {
       const base = scopeBaseDir(scope, this.options.agentDir, options.cwd);
       if (scope === "project" && options.projectTrusted !== true) {
         // An untrusted project's package list is not acted on: updating runs npm/git and install scripts.
-        const { entries, file } = await readScopePackages(scope, base).catch(() => ({ entries: [] as unknown[], file: "" }));
-        if (entries.length > 0) progress(`skipping the ${entries.length} package(s) of ${file}: this project is not trusted; run "pi trust" here, or pass --approve`);
+        const { entries, file } = await readScopePackages(scope, base).catch(() => ({
+          entries: [] as unknown[],
+          file: "",
+        }));
+        if (entries.length > 0)
+          progress(
+            `skipping the ${entries.length} package(s) of ${file}: this project is not trusted; run "pi trust" here, or pass --approve`,
+          );
         skippedProject = entries.length > 0;
         continue;
       }
-      const wantedIdentity = wanted === undefined ? undefined : packageIdentity(wanted.kind === "local" ? { ...wanted, path: resolveLocalPath(wanted.path, options.cwd) } : wanted, base);
+      const wantedIdentity =
+        wanted === undefined
+          ? undefined
+          : packageIdentity(
+              wanted.kind === "local" ? { ...wanted, path: resolveLocalPath(wanted.path, options.cwd) } : wanted,
+              base,
+            );
       for (const entry of (await readScopePackages(scope, base)).entries) {
         const entryText = settingEntrySource(entry);
         if (entryText === undefined) continue;
@@ -134,9 +159,12 @@ export class FilePackageManager implements PackageManager {
       }
     }
     if (text !== undefined && outcomes.length === 0 && skippedProject) {
-      throw new Error(`${text} is not in the global packages setting, and this project's packages are updated only in a trusted project; run "pi trust" here, or pass --approve`);
+      throw new Error(
+        `${text} is not in the global packages setting, and this project's packages are updated only in a trusted project; run "pi trust" here, or pass --approve`,
+      );
     }
-    if (text !== undefined && outcomes.length === 0) throw new Error(`${text} is not in the packages setting; install it with "pi install ${text}"`);
+    if (text !== undefined && outcomes.length === 0)
+      throw new Error(`${text} is not in the packages setting; install it with "pi install ${text}"`);
     return outcomes;
   }
 
@@ -161,13 +189,29 @@ export class FilePackageManager implements PackageManager {
   }
 
   /** Brings one package of the setting to its newest version, unless it is pinned or local. */
-  private async updateOne(source: PackageSource, scope: PackageScope, base: string, options: UpdateOptions, progress: (line: string) => void): Promise<UpdateOutcome> {
-    const outcome = (status: UpdateOutcome["status"], from?: string, to?: string): UpdateOutcome => ({ source: source.source, scope, status, from, to });
+  private async updateOne(
+    source: PackageSource,
+    scope: PackageScope,
+    base: string,
+    options: UpdateOptions,
+    progress: (line: string) => void,
+  ): Promise<UpdateOutcome> {
+    const outcome = (status: UpdateOutcome["status"], from?: string, to?: string): UpdateOutcome => ({
+      source: source.source,
+      scope,
+      status,
+      from,
+      to,
+    });
     if (source.kind === "local") return outcome("local");
     const target = packageInstallPath(source, base);
     const npm = await this.npmRunner(scope, options.cwd, options.projectTrusted === true);
     const installed = await exists(target);
-    const current = !installed ? undefined : source.kind === "npm" ? await packageVersion(target) : await this.git.commitOf(target, options.signal);
+    const current = !installed
+      ? undefined
+      : source.kind === "npm"
+        ? await packageVersion(target)
+        : await this.git.commitOf(target, options.signal);
     if (installed && source.pinned) return outcome("pinned", current, current);
 
     let spec: string | undefined;
@@ -177,7 +221,8 @@ export class FilePackageManager implements PackageManager {
       if (installed && current === spec) return outcome("current", current, current);
     } else if (installed) {
       progress(`checking ${source.source} for new commits`);
-      if ((await this.git.remoteHead(source.repo, options.signal)) === current) return outcome("current", current, current);
+      if ((await this.git.remoteHead(source.repo, options.signal)) === current)
+        return outcome("current", current, current);
     }
 
     progress(`updating ${source.source} (${scope})`);
@@ -196,7 +241,14 @@ export class FilePackageManager implements PackageManager {
   }
 
   /** Fetches a package into the staging folder and refuses it if what it lists is not there. */
-  private async stage(source: NpmSource | GitSource, npmSpec: string | undefined, staging: Staging, npm: NpmRunner, progress: (line: string) => void, signal?: AbortSignal): Promise<StagedPackage> {
+  private async stage(
+    source: NpmSource | GitSource,
+    npmSpec: string | undefined,
+    staging: Staging,
+    npm: NpmRunner,
+    progress: (line: string) => void,
+    signal?: AbortSignal,
+  ): Promise<StagedPackage> {
     let staged: StagedPackage;
     if (source.kind === "npm") {
       progress(`fetching ${source.name}${npmSpec !== undefined ? `@${npmSpec}` : ""} with npm`);
@@ -208,7 +260,8 @@ export class FilePackageManager implements PackageManager {
     }
     progress(`checking what ${source.source} contributes`);
     const inspection = await inspectPackage(staged.dir);
-    if (inspection.problems.length > 0) throw new Error(`${source.source} cannot be installed: ${inspection.problems.join("; ")}`);
+    if (inspection.problems.length > 0)
+      throw new Error(`${source.source} cannot be installed: ${inspection.problems.join("; ")}`);
     return staged;
   }
 
@@ -220,7 +273,8 @@ export class FilePackageManager implements PackageManager {
       throw new Error(`no such folder or file: ${absolute}${hint}`);
     }
     const inspection = await inspectPackage(absolute);
-    if (inspection.problems.length > 0) throw new Error(`${path} cannot be installed: ${inspection.problems.join("; ")}`);
+    if (inspection.problems.length > 0)
+      throw new Error(`${path} cannot be installed: ${inspection.problems.join("; ")}`);
     const stored = relative(base, absolute) || ".";
     const source = parsePackageSource(stored);
     await this.recordEntry(scope, base, source, stored);
@@ -253,7 +307,8 @@ export class FilePackageManager implements PackageManager {
     const path = packageInstallPath(source, base);
     const installed = await exists(path);
     const inspection = installed ? await inspectPackage(path) : undefined;
-    const commit = installed && source.kind === "git" ? await this.git.commitOf(path).catch(() => undefined) : undefined;
+    const commit =
+      installed && source.kind === "git" ? await this.git.commitOf(path).catch(() => undefined) : undefined;
     return {
       source: source.source,
       scope,
@@ -265,8 +320,17 @@ export class FilePackageManager implements PackageManager {
       commit,
       path,
       installed,
-      contributes: inspection?.contributes ?? { plugins: [], extensions: [], skills: [], prompts: [], themes: [], distribution: undefined },
-      problems: installed ? inspection!.problems : [`not installed; run "pi install ${source.source}${scope === "project" ? " -l" : ""}"`],
+      contributes: inspection?.contributes ?? {
+        plugins: [],
+        extensions: [],
+        skills: [],
+        prompts: [],
+        themes: [],
+        distribution: undefined,
+      },
+      problems: installed
+        ? inspection!.problems
+        : [`not installed; run "pi install ${source.source}${scope === "project" ? " -l" : ""}"`],
     };
   }
 
@@ -276,10 +340,18 @@ export class FilePackageManager implements PackageManager {
    * otherwise only the global settings file is read.
    */
   private async npmRunner(scope: PackageScope, cwd: string, projectTrusted: boolean): Promise<NpmRunner> {
-    const fromProject = scope === "project" && projectTrusted ? await readScopeSetting(scopeBaseDir("project", this.options.agentDir, cwd), "npmCommand") : undefined;
-    const configured = fromProject ?? (await readScopeSetting(scopeBaseDir("global", this.options.agentDir, cwd), "npmCommand"));
+    const fromProject =
+      scope === "project" && projectTrusted
+        ? await readScopeSetting(scopeBaseDir("project", this.options.agentDir, cwd), "npmCommand")
+        : undefined;
+    const configured =
+      fromProject ?? (await readScopeSetting(scopeBaseDir("global", this.options.agentDir, cwd), "npmCommand"));
     if (configured === undefined) return new NpmRunner(this.options.spawn, ["npm"]);
-    if (!Array.isArray(configured) || configured.length === 0 || configured.some((part) => typeof part !== "string" || part === "")) {
+    if (
+      !Array.isArray(configured) ||
+      configured.length === 0 ||
+      configured.some((part) => typeof part !== "string" || part === "")
+    ) {
       throw new Error(`the "npmCommand" setting must be a non-empty array of strings like ["npm"]`);
     }
     return new NpmRunner(this.options.spawn, configured as string[]);
@@ -323,4 +395,3 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
-

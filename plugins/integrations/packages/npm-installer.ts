@@ -30,19 +30,38 @@ export class NpmRunner {
   ) {}
 
   /** Installs `name@spec` into `stagingDir`; resolves with the package's folder there. */
-  async stage(source: NpmSource, spec: string | undefined, stagingDir: string, signal?: AbortSignal): Promise<StagedNpmPackage> {
-    await writeFile(join(stagingDir, "package.json"), `${JSON.stringify({ name: "pi-package-staging", private: true })}\n`);
+  async stage(
+    source: NpmSource,
+    spec: string | undefined,
+    stagingDir: string,
+    signal?: AbortSignal,
+  ): Promise<StagedNpmPackage> {
+    await writeFile(
+      join(stagingDir, "package.json"),
+      `${JSON.stringify({ name: "pi-package-staging", private: true })}\n`,
+    );
     const target = spec === undefined ? source.name : `${source.name}@${spec}`;
-    await this.run(["install", target, "--prefix", stagingDir, "--install-strategy=nested", ...INSTALL_FLAGS], stagingDir, `npm install ${target}`, signal);
+    await this.run(
+      ["install", target, "--prefix", stagingDir, "--install-strategy=nested", ...INSTALL_FLAGS],
+      stagingDir,
+      `npm install ${target}`,
+      signal,
+    );
     const dir = join(stagingDir, "node_modules", ...source.name.split("/"));
     const version = await packageVersion(dir);
-    if (version === undefined) throw new Error(`npm installed ${target} but ${join(dir, "package.json")} has no version`);
+    if (version === undefined)
+      throw new Error(`npm installed ${target} but ${join(dir, "package.json")} has no version`);
     return { dir, version };
   }
 
   /** Installs a cloned repository's own dependencies in place (git packages). */
   async installDependencies(dir: string, signal?: AbortSignal): Promise<void> {
-    await this.run(["install", "--no-package-lock", ...INSTALL_FLAGS], dir, "npm install (the package's dependencies)", signal);
+    await this.run(
+      ["install", "--no-package-lock", ...INSTALL_FLAGS],
+      dir,
+      "npm install (the package's dependencies)",
+      signal,
+    );
   }
 
   /** The version the registry's `latest` tag points at. */

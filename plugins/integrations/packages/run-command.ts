@@ -21,7 +21,9 @@ export class CommandFailedError extends Error {
     readonly exitCode: number | null,
     readonly output: string,
   ) {
-    super(`${command} failed (${exitCode === null ? "killed" : `exit code ${exitCode}`})${output === "" ? "" : `: ${output}`}`);
+    super(
+      `${command} failed (${exitCode === null ? "killed" : `exit code ${exitCode}`})${output === "" ? "" : `: ${output}`}`,
+    );
     this.name = "CommandFailedError";
   }
 }
@@ -75,7 +77,13 @@ export function runCommand(
     child.once("error", (error) => {
       options.signal?.removeEventListener("abort", stop);
       const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-      reject(new Error(missing ? `${command} is not installed or not on PATH; install it and try again` : `${shown}: ${error.message}`));
+      reject(
+        new Error(
+          missing
+            ? `${command} is not installed or not on PATH; install it and try again`
+            : `${shown}: ${error.message}`,
+        ),
+      );
     });
     child.once("close", (code) => {
       clearTimeout(forceKill);

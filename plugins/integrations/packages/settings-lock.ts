@@ -20,7 +20,11 @@ export interface SettingsLockPolicy {
 const DEFAULT_POLICY: SettingsLockPolicy = { waitMs: 5_000, delayMs: 25, staleMs: 10_000 };
 
 /** Runs `body` holding `<file>.lock`; rejects with one line when another process holds it too long. */
-export async function withSettingsLock<T>(file: string, body: () => Promise<T>, policy: SettingsLockPolicy = DEFAULT_POLICY): Promise<T> {
+export async function withSettingsLock<T>(
+  file: string,
+  body: () => Promise<T>,
+  policy: SettingsLockPolicy = DEFAULT_POLICY,
+): Promise<T> {
   const lockPath = `${file}.lock`;
   await mkdir(dirname(file), { recursive: true });
   const giveUpAt = Date.now() + policy.waitMs;

@@ -35,12 +35,17 @@ export async function readScopeSetting(baseDir: string, key: string): Promise<un
  * Changes a scope's `packages` list: under the file's lock, reads the current entries, passes them to
  * `change`, and writes what it returns (the rest of the file untouched). Resolves with what was written.
  */
-export async function updateScopePackages(_scope: PackageScope, baseDir: string, change: (entries: unknown[]) => unknown[]): Promise<unknown[]> {
+export async function updateScopePackages(
+  _scope: PackageScope,
+  baseDir: string,
+  change: (entries: unknown[]) => unknown[],
+): Promise<unknown[]> {
   const file = join(baseDir, "settings.json");
   return withSettingsLock(file, async () => {
     const data = await readSettingsObject(file);
     const current = data.packages;
-    if (current !== undefined && !Array.isArray(current)) throw new Error(`${file}: "packages" must be an array of sources like ["npm:name"]`);
+    if (current !== undefined && !Array.isArray(current))
+      throw new Error(`${file}: "packages" must be an array of sources like ["npm:name"]`);
     const next = change(current ?? []);
     data.packages = next;
     await writeFileAtomically(file, `${JSON.stringify(data, null, 2)}\n`);
@@ -64,6 +69,7 @@ async function readSettingsObject(file: string): Promise<Record<string, unknown>
   } catch (error) {
     throw new Error(`${file}: not valid JSON (${(error as Error).message}); fix the file before installing packages`);
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) throw new Error(`${file}: must hold a JSON object; fix the file before installing packages`);
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    throw new Error(`${file}: must hold a JSON object; fix the file before installing packages`);
   return data as Record<string, unknown>;
 }

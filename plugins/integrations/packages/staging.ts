@@ -29,7 +29,10 @@ export class Staging {
   static async open(baseDir: string): Promise<Staging> {
     const createdBase = await mkdir(baseDir, { recursive: true });
     await removeStaleStaging(baseDir);
-    const staging = new Staging(baseDir, join(baseDir, `${STAGING_PREFIX}${process.pid}-${randomBytes(6).toString("hex")}`));
+    const staging = new Staging(
+      baseDir,
+      join(baseDir, `${STAGING_PREFIX}${process.pid}-${randomBytes(6).toString("hex")}`),
+    );
     if (createdBase !== undefined) staging.created.push(createdBase);
     await mkdir(staging.dir);
     return staging;

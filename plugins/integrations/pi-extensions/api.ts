@@ -11,7 +11,14 @@ import { unsupportedEventReason } from "./events.js";
 import { execCommand, type ExecOptions } from "./exec.js";
 import { notSupported, unsupportedFunction } from "./not-supported.js";
 import type { ExtensionRuntime } from "./runtime.js";
-import type { CustomMessageInput, ExtensionCommandDefinition, ExtensionFlagDefinition, ExtensionHandler, ExtensionToolDefinition, LoadedExtension } from "./types.js";
+import type {
+  CustomMessageInput,
+  ExtensionCommandDefinition,
+  ExtensionFlagDefinition,
+  ExtensionHandler,
+  ExtensionToolDefinition,
+  LoadedExtension,
+} from "./types.js";
 
 const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
@@ -20,7 +27,10 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
   const { services } = runtime;
   /** pi's rule: actions need the runtime, which is bound only after every factory has run. */
   const acting = (member: string): void => {
-    if (extension.loading) throw new Error(`Extension runtime not initialized. Action methods cannot be called during extension loading (pi.${member}).`);
+    if (extension.loading)
+      throw new Error(
+        `Extension runtime not initialized. Action methods cannot be called during extension loading (pi.${member}).`,
+      );
   };
   const store = (member: string) => {
     acting(member);
@@ -43,28 +53,45 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
     },
 
     registerTool(tool: ExtensionToolDefinition): void {
-      if (tool === null || typeof tool !== "object" || typeof tool.name !== "string" || tool.name === "") throw new Error("registerTool needs a tool with a name");
+      if (tool === null || typeof tool !== "object" || typeof tool.name !== "string" || tool.name === "")
+        throw new Error("registerTool needs a tool with a name");
       if (typeof tool.execute !== "function") throw new Error(`registerTool("${tool.name}") needs an execute function`);
-      if (tool.parameters === null || typeof tool.parameters !== "object") throw new Error(`registerTool("${tool.name}") needs TypeBox parameters (Type.Object({...}))`);
+      if (tool.parameters === null || typeof tool.parameters !== "object")
+        throw new Error(`registerTool("${tool.name}") needs TypeBox parameters (Type.Object({...}))`);
       const builtin = services.tools.list().some((h) => h.peek()?.name === tool.name);
-      if (builtin) notSupported(`registerTool("${tool.name}") replacing a built-in tool`, "tool plugins take precedence over extension tools; disable the built-in plugin instead");
+      if (builtin)
+        notSupported(
+          `registerTool("${tool.name}") replacing a built-in tool`,
+          "tool plugins take precedence over extension tools; disable the built-in plugin instead",
+        );
       extension.tools.set(tool.name, tool);
     },
 
     registerCommand(name: string, options: ExtensionCommandDefinition): void {
-      if (typeof name !== "string" || !/^[\w.-][\w:.-]*$/.test(name)) throw new Error(`registerCommand needs a name of letters, digits, "_", "-", "." or ":", not ${JSON.stringify(name)}`);
-      if (options === null || typeof options !== "object" || typeof options.handler !== "function") throw new Error(`registerCommand("${name}") needs a handler function`);
+      if (typeof name !== "string" || !/^[\w.-][\w:.-]*$/.test(name))
+        throw new Error(
+          `registerCommand needs a name of letters, digits, "_", "-", "." or ":", not ${JSON.stringify(name)}`,
+        );
+      if (options === null || typeof options !== "object" || typeof options.handler !== "function")
+        throw new Error(`registerCommand("${name}") needs a handler function`);
       extension.commands.set(name, options);
     },
 
     registerShortcut: unsupportedFunction("registerShortcut", "pi-host has no keybinding contract for extensions"),
-    registerMessageRenderer: unsupportedFunction("registerMessageRenderer", "the TUI does not render extension components"),
+    registerMessageRenderer: unsupportedFunction(
+      "registerMessageRenderer",
+      "the TUI does not render extension components",
+    ),
     registerProvider: unsupportedFunction("registerProvider", "the model catalog cannot add providers at run time"),
-    unregisterProvider: unsupportedFunction("unregisterProvider", "the model catalog cannot remove providers at run time"),
+    unregisterProvider: unsupportedFunction(
+      "unregisterProvider",
+      "the model catalog cannot remove providers at run time",
+    ),
 
     registerFlag(name: string, options: ExtensionFlagDefinition): void {
       if (typeof name !== "string" || name === "") throw new Error("registerFlag needs a flag name");
-      if (options?.type !== "boolean" && options?.type !== "string") throw new Error(`registerFlag("${name}") needs type "boolean" or "string"`);
+      if (options?.type !== "boolean" && options?.type !== "string")
+        throw new Error(`registerFlag("${name}") needs type "boolean" or "string"`);
       extension.flags.set(name, options);
     },
 
@@ -77,7 +104,10 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
       runtime.delivery.sendMessage(message, options);
     },
 
-    sendUserMessage(content: Parameters<ExtensionRuntime["delivery"]["sendUserMessage"]>[0], options?: { deliverAs?: "steer" | "followUp" }): void {
+    sendUserMessage(
+      content: Parameters<ExtensionRuntime["delivery"]["sendUserMessage"]>[0],
+      options?: { deliverAs?: "steer" | "followUp" },
+    ): void {
       session("sendUserMessage");
       runtime.delivery.sendUserMessage(content, options);
     },
@@ -116,7 +146,8 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
 
     setActiveTools(toolNames: string[]): void {
       acting("setActiveTools");
-      if (!Array.isArray(toolNames) || !toolNames.every((n) => typeof n === "string")) throw new Error("setActiveTools needs an array of tool names");
+      if (!Array.isArray(toolNames) || !toolNames.every((n) => typeof n === "string"))
+        throw new Error("setActiveTools needs an array of tool names");
       runtime.activeTools = new Set(toolNames);
     },
 
@@ -127,7 +158,12 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
 
     async setModel(model: Model): Promise<boolean> {
       const handle = session("setModel");
-      if (model === null || typeof model !== "object" || typeof model.provider !== "string" || typeof model.id !== "string") {
+      if (
+        model === null ||
+        typeof model !== "object" ||
+        typeof model.provider !== "string" ||
+        typeof model.id !== "string"
+      ) {
         throw new Error("setModel needs a model with provider and id (from ctx.modelRegistry.find)");
       }
       const available = await handle.api.availableModels();
@@ -142,7 +178,10 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
 
     setThinkingLevel(level: ThinkingLevel): void {
       const handle = session("setThinkingLevel");
-      if (!THINKING_LEVELS.includes(level)) throw new Error(`setThinkingLevel: unknown level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`);
+      if (!THINKING_LEVELS.includes(level))
+        throw new Error(
+          `setThinkingLevel: unknown level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`,
+        );
       void handle.api.setThinkingLevel(level).catch(report("setThinkingLevel"));
     },
 
@@ -151,16 +190,21 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
 }
 
 /** pi's ToolInfo list: tool plugins ("builtin"), extension tools, and any other tool of the latest request. */
-function allTools(runtime: ExtensionRuntime): Array<{ name: string; description: string; parameters: unknown; sourceInfo: unknown }> {
+function allTools(
+  runtime: ExtensionRuntime,
+): Array<{ name: string; description: string; parameters: unknown; sourceInfo: unknown }> {
   const out: Array<{ name: string; description: string; parameters: unknown; sourceInfo: unknown }> = [];
   const add = (tool: { name: string; description: string; parameters: unknown }, sourceInfo: unknown): void => {
-    if (!out.some((t) => t.name === tool.name)) out.push({ name: tool.name, description: tool.description, parameters: tool.parameters, sourceInfo });
+    if (!out.some((t) => t.name === tool.name))
+      out.push({ name: tool.name, description: tool.description, parameters: tool.parameters, sourceInfo });
   };
   for (const handle of runtime.services.tools.list()) {
     const tool = handle.peek();
-    if (tool !== undefined) add(tool, { path: `<builtin:${tool.name}>`, source: "builtin", scope: "temporary", origin: "top-level" });
+    if (tool !== undefined)
+      add(tool, { path: `<builtin:${tool.name}>`, source: "builtin", scope: "temporary", origin: "top-level" });
   }
   for (const { extension, definition } of runtime.tools().values()) add(definition, extension.sourceInfo);
-  for (const tool of runtime.lastRequestTools) add(tool, { path: `<tool-source:${tool.name}>`, source: "tool-source", scope: "temporary", origin: "top-level" });
+  for (const tool of runtime.lastRequestTools)
+    add(tool, { path: `<tool-source:${tool.name}>`, source: "tool-source", scope: "temporary", origin: "top-level" });
   return out;
 }

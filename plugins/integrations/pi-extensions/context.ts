@@ -25,7 +25,8 @@ export function createExtensionUi(runtime: ExtensionRuntime) {
     notify: (message: string, type?: "info" | "warning" | "error") => ui().notify(message, type),
     setStatus: (key: string, text: string | undefined) => ui().setStatus(key, text),
     setWidget(key: string, content: unknown, options?: { placement?: WidgetPlacement }) {
-      if (typeof content === "function") notSupported("ctx.ui.setWidget with a component factory", "pass lines (string[]) instead");
+      if (typeof content === "function")
+        notSupported("ctx.ui.setWidget with a component factory", "pass lines (string[]) instead");
       if (content !== undefined && !(Array.isArray(content) && content.every((line) => typeof line === "string"))) {
         throw new Error(`ctx.ui.setWidget("${key}") needs lines (string[]) or undefined to clear`);
       }
@@ -60,14 +61,17 @@ export function createExtensionUi(runtime: ExtensionRuntime) {
 /** pi's `ctx.sessionManager` (ReadonlySessionManager) over the session store. */
 export function createSessionManagerView(runtime: ExtensionRuntime) {
   const store = () => {
-    if (!runtime.services.store.available) throw new Error("ctx.sessionManager needs a session store plugin (session-jsonl)");
+    if (!runtime.services.store.available)
+      throw new Error("ctx.sessionManager needs a session store plugin (session-jsonl)");
     return runtime.services.store;
   };
   return {
     getCwd: () => runtime.cwd,
     getSessionDir: () => {
       const path = store().api.current()?.path;
-      return path === undefined ? notSupported("ctx.sessionManager.getSessionDir", "the session is in memory") : dirname(path);
+      return path === undefined
+        ? notSupported("ctx.sessionManager.getSessionDir", "the session is in memory")
+        : dirname(path);
     },
     getSessionId: () => store().api.current()?.id,
     getSessionFile: () => store().api.current()?.path,
@@ -96,7 +100,8 @@ export function createModelRegistryView(runtime: ExtensionRuntime) {
   return {
     find: (provider: string, modelId: string) => models().api.find(provider, modelId),
     getAll: () => models().api.list(),
-    getApiKeyForProvider: async (provider: string) => (runtime.services.auth.available ? runtime.services.auth.api.apiKey(provider) : undefined),
+    getApiKeyForProvider: async (provider: string) =>
+      runtime.services.auth.available ? runtime.services.auth.api.apiKey(provider) : undefined,
     getAvailable: unsupported("getAvailable", "which models have keys is known only asynchronously here"),
     hasConfiguredAuth: unsupported("hasConfiguredAuth"),
     getApiKeyAndHeaders: unsupported("getApiKeyAndHeaders"),
@@ -135,15 +140,30 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
     hasPendingMessages: () => (runtime.state()?.pendingMessageCount ?? 0) > 0,
     shutdown: unsupportedFunction("ctx.shutdown", "a mode ends the process; extensions cannot ask it to yet"),
     getContextUsage: () => (session.available ? session.api.stats().contextUsage : undefined),
-    compact(options: { customInstructions?: string; onComplete?: (result: unknown) => void; onError?: (error: Error) => void } = {}) {
+    compact(
+      options: {
+        customInstructions?: string;
+        onComplete?: (result: unknown) => void;
+        onError?: (error: Error) => void;
+      } = {},
+    ) {
       void session.api.compact(options.customInstructions).then(
-        (result) => (result === undefined ? options.onError?.(new Error("Nothing to compact (session too small)")) : options.onComplete?.(result)),
-        (error: unknown) => (options.onError ? options.onError(error instanceof Error ? error : new Error(String(error))) : report("ctx.compact")(error)),
+        (result) =>
+          result === undefined
+            ? options.onError?.(new Error("Nothing to compact (session too small)"))
+            : options.onComplete?.(result),
+        (error: unknown) =>
+          options.onError
+            ? options.onError(error instanceof Error ? error : new Error(String(error)))
+            : report("ctx.compact")(error),
       );
     },
     getSystemPrompt(): string {
       const prompt = runtime.systemPrompt();
-      return prompt ?? notSupported("ctx.getSystemPrompt before the first request", "the session builds its system prompt per request");
+      return (
+        prompt ??
+        notSupported("ctx.getSystemPrompt before the first request", "the session builds its system prompt per request")
+      );
     },
   };
 }

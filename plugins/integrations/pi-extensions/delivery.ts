@@ -67,7 +67,12 @@ export class MessageDelivery {
       this.firstRequestPending = true;
       this.promptMessage = undefined;
       this.injections = [];
-    } else if (event.type === "message_end" && this.firstRequestPending && this.promptMessage === undefined && event.message.role === "user") {
+    } else if (
+      event.type === "message_end" &&
+      this.firstRequestPending &&
+      this.promptMessage === undefined &&
+      event.message.role === "user"
+    ) {
       // The run's first user message is its prompt (steering typed meanwhile may follow it).
       this.promptMessage = event.message;
       this.beforeAgentStartDue = true;
@@ -94,7 +99,8 @@ export class MessageDelivery {
     this.signal = signal;
     if (this.firstRequestPending) {
       this.firstRequestPending = false;
-      if (this.promptMessage !== undefined) for (const message of this.nextTurn.splice(0)) this.deliverAfter(this.promptMessage, message);
+      if (this.promptMessage !== undefined)
+        for (const message of this.nextTurn.splice(0)) this.deliverAfter(this.promptMessage, message);
     }
     const latest = messages.at(-1);
     if (latest !== undefined) for (const message of this.duringRun.splice(0)) this.deliverAfter(latest, message);
@@ -118,7 +124,9 @@ export class MessageDelivery {
   sendMessage(input: CustomMessageInput, options: SendMessageOptions = {}): void {
     const deliverAs = options.deliverAs;
     if (deliverAs !== undefined && deliverAs !== "steer" && deliverAs !== "followUp" && deliverAs !== "nextTurn") {
-      throw new Error(`sendMessage: deliverAs must be "steer", "followUp" or "nextTurn", not ${JSON.stringify(deliverAs)}`);
+      throw new Error(
+        `sendMessage: deliverAs must be "steer", "followUp" or "nextTurn", not ${JSON.stringify(deliverAs)}`,
+      );
     }
     const message = customMessage(input);
     if (deliverAs === "nextTurn") {
@@ -130,19 +138,27 @@ export class MessageDelivery {
       return;
     }
     if (options.triggerTurn) {
-      notSupported("sendMessage({ triggerTurn: true }) while the agent is idle", "agent/session starts a run only from user text; the message was not sent");
+      notSupported(
+        "sendMessage({ triggerTurn: true }) while the agent is idle",
+        "agent/session starts a run only from user text; the message was not sent",
+      );
     }
     this.save(message);
   }
 
   /** pi's `sendUserMessage`. */
-  sendUserMessage(content: string | Array<TextContent | ImageContent>, options: { deliverAs?: "steer" | "followUp" } = {}): void {
+  sendUserMessage(
+    content: string | Array<TextContent | ImageContent>,
+    options: { deliverAs?: "steer" | "followUp" } = {},
+  ): void {
     const { text, images } = splitContent(content);
     const session = this.runtime.services.session;
-    const report = (work: Promise<unknown>): void => void work.catch((error: unknown) => this.runtime.report(undefined, "sendUserMessage", error));
+    const report = (work: Promise<unknown>): void =>
+      void work.catch((error: unknown) => this.runtime.report(undefined, "sendUserMessage", error));
     const scope = this.commandScope;
     if (scope !== undefined) {
-      if (images !== undefined) notSupported("sendUserMessage with images from a command handler", "a command's prompt carries text only");
+      if (images !== undefined)
+        notSupported("sendUserMessage with images from a command handler", "a command's prompt carries text only");
       if (scope.replacement === undefined) scope.replacement = text;
       else report(session.api.followUp(text));
       return;
@@ -150,7 +166,8 @@ export class MessageDelivery {
     if (!this.runtime.isIdle()) {
       if (options.deliverAs === "steer") report(session.api.steer(text, images));
       else if (options.deliverAs === "followUp") report(session.api.followUp(text, images));
-      else throw new Error("Agent is already processing. Specify deliverAs ('steer' or 'followUp') to queue the message.");
+      else
+        throw new Error("Agent is already processing. Specify deliverAs ('steer' or 'followUp') to queue the message.");
       return;
     }
     this.ownPrompts.push(text);
@@ -177,12 +194,16 @@ export class MessageDelivery {
 
 /** A custom message as the model reads it: a user message with its content (pi's convertToLlm). */
 export function toLlm(message: CustomMessage): Message {
-  const content = typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
+  const content =
+    typeof message.content === "string" ? [{ type: "text" as const, text: message.content }] : message.content;
   return { role: "user", content, timestamp: message.timestamp };
 }
 
 /** pi's normalization of `sendUserMessage` content: text parts joined by newlines, images apart. */
-function splitContent(content: string | Array<TextContent | ImageContent>): { text: string; images: ImageContent[] | undefined } {
+function splitContent(content: string | Array<TextContent | ImageContent>): {
+  text: string;
+  images: ImageContent[] | undefined;
+} {
   if (typeof content === "string") return { text: content, images: undefined };
   if (!Array.isArray(content)) throw new Error("sendUserMessage needs a string or an array of text and image blocks");
   const texts: string[] = [];

@@ -58,7 +58,9 @@ export async function discoverExtensions(input: DiscoveryInput): Promise<Discove
     const path = expandPath(configured, input.cwd);
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) {
-      notices.push(path === configured ? `extension ${path} not found` : `extension ${configured} not found (looked at ${path})`);
+      notices.push(
+        path === configured ? `extension ${path} not found` : `extension ${configured} not found (looked at ${path})`,
+      );
       continue;
     }
     if (info.isDirectory()) add((await packageEntries(path)) ?? (await entriesInFolder(path)), "temporary");
@@ -102,7 +104,9 @@ async function packageEntries(dir: string): Promise<string[] | undefined> {
     (text) => JSON.parse(text) as { pi?: { extensions?: unknown } },
     () => undefined,
   );
-  const declared = Array.isArray(manifest?.pi?.extensions) ? manifest.pi.extensions.filter((p): p is string => typeof p === "string") : [];
+  const declared = Array.isArray(manifest?.pi?.extensions)
+    ? manifest.pi.extensions.filter((p): p is string => typeof p === "string")
+    : [];
   const existing: string[] = [];
   for (const entry of declared) {
     const path = resolve(dir, entry);

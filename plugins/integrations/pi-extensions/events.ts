@@ -104,7 +104,8 @@ export class SessionEventTranslator {
     if (previousModel === undefined || previousModel.provider !== model.provider || previousModel.id !== model.id) {
       out.push({ type: "model_select", model, previousModel, source: "set" });
     }
-    if (previousLevel !== undefined && previousLevel !== level) out.push({ type: "thinking_level_select", level, previousLevel });
+    if (previousLevel !== undefined && previousLevel !== level)
+      out.push({ type: "thinking_level_select", level, previousLevel });
     this.model = model;
     this.thinkingLevel = level;
     return out;

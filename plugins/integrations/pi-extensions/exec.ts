@@ -28,9 +28,16 @@ export type Spawn = (command: string, args: readonly string[], options: SpawnOpt
 const FORCE_KILL_MS = 5_000;
 
 /** Runs `command` with `args` in `cwd` (or `options.cwd`). */
-export function execCommand(spawn: Spawn, command: string, args: string[], cwd: string, options: ExecOptions = {}): Promise<ExecResult> {
+export function execCommand(
+  spawn: Spawn,
+  command: string,
+  args: string[],
+  cwd: string,
+  options: ExecOptions = {},
+): Promise<ExecResult> {
   if (typeof command !== "string" || command === "") return Promise.reject(new Error("exec needs a command name"));
-  if (!Array.isArray(args)) return Promise.reject(new Error(`exec("${command}", args) needs args as an array of strings`));
+  if (!Array.isArray(args))
+    return Promise.reject(new Error(`exec("${command}", args) needs args as an array of strings`));
   return new Promise((resolve) => {
     let stdout = "";
     let stderr = "";
@@ -51,7 +58,10 @@ export function execCommand(spawn: Spawn, command: string, args: string[], cwd: 
       if (killed || settled) return;
       killed = true;
       child.kill("SIGTERM");
-      forceTimer = setTimeout(() => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"), FORCE_KILL_MS);
+      forceTimer = setTimeout(
+        () => child.exitCode === null && child.signalCode === null && child.kill("SIGKILL"),
+        FORCE_KILL_MS,
+      );
     };
     try {
       child = spawn(command, args, { cwd: options.cwd ?? cwd, shell: false, stdio: ["ignore", "pipe", "pipe"] });

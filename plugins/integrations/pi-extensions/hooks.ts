@@ -19,7 +19,11 @@ import { messageOf, type ExtensionRuntime, type ResolvedCommand } from "./runtim
 import { customMessage, type CustomMessageInput } from "./types.js";
 
 /** The hooks provider of one plugin generation. */
-export function createExtensionHooks(runtime: ExtensionRuntime): Required<Pick<AgentHooks, "beforePrompt" | "transformContext" | "prepareRequest" | "beforeToolCall" | "afterToolCall">> {
+export function createExtensionHooks(
+  runtime: ExtensionRuntime,
+): Required<
+  Pick<AgentHooks, "beforePrompt" | "transformContext" | "prepareRequest" | "beforeToolCall" | "afterToolCall">
+> {
   return {
     async beforePrompt({ text }) {
       await runtime.ensureLoaded();
@@ -42,7 +46,9 @@ export function createExtensionHooks(runtime: ExtensionRuntime): Required<Pick<A
       const ctx = runtime.context();
       for (const { extension, handler } of runtime.handlers("context")) {
         try {
-          const result = (await handler({ type: "context", messages: current }, ctx)) as { messages?: AgentMessage[] } | undefined;
+          const result = (await handler({ type: "context", messages: current }, ctx)) as
+            | { messages?: AgentMessage[] }
+            | undefined;
           if (Array.isArray(result?.messages)) current = result.messages;
         } catch (error) {
           runtime.report(extension, "context", error);
@@ -54,9 +60,14 @@ export function createExtensionHooks(runtime: ExtensionRuntime): Required<Pick<A
     async prepareRequest(request) {
       await runtime.ensureLoaded();
       runtime.baseSystemPrompt = request.context.systemPrompt;
-      runtime.lastRequestTools = (request.context.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+      runtime.lastRequestTools = (request.context.tools ?? []).map((t) => ({
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters,
+      }));
       const due = runtime.delivery.takeBeforeAgentStart();
-      const injected = due === undefined ? [] : await beforeAgentStart(runtime, request.context.systemPrompt ?? "", due.prompt);
+      const injected =
+        due === undefined ? [] : await beforeAgentStart(runtime, request.context.systemPrompt ?? "", due.prompt);
       return applyRunChoices(runtime, request, injected);
     },
 
@@ -65,7 +76,10 @@ export function createExtensionHooks(runtime: ExtensionRuntime): Required<Pick<A
       if (signal !== undefined) runtime.delivery.signal = signal;
       const name = call.toolCall.name;
       if (runtime.activeTools !== undefined && !runtime.activeTools.has(name)) {
-        return { block: true, reason: `Tool "${name}" is not active; the active tools are: ${[...runtime.activeTools].join(", ") || "none"}` };
+        return {
+          block: true,
+          reason: `Tool "${name}" is not active; the active tools are: ${[...runtime.activeTools].join(", ") || "none"}`,
+        };
       }
       if (!runtime.hasHandlers("tool_call")) return undefined;
       // pi lets handlers see every event emitted before this call first.
@@ -83,7 +97,10 @@ export function createExtensionHooks(runtime: ExtensionRuntime): Required<Pick<A
 }
 
 /** Commands first (pi checks them before `input`), then `input` handlers. */
-async function promptThroughExtensions(runtime: ExtensionRuntime, text: string): Promise<{ text?: string; handled?: boolean } | undefined> {
+async function promptThroughExtensions(
+  runtime: ExtensionRuntime,
+  text: string,
+): Promise<{ text?: string; handled?: boolean } | undefined> {
   await runtime.refreshResourceCommands();
   let current = text;
   let source: "interactive" | "extension" = runtime.delivery.takeOwnPrompt(text) ? "extension" : "interactive";
@@ -115,7 +132,11 @@ function findCommand(runtime: ExtensionRuntime, text: string): { command: Resolv
  * Runs a command handler; returns the text its first `sendUserMessage` asked to send, if any. A failing
  * handler is reported and the prompt counts as handled, as in pi.
  */
-async function runCommand(runtime: ExtensionRuntime, command: ResolvedCommand, args: string): Promise<string | undefined> {
+async function runCommand(
+  runtime: ExtensionRuntime,
+  command: ResolvedCommand,
+  args: string,
+): Promise<string | undefined> {
   const scope = { replacement: undefined as string | undefined };
   runtime.delivery.commandScope = scope;
   try {
@@ -129,16 +150,27 @@ async function runCommand(runtime: ExtensionRuntime, command: ResolvedCommand, a
 }
 
 /** pi's `input` event: transforms chain, the first "handled" ends it. Images cannot change here. */
-async function input(runtime: ExtensionRuntime, text: string, source: "interactive" | "extension"): Promise<string | "handled"> {
+async function input(
+  runtime: ExtensionRuntime,
+  text: string,
+  source: "interactive" | "extension",
+): Promise<string | "handled"> {
   let current = text;
   const ctx = runtime.context();
   for (const { extension, handler } of runtime.handlers("input")) {
     try {
-      const result = (await handler({ type: "input", text: current, source }, ctx)) as { action?: string; text?: string; images?: ImageContent[] } | undefined;
+      const result = (await handler({ type: "input", text: current, source }, ctx)) as
+        | { action?: string; text?: string; images?: ImageContent[] }
+        | undefined;
       if (result?.action === "handled") return "handled";
       if (result?.action === "transform") {
         if (typeof result.text !== "string") throw new Error('an "input" transform needs the new text');
-        if (result.images !== undefined) runtime.report(extension, "input", new Error("not supported yet: changing images from an input handler (the text change was kept)"));
+        if (result.images !== undefined)
+          runtime.report(
+            extension,
+            "input",
+            new Error("not supported yet: changing images from an input handler (the text change was kept)"),
+          );
         current = result.text;
       }
     } catch (error) {
@@ -153,7 +185,11 @@ async function input(runtime: ExtensionRuntime, text: string, source: "interacti
  * prompt as changed by earlier handlers; their messages follow the prompt (saved now; returned to be sent
  * with this request); the last system prompt holds for the whole run.
  */
-async function beforeAgentStart(runtime: ExtensionRuntime, baseSystemPrompt: string, prompt: AgentMessage): Promise<Message[]> {
+async function beforeAgentStart(
+  runtime: ExtensionRuntime,
+  baseSystemPrompt: string,
+  prompt: AgentMessage,
+): Promise<Message[]> {
   runtime.delivery.systemPromptOverride = undefined;
   if (!runtime.hasHandlers("before_agent_start")) return [];
   const { text, images } = promptParts(prompt);
@@ -164,11 +200,19 @@ async function beforeAgentStart(runtime: ExtensionRuntime, baseSystemPrompt: str
   ctx.getSystemPrompt = () => systemPrompt;
   for (const { extension, handler } of runtime.handlers("before_agent_start")) {
     try {
-      const event = { type: "before_agent_start", prompt: text, images, systemPrompt, systemPromptOptions: { cwd: runtime.cwd } };
+      const event = {
+        type: "before_agent_start",
+        prompt: text,
+        images,
+        systemPrompt,
+        systemPromptOptions: { cwd: runtime.cwd },
+      };
       const result = (await handler(event, ctx)) as { message?: CustomMessageInput; systemPrompt?: string } | undefined;
-      if (result?.message !== undefined) injected.push(runtime.delivery.deliverAfter(prompt, customMessage(result.message)));
+      if (result?.message !== undefined)
+        injected.push(runtime.delivery.deliverAfter(prompt, customMessage(result.message)));
       if (result?.systemPrompt !== undefined) {
-        if (typeof result.systemPrompt !== "string") throw new Error("before_agent_start: systemPrompt must be a string");
+        if (typeof result.systemPrompt !== "string")
+          throw new Error("before_agent_start: systemPrompt must be a string");
         systemPrompt = result.systemPrompt;
         changed = true;
       }
@@ -184,13 +228,23 @@ async function beforeAgentStart(runtime: ExtensionRuntime, baseSystemPrompt: str
  * A request with the run's choices applied — messages `before_agent_start` added (after the prompt, which
  * ends the first request's messages), its system prompt, the active tools — or undefined when none apply.
  */
-function applyRunChoices(runtime: ExtensionRuntime, request: { context: Context; options: StreamOptions }, injected: Message[]): { context: Context; options: StreamOptions } | undefined {
+function applyRunChoices(
+  runtime: ExtensionRuntime,
+  request: { context: Context; options: StreamOptions },
+  injected: Message[],
+): { context: Context; options: StreamOptions } | undefined {
   const systemPrompt = runtime.delivery.systemPromptOverride;
   const active = runtime.activeTools;
-  const tools = active === undefined || request.context.tools === undefined ? request.context.tools : request.context.tools.filter((t) => active.has(t.name));
+  const tools =
+    active === undefined || request.context.tools === undefined
+      ? request.context.tools
+      : request.context.tools.filter((t) => active.has(t.name));
   if (systemPrompt === undefined && tools === request.context.tools && injected.length === 0) return undefined;
   const messages = injected.length === 0 ? request.context.messages : [...request.context.messages, ...injected];
-  return { ...request, context: { ...request.context, messages, ...(systemPrompt !== undefined && { systemPrompt }), tools } };
+  return {
+    ...request,
+    context: { ...request.context, messages, ...(systemPrompt !== undefined && { systemPrompt }), tools },
+  };
 }
 
 /** pi's `tool_call`: the first block wins; a throwing handler blocks the call (pi's fail-safe). */
@@ -200,7 +254,11 @@ async function toolCall(runtime: ExtensionRuntime, call: ToolCallInfo): Promise<
   for (const { extension, handler } of runtime.handlers("tool_call")) {
     try {
       const result = (await handler(event, ctx)) as { block?: boolean; reason?: string } | undefined;
-      if (result?.block) return { block: true, reason: result.reason ?? `The call to "${call.toolCall.name}" was blocked by an extension.` };
+      if (result?.block)
+        return {
+          block: true,
+          reason: result.reason ?? `The call to "${call.toolCall.name}" was blocked by an extension.`,
+        };
     } catch (error) {
       runtime.report(extension, "tool_call", error);
       return { block: true, reason: `Extension failed, blocking execution: ${messageOf(error)}` };
@@ -210,7 +268,10 @@ async function toolCall(runtime: ExtensionRuntime, call: ToolCallInfo): Promise<
 }
 
 /** pi's `tool_result`: each handler sees the previous one's changes; returns the changes, if any. */
-async function toolResult(runtime: ExtensionRuntime, call: ToolCallInfo & { result: ToolResult; isError: boolean }): Promise<AfterToolCallResult | undefined> {
+async function toolResult(
+  runtime: ExtensionRuntime,
+  call: ToolCallInfo & { result: ToolResult; isError: boolean },
+): Promise<AfterToolCallResult | undefined> {
   const event = {
     type: "tool_result",
     toolCallId: call.toolCall.id,
@@ -224,7 +285,9 @@ async function toolResult(runtime: ExtensionRuntime, call: ToolCallInfo & { resu
   const ctx = runtime.context();
   for (const { extension, handler } of runtime.handlers("tool_result")) {
     try {
-      const result = (await handler({ ...event }, ctx)) as { content?: ToolResult["content"]; details?: unknown; isError?: boolean } | undefined;
+      const result = (await handler({ ...event }, ctx)) as
+        | { content?: ToolResult["content"]; details?: unknown; isError?: boolean }
+        | undefined;
       if (result === undefined || result === null) continue;
       if (result.content !== undefined) event.content = result.content;
       if (result.details !== undefined) event.details = result.details;
@@ -242,7 +305,10 @@ function promptParts(message: AgentMessage): { text: string; images: ImageConten
   const content = (message as { content?: unknown }).content;
   if (typeof content === "string") return { text: content, images: undefined };
   if (!Array.isArray(content)) return { text: "", images: undefined };
-  const text = content.filter((b: { type: string }) => b.type === "text").map((b: { text: string }) => b.text).join("\n");
+  const text = content
+    .filter((b: { type: string }) => b.type === "text")
+    .map((b: { text: string }) => b.text)
+    .join("\n");
   const images = content.filter((b: { type: string }): b is ImageContent => b.type === "image");
   return { text, images: images.length > 0 ? images : undefined };
 }

@@ -37,7 +37,11 @@ export function unsupportedFunction(member: string, detail?: string): (...args: 
  */
 export function addUnsupported(
   target: Record<string, unknown>,
-  names: { functions?: readonly string[]; values?: readonly string[]; statics?: Readonly<Record<string, readonly string[]>> },
+  names: {
+    functions?: readonly string[];
+    values?: readonly string[];
+    statics?: Readonly<Record<string, readonly string[]>>;
+  },
   prefix = "",
 ): void {
   for (const name of names.functions ?? []) {

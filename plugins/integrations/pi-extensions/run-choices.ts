@@ -7,7 +7,10 @@ import type { HostEnvironment } from "pi-host";
 import type { PiExtensionsConfig } from "./runtime.js";
 
 /** `configured` with the host's extension flags, package extensions and agent folder applied. */
-export function effectiveExtensionsConfig(configured: PiExtensionsConfig, host: HostEnvironment | undefined): PiExtensionsConfig {
+export function effectiveExtensionsConfig(
+  configured: PiExtensionsConfig,
+  host: HostEnvironment | undefined,
+): PiExtensionsConfig {
   const flags = host?.flags ?? {};
   return {
     ...configured,

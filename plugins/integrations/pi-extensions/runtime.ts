@@ -8,7 +8,17 @@
  */
 import { resolve } from "node:path";
 import { SESSION_EVENT, type AgentSession, type SessionEvent, type SessionState } from "pi-host";
-import { AssistantEventStream, newAssistantMessage, type AiProvider, type AssistantStream, type AuthStore, type Context, type Model, type ModelCatalog, type StreamOptions } from "pi-host";
+import {
+  AssistantEventStream,
+  newAssistantMessage,
+  type AiProvider,
+  type AssistantStream,
+  type AuthStore,
+  type Context,
+  type Model,
+  type ModelCatalog,
+  type StreamOptions,
+} from "pi-host";
 import type { ResourceSource, SettingsStore } from "pi-host";
 import { agentDir as agentFolder, projectFilesApply, readHostEnvironment, type HostEnvironmentProvider } from "pi-host";
 import type { CompactionEntry, SessionStore } from "pi-host";
@@ -23,7 +33,12 @@ import { discoverExtensions } from "./discover.js";
 import { createEventBus, type ExtensionEventBus } from "./event-bus.js";
 import { OBSERVED_EVENTS, SessionEventTranslator, type PiEvent } from "./events.js";
 import { ExtensionModuleLoader } from "./load.js";
-import type { ExtensionCommandDefinition, ExtensionHandler, ExtensionToolDefinition, LoadedExtension } from "./types.js";
+import type {
+  ExtensionCommandDefinition,
+  ExtensionHandler,
+  ExtensionToolDefinition,
+  LoadedExtension,
+} from "./types.js";
 
 /** The plugin's config (see index.ts for each key's meaning). */
 export interface PiExtensionsConfig {
@@ -159,11 +174,18 @@ export class ExtensionRuntime {
   private async load(): Promise<void> {
     const cwd = this.cwd;
     const settings = this.services.settings.available ? await this.services.settings.api.get(cwd) : {};
-    const fromSettings = Array.isArray(settings.extensions) ? settings.extensions.filter((p): p is string => typeof p === "string") : [];
+    const fromSettings = Array.isArray(settings.extensions)
+      ? settings.extensions.filter((p): p is string => typeof p === "string")
+      : [];
     const discovery = await discoverExtensions({
       cwd,
       agentDir: this.agentDir(),
-      configured: [...fromSettings, ...this.config.extensions, ...this.packageExtensions(), ...this.config.commandLineExtensions],
+      configured: [
+        ...fromSettings,
+        ...this.config.extensions,
+        ...this.packageExtensions(),
+        ...this.config.commandLineExtensions,
+      ],
       noDiscovery: this.config.noExtensions,
       projectTrusted: await projectFilesApply(this.services.host, cwd),
     });
@@ -173,7 +195,13 @@ export class ExtensionRuntime {
     for (const location of discovery.found) {
       const extension: LoadedExtension = {
         path: location.path,
-        sourceInfo: { path: location.path, source: "local", scope: location.scope, origin: "top-level", baseDir: resolve(location.path, "..") },
+        sourceInfo: {
+          path: location.path,
+          source: "local",
+          scope: location.scope,
+          origin: "top-level",
+          baseDir: resolve(location.path, ".."),
+        },
         handlers: new Map(),
         tools: new Map(),
         commands: new Map(),
@@ -208,7 +236,8 @@ export class ExtensionRuntime {
       hostModules({
         agentDir: () => this.agentDir(),
         models: () => (this.services.models.available ? this.services.models.api.list() : []),
-        findModel: (provider, id) => (this.services.models.available ? this.services.models.api.find(provider, id) : undefined),
+        findModel: (provider, id) =>
+          this.services.models.available ? this.services.models.api.find(provider, id) : undefined,
         stream: (model, context, options) => this.stream(model, context, options),
         withFileMutationQueue: (path, work) => this.withFileMutationQueue(path, work),
         reportBusError: (channel, error) => this.report(undefined, `event bus "${channel}"`, error),
@@ -221,7 +250,9 @@ export class ExtensionRuntime {
 
   /** Handlers of `event`, in load order then registration order. */
   handlers(event: string): Array<{ extension: LoadedExtension; handler: ExtensionHandler }> {
-    return this.extensions.flatMap((extension) => (extension.handlers.get(event) ?? []).map((handler) => ({ extension, handler })));
+    return this.extensions.flatMap((extension) =>
+      (extension.handlers.get(event) ?? []).map((handler) => ({ extension, handler })),
+    );
   }
 
   hasHandlers(event: string): boolean {
@@ -231,13 +262,16 @@ export class ExtensionRuntime {
   /** Every extension tool by name; a later registration of a name replaces an earlier one. */
   tools(): Map<string, { extension: LoadedExtension; definition: ExtensionToolDefinition }> {
     const out = new Map<string, { extension: LoadedExtension; definition: ExtensionToolDefinition }>();
-    for (const extension of this.extensions) for (const definition of extension.tools.values()) out.set(definition.name, { extension, definition });
+    for (const extension of this.extensions)
+      for (const definition of extension.tools.values()) out.set(definition.name, { extension, definition });
     return out;
   }
 
   /** Commands by invocation name: pi suffixes a name several extensions use with `:1`, `:2`... in load order. */
   commands(): ResolvedCommand[] {
-    const all = this.extensions.flatMap((extension) => [...extension.commands].map(([name, definition]) => ({ name, extension, definition })));
+    const all = this.extensions.flatMap((extension) =>
+      [...extension.commands].map(([name, definition]) => ({ name, extension, definition })),
+    );
     const counts = new Map<string, number>();
     for (const c of all) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
     const seen = new Map<string, number>();
@@ -270,7 +304,12 @@ export class ExtensionRuntime {
       name: r.name,
       description: r.description,
       source: r.source,
-      sourceInfo: { path: r.path, source: "local", scope: r.origin === "user" || r.origin === "project" ? r.origin : "temporary", origin: r.origin.startsWith("package:") ? "package" : "top-level" },
+      sourceInfo: {
+        path: r.path,
+        source: "local",
+        scope: r.origin === "user" || r.origin === "project" ? r.origin : "temporary",
+        origin: r.origin.startsWith("package:") ? "package" : "top-level",
+      },
     }));
     return [...extensionCommands, ...resources];
   }
@@ -281,8 +320,16 @@ export class ExtensionRuntime {
     const out: ResourceCommand[] = [];
     for (const source of this.services.resources.list()) {
       try {
-        for (const t of await source.api.templates(cwd)) out.push({ name: t.name, description: t.description, source: "prompt", path: t.path, origin: t.origin });
-        for (const s of await source.api.skills(cwd)) out.push({ name: `skill:${s.name}`, description: s.description, source: "skill", path: s.path, origin: s.origin });
+        for (const t of await source.api.templates(cwd))
+          out.push({ name: t.name, description: t.description, source: "prompt", path: t.path, origin: t.origin });
+        for (const s of await source.api.skills(cwd))
+          out.push({
+            name: `skill:${s.name}`,
+            description: s.description,
+            source: "skill",
+            path: s.path,
+            origin: s.origin,
+          });
       } catch (error) {
         this.report(undefined, "listing prompt templates and skills", error);
       }
@@ -315,7 +362,11 @@ export class ExtensionRuntime {
       try {
         const result = (await handler(event, ctx)) as { message?: unknown } | undefined;
         if (event.type === "message_end" && result?.message !== undefined) {
-          this.report(extension, "message_end", new Error("not supported yet: replacing a message from message_end (the session has already saved it)"));
+          this.report(
+            extension,
+            "message_end",
+            new Error("not supported yet: replacing a message from message_end (the session has already saved it)"),
+          );
         }
       } catch (error) {
         this.report(extension, event.type, error);
@@ -349,8 +400,8 @@ export class ExtensionRuntime {
 
   private lastCompaction(): CompactionEntry | undefined {
     if (!this.services.store.available) return undefined;
-    return this.services.store
-      .api.entries()
+    return this.services.store.api
+      .entries()
       .filter((e): e is CompactionEntry => e.type === "compaction")
       .at(-1);
   }
@@ -381,8 +432,11 @@ export class ExtensionRuntime {
       const handle = this.services.providers.list().find((h) => h.peek()?.api === model.api);
       const lease = handle === undefined ? undefined : await handle.acquire();
       try {
-        if (lease === undefined) throw new Error(`no provider plugin speaks "${model.api}" (model ${model.provider}/${model.id})`);
-        const apiKey = options.apiKey ?? (this.services.auth.available ? await this.services.auth.api.apiKey(model.provider) : undefined);
+        if (lease === undefined)
+          throw new Error(`no provider plugin speaks "${model.api}" (model ${model.provider}/${model.id})`);
+        const apiKey =
+          options.apiKey ??
+          (this.services.auth.available ? await this.services.auth.api.apiKey(model.provider) : undefined);
         for await (const event of lease.value.stream(model, context, { ...options, apiKey })) out.push(event);
       } catch (error) {
         const message = newAssistantMessage(model);

@@ -34,11 +34,19 @@ export function createExtensionToolSource(runtime: ExtensionRuntime): ToolSource
       const found = runtime.tools().get(name);
       if (found === undefined) throw new Error(`no extension registers a tool "${name}" (any more)`);
       runtime.useFileLock(toolContext.withFileLock);
-      const result = (await found.definition.execute(toolCallId, params, signal, onUpdate, runtime.context())) as Partial<ToolResult> | undefined;
+      const result = (await found.definition.execute(toolCallId, params, signal, onUpdate, runtime.context())) as
+        | Partial<ToolResult>
+        | undefined;
       if (result === null || typeof result !== "object" || !Array.isArray(result.content)) {
-        throw new Error(`extension tool "${name}" returned no result with a content array ({ content: [{ type: "text", text }] })`);
+        throw new Error(
+          `extension tool "${name}" returned no result with a content array ({ content: [{ type: "text", text }] })`,
+        );
       }
-      return { content: result.content, details: result.details, ...(result.terminate === true && { terminate: true }) };
+      return {
+        content: result.content,
+        details: result.details,
+        ...(result.terminate === true && { terminate: true }),
+      };
     },
   };
 }
@@ -70,8 +78,14 @@ function checkedCopy(node: unknown): unknown {
   for (const symbol of Object.getOwnPropertySymbols(source)) out[symbol] = source[symbol];
   if (source[Kind] === "Unsafe") {
     const values = source.enum;
-    if (Array.isArray(values) && values.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
-      return Object.assign(out, { [Kind]: "Union", anyOf: values.map((value) => ({ [Kind]: "Literal", const: value, type: typeof value })) });
+    if (
+      Array.isArray(values) &&
+      values.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")
+    ) {
+      return Object.assign(out, {
+        [Kind]: "Union",
+        anyOf: values.map((value) => ({ [Kind]: "Literal", const: value, type: typeof value })),
+      });
     }
     return Object.assign(out, { [Kind]: "Any" });
   }

@@ -29,7 +29,13 @@ export interface ExtensionToolDefinition {
   promptGuidelines?: string[];
   prepareArguments?: (args: unknown) => unknown;
   executionMode?: "sequential" | "parallel";
-  execute(toolCallId: string, params: any, signal: AbortSignal | undefined, onUpdate: ToolUpdate | undefined, ctx: any): Promise<ToolResult>;
+  execute(
+    toolCallId: string,
+    params: any,
+    signal: AbortSignal | undefined,
+    onUpdate: ToolUpdate | undefined,
+    ctx: any,
+  ): Promise<ToolResult>;
 }
 
 /** pi's RegisteredCommand minus name and source: what `pi.registerCommand()` receives. */
@@ -76,9 +82,12 @@ export interface CustomMessage<T = unknown> extends CustomMessageInput<T> {
 
 /** Builds the transcript message for an extension's custom message. */
 export function customMessage(input: CustomMessageInput): CustomMessage {
-  if (input === null || typeof input !== "object") throw new Error("sendMessage needs a message object with customType, content and display");
-  if (typeof input.customType !== "string" || input.customType === "") throw new Error("sendMessage needs a non-empty customType");
-  if (typeof input.content !== "string" && !Array.isArray(input.content)) throw new Error("sendMessage needs content as a string or an array of text/image blocks");
+  if (input === null || typeof input !== "object")
+    throw new Error("sendMessage needs a message object with customType, content and display");
+  if (typeof input.customType !== "string" || input.customType === "")
+    throw new Error("sendMessage needs a non-empty customType");
+  if (typeof input.content !== "string" && !Array.isArray(input.content))
+    throw new Error("sendMessage needs content as a string or an array of text/image blocks");
   return {
     role: "custom",
     customType: input.customType,

@@ -31,7 +31,8 @@ export class AnswerTracker {
           writer.releaseLock();
         }
         const m = message as Record<string, unknown>;
-        if (!("method" in m) && (typeof m.id === "string" || typeof m.id === "number") && this.open.delete(m.id)) this.wake();
+        if (!("method" in m) && (typeof m.id === "string" || typeof m.id === "number") && this.open.delete(m.id))
+          this.wake();
       },
     });
     return { readable, writable };

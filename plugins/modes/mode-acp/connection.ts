@@ -80,7 +80,8 @@ export class AcpConnection {
 
   /** Serves the client until it closes stdin or the host stops the mode; resolves with the exit code. */
   async run(): Promise<number> {
-    if (this.input.messages.length > 0) this.warn("acp mode takes prompts from the client; the command-line messages were ignored");
+    if (this.input.messages.length > 0)
+      this.warn("acp mode takes prompts from the client; the command-line messages were ignored");
     this.sdk = await import("@agentclientprotocol/sdk");
     const answers = new AnswerTracker();
     const stream = answers.wrap(this.sdk.ndJsonStream(writableTo(this.io.stdout), readableFrom(this.io.stdin)));
@@ -144,7 +145,8 @@ export class AcpConnection {
       const info = await this.deps.session.api.newSession();
       const state = this.deps.session.api.state();
       const sessionId = info?.id ?? state.sessionId;
-      if (sessionId === undefined) throw this.internal("the session store opened no session; enable a session store plugin");
+      if (sessionId === undefined)
+        throw this.internal("the session store opened no session; enable a session store plugin");
       this.sessions.set(sessionId, newAcpSession(info?.path));
       this.openSessionId = sessionId;
       return { sessionId };
@@ -175,10 +177,16 @@ export class AcpConnection {
   private async listSessions(params: ListSessionsRequest): Promise<ListSessionsResponse> {
     const ours = this.deps.session.api.cwd();
     const { store } = this.deps;
-    if (!store.available || (typeof params.cwd === "string" && canonical(params.cwd) !== canonical(ours))) return { sessions: [] };
+    if (!store.available || (typeof params.cwd === "string" && canonical(params.cwd) !== canonical(ours)))
+      return { sessions: [] };
     const listed = await store.api.list({ cwd: ours });
     return {
-      sessions: listed.map((s) => ({ sessionId: s.id, cwd: ours, title: s.name ?? oneLine(s.firstMessage), updatedAt: s.modified })),
+      sessions: listed.map((s) => ({
+        sessionId: s.id,
+        cwd: ours,
+        title: s.name ?? oneLine(s.firstMessage),
+        updatedAt: s.modified,
+      })),
     };
   }
 
@@ -200,7 +208,12 @@ export class AcpConnection {
       if (entry.cancels !== ticket) return { stopReason: "cancelled" };
       await this.activate(sessionId, entry);
       const cwd = this.deps.session.api.cwd();
-      const turn: Turn = { sessionId, entry, updates: new TurnUpdates(cwd, (update) => this.send(sessionId, update)), cancelled: false };
+      const turn: Turn = {
+        sessionId,
+        entry,
+        updates: new TurnUpdates(cwd, (update) => this.send(sessionId, update)),
+        cancelled: false,
+      };
       this.turn = turn;
       let failure: unknown;
       try {
@@ -243,7 +256,8 @@ export class AcpConnection {
     const verdict = await this.permission(turn, call, signal);
     if (verdict?.block !== true) turn.updates.started(id, name, call.args);
     // A top-level call's end comes as a tool_execution_end event; a nested call's block ends it here.
-    else if (turn.updates.isNested(id)) turn.updates.end(id, { content: [{ type: "text", text: verdict.reason ?? "blocked" }] }, true);
+    else if (turn.updates.isNested(id))
+      turn.updates.end(id, { content: [{ type: "text", text: verdict.reason ?? "blocked" }] }, true);
     return verdict;
   }
 
@@ -255,7 +269,11 @@ export class AcpConnection {
   }
 
   /** Whether the call may run: remembered answers first, then the client, for tools on the ask list. */
-  private async permission(turn: Turn, call: ToolCallInfo, signal: AbortSignal | undefined): Promise<BeforeToolCallResult | undefined> {
+  private async permission(
+    turn: Turn,
+    call: ToolCallInfo,
+    signal: AbortSignal | undefined,
+  ): Promise<BeforeToolCallResult | undefined> {
     const { id, name } = call.toolCall;
     const memory = turn.entry.permissions;
     const rejected = rememberedRejection(name, memory);
@@ -268,15 +286,27 @@ export class AcpConnection {
         "session/request_permission",
         {
           sessionId: turn.sessionId,
-          toolCall: { toolCallId: id, title: view.title, kind: view.kind, status: "pending", rawInput: call.args, locations: view.locations, content: view.diffs },
+          toolCall: {
+            toolCallId: id,
+            title: view.title,
+            kind: view.kind,
+            status: "pending",
+            rawInput: call.args,
+            locations: view.locations,
+            content: view.diffs,
+          },
           options: PERMISSION_OPTIONS,
         },
         { cancellationSignal: signal, stopWaitingOnCancel: true },
       );
       outcome = response.outcome;
     } catch (error) {
-      if (signal?.aborted || turn.cancelled) return { block: true, reason: `The ${name} call was not run: the prompt was cancelled.` };
-      return { block: true, reason: `The ${name} call was not run: asking the user for permission failed (${messageOf(error)}).` };
+      if (signal?.aborted || turn.cancelled)
+        return { block: true, reason: `The ${name} call was not run: the prompt was cancelled.` };
+      return {
+        block: true,
+        reason: `The ${name} call was not run: asking the user for permission failed (${messageOf(error)}).`,
+      };
     }
     return verdictOf(name, outcome, memory);
   }
@@ -286,7 +316,10 @@ export class AcpConnection {
   /** Opens the session's conversation in the agent session, when another one is open. */
   private async activate(sessionId: string, entry: AcpSession): Promise<void> {
     if (this.openSessionId === sessionId) return;
-    if (entry.path === undefined) throw this.internal(`session ${sessionId} was kept in memory only and another session was opened since; it cannot be reopened`);
+    if (entry.path === undefined)
+      throw this.internal(
+        `session ${sessionId} was kept in memory only and another session was opened since; it cannot be reopened`,
+      );
     await this.deps.session.api.switchSession(entry.path);
     this.openSessionId = sessionId;
   }
@@ -297,9 +330,13 @@ export class AcpConnection {
    */
   private checkCwd(requested: string): string {
     const ours = this.deps.session.api.cwd();
-    if (!isAbsolute(requested)) throw this.sdk.RequestError.invalidParams(undefined, `cwd must be an absolute path, not "${requested}"`);
+    if (!isAbsolute(requested))
+      throw this.sdk.RequestError.invalidParams(undefined, `cwd must be an absolute path, not "${requested}"`);
     if (canonical(requested) !== canonical(ours)) {
-      throw this.sdk.RequestError.invalidParams(undefined, `this pi works in ${ours}; start "pi --mode acp" in ${requested} to work there`);
+      throw this.sdk.RequestError.invalidParams(
+        undefined,
+        `this pi works in ${ours}; start "pi --mode acp" in ${requested} to work there`,
+      );
     }
     return ours;
   }
@@ -307,7 +344,9 @@ export class AcpConnection {
   private noteMcpServers(count: number): void {
     if (count === 0 || this.warnedMcp) return;
     this.warnedMcp = true;
-    this.warn(`the client's ${count} MCP server(s) were not connected; configure MCP servers in pi's settings ("mcpServers") instead`);
+    this.warn(
+      `the client's ${count} MCP server(s) were not connected; configure MCP servers in pi's settings ("mcpServers") instead`,
+    );
   }
 
   /** Runs `work` after every earlier piece of serialized work has settled; refused once the run is ending. */

@@ -31,15 +31,22 @@ export function needsAsking(tool: string, askList: readonly string[], memory: Pe
 
 /** A call of a tool the user rejected for the rest of the session. */
 export function rememberedRejection(tool: string, memory: PermissionMemory): BeforeToolCallResult | undefined {
-  return memory.rejected.has(tool) ? { block: true, reason: `The user rejected every ${tool} call for this session, so this call was not run.` } : undefined;
+  return memory.rejected.has(tool)
+    ? { block: true, reason: `The user rejected every ${tool} call for this session, so this call was not run.` }
+    : undefined;
 }
 
 /**
  * What the client's answer means: undefined lets the call run; a block carries the reason the model reads
  * as the call's error result. "Always" answers update `memory`.
  */
-export function verdictOf(tool: string, outcome: RequestPermissionOutcome, memory: PermissionMemory): BeforeToolCallResult | undefined {
-  if (outcome.outcome === "cancelled") return { block: true, reason: `The ${tool} call was not run: the permission request was cancelled.` };
+export function verdictOf(
+  tool: string,
+  outcome: RequestPermissionOutcome,
+  memory: PermissionMemory,
+): BeforeToolCallResult | undefined {
+  if (outcome.outcome === "cancelled")
+    return { block: true, reason: `The ${tool} call was not run: the permission request was cancelled.` };
   switch (outcome.optionId) {
     case "allow_always":
       memory.allowed.add(tool);
@@ -48,10 +55,16 @@ export function verdictOf(tool: string, outcome: RequestPermissionOutcome, memor
       return undefined;
     case "reject_always":
       memory.rejected.add(tool);
-      return { block: true, reason: `The user rejected this ${tool} call (and every further one this session), so it was not run.` };
+      return {
+        block: true,
+        reason: `The user rejected this ${tool} call (and every further one this session), so it was not run.`,
+      };
     case "reject_once":
       return { block: true, reason: `The user rejected this ${tool} call, so it was not run.` };
     default:
-      return { block: true, reason: `The ${tool} call was not run: the editor answered with an unknown option "${outcome.optionId}".` };
+      return {
+        block: true,
+        reason: `The ${tool} call was not run: the editor answered with an unknown option "${outcome.optionId}".`,
+      };
   }
 }

@@ -38,7 +38,8 @@ export function promptInput(blocks: readonly ContentBlock[]): PromptInput {
         else if (resource.mimeType?.startsWith("image/")) {
           images.push({ type: "image", data: resource.blob, mimeType: resource.mimeType });
           parts.push(`<file name="${name}"></file>`);
-        } else parts.push(`<file name="${name}">(binary content, ${resource.mimeType ?? "unknown type"}, not shown)</file>`);
+        } else
+          parts.push(`<file name="${name}">(binary content, ${resource.mimeType ?? "unknown type"}, not shown)</file>`);
         break;
       }
       case "audio":

@@ -12,18 +12,30 @@ import { describeToolCall, resultContent } from "./tool-calls.js";
 /** The updates that replay `messages` (the session's context, oldest first). */
 export function replayUpdates(messages: readonly AgentMessage[], cwd: string): SessionUpdate[] {
   const results = new Map<string, ToolResultMessage>();
-  for (const m of messages) if (m.role === "toolResult") results.set((m as ToolResultMessage).toolCallId, m as ToolResultMessage);
+  for (const m of messages)
+    if (m.role === "toolResult") results.set((m as ToolResultMessage).toolCallId, m as ToolResultMessage);
 
   const updates: SessionUpdate[] = [];
   messages.forEach((m, index) => {
     const messageId = `replay-${index}`;
     if (m.role === "user") {
       const content = (m as { content: string | Array<TextContent | ImageContent> }).content;
-      for (const block of blocksOf(content)) updates.push({ sessionUpdate: "user_message_chunk", content: block, messageId });
+      for (const block of blocksOf(content))
+        updates.push({ sessionUpdate: "user_message_chunk", content: block, messageId });
     } else if (m.role === "assistant") {
       for (const block of (m as AssistantMessage).content) {
-        if (block.type === "text" && block.text !== "") updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: block.text }, messageId });
-        else if (block.type === "thinking" && block.thinking !== "") updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: block.thinking }, messageId });
+        if (block.type === "text" && block.text !== "")
+          updates.push({
+            sessionUpdate: "agent_message_chunk",
+            content: { type: "text", text: block.text },
+            messageId,
+          });
+        else if (block.type === "thinking" && block.thinking !== "")
+          updates.push({
+            sessionUpdate: "agent_thought_chunk",
+            content: { type: "text", text: block.thinking },
+            messageId,
+          });
         else if (block.type === "toolCall") {
           const view = describeToolCall(block.name, block.arguments, cwd);
           const result = results.get(block.id);
@@ -42,7 +54,12 @@ export function replayUpdates(messages: readonly AgentMessage[], cwd: string): S
       }
     } else if (m.role !== "toolResult") {
       const text = sessionMessageText(m);
-      if (text !== undefined) updates.push({ sessionUpdate: m.role === "bashExecution" ? "user_message_chunk" : "agent_message_chunk", content: { type: "text", text }, messageId });
+      if (text !== undefined)
+        updates.push({
+          sessionUpdate: m.role === "bashExecution" ? "user_message_chunk" : "agent_message_chunk",
+          content: { type: "text", text },
+          messageId,
+        });
     }
   });
   return updates;
@@ -50,7 +67,9 @@ export function replayUpdates(messages: readonly AgentMessage[], cwd: string): S
 
 function blocksOf(content: string | Array<TextContent | ImageContent>): ContentBlock[] {
   if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
-  return content.map((b) => (b.type === "text" ? { type: "text", text: b.text } : { type: "image", data: b.data, mimeType: b.mimeType }));
+  return content.map((b) =>
+    b.type === "text" ? { type: "text", text: b.text } : { type: "image", data: b.data, mimeType: b.mimeType },
+  );
 }
 
 /** How a session-level message reads in the thread, or undefined when it is not shown. */
@@ -61,7 +80,8 @@ function sessionMessageText(m: AgentMessage): string | undefined {
   if (m.role === "branchSummary") return `Summary of the branch left earlier:\n\n${c.summary}`;
   if (m.role === "custom" && c.display !== false) {
     if (typeof c.content === "string") return c.content;
-    if (Array.isArray(c.content)) return c.content.map((b: { type: string; text?: string }) => (b.type === "text" ? b.text : "")).join("");
+    if (Array.isArray(c.content))
+      return c.content.map((b: { type: string; text?: string }) => (b.type === "text" ? b.text : "")).join("");
   }
   return undefined;
 }

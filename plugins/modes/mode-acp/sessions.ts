@@ -30,7 +30,11 @@ export function newAcpSession(path: string | undefined): AcpSession {
  * against `cwd`), or a session id looked up among `cwd`'s sessions, then among all of them. Undefined
  * when nothing matches.
  */
-export async function locateSession(sessionId: string, cwd: string, store: Handle<SessionStore>): Promise<string | undefined> {
+export async function locateSession(
+  sessionId: string,
+  cwd: string,
+  store: Handle<SessionStore>,
+): Promise<string | undefined> {
   if (sessionId.includes("/") || sessionId.includes("\\") || sessionId.endsWith(".jsonl")) {
     const path = isAbsolute(sessionId) ? sessionId : resolve(cwd, sessionId);
     return existsSync(path) ? path : undefined;

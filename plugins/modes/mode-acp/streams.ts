@@ -12,7 +12,8 @@ export function readableFrom(input: NodeJS.ReadableStream): ReadableStream<Uint8
     start(controller) {
       let open = true;
       const onData = (chunk: Buffer | string) => {
-        if (open) controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
+        if (open)
+          controller.enqueue(typeof chunk === "string" ? new TextEncoder().encode(chunk) : new Uint8Array(chunk));
       };
       const onEnd = () => {
         if (!open) return;

@@ -31,24 +31,34 @@ export function describeToolCall(name: string, args: unknown, cwd: string): Tool
   const a = (args !== null && typeof args === "object" ? args : {}) as Record<string, unknown>;
   const path = typeof a.path === "string" && a.path !== "" ? absolute(a.path, cwd) : undefined;
   const kind = KINDS[name] ?? "other";
-  return { title: titleOf(name, a, path), kind, locations: path === undefined ? [] : [{ path }], diffs: diffsOf(name, a, path) };
+  return {
+    title: titleOf(name, a, path),
+    kind,
+    locations: path === undefined ? [] : [{ path }],
+    diffs: diffsOf(name, a, path),
+  };
 }
 
 function titleOf(name: string, a: Record<string, unknown>, path: string | undefined): string {
   if (name === "bash" && typeof a.command === "string") return `bash: ${oneLine(a.command)}`;
-  if ((name === "grep" || name === "find") && typeof a.pattern === "string") return `${name} ${oneLine(a.pattern)}${path ? ` in ${path}` : ""}`;
+  if ((name === "grep" || name === "find") && typeof a.pattern === "string")
+    return `${name} ${oneLine(a.pattern)}${path ? ` in ${path}` : ""}`;
   if (path !== undefined) return `${name} ${path}`;
   return name;
 }
 
 function diffsOf(name: string, a: Record<string, unknown>, path: string | undefined): ToolCallContent[] {
   if (path === undefined) return [];
-  if (name === "write" && typeof a.content === "string") return [{ type: "diff", path, oldText: null, newText: a.content }];
+  if (name === "write" && typeof a.content === "string")
+    return [{ type: "diff", path, oldText: null, newText: a.content }];
   if (name !== "edit") return [];
   // pi's `edits` array, plus the older single oldText/newText pair some models still send.
   const edits: unknown[] = [...(Array.isArray(a.edits) ? a.edits : []), a];
   return edits
-    .filter((e): e is { oldText: string; newText: string } => typeof (e as any)?.oldText === "string" && typeof (e as any)?.newText === "string")
+    .filter(
+      (e): e is { oldText: string; newText: string } =>
+        typeof (e as any)?.oldText === "string" && typeof (e as any)?.newText === "string",
+    )
     .map((e) => ({ type: "diff", path, oldText: e.oldText, newText: e.newText }));
 }
 

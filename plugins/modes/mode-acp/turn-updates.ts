@@ -42,7 +42,11 @@ export class TurnUpdates {
         if (!this.views.has(event.toolCallId)) this.announce(event.toolCallId, event.toolName, event.args, true);
         return;
       case "tool_execution_update":
-        this.send({ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, content: [...this.diffs(event.toolCallId), ...resultContent(event.partialResult.content)] });
+        this.send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: event.toolCallId,
+          content: [...this.diffs(event.toolCallId), ...resultContent(event.partialResult.content)],
+        });
         return;
       case "tool_execution_end":
         return this.end(event.toolCallId, event.result, event.isError);
@@ -103,10 +107,12 @@ export class TurnUpdates {
     const messageId = this.messageId;
     switch (event.type) {
       case "text_delta":
-        if (event.delta !== "") this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta }, messageId });
+        if (event.delta !== "")
+          this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta }, messageId });
         return;
       case "thinking_delta":
-        if (event.delta !== "") this.send({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.delta }, messageId });
+        if (event.delta !== "")
+          this.send({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.delta }, messageId });
         return;
       case "toolcall_start": {
         const block = event.partial.content[event.contentIndex];
@@ -140,7 +146,15 @@ export class TurnUpdates {
     if (!this.views.has(call.id)) return this.announce(call.id, call.name, call.arguments, true);
     const view = describeToolCall(call.name, call.arguments, this.cwd);
     this.views.set(call.id, view);
-    this.send({ sessionUpdate: "tool_call_update", toolCallId: call.id, title: view.title, kind: view.kind, rawInput: call.arguments, locations: view.locations, content: view.diffs });
+    this.send({
+      sessionUpdate: "tool_call_update",
+      toolCallId: call.id,
+      title: view.title,
+      kind: view.kind,
+      rawInput: call.arguments,
+      locations: view.locations,
+      content: view.diffs,
+    });
   }
 
   private diffs(toolCallId: string): ToolCallContent[] {

@@ -42,7 +42,11 @@ export default definePlugin({
         }
         // The terminal code loads only when a run is interactive, so `pi -p` never pays for it.
         const { InteractiveShell } = await import("./shell.js");
-        const shell = new InteractiveShell(input, io, { view, cwd: ctx.config.cwd ?? process.cwd(), frameIntervalMs: ctx.config.frameIntervalMs });
+        const shell = new InteractiveShell(input, io, {
+          view,
+          cwd: ctx.config.cwd ?? process.cwd(),
+          frameIntervalMs: ctx.config.frameIntervalMs,
+        });
         active = shell;
         try {
           return await shell.run();

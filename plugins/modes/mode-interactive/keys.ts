@@ -23,10 +23,40 @@ function modifiers(param: number | undefined): Pick<TuiKey, "ctrl" | "alt" | "sh
   return { shift: (bits & 1) !== 0, alt: (bits & 2) !== 0, ctrl: (bits & 4) !== 0 };
 }
 
-const CSI_LETTER: Record<string, string> = { A: "up", B: "down", C: "right", D: "left", H: "home", F: "end", P: "f1", Q: "f2", R: "f3", S: "f4", Z: "tab" };
+const CSI_LETTER: Record<string, string> = {
+  A: "up",
+  B: "down",
+  C: "right",
+  D: "left",
+  H: "home",
+  F: "end",
+  P: "f1",
+  Q: "f2",
+  R: "f3",
+  S: "f4",
+  Z: "tab",
+};
 const CSI_TILDE: Record<number, string> = {
-  1: "home", 2: "insert", 3: "delete", 4: "end", 5: "pageUp", 6: "pageDown", 7: "home", 8: "end",
-  11: "f1", 12: "f2", 13: "f3", 14: "f4", 15: "f5", 17: "f6", 18: "f7", 19: "f8", 20: "f9", 21: "f10", 23: "f11", 24: "f12",
+  1: "home",
+  2: "insert",
+  3: "delete",
+  4: "end",
+  5: "pageUp",
+  6: "pageDown",
+  7: "home",
+  8: "end",
+  11: "f1",
+  12: "f2",
+  13: "f3",
+  14: "f4",
+  15: "f5",
+  17: "f6",
+  18: "f7",
+  19: "f8",
+  20: "f9",
+  21: "f10",
+  23: "f11",
+  24: "f12",
 };
 
 /** A Unicode code point as the key name a CSI-u or modifyOtherKeys report means. */
@@ -153,7 +183,9 @@ export class KeyDecoder {
       return 2;
     }
     const char = String.fromCodePoint(input.codePointAt(1)!);
-    keys.push(key(char.toLowerCase() === char ? char : char.toLowerCase(), { alt: true, shift: char.toLowerCase() !== char }));
+    keys.push(
+      key(char.toLowerCase() === char ? char : char.toLowerCase(), { alt: true, shift: char.toLowerCase() !== char }),
+    );
     return 1 + char.length;
   }
 
@@ -177,7 +209,10 @@ export class KeyDecoder {
       return 1;
     }
     const final = input[end]!;
-    const params = input.slice(2, end).split(";").map((p) => Number.parseInt(p, 10));
+    const params = input
+      .slice(2, end)
+      .split(";")
+      .map((p) => Number.parseInt(p, 10));
     const length = end + 1;
     if (final === "u") {
       keys.push(codePointKey(params[0] ?? 0, modifiers(params[1])));

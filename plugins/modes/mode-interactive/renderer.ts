@@ -116,8 +116,12 @@ export class DiffRenderer {
     while (same < common - first && previous[previous.length - 1 - same] === next[next.length - 1 - same]) same++;
     const grow = next.length - previous.length;
     if (same > 0 && grow !== 0) {
-      const moved = grow > 0 ? this.insertRows(previous.length - same, grow, next.length, first) : this.deleteRows(next.length - same, -grow);
-      if (moved !== undefined) return moved + this.rewriteRange(previous, next, first, next.length - same, previous.length - same);
+      const moved =
+        grow > 0
+          ? this.insertRows(previous.length - same, grow, next.length, first)
+          : this.deleteRows(next.length - same, -grow);
+      if (moved !== undefined)
+        return moved + this.rewriteRange(previous, next, first, next.length - same, previous.length - same);
     }
     const end = grow === 0 ? next.length - same : next.length;
     let out = this.rewriteRange(previous, next, first, end, previous.length);

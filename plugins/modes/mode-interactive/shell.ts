@@ -27,7 +27,12 @@ export interface ShellOptions {
 }
 
 type TtyIn = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
-type TtyOut = NodeJS.WritableStream & { columns?: number; rows?: number; on(event: "resize", listener: () => void): unknown; off?(event: string, listener: (...args: any[]) => void): unknown };
+type TtyOut = NodeJS.WritableStream & {
+  columns?: number;
+  rows?: number;
+  on(event: "resize", listener: () => void): unknown;
+  off?(event: string, listener: (...args: any[]) => void): unknown;
+};
 
 /** A running interactive session on a pair of terminal streams. */
 export class InteractiveShell {
@@ -62,7 +67,8 @@ export class InteractiveShell {
     const stdin = this.io.stdin as TtyIn;
     const stdout = this.io.stdout as TtyOut;
     const done = new Promise<number>((resolve) => (this.finish = resolve));
-    const onData = (chunk: Buffer | string): void => this.onInput(typeof chunk === "string" ? chunk : this.utf8.write(chunk));
+    const onData = (chunk: Buffer | string): void =>
+      this.onInput(typeof chunk === "string" ? chunk : this.utf8.write(chunk));
     const onResize = (): void => {
       const { width, height } = this.size();
       this.enqueue(() => this.options.view.api.resize(width, height));
@@ -77,7 +83,9 @@ export class InteractiveShell {
     const { width, height } = this.size();
     this.io.stdout.write(BRACKETED_PASTE_ON);
     this.renderer.begin(width, height);
-    this.enqueue(() => this.options.view.api.start({ cwd: this.options.cwd, width, height, initialMessages: this.input.messages }));
+    this.enqueue(() =>
+      this.options.view.api.start({ cwd: this.options.cwd, width, height, initialMessages: this.input.messages }),
+    );
     this.frames.drawNow();
 
     const code = await done;

@@ -11,7 +11,8 @@ import { createJsonMode } from "./json-mode.js";
 export default definePlugin({
   id: "mode-json",
   version: "1.0.0",
-  description: "JSON mode: the session header, then one JSON line per session event (deltas, or pi's exact shape with --compat-events)",
+  description:
+    "JSON mode: the session header, then one JSON line per session event (deltas, or pi's exact shape with --compat-events)",
   provides: [ModeContract],
   requires: [AgentSessionContract],
   setup(ctx) {

@@ -4,5 +4,7 @@
  * JavaScript readers such as Node's readline, so they are escaped too. The value parses back unchanged.
  */
 export function jsonLine(value: unknown): string {
-  return `${JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")}\n`;
+  return `${JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029")}\n`;
 }

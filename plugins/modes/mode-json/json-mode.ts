@@ -60,9 +60,11 @@ async function runJson(deps: JsonModeDeps, input: ModeInput, io: ModeIO): Promis
       }
       return;
     }
-    if (event.type === "notice" && event.level !== "info") io.stderr.write(`${event.message.replace(/\s*\r?\n\s*/g, " ")}\n`);
+    if (event.type === "notice" && event.level !== "info")
+      io.stderr.write(`${event.message.replace(/\s*\r?\n\s*/g, " ")}\n`);
     if (NOT_PI_EVENTS.has(event.type)) return;
-    if (event.type === "message_end" && event.message.role === "assistant") answers.push(event.message as AssistantMessage);
+    if (event.type === "message_end" && event.message.role === "assistant")
+      answers.push(event.message as AssistantMessage);
     if (event.type === "agent_start" && stopped) abort();
     io.stdout.write(jsonLine(shape(event)));
   });

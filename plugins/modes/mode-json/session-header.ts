@@ -11,10 +11,18 @@ import type { SessionHeader, SessionInfo } from "pi-host";
 const HEADER_READ_LIMIT = 64 * 1024;
 
 /** The header line's value for the open session. */
-export function sessionHeader(info: Pick<SessionInfo, "id" | "path"> & Partial<Pick<SessionInfo, "cwd" | "parentSession">>): SessionHeader {
+export function sessionHeader(
+  info: Pick<SessionInfo, "id" | "path"> & Partial<Pick<SessionInfo, "cwd" | "parentSession">>,
+): SessionHeader {
   const onDisk = info.path === undefined ? undefined : readHeader(info.path);
   if (onDisk !== undefined && onDisk.id === info.id) return onDisk;
-  const header: SessionHeader = { type: "session", version: 3, id: info.id, timestamp: new Date().toISOString(), cwd: info.cwd ?? process.cwd() };
+  const header: SessionHeader = {
+    type: "session",
+    version: 3,
+    id: info.id,
+    timestamp: new Date().toISOString(),
+    cwd: info.cwd ?? process.cwd(),
+  };
   if (info.parentSession !== undefined) header.parentSession = info.parentSession;
   return header;
 }

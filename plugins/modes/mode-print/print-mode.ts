@@ -44,7 +44,8 @@ async function runPrint(deps: PrintModeDeps, input: ModeInput, io: ModeIO): Prom
   };
   const unsubscribe = deps.subscribe((event) => {
     if (event.type === "agent_start") turnsStarted++;
-    if (event.type === "message_end" && event.message.role === "assistant") answers.push(event.message as AssistantMessage);
+    if (event.type === "message_end" && event.message.role === "assistant")
+      answers.push(event.message as AssistantMessage);
     else if (event.type === "notice" && event.level !== "info") io.stderr.write(`${oneLine(event.message)}\n`);
     else if (event.type === "session_save_error") {
       if (event.reason === "write") unsaved = event.error;
@@ -65,14 +66,16 @@ async function runPrint(deps: PrintModeDeps, input: ModeInput, io: ModeIO): Prom
       const images = index === 0 && input.images.length > 0 ? input.images : undefined;
       await session.api.prompt(text, images === undefined ? undefined : { images });
       const answer = answers.length > before ? answers[answers.length - 1] : undefined;
-      if (answer !== undefined && (answer.stopReason === "error" || answer.stopReason === "aborted")) return fail(io, answer.errorMessage || `request ${answer.stopReason}`);
+      if (answer !== undefined && (answer.stopReason === "error" || answer.stopReason === "aborted"))
+        return fail(io, answer.errorMessage || `request ${answer.stopReason}`);
       // Stopped between answers (during a tool call): the run ended early without a failed answer.
       if (stopped) return fail(io, "aborted");
       if (answer === undefined && turnsStarted > turnsBefore) return fail(io, "the agent gave no answer");
     }
     const final = answers[answers.length - 1];
     for (const block of final?.content ?? []) if (block.type === "text") io.stdout.write(`${block.text}\n`);
-    if (unsaved !== undefined) return fail(io, `${unsaved}; the answer was printed but the session is not saved in full (exit code 1)`);
+    if (unsaved !== undefined)
+      return fail(io, `${unsaved}; the answer was printed but the session is not saved in full (exit code 1)`);
     return 0;
   } catch (error) {
     return fail(io, error instanceof Error ? error.message : String(error));

@@ -9,7 +9,14 @@ import type { ThinkingLevel } from "pi-host";
 import type { ResourceSource } from "pi-host";
 import type { SessionStore } from "pi-host";
 import type { Handle, ManyHandle } from "pi-host";
-import { optionalImages, optionalString, requireBoolean, requireChoice, requireString, type RpcCommand } from "./protocol.js";
+import {
+  optionalImages,
+  optionalString,
+  requireBoolean,
+  requireChoice,
+  requireString,
+  type RpcCommand,
+} from "./protocol.js";
 import { bashExecutionMessage, type BashResult } from "./user-bash.js";
 
 /** What the handlers work with; the connection provides it. */
@@ -61,7 +68,8 @@ export const COMMANDS: Record<string, CommandHandler> = {
     const provider = requireString(command, "provider");
     const modelId = requireString(command, "modelId");
     const available = await session.api.availableModels();
-    if (!available.some((m) => m.provider === provider && m.id === modelId)) throw new Error(`Model not found: ${provider}/${modelId}`);
+    if (!available.some((m) => m.provider === provider && m.id === modelId))
+      throw new Error(`Model not found: ${provider}/${modelId}`);
     return session.api.setModel(provider, modelId);
   },
   async cycle_model(_command, { session }) {
@@ -127,7 +135,8 @@ export const COMMANDS: Record<string, CommandHandler> = {
     return { text, cancelled: false };
   },
   async clone(_command, { session, store, publish }) {
-    if (session.api.state().isStreaming) throw new Error("the agent is working; clone when it is done, or abort it first");
+    if (session.api.state().isStreaming)
+      throw new Error("the agent is working; clone when it is done, or abort it first");
     const leafId = store.api.leafId();
     if (leafId === null) throw new Error("Cannot clone session: no current entry selected");
     const info = await store.api.fork(leafId);
@@ -144,7 +153,10 @@ export const COMMANDS: Record<string, CommandHandler> = {
 
   // ── ours: the session's entries and tree ──────────────────────────────────────────────────────
   get_entries: (_command, { session }) => ({ entries: session.api.entries() }),
-  get_tree: (_command, { session, store }) => ({ tree: session.api.tree(), leafId: store.available ? store.api.leafId() : null }),
+  get_tree: (_command, { session, store }) => ({
+    tree: session.api.tree(),
+    leafId: store.available ? store.api.leafId() : null,
+  }),
 
   // ── slash commands ────────────────────────────────────────────────────────────────────────────
   async get_commands(_command, { resources, cwd }) {
@@ -154,8 +166,20 @@ export const COMMANDS: Record<string, CommandHandler> = {
     const skills = (await Promise.all(sources.map((s) => s.api.skills(folder)))).flat();
     return {
       commands: [
-        ...templates.map((t) => ({ name: t.name, description: t.description, source: "prompt", location: locationOf(t.origin), path: t.path })),
-        ...skills.map((s) => ({ name: `skill:${s.name}`, description: s.description, source: "skill", location: locationOf(s.origin), path: s.path })),
+        ...templates.map((t) => ({
+          name: t.name,
+          description: t.description,
+          source: "prompt",
+          location: locationOf(t.origin),
+          path: t.path,
+        })),
+        ...skills.map((s) => ({
+          name: `skill:${s.name}`,
+          description: s.description,
+          source: "skill",
+          location: locationOf(s.origin),
+          path: s.path,
+        })),
       ],
     };
   },
@@ -170,7 +194,10 @@ function locationOf(origin: string): "user" | "project" | "path" {
  * Appends a user shell run to the session once no run is going on, so it never lands between a tool
  * call and its result; the model sees it on the next prompt.
  */
-async function recordWhenIdle({ session, store }: CommandContext, message: ReturnType<typeof bashExecutionMessage>): Promise<void> {
+async function recordWhenIdle(
+  { session, store }: CommandContext,
+  message: ReturnType<typeof bashExecutionMessage>,
+): Promise<void> {
   while (session.api.state().isStreaming) await session.api.idle();
   store.api.appendMessage(message);
 }

@@ -12,7 +12,17 @@ import type { Handle, ManyHandle } from "pi-host";
 import { COMMANDS, type CommandContext } from "./commands.js";
 import { eventRecord } from "pi-host";
 import { jsonLine, MAX_LINE_LENGTH, readLines } from "./jsonl.js";
-import { commandProblem, failure, optionalChoice, optionalImages, requireString, success, type RpcCommand, type RpcResponse, type UiResponse } from "./protocol.js";
+import {
+  commandProblem,
+  failure,
+  optionalChoice,
+  optionalImages,
+  requireString,
+  success,
+  type RpcCommand,
+  type RpcResponse,
+  type UiResponse,
+} from "./protocol.js";
 import type { RpcUserInterface } from "./rpc-ui.js";
 import { runUserBash, type BashResult, type Spawn } from "./user-bash.js";
 
@@ -50,7 +60,8 @@ export class RpcConnection {
   /** Serves the streams until stdin ends or the host stops the mode; resolves with the exit code. */
   async run(): Promise<number> {
     const { io, deps } = this;
-    if (this.input.messages.length > 0) io.stderr.write("pi: rpc mode reads prompts from stdin as commands; the command-line messages were ignored\n");
+    if (this.input.messages.length > 0)
+      io.stderr.write("pi: rpc mode reads prompts from stdin as commands; the command-line messages were ignored\n");
     // A client that has gone away can neither read nor answer: stop as if the host had asked.
     const onStdoutError = () => {
       this.writable = false;
@@ -59,16 +70,24 @@ export class RpcConnection {
     io.stdout.on("error", onStdoutError);
     deps.ui.attach((record) => this.write(record));
     // Open the session and pick the model now, as pi starts with them ready, so get_state is true from the first line.
-    this.starting = Promise.resolve().then(() => deps.session.api.availableModels()).then(
-      () => undefined,
-      (error: unknown) => this.warn(error),
-    );
+    this.starting = Promise.resolve()
+      .then(() => deps.session.api.availableModels())
+      .then(
+        () => undefined,
+        (error: unknown) => this.warn(error),
+      );
 
     await new Promise<void>((resolve) => {
       const stopReading = readLines(io.stdin, {
         onLine: (line) => this.track(this.handleLine(line)),
         onOverlong: (length) =>
-          this.write(failure(undefined, "parse", `Failed to parse command: the line is ${length} characters long, over the limit of ${MAX_LINE_LENGTH}; send large content in smaller commands`)),
+          this.write(
+            failure(
+              undefined,
+              "parse",
+              `Failed to parse command: the line is ${length} characters long, over the limit of ${MAX_LINE_LENGTH}; send large content in smaller commands`,
+            ),
+          ),
         onEnd: () => resolve(),
       });
       void io.stopped.then(() => {
@@ -149,7 +168,10 @@ export class RpcConnection {
     let options: { images?: ReturnType<typeof optionalImages>; streamingBehavior?: "steer" | "followUp" };
     try {
       message = requireString(command, "message");
-      options = { images: optionalImages(command), streamingBehavior: optionalChoice(command, "streamingBehavior", ["steer", "followUp"] as const) };
+      options = {
+        images: optionalImages(command),
+        streamingBehavior: optionalChoice(command, "streamingBehavior", ["steer", "followUp"] as const),
+      };
     } catch (error) {
       this.write(failure(command.id, "prompt", messageOf(error)));
       return;
@@ -198,7 +220,8 @@ export class RpcConnection {
   }
 
   private async runBash(command: string): Promise<BashResult> {
-    if (this.bashAbort !== undefined) throw new Error("a bash command is already running; wait for it or send abort_bash");
+    if (this.bashAbort !== undefined)
+      throw new Error("a bash command is already running; wait for it or send abort_bash");
     const controller = new AbortController();
     this.bashAbort = controller;
     try {
@@ -239,7 +262,12 @@ export class RpcConnection {
 }
 
 function isUiResponse(value: unknown): value is UiResponse {
-  return value !== null && typeof value === "object" && (value as { type?: unknown }).type === "extension_ui_response" && typeof (value as { id?: unknown }).id === "string";
+  return (
+    value !== null &&
+    typeof value === "object" &&
+    (value as { type?: unknown }).type === "extension_ui_response" &&
+    typeof (value as { id?: unknown }).id === "string"
+  );
 }
 
 function messageOf(error: unknown): string {

@@ -33,7 +33,11 @@ export interface LineReaderOptions {
  * Reads LF-delimited lines from `stream` until it ends; returns the function that stops reading, which
  * also pauses the stream so an open stdin no longer keeps the process alive.
  */
-export function readLines(stream: NodeJS.ReadableStream, events: LineReaderEvents, options: LineReaderOptions = {}): () => void {
+export function readLines(
+  stream: NodeJS.ReadableStream,
+  events: LineReaderEvents,
+  options: LineReaderOptions = {},
+): () => void {
   const maxLineLength = options.maxLineLength ?? MAX_LINE_LENGTH;
   const decoder = new StringDecoder("utf8");
   let pieces: string[] = [];

@@ -61,9 +61,11 @@ export class CommandInputError extends Error {
  * and, if present, a string `id`.
  */
 export function commandProblem(value: unknown): string | undefined {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return 'a command must be a JSON object such as {"type":"get_state"}';
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return 'a command must be a JSON object such as {"type":"get_state"}';
   const record = value as Record<string, unknown>;
-  if (typeof record.type !== "string" || record.type === "") return 'a command needs a string "type", such as "prompt" or "get_state"';
+  if (typeof record.type !== "string" || record.type === "")
+    return 'a command needs a string "type", such as "prompt" or "get_state"';
   if (record.id !== undefined && typeof record.id !== "string") return 'a command\'s "id" must be a string';
   return undefined;
 }
@@ -94,13 +96,19 @@ export function requireBoolean(command: RpcCommand, field: string): boolean {
 export function requireChoice<T extends string>(command: RpcCommand, field: string, choices: readonly T[]): T {
   const value = command[field];
   if (typeof value !== "string" || !choices.includes(value as T)) {
-    throw new CommandInputError(`"${command.type}" needs "${field}" as one of ${choices.map((c) => `"${c}"`).join(", ")}`);
+    throw new CommandInputError(
+      `"${command.type}" needs "${field}" as one of ${choices.map((c) => `"${c}"`).join(", ")}`,
+    );
   }
   return value as T;
 }
 
 /** An optional field that, when present, must be one of `choices`. */
-export function optionalChoice<T extends string>(command: RpcCommand, field: string, choices: readonly T[]): T | undefined {
+export function optionalChoice<T extends string>(
+  command: RpcCommand,
+  field: string,
+  choices: readonly T[],
+): T | undefined {
   if (command[field] === undefined || command[field] === null) return undefined;
   return requireChoice(command, field, choices);
 }
@@ -113,7 +121,13 @@ export function optionalImages(command: RpcCommand): ImageContent[] | undefined 
   if (!Array.isArray(value)) throw new CommandInputError(`"${command.type}": "images" must be an array of ${shape}`);
   return value.map((image, index) => {
     const i = image as Partial<ImageContent> | null;
-    if (i === null || typeof i !== "object" || i.type !== "image" || typeof i.data !== "string" || typeof i.mimeType !== "string") {
+    if (
+      i === null ||
+      typeof i !== "object" ||
+      i.type !== "image" ||
+      typeof i.data !== "string" ||
+      typeof i.mimeType !== "string"
+    ) {
       throw new CommandInputError(`"${command.type}": images[${index}] must be ${shape}`);
     }
     return { type: "image", data: i.data, mimeType: i.mimeType };

@@ -56,7 +56,9 @@ export class RpcUserInterface implements UserInterface {
   }
 
   confirm(title: string, message: string, opts?: UiDialogOptions): Promise<boolean> {
-    return this.dialog({ method: "confirm", title, message }, false, opts, (r) => (r.cancelled ? false : r.confirmed === true));
+    return this.dialog({ method: "confirm", title, message }, false, opts, (r) =>
+      r.cancelled ? false : r.confirmed === true,
+    );
   }
 
   input(title: string, placeholder?: string, opts?: UiDialogOptions): Promise<string | undefined> {
@@ -96,7 +98,12 @@ export class RpcUserInterface implements UserInterface {
    * Sends a dialog request and resolves with the parsed answer, or with `fallback` on timeout, abort,
    * or when no client is (or stays) attached. Never rejects.
    */
-  private dialog<T>(request: DialogRequest, fallback: T, opts: UiDialogOptions | undefined, parse: (response: UiResponse) => T): Promise<T> {
+  private dialog<T>(
+    request: DialogRequest,
+    fallback: T,
+    opts: UiDialogOptions | undefined,
+    parse: (response: UiResponse) => T,
+  ): Promise<T> {
     const write = this.write;
     if (write === undefined || opts?.signal?.aborted) return Promise.resolve(fallback);
     const id = randomUUID();

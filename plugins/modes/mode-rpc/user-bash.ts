@@ -37,10 +37,20 @@ export type Spawn = (command: string, args: readonly string[], options: SpawnOpt
 const KILL_GRACE_MS = 1_000;
 
 /** Runs `command` with `<shell> -c` in `cwd`; resolves when it has ended and its output is saved. */
-export async function runUserBash(command: string, cwd: string, spawn: Spawn, signal: AbortSignal): Promise<BashResult> {
+export async function runUserBash(
+  command: string,
+  cwd: string,
+  spawn: Spawn,
+  signal: AbortSignal,
+): Promise<BashResult> {
   const output = new OutputTail();
   const shell = existsSync("/bin/bash") ? "/bin/bash" : "sh";
-  const child = spawn(shell, ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: process.env });
+  const child = spawn(shell, ["-c", command], {
+    cwd,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: process.env,
+  });
   const exitCode = await new Promise<number | null>((resolve, reject) => {
     let killTimer: NodeJS.Timeout | undefined;
     const onAbort = () => {
@@ -141,14 +151,17 @@ class OutputTail {
 /** Terminal colour codes and carriage returns mean nothing in a transcript. */
 function clean(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g, "").replace(/\r/g, "");
+  return text
+    .replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g, "")
+    .replace(/\r/g, "");
 }
 
 /** The last lines of `text` within pi's limits (2,000 lines, 50 KB); a single longer line keeps its end. */
 export function tailOf(text: string): { text: string; truncated: boolean } {
   const body = text.endsWith("\n") ? text.slice(0, -1) : text;
   const lines = body.split("\n");
-  if (lines.length <= TOOL_LIMITS.maxLines && Buffer.byteLength(body) <= TOOL_LIMITS.maxBytes) return { text, truncated: false };
+  if (lines.length <= TOOL_LIMITS.maxLines && Buffer.byteLength(body) <= TOOL_LIMITS.maxBytes)
+    return { text, truncated: false };
   const kept: string[] = [];
   let bytes = 0;
   for (let i = lines.length - 1; i >= 0 && kept.length < TOOL_LIMITS.maxLines; i--) {

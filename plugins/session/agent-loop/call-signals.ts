@@ -20,7 +20,8 @@ export class CallSignals {
   };
 
   constructor(private readonly turnSignal: AbortSignal | undefined) {
-    if (turnSignal !== undefined && !turnSignal.aborted) turnSignal.addEventListener("abort", this.abortAll, { once: true });
+    if (turnSignal !== undefined && !turnSignal.aborted)
+      turnSignal.addEventListener("abort", this.abortAll, { once: true });
   }
 
   /** A fresh signal for one call (already aborted when the turn is); call `release` when the call ends. */

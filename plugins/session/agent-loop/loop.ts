@@ -12,7 +12,15 @@
  * `terminate`, when `finishTurn` says so, or on an error or abort.
  */
 import { Value } from "@sinclair/typebox/value";
-import { argumentsErrorOf, type AssistantMessage, type Context, type Message, type StreamOptions, type ToolCall, type ToolResultMessage } from "pi-host";
+import {
+  argumentsErrorOf,
+  type AssistantMessage,
+  type Context,
+  type Message,
+  type StreamOptions,
+  type ToolCall,
+  type ToolResultMessage,
+} from "pi-host";
 import type { AgentMessage, RunState, ToolCallInfo, TurnConfig } from "pi-host";
 import type { AgentTool, ToolResult } from "pi-host";
 import { CallSignals } from "./call-signals.js";
@@ -40,7 +48,8 @@ export async function runTurn(run: RunState, config: TurnConfig): Promise<RunSta
   }
 
   const calls = message.content.filter((block): block is ToolCall => block.type === "toolCall");
-  const batch = calls.length === 0 ? { results: [], terminate: false } : await runToolCalls(message, calls, run, config);
+  const batch =
+    calls.length === 0 ? { results: [], terminate: false } : await runToolCalls(message, calls, run, config);
   for (const result of batch.results) {
     emit({ type: "message_start", message: result });
     emit({ type: "message_end", message: result });
@@ -50,7 +59,8 @@ export async function runTurn(run: RunState, config: TurnConfig): Promise<RunSta
   emit({ type: "turn_end", message, toolResults: batch.results });
 
   if (config.signal?.aborted || batch.terminate) return finish(run);
-  if (await config.hooks.finishTurn?.({ message, toolResults: batch.results, messages: run.messages })) return finish(run);
+  if (await config.hooks.finishTurn?.({ message, toolResults: batch.results, messages: run.messages }))
+    return finish(run);
   run.pending.push(...config.takeSteering());
   if (run.pending.length === 0 && calls.length === 0) run.pending.push(...config.takeFollowUps());
   if (run.pending.length === 0 && calls.length === 0) return finish(run);
@@ -72,7 +82,11 @@ async function streamAnswer(run: RunState, config: TurnConfig): Promise<Assistan
     context: {
       systemPrompt: config.systemPrompt,
       messages: llmMessages,
-      tools: config.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+      tools: config.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+      })),
     },
     options: { ...config.streamOptions, signal },
   };
@@ -121,30 +135,56 @@ interface Outcome {
  * Checks every call in order (tool exists, arguments valid, `beforeToolCall` allows it), runs the
  * allowed ones together (one at a time when a tool asks for it), and returns the results in call order.
  */
-async function runToolCalls(message: AssistantMessage, calls: ToolCall[], run: RunState, config: TurnConfig): Promise<{ results: ToolResultMessage[]; terminate: boolean }> {
+async function runToolCalls(
+  message: AssistantMessage,
+  calls: ToolCall[],
+  run: RunState,
+  config: TurnConfig,
+): Promise<{ results: ToolResultMessage[]; terminate: boolean }> {
   const { emit, signal } = config;
   const outcomes = new Map<string, Outcome>();
   const ready: ReadyCall[] = [];
   const settle = (call: ToolCall, outcome: Outcome): void => {
     outcomes.set(call.id, outcome);
-    emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result: outcome.result, isError: outcome.isError });
+    emit({
+      type: "tool_execution_end",
+      toolCallId: call.id,
+      toolName: call.name,
+      result: outcome.result,
+      isError: outcome.isError,
+    });
   };
 
   for (const call of calls) {
     emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
     if (message.stopReason === "length") {
-      settle(call, failure(`The answer was cut off at the output token limit, so the arguments of this "${call.name}" call may be incomplete. It was not run; issue the call again, smaller if it was large.`));
+      settle(
+        call,
+        failure(
+          `The answer was cut off at the output token limit, so the arguments of this "${call.name}" call may be incomplete. It was not run; issue the call again, smaller if it was large.`,
+        ),
+      );
       continue;
     }
     const malformed = argumentsErrorOf(call);
     if (malformed !== undefined) {
       // Never guess at a cut-off or broken call (an unterminated command must not run).
-      settle(call, failure(`The call to "${call.name}" was not run: ${malformed}. Issue the call again with complete JSON arguments.`));
+      settle(
+        call,
+        failure(
+          `The call to "${call.name}" was not run: ${malformed}. Issue the call again with complete JSON arguments.`,
+        ),
+      );
       continue;
     }
     const tool = config.tools.find((t) => t.name === call.name);
     if (tool === undefined) {
-      settle(call, failure(`Tool "${call.name}" not found. Available tools: ${config.tools.map((t) => t.name).join(", ") || "none"}.`));
+      settle(
+        call,
+        failure(
+          `Tool "${call.name}" not found. Available tools: ${config.tools.map((t) => t.name).join(", ") || "none"}.`,
+        ),
+      );
       continue;
     }
     const args = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
@@ -206,7 +246,15 @@ async function runToolCalls(message: AssistantMessage, calls: ToolCall[], run: R
 
   const results = calls.map((call): ToolResultMessage => {
     const { result, isError } = outcomes.get(call.id)!;
-    return { role: "toolResult", toolCallId: call.id, toolName: call.name, content: result.content, details: result.details, isError, timestamp: Date.now() };
+    return {
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result.content,
+      details: result.details,
+      isError,
+      timestamp: Date.now(),
+    };
   });
   const terminate = calls.every((call) => outcomes.get(call.id)!.result.terminate === true);
   return { results, terminate };

@@ -11,7 +11,12 @@ import { CommandContract } from "pi-host";
 import { HooksContract } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
-import { SESSION_SAVE_ERROR_EVENT, SessionCompactorContract, SessionStoreContract, type SessionSaveProblem } from "pi-host";
+import {
+  SESSION_SAVE_ERROR_EVENT,
+  SessionCompactorContract,
+  SessionStoreContract,
+  type SessionSaveProblem,
+} from "pi-host";
 import { ToolContract, ToolSourceContract } from "pi-host";
 import { definePlugin } from "pi-host";
 import { effectiveSessionConfig } from "./run-choices.js";
@@ -71,7 +76,12 @@ export default definePlugin({
   state: {
     version: 1,
     schema: State,
-    initial: (): SessionPluginState => ({ steeringMode: "one-at-a-time", followUpMode: "one-at-a-time", autoCompaction: true, autoRetry: true }),
+    initial: (): SessionPluginState => ({
+      steeringMode: "one-at-a-time",
+      followUpMode: "one-at-a-time",
+      autoCompaction: true,
+      autoRetry: true,
+    }),
     migrate: (previous) => previous as SessionPluginState,
   },
   setup(ctx) {
@@ -95,7 +105,12 @@ export default definePlugin({
     ctx.provide(AgentSessionContract, session);
     // The store reports a session it cannot save on the bus; every mode hears it as a session event.
     ctx.on(SESSION_SAVE_ERROR_EVENT, (problem: SessionSaveProblem) => {
-      const event: SessionEvent = { type: "session_save_error", error: problem.error, path: problem.path, reason: problem.reason };
+      const event: SessionEvent = {
+        type: "session_save_error",
+        error: problem.error,
+        path: problem.path,
+        reason: problem.reason,
+      };
       ctx.emit(SESSION_EVENT, event);
     });
   },

@@ -36,7 +36,9 @@ export class MessageQueue {
     return this.items.map((m) => {
       const content = (m as { content?: unknown }).content;
       if (typeof content === "string") return content;
-      return Array.isArray(content) ? content.map((b: { type: string; text?: string }) => (b.type === "text" ? b.text : "")).join("") : "";
+      return Array.isArray(content)
+        ? content.map((b: { type: string; text?: string }) => (b.type === "text" ? b.text : "")).join("")
+        : "";
     });
   }
 }

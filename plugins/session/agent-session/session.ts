@@ -36,7 +36,15 @@ import {
 import type { SlashCommand } from "pi-host";
 import type { AgentHooks } from "pi-host";
 import { fillTemplate, type ResourceSource, type Settings, type SettingsStore } from "pi-host";
-import { DEFAULT_COMPACTION, type CompactionResult, type CompactionSettings, type SessionCompactor, type SessionInfo, type SessionStore, type Summarize } from "pi-host";
+import {
+  DEFAULT_COMPACTION,
+  type CompactionResult,
+  type CompactionSettings,
+  type SessionCompactor,
+  type SessionInfo,
+  type SessionStore,
+  type Summarize,
+} from "pi-host";
 import { createFileLocks, type AgentTool, type ToolSource } from "pi-host";
 import type { Handle, ManyHandle, PluginContext } from "pi-host";
 import { MessageQueue, type QueueMode } from "./queue.js";
@@ -160,7 +168,11 @@ export class SessionOrchestrator implements AgentSession {
       else if (choice === "new") info = await store.api.newSession(options);
       else info = await this.openReporting(choice);
       this.patchState({ sessionPath: info.path });
-      this.emit({ type: "session_change", session: info, reason: choice === "new" || choice === "none" ? "new" : "open" });
+      this.emit({
+        type: "session_change",
+        session: info,
+        reason: choice === "new" || choice === "none" ? "new" : "open",
+      });
     }
     await this.pickModel();
   }
@@ -168,7 +180,11 @@ export class SessionOrchestrator implements AgentSession {
   private async openReporting(path: string): Promise<SessionInfo> {
     const report = await this.deps.store.api.open(path);
     if (report.setAside) {
-      this.emit({ type: "notice", level: "warning", message: `${report.setAside.lines} damaged line(s) of ${path} were set aside in ${report.setAside.file}` });
+      this.emit({
+        type: "notice",
+        level: "warning",
+        message: `${report.setAside.lines} damaged line(s) of ${path} were set aside in ${report.setAside.file}`,
+      });
     }
     for (const problem of report.problems ?? []) this.emit({ type: "notice", level: "warning", message: problem });
     return report;
@@ -178,7 +194,8 @@ export class SessionOrchestrator implements AgentSession {
   private async pickModel(): Promise<void> {
     const { models, store } = this.deps;
     const context = store.api.buildContext();
-    const fromState = this.saved.provider && this.saved.modelId ? models.api.find(this.saved.provider, this.saved.modelId) : undefined;
+    const fromState =
+      this.saved.provider && this.saved.modelId ? models.api.find(this.saved.provider, this.saved.modelId) : undefined;
     let model = fromState;
     let thinking = this.saved.thinkingLevel;
     if (model === undefined && this.config.model !== undefined) {
@@ -188,10 +205,22 @@ export class SessionOrchestrator implements AgentSession {
     }
     if (model === undefined && context.model) model = models.api.find(context.model.provider, context.model.modelId);
     if (model === undefined && typeof this.settings.defaultModel === "string") {
-      model = models.api.resolve(this.settings.defaultModel, (this.settings.defaultProvider as string | undefined) ?? this.config.provider).model;
+      model = models.api.resolve(
+        this.settings.defaultModel,
+        (this.settings.defaultProvider as string | undefined) ?? this.config.provider,
+      ).model;
     }
-    thinking ??= this.config.thinking ?? context.thinkingLevel ?? (this.settings.defaultThinkingLevel as ThinkingLevel | undefined) ?? "medium";
-    if (model !== undefined) this.applyModel(model, thinking, context.model?.provider !== model.provider || context.model?.modelId !== model.id);
+    thinking ??=
+      this.config.thinking ??
+      context.thinkingLevel ??
+      (this.settings.defaultThinkingLevel as ThinkingLevel | undefined) ??
+      "medium";
+    if (model !== undefined)
+      this.applyModel(
+        model,
+        thinking,
+        context.model?.provider !== model.provider || context.model?.modelId !== model.id,
+      );
   }
 
   private applyModel(model: Model, thinking: ThinkingLevel, record: boolean): void {
@@ -207,12 +236,17 @@ export class SessionOrchestrator implements AgentSession {
 
   // ── prompting ───────────────────────────────────────────────────────────────────────────────
 
-  async prompt(text: string, options: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" } = {}): Promise<void> {
+  async prompt(
+    text: string,
+    options: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" } = {},
+  ): Promise<void> {
     await this.ready();
     if (this.running !== undefined) {
       if (options.streamingBehavior === "steer") return this.steer(text, options.images);
       if (options.streamingBehavior === "followUp") return this.followUp(text, options.images);
-      throw new Error("the agent is already working; send the message as steering or a follow-up, or wait until it is done");
+      throw new Error(
+        "the agent is already working; send the message as steering or a follow-up, or wait until it is done",
+      );
     }
     // Claim the session before the first await, so a second prompt arriving meanwhile is refused.
     const release = this.claim();
@@ -231,7 +265,9 @@ export class SessionOrchestrator implements AgentSession {
       }
       // Only a model turn needs a model: a `/command` or an input hook above runs without one, as in pi.
       if (this.model === undefined) {
-        throw new Error('no model selected; pass --model provider/id, or set "defaultProvider" and "defaultModel" in settings.json');
+        throw new Error(
+          'no model selected; pass --model provider/id, or set "defaultProvider" and "defaultModel" in settings.json',
+        );
       }
       const expanded = await this.expand(input);
       await this.run([userMessage(expanded, options.images)]);
@@ -329,10 +365,22 @@ export class SessionOrchestrator implements AgentSession {
         // The server's own wait (Retry-After), when it gave one: longer than the limit means give up now;
         // the provider's error message already says so in one line.
         const serverWaitMs = retryAfterMsOf(last);
-        if (retry.enabled && this.saved.autoRetry && isRetryable(last) && attempt < retry.maxRetries && !exceedsRetryLimit(serverWaitMs, retry)) {
+        if (
+          retry.enabled &&
+          this.saved.autoRetry &&
+          isRetryable(last) &&
+          attempt < retry.maxRetries &&
+          !exceedsRetryLimit(serverWaitMs, retry)
+        ) {
           attempt++;
           const delayMs = serverWaitMs ?? retryDelayMs(attempt - 1, retry);
-          this.emit({ type: "auto_retry_start", attempt, maxAttempts: retry.maxRetries, delayMs, errorMessage: last.errorMessage ?? "" });
+          this.emit({
+            type: "auto_retry_start",
+            attempt,
+            maxAttempts: retry.maxRetries,
+            delayMs,
+            errorMessage: last.errorMessage ?? "",
+          });
           this.retryAbort = new AbortController();
           try {
             await sleep(delayMs, this.retryAbort.signal);
@@ -360,7 +408,8 @@ export class SessionOrchestrator implements AgentSession {
    */
   private retryPolicy(): RetryPolicy {
     const r = (this.settings.retry ?? {}) as Partial<RetryPolicy> & { maxAgentDelayMs?: number };
-    const number = (value: unknown, fallback: number): number => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : fallback);
+    const number = (value: unknown, fallback: number): number =>
+      typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : fallback;
     return {
       enabled: r.enabled !== false,
       maxRetries: number(r.maxRetries, DEFAULT_RETRY.maxRetries),
@@ -376,8 +425,10 @@ export class SessionOrchestrator implements AgentSession {
    */
   private providerRetryPolicy(): RetryPolicy {
     const session = this.retryPolicy();
-    const provider = ((this.settings.retry as { provider?: Record<string, unknown> } | undefined)?.provider ?? {}) as Record<string, unknown>;
-    const number = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
+    const provider = ((this.settings.retry as { provider?: Record<string, unknown> } | undefined)?.provider ??
+      {}) as Record<string, unknown>;
+    const number = (value: unknown): number | undefined =>
+      typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
     return {
       enabled: session.enabled && this.saved.autoRetry,
       maxRetries: number(provider.maxRetries) ?? DEFAULT_PROVIDER_RETRY.maxRetries,
@@ -389,11 +440,16 @@ export class SessionOrchestrator implements AgentSession {
   /** Stall timeouts from settings: `httpIdleTimeoutMs` (pi's, default 300 000; 0 or "disabled" turns it off), `retry.provider.timeoutMs`. */
   private streamTimeouts(): Pick<StreamOptions, "firstByteTimeoutMs" | "idleTimeoutMs"> {
     const idle = this.settings.httpIdleTimeoutMs;
-    const idleTimeoutMs = idle === "disabled" ? 0 : typeof idle === "number" && Number.isFinite(idle) && idle >= 0 ? idle : undefined;
+    const idleTimeoutMs =
+      idle === "disabled" ? 0 : typeof idle === "number" && Number.isFinite(idle) && idle >= 0 ? idle : undefined;
     const provider = (this.settings.retry as { provider?: { timeoutMs?: unknown } } | undefined)?.provider;
     const firstByte = provider?.timeoutMs;
-    const firstByteTimeoutMs = typeof firstByte === "number" && Number.isFinite(firstByte) && firstByte >= 0 ? firstByte : idleTimeoutMs;
-    return { ...(idleTimeoutMs !== undefined && { idleTimeoutMs }), ...(firstByteTimeoutMs !== undefined && { firstByteTimeoutMs }) };
+    const firstByteTimeoutMs =
+      typeof firstByte === "number" && Number.isFinite(firstByte) && firstByte >= 0 ? firstByte : idleTimeoutMs;
+    return {
+      ...(idleTimeoutMs !== undefined && { idleTimeoutMs }),
+      ...(firstByteTimeoutMs !== undefined && { firstByteTimeoutMs }),
+    };
   }
 
   /** The transcript the next run starts from: the session's context, leaf to root. */
@@ -446,12 +502,14 @@ export class SessionOrchestrator implements AgentSession {
       convertToLlm: (messages) => convertToLlm(messages),
       transformContext: async (messages, signal) => {
         let current = messages;
-        for (const h of this.hookProviders("transformContext")) current = (await h.api.transformContext(current, signal)) ?? current;
+        for (const h of this.hookProviders("transformContext"))
+          current = (await h.api.transformContext(current, signal)) ?? current;
         return current;
       },
       prepareRequest: async (request) => {
         let current = request;
-        for (const h of this.hookProviders("prepareRequest")) current = (await h.api.prepareRequest(current)) ?? current;
+        for (const h of this.hookProviders("prepareRequest"))
+          current = (await h.api.prepareRequest(current)) ?? current;
         return current;
       },
       beforeToolCall: async (call, signal) => {
@@ -469,7 +527,11 @@ export class SessionOrchestrator implements AgentSession {
           const change = await h.api.afterToolCall({ ...call, result, isError }, signal);
           if (change === undefined) continue;
           merged = { ...merged, ...change };
-          result = { ...result, ...(change.content !== undefined && { content: change.content }), ...(change.details !== undefined && { details: change.details }) };
+          result = {
+            ...result,
+            ...(change.content !== undefined && { content: change.content }),
+            ...(change.details !== undefined && { details: change.details }),
+          };
           isError = change.isError ?? isError;
         }
         return merged;
@@ -502,7 +564,11 @@ export class SessionOrchestrator implements AgentSession {
     }
     for (const source of this.deps.toolSources.list()) {
       const listed = await source.api.listTools(this.workdir, allowed).catch((error: unknown) => {
-        this.emit({ type: "notice", level: "warning", message: `a tool source failed to list its tools: ${(error as Error).message}` });
+        this.emit({
+          type: "notice",
+          level: "warning",
+          message: `a tool source failed to list its tools: ${(error as Error).message}`,
+        });
         return [];
       });
       for (const spec of listed) add(spec, (...args) => source.api.executeTool(spec.name, ...args));
@@ -547,7 +613,10 @@ export class SessionOrchestrator implements AgentSession {
       const handle = this.deps.providers.list().find((h) => h.peek()?.api === model.api);
       const lease = handle === undefined ? undefined : await handle.acquire();
       try {
-        if (lease === undefined) throw new Error(`no provider plugin speaks "${model.api}" (model ${model.provider}/${model.id}); enable one in plugins.json`);
+        if (lease === undefined)
+          throw new Error(
+            `no provider plugin speaks "${model.api}" (model ${model.provider}/${model.id}); enable one in plugins.json`,
+          );
         const apiKey = options.apiKey ?? (await this.apiKeyFor(model));
         for await (const event of lease.value.stream(model, context, { ...options, apiKey })) out.push(event);
       } catch (error) {
@@ -585,7 +654,8 @@ export class SessionOrchestrator implements AgentSession {
     const { compactor } = this.deps;
     if (!compactor.available || this.model === undefined) return;
     const tokens = contextTokens(this.contextMessages());
-    if (compactor.api.shouldCompact(tokens, this.model.contextWindow, this.compactionSettings())) await this.compactNow("threshold");
+    if (compactor.api.shouldCompact(tokens, this.model.contextWindow, this.compactionSettings()))
+      await this.compactNow("threshold");
   }
 
   /** Compacts once the current run (if any) has finished, including its own retries and compaction. */
@@ -601,20 +671,41 @@ export class SessionOrchestrator implements AgentSession {
   }
 
   /** Summarizes the older part of the session and appends the compaction entry; reports as events. */
-  private async compactNow(reason: "manual" | "threshold" | "overflow", instructions?: string, willRetry = false): Promise<CompactionResult | undefined> {
+  private async compactNow(
+    reason: "manual" | "threshold" | "overflow",
+    instructions?: string,
+    willRetry = false,
+  ): Promise<CompactionResult | undefined> {
     const { compactor, store } = this.deps;
     if (!compactor.available) throw new Error("no compaction plugin is enabled; add one to plugins.json");
     this.compacting = true;
     this.emit({ type: "compaction_start", reason });
     const signal = this.abortController?.signal;
     try {
-      const result = await compactor.api.compact(store.api.path(), this.compactionSettings(), this.summarizer(signal), { instructions, signal });
-      if (result !== undefined) store.api.appendCompaction(result.summary, result.firstKeptEntryId, result.tokensBefore, result.details);
-      this.emit({ type: "compaction_end", reason, result: result ?? null, aborted: false, willRetry: willRetry && result !== undefined });
+      const result = await compactor.api.compact(store.api.path(), this.compactionSettings(), this.summarizer(signal), {
+        instructions,
+        signal,
+      });
+      if (result !== undefined)
+        store.api.appendCompaction(result.summary, result.firstKeptEntryId, result.tokensBefore, result.details);
+      this.emit({
+        type: "compaction_end",
+        reason,
+        result: result ?? null,
+        aborted: false,
+        willRetry: willRetry && result !== undefined,
+      });
       return result;
     } catch (error) {
       const aborted = signal?.aborted === true;
-      this.emit({ type: "compaction_end", reason, result: null, aborted, willRetry: false, errorMessage: aborted ? undefined : (error as Error).message });
+      this.emit({
+        type: "compaction_end",
+        reason,
+        result: null,
+        aborted,
+        willRetry: false,
+        errorMessage: aborted ? undefined : (error as Error).message,
+      });
       if (reason === "manual" && !aborted) throw error;
       return undefined;
     } finally {
@@ -630,7 +721,8 @@ export class SessionOrchestrator implements AgentSession {
       const request: UserMessage = { role: "user", content: prompt, timestamp: Date.now() };
       const stream = this.stream(model, { systemPrompt, messages: [request] }, { maxTokens, signal, reasoning: "off" });
       const message = await stream.result();
-      if (message.stopReason === "error" || message.stopReason === "aborted") throw new Error(message.errorMessage ?? "summary request failed");
+      if (message.stopReason === "error" || message.stopReason === "aborted")
+        throw new Error(message.errorMessage ?? "summary request failed");
       return message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
     };
   }
@@ -686,7 +778,10 @@ export class SessionOrchestrator implements AgentSession {
       throw new Error(`entry ${entryId} is not a user message; pick one from get_fork_messages`);
     }
     const text = messageText(entry.message);
-    const info = entry.parentId === null ? await this.newSession({ parentSession: store.api.current()?.path }) : await store.api.fork(entry.parentId);
+    const info =
+      entry.parentId === null
+        ? await this.newSession({ parentSession: store.api.current()?.path })
+        : await store.api.fork(entry.parentId);
     this.patchState({ sessionPath: info?.path });
     this.emit({ type: "session_change", session: info, reason: "fork" });
     return { text, session: info };
@@ -709,8 +804,8 @@ export class SessionOrchestrator implements AgentSession {
   }
 
   forkPoints(): Array<{ entryId: string; text: string }> {
-    return this.deps.store
-      .api.path()
+    return this.deps.store.api
+      .path()
       .filter((e) => e.type === "message" && e.message.role === "user")
       .map((e) => ({ entryId: e.id, text: messageText((e as { message: AgentMessage }).message) }));
   }
@@ -730,7 +825,9 @@ export class SessionOrchestrator implements AgentSession {
     if (options.summarize && oldLeaf !== null && compactor.available) {
       const target = new Set(store.api.path(entryId).map((e) => e.id));
       const leaving = store.api.path(oldLeaf).filter((e) => !target.has(e.id));
-      const summary = await compactor.api.summarizeBranch(leaving, this.summarizer(undefined), { instructions: options.instructions });
+      const summary = await compactor.api.summarizeBranch(leaving, this.summarizer(undefined), {
+        instructions: options.instructions,
+      });
       store.api.branch(entryId);
       if (summary !== undefined) store.api.appendBranchSummary(oldLeaf, summary.summary, summary.details);
       return;
@@ -748,10 +845,14 @@ export class SessionOrchestrator implements AgentSession {
     return model;
   }
 
-  async cycleModel(direction: "forward" | "backward" = "forward"): Promise<{ model: Model; thinkingLevel: ThinkingLevel } | undefined> {
+  async cycleModel(
+    direction: "forward" | "backward" = "forward",
+  ): Promise<{ model: Model; thinkingLevel: ThinkingLevel } | undefined> {
     const models = await this.availableModels();
     if (models.length === 0) return undefined;
-    const index = this.model ? models.findIndex((m) => m.provider === this.model!.provider && m.id === this.model!.id) : -1;
+    const index = this.model
+      ? models.findIndex((m) => m.provider === this.model!.provider && m.id === this.model!.id)
+      : -1;
     const next = models[(index + (direction === "forward" ? 1 : models.length - 1) + models.length) % models.length]!;
     this.applyModel(next, this.thinkingLevel === "off" ? "medium" : this.thinkingLevel, true);
     return { model: next, thinkingLevel: this.thinkingLevel };
@@ -773,7 +874,8 @@ export class SessionOrchestrator implements AgentSession {
 
   async setThinkingLevel(level: ThinkingLevel): Promise<void> {
     await this.ready();
-    if (!THINKING_LEVELS.includes(level)) throw new Error(`unknown thinking level "${level}"; use one of ${THINKING_LEVELS.join(", ")}`);
+    if (!THINKING_LEVELS.includes(level))
+      throw new Error(`unknown thinking level "${level}"; use one of ${THINKING_LEVELS.join(", ")}`);
     if (this.model === undefined) throw new Error("no model selected");
     this.applyModel(this.model, level, false);
   }
@@ -870,7 +972,11 @@ export class SessionOrchestrator implements AgentSession {
     };
     if (this.model !== undefined && info !== undefined) {
       const used = contextTokens(this.contextMessages());
-      stats.contextUsage = { tokens: used, contextWindow: this.model.contextWindow, percent: Math.round((used / this.model.contextWindow) * 1000) / 10 };
+      stats.contextUsage = {
+        tokens: used,
+        contextWindow: this.model.contextWindow,
+        percent: Math.round((used / this.model.contextWindow) * 1000) / 10,
+      };
     }
     return stats;
   }
@@ -884,7 +990,13 @@ function contextTokens(messages: readonly AgentMessage[]): number {
   let anchor = messages.length;
   while (anchor > 0) {
     const m = messages[anchor - 1]!;
-    if (m.role === "assistant" && (m as AssistantMessage).stopReason !== "error" && (m as AssistantMessage).stopReason !== "aborted" && usageTokens((m as AssistantMessage).usage) > 0) break;
+    if (
+      m.role === "assistant" &&
+      (m as AssistantMessage).stopReason !== "error" &&
+      (m as AssistantMessage).stopReason !== "aborted" &&
+      usageTokens((m as AssistantMessage).usage) > 0
+    )
+      break;
     anchor--;
   }
   return estimateContextTokens(convertToLlm(messages.slice(Math.max(0, anchor - 1)))).tokens;
@@ -897,7 +1009,9 @@ function userMessage(text: string, images?: ImageContent[]): UserMessage {
 function messageText(message: AgentMessage): string {
   const content = (message as { content?: unknown }).content;
   if (typeof content === "string") return content;
-  return Array.isArray(content) ? content.map((b: { type: string; text?: string }) => (b.type === "text" ? b.text : "")).join("") : "";
+  return Array.isArray(content)
+    ? content.map((b: { type: string; text?: string }) => (b.type === "text" ? b.text : "")).join("")
+    : "";
 }
 
 /** Whether an errored answer is worth another run: rate limits, overload, server errors, dropped connections. */
@@ -905,7 +1019,9 @@ function isRetryable(message: AssistantMessage): boolean {
   const text = message.errorMessage ?? "";
   const status = /\b(4\d\d|5\d\d)\b/.exec(text)?.[1];
   if (status !== undefined) return isTransientStatus(Number(status));
-  return /overloaded|rate.?limit|too many requests|temporarily unavailable|connection|socket|terminated|timed? ?out|stalled|ECONNRESET|fetch failed/i.test(text);
+  return /overloaded|rate.?limit|too many requests|temporarily unavailable|connection|socket|terminated|timed? ?out|stalled|ECONNRESET|fetch failed/i.test(
+    text,
+  );
 }
 
 function isLoopback(baseUrl: string): boolean {

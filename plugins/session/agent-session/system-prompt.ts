@@ -7,7 +7,10 @@ import type { PromptInput, ResourceSource } from "pi-host";
 import type { Handle } from "pi-host";
 
 /** Builds the prompt for one turn. */
-export async function buildSystemPrompt(sources: Array<Handle<ResourceSource>>, input: Omit<PromptInput, "skills"> & { skills?: PromptInput["skills"] }): Promise<string> {
+export async function buildSystemPrompt(
+  sources: Array<Handle<ResourceSource>>,
+  input: Omit<PromptInput, "skills"> & { skills?: PromptInput["skills"] },
+): Promise<string> {
   if (sources.length === 0) return fallbackPrompt(input);
   const skills = (await Promise.all(sources.map((s) => s.api.skills(input.cwd)))).flat();
   const full: PromptInput = { ...input, skills };
@@ -20,8 +23,14 @@ export async function buildSystemPrompt(sources: Array<Handle<ResourceSource>>, 
 }
 
 function fallbackPrompt(input: Omit<PromptInput, "skills">): string {
-  const parts = [input.systemPromptOverride ?? "You are an expert coding assistant working in the user's terminal. Use the tools to read, search, run and edit code; be concise."];
-  if (input.tools.length > 0) parts.push(`Available tools:\n${input.tools.map((t) => `- ${t.name}: ${t.description.split("\n")[0]}`).join("\n")}`);
+  const parts = [
+    input.systemPromptOverride ??
+      "You are an expert coding assistant working in the user's terminal. Use the tools to read, search, run and edit code; be concise.",
+  ];
+  if (input.tools.length > 0)
+    parts.push(
+      `Available tools:\n${input.tools.map((t) => `- ${t.name}: ${t.description.split("\n")[0]}`).join("\n")}`,
+    );
   parts.push(...(input.appendSystemPrompt ?? []));
   parts.push(`Current date: ${input.now.toISOString().slice(0, 10)}\nCurrent working directory: ${input.cwd}`);
   return parts.join("\n\n");

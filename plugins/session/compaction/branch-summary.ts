@@ -6,7 +6,12 @@ import { convertToLlm, messageOfEntry, type AgentMessage } from "pi-host";
 import type { BranchSummaryResult, SessionEntry, Summarize } from "pi-host";
 import { createFileOps, fileLists, formatFileLists, recordSummaryDetails, recordToolCalls } from "./file-ops.js";
 import { estimateEntryTokens } from "./messages.js";
-import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, buildSummaryPrompt, SUMMARY_SYSTEM_PROMPT } from "./prompts.js";
+import {
+  BRANCH_SUMMARY_PREAMBLE,
+  BRANCH_SUMMARY_PROMPT,
+  buildSummaryPrompt,
+  SUMMARY_SYSTEM_PROMPT,
+} from "./prompts.js";
 import { serializeConversation } from "./serialize.js";
 import { requestSummary } from "./summary-call.js";
 
@@ -30,7 +35,11 @@ export interface BranchSummaryOptions {
  * Summarizes `entries` (from after the common ancestor to the old leaf, oldest first). Undefined when
  * the branch holds no messages. File lists cover every entry of the branch, earlier summaries included.
  */
-export async function summarizeBranch(entries: readonly SessionEntry[], summarize: Summarize, options: BranchSummaryOptions = {}): Promise<BranchSummaryResult | undefined> {
+export async function summarizeBranch(
+  entries: readonly SessionEntry[],
+  summarize: Summarize,
+  options: BranchSummaryOptions = {},
+): Promise<BranchSummaryResult | undefined> {
   if (!Array.isArray(entries)) throw new Error("compaction: branch entries must be an array of session entries");
   if (typeof summarize !== "function") throw new Error("compaction: summarize must be a function");
   options.signal?.throwIfAborted();
@@ -48,7 +57,11 @@ export async function summarizeBranch(entries: readonly SessionEntry[], summariz
     summarize,
     {
       systemPrompt: SUMMARY_SYSTEM_PROMPT,
-      prompt: buildSummaryPrompt({ conversation: serializeConversation(convertToLlm(messages)), instructions: BRANCH_SUMMARY_PROMPT, focus: options.instructions }),
+      prompt: buildSummaryPrompt({
+        conversation: serializeConversation(convertToLlm(messages)),
+        instructions: BRANCH_SUMMARY_PROMPT,
+        focus: options.instructions,
+      }),
       maxTokens: BRANCH_SUMMARY_MAX_TOKENS,
     },
     options.signal,

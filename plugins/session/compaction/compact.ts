@@ -8,7 +8,15 @@
 import { convertToLlm, messageOfEntry, type AgentMessage } from "pi-host";
 import type { CompactionEntry, CompactionResult, CompactionSettings, SessionEntry, Summarize } from "pi-host";
 import { findCutPoint } from "./cut-point.js";
-import { createFileOps, fileLists, formatFileLists, recordSummaryDetails, recordToolCalls, withoutFileLists, type FileOps } from "./file-ops.js";
+import {
+  createFileOps,
+  fileLists,
+  formatFileLists,
+  recordSummaryDetails,
+  recordToolCalls,
+  withoutFileLists,
+  type FileOps,
+} from "./file-ops.js";
 import {
   buildSummaryPrompt,
   mergeSplitTurnSummary,
@@ -37,7 +45,12 @@ export interface CompactOptions {
  * Compacts `path` (root → leaf entries). Undefined when there is nothing to compact: the path ends in
  * a compaction, everything fits in `keepRecentTokens`, or no valid cut leaves messages to summarize.
  */
-export async function compact(path: readonly SessionEntry[], settings: CompactionSettings, summarize: Summarize, options: CompactOptions = {}): Promise<CompactionResult | undefined> {
+export async function compact(
+  path: readonly SessionEntry[],
+  settings: CompactionSettings,
+  summarize: Summarize,
+  options: CompactOptions = {},
+): Promise<CompactionResult | undefined> {
   checkInput(path, settings, summarize);
   options.signal?.throwIfAborted();
   if (path.length === 0 || path[path.length - 1]!.type === "compaction") return undefined;
@@ -50,7 +63,8 @@ export async function compact(path: readonly SessionEntry[], settings: Compactio
   if (!cut) return undefined;
   const historyEnd = cut.splitTurnStart ?? cut.firstKeptIndex;
   const historyEntries = summarizedEntries(path, spanStart, historyEnd);
-  const prefixEntries = cut.splitTurnStart === undefined ? [] : summarizedEntries(path, cut.splitTurnStart, cut.firstKeptIndex);
+  const prefixEntries =
+    cut.splitTurnStart === undefined ? [] : summarizedEntries(path, cut.splitTurnStart, cut.firstKeptIndex);
   const historyMessages = messagesOf(historyEntries);
   const prefixMessages = messagesOf(prefixEntries);
   if (historyMessages.length === 0 && prefixMessages.length === 0) return undefined;
@@ -83,12 +97,17 @@ export async function compact(path: readonly SessionEntry[], settings: Compactio
   } else {
     // Both summaries are requested at once. With no new history, the previous summary still stands
     // as the history part (no call needed).
-    const history = historyMessages.length > 0 ? historyRequest() : Promise.resolve(previousSummary ?? NO_EARLIER_HISTORY);
+    const history =
+      historyMessages.length > 0 ? historyRequest() : Promise.resolve(previousSummary ?? NO_EARLIER_HISTORY);
     const prefix = requestSummary(
       summarize,
       {
         systemPrompt: SUMMARY_SYSTEM_PROMPT,
-        prompt: buildSummaryPrompt({ conversation: serializeConversation(convertToLlm(prefixMessages)), instructions: TURN_PREFIX_PROMPT, focus: options.instructions }),
+        prompt: buildSummaryPrompt({
+          conversation: serializeConversation(convertToLlm(prefixMessages)),
+          instructions: TURN_PREFIX_PROMPT,
+          focus: options.instructions,
+        }),
         maxTokens: Math.floor(TURN_PREFIX_SUMMARY_SHARE * settings.reserveTokens),
       },
       options.signal,
@@ -141,6 +160,7 @@ function checkInput(path: readonly SessionEntry[], settings: CompactionSettings,
   if (typeof summarize !== "function") throw new Error("compaction: summarize must be a function");
   for (const key of ["reserveTokens", "keepRecentTokens"] as const) {
     const value = settings?.[key];
-    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw new Error(`compaction: settings.${key} must be a non-negative number, got ${String(value)}`);
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+      throw new Error(`compaction: settings.${key} must be a non-negative number, got ${String(value)}`);
   }
 }

@@ -26,7 +26,12 @@ export interface CutPoint {
  * nothing after it is a valid cut point (the newest entries are one huge tool result), the cut moves
  * back to the nearest valid point before it, so the older context can still be compacted.
  */
-export function findCutPoint(path: readonly SessionEntry[], start: number, end: number, keepRecentTokens: number): CutPoint | undefined {
+export function findCutPoint(
+  path: readonly SessionEntry[],
+  start: number,
+  end: number,
+  keepRecentTokens: number,
+): CutPoint | undefined {
   const cutPoints: number[] = [];
   for (let i = start; i < end; i++) if (isValidCutPoint(path[i]!)) cutPoints.push(i);
   if (cutPoints.length === 0) return undefined;
@@ -59,7 +64,12 @@ export function findCutPoint(path: readonly SessionEntry[], start: number, end: 
  * first reaches `keepRecentTokens`, or undefined if the whole span stays under it. Compaction entries
  * inside the span are skipped: their summary is replaced by the new one, not kept.
  */
-function indexWhereBudgetIsReached(path: readonly SessionEntry[], start: number, end: number, keepRecentTokens: number): number | undefined {
+function indexWhereBudgetIsReached(
+  path: readonly SessionEntry[],
+  start: number,
+  end: number,
+  keepRecentTokens: number,
+): number | undefined {
   let total = 0;
   for (let i = end - 1; i >= start; i--) {
     const entry = path[i]!;

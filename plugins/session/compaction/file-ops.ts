@@ -66,7 +66,8 @@ export function fileLists(ops: FileOps): FileLists {
 export function formatFileLists(lists: FileLists): string {
   const blocks: string[] = [];
   if (lists.readFiles.length > 0) blocks.push(`<read-files>\n${lists.readFiles.join("\n")}\n</read-files>`);
-  if (lists.modifiedFiles.length > 0) blocks.push(`<modified-files>\n${lists.modifiedFiles.join("\n")}\n</modified-files>`);
+  if (lists.modifiedFiles.length > 0)
+    blocks.push(`<modified-files>\n${lists.modifiedFiles.join("\n")}\n</modified-files>`);
   return blocks.length === 0 ? "" : `\n\n${blocks.join("\n\n")}`;
 }
 

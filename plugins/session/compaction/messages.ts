@@ -13,7 +13,12 @@ const CUTTABLE_ROLES = new Set(["user", "assistant", "bashExecution", "custom", 
 
 /** True for entries that put something into the context (a compaction entry's summary counts). */
 export function isContextEntry(entry: SessionEntry): boolean {
-  return entry.type === "message" || entry.type === "custom_message" || entry.type === "branch_summary" || entry.type === "compaction";
+  return (
+    entry.type === "message" ||
+    entry.type === "custom_message" ||
+    entry.type === "branch_summary" ||
+    entry.type === "compaction"
+  );
 }
 
 /**

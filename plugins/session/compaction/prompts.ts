@@ -9,7 +9,8 @@ export const SUMMARY_SYSTEM_PROMPT = `You write context summaries. You are given
 
 Never continue the conversation and never answer questions asked in it. Output the structured summary and nothing else.`;
 
-const CLOSING_RULE = "Be brief in every section. Keep file paths, function names and error messages exactly as written.";
+const CLOSING_RULE =
+  "Be brief in every section. Keep file paths, function names and error messages exactly as written.";
 
 /** The six-section format, with what belongs in each section for a first summary. */
 const NEW_SUMMARY_FORMAT = `## Goal
@@ -159,9 +160,15 @@ export const NO_EARLIER_HISTORY = "No earlier history.";
  * The user prompt sent to the summarizer: the transcript in <conversation> tags, the previous summary
  * in <previous-summary> tags when updating, then the instructions, with `/compact` focus appended.
  */
-export function buildSummaryPrompt(parts: { conversation: string; previousSummary?: string; instructions: string; focus?: string }): string {
+export function buildSummaryPrompt(parts: {
+  conversation: string;
+  previousSummary?: string;
+  instructions: string;
+  focus?: string;
+}): string {
   let prompt = `<conversation>\n${parts.conversation}\n</conversation>\n\n`;
-  if (parts.previousSummary !== undefined) prompt += `<previous-summary>\n${parts.previousSummary}\n</previous-summary>\n\n`;
+  if (parts.previousSummary !== undefined)
+    prompt += `<previous-summary>\n${parts.previousSummary}\n</previous-summary>\n\n`;
   prompt += parts.instructions;
   const focus = parts.focus?.trim();
   if (focus) prompt += `\n\nAdditional focus: ${focus}`;

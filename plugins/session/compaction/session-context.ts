@@ -4,7 +4,13 @@
  * kept, then everything after it. Compaction needs this to report `tokensBefore` — the size of the
  * context it replaces.
  */
-import { buildSessionContext, convertToLlm, estimateContextTokens, type AgentMessage, type SessionEntry } from "pi-host";
+import {
+  buildSessionContext,
+  convertToLlm,
+  estimateContextTokens,
+  type AgentMessage,
+  type SessionEntry,
+} from "pi-host";
 
 /** Index of the last compaction entry on `path`, or -1. */
 export function lastCompactionIndex(path: readonly SessionEntry[]): number {

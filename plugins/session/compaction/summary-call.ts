@@ -5,10 +5,15 @@
 import type { Summarize } from "pi-host";
 
 /** Calls `summarize` and returns its trimmed text; throws the abort reason or a one-line error. */
-export async function requestSummary(summarize: Summarize, request: Parameters<Summarize>[0], signal: AbortSignal | undefined): Promise<string> {
+export async function requestSummary(
+  summarize: Summarize,
+  request: Parameters<Summarize>[0],
+  signal: AbortSignal | undefined,
+): Promise<string> {
   signal?.throwIfAborted();
   const text = await summarize(request);
   signal?.throwIfAborted();
-  if (typeof text !== "string" || text.trim() === "") throw new Error("compaction: the summarizer returned an empty summary");
+  if (typeof text !== "string" || text.trim() === "")
+    throw new Error("compaction: the summarizer returned an empty summary");
   return text.trim();
 }

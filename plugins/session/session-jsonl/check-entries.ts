@@ -22,10 +22,20 @@ export interface CheckedEntries<Entry> {
   problems: string[];
 }
 
-const ZERO_USAGE = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const ZERO_USAGE = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 
 /** Checks `entries` (file order) and returns usable copies where something had to change. */
-export function checkEntries<Entry extends EntryFields>(entries: readonly Entry[], path: string): CheckedEntries<Entry> {
+export function checkEntries<Entry extends EntryFields>(
+  entries: readonly Entry[],
+  path: string,
+): CheckedEntries<Entry> {
   const problems: string[] = [];
   const kept: Entry[] = [];
   const byId = new Map<string, EntryFields>();
@@ -58,7 +68,10 @@ export function checkEntries<Entry extends EntryFields>(entries: readonly Entry[
         entry = { ...entry, message: { ...message, usage: structuredClone(ZERO_USAGE) } };
       }
     }
-    if (entry.parentId !== null && (entry.parentId === entry.id || (referencedEarly.has(entry.id) && closesLoop(entry, byId)))) {
+    if (
+      entry.parentId !== null &&
+      (entry.parentId === entry.id || (referencedEarly.has(entry.id) && closesLoop(entry, byId)))
+    ) {
       say(entry, "has a parent chain that loops back to it; the loop is cut there (the entry becomes a root)");
       entry = { ...entry, parentId: null };
     }
@@ -98,14 +111,21 @@ function messageFault(message: unknown): string | undefined {
   const { role, content } = message as { role?: unknown; content?: unknown };
   if (typeof role !== "string") return "has a message without a role";
   if (role === "user" || role === "custom") {
-    if (typeof content !== "string" && !blockArray(content)) return `has a ${role} message whose content is neither text nor a list of blocks`;
+    if (typeof content !== "string" && !blockArray(content))
+      return `has a ${role} message whose content is neither text nor a list of blocks`;
   } else if (role === "assistant" || role === "toolResult") {
-    if (!blockArray(content)) return `has an ${role === "assistant" ? "assistant" : "tool result"} message whose content is not a list of blocks`;
+    if (!blockArray(content))
+      return `has an ${role === "assistant" ? "assistant" : "tool result"} message whose content is not a list of blocks`;
   }
   return undefined;
 }
 
 /** An array of objects, each with a string `type`. */
 function blockArray(value: unknown): boolean {
-  return Array.isArray(value) && value.every((block) => block !== null && typeof block === "object" && typeof (block as { type?: unknown }).type === "string");
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (block) => block !== null && typeof block === "object" && typeof (block as { type?: unknown }).type === "string",
+    )
+  );
 }

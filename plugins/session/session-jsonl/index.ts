@@ -13,7 +13,8 @@ import { JsonlSessionStore } from "./store.js";
 export default definePlugin({
   id: "session-jsonl",
   version: "1.0.0",
-  description: "Sessions as pi's JSONL trees: whole-line appends, persisted leaf, fork, listing, v1/v2 upgrade, torn-line repair",
+  description:
+    "Sessions as pi's JSONL trees: whole-line appends, persisted leaf, fork, listing, v1/v2 upgrade, torn-line repair",
   provides: [SessionStoreContract],
   // The host's agent folder, when this plugin's config names none.
   requires: [{ contract: HostEnvironmentContract, optional: true }],

@@ -17,7 +17,9 @@ export async function summariesIn(dir: string): Promise<SessionSummary[]> {
   } catch {
     return [];
   }
-  const summaries = await Promise.all(names.filter((name) => name.endsWith(".jsonl")).map((name) => summarize(join(dir, name))));
+  const summaries = await Promise.all(
+    names.filter((name) => name.endsWith(".jsonl")).map((name) => summarize(join(dir, name))),
+  );
   return summaries.filter((summary): summary is SessionSummary => summary !== undefined);
 }
 
@@ -63,11 +65,13 @@ async function summarize(path: string): Promise<SessionSummary | undefined> {
   let messageCount = 0;
   let lastActivity = 0;
   for (const record of records) {
-    if (record.type === "session_info") name = typeof record.name === "string" && record.name.trim() !== "" ? record.name.trim() : undefined;
+    if (record.type === "session_info")
+      name = typeof record.name === "string" && record.name.trim() !== "" ? record.name.trim() : undefined;
     if (record.type !== "message") continue;
     messageCount++;
     const message = record.message;
-    if (message === null || typeof message !== "object" || (message.role !== "user" && message.role !== "assistant")) continue;
+    if (message === null || typeof message !== "object" || (message.role !== "user" && message.role !== "assistant"))
+      continue;
     const time = typeof message.timestamp === "number" ? message.timestamp : Date.parse(record.timestamp);
     if (!Number.isNaN(time)) lastActivity = Math.max(lastActivity, time);
     const text = textOf(message.content);
@@ -94,7 +98,9 @@ function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
-    .filter((block) => block !== null && typeof block === "object" && block.type === "text" && typeof block.text === "string")
+    .filter(
+      (block) => block !== null && typeof block === "object" && block.type === "text" && typeof block.text === "string",
+    )
     .map((block) => block.text as string)
     .join(" ");
 }

@@ -59,7 +59,11 @@ function loadOnce(path: string): LoadedFile | undefined {
     buffer = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(code === "ENOENT" ? `no session file at ${path}` : `cannot read session file ${path}: ${(error as Error).message}`);
+    throw new Error(
+      code === "ENOENT"
+        ? `no session file at ${path}`
+        : `cannot read session file ${path}: ${(error as Error).message}`,
+    );
   }
   const content = buffer.toString("utf8");
   const lines = splitLines(content);
@@ -74,7 +78,8 @@ function loadOnce(path: string): LoadedFile | undefined {
   const kept: Line[] = [];
   for (const line of lines) {
     const record = line.record;
-    const good = record !== undefined && (record === records[0] || (record.type !== "session" && typeof record.id === "string"));
+    const good =
+      record !== undefined && (record === records[0] || (record.type !== "session" && typeof record.id === "string"));
     (good ? kept : bad).push(line);
   }
 
@@ -138,7 +143,13 @@ function byteRanges(buffer: Buffer): Array<{ start: number; end: number }> {
 function parseRecord(text: string): RawRecord | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    if (value !== null && typeof value === "object" && !Array.isArray(value) && typeof (value as { type?: unknown }).type === "string") return value as RawRecord;
+    if (
+      value !== null &&
+      typeof value === "object" &&
+      !Array.isArray(value) &&
+      typeof (value as { type?: unknown }).type === "string"
+    )
+      return value as RawRecord;
   } catch {
     // Not JSON: the caller sets the line aside.
   }
@@ -171,7 +182,13 @@ function badOnlyAtTail(lines: Line[], bad: Line[]): boolean {
  * atomic rewrite (re-serialized after an upgrade, byte-for-byte kept lines otherwise). Returns false when
  * the file changed after it was read (another writer), so the caller reads it again.
  */
-function repair(path: string, buffer: Buffer, kept: Line[], bad: Line[], upgraded: boolean): { lines: number; file: string } | undefined | false {
+function repair(
+  path: string,
+  buffer: Buffer,
+  kept: Line[],
+  bad: Line[],
+  upgraded: boolean,
+): { lines: number; file: string } | undefined | false {
   const ranges = byteRanges(buffer);
   const bytesOf = (line: Line): Buffer => buffer.subarray(ranges[line.index].start, ranges[line.index].end);
   const fd = openSync(path, "r+");
@@ -180,7 +197,10 @@ function repair(path: string, buffer: Buffer, kept: Line[], bad: Line[], upgrade
     let setAside: { lines: number; file: string } | undefined;
     if (bad.length > 0) {
       const file = `${path}.torn-${fileTimestamp(new Date().toISOString())}`;
-      writeFileSync(file, Buffer.concat(bad.flatMap((line) => [bytesOf(line), NEWLINE])), { flag: "a", mode: SESSION_FILE_MODE });
+      writeFileSync(file, Buffer.concat(bad.flatMap((line) => [bytesOf(line), NEWLINE])), {
+        flag: "a",
+        mode: SESSION_FILE_MODE,
+      });
       setAside = { lines: bad.length, file };
     }
     const allLines = [...kept, ...bad].sort((a, b) => a.index - b.index);

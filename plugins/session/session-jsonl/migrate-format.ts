@@ -56,6 +56,7 @@ function renameHookMessages(records: RawRecord[]): void {
       continue;
     }
     const message = record.message as { role?: unknown } | undefined;
-    if (record.type === "message" && message !== null && typeof message === "object" && message.role === "hookMessage") message.role = "custom";
+    if (record.type === "message" && message !== null && typeof message === "object" && message.role === "hookMessage")
+      message.role = "custom";
   }
 }

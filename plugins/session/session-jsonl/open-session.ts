@@ -29,8 +29,22 @@ export interface OpenSession {
 }
 
 /** A session with no entries yet, not yet on disk. */
-export function freshSession(header: SessionHeader, path: string | undefined, sessionDir: string | undefined): OpenSession {
-  return { header, path, sessionDir, tree: new SessionTree(), written: false, file: undefined, needsNewline: false, savedCount: 0, failing: false };
+export function freshSession(
+  header: SessionHeader,
+  path: string | undefined,
+  sessionDir: string | undefined,
+): OpenSession {
+  return {
+    header,
+    path,
+    sessionDir,
+    tree: new SessionTree(),
+    written: false,
+    file: undefined,
+    needsNewline: false,
+    savedCount: 0,
+    failing: false,
+  };
 }
 
 /** What plugin state records of `s`: the file, the leaf, and the entries when they are not all on disk. */

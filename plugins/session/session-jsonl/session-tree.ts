@@ -100,7 +100,8 @@ export class SessionTree {
     const lists: TreeNode[][] = [];
     const queue: Array<{ entry: SessionEntry; into: TreeNode[] }> = [];
     for (const entry of this.entries) {
-      if (entry.parentId === null || entry.parentId === entry.id || !this.byId.has(entry.parentId)) queue.push({ entry, into: roots });
+      if (entry.parentId === null || entry.parentId === entry.id || !this.byId.has(entry.parentId))
+        queue.push({ entry, into: roots });
     }
     const placed = new Set<SessionEntry>();
     for (let i = 0; i < queue.length; i++) {
@@ -116,7 +117,8 @@ export class SessionTree {
         childrenGoTo = node.children;
         lists.push(node.children);
       }
-      for (const child of this.children.get(entry.id) ?? []) if (child.id !== entry.id) queue.push({ entry: child, into: childrenGoTo });
+      for (const child of this.children.get(entry.id) ?? [])
+        if (child.id !== entry.id) queue.push({ entry: child, into: childrenGoTo });
     }
     const byTime = (a: TreeNode, b: TreeNode): number => Date.parse(a.entry.timestamp) - Date.parse(b.entry.timestamp);
     for (const list of lists) if (list.length > 1) list.sort(byTime);

@@ -58,7 +58,11 @@ export const storeState: StateSpec<StoreState> = {
 
 /** The entries state carried, checked: an array of objects with a string `type` and `id`. */
 export function restoredEntries(unwritten: unknown): SessionEntry[] {
-  const ok = Array.isArray(unwritten) && unwritten.every((e) => e !== null && typeof e === "object" && typeof e.type === "string" && typeof e.id === "string");
+  const ok =
+    Array.isArray(unwritten) &&
+    unwritten.every(
+      (e) => e !== null && typeof e === "object" && typeof e.type === "string" && typeof e.id === "string",
+    );
   if (!ok) throw new Error("session-jsonl state holds unwritten entries that are not session entries");
   return unwritten as SessionEntry[];
 }

@@ -78,7 +78,13 @@ export class JsonlSessionStore implements SessionStore {
     const absolute = resolve(path);
     if (!fileExists(absolute)) {
       // pi's rule for a path with no file: a new session that will be written there.
-      const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp: new Date().toISOString(), cwd: process.cwd() };
+      const header: SessionHeader = {
+        type: "session",
+        version: CURRENT_VERSION,
+        id: newSessionId(),
+        timestamp: new Date().toISOString(),
+        cwd: process.cwd(),
+      };
       const session = freshSession(header, absolute, dirname(absolute));
       this.switchTo(session);
       return this.info(session);
@@ -88,7 +94,13 @@ export class JsonlSessionStore implements SessionStore {
     let problems: string[] = [];
     if (loaded.kind === "empty") {
       // pi's rule for an empty file: start a session in it and write the header at once.
-      const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp: new Date().toISOString(), cwd: process.cwd() };
+      const header: SessionHeader = {
+        type: "session",
+        version: CURRENT_VERSION,
+        id: newSessionId(),
+        timestamp: new Date().toISOString(),
+        cwd: process.cwd(),
+      };
       writeFileSync(absolute, `${JSON.stringify(header)}\n`, { mode: SESSION_FILE_MODE });
       session = { ...freshSession(header, absolute, dirname(absolute)), written: true };
     } else {
@@ -119,7 +131,8 @@ export class JsonlSessionStore implements SessionStore {
   }
 
   async list(options: { cwd?: string; sessionDir?: string } = {}): Promise<SessionSummary[]> {
-    if (options.cwd !== undefined) return newestFirst(await summariesIn(this.sessionDirFor({ cwd: options.cwd, sessionDir: options.sessionDir })));
+    if (options.cwd !== undefined)
+      return newestFirst(await summariesIn(this.sessionDirFor({ cwd: options.cwd, sessionDir: options.sessionDir })));
     if (options.sessionDir !== undefined) return newestFirst(await summariesIn(resolve(options.sessionDir)));
     return newestFirst(await summariesUnder(sessionsRoot(this.options.agentDir)));
   }
@@ -132,7 +145,8 @@ export class JsonlSessionStore implements SessionStore {
   // ── appending ─────────────────────────────────────────────────────────────────────────────────
 
   appendMessage(message: AgentMessage): string {
-    if (message === null || typeof message !== "object" || typeof message.role !== "string") throw new Error("appendMessage needs a message with a string `role`");
+    if (message === null || typeof message !== "object" || typeof message.role !== "string")
+      throw new Error("appendMessage needs a message with a string `role`");
     const s = this.requireSession();
     return this.commit(s, { type: "message", ...this.base(s), message });
   }
@@ -144,14 +158,22 @@ export class JsonlSessionStore implements SessionStore {
   }
 
   appendThinkingLevelChange(level: ThinkingLevel): string {
-    if (!THINKING_LEVELS.includes(level)) throw new Error(`unknown thinking level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`);
+    if (!THINKING_LEVELS.includes(level))
+      throw new Error(`unknown thinking level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`);
     const s = this.requireSession();
     return this.commit(s, { type: "thinking_level_change", ...this.base(s), thinkingLevel: level });
   }
 
-  appendCompaction(summary: string, firstKeptEntryId: string, tokensBefore: number, details?: unknown, fromHook?: boolean): string {
+  appendCompaction(
+    summary: string,
+    firstKeptEntryId: string,
+    tokensBefore: number,
+    details?: unknown,
+    fromHook?: boolean,
+  ): string {
     if (typeof summary !== "string") throw new Error("appendCompaction needs a summary string");
-    if (typeof tokensBefore !== "number" || !Number.isFinite(tokensBefore)) throw new Error("appendCompaction needs tokensBefore as a number");
+    if (typeof tokensBefore !== "number" || !Number.isFinite(tokensBefore))
+      throw new Error("appendCompaction needs tokensBefore as a number");
     const s = this.requireSession();
     this.requireEntry(s, firstKeptEntryId, "appendCompaction: firstKeptEntryId");
     return this.commit(s, {
@@ -166,7 +188,8 @@ export class JsonlSessionStore implements SessionStore {
   }
 
   appendBranchSummary(fromId: string, summary: string, details?: unknown, fromHook?: boolean): string {
-    if (!nonEmpty(fromId) || typeof summary !== "string") throw new Error("appendBranchSummary needs the id the branch was left from and a summary string");
+    if (!nonEmpty(fromId) || typeof summary !== "string")
+      throw new Error("appendBranchSummary needs the id the branch was left from and a summary string");
     const s = this.requireSession();
     return this.commit(s, {
       type: "branch_summary",
@@ -184,16 +207,30 @@ export class JsonlSessionStore implements SessionStore {
     return this.commit(s, { type: "custom", customType, ...(data !== undefined ? { data } : {}), ...this.base(s) });
   }
 
-  appendCustomMessage(customType: string, content: CustomMessageEntry["content"], display: boolean, details?: unknown): string {
+  appendCustomMessage(
+    customType: string,
+    content: CustomMessageEntry["content"],
+    display: boolean,
+    details?: unknown,
+  ): string {
     if (!nonEmpty(customType)) throw new Error("appendCustomMessage needs a customType");
-    if (typeof content !== "string" && !Array.isArray(content)) throw new Error("appendCustomMessage needs content as a string or an array of text/image blocks");
+    if (typeof content !== "string" && !Array.isArray(content))
+      throw new Error("appendCustomMessage needs content as a string or an array of text/image blocks");
     if (typeof display !== "boolean") throw new Error("appendCustomMessage needs display as a boolean");
     const s = this.requireSession();
-    return this.commit(s, { type: "custom_message", customType, content, display, ...(details !== undefined ? { details } : {}), ...this.base(s) });
+    return this.commit(s, {
+      type: "custom_message",
+      customType,
+      content,
+      display,
+      ...(details !== undefined ? { details } : {}),
+      ...this.base(s),
+    });
   }
 
   appendLabel(targetId: string, label: string | undefined): string {
-    if (label !== undefined && typeof label !== "string") throw new Error("appendLabel needs a label string, or undefined to clear it");
+    if (label !== undefined && typeof label !== "string")
+      throw new Error("appendLabel needs a label string, or undefined to clear it");
     const s = this.requireSession();
     this.requireEntry(s, targetId, "appendLabel: target");
     return this.commit(s, { type: "label", ...this.base(s), targetId, ...(label !== undefined ? { label } : {}) });
@@ -235,7 +272,14 @@ export class JsonlSessionStore implements SessionStore {
       this.saveState();
       return;
     }
-    this.commit(s, { type: "custom", customType: LEAF_MARKER_TYPE, data: {}, id: newEntryId(s.tree.ids), parentId: target, timestamp: new Date().toISOString() });
+    this.commit(s, {
+      type: "custom",
+      customType: LEAF_MARKER_TYPE,
+      data: {},
+      id: newEntryId(s.tree.ids),
+      parentId: target,
+      timestamp: new Date().toISOString(),
+    });
   }
 
   path(entryId?: string): SessionEntry[] {
@@ -259,7 +303,13 @@ export class JsonlSessionStore implements SessionStore {
     if (entryId !== undefined) this.requireEntry(s, entryId, "fork");
     const path = this.path(entryId).filter((entry) => entry.type !== "label");
     const timestamp = new Date().toISOString();
-    const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp, cwd: s.header.cwd };
+    const header: SessionHeader = {
+      type: "session",
+      version: CURRENT_VERSION,
+      id: newSessionId(),
+      timestamp,
+      cwd: s.header.cwd,
+    };
     if (s.path !== undefined) header.parentSession = s.path;
 
     // Labels are re-created at the end of the copied path, as pi does, so they survive without their history.
@@ -268,7 +318,14 @@ export class JsonlSessionStore implements SessionStore {
     let parentId = path.at(-1)?.id ?? null;
     for (const [targetId, labelEntry] of s.tree.labelEntries()) {
       if (!ids.has(targetId)) continue;
-      const label: LabelEntry = { type: "label", id: newEntryId(ids), parentId, timestamp: labelEntry.timestamp, targetId, label: labelEntry.label };
+      const label: LabelEntry = {
+        type: "label",
+        id: newEntryId(ids),
+        parentId,
+        timestamp: labelEntry.timestamp,
+        targetId,
+        label: labelEntry.label,
+      };
       ids.add(label.id);
       entries.push(label);
       parentId = label.id;
@@ -292,14 +349,21 @@ export class JsonlSessionStore implements SessionStore {
     const tree = this.session.tree;
     const key = { tree, leafId: tree.leafId, size: tree.entries.length };
     const cached = this.contextCache;
-    if (cached === undefined || cached.key.tree !== key.tree || cached.key.leafId !== key.leafId || cached.key.size !== key.size) {
+    if (
+      cached === undefined ||
+      cached.key.tree !== key.tree ||
+      cached.key.leafId !== key.leafId ||
+      cached.key.size !== key.size
+    ) {
       this.contextCache = { key, context: buildSessionContext(tree.rawPath(tree.leafId)) };
     }
     const { context } = this.contextCache!;
     return { ...context, messages: [...context.messages], entryIds: [...context.entryIds] };
   }
 
-  private contextCache: { key: { tree: unknown; leafId: string | null; size: number }; context: SessionContext } | undefined;
+  private contextCache:
+    | { key: { tree: unknown; leafId: string | null; size: number }; context: SessionContext }
+    | undefined;
 
   /** Closes the session file's descriptor (the plugin's retire step); state keeps the session open. */
   close(): void {
@@ -329,9 +393,15 @@ export class JsonlSessionStore implements SessionStore {
       s.written = false;
       s.needsNewline = false;
       s.file.close();
-      this.report(s, "deleted", `session file ${s.path} was deleted while in use; it is written again with the whole session so far`);
+      this.report(
+        s,
+        "deleted",
+        `session file ${s.path} was deleted while in use; it is written again with the whole session so far`,
+      );
     }
-    const records: Array<SessionHeader | SessionEntry> = s.written ? s.tree.entries.slice(s.savedCount) : [s.header, ...s.tree.entries];
+    const records: Array<SessionHeader | SessionEntry> = s.written
+      ? s.tree.entries.slice(s.savedCount)
+      : [s.header, ...s.tree.entries];
     if (records.length === 0) return;
     let text = s.needsNewline ? "\n" : "";
     for (const record of records) text += `${JSON.stringify(record)}\n`;
@@ -358,7 +428,8 @@ export class JsonlSessionStore implements SessionStore {
 
   private requireSession(): OpenSession {
     this.ensureRestored();
-    if (this.session === undefined) throw new Error("no session is open: call newSession, open or continueRecent first");
+    if (this.session === undefined)
+      throw new Error("no session is open: call newSession, open or continueRecent first");
     return this.session;
   }
 
@@ -369,7 +440,9 @@ export class JsonlSessionStore implements SessionStore {
   }
 
   private sessionDirFor(options: { cwd: string; sessionDir?: string }): string {
-    return options.sessionDir !== undefined ? resolve(options.sessionDir) : defaultSessionDir(this.options.agentDir, options.cwd);
+    return options.sessionDir !== undefined
+      ? resolve(options.sessionDir)
+      : defaultSessionDir(this.options.agentDir, options.cwd);
   }
 
   /** Makes `next` the open session; whatever state held before is superseded, so it is never restored. */
@@ -422,7 +495,8 @@ function fileExists(path: string): boolean {
 }
 
 function requireCwd(options: SessionStartOptions, method: string): string {
-  if (options === null || typeof options !== "object" || !nonEmpty(options.cwd)) throw new Error(`${method} needs options with a non-empty cwd`);
+  if (options === null || typeof options !== "object" || !nonEmpty(options.cwd))
+    throw new Error(`${method} needs options with a non-empty cwd`);
   return options.cwd;
 }
 

@@ -59,7 +59,8 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof BashP
       const { command, timeout } = params;
       if (typeof command !== "string") throw new Error("bash: `command` must be a string");
       const timeoutMs = resolveTimeoutMs(timeout);
-      if (!existsSync(ctx.cwd)) throw new Error(`Working directory does not exist: ${ctx.cwd}. Cannot execute bash commands.`);
+      if (!existsSync(ctx.cwd))
+        throw new Error(`Working directory does not exist: ${ctx.cwd}. Cannot execute bash commands.`);
       if (signal?.aborted) throw new Error("Command aborted");
       const shell = resolveShell(options.shellPath);
       const output = new TailOutput(limits);
@@ -92,7 +93,8 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof BashP
       const snapshot = output.snapshot();
       if (outcome.kind !== "exited") {
         const shown = render(snapshot, limits, "");
-        if (outcome.kind === "timed-out") return errorResult(withStatus(shown.text, `Command timed out after ${timeout} seconds`), shown.details);
+        if (outcome.kind === "timed-out")
+          return errorResult(withStatus(shown.text, `Command timed out after ${timeout} seconds`), shown.details);
         const why = outcome.kind === "retired" ? "Command aborted: the bash tool was unloaded" : "Command aborted";
         throw new Error(withStatus(shown.text, why));
       }
@@ -100,7 +102,8 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof BashP
       if (outcome.code !== null && outcome.code !== 0) {
         return errorResult(withStatus(shown.text, `Command exited with code ${outcome.code}`), shown.details);
       }
-      if (outcome.signal !== null) return errorResult(withStatus(shown.text, `Command was killed by signal ${outcome.signal}`), shown.details);
+      if (outcome.signal !== null)
+        return errorResult(withStatus(shown.text, `Command was killed by signal ${outcome.signal}`), shown.details);
       return { content: [{ type: "text", text: shown.text }], details: shown.details };
     },
   };
@@ -116,11 +119,18 @@ function buildScript(command: string, prefix: string | undefined): string {
 }
 
 /** The text shown for a snapshot, with pi's continuation note when the output was cut. */
-function render(snapshot: TailSnapshot, limits: OutputLimits, emptyText: string): { text: string; details: BashDetails | undefined } {
+function render(
+  snapshot: TailSnapshot,
+  limits: OutputLimits,
+  emptyText: string,
+): { text: string; details: BashDetails | undefined } {
   const { truncation } = snapshot;
   let text = snapshot.text === "" ? emptyText : snapshot.text;
   if (!truncation.truncated) return { text, details: undefined };
-  const fullOutput = snapshot.fullOutputPath === undefined ? "Full output could not be saved" : `Full output: ${snapshot.fullOutputPath}`;
+  const fullOutput =
+    snapshot.fullOutputPath === undefined
+      ? "Full output could not be saved"
+      : `Full output: ${snapshot.fullOutputPath}`;
   const endLine = truncation.totalLines;
   const startLine = endLine - truncation.outputLines + 1;
   if (truncation.lastLinePartial) {

@@ -31,6 +31,15 @@ export default definePlugin({
       const prefix = (await settings.api.get(cwd)).shellCommandPrefix;
       return typeof prefix === "string" && prefix !== "" ? prefix : undefined;
     };
-    ctx.provide(ToolContract, createBashTool({ running, shellPath: ctx.config.shellPath, commandPrefix: ctx.config.commandPrefix, commandPrefixFor }), { key: "bash" });
+    ctx.provide(
+      ToolContract,
+      createBashTool({
+        running,
+        shellPath: ctx.config.shellPath,
+        commandPrefix: ctx.config.commandPrefix,
+        commandPrefixFor,
+      }),
+      { key: "bash" },
+    );
   },
 });

@@ -37,7 +37,8 @@ const STDIO_GRACE_MS = 100;
 
 /** Spawns the shell and resolves with the outcome once it has ended and its output is drained. */
 export function runCommand(run: CommandRun): Promise<CommandOutcome> {
-  if (run.running.isClosed) return Promise.reject(new Error("the bash tool is being unloaded; the command was not started"));
+  if (run.running.isClosed)
+    return Promise.reject(new Error("the bash tool is being unloaded; the command was not started"));
   let stop: (reason: StopReason) => void = () => {};
   const ended = new Promise<CommandOutcome>((resolve, reject) => {
     const child = spawn(run.shell.path, [...run.shell.args, run.script], {
@@ -113,7 +114,9 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
     child.once("close", () => settle(() => resolve(outcome())));
 
     const outcome = (): CommandOutcome =>
-      stopReason !== undefined ? { kind: stopReason } : { kind: "exited", code: child.exitCode, signal: child.signalCode };
+      stopReason !== undefined
+        ? { kind: stopReason }
+        : { kind: "exited", code: child.exitCode, signal: child.signalCode };
 
     if (run.timeoutMs !== undefined) timeoutTimer = setTimeout(() => stop("timed-out"), run.timeoutMs);
     if (run.signal !== undefined) {

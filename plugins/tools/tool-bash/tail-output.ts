@@ -186,7 +186,10 @@ export class TailOutput {
         count++;
         if (i !== lastBreak) previousBreak = i;
       }
-      this.previousLineBytes = count === 1 ? this.currentLineBytes + Buffer.byteLength(text.slice(0, lastBreak)) : Buffer.byteLength(text.slice(previousBreak + 1, lastBreak));
+      this.previousLineBytes =
+        count === 1
+          ? this.currentLineBytes + Buffer.byteLength(text.slice(0, lastBreak))
+          : Buffer.byteLength(text.slice(previousBreak + 1, lastBreak));
       this.newlines += count;
       this.currentLineBytes = Buffer.byteLength(text.slice(lastBreak + 1));
     }

@@ -23,7 +23,10 @@ interface LocatedEdit {
 
 /** Applies `edits` to `content` (LF line endings) and returns the new content; `path` only names the file in errors. */
 export function applyEdits(content: string, edits: TextEdit[], path: string): string {
-  const normalized = edits.map((edit) => ({ oldText: normalizeToLF(edit.oldText), newText: normalizeToLF(edit.newText) }));
+  const normalized = edits.map((edit) => ({
+    oldText: normalizeToLF(edit.oldText),
+    newText: normalizeToLF(edit.newText),
+  }));
   let folded: FoldedText | undefined;
   const foldedContent = () => (folded ??= foldForMatch(content));
 
@@ -52,10 +55,19 @@ export function applyEdits(content: string, edits: TextEdit[], path: string): st
 }
 
 /** Finds the one place `edit.oldText` names: exact text first, else folded text. */
-function locate(content: string, foldedContent: () => FoldedText, edit: TextEdit, index: number, total: number, path: string): LocatedEdit {
+function locate(
+  content: string,
+  foldedContent: () => FoldedText,
+  edit: TextEdit,
+  index: number,
+  total: number,
+  path: string,
+): LocatedEdit {
   const label = total === 1 ? "the text" : `edits[${index}]`;
   if (edit.oldText.length === 0) {
-    throw new Error(total === 1 ? `oldText must not be empty in ${path}.` : `edits[${index}].oldText must not be empty in ${path}.`);
+    throw new Error(
+      total === 1 ? `oldText must not be empty in ${path}.` : `edits[${index}].oldText must not be empty in ${path}.`,
+    );
   }
   const exact = occurrences(content, edit.oldText);
   if (exact.count > 1) throw duplicateError(path, label, total, exact.count);
@@ -80,5 +92,7 @@ function locate(content: string, foldedContent: () => FoldedText, edit: TextEdit
 
 function duplicateError(path: string, label: string, total: number, count: number): Error {
   const rule = total === 1 ? "The text must be unique." : "Each oldText must be unique.";
-  return new Error(`Found ${count} occurrences of ${label} in ${path}. ${rule} Please provide more context to make it unique.`);
+  return new Error(
+    `Found ${count} occurrences of ${label} in ${path}. ${rule} Please provide more context to make it unique.`,
+  );
 }

@@ -55,7 +55,8 @@ export function prepareEditArguments(input: unknown): unknown {
 /** The path and edits of a call, or a one-line error saying what is missing. */
 export function readEditArguments(input: unknown): { path: string; edits: TextEdit[] } {
   const args = prepareEditArguments(input) as Partial<Record<string, unknown>> | undefined;
-  if (typeof args?.path !== "string" || args.path === "") throw new Error("Edit tool input is invalid. path must be a non-empty string.");
+  if (typeof args?.path !== "string" || args.path === "")
+    throw new Error("Edit tool input is invalid. path must be a non-empty string.");
   const edits = args.edits;
   if (!Array.isArray(edits) || edits.length === 0) {
     throw new Error("Edit tool input is invalid. edits must contain at least one replacement.");

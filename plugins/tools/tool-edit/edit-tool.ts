@@ -39,7 +39,11 @@ export function createEditTool(): AgentTool<typeof EditParameters, EditToolDetai
   };
 }
 
-async function editFile(params: EditParams, signal: AbortSignal | undefined, ctx: ToolContext): Promise<ToolResult<EditToolDetails>> {
+async function editFile(
+  params: EditParams,
+  signal: AbortSignal | undefined,
+  ctx: ToolContext,
+): Promise<ToolResult<EditToolDetails>> {
   throwIfAborted(signal);
   const { path, edits } = readEditArguments(params);
   const absolutePath = resolveToCwd(path, ctx.cwd);
@@ -51,7 +55,9 @@ async function editFile(params: EditParams, signal: AbortSignal | undefined, ctx
     const original = normalizeToLF(text);
     const newContent = applyEdits(original, edits, path);
     throwIfAborted(signal);
-    await rewriteRegularFile(absolutePath, bom + restoreLineEndings(newContent, lineEnding), (kind) => notRegular(path, kind));
+    await rewriteRegularFile(absolutePath, bom + restoreLineEndings(newContent, lineEnding), (kind) =>
+      notRegular(path, kind),
+    );
     const { diff, firstChangedLine } = renderLineDiff(original, newContent);
     return {
       content: [{ type: "text", text: `Successfully replaced ${edits.length} block(s) in ${path}.` }],

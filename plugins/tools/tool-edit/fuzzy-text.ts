@@ -69,7 +69,12 @@ export function occurrences(haystack: string, needle: string): { count: number; 
  * The original range covered by folded characters [start, start + length). A match that ends where a
  * line ends also takes the trailing whitespace folding dropped, so the replacement leaves none behind.
  */
-export function originalRange(folded: FoldedText, original: string, start: number, length: number): { start: number; end: number } {
+export function originalRange(
+  folded: FoldedText,
+  original: string,
+  start: number,
+  length: number,
+): { start: number; end: number } {
   const last = start + length - 1;
   let end = folded.ends[last];
   const endsInsideLine = folded.text[last] !== "\n";

@@ -71,7 +71,12 @@ function diffBlocks(a: string[], b: string[]): DiffBlock[] {
   let prefix = 0;
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
   let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+  )
+    suffix++;
 
   const blocks: DiffBlock[] = [];
   const pushEqual = (line: string) => {
@@ -82,7 +87,8 @@ function diffBlocks(a: string[], b: string[]): DiffBlock[] {
   const pushChange = (side: "removed" | "added", line: string) => {
     const last = blocks.at(-1);
     if (last?.kind === "change") last[side].push(line);
-    else blocks.push({ kind: "change", removed: side === "removed" ? [line] : [], added: side === "added" ? [line] : [] });
+    else
+      blocks.push({ kind: "change", removed: side === "removed" ? [line] : [], added: side === "added" ? [line] : [] });
   };
 
   a.slice(0, prefix).forEach(pushEqual);

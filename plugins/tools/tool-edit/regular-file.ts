@@ -33,7 +33,11 @@ export async function readRegularFile(absolutePath: string, describe: (kind: str
 }
 
 /** Replaces the content of the regular file at `absolutePath`; NotRegularFileError when it no longer is one. */
-export async function rewriteRegularFile(absolutePath: string, content: string, describe: (kind: string) => string): Promise<void> {
+export async function rewriteRegularFile(
+  absolutePath: string,
+  content: string,
+  describe: (kind: string) => string,
+): Promise<void> {
   const handle = await openWithoutBlocking(absolutePath, constants.O_WRONLY, describe);
   try {
     const stats = await handle.stat();

@@ -11,7 +11,12 @@ import { comparePaths, type FindPattern } from "./find-pattern.js";
 import type { NativeTool } from "pi-host";
 
 /** Runs fd under `searchPath`; resolves with every match relative to it, sorted, folders ending in "/". */
-export function searchWithFd(fd: NativeTool, searchPath: string, pattern: FindPattern, signal: AbortSignal | undefined): Promise<string[]> {
+export function searchWithFd(
+  fd: NativeTool,
+  searchPath: string,
+  pattern: FindPattern,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error("Operation aborted"));
     const args = ["--glob", "--color=never", "--hidden", "--exclude", ".git"];
@@ -44,7 +49,12 @@ export function searchWithFd(fd: NativeTool, searchPath: string, pattern: FindPa
       lines.close();
       if (signal?.aborted) return reject(new Error("Operation aborted"));
       if (code !== 0 && found.length === 0) {
-        const message = stderr.trim().split("\n").map((part) => part.trim()).filter(Boolean).join(" ");
+        const message = stderr
+          .trim()
+          .split("\n")
+          .map((part) => part.trim())
+          .filter(Boolean)
+          .join(" ");
         return reject(new Error(message || `fd exited with code ${code}`));
       }
       resolve(found.sort(comparePaths));

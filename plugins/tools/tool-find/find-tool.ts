@@ -6,7 +6,17 @@
  */
 import { stat } from "node:fs/promises";
 import { Type, type Static } from "@sinclair/typebox";
-import { TOOL_LIMITS, type AgentTool, insideGitRepository, probeNativeTool, resolveToCwd, type NativeTool, formatSize, truncateHeadBytes, type HeadTruncation } from "pi-host";
+import {
+  TOOL_LIMITS,
+  type AgentTool,
+  insideGitRepository,
+  probeNativeTool,
+  resolveToCwd,
+  type NativeTool,
+  formatSize,
+  truncateHeadBytes,
+  type HeadTruncation,
+} from "pi-host";
 import { searchWithFd } from "./fd-search.js";
 import { compileFindPattern, type FindPattern } from "./find-pattern.js";
 import { searchWithNode } from "./node-search.js";
@@ -38,20 +48,29 @@ export interface FindToolOptions {
 }
 
 /** Builds the find tool. */
-export function createFindTool(options: FindToolOptions = {}): AgentTool<typeof FindParameters, FindDetails | undefined> {
+export function createFindTool(
+  options: FindToolOptions = {},
+): AgentTool<typeof FindParameters, FindDetails | undefined> {
   const backend = options.backend ?? "auto";
   let fdProbe: Promise<NativeTool | undefined> | undefined;
   const findFd = () => (fdProbe ??= probeNativeTool(["fd", "fdfind"]));
 
-  const search = async (searchPath: string, pattern: FindPattern, limit: number, signal: AbortSignal | undefined): Promise<string[]> => {
+  const search = async (
+    searchPath: string,
+    pattern: FindPattern,
+    limit: number,
+    signal: AbortSignal | undefined,
+  ): Promise<string[]> => {
     if (backend === "node") return searchWithNode(searchPath, pattern, limit + 1, signal);
     const fd = await findFd();
     if (backend === "native") {
-      if (fd === undefined) throw new Error('fd (fd or fdfind) is not on PATH; set the find backend to "auto" or "node"');
+      if (fd === undefined)
+        throw new Error('fd (fd or fdfind) is not on PATH; set the find backend to "auto" or "node"');
       return searchWithFd(fd, searchPath, pattern, signal);
     }
     // An fd without --no-require-git applies .gitignore only inside a git repository; Node applies it everywhere.
-    if (fd !== undefined && (fd.noRequireGit || insideGitRepository(searchPath))) return searchWithFd(fd, searchPath, pattern, signal);
+    if (fd !== undefined && (fd.noRequireGit || insideGitRepository(searchPath)))
+      return searchWithFd(fd, searchPath, pattern, signal);
     return searchWithNode(searchPath, pattern, limit + 1, signal);
   };
 
@@ -63,8 +82,10 @@ export function createFindTool(options: FindToolOptions = {}): AgentTool<typeof 
       `${DEFAULT_FIND_LIMIT} results or ${TOOL_LIMITS.maxBytes / 1024}KB (whichever is hit first).`,
     parameters: FindParameters,
     async execute(_toolCallId, params: Static<typeof FindParameters>, signal, _onUpdate, ctx) {
-      if (typeof params.pattern !== "string" || params.pattern === "") throw new Error("find: `pattern` must be a non-empty glob");
-      if (params.limit !== undefined && (typeof params.limit !== "number" || !Number.isFinite(params.limit))) throw new Error("find: `limit` must be a number");
+      if (typeof params.pattern !== "string" || params.pattern === "")
+        throw new Error("find: `pattern` must be a non-empty glob");
+      if (params.limit !== undefined && (typeof params.limit !== "number" || !Number.isFinite(params.limit)))
+        throw new Error("find: `limit` must be a number");
       const limit = Math.max(1, Math.floor(params.limit ?? DEFAULT_FIND_LIMIT));
       const pattern = compileFindPattern(params.pattern);
       const searchPath = resolveToCwd(params.path || ".", ctx.cwd);
@@ -75,16 +96,25 @@ export function createFindTool(options: FindToolOptions = {}): AgentTool<typeof 
         throw new Error(`Path not found: ${searchPath}`);
       }
       if (!isDirectory) throw new Error(`Not a directory: ${searchPath}`);
-      const combined = signal === undefined ? options.lifetime : options.lifetime === undefined ? signal : AbortSignal.any([signal, options.lifetime]);
+      const combined =
+        signal === undefined
+          ? options.lifetime
+          : options.lifetime === undefined
+            ? signal
+            : AbortSignal.any([signal, options.lifetime]);
       const found = await search(searchPath, pattern, limit, combined);
-      if (found.length === 0) return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
+      if (found.length === 0)
+        return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
       return formatResults(found, limit);
     },
   };
 }
 
 /** pi's output: one path per line, then notes on the limits that cut it. */
-function formatResults(found: string[], limit: number): { content: Array<{ type: "text"; text: string }>; details: FindDetails | undefined } {
+function formatResults(
+  found: string[],
+  limit: number,
+): { content: Array<{ type: "text"; text: string }>; details: FindDetails | undefined } {
   const limitReached = found.length > limit;
   const { text, truncation } = truncateHeadBytes(found.slice(0, limit).join("\n"), TOOL_LIMITS.maxBytes);
   const details: FindDetails = {};
@@ -98,5 +128,8 @@ function formatResults(found: string[], limit: number): { content: Array<{ type:
     details.truncation = truncation;
   }
   const withNotes = notices.length > 0 ? `${text}\n\n[${notices.join(". ")}]` : text;
-  return { content: [{ type: "text", text: withNotes }], details: Object.keys(details).length > 0 ? details : undefined };
+  return {
+    content: [{ type: "text", text: withNotes }],
+    details: Object.keys(details).length > 0 ? details : undefined,
+  };
 }

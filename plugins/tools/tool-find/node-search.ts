@@ -10,7 +10,12 @@ import { walk, parseIgnoreRule, type IgnoreRule } from "pi-host";
 const EXCLUDE_GIT: IgnoreRule[] = [parseIgnoreRule("!.git")!];
 
 /** Matches under `searchPath`, relative to it, folders ending in "/", sorted, at most `maxResults`. */
-export async function searchWithNode(searchPath: string, pattern: FindPattern, maxResults: number, signal: AbortSignal | undefined): Promise<string[]> {
+export async function searchWithNode(
+  searchPath: string,
+  pattern: FindPattern,
+  maxResults: number,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
   const found: string[] = [];
   for await (const entry of walk({ root: searchPath, overrides: EXCLUDE_GIT, signal })) {
     if (!pattern.matches(entry.path, entry.name)) continue;

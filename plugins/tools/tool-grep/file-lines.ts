@@ -30,7 +30,11 @@ export interface ReadLinesOptions {
  * Calls `visit(line, lineNumber)` for each line (without "\n"; a final empty line after the last "\n" is
  * not a line) until it returns false. Non-regular or unreadable files are reported as not readable.
  */
-export async function readFileLines(path: string, visit: (line: string, lineNumber: number) => boolean, options: ReadLinesOptions = {}): Promise<LinesRead> {
+export async function readFileLines(
+  path: string,
+  visit: (line: string, lineNumber: number) => boolean,
+  options: ReadLinesOptions = {},
+): Promise<LinesRead> {
   let handle;
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);

@@ -4,7 +4,14 @@
  * whole cut at 50 KB, and pi's notes saying what was left out and how to see more.
  */
 import { basename, relative, sep } from "node:path";
-import { TOOL_LIMITS, formatSize, GREP_MAX_LINE_LENGTH, truncateHeadBytes, truncateLine, type HeadTruncation } from "pi-host";
+import {
+  TOOL_LIMITS,
+  formatSize,
+  GREP_MAX_LINE_LENGTH,
+  truncateHeadBytes,
+  truncateLine,
+  type HeadTruncation,
+} from "pi-host";
 import { readFileLines } from "./file-lines.js";
 import type { GrepMatch } from "./search-types.js";
 
@@ -52,7 +59,8 @@ export async function formatMatches(
       out.push(`${name}:${match.lineNumber}: ${shorten(match.lineText)}`);
       continue;
     }
-    if (!files.has(match.path)) files.set(match.path, await readLines(match.path, Math.max(...matchLines.get(match.path)!) + shape.context));
+    if (!files.has(match.path))
+      files.set(match.path, await readLines(match.path, Math.max(...matchLines.get(match.path)!) + shape.context));
     const lines = files.get(match.path);
     if (lines === undefined) {
       out.push(`${name}:${match.lineNumber}: (unable to read file)`);
@@ -85,7 +93,10 @@ export async function formatMatches(
     details.linesTruncated = true;
   }
   const withNotes = notices.length > 0 ? `${text}\n\n[${notices.join(". ")}]` : text;
-  return { content: [{ type: "text", text: withNotes }], details: Object.keys(details).length > 0 ? details : undefined };
+  return {
+    content: [{ type: "text", text: withNotes }],
+    details: Object.keys(details).length > 0 ? details : undefined,
+  };
 }
 
 /** A file's lines as the searches number them, up to line `lastNeeded`; undefined when it cannot be read. */

@@ -7,7 +7,15 @@
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Type, type Static } from "@sinclair/typebox";
-import { TOOL_LIMITS, type AgentTool, insideGitRepository, probeNativeTool, resolveToCwd, type NativeTool, GREP_MAX_LINE_LENGTH } from "pi-host";
+import {
+  TOOL_LIMITS,
+  type AgentTool,
+  insideGitRepository,
+  probeNativeTool,
+  resolveToCwd,
+  type NativeTool,
+  GREP_MAX_LINE_LENGTH,
+} from "pi-host";
 import { searchWithNode } from "./node-search.js";
 import { searchWithRipgrep } from "./ripgrep-search.js";
 import type { GrepMatch, GrepQuery } from "./search-types.js";
@@ -19,8 +27,12 @@ export const GrepParameters = Type.Object({
   path: Type.Optional(Type.String({ description: "Directory or file to search (default: current directory)" })),
   glob: Type.Optional(Type.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" })),
   ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search (default: false)" })),
-  literal: Type.Optional(Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" })),
-  context: Type.Optional(Type.Number({ description: "Number of lines to show before and after each match (default: 0)" })),
+  literal: Type.Optional(
+    Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" }),
+  ),
+  context: Type.Optional(
+    Type.Number({ description: "Number of lines to show before and after each match (default: 0)" }),
+  ),
   limit: Type.Optional(Type.Number({ description: "Maximum number of matches to return (default: 100)" })),
 });
 
@@ -40,7 +52,9 @@ export interface GrepToolOptions {
 }
 
 /** Builds the grep tool. */
-export function createGrepTool(options: GrepToolOptions = {}): AgentTool<typeof GrepParameters, GrepDetails | undefined> {
+export function createGrepTool(
+  options: GrepToolOptions = {},
+): AgentTool<typeof GrepParameters, GrepDetails | undefined> {
   const backend = options.backend ?? "auto";
   let ripgrep: Promise<NativeTool | undefined> | undefined;
   const findRipgrep = () => (ripgrep ??= probeNativeTool(["rg"]));
@@ -53,7 +67,8 @@ export function createGrepTool(options: GrepToolOptions = {}): AgentTool<typeof 
       return searchWithRipgrep(rg, query);
     }
     // An old rg applies .gitignore only inside a git repository; the Node search applies it everywhere.
-    if (rg !== undefined && (rg.noRequireGit || insideGitRepository(query.searchPath))) return searchWithRipgrep(rg, query);
+    if (rg !== undefined && (rg.noRequireGit || insideGitRepository(query.searchPath)))
+      return searchWithRipgrep(rg, query);
     return searchWithNode(query);
   };
 
@@ -65,7 +80,8 @@ export function createGrepTool(options: GrepToolOptions = {}): AgentTool<typeof 
       `${DEFAULT_GREP_LIMIT} matches or ${TOOL_LIMITS.maxBytes / 1024}KB (whichever is hit first). Long lines are truncated to ${GREP_MAX_LINE_LENGTH} chars.`,
     parameters: GrepParameters,
     async execute(_toolCallId, params: Static<typeof GrepParameters>, signal, _onUpdate, ctx) {
-      if (typeof params.pattern !== "string" || params.pattern === "") throw new Error("grep: `pattern` must be a non-empty string");
+      if (typeof params.pattern !== "string" || params.pattern === "")
+        throw new Error("grep: `pattern` must be a non-empty string");
       // As in pi: a limit below 1 means 1, a negative context means none.
       const limit = Math.max(1, wholeNumber(params.limit, "limit", DEFAULT_GREP_LIMIT));
       const context = Math.max(0, wholeNumber(params.context, "context", 0));
@@ -78,7 +94,10 @@ export function createGrepTool(options: GrepToolOptions = {}): AgentTool<typeof 
       }
       const isDirectory = stats.isDirectory();
       // A FIFO, socket or device would block the search or never end (/dev/zero); only files and folders are searched.
-      if (!isDirectory && !stats.isFile()) throw new Error(`Cannot search ${searchPath}: it is ${describeSpecialFile(stats)}, not a regular file or a folder.`);
+      if (!isDirectory && !stats.isFile())
+        throw new Error(
+          `Cannot search ${searchPath}: it is ${describeSpecialFile(stats)}, not a regular file or a folder.`,
+        );
       const combined = combineSignals(signal, options.lifetime);
       const matches = await search({
         searchPath,

@@ -16,7 +16,11 @@ export async function searchWithNode(query: GrepQuery): Promise<GrepMatch[]> {
     await searchFile(query.searchPath, matcher, matches, query.maxMatches, false, query.signal);
     return matches;
   }
-  for await (const entry of walk({ root: query.searchPath, overrides: grepOverrides(query.glob), signal: query.signal })) {
+  for await (const entry of walk({
+    root: query.searchPath,
+    overrides: grepOverrides(query.glob),
+    signal: query.signal,
+  })) {
     if (entry.kind !== "file") continue;
     if (query.signal?.aborted) throw new Error("Operation aborted");
     await searchFile(entry.path, matcher, matches, query.maxMatches, true, query.signal);
@@ -45,7 +49,14 @@ function compilePattern(query: GrepQuery): RegExp {
   }
 }
 
-async function searchFile(path: string, matcher: RegExp, matches: GrepMatch[], maxMatches: number, skipBinary: boolean, signal?: AbortSignal): Promise<void> {
+async function searchFile(
+  path: string,
+  matcher: RegExp,
+  matches: GrepMatch[],
+  maxMatches: number,
+  skipBinary: boolean,
+  signal?: AbortSignal,
+): Promise<void> {
   // A file's matches count only once it is known not to be binary (a NUL byte anywhere), as rg decides.
   const found: GrepMatch[] = [];
   const room = maxMatches - matches.length;

@@ -19,7 +19,10 @@ export const MAX_RG_OUTPUT_BYTES = 256 * 1024 * 1024;
 export function searchWithRipgrep(
   rg: NativeTool,
   query: GrepQuery,
-  limits: { maxEventBytes: number; maxOutputBytes: number } = { maxEventBytes: MAX_RG_EVENT_BYTES, maxOutputBytes: MAX_RG_OUTPUT_BYTES },
+  limits: { maxEventBytes: number; maxOutputBytes: number } = {
+    maxEventBytes: MAX_RG_EVENT_BYTES,
+    maxOutputBytes: MAX_RG_OUTPUT_BYTES,
+  },
 ): Promise<GrepMatch[]> {
   return new Promise((resolve, reject) => {
     if (query.signal?.aborted) return reject(new Error("Operation aborted"));
@@ -69,7 +72,12 @@ export function searchWithRipgrep(
       if (query.signal?.aborted) return reject(new Error("Operation aborted"));
       // Exit 2 also reports unreadable files; only fail when nothing could be searched.
       if (!stoppedEarly && code !== 0 && code !== 1 && matches.length === 0) {
-        const message = stderr.trim().split("\n").map((part) => part.trim()).filter(Boolean).join(" ");
+        const message = stderr
+          .trim()
+          .split("\n")
+          .map((part) => part.trim())
+          .filter(Boolean)
+          .join(" ");
         return reject(new Error(message || `ripgrep exited with code ${code}`));
       }
       resolve(matches);
@@ -91,6 +99,10 @@ function parseMatchEvent(line: string): GrepMatch | undefined {
   const lineNumber = data?.line_number;
   if (typeof path !== "string" || typeof lineNumber !== "number") return undefined;
   const raw: string =
-    typeof data.lines?.text === "string" ? data.lines.text : typeof data.lines?.bytes === "string" ? Buffer.from(data.lines.bytes, "base64").toString("utf8") : "";
+    typeof data.lines?.text === "string"
+      ? data.lines.text
+      : typeof data.lines?.bytes === "string"
+        ? Buffer.from(data.lines.bytes, "base64").toString("utf8")
+        : "";
   return { path, lineNumber, lineText: raw.replace(/\r?\n$/, "").replace(/\r/g, "") };
 }

@@ -16,7 +16,9 @@ export const DEFAULT_LS_LIMIT = 500;
 /** pi's ls parameters, names and meanings unchanged. */
 export const LsParameters = Type.Object({
   path: Type.Optional(Type.String({ description: "Directory to list (default: current directory)" })),
-  limit: Type.Optional(Type.Number({ description: `Maximum number of entries to return (default: ${DEFAULT_LS_LIMIT})` })),
+  limit: Type.Optional(
+    Type.Number({ description: `Maximum number of entries to return (default: ${DEFAULT_LS_LIMIT})` }),
+  ),
 });
 
 /** The arguments of one ls call. */
@@ -41,7 +43,11 @@ export function createLsTool(): AgentTool<typeof LsParameters, LsToolDetails | u
   };
 }
 
-async function listFolder({ path, limit }: LsParams, signal: AbortSignal | undefined, ctx: ToolContext): Promise<ToolResult<LsToolDetails | undefined>> {
+async function listFolder(
+  { path, limit }: LsParams,
+  signal: AbortSignal | undefined,
+  ctx: ToolContext,
+): Promise<ToolResult<LsToolDetails | undefined>> {
   throwIfAborted(signal);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
     throw new Error(`limit must be a whole number of entries (1 or more), got ${limit}`);
@@ -60,7 +66,9 @@ async function listFolder({ path, limit }: LsParams, signal: AbortSignal | undef
 
   entries.sort((a, b) => compareNames(a.name, b.name));
   const shown = entries.slice(0, entryLimit);
-  const names = (await Promise.all(shown.map((entry) => displayName(folder, entry)))).filter((name) => name !== undefined);
+  const names = (await Promise.all(shown.map((entry) => displayName(folder, entry)))).filter(
+    (name) => name !== undefined,
+  );
   throwIfAborted(signal);
   if (names.length === 0) return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
 
@@ -97,7 +105,12 @@ async function displayName(folder: string, entry: Dirent): Promise<string | unde
   try {
     return (await stat(fullPath)).isDirectory() ? `${entry.name}/` : entry.name;
   } catch {
-    return (await lstat(fullPath).then(() => true, () => false)) ? entry.name : undefined;
+    return (await lstat(fullPath).then(
+      () => true,
+      () => false,
+    ))
+      ? entry.name
+      : undefined;
   }
 }
 

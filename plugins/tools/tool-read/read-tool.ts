@@ -46,7 +46,11 @@ export function createReadTool(): AgentTool<typeof ReadParameters, ReadToolDetai
   };
 }
 
-async function readPath(params: ReadParams, signal: AbortSignal | undefined, ctx: ToolContext): Promise<ToolResult<ReadToolDetails | undefined>> {
+async function readPath(
+  params: ReadParams,
+  signal: AbortSignal | undefined,
+  ctx: ToolContext,
+): Promise<ToolResult<ReadToolDetails | undefined>> {
   throwIfAborted(signal);
   checkLineArguments(params);
   const absolutePath = resolveReadPath(params.path, ctx.cwd);
@@ -54,11 +58,14 @@ async function readPath(params: ReadParams, signal: AbortSignal | undefined, ctx
     throw new Error(describeFsError(error, params.path));
   });
   if (stats.isDirectory()) throw new Error(`${params.path} is a directory, not a file. Use ls to list its contents.`);
-  if (!stats.isFile()) throw new Error(`Cannot read ${params.path}: it is not a regular file (a device, pipe or socket).`);
+  if (!stats.isFile())
+    throw new Error(`Cannot read ${params.path}: it is not a regular file (a device, pipe or socket).`);
 
   const kind = await detectFileKind(absolutePath);
   if (kind.kind === "binary") {
-    throw new Error(`Cannot read ${params.path}: it is a binary file. read returns text files and images (png, jpeg, gif, webp).`);
+    throw new Error(
+      `Cannot read ${params.path}: it is a binary file. read returns text files and images (png, jpeg, gif, webp).`,
+    );
   }
   const bytes = await readFile(absolutePath);
   throwIfAborted(signal);

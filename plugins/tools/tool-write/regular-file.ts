@@ -24,7 +24,11 @@ export function describeNonRegularFile(stats: Stats): string {
  * Creates or replaces the regular file at `absolutePath` with `content`; refuses (NotRegularFileError,
  * `describe(kind)` as message) when the path is a FIFO, socket or device, without blocking on it.
  */
-export async function writeRegularFile(absolutePath: string, content: string, describe: (kind: string) => string): Promise<void> {
+export async function writeRegularFile(
+  absolutePath: string,
+  content: string,
+  describe: (kind: string) => string,
+): Promise<void> {
   let handle;
   try {
     handle = await open(absolutePath, constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK, 0o666);

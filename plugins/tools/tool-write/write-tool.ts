@@ -31,14 +31,23 @@ export function createWriteTool(): AgentTool<typeof WriteParameters, undefined> 
   };
 }
 
-async function writePath({ path, content }: WriteParams, signal: AbortSignal | undefined, ctx: ToolContext): Promise<ToolResult<undefined>> {
+async function writePath(
+  { path, content }: WriteParams,
+  signal: AbortSignal | undefined,
+  ctx: ToolContext,
+): Promise<ToolResult<undefined>> {
   throwIfAborted(signal);
   const absolutePath = resolveToCwd(path, ctx.cwd);
   return ctx.withFileLock(lockKeyFor(absolutePath), async () => {
     throwIfAborted(signal);
     try {
       await mkdir(dirname(absolutePath), { recursive: true });
-      await writeRegularFile(absolutePath, content, (kind) => `Cannot write ${path}: it is ${kind}, not a regular file; write only creates or replaces regular files.`);
+      await writeRegularFile(
+        absolutePath,
+        content,
+        (kind) =>
+          `Cannot write ${path}: it is ${kind}, not a regular file; write only creates or replaces regular files.`,
+      );
     } catch (error) {
       if (error instanceof NotRegularFileError) throw error;
       throw new Error(describeWriteError(error, path));
@@ -52,7 +61,8 @@ async function writePath({ path, content }: WriteParams, signal: AbortSignal | u
 function describeWriteError(error: unknown, path: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === "EISDIR") return `Cannot write ${path}: it is a directory.`;
-  if (code === "ENOTDIR" || code === "EEXIST") return `Cannot write ${path}: a parent in that path is a file, not a folder.`;
+  if (code === "ENOTDIR" || code === "EEXIST")
+    return `Cannot write ${path}: a parent in that path is a file, not a folder.`;
   if (code === "EACCES" || code === "EPERM") return `Cannot write ${path}: permission denied.`;
   return `Cannot write ${path}: ${error instanceof Error ? error.message : String(error)}`;
 }

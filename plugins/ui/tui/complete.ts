@@ -38,12 +38,20 @@ export function computeCompletion(editor: EditorState, cwd: string, extra: Extra
     const namePrefix = partial.slice(slash + 1);
     let names: Array<{ name: string; folder: boolean }>;
     try {
-      names = readdirSync(join(cwd, dir), { withFileTypes: true }).map((d) => ({ name: d.name, folder: d.isDirectory() }));
+      names = readdirSync(join(cwd, dir), { withFileTypes: true }).map((d) => ({
+        name: d.name,
+        folder: d.isDirectory(),
+      }));
     } catch {
       return null;
     }
     const items = names
-      .filter((n) => n.name.startsWith(namePrefix) && (namePrefix.startsWith(".") || !n.name.startsWith(".")) && n.name !== "node_modules")
+      .filter(
+        (n) =>
+          n.name.startsWith(namePrefix) &&
+          (namePrefix.startsWith(".") || !n.name.startsWith(".")) &&
+          n.name !== "node_modules",
+      )
       .sort((a, b) => Number(b.folder) - Number(a.folder) || a.name.localeCompare(b.name))
       .slice(0, MAX_ITEMS)
       .map((n) => ({ value: `@${dir}${n.name}${n.folder ? "/" : ""}` }));

@@ -42,7 +42,10 @@ export function previousBoundary(text: string, offset: number): number {
 /** The offset of the grapheme boundary after `offset`. */
 export function nextBoundary(text: string, offset: number): number {
   if (offset >= text.length) return text.length;
-  const first = segmenter.segment(text.slice(offset, offset + 32))[Symbol.iterator]().next();
+  const first = segmenter
+    .segment(text.slice(offset, offset + 32))
+    [Symbol.iterator]()
+    .next();
   return offset + (first.done ? 1 : first.value.segment.length);
 }
 
@@ -263,7 +266,10 @@ export function historyForward(state: ViewState): void {
 }
 
 /** The editor's rows at `width` (hard-wrapped) and where the cursor is among them. */
-export function layoutEditor(editor: EditorState, width: number): { rows: string[]; cursorRow: number; cursorCol: number } {
+export function layoutEditor(
+  editor: EditorState,
+  width: number,
+): { rows: string[]; cursorRow: number; cursorCol: number } {
   const rows: string[] = [];
   let cursorRow = 0;
   let cursorCol = 0;

@@ -26,7 +26,9 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
   const inner = Math.max(1, width - 2);
   switch (entry.kind) {
     case "user": {
-      const rows = wrapText(sanitize(entry.text), inner).map((row) => theme.bg("userMessageBg", padTo(` ${row}`, width)));
+      const rows = wrapText(sanitize(entry.text), inner).map((row) =>
+        theme.bg("userMessageBg", padTo(` ${row}`, width)),
+      );
       return ["", ...rows];
     }
     case "text":
@@ -34,8 +36,12 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
     case "thinking": {
       // One label while streaming and after: a row that changes once the answer has scrolled far below
       // it would be out of the renderer's reach and cost a full redraw.
-      if (!style.thinkingExpanded) return ["", ` ${theme.italic(theme.fg("thinkingText", "Thinking (ctrl+t to expand)"))}`];
-      return ["", ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.italic(theme.fg("thinkingText", row))}`)];
+      if (!style.thinkingExpanded)
+        return ["", ` ${theme.italic(theme.fg("thinkingText", "Thinking (ctrl+t to expand)"))}`];
+      return [
+        "",
+        ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.italic(theme.fg("thinkingText", row))}`),
+      ];
     }
     case "tool":
       return ["", ...renderTool(entry, style)];
@@ -59,7 +65,10 @@ export function toolTitle(name: string, args: unknown): string {
     case "bash":
       return `$ ${oneLine(str(a.command))}`;
     case "read": {
-      const range = a.offset !== undefined || a.limit !== undefined ? `:${str(a.offset ?? 1)}${a.limit !== undefined ? `-${Number(a.offset ?? 1) + Number(a.limit) - 1}` : ""}` : "";
+      const range =
+        a.offset !== undefined || a.limit !== undefined
+          ? `:${str(a.offset ?? 1)}${a.limit !== undefined ? `-${Number(a.offset ?? 1) + Number(a.limit) - 1}` : ""}`
+          : "";
       return `read ${str(a.path)}${range}`;
     }
     case "edit":
@@ -82,14 +91,19 @@ function renderTool(entry: Entry, style: EntryStyle): string[] {
   const box = (text: string): string => theme.bg(bg, padTo(text, width));
   const inner = Math.max(1, width - 2);
   const args = entry.args ?? (entry.argsText ? { "…": entry.argsText } : undefined);
-  const title = entry.name === undefined ? "tool" : toolTitle(entry.name, entry.args ?? (entry.argsText ? undefined : args));
+  const title =
+    entry.name === undefined ? "tool" : toolTitle(entry.name, entry.args ?? (entry.argsText ? undefined : args));
   const status = entry.status === "running" || entry.status === "pending" ? theme.fg("muted", " …") : "";
   const rows = [box(""), box(` ${theme.bold(theme.fg("toolTitle", truncate(sanitize(title), inner - 2)))}${status}`)];
 
   let body: string[] = [];
   if (entry.diff !== undefined && entry.status !== "error") {
     body = entry.diff.split("\n").map((line) => {
-      const token = line.startsWith("+") ? "toolDiffAdded" : line.startsWith("-") ? "toolDiffRemoved" : "toolDiffContext";
+      const token = line.startsWith("+")
+        ? "toolDiffAdded"
+        : line.startsWith("-")
+          ? "toolDiffRemoved"
+          : "toolDiffContext";
       return theme.fg(token, truncate(sanitize(line), inner));
     });
   } else if (entry.text !== "") {
@@ -101,7 +115,10 @@ function renderTool(entry: Entry, style: EntryStyle): string[] {
   }
   if (!style.toolsExpanded && body.length > TOOL_PREVIEW_ROWS) {
     const hidden = body.length - TOOL_PREVIEW_ROWS;
-    body = [theme.fg("muted", `… ${hidden} earlier line${hidden === 1 ? "" : "s"} (ctrl+o to expand)`), ...body.slice(-TOOL_PREVIEW_ROWS)];
+    body = [
+      theme.fg("muted", `… ${hidden} earlier line${hidden === 1 ? "" : "s"} (ctrl+o to expand)`),
+      ...body.slice(-TOOL_PREVIEW_ROWS),
+    ];
   }
   if (body.length > 0) rows.push(box(""));
   for (const row of body) rows.push(box(` ${row}`));

@@ -23,7 +23,13 @@ export function shortPath(path: string): string {
 }
 
 /** The two footer rows. */
-export function renderFooter(cwd: string, state: SessionState | undefined, stats: SessionStats | undefined, width: number, theme: Theme): string[] {
+export function renderFooter(
+  cwd: string,
+  state: SessionState | undefined,
+  stats: SessionStats | undefined,
+  width: number,
+  theme: Theme,
+): string[] {
   const name = state?.sessionName ? ` • ${state.sessionName}` : "";
   const first = theme.fg("dim", truncate(` ${shortPath(cwd)}${name}`, width));
 
@@ -36,7 +42,10 @@ export function renderFooter(cwd: string, state: SessionState | undefined, stats
     if (t.cacheWrite) parts.push(`W${formatTokens(t.cacheWrite)}`);
     parts.push(`$${stats.cost.toFixed(3)}`);
     const usage = stats.contextUsage;
-    if (usage !== undefined) parts.push(`${usage.percent === null ? "?" : usage.percent.toFixed(1)}%/${formatTokens(usage.contextWindow)} ctx`);
+    if (usage !== undefined)
+      parts.push(
+        `${usage.percent === null ? "?" : usage.percent.toFixed(1)}%/${formatTokens(usage.contextWindow)} ctx`,
+      );
   }
   const left = ` ${parts.join(" ")}`;
   const model = state?.model;

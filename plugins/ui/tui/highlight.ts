@@ -8,8 +8,10 @@ import type { Theme } from "./theme.js";
 
 const C_KEYWORDS =
   "abstract as async await break case catch class const continue debugger default delete do else enum export extends false final finally for fn from func function go if impl implements import in instanceof interface let match mod mut new nil null package private protected public readonly return self static struct super switch this throw throws trait true try type typeof undefined use var void where while yield";
-const PY_KEYWORDS = "and as assert async await break class continue def del elif else except False finally for from global if import in is lambda None nonlocal not or pass raise return self True try while with yield";
-const SH_KEYWORDS = "if then else elif fi for while until do done case esac in function return export local echo cd exit set unset source";
+const PY_KEYWORDS =
+  "and as assert async await break class continue def del elif else except False finally for from global if import in is lambda None nonlocal not or pass raise return self True try while with yield";
+const SH_KEYWORDS =
+  "if then else elif fi for while until do done case esac in function return export local echo cd exit set unset source";
 
 const FAMILIES: Record<string, { keywords: Set<string>; comment: RegExp }> = {
   c: { keywords: new Set(C_KEYWORDS.split(" ")), comment: /\/\/.*|\/\*.*?(?:\*\/|$)/y },
@@ -19,11 +21,43 @@ const FAMILIES: Record<string, { keywords: Set<string>; comment: RegExp }> = {
 };
 
 const LANGUAGE_FAMILY: Record<string, string> = {
-  ts: "c", typescript: "c", tsx: "c", js: "c", javascript: "c", jsx: "c", mjs: "c", java: "c", c: "c", h: "c", cpp: "c", "c++": "c",
-  cs: "c", csharp: "c", go: "c", rust: "c", rs: "c", swift: "c", kotlin: "c", kt: "c", scala: "c", php: "c", dart: "c",
-  py: "python", python: "python", rb: "python", ruby: "python",
-  sh: "shell", bash: "shell", zsh: "shell", shell: "shell", console: "shell", yaml: "shell", yml: "shell", toml: "shell",
-  json: "plain", jsonc: "c",
+  ts: "c",
+  typescript: "c",
+  tsx: "c",
+  js: "c",
+  javascript: "c",
+  jsx: "c",
+  mjs: "c",
+  java: "c",
+  c: "c",
+  h: "c",
+  cpp: "c",
+  "c++": "c",
+  cs: "c",
+  csharp: "c",
+  go: "c",
+  rust: "c",
+  rs: "c",
+  swift: "c",
+  kotlin: "c",
+  kt: "c",
+  scala: "c",
+  php: "c",
+  dart: "c",
+  py: "python",
+  python: "python",
+  rb: "python",
+  ruby: "python",
+  sh: "shell",
+  bash: "shell",
+  zsh: "shell",
+  shell: "shell",
+  console: "shell",
+  yaml: "shell",
+  yml: "shell",
+  toml: "shell",
+  json: "plain",
+  jsonc: "c",
 };
 
 const STRING = /"(?:[^"\\]|\\.)*"?|'(?:[^'\\]|\\.)*'?|`(?:[^`\\]|\\.)*`?/y;

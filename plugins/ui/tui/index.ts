@@ -24,8 +24,24 @@ import { TuiUserInterface } from "./ui.js";
 import type { PluginLine } from "./view-deps.js";
 
 /** Contracts whose providers `/plugins` lists (a plugin cannot see the kernel's own plugin table). */
-const SINGLE_CONTRACTS: Contract<any>[] = [AgentSessionContract, AgentLoopContract, SessionStoreContract, SessionCompactorContract, ModelsContract, AuthContract, SettingsContract, TuiViewContract];
-const MANY_CONTRACTS: Contract<any>[] = [AiProviderContract, ToolContract, ModeContract, ResourcesContract, HooksContract, UiContract];
+const SINGLE_CONTRACTS: Contract<any>[] = [
+  AgentSessionContract,
+  AgentLoopContract,
+  SessionStoreContract,
+  SessionCompactorContract,
+  ModelsContract,
+  AuthContract,
+  SettingsContract,
+  TuiViewContract,
+];
+const MANY_CONTRACTS: Contract<any>[] = [
+  AiProviderContract,
+  ToolContract,
+  ModeContract,
+  ResourcesContract,
+  HooksContract,
+  UiContract,
+];
 
 export default definePlugin({
   id: "tui",
@@ -38,8 +54,14 @@ export default definePlugin({
     { contract: SettingsContract, optional: true },
     { contract: ResourcesContract, optional: true },
     // Read by /plugins, which lists the providers of these contracts.
-    ...[AgentLoopContract, SessionCompactorContract, ModelsContract, AuthContract, TuiViewContract].map((contract) => ({ contract, optional: true })),
-    ...[AiProviderContract, ToolContract, ModeContract, HooksContract, UiContract].map((contract) => ({ contract, optional: true })),
+    ...[AgentLoopContract, SessionCompactorContract, ModelsContract, AuthContract, TuiViewContract].map((contract) => ({
+      contract,
+      optional: true,
+    })),
+    ...[AiProviderContract, ToolContract, ModeContract, HooksContract, UiContract].map((contract) => ({
+      contract,
+      optional: true,
+    })),
   ],
   config: Type.Object({
     /** Where `themes/<name>.json` are looked up; default PI_CODING_AGENT_DIR or ~/.pi/agent. */
@@ -103,7 +125,8 @@ export default definePlugin({
         const extra: Array<{ value: string; detail?: string }> = [];
         for (const source of resources.list()) {
           for (const t of await source.api.templates(cwd)) extra.push({ value: t.name, detail: t.description });
-          for (const skill of await source.api.skills(cwd)) extra.push({ value: `skill:${skill.name}`, detail: skill.description });
+          for (const skill of await source.api.skills(cwd))
+            extra.push({ value: `skill:${skill.name}`, detail: skill.description });
         }
         return extra;
       },

@@ -34,7 +34,9 @@ export class LazyView implements TuiView {
   }
 
   render(width: number, height: number): TuiFrame | Promise<TuiFrame> {
-    return this.view !== undefined ? this.view.render(width, height) : this.load().then((view) => view.render(width, height));
+    return this.view !== undefined
+      ? this.view.render(width, height)
+      : this.load().then((view) => view.render(width, height));
   }
 
   stop(): void | Promise<void> {
@@ -42,6 +44,8 @@ export class LazyView implements TuiView {
   }
 
   resize(width: number, height: number): void | Promise<void> {
-    return this.view !== undefined ? this.view.resize(width, height) : this.load().then((view) => view.resize(width, height));
+    return this.view !== undefined
+      ? this.view.resize(width, height)
+      : this.load().then((view) => view.resize(width, height));
   }
 }

@@ -95,7 +95,10 @@ function renderBlock(block: string, width: number, theme: Theme): string[] {
       });
     } else if (/^>/.test(line)) {
       flushParagraph();
-      const body = wrapText(theme.italic(theme.fg("mdQuote", inline(line.replace(/^>\s?/, ""), theme))), Math.max(1, width - 2));
+      const body = wrapText(
+        theme.italic(theme.fg("mdQuote", inline(line.replace(/^>\s?/, ""), theme))),
+        Math.max(1, width - 2),
+      );
       for (const row of body) rows.push(theme.fg("mdQuoteBorder", "│ ") + row);
     } else if (/^\s*\|/.test(line)) {
       flushParagraph();
@@ -129,11 +132,19 @@ export function inline(text: string, theme: Theme): string {
     .map((part, index) => {
       if (index % 2 === 1) return theme.fg("mdCode", part.slice(1, -1));
       return part
-        .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_m, a: string | undefined, b: string | undefined) => theme.bold(a ?? b ?? ""))
-        .replace(/(^|[^\w*])\*([^*\s][^*]*)\*(?!\w)|(^|[^\w])_([^_\s][^_]*)_(?!\w)/g, (_m, p1: string | undefined, a: string | undefined, p2: string | undefined, b: string | undefined) =>
-          (p1 ?? p2 ?? "") + theme.italic(a ?? b ?? ""),
+        .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_m, a: string | undefined, b: string | undefined) =>
+          theme.bold(a ?? b ?? ""),
         )
-        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, label: string, url: string) => theme.underline(theme.fg("mdLink", label)) + theme.fg("mdLinkUrl", ` (${url})`));
+        .replace(
+          /(^|[^\w*])\*([^*\s][^*]*)\*(?!\w)|(^|[^\w])_([^_\s][^_]*)_(?!\w)/g,
+          (_m, p1: string | undefined, a: string | undefined, p2: string | undefined, b: string | undefined) =>
+            (p1 ?? p2 ?? "") + theme.italic(a ?? b ?? ""),
+        )
+        .replace(
+          /\[([^\]]+)\]\(([^)\s]+)\)/g,
+          (_m, label: string, url: string) =>
+            theme.underline(theme.fg("mdLink", label)) + theme.fg("mdLinkUrl", ` (${url})`),
+        );
     })
     .join("");
 }

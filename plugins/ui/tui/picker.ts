@@ -22,7 +22,11 @@ export function filtered(picker: Picker): Array<{ item: PickerItem; index: numbe
 }
 
 /** What a key did to the picker. */
-export type PickerAction = { type: "choose"; item: PickerItem } | { type: "close" } | { type: "label"; item: PickerItem } | { type: "none" };
+export type PickerAction =
+  | { type: "choose"; item: PickerItem }
+  | { type: "close" }
+  | { type: "label"; item: PickerItem }
+  | { type: "none" };
 
 /** Moves, filters, chooses or closes. */
 export function pickerKey(picker: Picker, key: TuiKey, height: number): PickerAction {
@@ -75,9 +79,12 @@ export function renderPicker(picker: Picker, width: number, height: number, them
   const shown = filtered(picker);
   keepInView(picker, page);
   const rows: string[] = [theme.fg("border", "─".repeat(width))];
-  rows.push(` ${theme.bold(theme.fg("accent", truncate(picker.title, width - 2)))}${picker.query ? theme.fg("muted", `  filter: ${truncate(picker.query, Math.max(1, width - cellWidth(picker.title) - 12))}`) : ""}`);
+  rows.push(
+    ` ${theme.bold(theme.fg("accent", truncate(picker.title, width - 2)))}${picker.query ? theme.fg("muted", `  filter: ${truncate(picker.query, Math.max(1, width - cellWidth(picker.title) - 12))}`) : ""}`,
+  );
   if (picker.loading) rows.push(theme.fg("muted", " Loading…"));
-  else if (shown.length === 0) rows.push(theme.fg("muted", picker.items.length === 0 ? " Nothing to show" : " No match"));
+  else if (shown.length === 0)
+    rows.push(theme.fg("muted", picker.items.length === 0 ? " Nothing to show" : " No match"));
   for (let i = picker.scroll; i < Math.min(shown.length, picker.scroll + page); i++) {
     const { item } = shown[i]!;
     const selected = i === picker.selected;
@@ -89,9 +96,13 @@ export function renderPicker(picker: Picker, width: number, height: number, them
     const text = ` ${label}${room > 2 && detail ? theme.fg("muted", truncate(detail, room)) : ""}`;
     rows.push(selected ? theme.bg("selectedBg", padTo(text, width)) : item.current ? theme.fg("accent", text) : text);
   }
-  if (picker.labelEdit !== undefined) rows.push(` ${theme.fg("warning", "label:")} ${truncate(picker.labelEdit, width - 9)}`);
+  if (picker.labelEdit !== undefined)
+    rows.push(` ${theme.fg("warning", "label:")} ${truncate(picker.labelEdit, width - 9)}`);
   const more = shown.length > page ? ` ${picker.selected + 1}/${shown.length} ·` : "";
-  const hint = picker.kind === "tree" ? "enter switch · L label · type to filter · esc close" : "enter choose · type to filter · esc close";
+  const hint =
+    picker.kind === "tree"
+      ? "enter switch · L label · type to filter · esc close"
+      : "enter choose · type to filter · esc close";
   rows.push(theme.fg("dim", truncate(`${more} ${hint}`, width)));
   return rows;
 }

@@ -137,7 +137,13 @@ export const ViewStateSchema = Type.Object(
     history: Type.Array(Type.String()),
     killRing: Type.Array(Type.String()),
     undo: Type.Array(Type.Unknown()),
-    picker: Type.Union([Type.Null(), Type.Object({ kind: Type.String(), items: Type.Array(Type.Unknown()), selected: Type.Integer(), scroll: Type.Integer() }, { additionalProperties: true })]),
+    picker: Type.Union([
+      Type.Null(),
+      Type.Object(
+        { kind: Type.String(), items: Type.Array(Type.Unknown()), selected: Type.Integer(), scroll: Type.Integer() },
+        { additionalProperties: true },
+      ),
+    ]),
     theme: Type.String(),
   },
   { additionalProperties: true },

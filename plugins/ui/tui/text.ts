@@ -31,7 +31,10 @@ export function graphemes(text: string): string[] {
 /** Tabs become spaces and control characters go, so every cell is accounted for. */
 export function sanitize(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\t/g, "    ").replace(/\r/g, "").replace(/[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/g, "");
+  return text
+    .replace(/\t/g, "    ")
+    .replace(/\r/g, "")
+    .replace(/[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]/g, "");
 }
 
 /** Word-wraps (possibly styled) text to `width` cells; words longer than a row are split. */

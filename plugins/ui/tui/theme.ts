@@ -16,39 +16,151 @@ export interface ThemeJson {
 
 /** The tokens this view paints with (a subset of pi's 51; the rest are accepted and ignored). */
 export type ColorToken =
-  | "accent" | "border" | "borderMuted" | "success" | "error" | "warning" | "muted" | "dim" | "text" | "thinkingText"
-  | "selectedBg" | "userMessageBg" | "userMessageText" | "toolPendingBg" | "toolSuccessBg" | "toolErrorBg" | "toolTitle" | "toolOutput"
-  | "mdHeading" | "mdLink" | "mdLinkUrl" | "mdCode" | "mdCodeBlock" | "mdCodeBlockBorder" | "mdQuote" | "mdQuoteBorder" | "mdHr" | "mdListBullet"
-  | "toolDiffAdded" | "toolDiffRemoved" | "toolDiffContext"
-  | "syntaxComment" | "syntaxKeyword" | "syntaxFunction" | "syntaxString" | "syntaxNumber" | "syntaxType" | "syntaxPunctuation";
+  | "accent"
+  | "border"
+  | "borderMuted"
+  | "success"
+  | "error"
+  | "warning"
+  | "muted"
+  | "dim"
+  | "text"
+  | "thinkingText"
+  | "selectedBg"
+  | "userMessageBg"
+  | "userMessageText"
+  | "toolPendingBg"
+  | "toolSuccessBg"
+  | "toolErrorBg"
+  | "toolTitle"
+  | "toolOutput"
+  | "mdHeading"
+  | "mdLink"
+  | "mdLinkUrl"
+  | "mdCode"
+  | "mdCodeBlock"
+  | "mdCodeBlockBorder"
+  | "mdQuote"
+  | "mdQuoteBorder"
+  | "mdHr"
+  | "mdListBullet"
+  | "toolDiffAdded"
+  | "toolDiffRemoved"
+  | "toolDiffContext"
+  | "syntaxComment"
+  | "syntaxKeyword"
+  | "syntaxFunction"
+  | "syntaxString"
+  | "syntaxNumber"
+  | "syntaxType"
+  | "syntaxPunctuation";
 
 /** The default theme, and the fallback for tokens another theme leaves out. */
 export const DARK_THEME: ThemeJson = {
   name: "dark",
-  vars: { cyan: "#00d7ff", blue: "#5f87ff", green: "#b5bd68", red: "#cc6666", yellow: "#ffff00", gray: "#808080", dimGray: "#666666", darkGray: "#505050" },
+  vars: {
+    cyan: "#00d7ff",
+    blue: "#5f87ff",
+    green: "#b5bd68",
+    red: "#cc6666",
+    yellow: "#ffff00",
+    gray: "#808080",
+    dimGray: "#666666",
+    darkGray: "#505050",
+  },
   colors: {
-    accent: "#8abeb7", border: "blue", borderMuted: "darkGray", success: "green", error: "red", warning: "yellow", muted: "gray", dim: "dimGray",
-    text: "", thinkingText: "gray", selectedBg: "#3a3a4a", userMessageBg: "#343541", userMessageText: "", toolPendingBg: "#282832",
-    toolSuccessBg: "#283228", toolErrorBg: "#3c2828", toolTitle: "", toolOutput: "gray", mdHeading: "#f0c674", mdLink: "#81a2be",
-    mdLinkUrl: "dimGray", mdCode: "#8abeb7", mdCodeBlock: "green", mdCodeBlockBorder: "gray", mdQuote: "gray", mdQuoteBorder: "gray",
-    mdHr: "gray", mdListBullet: "#8abeb7", toolDiffAdded: "green", toolDiffRemoved: "red", toolDiffContext: "gray",
-    syntaxComment: "#6a9955", syntaxKeyword: "#569cd6", syntaxFunction: "#dcdcaa", syntaxString: "#ce9178", syntaxNumber: "#b5cea8",
-    syntaxType: "#4ec9b0", syntaxPunctuation: "#d4d4d4",
+    accent: "#8abeb7",
+    border: "blue",
+    borderMuted: "darkGray",
+    success: "green",
+    error: "red",
+    warning: "yellow",
+    muted: "gray",
+    dim: "dimGray",
+    text: "",
+    thinkingText: "gray",
+    selectedBg: "#3a3a4a",
+    userMessageBg: "#343541",
+    userMessageText: "",
+    toolPendingBg: "#282832",
+    toolSuccessBg: "#283228",
+    toolErrorBg: "#3c2828",
+    toolTitle: "",
+    toolOutput: "gray",
+    mdHeading: "#f0c674",
+    mdLink: "#81a2be",
+    mdLinkUrl: "dimGray",
+    mdCode: "#8abeb7",
+    mdCodeBlock: "green",
+    mdCodeBlockBorder: "gray",
+    mdQuote: "gray",
+    mdQuoteBorder: "gray",
+    mdHr: "gray",
+    mdListBullet: "#8abeb7",
+    toolDiffAdded: "green",
+    toolDiffRemoved: "red",
+    toolDiffContext: "gray",
+    syntaxComment: "#6a9955",
+    syntaxKeyword: "#569cd6",
+    syntaxFunction: "#dcdcaa",
+    syntaxString: "#ce9178",
+    syntaxNumber: "#b5cea8",
+    syntaxType: "#4ec9b0",
+    syntaxPunctuation: "#d4d4d4",
   },
 };
 
 /** For light terminal backgrounds. */
 export const LIGHT_THEME: ThemeJson = {
   name: "light",
-  vars: { teal: "#5f8787", blue: "#5f87af", green: "#5f8700", red: "#af0000", yellow: "#9a7326", gray: "#6c6c6c", lightGray: "#b0b0b0" },
+  vars: {
+    teal: "#5f8787",
+    blue: "#5f87af",
+    green: "#5f8700",
+    red: "#af0000",
+    yellow: "#9a7326",
+    gray: "#6c6c6c",
+    lightGray: "#b0b0b0",
+  },
   colors: {
-    accent: "teal", border: "blue", borderMuted: "lightGray", success: "green", error: "red", warning: "yellow", muted: "gray", dim: "lightGray",
-    text: "", thinkingText: "gray", selectedBg: "#d0d0e0", userMessageBg: "#e8e8e8", userMessageText: "", toolPendingBg: "#e8e8f0",
-    toolSuccessBg: "#e8f0e8", toolErrorBg: "#f0e8e8", toolTitle: "", toolOutput: "gray", mdHeading: "yellow", mdLink: "blue",
-    mdLinkUrl: "gray", mdCode: "teal", mdCodeBlock: "green", mdCodeBlockBorder: "gray", mdQuote: "gray", mdQuoteBorder: "gray",
-    mdHr: "gray", mdListBullet: "green", toolDiffAdded: "green", toolDiffRemoved: "red", toolDiffContext: "gray",
-    syntaxComment: "#008000", syntaxKeyword: "#0000ff", syntaxFunction: "#795e26", syntaxString: "#a31515", syntaxNumber: "#098658",
-    syntaxType: "#267f99", syntaxPunctuation: "#000000",
+    accent: "teal",
+    border: "blue",
+    borderMuted: "lightGray",
+    success: "green",
+    error: "red",
+    warning: "yellow",
+    muted: "gray",
+    dim: "lightGray",
+    text: "",
+    thinkingText: "gray",
+    selectedBg: "#d0d0e0",
+    userMessageBg: "#e8e8e8",
+    userMessageText: "",
+    toolPendingBg: "#e8e8f0",
+    toolSuccessBg: "#e8f0e8",
+    toolErrorBg: "#f0e8e8",
+    toolTitle: "",
+    toolOutput: "gray",
+    mdHeading: "yellow",
+    mdLink: "blue",
+    mdLinkUrl: "gray",
+    mdCode: "teal",
+    mdCodeBlock: "green",
+    mdCodeBlockBorder: "gray",
+    mdQuote: "gray",
+    mdQuoteBorder: "gray",
+    mdHr: "gray",
+    mdListBullet: "green",
+    toolDiffAdded: "green",
+    toolDiffRemoved: "red",
+    toolDiffContext: "gray",
+    syntaxComment: "#008000",
+    syntaxKeyword: "#0000ff",
+    syntaxFunction: "#795e26",
+    syntaxString: "#a31515",
+    syntaxNumber: "#098658",
+    syntaxType: "#267f99",
+    syntaxPunctuation: "#000000",
   },
 };
 
@@ -114,7 +226,9 @@ export function loadTheme(name: string, agentDir: string): Theme {
   try {
     json = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`theme "${name}": cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new Error(
+      `theme "${name}": cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   const theme = json as Partial<ThemeJson> | null;
   if (theme === null || typeof theme !== "object" || typeof theme.colors !== "object" || theme.colors === null) {

@@ -58,7 +58,8 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       return undefined;
     case "message_start": {
       const message = event.message;
-      if (message.role === "user") addEntry(state, { kind: "user", text: contentText((message as UserMessage).content) });
+      if (message.role === "user")
+        addEntry(state, { kind: "user", text: contentText((message as UserMessage).content) });
       if (message.role === "assistant") state.streaming = {};
       return undefined;
     }
@@ -76,12 +77,20 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
         }
       }
       state.streaming = {};
-      if (message.stopReason === "aborted") notice(state, message.errorMessage && message.errorMessage !== "aborted" ? `Aborted: ${message.errorMessage}` : "Aborted", "warning");
-      else if (message.stopReason === "error") notice(state, `Error: ${message.errorMessage ?? "the request failed"}`, "error");
+      if (message.stopReason === "aborted")
+        notice(
+          state,
+          message.errorMessage && message.errorMessage !== "aborted" ? `Aborted: ${message.errorMessage}` : "Aborted",
+          "warning",
+        );
+      else if (message.stopReason === "error")
+        notice(state, `Error: ${message.errorMessage ?? "the request failed"}`, "error");
       return undefined;
     }
     case "tool_execution_start": {
-      const entry = findTool(state, event.toolCallId) ?? addEntry(state, { kind: "tool", text: "", callId: event.toolCallId, name: event.toolName });
+      const entry =
+        findTool(state, event.toolCallId) ??
+        addEntry(state, { kind: "tool", text: "", callId: event.toolCallId, name: event.toolName });
       entry.args = event.args;
       entry.status = "running";
       touch(entry);
@@ -96,7 +105,9 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       return undefined;
     }
     case "tool_execution_end": {
-      const entry = findTool(state, event.toolCallId) ?? addEntry(state, { kind: "tool", text: "", callId: event.toolCallId, name: event.toolName });
+      const entry =
+        findTool(state, event.toolCallId) ??
+        addEntry(state, { kind: "tool", text: "", callId: event.toolCallId, name: event.toolName });
       entry.text = contentText(event.result.content);
       entry.status = event.isError ? "error" : "done";
       entry.diff = diffOf(event.result.details);
@@ -112,7 +123,11 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
     case "compaction_end":
       state.compacting = false;
       if (event.result !== null) {
-        addEntry(state, { kind: "summary", text: event.result.summary, name: `Compacted ${event.result.tokensBefore.toLocaleString("en-US")} tokens` });
+        addEntry(state, {
+          kind: "summary",
+          text: event.result.summary,
+          name: `Compacted ${event.result.tokensBefore.toLocaleString("en-US")} tokens`,
+        });
         return "compacted";
       }
       if (event.errorMessage) notice(state, `Compaction failed: ${event.errorMessage}`, "error");
@@ -120,7 +135,11 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       else if (event.reason === "manual") notice(state, "Nothing to compact yet");
       return undefined;
     case "auto_retry_start":
-      notice(state, `Retrying (${event.attempt}/${event.maxAttempts}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.errorMessage}`, "warning");
+      notice(
+        state,
+        `Retrying (${event.attempt}/${event.maxAttempts}) in ${Math.round(event.delayMs / 100) / 10}s: ${event.errorMessage}`,
+        "warning",
+      );
       return undefined;
     case "auto_retry_end":
       if (!event.success) notice(state, `Retry failed: ${event.finalError ?? "gave up"}`, "error");
@@ -132,14 +151,23 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       notice(state, event.message, event.level);
       return undefined;
     case "session_save_error":
-      notice(state, event.reason === "write" ? `${event.error} (kept in memory; saved with the next write that succeeds)` : event.error, event.reason === "write" ? "error" : "warning");
+      notice(
+        state,
+        event.reason === "write"
+          ? `${event.error} (kept in memory; saved with the next write that succeeds)`
+          : event.error,
+        event.reason === "write" ? "error" : "warning",
+      );
       return undefined;
     default:
       return undefined;
   }
 }
 
-function applyStreamEvent(state: ViewState, event: Extract<SessionEvent, { type: "message_update" }>["assistantMessageEvent"]): void {
+function applyStreamEvent(
+  state: ViewState,
+  event: Extract<SessionEvent, { type: "message_update" }>["assistantMessageEvent"],
+): void {
   const slot = (index: number): Entry | undefined => {
     const id = state.streaming[String(index)];
     return id === undefined ? undefined : state.entries.find((e) => e.id === id);
@@ -147,13 +175,19 @@ function applyStreamEvent(state: ViewState, event: Extract<SessionEvent, { type:
   switch (event.type) {
     case "text_start":
     case "thinking_start": {
-      const entry = addEntry(state, { kind: event.type === "text_start" ? "text" : "thinking", text: "", streaming: true });
+      const entry = addEntry(state, {
+        kind: event.type === "text_start" ? "text" : "thinking",
+        text: "",
+        streaming: true,
+      });
       state.streaming[String(event.contentIndex)] = entry.id;
       return;
     }
     case "text_delta":
     case "thinking_delta": {
-      const entry = slot(event.contentIndex) ?? addEntry(state, { kind: event.type === "text_delta" ? "text" : "thinking", text: "", streaming: true });
+      const entry =
+        slot(event.contentIndex) ??
+        addEntry(state, { kind: event.type === "text_delta" ? "text" : "thinking", text: "", streaming: true });
       state.streaming[String(event.contentIndex)] = entry.id;
       entry.text += event.delta;
       touch(entry);
@@ -171,7 +205,14 @@ function applyStreamEvent(state: ViewState, event: Extract<SessionEvent, { type:
     case "toolcall_start": {
       const block = event.partial.content[event.contentIndex];
       const call = block?.type === "toolCall" ? block : undefined;
-      const entry = addEntry(state, { kind: "tool", text: "", callId: call?.id, name: call?.name ?? "tool", argsText: "", status: "pending" });
+      const entry = addEntry(state, {
+        kind: "tool",
+        text: "",
+        callId: call?.id,
+        name: call?.name ?? "tool",
+        argsText: "",
+        status: "pending",
+      });
       state.streaming[String(event.contentIndex)] = entry.id;
       return;
     }
@@ -216,32 +257,55 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
         const assistant = message as AssistantMessage;
         for (const block of assistant.content) {
           if (block.type === "text" && block.text !== "") addEntry(state, { kind: "text", text: block.text });
-          else if (block.type === "thinking" && block.thinking !== "") addEntry(state, { kind: "thinking", text: block.thinking });
-          else if (block.type === "toolCall") addEntry(state, { kind: "tool", text: "", callId: block.id, name: block.name, args: block.arguments, status: "pending" });
+          else if (block.type === "thinking" && block.thinking !== "")
+            addEntry(state, { kind: "thinking", text: block.thinking });
+          else if (block.type === "toolCall")
+            addEntry(state, {
+              kind: "tool",
+              text: "",
+              callId: block.id,
+              name: block.name,
+              args: block.arguments,
+              status: "pending",
+            });
         }
-        if (assistant.stopReason === "error") notice(state, `Error: ${assistant.errorMessage ?? "the request failed"}`, "error");
+        if (assistant.stopReason === "error")
+          notice(state, `Error: ${assistant.errorMessage ?? "the request failed"}`, "error");
         if (assistant.stopReason === "aborted") notice(state, "Aborted", "warning");
         break;
       }
       case "toolResult": {
         const result = message as ToolResultMessage;
-        const entry = findTool(state, result.toolCallId) ?? addEntry(state, { kind: "tool", text: "", callId: result.toolCallId, name: result.toolName });
+        const entry =
+          findTool(state, result.toolCallId) ??
+          addEntry(state, { kind: "tool", text: "", callId: result.toolCallId, name: result.toolName });
         entry.text = contentText(result.content);
         entry.status = result.isError ? "error" : "done";
         entry.diff = diffOf(result.details);
         break;
       }
       case "compactionSummary":
-        addEntry(state, { kind: "summary", text: String(custom.summary ?? ""), name: `Compacted ${Number(custom.tokensBefore ?? 0).toLocaleString("en-US")} tokens` });
+        addEntry(state, {
+          kind: "summary",
+          text: String(custom.summary ?? ""),
+          name: `Compacted ${Number(custom.tokensBefore ?? 0).toLocaleString("en-US")} tokens`,
+        });
         break;
       case "branchSummary":
         addEntry(state, { kind: "summary", text: String(custom.summary ?? ""), name: "Summary of the branch left" });
         break;
       case "bashExecution":
-        addEntry(state, { kind: "tool", text: String(custom.output ?? ""), name: "bash", args: { command: custom.command }, status: custom.exitCode === 0 ? "done" : "error" });
+        addEntry(state, {
+          kind: "tool",
+          text: String(custom.output ?? ""),
+          name: "bash",
+          args: { command: custom.command },
+          status: custom.exitCode === 0 ? "done" : "error",
+        });
         break;
       default:
-        if (custom.display !== false && custom.content !== undefined) addEntry(state, { kind: "notice", text: contentText(custom.content as string), level: "info" });
+        if (custom.display !== false && custom.content !== undefined)
+          addEntry(state, { kind: "notice", text: contentText(custom.content as string), level: "info" });
     }
   }
 }

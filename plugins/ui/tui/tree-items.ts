@@ -17,8 +17,16 @@ export function treeItems(store: Handle<SessionStore>): PickerItem[] {
   const visit = (node: TreeNode, depth: number): void => {
     const label = describeEntry(node);
     if (label !== undefined) {
-      const marks = [node.label ? `[${node.label}]` : "", node.entry.id === leaf ? "← current" : ""].filter(Boolean).join(" ");
-      items.push({ label, value: node.entry.id, depth, current: onPath.has(node.entry.id), detail: marks || undefined });
+      const marks = [node.label ? `[${node.label}]` : "", node.entry.id === leaf ? "← current" : ""]
+        .filter(Boolean)
+        .join(" ");
+      items.push({
+        label,
+        value: node.entry.id,
+        depth,
+        current: onPath.has(node.entry.id),
+        detail: marks || undefined,
+      });
     }
     const branches = node.children.length > 1;
     for (const child of node.children) visit(child, branches ? depth + 1 : depth);
@@ -37,7 +45,9 @@ function describeEntry(node: TreeNode): string | undefined {
       if (m.role === "user") return `user: ${oneLine(contentText(m.content as string))}`;
       if (m.role === "assistant") {
         const blocks = (m.content as Array<{ type: string; text?: string; name?: string }>) ?? [];
-        const text = blocks.map((b) => (b.type === "text" ? b.text : b.type === "toolCall" ? `[${b.name}]` : "")).join(" ");
+        const text = blocks
+          .map((b) => (b.type === "text" ? b.text : b.type === "toolCall" ? `[${b.name}]` : ""))
+          .join(" ");
         return `assistant: ${oneLine(text)}`;
       }
       if (m.role === "toolResult") return `tool result: ${m.toolName ?? ""}`;

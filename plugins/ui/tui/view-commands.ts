@@ -22,7 +22,8 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
     case "help":
     case "hotkeys": {
       const keys = KEY_HELP.map(([k, what]) => `  ${k.padEnd(34)} ${what}`);
-      const commands = name === "help" ? ["Commands:", ...COMMANDS.map((c) => `  /${c.name.padEnd(10)} ${c.description}`), ""] : [];
+      const commands =
+        name === "help" ? ["Commands:", ...COMMANDS.map((c) => `  /${c.name.padEnd(10)} ${c.description}`), ""] : [];
       notice(s, [...commands, "Keys:", ...keys].join("\n"));
       return {};
     }
@@ -30,7 +31,12 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       openPicker(view, s, { kind: "model", title: "Select a model", query: args }, async () => {
         const models = await session.api.availableModels();
         const current = view.sessionState()?.model;
-        return models.map((m) => ({ label: `${m.provider}/${m.id}`, value: `${m.provider}/${m.id}`, detail: m.name !== m.id ? m.name : undefined, current: current?.provider === m.provider && current.id === m.id }));
+        return models.map((m) => ({
+          label: `${m.provider}/${m.id}`,
+          value: `${m.provider}/${m.id}`,
+          detail: m.name !== m.id ? m.name : undefined,
+          current: current?.provider === m.provider && current.id === m.id,
+        }));
       });
       return {};
     case "tree":
@@ -61,7 +67,12 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       return {};
     case "name":
       if (args === "") notice(s, "Give a name: /name <name>", "warning");
-      else view.background("name", () => session.api.setSessionName(args), () => view.later((state) => notice(state, `Session named "${args}"`)));
+      else
+        view.background(
+          "name",
+          () => session.api.setSessionName(args),
+          () => view.later((state) => notice(state, `Session named "${args}"`)),
+        );
       return {};
     case "session": {
       const st = syncCall(() => session.api.state(), undefined);
@@ -72,24 +83,38 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
         `  model: ${st?.model ? `${st.model.provider}/${st.model.id}` : "(none)"}, thinking ${st?.thinkingLevel ?? "off"}`,
       ];
       if (stats) {
-        lines.push(`  messages: ${stats.userMessages} user, ${stats.assistantMessages} assistant, ${stats.toolCalls} tool calls (${stats.totalMessages} in all)`);
-        lines.push(`  tokens: ${stats.tokens.input} in, ${stats.tokens.output} out, ${stats.tokens.cacheRead} cache read, ${stats.tokens.cacheWrite} cache write; cost $${stats.cost.toFixed(4)}`);
+        lines.push(
+          `  messages: ${stats.userMessages} user, ${stats.assistantMessages} assistant, ${stats.toolCalls} tool calls (${stats.totalMessages} in all)`,
+        );
+        lines.push(
+          `  tokens: ${stats.tokens.input} in, ${stats.tokens.output} out, ${stats.tokens.cacheRead} cache read, ${stats.tokens.cacheWrite} cache write; cost $${stats.cost.toFixed(4)}`,
+        );
       }
       notice(s, lines.join("\n"));
       return {};
     }
     case "reload":
       view.deps.requestReload();
-      notice(s, "Reloading plugins loaded from source (edited ones take effect; under pi --watch, saving a file does this by itself).");
+      notice(
+        s,
+        "Reloading plugins loaded from source (edited ones take effect; under pi --watch, saving a file does this by itself).",
+      );
       return {};
     case "plugins": {
       const plugins = view.deps.plugins();
-      const lines = plugins.map((p) => `  ${p.id.padEnd(20)} gen ${String(p.generation ?? s.generations[p.id] ?? "-").padEnd(4)} ${p.contracts.join(", ")}`);
+      const lines = plugins.map(
+        (p) =>
+          `  ${p.id.padEnd(20)} gen ${String(p.generation ?? s.generations[p.id] ?? "-").padEnd(4)} ${p.contracts.join(", ")}`,
+      );
       notice(s, ["Plugins serving this session:", ...lines].join("\n"));
       return {};
     }
     case "theme":
-      if (args === "") notice(s, `Theme: ${s.theme} (built in: dark, light; others from ${shortPath(view.deps.agentDir)}/themes/<name>.json)`);
+      if (args === "")
+        notice(
+          s,
+          `Theme: ${s.theme} (built in: dark, light; others from ${shortPath(view.deps.agentDir)}/themes/<name>.json)`,
+        );
       else view.useTheme(s, args);
       return {};
   }

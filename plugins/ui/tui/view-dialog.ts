@@ -23,29 +23,58 @@ export function dialogKey(dialog: Dialog, key: TuiKey, settle: (id: string, valu
     }
     return;
   }
-  if (key.name === "enter" && !(dialog.kind === "editor" && (key.shift || key.alt))) return settle(dialog.id, dialog.text);
+  if (key.name === "enter" && !(dialog.kind === "editor" && (key.shift || key.alt)))
+    return settle(dialog.id, dialog.text);
   if (key.name === "enter") dialog.text += "\n";
   else if (key.name === "text" || key.name === "paste") dialog.text += (key.text ?? "").replace(/\r\n?/g, "\n");
   else if (key.name === "space") dialog.text += " ";
-  else if (key.name === "backspace") dialog.text = dialog.text.slice(0, editor.previousBoundary(dialog.text, dialog.text.length));
+  else if (key.name === "backspace")
+    dialog.text = dialog.text.slice(0, editor.previousBoundary(dialog.text, dialog.text.length));
 }
 
 /** A `ui` dialog's rows in place of the editor, and where the cursor goes when it takes text. */
-export function renderDialog(dialog: Dialog, width: number, theme: Theme): { lines: string[]; cursor?: { row: number; col: number } } {
-  const rows: string[] = [theme.fg("border", "─".repeat(width)), ` ${theme.bold(theme.fg("accent", truncate(dialog.title, width - 2)))}`];
-  if (dialog.kind === "confirm" && dialog.message) rows.push(...wrapText(dialog.message, width - 2).map((r) => ` ${r}`));
+export function renderDialog(
+  dialog: Dialog,
+  width: number,
+  theme: Theme,
+): { lines: string[]; cursor?: { row: number; col: number } } {
+  const rows: string[] = [
+    theme.fg("border", "─".repeat(width)),
+    ` ${theme.bold(theme.fg("accent", truncate(dialog.title, width - 2)))}`,
+  ];
+  if (dialog.kind === "confirm" && dialog.message)
+    rows.push(...wrapText(dialog.message, width - 2).map((r) => ` ${r}`));
   if (dialog.kind === "select" || dialog.kind === "confirm") {
     (dialog.options ?? []).forEach((option, i) => {
       const text = truncate(` ${i === dialog.selected ? "› " : "  "}${option}`, width);
       rows.push(i === dialog.selected ? theme.bg("selectedBg", padTo(text, width)) : text);
     });
-    rows.push(theme.fg("dim", truncate(dialog.kind === "confirm" ? " enter choose · y/n · esc cancel" : " enter choose · esc cancel", width)));
+    rows.push(
+      theme.fg(
+        "dim",
+        truncate(dialog.kind === "confirm" ? " enter choose · y/n · esc cancel" : " enter choose · esc cancel", width),
+      ),
+    );
     return { lines: rows };
   }
   const layout = editor.layoutEditor({ text: dialog.text, cursor: dialog.text.length }, width);
   const start = rows.length;
   if (dialog.text === "" && dialog.message) rows.push(theme.fg("dim", truncate(dialog.message, width)));
   else for (const row of layout.rows) rows.push(row);
-  rows.push(theme.fg("dim", truncate(dialog.kind === "editor" ? " enter submit · shift+enter new line · esc cancel" : " enter submit · esc cancel", width)));
-  return { lines: rows, cursor: { row: start + (dialog.text === "" ? 0 : layout.cursorRow), col: dialog.text === "" ? 0 : layout.cursorCol } };
+  rows.push(
+    theme.fg(
+      "dim",
+      truncate(
+        dialog.kind === "editor" ? " enter submit · shift+enter new line · esc cancel" : " enter submit · esc cancel",
+        width,
+      ),
+    ),
+  );
+  return {
+    lines: rows,
+    cursor: {
+      row: start + (dialog.text === "" ? 0 : layout.cursorRow),
+      col: dialog.text === "" ? 0 : layout.cursorCol,
+    },
+  };
 }

@@ -11,7 +11,12 @@ import { treeItems } from "./tree-items.js";
 import { syncCall, type ViewActions } from "./view-deps.js";
 
 /** Opens a picker at once, showing it loading; its items arrive from `load`, the current one selected. */
-export function openPicker(view: ViewActions, s: ViewState, spec: Pick<Picker, "kind" | "title" | "query">, load: () => Promise<PickerItem[]>): void {
+export function openPicker(
+  view: ViewActions,
+  s: ViewState,
+  spec: Pick<Picker, "kind" | "title" | "query">,
+  load: () => Promise<PickerItem[]>,
+): void {
   s.picker = { ...spec, items: [], selected: 0, scroll: 0, loading: true };
   s.completion = null;
   const kind = spec.kind;
@@ -22,7 +27,10 @@ export function openPicker(view: ViewActions, s: ViewState, spec: Pick<Picker, "
         state.picker.items = items;
         state.picker.loading = false;
         const current = filtered(state.picker).findIndex(({ item }) => item.current === true && kind !== "tree");
-        const leaf = kind === "tree" ? filtered(state.picker).findIndex(({ item }) => item.detail?.includes("current") === true) : -1;
+        const leaf =
+          kind === "tree"
+            ? filtered(state.picker).findIndex(({ item }) => item.detail?.includes("current") === true)
+            : -1;
         state.picker.selected = Math.max(0, leaf >= 0 ? leaf : current);
         state.picker.scroll = Math.max(0, state.picker.selected - visibleRows(view.terminalHeight()) + 1);
       }),

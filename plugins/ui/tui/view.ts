@@ -30,7 +30,10 @@ const DOUBLE_CTRL_C_MS = 2_000;
 export class TerminalView implements TuiView, ViewActions {
   private readonly entryRows = new Map<number, { rev: number; style: string; rows: string[] }>();
   private theme: Theme | undefined = undefined;
-  private info: { state: SessionState | undefined; stats: SessionStats | undefined } = { state: undefined, stats: undefined };
+  private info: { state: SessionState | undefined; stats: SessionStats | undefined } = {
+    state: undefined,
+    stats: undefined,
+  };
   private extra: ExtraCommand[] = [];
   private height = 24;
 
@@ -41,18 +44,29 @@ export class TerminalView implements TuiView, ViewActions {
   start(info: TuiStart): void {
     const s = this.deps.state();
     // The session's folder is the one the agent works in; the shell's is the process's.
-    s.cwd = syncCall(() => this.deps.store.available ? this.deps.store.api.current()?.cwd : undefined, undefined) ?? info.cwd;
+    s.cwd =
+      syncCall(() => (this.deps.store.available ? this.deps.store.api.current()?.cwd : undefined), undefined) ??
+      info.cwd;
     this.height = info.height;
     const first = !s.started;
     s.started = true;
     s.running = true;
-    if (first && s.entries.length === 0) rebuildFromMessages(s, syncCall(() => this.deps.session.api.messages(), []));
+    if (first && s.entries.length === 0)
+      rebuildFromMessages(
+        s,
+        syncCall(() => this.deps.session.api.messages(), []),
+      );
     this.refreshInfo();
     this.deps.save(s);
     // The session opens its file and picks its model on first use; ask it to, so the footer shows the model.
     this.background("start", () => this.deps.session.api.availableModels());
-    void this.deps.settingsTheme(info.cwd).then((name) => this.later((state) => name !== undefined && name !== state.theme && this.useTheme(state, name)));
-    void this.deps.extraCommands(info.cwd).then((extra) => (this.extra = extra), () => undefined);
+    void this.deps
+      .settingsTheme(info.cwd)
+      .then((name) => this.later((state) => name !== undefined && name !== state.theme && this.useTheme(state, name)));
+    void this.deps.extraCommands(info.cwd).then(
+      (extra) => (this.extra = extra),
+      () => undefined,
+    );
     if (first && info.initialMessages.length > 0) {
       const messages = [...info.initialMessages];
       this.background("prompt", async () => {
@@ -65,7 +79,13 @@ export class TerminalView implements TuiView, ViewActions {
     const s = this.deps.state();
     const outcome = applyEvent(s, event);
     if (outcome === "rebuild") this.rebuild(s);
-    if (event.type === "message_end" || event.type === "agent_end" || event.type === "model_change" || event.type === "session_change" || event.type === "compaction_end") {
+    if (
+      event.type === "message_end" ||
+      event.type === "agent_end" ||
+      event.type === "model_change" ||
+      event.type === "session_change" ||
+      event.type === "compaction_end"
+    ) {
       this.refreshInfo();
     }
     this.deps.save(s);
@@ -106,7 +126,8 @@ export class TerminalView implements TuiView, ViewActions {
       }
       for (const row of cached.rows) lines.push(row);
     }
-    if (this.entryRows.size > alive.size) for (const id of this.entryRows.keys()) if (!alive.has(id)) this.entryRows.delete(id);
+    if (this.entryRows.size > alive.size)
+      for (const id of this.entryRows.keys()) if (!alive.has(id)) this.entryRows.delete(id);
 
     lines.push("");
     if (s.busy || s.compacting) {
@@ -271,7 +292,10 @@ export class TerminalView implements TuiView, ViewActions {
 
   /** Rebuilds the transcript from the session's messages and forgets queued messages. */
   rebuild(s: ViewState): void {
-    rebuildFromMessages(s, syncCall(() => this.deps.session.api.messages(), []));
+    rebuildFromMessages(
+      s,
+      syncCall(() => this.deps.session.api.messages(), []),
+    );
     s.queue = { steering: [], followUp: [] };
     this.refreshInfo();
   }
@@ -297,7 +321,8 @@ export class TerminalView implements TuiView, ViewActions {
         after?.(value);
         this.later(() => this.refreshInfo());
       },
-      (error: unknown) => this.later((state) => notice(state, `${what}: ${(error as Error)?.message ?? String(error)}`, "error")),
+      (error: unknown) =>
+        this.later((state) => notice(state, `${what}: ${(error as Error)?.message ?? String(error)}`, "error")),
     );
   }
 

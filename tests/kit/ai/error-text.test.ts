@@ -8,7 +8,9 @@ describe("cleanErrorText", () => {
   });
 
   it("removes CSI, OSC and C1 sequences and stray control characters", () => {
-    expect(cleanErrorText("a\u001b[31mred\u001b[0m b\u001b]0;title\u0007c\u001b]8;;http://x\u001b\\d\u009b2Je\r\u0000f")).toBe("ared bcdef");
+    expect(
+      cleanErrorText("a\u001b[31mred\u001b[0m b\u001b]0;title\u0007c\u001b]8;;http://x\u001b\\d\u009b2Je\r\u0000f"),
+    ).toBe("ared bcdef");
   });
 
   it("keeps the first 4 KB and says how many bytes were cut", () => {

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { emptyUsage, idRule, isSameModel, prepareHistory, shortHash, type AssistantMessage, type Message, type Model, type ToolResultMessage } from "../../../hosts/api.js";
+import {
+  emptyUsage,
+  idRule,
+  isSameModel,
+  prepareHistory,
+  shortHash,
+  type AssistantMessage,
+  type Message,
+  type Model,
+  type ToolResultMessage,
+} from "../../../hosts/api.js";
 
 function model(overrides: Partial<Model> = {}): Model {
   return {
@@ -20,11 +30,31 @@ const anthropic = model();
 const openai = model({ id: "gpt-5", api: "openai-responses", provider: "openai" });
 const textOnly = model({ id: "local", api: "openai-completions", provider: "ollama", input: ["text"] });
 
-function assistant(content: AssistantMessage["content"], from: Model = anthropic, stopReason: AssistantMessage["stopReason"] = "stop"): AssistantMessage {
-  return { role: "assistant", content, api: from.api, provider: from.provider, model: from.id, usage: emptyUsage(), stopReason, timestamp: 2 };
+function assistant(
+  content: AssistantMessage["content"],
+  from: Model = anthropic,
+  stopReason: AssistantMessage["stopReason"] = "stop",
+): AssistantMessage {
+  return {
+    role: "assistant",
+    content,
+    api: from.api,
+    provider: from.provider,
+    model: from.id,
+    usage: emptyUsage(),
+    stopReason,
+    timestamp: 2,
+  };
 }
 const user = (text: string): Message => ({ role: "user", content: text, timestamp: 1 });
-const result = (toolCallId: string, text = "ok"): ToolResultMessage => ({ role: "toolResult", toolCallId, toolName: "read", content: [{ type: "text", text }], isError: false, timestamp: 3 });
+const result = (toolCallId: string, text = "ok"): ToolResultMessage => ({
+  role: "toolResult",
+  toolCallId,
+  toolName: "read",
+  content: [{ type: "text", text }],
+  isError: false,
+  timestamp: 3,
+});
 
 describe("prepareHistory", () => {
   it("keeps the same model's thinking and signatures exactly", () => {
@@ -67,13 +97,22 @@ describe("prepareHistory", () => {
     expect((out[2] as ToolResultMessage).toolCallId).toBe(call.id);
     // The same model keeps its own ids even with a rule.
     const own = assistant([{ type: "toolCall", id: longId, name: "read", arguments: {} }], anthropic, "toolUse");
-    expect(((prepareHistory([own, result(longId)], anthropic, rule)[0] as AssistantMessage).content[0] as { id: string }).id).toBe(longId);
+    expect(
+      ((prepareHistory([own, result(longId)], anthropic, rule)[0] as AssistantMessage).content[0] as { id: string }).id,
+    ).toBe(longId);
   });
 
   it("drops errored and aborted turns and answers tool calls left without a result", () => {
     const failed = assistant([{ type: "text", text: "half" }], anthropic, "error");
     const aborted = assistant([{ type: "text", text: "cut" }], anthropic, "aborted");
-    const dangling = assistant([{ type: "toolCall", id: "t1", name: "read", arguments: {} }, { type: "toolCall", id: "t2", name: "bash", arguments: {} }], anthropic, "toolUse");
+    const dangling = assistant(
+      [
+        { type: "toolCall", id: "t1", name: "read", arguments: {} },
+        { type: "toolCall", id: "t2", name: "bash", arguments: {} },
+      ],
+      anthropic,
+      "toolUse",
+    );
     const out = prepareHistory([user("a"), failed, user("b"), aborted, dangling, result("t1"), user("c")], anthropic);
     expect(out.map((m) => m.role)).toEqual(["user", "user", "assistant", "toolResult", "toolResult", "user"]);
     const synthetic = out[4] as ToolResultMessage;
@@ -81,7 +120,12 @@ describe("prepareHistory", () => {
     expect(synthetic.content[0]).toMatchObject({ type: "text" });
     // A history that ends on unanswered calls is closed too.
     const tail = prepareHistory([user("a"), dangling], anthropic);
-    expect(tail.map((m) => (m.role === "toolResult" ? m.toolCallId : m.role))).toEqual(["user", "assistant", "t1", "t2"]);
+    expect(tail.map((m) => (m.role === "toolResult" ? m.toolCallId : m.role))).toEqual([
+      "user",
+      "assistant",
+      "t1",
+      "t2",
+    ]);
   });
 
   it("replaces images with one note for text-only models", () => {
@@ -89,19 +133,39 @@ describe("prepareHistory", () => {
     const withImages: Message[] = [
       { role: "user", content: [{ type: "text", text: "look" }, picture, picture], timestamp: 1 },
       assistant([{ type: "toolCall", id: "t1", name: "screenshot", arguments: {} }], anthropic, "toolUse"),
-      { role: "toolResult", toolCallId: "t1", toolName: "screenshot", content: [picture], isError: false, timestamp: 3 },
+      {
+        role: "toolResult",
+        toolCallId: "t1",
+        toolName: "screenshot",
+        content: [picture],
+        isError: false,
+        timestamp: 3,
+      },
     ];
     const out = prepareHistory(withImages, textOnly);
     const userContent = (out[0] as { content: Array<{ type: string; text?: string }> }).content;
     expect(userContent.map((b) => b.type)).toEqual(["text", "text"]);
     expect(userContent[1]!.text).toMatch(/image omitted/);
-    expect((out[2] as ToolResultMessage).content).toEqual([{ type: "text", text: expect.stringMatching(/tool image omitted/) }]);
+    expect((out[2] as ToolResultMessage).content).toEqual([
+      { type: "text", text: expect.stringMatching(/tool image omitted/) },
+    ]);
     // A vision model gets the images untouched, as the very same objects.
     expect(prepareHistory(withImages, anthropic)[0]).toBe(withImages[0]);
   });
 
   it("never mutates its input", () => {
-    const history: Message[] = [user("hi"), assistant([{ type: "thinking", thinking: "t", thinkingSignature: "s" }, { type: "toolCall", id: "a|b", name: "read", arguments: { x: 1 } }], openai, "toolUse"), result("a|b")];
+    const history: Message[] = [
+      user("hi"),
+      assistant(
+        [
+          { type: "thinking", thinking: "t", thinkingSignature: "s" },
+          { type: "toolCall", id: "a|b", name: "read", arguments: { x: 1 } },
+        ],
+        openai,
+        "toolUse",
+      ),
+      result("a|b"),
+    ];
     const before = structuredClone(history);
     prepareHistory(history, anthropic, idRule(/^[a-zA-Z0-9_-]+$/, 64));
     expect(history).toEqual(before);

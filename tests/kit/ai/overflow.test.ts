@@ -3,10 +3,34 @@ import { emptyUsage, type AssistantMessage } from "../../../hosts/api.js";
 import { isContextOverflow, OVERFLOW_PATTERNS } from "../../../kit/ai/overflow.js";
 
 function failed(errorMessage: string): AssistantMessage {
-  return { role: "assistant", content: [], api: "x", provider: "x", model: "m", usage: emptyUsage(), stopReason: "error", errorMessage, timestamp: 0 };
+  return {
+    role: "assistant",
+    content: [],
+    api: "x",
+    provider: "x",
+    model: "m",
+    usage: emptyUsage(),
+    stopReason: "error",
+    errorMessage,
+    timestamp: 0,
+  };
 }
-function answered(stopReason: AssistantMessage["stopReason"], input: number, output: number, cacheRead = 0): AssistantMessage {
-  return { role: "assistant", content: [], api: "x", provider: "x", model: "m", usage: { ...emptyUsage(), input, output, cacheRead }, stopReason, timestamp: 0 };
+function answered(
+  stopReason: AssistantMessage["stopReason"],
+  input: number,
+  output: number,
+  cacheRead = 0,
+): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [],
+    api: "x",
+    provider: "x",
+    model: "m",
+    usage: { ...emptyUsage(), input, output, cacheRead },
+    stopReason,
+    timestamp: 0,
+  };
 }
 
 describe("isContextOverflow", () => {
@@ -36,12 +60,23 @@ describe("isContextOverflow", () => {
   }
 
   it("every pattern is exercised by one of the phrasings above", () => {
-    const texts = Object.values(providerMessages).concat(["model_context_window_exceeded", "too many tokens in request", "token limit exceeded", "400 (no body)"]);
-    for (const pattern of OVERFLOW_PATTERNS) expect(texts.some((t) => pattern.test(t)), String(pattern)).toBe(true);
+    const texts = Object.values(providerMessages).concat([
+      "model_context_window_exceeded",
+      "too many tokens in request",
+      "token limit exceeded",
+      "400 (no body)",
+    ]);
+    for (const pattern of OVERFLOW_PATTERNS)
+      expect(
+        texts.some((t) => pattern.test(t)),
+        String(pattern),
+      ).toBe(true);
   });
 
   it("is not fooled by rate limits, throttling or other errors", () => {
-    expect(isContextOverflow(failed("ThrottlingException: Too many tokens, please wait before trying again."))).toBe(false);
+    expect(isContextOverflow(failed("ThrottlingException: Too many tokens, please wait before trying again."))).toBe(
+      false,
+    );
     expect(isContextOverflow(failed("Throttling error: Too many tokens, please wait"))).toBe(false);
     expect(isContextOverflow(failed("429 Too Many Requests: rate limit reached for tokens"))).toBe(false);
     expect(isContextOverflow(failed("401 invalid x-api-key"))).toBe(false);

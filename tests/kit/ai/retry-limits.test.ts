@@ -16,20 +16,26 @@ const POLICY: RetryPolicy = { enabled: true, maxRetries: 3, baseDelayMs: 1, maxD
 describe("withRetry", () => {
   it("tries once when no policy is given", async () => {
     let calls = 0;
-    await expect(withRetry(undefined, undefined, async () => (calls++, Promise.reject(apiError(503))))).rejects.toThrow("503");
+    await expect(withRetry(undefined, undefined, async () => (calls++, Promise.reject(apiError(503))))).rejects.toThrow(
+      "503",
+    );
     expect(calls).toBe(1);
   });
 
   it("retries up to maxRetries when a policy asks for it", async () => {
     let calls = 0;
-    await expect(withRetry(POLICY, undefined, async () => (calls++, Promise.reject(apiError(503))))).rejects.toThrow("503");
+    await expect(withRetry(POLICY, undefined, async () => (calls++, Promise.reject(apiError(503))))).rejects.toThrow(
+      "503",
+    );
     expect(calls).toBe(4);
   });
 
   it("fails at once when the server asks for a longer wait than maxDelayMs", async () => {
     let calls = 0;
     const started = Date.now();
-    await expect(withRetry(POLICY, undefined, async () => (calls++, Promise.reject(apiError(429, { "retry-after": "100000" }))))).rejects.toThrow("429");
+    await expect(
+      withRetry(POLICY, undefined, async () => (calls++, Promise.reject(apiError(429, { "retry-after": "100000" })))),
+    ).rejects.toThrow("429");
     expect(calls).toBe(1);
     expect(Date.now() - started).toBeLessThan(1_000);
   });
@@ -38,8 +44,13 @@ describe("withRetry", () => {
 describe("noteRetryAfter", () => {
   it("records the wait off-JSON and appends one note when it exceeds the limit", () => {
     const message = { errorMessage: "429 slow down" };
-    const text = noteRetryAfter(message, message.errorMessage, apiError(429, { "retry-after": "100000" }), { ...POLICY, maxDelayMs: 60_000 });
-    expect(text).toBe("429 slow down (the provider asks to retry after 28 h, longer than the 60 s retry limit (retry.maxDelayMs); not retrying)");
+    const text = noteRetryAfter(message, message.errorMessage, apiError(429, { "retry-after": "100000" }), {
+      ...POLICY,
+      maxDelayMs: 60_000,
+    });
+    expect(text).toBe(
+      "429 slow down (the provider asks to retry after 28 h, longer than the 60 s retry limit (retry.maxDelayMs); not retrying)",
+    );
     expect(retryAfterMsOf(message)).toBe(100_000_000);
     expect(JSON.stringify(message)).toBe('{"errorMessage":"429 slow down"}');
   });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY, errorHeader, isTransientError, isTransientStatus, parseRetryAfter, retryDelayMs, sleep, withRetry, type RetryPolicy } from "../../../hosts/api.js";
+import {
+  DEFAULT_RETRY,
+  errorHeader,
+  isTransientError,
+  isTransientStatus,
+  parseRetryAfter,
+  retryDelayMs,
+  sleep,
+  withRetry,
+  type RetryPolicy,
+} from "../../../hosts/api.js";
 
 const fast: RetryPolicy = { enabled: true, maxRetries: 3, baseDelayMs: 1, maxDelayMs: 5 };
 
@@ -10,7 +20,8 @@ function httpError(status: number, headers: Record<string, string> = {}): Error 
 
 describe("which failures are transient", () => {
   it("retries 408, 409, 429 and 5xx (529 included), never 400, 401, 403, 404", () => {
-    for (const status of [408, 409, 429, 500, 502, 503, 529]) expect(isTransientStatus(status), String(status)).toBe(true);
+    for (const status of [408, 409, 429, 500, 502, 503, 529])
+      expect(isTransientStatus(status), String(status)).toBe(true);
     for (const status of [400, 401, 403, 404, 422]) expect(isTransientStatus(status), String(status)).toBe(false);
     expect(isTransientStatus(undefined)).toBe(false);
   });
@@ -21,7 +32,11 @@ describe("which failures are transient", () => {
     expect(isTransientError(Object.assign(new Error("x"), { code: "ECONNRESET" }))).toBe(true);
     expect(isTransientError(new Error("socket hang up"))).toBe(true);
     expect(isTransientError(new Error("Overloaded"))).toBe(true);
-    expect(isTransientError(new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) }))).toBe(true);
+    expect(
+      isTransientError(
+        new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) }),
+      ),
+    ).toBe(true);
     expect(isTransientError(Object.assign(new Error("Request was aborted"), { name: "AbortError" }))).toBe(false);
     expect(isTransientError(Object.assign(new Error("terminated"), { name: "APIUserAbortError" }))).toBe(false);
     expect(isTransientError(new Error("invalid x-api-key"))).toBe(false);
@@ -99,11 +114,15 @@ describe("withRetry", () => {
   it("never retries 400/401/403, nor when disabled, nor once content reached the caller", async () => {
     for (const status of [400, 401, 403]) {
       let calls = 0;
-      await expect(withRetry(fast, undefined, async () => (calls++, Promise.reject(httpError(status))))).rejects.toMatchObject({ status });
+      await expect(
+        withRetry(fast, undefined, async () => (calls++, Promise.reject(httpError(status)))),
+      ).rejects.toMatchObject({ status });
       expect(calls, String(status)).toBe(1);
     }
     let disabledCalls = 0;
-    await expect(withRetry({ ...fast, enabled: false }, undefined, async () => (disabledCalls++, Promise.reject(httpError(503))))).rejects.toBeDefined();
+    await expect(
+      withRetry({ ...fast, enabled: false }, undefined, async () => (disabledCalls++, Promise.reject(httpError(503)))),
+    ).rejects.toBeDefined();
     expect(disabledCalls).toBe(1);
     let streamed = false;
     let streamCalls = 0;
@@ -140,15 +159,21 @@ describe("withRetry", () => {
   it("stops waiting when the signal aborts", async () => {
     const controller = new AbortController();
     let calls = 0;
-    const run = withRetry({ enabled: true, maxRetries: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 }, controller.signal, async () => {
-      calls++;
-      // Abort on the next macrotask: by then the failure was caught and the 60 s wait has begun.
-      if (calls === 1) setImmediate(() => controller.abort());
-      throw httpError(503);
-    });
+    const run = withRetry(
+      { enabled: true, maxRetries: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      controller.signal,
+      async () => {
+        calls++;
+        // Abort on the next macrotask: by then the failure was caught and the 60 s wait has begun.
+        if (calls === 1) setImmediate(() => controller.abort());
+        throw httpError(503);
+      },
+    );
     await expect(run).rejects.toMatchObject({ name: "AbortError" });
     expect(calls).toBe(1);
     // Already aborted: the first failure is final.
-    await expect(withRetry(fast, AbortSignal.abort(), async () => Promise.reject(httpError(503)))).rejects.toMatchObject({ status: 503 });
+    await expect(
+      withRetry(fast, AbortSignal.abort(), async () => Promise.reject(httpError(503))),
+    ).rejects.toMatchObject({ status: 503 });
   });
 });

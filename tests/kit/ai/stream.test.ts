@@ -1,11 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { AssistantEventStream, emptyUsage, newAssistantMessage, parsePartialJson, priceUsage, type AssistantMessageEvent, type Model } from "../../../hosts/api.js";
+import {
+  AssistantEventStream,
+  emptyUsage,
+  newAssistantMessage,
+  parsePartialJson,
+  priceUsage,
+  type AssistantMessageEvent,
+  type Model,
+} from "../../../hosts/api.js";
 
-const model: Pick<Model, "api" | "provider" | "id" | "cost"> = { api: "anthropic-messages", provider: "anthropic", id: "claude-x", cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } };
+const model: Pick<Model, "api" | "provider" | "id" | "cost"> = {
+  api: "anthropic-messages",
+  provider: "anthropic",
+  id: "claude-x",
+  cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+};
 
 describe("parsePartialJson", () => {
   it("parses whole objects and answers {} for anything that is not an object", () => {
-    expect(parsePartialJson('{"a": 1, "b": [true, null], "c": {"d": "e"}}')).toEqual({ a: 1, b: [true, null], c: { d: "e" } });
+    expect(parsePartialJson('{"a": 1, "b": [true, null], "c": {"d": "e"}}')).toEqual({
+      a: 1,
+      b: [true, null],
+      c: { d: "e" },
+    });
     expect(parsePartialJson("")).toEqual({});
     expect(parsePartialJson("   ")).toEqual({});
     expect(parsePartialJson("[1, 2]")).toEqual({});
@@ -110,14 +127,28 @@ describe("AssistantEventStream", () => {
 describe("usage helpers", () => {
   it("emptyUsage is all zeros and fresh each time", () => {
     const a = emptyUsage();
-    expect(a).toEqual({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+    expect(a).toEqual({
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    });
     a.cost.input = 5;
     expect(emptyUsage().cost.input).toBe(0);
   });
 
   it("newAssistantMessage starts an empty assistant message for the model", () => {
     const message = newAssistantMessage(model);
-    expect(message).toMatchObject({ role: "assistant", content: [], api: "anthropic-messages", provider: "anthropic", model: "claude-x", stopReason: "stop" });
+    expect(message).toMatchObject({
+      role: "assistant",
+      content: [],
+      api: "anthropic-messages",
+      provider: "anthropic",
+      model: "claude-x",
+      stopReason: "stop",
+    });
     expect(newAssistantMessage(model, "openai-completions").api).toBe("openai-completions");
     expect(typeof message.timestamp).toBe("number");
   });

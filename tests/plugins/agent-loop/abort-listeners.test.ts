@@ -53,7 +53,9 @@ describe("abort listeners with 50 parallel tool calls", () => {
     release.open();
     const added = await done;
     await flush();
-    expect(added.filter((m): m is ToolResultMessage => m.role === "toolResult").filter((r) => !r.isError)).toHaveLength(CALLS);
+    expect(added.filter((m): m is ToolResultMessage => m.role === "toolResult").filter((r) => !r.isError)).toHaveLength(
+      CALLS,
+    );
     expect(warnings.map((w) => w.message)).toEqual([]);
     expect(getEventListeners(h.abort.signal, "abort")).toHaveLength(0);
   });
@@ -78,12 +80,16 @@ describe("abort listeners with 50 parallel tool calls", () => {
     await flush();
     const results = added.filter((m): m is ToolResultMessage => m.role === "toolResult");
     expect(results).toHaveLength(CALLS);
-    expect(results.every((r) => r.isError && r.content[0]?.type === "text" && r.content[0].text === "aborted by user")).toBe(true);
+    expect(
+      results.every((r) => r.isError && r.content[0]?.type === "text" && r.content[0].text === "aborted by user"),
+    ).toBe(true);
     expect(warnings.map((w) => w.message)).toEqual([]);
   });
 
   it("the real bash tool, 50 commands at once: no warning", async () => {
-    const h = new LoopHarness({ responses: [{ content: manyCalls("bash", { command: "sleep 0.3" }) }, { content: "ok" }] });
+    const h = new LoopHarness({
+      responses: [{ content: manyCalls("bash", { command: "sleep 0.3" }) }, { content: "ok" }],
+    });
     h.tools = [createBashTool({ running: new RunningCommands() })];
     const added = await h.run("go");
     await flush();

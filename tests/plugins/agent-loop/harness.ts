@@ -3,7 +3,13 @@
  * follow-ups, and a log of every event, wired into `runAgent` exactly as a session would.
  */
 import { Type, type TSchema } from "@sinclair/typebox";
-import { runAgent, type AgentEvent, type AgentMessage, type LoopHooks, type TurnConfig } from "../../../contracts/agent.js";
+import {
+  runAgent,
+  type AgentEvent,
+  type AgentMessage,
+  type LoopHooks,
+  type TurnConfig,
+} from "../../../contracts/agent.js";
 import type { UserMessage } from "../../../contracts/ai/index.js";
 import { createFileLocks, type AgentTool, type ToolResult, type ToolUpdate } from "../../../contracts/tool.js";
 import { runTurn } from "../../../plugins/session/agent-loop/loop.js";
@@ -83,7 +89,8 @@ export class LoopHarness {
   trace(): string[] {
     return this.events.map((e) => {
       if (e.type.startsWith("tool_execution")) return `${e.type}:${(e as { toolCallId: string }).toolCallId}`;
-      if (e.type === "message_start" || e.type === "message_end") return `${e.type}:${(e as { message: AgentMessage }).message.role}`;
+      if (e.type === "message_start" || e.type === "message_end")
+        return `${e.type}:${(e as { message: AgentMessage }).message.role}`;
       return e.type;
     });
   }
@@ -92,9 +99,11 @@ export class LoopHarness {
   resultCounts(messages: AgentMessage[]): Map<string, number> {
     const counts = new Map<string, number>();
     for (const m of messages) {
-      if (m.role === "assistant") for (const b of (m as any).content) if (b.type === "toolCall") counts.set(b.id, counts.get(b.id) ?? 0);
+      if (m.role === "assistant")
+        for (const b of (m as any).content) if (b.type === "toolCall") counts.set(b.id, counts.get(b.id) ?? 0);
     }
-    for (const m of messages) if (m.role === "toolResult") counts.set((m as any).toolCallId, (counts.get((m as any).toolCallId) ?? 0) + 1);
+    for (const m of messages)
+      if (m.role === "toolResult") counts.set((m as any).toolCallId, (counts.get((m as any).toolCallId) ?? 0) + 1);
     return counts;
   }
 }

@@ -5,7 +5,8 @@ import type { AssistantMessage, ToolResultMessage } from "../../../contracts/ai/
 import { fauxText, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { gate, LoopHarness, tool, user } from "./harness.js";
 
-const results = (messages: AgentMessage[]): ToolResultMessage[] => messages.filter((m): m is ToolResultMessage => m.role === "toolResult");
+const results = (messages: AgentMessage[]): ToolResultMessage[] =>
+  messages.filter((m): m is ToolResultMessage => m.role === "toolResult");
 const text = (m: ToolResultMessage): string => m.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -30,7 +31,9 @@ describe("agent loop", () => {
   });
 
   it("a tool call, its result, then the answer; transformContext and convertToLlm once per turn", async () => {
-    const h = new LoopHarness({ responses: [{ content: [fauxToolCall("echo", { say: "x" }, "c1")] }, { content: "done" }] });
+    const h = new LoopHarness({
+      responses: [{ content: [fauxToolCall("echo", { say: "x" }, "c1")] }, { content: "done" }],
+    });
     h.tools = [tool("echo", async (args) => `said ${args.say}`)];
     let transforms = 0;
     let converts = 0;
@@ -49,7 +52,16 @@ describe("agent loop", () => {
 
   it("three parallel tools finishing in reverse order: end events in completion order, results in call order", async () => {
     const h = new LoopHarness({
-      responses: [{ content: [fauxToolCall("wait", { n: 1 }, "a"), fauxToolCall("wait", { n: 2 }, "b"), fauxToolCall("wait", { n: 3 }, "c")] }, { content: "ok" }],
+      responses: [
+        {
+          content: [
+            fauxToolCall("wait", { n: 1 }, "a"),
+            fauxToolCall("wait", { n: 2 }, "b"),
+            fauxToolCall("wait", { n: 3 }, "c"),
+          ],
+        },
+        { content: "ok" },
+      ],
     });
     const gates = { a: gate(), b: gate(), c: gate() };
     let running = 0;
@@ -72,13 +84,23 @@ describe("agent loop", () => {
     gates.a.open();
     const added = await done;
     expect(peak).toBe(3);
-    expect(h.trace().filter((t) => t.startsWith("tool_execution_end"))).toEqual(["tool_execution_end:c", "tool_execution_end:b", "tool_execution_end:a"]);
-    expect(h.trace().filter((t) => t.startsWith("tool_execution_start"))).toEqual(["tool_execution_start:a", "tool_execution_start:b", "tool_execution_start:c"]);
+    expect(h.trace().filter((t) => t.startsWith("tool_execution_end"))).toEqual([
+      "tool_execution_end:c",
+      "tool_execution_end:b",
+      "tool_execution_end:a",
+    ]);
+    expect(h.trace().filter((t) => t.startsWith("tool_execution_start"))).toEqual([
+      "tool_execution_start:a",
+      "tool_execution_start:b",
+      "tool_execution_start:c",
+    ]);
     expect(results(added).map((r) => r.toolCallId)).toEqual(["a", "b", "c"]);
   });
 
   it("a tool marked sequential makes its whole batch run one call at a time", async () => {
-    const h = new LoopHarness({ responses: [{ content: [fauxToolCall("slow", {}, "a"), fauxToolCall("careful", {}, "b")] }, { content: "ok" }] });
+    const h = new LoopHarness({
+      responses: [{ content: [fauxToolCall("slow", {}, "a"), fauxToolCall("careful", {}, "b")] }, { content: "ok" }],
+    });
     let running = 0;
     let peak = 0;
     const body = async (): Promise<string> => {
@@ -119,7 +141,9 @@ describe("agent loop", () => {
   });
 
   it("follow-ups wait until the agent would stop, then start another turn", async () => {
-    const h = new LoopHarness({ responses: [{ content: [fauxToolCall("t", {}, "t1")] }, { content: "first done" }, { content: "follow-up done" }] });
+    const h = new LoopHarness({
+      responses: [{ content: [fauxToolCall("t", {}, "t1")] }, { content: "first done" }, { content: "follow-up done" }],
+    });
     h.tools = [
       tool("t", async () => {
         h.followUps.push(user("and then this"));
@@ -136,7 +160,13 @@ describe("agent loop", () => {
 
   it("a message cut by length fails all its tool calls with an instruction to re-issue them", async () => {
     const h = new LoopHarness({
-      responses: [{ content: [fauxToolCall("write", { path: "a" }, "x"), fauxToolCall("write", { path: "b" }, "y")], stopReason: "length" }, { content: "retrying" }],
+      responses: [
+        {
+          content: [fauxToolCall("write", { path: "a" }, "x"), fauxToolCall("write", { path: "b" }, "y")],
+          stopReason: "length",
+        },
+        { content: "retrying" },
+      ],
     });
     let ran = 0;
     h.tools = [tool("write", async () => (ran++, "written"))];
@@ -171,7 +201,10 @@ describe("agent loop", () => {
         throw new Error("disk on fire");
       }),
     ];
-    h.hooks = { beforeToolCall: async ({ toolCall }) => (toolCall.name === "rm" ? { block: true, reason: "rm is not allowed here" } : undefined) };
+    h.hooks = {
+      beforeToolCall: async ({ toolCall }) =>
+        toolCall.name === "rm" ? { block: true, reason: "rm is not allowed here" } : undefined,
+    };
     const added = await h.run("go");
     expect(rmRan).toBe(false);
     const byId = Object.fromEntries(results(added).map((r) => [r.toolCallId, r]));
@@ -187,25 +220,42 @@ describe("agent loop", () => {
   it("afterToolCall may rewrite content, isError and terminate", async () => {
     const h = new LoopHarness({ responses: [{ content: [fauxToolCall("t", {}, "t1")] }, { content: "ok" }] });
     h.tools = [tool("t", async () => "secret")];
-    h.hooks = { afterToolCall: async ({ result }) => ({ content: [{ type: "text", text: `redacted (${result.content.length})` }], isError: true }) };
+    h.hooks = {
+      afterToolCall: async ({ result }) => ({
+        content: [{ type: "text", text: `redacted (${result.content.length})` }],
+        isError: true,
+      }),
+    };
     const added = await h.run("go");
     expect(results(added)[0]).toMatchObject({ isError: true, content: [{ type: "text", text: "redacted (1)" }] });
   });
 
   it("the run ends early only when every result of the batch votes terminate", async () => {
-    const all = new LoopHarness({ responses: [{ content: [fauxToolCall("stop", {}, "s1"), fauxToolCall("stop", {}, "s2")] }, { content: "never" }] });
+    const all = new LoopHarness({
+      responses: [{ content: [fauxToolCall("stop", {}, "s1"), fauxToolCall("stop", {}, "s2")] }, { content: "never" }],
+    });
     all.tools = [tool("stop", async () => ({ content: [{ type: "text", text: "bye" }], terminate: true }))];
     await all.run("go");
     expect(all.faux.requests).toHaveLength(1);
 
-    const some = new LoopHarness({ responses: [{ content: [fauxToolCall("stop", {}, "s1"), fauxToolCall("go", {}, "g1")] }, { content: "continued" }] });
-    some.tools = [tool("stop", async () => ({ content: [{ type: "text", text: "bye" }], terminate: true })), tool("go", async () => "on")];
+    const some = new LoopHarness({
+      responses: [
+        { content: [fauxToolCall("stop", {}, "s1"), fauxToolCall("go", {}, "g1")] },
+        { content: "continued" },
+      ],
+    });
+    some.tools = [
+      tool("stop", async () => ({ content: [{ type: "text", text: "bye" }], terminate: true })),
+      tool("go", async () => "on"),
+    ];
     await some.run("go");
     expect(some.faux.requests).toHaveLength(2);
   });
 
   it("abort during a tool reaches the tool, every call still gets one result, and the run ends", async () => {
-    const h = new LoopHarness({ responses: [{ content: [fauxToolCall("sleep", {}, "s"), fauxToolCall("quick", {}, "q")] }, { content: "never" }] });
+    const h = new LoopHarness({
+      responses: [{ content: [fauxToolCall("sleep", {}, "s"), fauxToolCall("quick", {}, "q")] }, { content: "never" }],
+    });
     h.tools = [
       tool(
         "sleep",
@@ -222,7 +272,10 @@ describe("agent loop", () => {
     h.abort.abort();
     const added = await done;
     expect([...h.resultCounts(added).values()]).toEqual([1, 1]);
-    expect(results(added).find((r) => r.toolCallId === "s")).toMatchObject({ isError: true, content: [{ type: "text", text: "aborted by user" }] });
+    expect(results(added).find((r) => r.toolCallId === "s")).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "aborted by user" }],
+    });
     expect(h.faux.requests).toHaveLength(1);
     expect(h.trace().at(-1)).toBe("agent_end");
   });
@@ -260,7 +313,9 @@ describe("agent loop", () => {
       }),
     ];
     await h.run("go");
-    const updates = h.events.filter((e) => e.type === "tool_execution_update") as Array<{ partialResult: { content: Array<{ text: string }> } }>;
+    const updates = h.events.filter((e) => e.type === "tool_execution_update") as Array<{
+      partialResult: { content: Array<{ text: string }> };
+    }>;
     expect(updates.map((u) => u.partialResult.content[0]!.text)).toEqual(["25%", "75%"]);
   });
 

@@ -17,22 +17,29 @@ afterEach(async () => {
   await server.close();
 });
 
-it.each(PROVIDERS.filter((c) => c.name !== "google-generative-ai"))("$name: an unterminated tool-call JSON gives an error tool result and runs nothing", async (c) => {
-  const ran: unknown[] = [];
-  const harness = new LoopHarness();
-  harness.tools = [tool("bash", async (args) => (ran.push(args), "ran"))];
-  const model = c.model(server.url);
-  const base = harness.config.bind(harness);
-  harness.config = () => ({ ...base(), model, stream: (_m, context, options) => c.provider.stream(model, context, { ...options, apiKey: "k" }) });
-  server.enqueue({ sse: c.toolCall('{"command": "rm -rf build && echo do') }, { sse: c.answer });
+it.each(PROVIDERS.filter((c) => c.name !== "google-generative-ai"))(
+  "$name: an unterminated tool-call JSON gives an error tool result and runs nothing",
+  async (c) => {
+    const ran: unknown[] = [];
+    const harness = new LoopHarness();
+    harness.tools = [tool("bash", async (args) => (ran.push(args), "ran"))];
+    const model = c.model(server.url);
+    const base = harness.config.bind(harness);
+    harness.config = () => ({
+      ...base(),
+      model,
+      stream: (_m, context, options) => c.provider.stream(model, context, { ...options, apiKey: "k" }),
+    });
+    server.enqueue({ sse: c.toolCall('{"command": "rm -rf build && echo do') }, { sse: c.answer });
 
-  const added = await harness.run("clean up");
+    const added = await harness.run("clean up");
 
-  expect(ran).toEqual([]);
-  const result = added.find((m): m is ToolResultMessage => m.role === "toolResult");
-  expect(result?.isError).toBe(true);
-  const text = result!.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-  expect(text).toMatch(/was not run: the arguments were not valid JSON: /);
-  // The model got the error back and answered.
-  expect(server.requests).toHaveLength(2);
-});
+    expect(ran).toEqual([]);
+    const result = added.find((m): m is ToolResultMessage => m.role === "toolResult");
+    expect(result?.isError).toBe(true);
+    const text = result!.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+    expect(text).toMatch(/was not run: the arguments were not valid JSON: /);
+    // The model got the error back and answered.
+    expect(server.requests).toHaveLength(2);
+  },
+);

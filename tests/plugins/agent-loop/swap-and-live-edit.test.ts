@@ -24,10 +24,15 @@ describe("the loop is a plugin", () => {
     const h = (harness = await bootSession({
       cwd,
       sources: { "agent-loop": { kind: "file", path: ALT_LOOP } },
-      faux: { responses: [{ content: [fauxToolCall("read", { path: "notes.txt" }, "r1")] }, { content: "it says 42" }] },
+      faux: {
+        responses: [{ content: [fauxToolCall("read", { path: "notes.txt" }, "r1")] }, { content: "it says 42" }],
+      },
       entries: [{ id: "tool-read", source: { kind: "file", path: join(ROOT, "plugins/tools/tool-read/index.ts") } }],
     }));
-    expect(h.kernel.describe().plugins.find((p) => p.id === "agent-loop")).toMatchObject({ name: "alt-loop", status: "active" });
+    expect(h.kernel.describe().plugins.find((p) => p.id === "agent-loop")).toMatchObject({
+      name: "alt-loop",
+      status: "active",
+    });
     await h.session.call("prompt", "what do the notes say?");
     const messages = h.session.call("messages");
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
@@ -41,7 +46,8 @@ describe("live edit of tool-read while a session runs", () => {
   it("the call in flight finishes on the old code; the next call runs the new code", async () => {
     // A copy of the source tree, so the test can edit tool-read on disk without touching the repository.
     const tree = mkdtempSync(join(tmpdir(), "pi-live-"));
-    for (const dir of ["kernel", "contracts", "plugins/tools/tool-read"]) cpSync(join(ROOT, dir), join(tree, dir), { recursive: true });
+    for (const dir of ["kernel", "contracts", "plugins/tools/tool-read"])
+      cpSync(join(ROOT, dir), join(tree, dir), { recursive: true });
     symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"));
     const toolFile = join(tree, "plugins/tools/tool-read/read-tool.ts");
     const cwd = mkdtempSync(join(tmpdir(), "pi-live-cwd-"));
@@ -69,7 +75,13 @@ describe("live edit of tool-read while a session runs", () => {
     (globalThis as Record<string, unknown>).__readGate = new Promise<void>((resolve) => (openGate = resolve));
     const h = (harness = await bootSession({
       cwd,
-      faux: { responses: [{ content: [fauxToolCall("read", { path: "a.txt" }, "first")] }, { content: [fauxToolCall("read", { path: "a.txt" }, "second")] }, { content: "done" }] },
+      faux: {
+        responses: [
+          { content: [fauxToolCall("read", { path: "a.txt" }, "first")] },
+          { content: [fauxToolCall("read", { path: "a.txt" }, "second")] },
+          { content: "done" },
+        ],
+      },
       entries: [{ id: "tool-read", source: { kind: "file", path: join(tree, "plugins/tools/tool-read/index.ts") } }],
     }));
     const running = h.session.call("prompt", "read it twice");
@@ -77,7 +89,9 @@ describe("live edit of tool-read while a session runs", () => {
 
     // Edit on disk and reload while the first call is still inside the old code.
     writeFileSync(toolFile, marked("new"));
-    const committed = new Promise<void>((resolve) => h.kernel.on("kernel:commit", (e: { pluginId: string }) => e.pluginId === "tool-read" && resolve()));
+    const committed = new Promise<void>((resolve) =>
+      h.kernel.on("kernel:commit", (e: { pluginId: string }) => e.pluginId === "tool-read" && resolve()),
+    );
     const reloaded = h.kernel.reload("tool-read");
     await committed;
     // Committed while the old call still runs: retire waits for it, then the old generation goes.

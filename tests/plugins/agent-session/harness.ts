@@ -6,12 +6,24 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
-import { SESSION_EVENT, AgentSessionContract, type AgentSession, type SessionEvent } from "../../../contracts/agent-session.js";
+import {
+  SESSION_EVENT,
+  AgentSessionContract,
+  type AgentSession,
+  type SessionEvent,
+} from "../../../contracts/agent-session.js";
 import { AiProviderContract, ModelsContract, type Model, type ModelCatalog } from "../../../contracts/ai/index.js";
 import { ToolContract, type AgentTool } from "../../../contracts/tool.js";
 import * as typebox from "@sinclair/typebox";
 import * as api from "../../../hosts/api.js";
-import { definePlugin, Kernel, type Handle, type PluginDefinition, type PluginEntry, type PluginSource } from "../../../kernel/index.js";
+import {
+  definePlugin,
+  Kernel,
+  type Handle,
+  type PluginDefinition,
+  type PluginEntry,
+  type PluginSource,
+} from "../../../kernel/index.js";
 import agentLoop from "../../../plugins/session/agent-loop/index.js";
 import agentSession from "../../../plugins/session/agent-session/index.js";
 import compaction from "../../../plugins/session/compaction/index.js";
@@ -32,7 +44,12 @@ function fauxModels(faux: FauxProvider): PluginDefinition<any, any> {
       return { model, thinking: thinking as never };
     },
   };
-  return definePlugin({ id: "test-models", version: "1.0.0", provides: [ModelsContract], setup: (ctx) => ctx.provide(ModelsContract, catalog) });
+  return definePlugin({
+    id: "test-models",
+    version: "1.0.0",
+    provides: [ModelsContract],
+    setup: (ctx) => ctx.provide(ModelsContract, catalog),
+  });
 }
 
 /** A plugin offering the given tools. */
@@ -88,7 +105,12 @@ export async function bootSession(
   const agentDir = options.agentDir ?? mkdtempSync(join(tmpdir(), "pi-session-agent-"));
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pi-session-cwd-"));
   const faux = createFauxProvider(options.faux);
-  const fauxPlugin = definePlugin({ id: "provider-faux", version: "1.0.0", provides: [AiProviderContract], setup: (ctx) => ctx.provide(AiProviderContract, faux, { key: faux.api }) });
+  const fauxPlugin = definePlugin({
+    id: "provider-faux",
+    version: "1.0.0",
+    provides: [AiProviderContract],
+    setup: (ctx) => ctx.provide(AiProviderContract, faux, { key: faux.api }),
+  });
   const kernel = new Kernel({ virtualModules: { "pi-host": api, "@sinclair/typebox": typebox } });
   const inline = (definition: PluginDefinition<any, any>, config?: unknown): PluginEntry => ({
     id: definition.id,
@@ -106,7 +128,8 @@ export async function bootSession(
     ...(options.entries ?? []),
     inline(agentSession, { cwd, model: "faux/faux-1", ...options.config }),
   ]);
-  if (boot.errors.length > 0 || !boot.ok) throw new Error(`boot failed: ${JSON.stringify(boot.errors.map((e) => e.cause.message))}`);
+  if (boot.errors.length > 0 || !boot.ok)
+    throw new Error(`boot failed: ${JSON.stringify(boot.errors.map((e) => e.cause.message))}`);
   const events: SessionEvent[] = [];
   kernel.on(SESSION_EVENT, (e: SessionEvent) => events.push(e));
   return { kernel, session: kernel.use(AgentSessionContract), faux, model: faux.model(), events, agentDir, cwd };

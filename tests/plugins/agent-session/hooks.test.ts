@@ -6,7 +6,12 @@ import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, testTool, type SessionHarness } from "./harness.js";
 
 function hooksPlugin(id: string, hooks: AgentHooks) {
-  return definePlugin({ id, version: "1.0.0", provides: [HooksContract], setup: (ctx) => ctx.provide(HooksContract, hooks) });
+  return definePlugin({
+    id,
+    version: "1.0.0",
+    provides: [HooksContract],
+    setup: (ctx) => ctx.provide(HooksContract, hooks),
+  });
 }
 
 let harness: SessionHarness | undefined;
@@ -19,16 +24,25 @@ describe("hooks providers", () => {
   it("block tool calls, rewrite results in order, and may consume or rewrite a prompt", async () => {
     const seen: string[] = [];
     const h = (harness = await bootSession({
-      faux: { responses: [{ content: [fauxToolCall("rm", {}, "r1"), fauxToolCall("echo", {}, "e1")] }, { content: "ok" }] },
+      faux: {
+        responses: [{ content: [fauxToolCall("rm", {}, "r1"), fauxToolCall("echo", {}, "e1")] }, { content: "ok" }],
+      },
       tools: [testTool("rm", async () => "removed"), testTool("echo", async () => "raw")],
       extra: [
         hooksPlugin("guard", {
-          beforeToolCall: async ({ toolCall }) => (toolCall.name === "rm" ? { block: true, reason: "rm is blocked by policy" } : undefined),
-          afterToolCall: async ({ result }) => ({ content: [{ type: "text", text: `${(result.content[0] as { text: string }).text}+guard` }] }),
-          beforePrompt: async ({ text }) => (text === "/ping" ? { handled: true } : { text: text.replace("please", "") }),
+          beforeToolCall: async ({ toolCall }) =>
+            toolCall.name === "rm" ? { block: true, reason: "rm is blocked by policy" } : undefined,
+          afterToolCall: async ({ result }) => ({
+            content: [{ type: "text", text: `${(result.content[0] as { text: string }).text}+guard` }],
+          }),
+          beforePrompt: async ({ text }) =>
+            text === "/ping" ? { handled: true } : { text: text.replace("please", "") },
         }),
         hooksPlugin("audit", {
-          afterToolCall: async ({ result }) => (seen.push((result.content[0] as { text: string }).text), { content: [{ type: "text", text: `${(result.content[0] as { text: string }).text}+audit` }] }),
+          afterToolCall: async ({ result }) => (
+            seen.push((result.content[0] as { text: string }).text),
+            { content: [{ type: "text", text: `${(result.content[0] as { text: string }).text}+audit` }] }
+          ),
         }),
       ],
     }));
@@ -37,7 +51,10 @@ describe("hooks providers", () => {
     await h.session.call("prompt", "please clean up");
     expect(h.faux.requests[0]!.context.messages[0]).toMatchObject({ role: "user", content: " clean up" });
     const results = h.session.call("messages").filter((m): m is ToolResultMessage => m.role === "toolResult");
-    expect(results.find((r) => r.toolCallId === "r1")).toMatchObject({ isError: true, content: [{ type: "text", text: "rm is blocked by policy" }] });
+    expect(results.find((r) => r.toolCallId === "r1")).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "rm is blocked by policy" }],
+    });
     expect(results.find((r) => r.toolCallId === "e1")!.content).toEqual([{ type: "text", text: "raw+guard+audit" }]);
     expect(seen).toEqual(["raw+guard"]);
   });
@@ -51,7 +68,12 @@ describe("slash commands", () => {
       id: "test-commands",
       version: "1.0.0",
       provides: [CommandContract],
-      setup: (ctx) => ctx.provide(CommandContract, { name: "deploy", description: "deploys", run: async (args: string) => void ran.push(args) }, { key: "deploy" }),
+      setup: (ctx) =>
+        ctx.provide(
+          CommandContract,
+          { name: "deploy", description: "deploys", run: async (args: string) => void ran.push(args) },
+          { key: "deploy" },
+        ),
     });
     const h = (harness = await bootSession({ faux: { responses: [{ content: "sent" }] }, extra: [commands] }));
     await h.session.call("prompt", "/deploy staging now");

@@ -20,7 +20,10 @@ function settingsPlugin(settings: Settings) {
 /** The session file's entries, read the way pi reads them: line by line, JSON each. */
 function fileEntries(h: SessionHarness): any[] {
   const path = h.session.call("state").sessionFile!;
-  return readFileSync(path, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  return readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 const roles = (messages: AgentMessage[]): string[] => messages.map((m) => m.role);
@@ -34,7 +37,10 @@ afterEach(async () => {
 
 describe("agent session", () => {
   it("runs a prompt, publishes pi's events and persists every message at message_end", async () => {
-    const h = (harness = await bootSession({ faux: { responses: [{ content: [fauxToolCall("look", {}, "l1")] }, { content: "all done" }] }, tools: [testTool("look", async () => "seen")] }));
+    const h = (harness = await bootSession({
+      faux: { responses: [{ content: [fauxToolCall("look", {}, "l1")] }, { content: "all done" }] },
+      tools: [testTool("look", async () => "seen")],
+    }));
     await h.session.call("prompt", "start");
     const types = h.events.map((e) => e.type).filter((t) => t !== "session_change" && t !== "model_change");
     expect(types[0]).toBe("agent_start");
@@ -48,7 +54,13 @@ describe("agent session", () => {
     expect(roles(h.session.call("messages"))).toEqual(["user", "assistant", "toolResult", "assistant"]);
     expect(h.session.call("lastAssistantText")).toBe("all done");
     const stats = h.session.call("stats");
-    expect(stats).toMatchObject({ userMessages: 1, assistantMessages: 2, toolCalls: 1, toolResults: 1, totalMessages: 4 });
+    expect(stats).toMatchObject({
+      userMessages: 1,
+      assistantMessages: 2,
+      toolCalls: 1,
+      toolResults: 1,
+      totalMessages: 4,
+    });
     expect(stats.contextUsage?.contextWindow).toBe(h.model.contextWindow);
     // The model in use is recorded in the session, as pi records it.
     expect(entries.find((e) => e.type === "model_change")).toMatchObject({ provider: "faux", modelId: "faux-1" });
@@ -80,19 +92,26 @@ describe("agent session", () => {
 
   it("retries a transient error with pi's auto_retry events, then succeeds", async () => {
     const h = (harness = await bootSession({
-      faux: { responses: [{ stopReason: "error", errorMessage: '529 {"type":"overloaded_error"}' }, { content: "recovered" }] },
+      faux: {
+        responses: [{ stopReason: "error", errorMessage: '529 {"type":"overloaded_error"}' }, { content: "recovered" }],
+      },
       extra: [settingsPlugin({ retry: { baseDelayMs: 1, maxDelayMs: 5 } })],
     }));
     await h.session.call("prompt", "hi");
     const retryEvents = h.events.filter((e) => e.type.startsWith("auto_retry"));
-    expect(retryEvents).toMatchObject([{ type: "auto_retry_start", attempt: 1 }, { type: "auto_retry_end", success: true, attempt: 1 }]);
+    expect(retryEvents).toMatchObject([
+      { type: "auto_retry_start", attempt: 1 },
+      { type: "auto_retry_end", success: true, attempt: 1 },
+    ]);
     expect(h.session.call("lastAssistantText")).toBe("recovered");
     // The failed answer stays in the file (nothing is lost) but is not sent again.
     expect(h.faux.requests[1]!.context.messages.map((m) => m.role)).toEqual(["user"]);
   });
 
   it("does not retry a 401", async () => {
-    const h = (harness = await bootSession({ faux: { responses: [{ stopReason: "error", errorMessage: "401 invalid x-api-key" }, { content: "never" }] } }));
+    const h = (harness = await bootSession({
+      faux: { responses: [{ stopReason: "error", errorMessage: "401 invalid x-api-key" }, { content: "never" }] },
+    }));
     await h.session.call("prompt", "hi");
     expect(h.faux.requests).toHaveLength(1);
     expect(h.events.some((e) => e.type === "auto_retry_start")).toBe(false);
@@ -105,7 +124,15 @@ describe("agent session", () => {
 
     it("triggers at the threshold, persists the summary entry, and the context becomes summary + kept messages", async () => {
       const h = (harness = await bootSession({
-        faux: { ...smallWindow, responses: [{ content: big("a1"), usage: { input: 900, output: 800 } }, { content: big("a2"), usage: { input: 2_500, output: 800 } }, { content: "## Goal\nsummary text" }, { content: "## Goal\nturn prefix" }] },
+        faux: {
+          ...smallWindow,
+          responses: [
+            { content: big("a1"), usage: { input: 900, output: 800 } },
+            { content: big("a2"), usage: { input: 2_500, output: 800 } },
+            { content: "## Goal\nsummary text" },
+            { content: "## Goal\nturn prefix" },
+          ],
+        },
         extra: [settingsPlugin(tightSettings)],
       }));
       await h.session.call("prompt", big("u1"));
@@ -148,7 +175,13 @@ describe("agent session", () => {
 
     it("compaction.enabled: false is honoured on both paths", async () => {
       const h = (harness = await bootSession({
-        faux: { ...smallWindow, responses: [{ content: big("a1"), usage: { input: 3_500, output: 400 } }, { stopReason: "error", errorMessage: "prompt is too long" }] },
+        faux: {
+          ...smallWindow,
+          responses: [
+            { content: big("a1"), usage: { input: 3_500, output: 400 } },
+            { stopReason: "error", errorMessage: "prompt is too long" },
+          ],
+        },
         extra: [settingsPlugin({ compaction: { enabled: false, reserveTokens: 100, keepRecentTokens: 50 } })],
       }));
       await h.session.call("prompt", big("u1"));
@@ -160,7 +193,14 @@ describe("agent session", () => {
 
     it("manual /compact with instructions", async () => {
       const h = (harness = await bootSession({
-        faux: { responses: [{ content: big("a1") }, { content: big("a2") }, { content: "## Goal\nmanual" }, { content: "## Goal\nturn prefix" }] },
+        faux: {
+          responses: [
+            { content: big("a1") },
+            { content: big("a2") },
+            { content: "## Goal\nmanual" },
+            { content: "## Goal\nturn prefix" },
+          ],
+        },
         extra: [settingsPlugin({ compaction: { keepRecentTokens: 100 } })],
       }));
       await h.session.call("prompt", big("u1"));
@@ -173,7 +213,9 @@ describe("agent session", () => {
   });
 
   it("new session, switch back, fork at a user message", async () => {
-    const h = (harness = await bootSession({ faux: { responses: [{ content: "a1" }, { content: "a2" }, { content: "b1" }] } }));
+    const h = (harness = await bootSession({
+      faux: { responses: [{ content: "a1" }, { content: "a2" }, { content: "b1" }] },
+    }));
     await h.session.call("prompt", "first question");
     await h.session.call("prompt", "second question");
     const firstFile = h.session.call("state").sessionFile!;
@@ -191,7 +233,9 @@ describe("agent session", () => {
   });
 
   it("abort stops a streaming answer and the run", async () => {
-    const h = (harness = await bootSession({ faux: { tokensPerSecond: 200, responses: [{ content: "word ".repeat(400) }] } }));
+    const h = (harness = await bootSession({
+      faux: { tokensPerSecond: 200, responses: [{ content: "word ".repeat(400) }] },
+    }));
     const running = h.session.call("prompt", "talk");
     while (h.events.filter((e) => e.type === "message_update").length < 2) await flush();
     await h.session.call("abort");
@@ -202,14 +246,23 @@ describe("agent session", () => {
   });
 
   it("reloading the store or the compactor mid-session loses and duplicates no entry", async () => {
-    const h = (harness = await bootSession({ faux: { responses: [{ content: "a1" }, { content: "a2" }, { content: "a3" }] } }));
+    const h = (harness = await bootSession({
+      faux: { responses: [{ content: "a1" }, { content: "a2" }, { content: "a3" }] },
+    }));
     await h.session.call("prompt", "q1");
     expect((await h.kernel.configure("session-jsonl", { agentDir: h.agentDir })).status).toBe("committed");
     await h.session.call("prompt", "q2");
     expect((await h.kernel.reload("compaction")).status).toBe("committed");
     await h.session.call("prompt", "q3");
     const messages = fileEntries(h).filter((e) => e.type === "message");
-    expect(messages.map((e) => e.message.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+    expect(messages.map((e) => e.message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
     expect(new Set(messages.map((e) => e.id)).size).toBe(6);
     expect(roles(h.session.call("messages"))).toHaveLength(6);
   });

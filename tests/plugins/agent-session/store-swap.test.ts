@@ -20,8 +20,14 @@ import { fauxToolCall, type FauxOptions } from "../../../plugins/ai/provider-fau
 import { bootSession, type SessionHarness } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const MEMORY_STORE: PluginSource = { kind: "file", path: fileURLToPath(new URL("../../fixtures/plugins/memory-store/index.ts", import.meta.url)) };
-const TOOL_READ = { id: "tool-read", source: { kind: "file" as const, path: join(ROOT, "plugins/tools/tool-read/index.ts") } };
+const MEMORY_STORE: PluginSource = {
+  kind: "file",
+  path: fileURLToPath(new URL("../../fixtures/plugins/memory-store/index.ts", import.meta.url)),
+};
+const TOOL_READ = {
+  id: "tool-read",
+  source: { kind: "file" as const, path: join(ROOT, "plugins/tools/tool-read/index.ts") },
+};
 
 const harnesses: SessionHarness[] = [];
 afterEach(async () => {
@@ -50,7 +56,13 @@ function folders(): { cwd: string; agentDir: string } {
   return { cwd, agentDir: mkdtempSync(join(tmpdir(), "pi-swap-store-agent-")) };
 }
 
-async function boot(options: { store?: PluginSource; faux: FauxOptions; settings?: Settings; cwd?: string; agentDir?: string }): Promise<SessionHarness> {
+async function boot(options: {
+  store?: PluginSource;
+  faux: FauxOptions;
+  settings?: Settings;
+  cwd?: string;
+  agentDir?: string;
+}): Promise<SessionHarness> {
   const h = await bootSession({
     cwd: options.cwd,
     agentDir: options.agentDir,
@@ -67,13 +79,16 @@ async function boot(options: { store?: PluginSource; faux: FauxOptions; settings
 function transcript(messages: AgentMessage[]): string[] {
   return messages.map((m) => {
     const content = (m as { content?: unknown }).content;
-    const blocks = typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
+    const blocks =
+      typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
     return `${m.role}: ${blocks.map((b: any) => (b.type === "text" ? b.text : b.type === "toolCall" ? `${b.name}(${JSON.stringify(b.arguments)})` : b.type)).join(" | ")}`;
   });
 }
 
 /** The same prompt on any store: the model reads notes.txt with tool-read, then answers. */
-async function readTheNotes(store: PluginSource | undefined): Promise<{ h: SessionHarness; cwd: string; agentDir: string }> {
+async function readTheNotes(
+  store: PluginSource | undefined,
+): Promise<{ h: SessionHarness; cwd: string; agentDir: string }> {
   const { cwd, agentDir } = folders();
   const h = await boot({
     store,
@@ -93,7 +108,10 @@ describe("a distribution with an in-memory session store", () => {
   it("runs the same end-to-end prompt with a tool round trip as the default store, and writes nothing", async () => {
     const memory = await readTheNotes(MEMORY_STORE);
     const h = memory.h;
-    expect(h.kernel.describe().plugins.find((p) => p.id === "session-jsonl")).toMatchObject({ name: "memory-store", status: "active" });
+    expect(h.kernel.describe().plugins.find((p) => p.id === "session-jsonl")).toMatchObject({
+      name: "memory-store",
+      status: "active",
+    });
 
     const messages = h.session.call("messages");
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
@@ -104,7 +122,14 @@ describe("a distribution with an in-memory session store", () => {
 
     // Every message was persisted at message_end as a pi-shaped entry in one chain under the model settings.
     const entries = h.session.call("entries");
-    expect(entries.map((e) => (e.type === "message" ? e.message.role : e.type))).toEqual(["model_change", "thinking_level_change", "user", "assistant", "toolResult", "assistant"]);
+    expect(entries.map((e) => (e.type === "message" ? e.message.role : e.type))).toEqual([
+      "model_change",
+      "thinking_level_change",
+      "user",
+      "assistant",
+      "toolResult",
+      "assistant",
+    ]);
     entries.forEach((entry, i) => {
       expect(entry.id).toMatch(/^[0-9a-f]{8}$/);
       expect(entry.parentId).toBe(i === 0 ? null : entries[i - 1]!.id);
@@ -112,7 +137,13 @@ describe("a distribution with an in-memory session store", () => {
     const state = h.session.call("state");
     expect(state.sessionFile).toBeUndefined();
     expect(state.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(h.session.call("stats")).toMatchObject({ userMessages: 1, assistantMessages: 2, toolCalls: 1, toolResults: 1, totalMessages: 4 });
+    expect(h.session.call("stats")).toMatchObject({
+      userMessages: 1,
+      assistantMessages: 2,
+      toolCalls: 1,
+      toolResults: 1,
+      totalMessages: 4,
+    });
 
     // Nothing on disk: the agent folder stays empty and the project holds only what the test put there.
     expect(filesUnder(memory.agentDir)).toEqual([]);
@@ -120,9 +151,13 @@ describe("a distribution with an in-memory session store", () => {
 
     // The default store, given the same prompt, ends with the same conversation (and a session file).
     const jsonl = await readTheNotes(undefined);
-    expect(jsonl.h.kernel.describe().plugins.find((p) => p.id === "session-jsonl")).toMatchObject({ name: "session-jsonl" });
+    expect(jsonl.h.kernel.describe().plugins.find((p) => p.id === "session-jsonl")).toMatchObject({
+      name: "session-jsonl",
+    });
     expect(transcript(messages)).toEqual(transcript(jsonl.h.session.call("messages")));
-    expect(transcript(h.faux.requests[1]!.context.messages as AgentMessage[])).toEqual(transcript(jsonl.h.faux.requests[1]!.context.messages as AgentMessage[]));
+    expect(transcript(h.faux.requests[1]!.context.messages as AgentMessage[])).toEqual(
+      transcript(jsonl.h.faux.requests[1]!.context.messages as AgentMessage[]),
+    );
     expect(jsonl.h.session.call("entries").map((e) => e.type)).toEqual(entries.map((e) => e.type));
     expect(jsonl.h.session.call("state").sessionFile).toMatch(/\.jsonl$/);
     expect(filesUnder(jsonl.agentDir)).not.toEqual([]);
@@ -130,7 +165,12 @@ describe("a distribution with an in-memory session store", () => {
 
   it("moves in the tree, names the session and forks into another in-memory session", async () => {
     const { cwd, agentDir } = folders();
-    const h = await boot({ store: MEMORY_STORE, cwd, agentDir, faux: { responses: [{ content: "a1" }, { content: "a2" }, { content: "a3" }] } });
+    const h = await boot({
+      store: MEMORY_STORE,
+      cwd,
+      agentDir,
+      faux: { responses: [{ content: "a1" }, { content: "a2" }, { content: "a3" }] },
+    });
     await h.session.call("prompt", "q1");
     await h.session.call("prompt", "q2");
     const firstAnswer = h.session.call("entries").find((e) => e.type === "message" && e.message.role === "assistant")!;
@@ -139,11 +179,20 @@ describe("a distribution with an in-memory session store", () => {
     await h.session.call("navigateTree", firstAnswer.id);
     expect(transcript(h.session.call("messages"))).toEqual(["user: q1", "assistant: a1"]);
     await h.session.call("prompt", "q3");
-    expect(transcript(h.faux.requests[2]!.context.messages as AgentMessage[])).toEqual(["user: q1", "assistant: a1", "user: q3"]);
+    expect(transcript(h.faux.requests[2]!.context.messages as AgentMessage[])).toEqual([
+      "user: q1",
+      "assistant: a1",
+      "user: q3",
+    ]);
     const tree = h.session.call("tree");
     expect(countNodes(tree)).toBe(h.session.call("entries").length);
-    const findNode = (nodes: TreeNode[], id: string): TreeNode | undefined => nodes.map((n) => (n.entry.id === id ? n : findNode(n.children, id))).find(Boolean);
-    expect(findNode(tree, firstAnswer.id)!.children.map((c) => transcript([(c.entry as Extract<SessionEntry, { type: "message" }>).message])[0])).toEqual(["user: q2", "user: q3"]);
+    const findNode = (nodes: TreeNode[], id: string): TreeNode | undefined =>
+      nodes.map((n) => (n.entry.id === id ? n : findNode(n.children, id))).find(Boolean);
+    expect(
+      findNode(tree, firstAnswer.id)!.children.map(
+        (c) => transcript([(c.entry as Extract<SessionEntry, { type: "message" }>).message])[0],
+      ),
+    ).toEqual(["user: q2", "user: q3"]);
 
     await h.session.call("setSessionName", "swap test");
     expect(h.session.call("state").sessionName).toBe("swap test");
@@ -168,7 +217,14 @@ describe("a distribution with an in-memory session store", () => {
       cwd,
       agentDir,
       settings: { compaction: { keepRecentTokens: 100 } },
-      faux: { responses: [{ content: big("a1") }, { content: big("a2") }, { content: "## Goal\nmanual summary" }, { content: "## Goal\nturn prefix" }] },
+      faux: {
+        responses: [
+          { content: big("a1") },
+          { content: big("a2") },
+          { content: "## Goal\nmanual summary" },
+          { content: "## Goal\nturn prefix" },
+        ],
+      },
     });
     await h.session.call("prompt", big("u1"));
     await h.session.call("prompt", big("u2"));
@@ -176,7 +232,10 @@ describe("a distribution with an in-memory session store", () => {
     expect(result?.summary).toContain("manual summary");
 
     const compaction = h.session.call("entries").find((e) => e.type === "compaction")!;
-    expect(compaction).toMatchObject({ firstKeptEntryId: result!.firstKeptEntryId, tokensBefore: result!.tokensBefore });
+    expect(compaction).toMatchObject({
+      firstKeptEntryId: result!.firstKeptEntryId,
+      tokensBefore: result!.tokensBefore,
+    });
     const kept = h.session.call("entries").find((e) => e.id === result!.firstKeptEntryId)!;
     expect(kept.type === "message" && kept.message.role).not.toBe("toolResult");
     const context = h.session.call("messages");
@@ -190,7 +249,12 @@ describe("a distribution with an in-memory session store", () => {
 
   it("keeps its sessions across a reload of the store mid-session: nothing lost, nothing duplicated", async () => {
     const { cwd, agentDir } = folders();
-    const h = await boot({ store: MEMORY_STORE, cwd, agentDir, faux: { responses: [{ content: "a1" }, { content: "a2" }] } });
+    const h = await boot({
+      store: MEMORY_STORE,
+      cwd,
+      agentDir,
+      faux: { responses: [{ content: "a1" }, { content: "a2" }] },
+    });
     await h.session.call("prompt", "q1");
     const before = h.session.call("entries");
     // Re-loading from its source file makes a new generation, which takes the sessions over through state.

@@ -21,11 +21,30 @@ describe("tool sources", () => {
       provides: [ToolSourceContract],
       setup: (ctx) =>
         ctx.provide(ToolSourceContract, {
-          listTools: async (cwd) => (listed.push(cwd), [{ name: "mcp__demo__add", description: "adds", parameters: Type.Object({ a: Type.Number(), b: Type.Number() }) }]),
-          executeTool: async (name, _id, params) => ({ content: [{ type: "text", text: `${name}=${(params as { a: number; b: number }).a + (params as { a: number; b: number }).b}` }] }),
+          listTools: async (cwd) => (
+            listed.push(cwd),
+            [
+              {
+                name: "mcp__demo__add",
+                description: "adds",
+                parameters: Type.Object({ a: Type.Number(), b: Type.Number() }),
+              },
+            ]
+          ),
+          executeTool: async (name, _id, params) => ({
+            content: [
+              {
+                type: "text",
+                text: `${name}=${(params as { a: number; b: number }).a + (params as { a: number; b: number }).b}`,
+              },
+            ],
+          }),
         }),
     });
-    const h = (harness = await bootSession({ faux: { responses: [{ content: [fauxToolCall("mcp__demo__add", { a: 2, b: 3 }, "d1")] }, { content: "5" }] }, extra: [source] }));
+    const h = (harness = await bootSession({
+      faux: { responses: [{ content: [fauxToolCall("mcp__demo__add", { a: 2, b: 3 }, "d1")] }, { content: "5" }] },
+      extra: [source],
+    }));
     await h.session.call("prompt", "add");
     expect(h.faux.requests[0]!.context.tools!.map((t) => t.name)).toContain("mcp__demo__add");
     const result = h.session.call("messages").find((m): m is ToolResultMessage => m.role === "toolResult")!;

@@ -11,7 +11,17 @@ import { AuthContract, type AuthStore } from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
 import authPlugin from "../../../plugins/ai/auth/index.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
-import { bootProviders, claudeModel, deepseekModel, drain, geminiModel, gptModel, NO_RETRY, type Providers, type WireApi } from "./harness.js";
+import {
+  bootProviders,
+  claudeModel,
+  deepseekModel,
+  drain,
+  geminiModel,
+  gptModel,
+  NO_RETRY,
+  type Providers,
+  type WireApi,
+} from "./harness.js";
 
 /** Every variable a key could come from for the providers below; the machine running the tests may set some. */
 const KEY_VARIABLES = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "DEEPSEEK_API_KEY"];
@@ -27,7 +37,9 @@ beforeAll(async () => {
   for (const name of KEY_VARIABLES) delete process.env[name];
   agentDir = mkdtempSync(join(tmpdir(), "pi-bad-input-"));
   authKernel = new Kernel();
-  const boot = await authKernel.boot([{ id: "auth", source: { kind: "inline", label: "auth", definition: authPlugin }, config: { agentDir } }]);
+  const boot = await authKernel.boot([
+    { id: "auth", source: { kind: "inline", label: "auth", definition: authPlugin }, config: { agentDir } },
+  ]);
   expect(boot.errors).toEqual([]);
   auth = authKernel.use(AuthContract);
   providers = await bootProviders();
@@ -67,7 +79,9 @@ describe("no API key", () => {
   for (const [api, model] of models) {
     it(`${api}: a stream without a key is one error event naming the provider, and no request`, async () => {
       const target = model(server.url);
-      const stream = providers.handle(api).call("stream", target, { messages: [{ role: "user", content: "hi", timestamp: 1 }] }, { retry: NO_RETRY });
+      const stream = providers
+        .handle(api)
+        .call("stream", target, { messages: [{ role: "user", content: "hi", timestamp: 1 }] }, { retry: NO_RETRY });
       const turn = await drain(stream);
       expect(turn.types).toEqual(["error"]);
       expect(turn.message.stopReason).toBe("error");

@@ -12,7 +12,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { AiProviderContract, type AiProvider, type AssistantMessageEvent, type Context } from "../../../contracts/ai/index.js";
+import {
+  AiProviderContract,
+  type AiProvider,
+  type AssistantMessageEvent,
+  type Context,
+} from "../../../contracts/ai/index.js";
 import * as hostApi from "../../../hosts/api.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
@@ -48,8 +53,18 @@ export default definePlugin({
 `;
 }
 
-const OLD_ANSWER = claudeStream("msg_01ReloadOldGeneration00001", [{ type: "text", deltas: ["Answer from ", "the code that ", "was running ", "when the stream began."] }], "end_turn", { input: 20, output: 12 });
-const NEW_ANSWER = claudeStream("msg_01ReloadNewGeneration00001", [{ type: "text", deltas: ["Answer from ", "the edited code."] }], "end_turn", { input: 20, output: 6 });
+const OLD_ANSWER = claudeStream(
+  "msg_01ReloadOldGeneration00001",
+  [{ type: "text", deltas: ["Answer from ", "the code that ", "was running ", "when the stream began."] }],
+  "end_turn",
+  { input: 20, output: 12 },
+);
+const NEW_ANSWER = claudeStream(
+  "msg_01ReloadNewGeneration00001",
+  [{ type: "text", deltas: ["Answer from ", "the edited code."] }],
+  "end_turn",
+  { input: 20, output: 6 },
+);
 const CONTEXT: Context = { messages: [{ role: "user", content: "Which code answers?", timestamp: 1 }] };
 const OPTIONS = { apiKey: "test-key", retry: NO_RETRY };
 
@@ -75,17 +90,23 @@ afterEach(async () => {
 });
 
 function anthropicHandle(): Handle<AiProvider> {
-  const handle = kernel.useAll(AiProviderContract).list().find((h) => h.peek()?.api === "anthropic-messages");
+  const handle = kernel
+    .useAll(AiProviderContract)
+    .list()
+    .find((h) => h.peek()?.api === "anthropic-messages");
   if (handle === undefined) throw new Error("the plugin under edit provides no anthropic-messages slot");
   return handle;
 }
 
-const textOf = (events: AssistantMessageEvent[]): string => events.map((e) => (e.type === "text_delta" ? e.delta : "")).join("");
+const textOf = (events: AssistantMessageEvent[]): string =>
+  events.map((e) => (e.type === "text_delta" ? e.delta : "")).join("");
 
 describe("a provider plugin reloaded while a stream is in flight", () => {
   it("the stream finishes on the old generation; the next request uses the new one; the old one retires after the lease", async () => {
     const timeline: string[] = [];
-    kernel.on("kernel:commit", (e: { generation: number; previous: number }) => timeline.push(`commit ${e.generation} (previous ${e.previous})`));
+    kernel.on("kernel:commit", (e: { generation: number; previous: number }) =>
+      timeline.push(`commit ${e.generation} (previous ${e.previous})`),
+    );
     kernel.on("kernel:retired", (e: { generation: number }) => timeline.push(`retired ${e.generation}`));
     server.enqueue({ sse: OLD_ANSWER }, { sse: NEW_ANSWER });
     const handle = anthropicHandle();
@@ -112,7 +133,10 @@ describe("a provider plugin reloaded while a stream is in flight", () => {
 
     // A request made now goes to generation 2, while generation 1's stream is still open.
     const next = await drain(handle.call("stream", claudeModel(server.url), CONTEXT, OPTIONS));
-    expect(next.message).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "Answer from the edited code." }] });
+    expect(next.message).toMatchObject({
+      stopReason: "stop",
+      content: [{ type: "text", text: "Answer from the edited code." }],
+    });
     expect(timeline).toEqual(["commit 2 (previous 1)"]);
 
     // The held stream resumes and finishes normally, on the code it started with.

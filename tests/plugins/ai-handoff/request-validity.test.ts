@@ -11,8 +11,20 @@ const clone = <T>(value: T): T => structuredClone(value);
 const anthropicBody: Json = {
   messages: [
     { role: "user", content: "hi" },
-    { role: "assistant", content: [{ type: "thinking", thinking: "t", signature: "s" }, { type: "tool_use", id: "toolu_1", name: "read", input: {} }] },
-    { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "ok" }] }, { type: "text", text: "go on" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "t", signature: "s" },
+        { type: "tool_use", id: "toolu_1", name: "read", input: {} },
+      ],
+    },
+    {
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "ok" }] },
+        { type: "text", text: "go on" },
+      ],
+    },
   ],
 };
 
@@ -29,7 +41,11 @@ const completionsBody: Json = {
   messages: [
     { role: "system", content: "be brief" },
     { role: "user", content: [{ type: "text", text: "hi" }] },
-    { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: "{}" } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: "{}" } }],
+    },
     { role: "tool", tool_call_id: "call_1", content: "ok" },
   ],
 };
@@ -60,7 +76,9 @@ describe("request validity checks", () => {
     expect(anthropicProblems(badId).join("\n")).toContain("breaks ^[a-zA-Z0-9_-]{1,64}$");
     const unanswered = clone(anthropicBody);
     unanswered.messages[2] = { role: "user", content: "never mind" };
-    expect(anthropicProblems(unanswered)).toEqual(["messages[1]: tool_use toolu_1 has no tool_result in the next message"]);
+    expect(anthropicProblems(unanswered)).toEqual([
+      "messages[1]: tool_use toolu_1 has no tool_result in the next message",
+    ]);
     const resultLast = clone(anthropicBody);
     resultLast.messages[2].content.reverse();
     expect(anthropicProblems(resultLast)).toEqual(["messages[2]: tool_result blocks must come first"]);
@@ -72,7 +90,9 @@ describe("request validity checks", () => {
     expect(responsesProblems(noOutput)).toEqual(["input[2]: function_call call_1 has no function_call_output"]);
     const strayOutput = clone(responsesBody);
     strayOutput.input[3].call_id = "call_2";
-    expect(responsesProblems(strayOutput)).toContain("input[3]: output for call_2, which no earlier function_call made");
+    expect(responsesProblems(strayOutput)).toContain(
+      "input[3]: output for call_2, which no earlier function_call made",
+    );
     const badItem = clone(responsesBody);
     badItem.input[2].id = "toolu_1";
     expect(responsesProblems(badItem)).toEqual(['input[2]: function_call id "toolu_1" must start with fc_']);
@@ -88,7 +108,9 @@ describe("request validity checks", () => {
     expect(completionsProblems(longId, { textOnly: false }).join("\n")).toContain("breaks ^[a-zA-Z0-9_-]{1,40}$");
     const early = clone(completionsBody);
     early.messages.splice(3, 0, { role: "user", content: "wait" });
-    expect(completionsProblems(early, { textOnly: false })[0]).toBe("messages[3]: user message before the results of call_1");
+    expect(completionsProblems(early, { textOnly: false })[0]).toBe(
+      "messages[3]: user message before the results of call_1",
+    );
     const image = clone(completionsBody);
     image.messages[1].content.push({ type: "image_url", image_url: { url: "data:image/png;base64,AA" } });
     expect(completionsProblems(image, { textOnly: true })).toEqual(["messages[1]: image sent to a text-only model"]);
@@ -98,7 +120,9 @@ describe("request validity checks", () => {
   it("Gemini: responses that do not match the calls, a part with two kinds of data, a call left unanswered", () => {
     const mismatch = clone(geminiBody);
     mismatch.contents[2].parts[0].functionResponse.name = "bash";
-    expect(geminiProblems(mismatch)).toEqual(['contents[2]: function responses ["bash"] do not answer the calls ["read"] of the turn before']);
+    expect(geminiProblems(mismatch)).toEqual([
+      'contents[2]: function responses ["bash"] do not answer the calls ["read"] of the turn before',
+    ]);
     const twoKinds = clone(geminiBody);
     twoKinds.contents[0].parts[0].inlineData = { mimeType: "image/png", data: "AA" };
     expect(geminiProblems(twoKinds)).toEqual(["contents[0].parts[0]: 2 kinds of data (text, inlineData)"]);

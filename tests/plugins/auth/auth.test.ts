@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -7,7 +16,14 @@ import { Kernel, type Handle } from "../../../kernel/index.js";
 import authPlugin from "../../../plugins/ai/auth/index.js";
 import type { AuthStoreWithSources } from "../../../plugins/ai/auth/auth-store.js";
 
-const ENV_NAMES = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "GROQ_API_KEY", "MY_TEST_KEY_VAR"];
+const ENV_NAMES = [
+  "ANTHROPIC_API_KEY",
+  "OPENAI_API_KEY",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "GROQ_API_KEY",
+  "MY_TEST_KEY_VAR",
+];
 
 describe("auth plugin", () => {
   let agentDir: string;
@@ -18,13 +34,21 @@ describe("auth plugin", () => {
   async function bootAuth(config: Record<string, unknown> = {}): Promise<Handle<AuthStore>> {
     const kernel = new Kernel();
     kernels.push(kernel);
-    const boot = await kernel.boot([{ id: "auth", source: { kind: "inline", label: "auth", definition: authPlugin }, config: { agentDir, ...config } }]);
+    const boot = await kernel.boot([
+      {
+        id: "auth",
+        source: { kind: "inline", label: "auth", definition: authPlugin },
+        config: { agentDir, ...config },
+      },
+    ]);
     expect(boot.configErrors).toEqual([]);
     expect(boot.errors).toEqual([]);
     return kernel.use(AuthContract);
   }
-  const source = async (auth: Handle<AuthStore>, provider: string): Promise<string> => (await (auth.peek() as AuthStoreWithSources).keySource(provider)).label;
-  const writeAuth = (data: unknown): void => writeFileSync(join(agentDir, "auth.json"), typeof data === "string" ? data : JSON.stringify(data));
+  const source = async (auth: Handle<AuthStore>, provider: string): Promise<string> =>
+    (await (auth.peek() as AuthStoreWithSources).keySource(provider)).label;
+  const writeAuth = (data: unknown): void =>
+    writeFileSync(join(agentDir, "auth.json"), typeof data === "string" ? data : JSON.stringify(data));
   const writeModels = (data: unknown): void => writeFileSync(join(agentDir, "models.json"), JSON.stringify(data));
 
   beforeEach(() => {
@@ -42,7 +66,12 @@ describe("auth plugin", () => {
   });
 
   it("follows pi's precedence: --api-key > auth.json > environment > models.json", async () => {
-    writeModels({ providers: { anthropic: { apiKey: "from-models" }, local: { apiKey: "local-literal", baseUrl: "http://x", api: "openai-completions", models: [{ id: "m" }] } } });
+    writeModels({
+      providers: {
+        anthropic: { apiKey: "from-models" },
+        local: { apiKey: "local-literal", baseUrl: "http://x", api: "openai-completions", models: [{ id: "m" }] },
+      },
+    });
     const plain = await bootAuth();
     expect(await plain.call("apiKey", "anthropic")).toBe("from-models");
     expect(await source(plain, "anthropic")).toBe("models.json");
@@ -88,7 +117,16 @@ describe("auth plugin", () => {
       openai: { type: "api_key", key: `!echo run >> ${counter}; printf '  sk-from-command \\n'` },
       groq: { type: "api_key", key: "gsk-literal" },
     });
-    writeModels({ providers: { local: { apiKey: "!echo local-from-command", baseUrl: "http://x", api: "openai-completions", models: [{ id: "m" }] } } });
+    writeModels({
+      providers: {
+        local: {
+          apiKey: "!echo local-from-command",
+          baseUrl: "http://x",
+          api: "openai-completions",
+          models: [{ id: "m" }],
+        },
+      },
+    });
     const auth = await bootAuth();
     expect(await auth.call("apiKey", "anthropic")).toBe("via-variable");
     expect(await source(auth, "openai")).toBe("auth.json");
@@ -101,22 +139,35 @@ describe("auth plugin", () => {
   });
 
   it("a failing !command is one clear line naming the provider, the file and the command", async () => {
-    writeAuth({ anthropic: { type: "api_key", key: "!echo 'vault is locked' >&2; exit 4" }, openai: { type: "api_key", key: "!true" } });
+    writeAuth({
+      anthropic: { type: "api_key", key: "!echo 'vault is locked' >&2; exit 4" },
+      openai: { type: "api_key", key: "!true" },
+    });
     const auth = await bootAuth();
     const file = join(agentDir, "auth.json");
-    await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(`the command for the key for "anthropic" in ${file} failed (exit code 4: vault is locked): !echo 'vault is locked' >&2; exit 4`);
-    await expect(auth.call("apiKey", "openai")).rejects.toThrow(`the command for the key for "openai" in ${file} failed (it printed nothing): !true`);
+    await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(
+      `the command for the key for "anthropic" in ${file} failed (exit code 4: vault is locked): !echo 'vault is locked' >&2; exit 4`,
+    );
+    await expect(auth.call("apiKey", "openai")).rejects.toThrow(
+      `the command for the key for "openai" in ${file} failed (it printed nothing): !true`,
+    );
   });
 
   it("a malformed auth.json is one line naming the file and the entry; setup never reads it", async () => {
     writeAuth("{ anthropic: ");
     const auth = await bootAuth();
     const file = join(agentDir, "auth.json");
-    await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not valid JSON`));
+    await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not valid JSON`),
+    );
     writeAuth({ anthropic: { type: "api_key", key: 42 } });
-    await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(`${file}: anthropic.key: must be a non-empty string`);
+    await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(
+      `${file}: anthropic.key: must be a non-empty string`,
+    );
     writeAuth({ anthropic: "sk" });
-    await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(`${file}: anthropic: must be an object with a "type"`);
+    await expect(auth.call("apiKey", "anthropic")).rejects.toThrow(
+      `${file}: anthropic: must be an object with a "type"`,
+    );
   });
 
   it("auth.json that is a folder is one line naming its path, for apiKey and keySource", async () => {
@@ -131,7 +182,9 @@ describe("auth plugin", () => {
     const file = join(agentDir, "models.json");
     mkdirSync(file);
     const auth = await bootAuth();
-    await expect(auth.call("apiKey", "local")).rejects.toThrow(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: cannot be read \\(EISDIR`));
+    await expect(auth.call("apiKey", "local")).rejects.toThrow(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: cannot be read \\(EISDIR`),
+    );
   });
 
   it("setApiKey writes auth.json atomically with mode 0600, keeping other entries", async () => {
@@ -163,13 +216,17 @@ describe("auth plugin", () => {
     writeAuth("{ broken");
     await expect(auth.call("setApiKey", "anthropic", "sk")).rejects.toThrow("not valid JSON");
     expect(readFileSync(join(agentDir, "auth.json"), "utf8")).toBe("{ broken");
-    await expect(auth.call("setApiKey", "anthropic", " ")).rejects.toThrow(`setApiKey: the key for "anthropic" is empty`);
+    await expect(auth.call("setApiKey", "anthropic", " ")).rejects.toThrow(
+      `setApiKey: the key for "anthropic" is empty`,
+    );
   });
 
   it("missingKeyMessage is one line naming the environment variable and auth.json", async () => {
     const auth = await bootAuth();
     const file = join(agentDir, "auth.json");
-    expect(auth.call("missingKeyMessage", "anthropic")).toBe(`no API key for "anthropic": set ANTHROPIC_API_KEY, add {"anthropic": {"type": "api_key", "key": "..."}} to ${file}, or pass --api-key`);
+    expect(auth.call("missingKeyMessage", "anthropic")).toBe(
+      `no API key for "anthropic": set ANTHROPIC_API_KEY, add {"anthropic": {"type": "api_key", "key": "..."}} to ${file}, or pass --api-key`,
+    );
     expect(auth.call("missingKeyMessage", "google")).toContain("set GEMINI_API_KEY or GOOGLE_API_KEY");
     const custom = auth.call("missingKeyMessage", "my-proxy");
     expect(custom).toContain(`set "apiKey" for it in ${join(agentDir, "models.json")}`);

@@ -27,7 +27,9 @@ describe("codemode and the session's active tool set", () => {
       faux: { responses: [{ content: [fauxToolCall("codemode", { code }, "cm1")] }, { content: "done" }] } as never,
       tools: [testTool("read", async () => "read ok"), testTool("bash", async () => ((bashRan = true), "pwned"))],
       config: { tools: ["codemode", "read"] },
-      entries: [{ id: "codemode", source: { kind: "inline", label: "codemode", definition: codemodePlugin }, config: {} }],
+      entries: [
+        { id: "codemode", source: { kind: "inline", label: "codemode", definition: codemodePlugin }, config: {} },
+      ],
     }));
     await h.session.call("prompt", "try bash");
 

@@ -60,7 +60,8 @@ describe("codemode in a session", () => {
       entries: [codemodeEntry()],
     }));
     mkdirSync(join(h.cwd, "notes"));
-    for (let i = 0; i < 100; i++) writeFileSync(join(h.cwd, "notes", `note-${i}.txt`), `${"word ".repeat(i + 1).trim()}\n`);
+    for (let i = 0; i < 100; i++)
+      writeFileSync(join(h.cwd, "notes", `note-${i}.txt`), `${"word ".repeat(i + 1).trim()}\n`);
 
     let nestedStarts = 0;
     h.kernel.on(SESSION_EVENT, (e: SessionEvent) => {
@@ -70,14 +71,29 @@ describe("codemode in a session", () => {
 
     const [only, ...rest] = results(h);
     expect(rest).toEqual([]);
-    expect(only).toMatchObject({ toolCallId: "cm1", toolName: "codemode", isError: false, details: { toolCalls: 100, failedToolCalls: 0 } });
-    expect(text(only!)).toBe('read 100 files\n\nReturn value:\n{\n  "words": 5050,\n  "longest": {\n    "file": "notes/note-99.txt",\n    "words": 100\n  }\n}');
+    expect(only).toMatchObject({
+      toolCallId: "cm1",
+      toolName: "codemode",
+      isError: false,
+      details: { toolCalls: 100, failedToolCalls: 0 },
+    });
+    expect(text(only!)).toBe(
+      'read 100 files\n\nReturn value:\n{\n  "words": 5050,\n  "longest": {\n    "file": "notes/note-99.txt",\n    "words": 100\n  }\n}',
+    );
     // The transcript: user, assistant (one tool call), one tool result, assistant.
     expect(h.session.call("messages").map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
-    const calls = h.session.call("messages").flatMap((m) => (m.role === "assistant" ? (m as AssistantMessage).content.filter((b) => b.type === "toolCall") : []));
+    const calls = h.session
+      .call("messages")
+      .flatMap((m) =>
+        m.role === "assistant" ? (m as AssistantMessage).content.filter((b) => b.type === "toolCall") : [],
+      );
     expect(calls).toHaveLength(1);
     expect(h.session.call("stats")).toMatchObject({ toolCalls: 1, toolResults: 1 });
-    expect(h.session.call("entries").filter((e) => e.type === "message" && (e as { message: { role: string } }).message.role === "toolResult")).toHaveLength(1);
+    expect(
+      h.session
+        .call("entries")
+        .filter((e) => e.type === "message" && (e as { message: { role: string } }).message.role === "toolResult"),
+    ).toHaveLength(1);
     // Only the codemode call itself was a tool execution of the loop.
     expect(nestedStarts).toBe(1);
   });
@@ -93,8 +109,12 @@ describe("codemode in a session", () => {
     expect(tool.parameters).toMatchObject({ type: "object", required: ["code"] });
     const description = tool.description;
     expect(description).toContain("declare const tools: {");
-    expect(description).toMatch(/ {2}read\(args: \{\n {4}\/\*\* Path to the file to read \(relative or absolute\) \*\/\n {4}path: string;/);
-    expect(description).toMatch(/ {2}mcp__everything__get_sum\(args: \{\n {4}\/\*\* First number \*\/\n {4}a: number;\n {4}\/\*\* Second number \*\/\n {4}b: number;\n {2}\}\): Promise<string>;/);
+    expect(description).toMatch(
+      / {2}read\(args: \{\n {4}\/\*\* Path to the file to read \(relative or absolute\) \*\/\n {4}path: string;/,
+    );
+    expect(description).toMatch(
+      / {2}mcp__everything__get_sum\(args: \{\n {4}\/\*\* First number \*\/\n {4}a: number;\n {4}\/\*\* Second number \*\/\n {4}b: number;\n {2}\}\): Promise<string>;/,
+    );
     expect(description).toContain('/** (tool "mcp__everything__get-sum") ');
     expect(description).not.toMatch(/^\s+codemode\(/m);
     const [result] = results(h);
@@ -114,7 +134,9 @@ describe("codemode in a session", () => {
     await h.session.call("prompt", "go");
     const [result] = results(h);
     expect(result!.isError).toBe(false);
-    expect(text(result!)).toBe('caught: Invalid arguments for "read": /path: Expected required property; /path: Expected string');
+    expect(text(result!)).toBe(
+      'caught: Invalid arguments for "read": /path: Expected required property; /path: Expected string',
+    );
   });
 
   it("nested calls go through beforeToolCall and afterToolCall in order; a block throws with its reason", async () => {
@@ -132,14 +154,27 @@ describe("codemode in a session", () => {
           },
           afterToolCall: async (call) => {
             seen.push(`after ${call.toolCall.name}`);
-            if (call.toolCall.name === "shout") return { content: [{ type: "text", text: `${(call.result.content[0] as { text: string }).text}!!` }] };
+            if (call.toolCall.name === "shout")
+              return { content: [{ type: "text", text: `${(call.result.content[0] as { text: string }).text}!!` }] };
             return undefined;
           },
         }),
     });
-    const shout = { name: "shout", description: "upper-cases", parameters: Type.Object({ text: Type.String() }), execute: async (_id: string, args: { text: string }) => ({ content: [{ type: "text" as const, text: args.text.toUpperCase() }] }) };
+    const shout = {
+      name: "shout",
+      description: "upper-cases",
+      parameters: Type.Object({ text: Type.String() }),
+      execute: async (_id: string, args: { text: string }) => ({
+        content: [{ type: "text" as const, text: args.text.toUpperCase() }],
+      }),
+    };
     let secretRan = false;
-    const secret = { name: "secret", description: "never runs", parameters: Type.Object({}), execute: async () => ((secretRan = true), { content: [{ type: "text" as const, text: "leaked" }] }) };
+    const secret = {
+      name: "secret",
+      description: "never runs",
+      parameters: Type.Object({}),
+      execute: async () => ((secretRan = true), { content: [{ type: "text" as const, text: "leaked" }] }),
+    };
     const h = (harness = await bootSession({
       faux: runsScript(`
         const loud = await tools.shout({ text: "hi" });
@@ -156,13 +191,20 @@ describe("codemode in a session", () => {
     expect(JSON.parse(text(result!))).toEqual({ loud: "HI!!", blocked: "the secret tool is off limits" });
     expect(secretRan).toBe(false);
     // The outer codemode call passes the hooks too, around the nested ones.
-    expect(seen.filter((s) => !s.startsWith("before codemode") && s !== "after codemode")).toEqual(['before shout {"text":"hi"}', "after shout", "before secret {}"]);
+    expect(seen.filter((s) => !s.startsWith("before codemode") && s !== "after codemode")).toEqual([
+      'before shout {"text":"hi"}',
+      "after shout",
+      "before secret {}",
+    ]);
     expect(seen[0]).toMatch(/^before codemode /);
     expect(seen.at(-1)).toBe("after codemode");
   });
 
   it("while(true){} is stopped at the time limit and reported as the call's error", async () => {
-    const h = (harness = await bootSession({ faux: runsScript("while (true) {}") as never, entries: [codemodeEntry({ timeLimitMs: 300 })] }));
+    const h = (harness = await bootSession({
+      faux: runsScript("while (true) {}") as never,
+      entries: [codemodeEntry({ timeLimitMs: 300 })],
+    }));
     await h.session.call("prompt", "spin");
     const [result] = results(h);
     expect(result!.isError).toBe(true);
@@ -171,13 +213,17 @@ describe("codemode in a session", () => {
 
   it("allocating past the memory limit fails inside the sandbox; console output before it is kept", async () => {
     const h = (harness = await bootSession({
-      faux: runsScript("console.log('starting');\nconst hog = [];\nfor (let i = 0; ; i++) hog.push({ i, text: 'item ' + i });") as never,
+      faux: runsScript(
+        "console.log('starting');\nconst hog = [];\nfor (let i = 0; ; i++) hog.push({ i, text: 'item ' + i });",
+      ) as never,
       entries: [codemodeEntry({ memoryLimitMb: 8 })],
     }));
     await h.session.call("prompt", "hog");
     const [result] = results(h);
     expect(result!.isError).toBe(true);
-    expect(text(result!)).toBe("starting\n\nError: InternalError: out of memory (the sandbox's memory limit is 8 MB) (line 3)");
+    expect(text(result!)).toBe(
+      "starting\n\nError: InternalError: out of memory (the sandbox's memory limit is 8 MB) (line 3)",
+    );
   });
 
   it("process, require, fetch, import() and setTimeout are absent in a session's script", async () => {
@@ -195,7 +241,10 @@ describe("codemode in a session", () => {
   });
 
   it("cuts the result at the output limit", async () => {
-    const h = (harness = await bootSession({ faux: runsScript("return 'x'.repeat(5000);") as never, entries: [codemodeEntry({ maxOutputBytes: 1024 })] }));
+    const h = (harness = await bootSession({
+      faux: runsScript("return 'x'.repeat(5000);") as never,
+      entries: [codemodeEntry({ maxOutputBytes: 1024 })],
+    }));
     await h.session.call("prompt", "big");
     const [result] = results(h);
     expect(text(result!)).toBe(`${"x".repeat(1024)}\n[output cut at 1 KB; print or return less]`);
@@ -203,7 +252,10 @@ describe("codemode in a session", () => {
   });
 
   it("an abort of the session stops a running script", async () => {
-    const h = (harness = await bootSession({ faux: runsScript("while (true) {}") as never, entries: [codemodeEntry({ timeLimitMs: 60_000 })] }));
+    const h = (harness = await bootSession({
+      faux: runsScript("while (true) {}") as never,
+      entries: [codemodeEntry({ timeLimitMs: 60_000 })],
+    }));
     const off = h.kernel.on(SESSION_EVENT, (e: SessionEvent) => {
       if (e.type === "tool_execution_start") void h.session.call("abort");
     });

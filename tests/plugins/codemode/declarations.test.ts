@@ -6,7 +6,10 @@ import { checkableSchema } from "../../../plugins/integrations/mcp/json-schema.j
 
 /** TypeScript's own verdict on the generated text: syntax errors, if any. */
 function syntaxErrors(source: string): string[] {
-  const out = ts.transpileModule(source, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022 } });
+  const out = ts.transpileModule(source, {
+    reportDiagnostics: true,
+    compilerOptions: { target: ts.ScriptTarget.ES2022 },
+  });
   return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
 
@@ -17,7 +20,11 @@ describe("TypeScript declarations of tools", () => {
         ident: "read",
         name: "read",
         description: "Read a file.",
-        parameters: Type.Object({ path: Type.String({ description: "The file" }), offset: Type.Optional(Type.Integer({ minimum: 1 })), mode: Type.Optional(Type.Union([Type.Literal("text"), Type.Literal("bytes")])) }),
+        parameters: Type.Object({
+          path: Type.String({ description: "The file" }),
+          offset: Type.Optional(Type.Integer({ minimum: 1 })),
+          mode: Type.Optional(Type.Union([Type.Literal("text"), Type.Literal("bytes")])),
+        }),
       },
       { ident: "ping", name: "ping", description: "Line one.\nLine two.", parameters: Type.Object({}) },
     ]);
@@ -47,7 +54,14 @@ describe("TypeScript declarations of tools", () => {
     const schema = checkableSchema({
       type: "object",
       properties: {
-        edits: { type: "array", items: { type: "object", properties: { oldText: { type: "string" }, newText: { type: "string" } }, required: ["oldText", "newText"] } },
+        edits: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { oldText: { type: "string" }, newText: { type: "string" } },
+            required: ["oldText", "newText"],
+          },
+        },
         sortBy: { type: "string", enum: ["name", "size"], default: "name" },
         limit: { type: ["integer", "null"] },
         labels: { type: "object", additionalProperties: { type: "string" } },
@@ -58,7 +72,9 @@ describe("TypeScript declarations of tools", () => {
       required: ["edits"],
       $defs: { point: { type: "object", properties: { x: { type: "number" } } } },
     });
-    const text = toolDeclarations([{ ident: "edit_file", name: "edit-file", description: "Edits */ safely", parameters: schema }]);
+    const text = toolDeclarations([
+      { ident: "edit_file", name: "edit-file", description: "Edits */ safely", parameters: schema },
+    ]);
     expect(text).toContain('/** (tool "edit-file") Edits * / safely */');
     expect(text).toContain("edits: Array<{\n      oldText: string;\n      newText: string;\n    }>;");
     expect(text).toContain('/** (default: "name") */\n    sortBy?: "name" | "size";');
@@ -76,6 +92,11 @@ describe("TypeScript declarations of tools", () => {
     expect(text).toContain("children?: unknown[];");
     expect(syntaxErrors(text)).toEqual([]);
     const taken = new Set<string>();
-    expect(["get-sum", "get_sum", "2fa", "ok"].map((n) => identifierFor(n, taken))).toEqual(["get_sum", "get_sum_2", "_2fa", "ok"]);
+    expect(["get-sum", "get_sum", "2fa", "ok"].map((n) => identifierFor(n, taken))).toEqual([
+      "get_sum",
+      "get_sum_2",
+      "_2fa",
+      "ok",
+    ]);
   });
 });

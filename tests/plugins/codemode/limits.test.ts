@@ -5,17 +5,36 @@
  * concurrency and argument size.
  */
 import { describe, expect, it } from "vitest";
-import { runSandboxed, type SandboxFunction, type SandboxLimits } from "../../../plugins/integrations/codemode/sandbox.js";
+import {
+  runSandboxed,
+  type SandboxFunction,
+  type SandboxLimits,
+} from "../../../plugins/integrations/codemode/sandbox.js";
 
 const MB = 1024 * 1024;
-const LIMITS: SandboxLimits = { timeLimitMs: 30_000, memoryLimitBytes: 64 * MB, maxOutputBytes: 4_096, maxStackBytes: 256 * 1024, maxToolCalls: 1_000, maxConcurrentToolCalls: 16, maxArgumentBytes: MB };
+const LIMITS: SandboxLimits = {
+  timeLimitMs: 30_000,
+  memoryLimitBytes: 64 * MB,
+  maxOutputBytes: 4_096,
+  maxStackBytes: 256 * 1024,
+  maxToolCalls: 1_000,
+  maxConcurrentToolCalls: 16,
+  maxArgumentBytes: MB,
+};
 
-function run(code: string, functions: Record<string, SandboxFunction> = {}, limits: Partial<SandboxLimits> = {}, signal?: AbortSignal) {
+function run(
+  code: string,
+  functions: Record<string, SandboxFunction> = {},
+  limits: Partial<SandboxLimits> = {},
+  signal?: AbortSignal,
+) {
   return runSandboxed(code, functions, { ...LIMITS, ...limits }, signal);
 }
 
 /** Runs `work` while sampling this process's RSS (the worker's memory is part of it) and the event loop's liveness. */
-async function watched<T>(work: () => Promise<T>): Promise<{ value: T; rssGrowth: number; ticks: number; elapsedMs: number }> {
+async function watched<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; rssGrowth: number; ticks: number; elapsedMs: number }> {
   const before = process.memoryUsage.rss();
   let peak = before;
   let ticks = 0;
@@ -36,7 +55,9 @@ async function watched<T>(work: () => Promise<T>): Promise<{ value: T; rssGrowth
 describe("codemode sandbox limits", () => {
   it("a script allocating ArrayBuffers in a loop is stopped with peak RSS under the limit + 64 MB", async () => {
     // QuickJS's own allocator limit let this reach 2 GB of WebAssembly memory.
-    const { value, rssGrowth } = await watched(() => run("console.log('hogging');\nconst hog = [];\nfor (;;) hog.push(new ArrayBuffer(1 << 20));"));
+    const { value, rssGrowth } = await watched(() =>
+      run("console.log('hogging');\nconst hog = [];\nfor (;;) hog.push(new ArrayBuffer(1 << 20));"),
+    );
     console.log(`ArrayBuffer hog: peak RSS growth ${(rssGrowth / MB).toFixed(1)} MB (limit 64 MB)`);
     expect(value.output).toBe("hogging");
     expect(value.error).toMatch(/^InternalError: out of memory \(the sandbox's memory limit is 64 MB\)/);
@@ -44,7 +65,9 @@ describe("codemode sandbox limits", () => {
   }, 60_000);
 
   it("a script allocating small objects in a loop is stopped with peak RSS under the limit + 64 MB", async () => {
-    const { value, rssGrowth } = await watched(() => run("const hog = [];\nfor (let i = 0; ; i++) hog.push({ i, text: 'item ' + i, more: 'y'.repeat(100) + i });"));
+    const { value, rssGrowth } = await watched(() =>
+      run("const hog = [];\nfor (let i = 0; ; i++) hog.push({ i, text: 'item ' + i, more: 'y'.repeat(100) + i });"),
+    );
     console.log(`object hog: peak RSS growth ${(rssGrowth / MB).toFixed(1)} MB (limit 64 MB)`);
     expect(value.error).toMatch(/out of memory/);
     expect(rssGrowth).toBeLessThan(128 * MB);
@@ -58,7 +81,9 @@ describe("codemode sandbox limits", () => {
   it("a script flooding host calls is stopped within the time limit + 1 s, and the event loop keeps answering timers", async () => {
     let served = 0;
     const ping: SandboxFunction = async () => String(++served);
-    const { value, ticks, elapsedMs } = await watched(() => run("for (;;) { tools.ping({}).catch(() => {}); }", { ping }, { timeLimitMs: 1_500 }));
+    const { value, ticks, elapsedMs } = await watched(() =>
+      run("for (;;) { tools.ping({}).catch(() => {}); }", { ping }, { timeLimitMs: 1_500 }),
+    );
     expect(value.error).toBe("the script was stopped at its time limit of 1500 ms");
     expect(elapsedMs).toBeLessThan(2_500);
     // A 10 ms timer fired many times while the script spun: the main thread was never blocked.
@@ -67,7 +92,9 @@ describe("codemode sandbox limits", () => {
   }, 30_000);
 
   it("a single long operation inside QuickJS (catastrophic regex) is stopped within the time limit + 1 s", async () => {
-    const { value, ticks, elapsedMs } = await watched(() => run("return /^(a+)+$/.test('a'.repeat(40) + 'b');", {}, { timeLimitMs: 1_000 }));
+    const { value, ticks, elapsedMs } = await watched(() =>
+      run("return /^(a+)+$/.test('a'.repeat(40) + 'b');", {}, { timeLimitMs: 1_000 }),
+    );
     expect(value.error).toBe("the script was stopped at its time limit of 1000 ms");
     expect(elapsedMs).toBeLessThan(2_000);
     expect(ticks).toBeGreaterThan(10);
@@ -112,7 +139,10 @@ describe("codemode sandbox limits", () => {
       { slow },
     );
     expect(outcome.error).toBeUndefined();
-    expect(JSON.parse(outcome.returned!)).toEqual({ ok: 1_000, "tool call refused: a script may make at most 1000 tool calls": 9_000 });
+    expect(JSON.parse(outcome.returned!)).toEqual({
+      ok: 1_000,
+      "tool call refused: a script may make at most 1000 tool calls": 9_000,
+    });
     expect(executed).toBe(1_000);
     expect(peakRunning).toBeLessThanOrEqual(16);
     expect(peakRunning).toBeGreaterThan(1);
@@ -121,7 +151,10 @@ describe("codemode sandbox limits", () => {
   it("a call whose arguments exceed the size cap is refused inside the script; the tool never runs", async () => {
     let ran = false;
     const take: SandboxFunction = async () => ((ran = true), "taken");
-    const outcome = await run("try { await tools.take({ blob: 'x'.repeat(2 * 1024 * 1024) }); return 'sent'; } catch (e) { return e.message; }", { take });
+    const outcome = await run(
+      "try { await tools.take({ blob: 'x'.repeat(2 * 1024 * 1024) }); return 'sent'; } catch (e) { return e.message; }",
+      { take },
+    );
     expect(outcome.returned).toBe("tool call refused: its arguments exceed 1024 KB");
     expect(ran).toBe(false);
   }, 30_000);

@@ -37,11 +37,18 @@ describe("codemode nested calls and abort listeners", () => {
   it("300 parallel nested calls raise no MaxListenersExceededWarning", async () => {
     warnings.length = 0;
     process.on("warning", onWarning);
-    const code = "const all = []; for (let i = 0; i < 300; i++) all.push(tools.listening({})); return (await Promise.all(all)).length;";
+    const code =
+      "const all = []; for (let i = 0; i < 300; i++) all.push(tools.listening({})); return (await Promise.all(all)).length;";
     const h = (harness = await bootSession({
       faux: { responses: [{ content: [fauxToolCall("codemode", { code }, "cm1")] }, { content: "done" }] } as never,
       tools: [listening],
-      entries: [{ id: "codemode", source: { kind: "inline", label: "codemode", definition: codemodePlugin }, config: { maxConcurrentToolCalls: 64 } }],
+      entries: [
+        {
+          id: "codemode",
+          source: { kind: "inline", label: "codemode", definition: codemodePlugin },
+          config: { maxConcurrentToolCalls: 64 },
+        },
+      ],
     }));
     await h.session.call("prompt", "flood");
     const result = h.session.call("messages").find((m): m is ToolResultMessage => m.role === "toolResult")!;

@@ -1,10 +1,27 @@
 /** The QuickJS sandbox on its own: what a script can and cannot reach, and every limit. */
 import { describe, expect, it } from "vitest";
-import { runSandboxed, type SandboxFunction, type SandboxLimits } from "../../../plugins/integrations/codemode/sandbox.js";
+import {
+  runSandboxed,
+  type SandboxFunction,
+  type SandboxLimits,
+} from "../../../plugins/integrations/codemode/sandbox.js";
 
-const LIMITS: SandboxLimits = { timeLimitMs: 2_000, memoryLimitBytes: 16 * 1024 * 1024, maxOutputBytes: 4_096, maxStackBytes: 256 * 1024, maxToolCalls: 1_000, maxConcurrentToolCalls: 16, maxArgumentBytes: 1024 * 1024 };
+const LIMITS: SandboxLimits = {
+  timeLimitMs: 2_000,
+  memoryLimitBytes: 16 * 1024 * 1024,
+  maxOutputBytes: 4_096,
+  maxStackBytes: 256 * 1024,
+  maxToolCalls: 1_000,
+  maxConcurrentToolCalls: 16,
+  maxArgumentBytes: 1024 * 1024,
+};
 
-function run(code: string, functions: Record<string, SandboxFunction> = {}, limits: Partial<SandboxLimits> = {}, signal?: AbortSignal) {
+function run(
+  code: string,
+  functions: Record<string, SandboxFunction> = {},
+  limits: Partial<SandboxLimits> = {},
+  signal?: AbortSignal,
+) {
   return runSandboxed(code, functions, { ...LIMITS, ...limits }, signal);
 }
 
@@ -39,7 +56,11 @@ describe("codemode sandbox", () => {
   });
 
   it("a catch block cannot swallow the interrupt", async () => {
-    const outcome = await run("for (;;) { try { while (true) {} } catch (e) { console.log('caught', e); } }", {}, { timeLimitMs: 200 });
+    const outcome = await run(
+      "for (;;) { try { while (true) {} } catch (e) { console.log('caught', e); } }",
+      {},
+      { timeLimitMs: 200 },
+    );
     expect(outcome.error).toBe("the script was stopped at its time limit of 200 ms");
   });
 
@@ -50,9 +71,17 @@ describe("codemode sandbox", () => {
   });
 
   it("allocating past the memory limit fails inside the sandbox, and the next run works", async () => {
-    const outcome = await run("const hog = [];\nfor (let i = 0; ; i++) hog.push({ i, text: 'item ' + i });", {}, { memoryLimitBytes: 8 * 1024 * 1024 });
+    const outcome = await run(
+      "const hog = [];\nfor (let i = 0; ; i++) hog.push({ i, text: 'item ' + i });",
+      {},
+      { memoryLimitBytes: 8 * 1024 * 1024 },
+    );
     expect(outcome.error).toBe("InternalError: out of memory (the sandbox's memory limit is 8 MB) (line 2)");
-    const caught = await run("try { const hog = []; for (let i = 0; ; i++) hog.push({ i }); } catch (e) { return 'caught: ' + e.message; }", {}, { memoryLimitBytes: 8 * 1024 * 1024 });
+    const caught = await run(
+      "try { const hog = []; for (let i = 0; ; i++) hog.push({ i }); } catch (e) { return 'caught: ' + e.message; }",
+      {},
+      { memoryLimitBytes: 8 * 1024 * 1024 },
+    );
     expect(caught.returned).toBe("caught: out of memory");
     expect((await run("return 6 * 7")).returned).toBe("42");
   });
@@ -66,7 +95,11 @@ describe("codemode sandbox", () => {
   it("captures console output, renders the return value, and cuts output at the limit", async () => {
     const outcome = await run("console.log('a', 1, {b: [2]}); console.error('oops'); return {ok: true};");
     expect(outcome).toEqual({ output: 'a 1 {"b":[2]}\noops', outputTruncated: false, returned: '{\n  "ok": true\n}' });
-    const flood = await run("for (let i = 0; i < 10000; i++) console.log('line ' + i); return 'done';", {}, { maxOutputBytes: 100 });
+    const flood = await run(
+      "for (let i = 0; i < 10000; i++) console.log('line ' + i); return 'done';",
+      {},
+      { maxOutputBytes: 100 },
+    );
     expect(flood.outputTruncated).toBe(true);
     expect(Buffer.byteLength(flood.output)).toBeLessThanOrEqual(100);
     expect(flood.output.startsWith("line 0\nline 1\n")).toBe(true);
@@ -91,26 +124,37 @@ describe("codemode sandbox", () => {
       functions,
     );
     expect(outcome.error).toBeUndefined();
-    expect(JSON.parse(outcome.returned!)).toEqual({ total: 2550, parallel: ["2", "4", "6"], message: "the tool broke" });
+    expect(JSON.parse(outcome.returned!)).toEqual({
+      total: 2550,
+      parallel: ["2", "4", "6"],
+      message: "the tool broke",
+    });
     expect(seen).toHaveLength(53);
     expect(seen[0]).toEqual({ n: 1 });
   });
 
   it("an uncaught error names its line; a thrown non-Error is shown too", async () => {
     expect((await run("const x = 1;\nnull.boom;")).error).toMatch(/^TypeError: .* \(line 2\)$/);
-    expect((await run("throw 'plain';")).error).toBe('uncaught plain');
+    expect((await run("throw 'plain';")).error).toBe("uncaught plain");
   });
 
   it("a script waiting on a promise nothing can settle ends at once, not at the time limit", async () => {
     const started = Date.now();
     const outcome = await run("await new Promise(() => {});", {}, { timeLimitMs: 10_000 });
-    expect(outcome.error).toBe("the script is waiting for a promise that nothing can settle (only tool calls settle promises here; there are no timers)");
+    expect(outcome.error).toBe(
+      "the script is waiting for a promise that nothing can settle (only tool calls settle promises here; there are no timers)",
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("an abort stops the script, running or waiting", async () => {
     const controller = new AbortController();
-    const pending = run("await tools.wait({}); while (true) {}", { wait: async () => (controller.abort(), "go") }, { timeLimitMs: 10_000 }, controller.signal);
+    const pending = run(
+      "await tools.wait({}); while (true) {}",
+      { wait: async () => (controller.abort(), "go") },
+      { timeLimitMs: 10_000 },
+      controller.signal,
+    );
     expect((await pending).error).toBe("the script was aborted");
   });
 });

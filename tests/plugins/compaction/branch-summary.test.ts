@@ -1,9 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { BRANCH_SUMMARY_MAX_TOKENS, BRANCH_TOKEN_BUDGET, summarizeBranch } from "../../../plugins/session/compaction/branch-summary.js";
-import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT, SUMMARY_SYSTEM_PROMPT } from "../../../plugins/session/compaction/prompts.js";
+import {
+  BRANCH_SUMMARY_MAX_TOKENS,
+  BRANCH_TOKEN_BUDGET,
+  summarizeBranch,
+} from "../../../plugins/session/compaction/branch-summary.js";
+import {
+  BRANCH_SUMMARY_PREAMBLE,
+  BRANCH_SUMMARY_PROMPT,
+  SUMMARY_SYSTEM_PROMPT,
+} from "../../../plugins/session/compaction/prompts.js";
 import { fakeSummarizer, markersIn, PathBuilder } from "./harness.js";
 
-const SIX_SECTIONS = ["## Goal", "## Constraints & Preferences", "## Progress", "### Done", "### In Progress", "### Blocked", "## Key Decisions", "## Next Steps", "## Critical Context"];
+const SIX_SECTIONS = [
+  "## Goal",
+  "## Constraints & Preferences",
+  "## Progress",
+  "### Done",
+  "### In Progress",
+  "### Blocked",
+  "## Key Decisions",
+  "## Next Steps",
+  "## Critical Context",
+];
 
 describe("summarizeBranch", () => {
   it("summarizes the branch in the six-section format, with the preamble and its file lists", async () => {
@@ -31,7 +49,9 @@ describe("summarizeBranch", () => {
     // The calls say what was done; tool results are left out of a branch summary (as pi does).
     expect(markersIn(request.prompt)).toEqual([userId, callId, answerId]);
     for (const id of resultIds) expect(request.prompt).not.toContain(id);
-    expect(request.prompt).toContain('[Assistant tool calls]: read(path="lib/x.ts"); edit(path="lib/y.ts", oldText="1", newText="2")');
+    expect(request.prompt).toContain(
+      '[Assistant tool calls]: read(path="lib/x.ts"); edit(path="lib/y.ts", oldText="1", newText="2")',
+    );
   });
 
   it("asks for the same six section headings as a compaction", () => {
@@ -49,14 +69,22 @@ describe("summarizeBranch", () => {
   it("carries file lists over from summaries inside the branch (nested branches, compactions), not from fromHook ones", async () => {
     const branch = new PathBuilder();
     branch.branchSummary("earlier branch", { readFiles: ["old-read.ts"], modifiedFiles: ["old-mod.ts"] });
-    branch.compaction({ summary: "compacted", firstKeptEntryId: "00000001", tokensBefore: 10, details: { readFiles: ["c-read.ts", "old-mod.ts"], modifiedFiles: [] } });
+    branch.compaction({
+      summary: "compacted",
+      firstKeptEntryId: "00000001",
+      tokensBefore: 10,
+      details: { readFiles: ["c-read.ts", "old-mod.ts"], modifiedFiles: [] },
+    });
     branch.branchSummary("hook", { readFiles: ["hook.ts"], modifiedFiles: ["hook.ts"] }, true);
     branch.user(10);
     branch.assistant(10, [{ name: "write", arguments: { path: "new.ts", content: "" } }]);
     branch.toolResult(5);
     const { summarize, requests } = fakeSummarizer();
     const result = await summarizeBranch(branch.path, summarize);
-    expect(result!.details).toEqual({ readFiles: ["c-read.ts", "old-read.ts"], modifiedFiles: ["new.ts", "old-mod.ts"] });
+    expect(result!.details).toEqual({
+      readFiles: ["c-read.ts", "old-read.ts"],
+      modifiedFiles: ["new.ts", "old-mod.ts"],
+    });
     // Earlier summaries are part of what the summarizer reads.
     expect(requests[0]!.prompt).toContain("earlier branch");
     expect(requests[0]!.prompt).toContain("compacted");
@@ -101,7 +129,11 @@ describe("summarizeBranch", () => {
     branch.user(10);
     const controller = new AbortController();
     controller.abort();
-    await expect(summarizeBranch(branch.path, fakeSummarizer().summarize, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
-    await expect(summarizeBranch(branch.path, fakeSummarizer(() => "").summarize)).rejects.toThrow("compaction: the summarizer returned an empty summary");
+    await expect(
+      summarizeBranch(branch.path, fakeSummarizer().summarize, { signal: controller.signal }),
+    ).rejects.toMatchObject({ name: "AbortError" });
+    await expect(summarizeBranch(branch.path, fakeSummarizer(() => "").summarize)).rejects.toThrow(
+      "compaction: the summarizer returned an empty summary",
+    );
   });
 });

@@ -1,13 +1,28 @@
 import { describe, expect, it } from "vitest";
 import type { CompactionSettings } from "../../../contracts/session.js";
 import { compact } from "../../../plugins/session/compaction/compact.js";
-import { NEW_SUMMARY_PROMPT, SUMMARY_SYSTEM_PROMPT, TURN_PREFIX_PROMPT, UPDATE_SUMMARY_PROMPT } from "../../../plugins/session/compaction/prompts.js";
+import {
+  NEW_SUMMARY_PROMPT,
+  SUMMARY_SYSTEM_PROMPT,
+  TURN_PREFIX_PROMPT,
+  UPDATE_SUMMARY_PROMPT,
+} from "../../../plugins/session/compaction/prompts.js";
 import { fakeSummarizer, markersIn, PathBuilder } from "./harness.js";
 
 const SETTINGS: CompactionSettings = { enabled: true, reserveTokens: 10_000, keepRecentTokens: 1_000 };
 
 /** Sections and subsections every summary prompt must ask for, in order. */
-const SIX_SECTIONS = ["## Goal", "## Constraints & Preferences", "## Progress", "### Done", "### In Progress", "### Blocked", "## Key Decisions", "## Next Steps", "## Critical Context"];
+const SIX_SECTIONS = [
+  "## Goal",
+  "## Constraints & Preferences",
+  "## Progress",
+  "### Done",
+  "### In Progress",
+  "### Blocked",
+  "## Key Decisions",
+  "## Next Steps",
+  "## Critical Context",
+];
 
 /** Two whole turns of 600 tokens each: with a 1,000-token budget the first is summarized, the second kept. */
 function twoTurns(): { session: PathBuilder; firstIds: string[]; secondUserId: string } {
@@ -28,7 +43,12 @@ describe("compact", () => {
     const { summarize, requests } = fakeSummarizer(() => "## Goal\nShip it");
     const result = await compact(session.path, SETTINGS, summarize);
 
-    expect(result).toEqual({ summary: "## Goal\nShip it", firstKeptEntryId: secondUserId, tokensBefore: 1_800, details: { readFiles: [], modifiedFiles: [] } });
+    expect(result).toEqual({
+      summary: "## Goal\nShip it",
+      firstKeptEntryId: secondUserId,
+      tokensBefore: 1_800,
+      details: { readFiles: [], modifiedFiles: [] },
+    });
     expect(requests).toHaveLength(1);
     const [request] = requests;
     expect(request!.systemPrompt).toBe(SUMMARY_SYSTEM_PROMPT);
@@ -52,7 +72,11 @@ describe("compact", () => {
     const { session } = twoTurns();
     const { summarize, requests } = fakeSummarizer();
     await compact(session.path, SETTINGS, summarize, { instructions: "  the parser rewrite and its failing tests " });
-    expect(requests[0]!.prompt.endsWith(`${NEW_SUMMARY_PROMPT}\n\nAdditional focus: the parser rewrite and its failing tests`)).toBe(true);
+    expect(
+      requests[0]!.prompt.endsWith(
+        `${NEW_SUMMARY_PROMPT}\n\nAdditional focus: the parser rewrite and its failing tests`,
+      ),
+    ).toBe(true);
   });
 
   it("splits a turn larger than keepRecentTokens: a history and a turn-prefix summary, merged", async () => {
@@ -72,7 +96,9 @@ describe("compact", () => {
     session.toolResult(400);
     session.assistant(300);
 
-    const { summarize, requests } = fakeSummarizer((request) => (request.prompt.includes(TURN_PREFIX_PROMPT) ? "PREFIX SUMMARY" : "HISTORY SUMMARY"));
+    const { summarize, requests } = fakeSummarizer((request) =>
+      request.prompt.includes(TURN_PREFIX_PROMPT) ? "PREFIX SUMMARY" : "HISTORY SUMMARY",
+    );
     const result = await compact(session.path, SETTINGS, summarize, { instructions: "keep the step numbers" });
 
     expect(result!.firstKeptEntryId).toBe(firstKept.id);
@@ -171,7 +197,9 @@ describe("compact", () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]!.prompt).toContain(TURN_PREFIX_PROMPT);
     expect(markersIn(requests[0]!.prompt)[0]).toBe(turnStart.id);
-    expect(second!.summary).toBe("FIRST\n\n---\n\n**Turn Context (split turn):**\n\nPREFIX\n\n<read-files>\nx.ts\ny.ts\n</read-files>");
+    expect(second!.summary).toBe(
+      "FIRST\n\n---\n\n**Turn Context (split turn):**\n\nPREFIX\n\n<read-files>\nx.ts\ny.ts\n</read-files>",
+    );
   });
 });
 
@@ -191,7 +219,9 @@ describe("compact: file tracking", () => {
     session.assistant(600);
     const first = await compact(session.path, SETTINGS, fakeSummarizer(() => "S1").summarize);
     expect(first!.details).toEqual({ readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] });
-    expect(first!.summary).toBe("S1\n\n<read-files>\nsrc/a.ts\n</read-files>\n\n<modified-files>\nsrc/b.ts\n</modified-files>");
+    expect(first!.summary).toBe(
+      "S1\n\n<read-files>\nsrc/a.ts\n</read-files>\n\n<modified-files>\nsrc/b.ts\n</modified-files>",
+    );
     session.compaction(first!);
 
     session.user(100);
@@ -206,12 +236,20 @@ describe("compact: file tracking", () => {
     const second = await compact(session.path, SETTINGS, fakeSummarizer(() => "S2").summarize);
     // a.ts was read, then edited: modified only. b.ts comes from the first compaction's details.
     expect(second!.details).toEqual({ readFiles: ["src/c.ts"], modifiedFiles: ["src/a.ts", "src/b.ts"] });
-    expect(second!.summary).toBe("S2\n\n<read-files>\nsrc/c.ts\n</read-files>\n\n<modified-files>\nsrc/a.ts\nsrc/b.ts\n</modified-files>");
+    expect(second!.summary).toBe(
+      "S2\n\n<read-files>\nsrc/c.ts\n</read-files>\n\n<modified-files>\nsrc/a.ts\nsrc/b.ts\n</modified-files>",
+    );
   });
 
   it("takes file lists from branch summaries inside the span, but not from extension-made (fromHook) summaries", async () => {
     const session = new PathBuilder();
-    session.compaction({ summary: "BY HOOK", firstKeptEntryId: "deadbeef", tokensBefore: 1, details: { readFiles: ["hook.ts"], modifiedFiles: [] }, fromHook: true });
+    session.compaction({
+      summary: "BY HOOK",
+      firstKeptEntryId: "deadbeef",
+      tokensBefore: 1,
+      details: { readFiles: ["hook.ts"], modifiedFiles: [] },
+      fromHook: true,
+    });
     session.branchSummary("branch work", { readFiles: ["branch-read.ts"], modifiedFiles: ["branch-mod.ts"] });
     session.branchSummary("hook branch", { readFiles: ["hook-branch.ts"], modifiedFiles: [] }, true);
     session.user(300);
@@ -299,7 +337,9 @@ describe("compact: errors", () => {
     const controller = new AbortController();
     controller.abort();
     const { summarize, requests } = fakeSummarizer();
-    await expect(compact(session.path, SETTINGS, summarize, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(compact(session.path, SETTINGS, summarize, { signal: controller.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
     expect(requests).toEqual([]);
   });
 
@@ -310,12 +350,16 @@ describe("compact: errors", () => {
       controller.abort();
       return "too late";
     });
-    await expect(compact(session.path, SETTINGS, summarize, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(compact(session.path, SETTINGS, summarize, { signal: controller.signal })).rejects.toMatchObject({
+      name: "AbortError",
+    });
   });
 
   it("rejects an empty summary with a one-line error instead of erasing the history", async () => {
     const { session } = twoTurns();
-    await expect(compact(session.path, SETTINGS, fakeSummarizer(() => "  \n ").summarize)).rejects.toThrow(/^compaction: the summarizer returned an empty summary$/);
+    await expect(compact(session.path, SETTINGS, fakeSummarizer(() => "  \n ").summarize)).rejects.toThrow(
+      /^compaction: the summarizer returned an empty summary$/,
+    );
   });
 
   it("passes the summarizer's own failure through", async () => {
@@ -329,8 +373,14 @@ describe("compact: errors", () => {
   it("refuses bad settings with a clear message", async () => {
     const { session } = twoTurns();
     const { summarize } = fakeSummarizer();
-    await expect(compact(session.path, { ...SETTINGS, keepRecentTokens: Number.NaN }, summarize)).rejects.toThrow("compaction: settings.keepRecentTokens must be a non-negative number, got NaN");
-    await expect(compact(session.path, { ...SETTINGS, reserveTokens: -1 }, summarize)).rejects.toThrow("compaction: settings.reserveTokens must be a non-negative number, got -1");
-    await expect(compact("nope" as never, SETTINGS, summarize)).rejects.toThrow("compaction: path must be an array of session entries");
+    await expect(compact(session.path, { ...SETTINGS, keepRecentTokens: Number.NaN }, summarize)).rejects.toThrow(
+      "compaction: settings.keepRecentTokens must be a non-negative number, got NaN",
+    );
+    await expect(compact(session.path, { ...SETTINGS, reserveTokens: -1 }, summarize)).rejects.toThrow(
+      "compaction: settings.reserveTokens must be a non-negative number, got -1",
+    );
+    await expect(compact("nope" as never, SETTINGS, summarize)).rejects.toThrow(
+      "compaction: path must be an array of session entries",
+    );
   });
 });

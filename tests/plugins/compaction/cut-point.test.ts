@@ -28,7 +28,10 @@ function tokensFrom(path: SessionEntry[], from: number): number {
 }
 /** Ids of the context entries of path[from, to), which must be the markers the summarizer saw. */
 function contextIds(path: SessionEntry[], from: number, to: number): string[] {
-  return path.slice(from, to).filter(isContext).map((entry) => entry.id);
+  return path
+    .slice(from, to)
+    .filter(isContext)
+    .map((entry) => entry.id);
 }
 /** Where the next compaction's span starts: the last compaction's first kept entry, else the entry after it. */
 function spanStartOf(path: SessionEntry[]): number {
@@ -55,7 +58,10 @@ function randomTurn(session: PathBuilder, random: () => number): void {
   if (random() < 0.15) session.modelChange();
   const steps = randomInt(random, 0, 5);
   for (let step = 0; step < steps; step++) {
-    const calls = Array.from({ length: randomInt(random, 1, 3) }, () => ({ name: TOOLS[randomInt(random, 0, TOOLS.length - 1)]!, arguments: { path: `src/f${randomInt(random, 0, 9)}.ts` } }));
+    const calls = Array.from({ length: randomInt(random, 1, 3) }, () => ({
+      name: TOOLS[randomInt(random, 0, TOOLS.length - 1)]!,
+      arguments: { path: `src/f${randomInt(random, 0, 9)}.ts` },
+    }));
     session.assistant(randomInt(random, 0, 200), calls);
     for (let i = 0; i < calls.length; i++) session.toolResult(randomInt(random, 1, 1_500));
     if (random() < 0.1) session.label(session.path[session.path.length - 1]!.id);
@@ -73,7 +79,11 @@ describe("cut point", () => {
     for (let seed = 1; seed <= 300; seed++) {
       const random = seededRandom(seed);
       const session = new PathBuilder();
-      const settings: CompactionSettings = { enabled: true, reserveTokens: 4_000, keepRecentTokens: randomInt(random, 100, 4_000) };
+      const settings: CompactionSettings = {
+        enabled: true,
+        reserveTokens: 4_000,
+        keepRecentTokens: randomInt(random, 100, 4_000),
+      };
       const keep = settings.keepRecentTokens;
       const turns = randomInt(random, 3, 25);
       for (let turn = 0; turn < turns; turn++) {
@@ -108,25 +118,31 @@ describe("cut point", () => {
         for (const entry of path.slice(firstKept)) {
           if (entry.type !== "message") continue;
           const message = entry.message as Message;
-          if (message.role === "assistant") for (const block of message.content) if (block.type === "toolCall") keptCallIds.add(block.id);
+          if (message.role === "assistant")
+            for (const block of message.content) if (block.type === "toolCall") keptCallIds.add(block.id);
           if (message.role === "toolResult") expect(keptCallIds.has(message.toolCallId), where).toBe(true);
         }
         // The cut is the first valid point at or after the entry where the budget is reached: the
         // entries after it stay under the budget (unless no valid cut point follows it), and the
         // entries after the previous valid point already hold the whole budget.
-        const validCuts = path.map((entry, index) => (index >= spanStart && isValidCut(entry) ? index : -1)).filter((index) => index >= 0);
+        const validCuts = path
+          .map((entry, index) => (index >= spanStart && isValidCut(entry) ? index : -1))
+          .filter((index) => index >= 0);
         const position = validCuts.indexOf(cut);
         if (position < validCuts.length - 1) expect(tokensFrom(path, cut + 1), where).toBeLessThan(keep);
         if (position > 0) expect(tokensFrom(path, validCuts[position - 1]! + 1), where).toBeGreaterThanOrEqual(keep);
 
         // The summarizer saw exactly the context entries of [spanStart, firstKept).
         let turnStart = -1;
-        if (!isTurnStart(path[cut]!)) for (let i = cut - 1; i >= spanStart && turnStart < 0; i--) if (isTurnStart(path[i]!)) turnStart = i;
+        if (!isTurnStart(path[cut]!))
+          for (let i = cut - 1; i >= spanStart && turnStart < 0; i--) if (isTurnStart(path[i]!)) turnStart = i;
         if (turnStart >= 0 && contextIds(path, turnStart, firstKept).length > 0) {
           splitTurns++;
           const prefixRequest = requests.find((request) => request.prompt.includes(TURN_PREFIX_PROMPT))!;
           expect(markersIn(prefixRequest.prompt), where).toEqual(contextIds(path, turnStart, firstKept));
-          const history = requests.filter((request) => request !== prefixRequest).flatMap((request) => markersIn(request.prompt));
+          const history = requests
+            .filter((request) => request !== prefixRequest)
+            .flatMap((request) => markersIn(request.prompt));
           expect(history, where).toEqual(contextIds(path, spanStart, turnStart));
         } else {
           wholeTurns++;
@@ -151,7 +167,11 @@ describe("cut point", () => {
         session.assistant(500);
       }
       const { summarize } = fakeSummarizer();
-      const result = await compact(session.path, { enabled: true, reserveTokens: 16_384, keepRecentTokens: keep }, summarize);
+      const result = await compact(
+        session.path,
+        { enabled: true, reserveTokens: 16_384, keepRecentTokens: keep },
+        summarize,
+      );
       const firstKept = session.path.findIndex((entry) => entry.id === result!.firstKeptEntryId);
       const kept = tokensFrom(session.path, firstKept);
       expect(kept).toBeGreaterThanOrEqual(keep);
@@ -168,7 +188,11 @@ describe("cut point", () => {
     const result = session.toolResult(1_000); // the budget is reached here
     const answer = session.assistant(50);
     const { summarize } = fakeSummarizer();
-    const compacted = await compact(session.path, { enabled: true, reserveTokens: 1_000, keepRecentTokens: 500 }, summarize);
+    const compacted = await compact(
+      session.path,
+      { enabled: true, reserveTokens: 1_000, keepRecentTokens: 500 },
+      summarize,
+    );
     expect(compacted!.firstKeptEntryId).not.toBe(result.id);
     expect(compacted!.firstKeptEntryId).toBe(answer.id);
   });
@@ -181,7 +205,11 @@ describe("cut point", () => {
     const call = session.assistant(10, [{ name: "read", arguments: { path: "big.log" } }]);
     session.toolResult(5_000);
     const { summarize, requests } = fakeSummarizer();
-    const compacted = await compact(session.path, { enabled: true, reserveTokens: 1_000, keepRecentTokens: 500 }, summarize);
+    const compacted = await compact(
+      session.path,
+      { enabled: true, reserveTokens: 1_000, keepRecentTokens: 500 },
+      summarize,
+    );
     expect(compacted!.firstKeptEntryId).toBe(call.id);
     expect(requests).toHaveLength(2); // the history, and the prefix of the split turn (its user message)
   });
@@ -195,7 +223,11 @@ describe("cut point", () => {
     session.user(300);
     session.assistant(300);
     const { summarize } = fakeSummarizer();
-    const compacted = await compact(session.path, { enabled: true, reserveTokens: 1_000, keepRecentTokens: 600 }, summarize);
+    const compacted = await compact(
+      session.path,
+      { enabled: true, reserveTokens: 1_000, keepRecentTokens: 600 },
+      summarize,
+    );
     expect(compacted!.firstKeptEntryId).toBe(change.id);
     expect(label.id).not.toBe(compacted!.firstKeptEntryId);
   });
@@ -208,7 +240,11 @@ describe("cut point", () => {
       const start = opener === "bash" ? session.bash(300) : session.customMessage(300);
       session.assistant(300);
       const { summarize, requests } = fakeSummarizer();
-      const compacted = await compact(session.path, { enabled: true, reserveTokens: 1_000, keepRecentTokens: 600 }, summarize);
+      const compacted = await compact(
+        session.path,
+        { enabled: true, reserveTokens: 1_000, keepRecentTokens: 600 },
+        summarize,
+      );
       expect(compacted!.firstKeptEntryId).toBe(start.id);
       expect(requests).toHaveLength(1); // a whole turn kept: not a split turn
     }

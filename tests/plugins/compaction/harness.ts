@@ -9,7 +9,14 @@ import type { CompactionResult, SessionEntry, Summarize } from "../../../contrac
 
 /** Zero usage: estimates then rest on chars/4 alone. */
 export function zeroUsage(totalTokens = 0): Usage {
-  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
 }
 
 /** `<<id>>` — how a message names the entry that holds it. */
@@ -46,7 +53,9 @@ export class PathBuilder {
     return (this.counter + 1).toString(16).padStart(8, "0");
   }
 
-  private add<T extends SessionEntry>(build: (base: { id: string; parentId: string | null; timestamp: string }) => T): T {
+  private add<T extends SessionEntry>(
+    build: (base: { id: string; parentId: string | null; timestamp: string }) => T,
+  ): T {
     this.counter++;
     const id = this.counter.toString(16).padStart(8, "0");
     const parentId = this.path.length > 0 ? this.path[this.path.length - 1]!.id : null;
@@ -68,7 +77,12 @@ export class PathBuilder {
   /** An assistant message: text of `tokens` tokens, then the given tool calls (whose results `toolResults` answers). */
   assistant(tokens = 10, calls: CallSpec[] = [], usageTokens = 0): SessionEntry {
     const id = this.nextId();
-    const toolCalls: ToolCall[] = calls.map((call, index) => ({ type: "toolCall", id: `call_${id}_${index}`, name: call.name, arguments: call.arguments }));
+    const toolCalls: ToolCall[] = calls.map((call, index) => ({
+      type: "toolCall",
+      id: `call_${id}_${index}`,
+      name: call.name,
+      arguments: call.arguments,
+    }));
     this.pendingCalls.push(...toolCalls);
     const message: AssistantMessage = {
       role: "assistant",
@@ -88,7 +102,14 @@ export class PathBuilder {
     const call = this.pendingCalls.shift();
     if (!call) throw new Error("toolResult() without a pending tool call");
     const id = this.nextId();
-    const message: ToolResultMessage = { role: "toolResult", toolCallId: call.id, toolName: call.name, content: [{ type: "text", text: sizedText(id, tokens) }], isError: false, timestamp: 0 };
+    const message: ToolResultMessage = {
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: [{ type: "text", text: sizedText(id, tokens) }],
+      isError: false,
+      timestamp: 0,
+    };
     return this.message(message);
   }
 
@@ -100,12 +121,26 @@ export class PathBuilder {
   /** A user `!command` run. */
   bash(tokens = 10): SessionEntry {
     const id = this.nextId();
-    return this.message({ role: "bashExecution", command: `echo ${marker(id)}`, output: "y".repeat(tokens * 4), exitCode: 0, cancelled: false, truncated: false, timestamp: 0 });
+    return this.message({
+      role: "bashExecution",
+      command: `echo ${marker(id)}`,
+      output: "y".repeat(tokens * 4),
+      exitCode: 0,
+      cancelled: false,
+      truncated: false,
+      timestamp: 0,
+    });
   }
 
   /** An extension message that is part of the context. */
   customMessage(tokens = 10): SessionEntry {
-    return this.add((base) => ({ ...base, type: "custom_message", customType: "note", content: sizedText(base.id, tokens), display: true }));
+    return this.add((base) => ({
+      ...base,
+      type: "custom_message",
+      customType: "note",
+      content: sizedText(base.id, tokens),
+      display: true,
+    }));
   }
 
   /** A branch summary entry with file details. */
@@ -123,7 +158,12 @@ export class PathBuilder {
   }
 
   /** Appends a compaction as the session store would after `compact` returned `result`. */
-  compaction(result: Pick<CompactionResult, "summary" | "firstKeptEntryId" | "tokensBefore"> & { details?: unknown; fromHook?: boolean }): SessionEntry {
+  compaction(
+    result: Pick<CompactionResult, "summary" | "firstKeptEntryId" | "tokensBefore"> & {
+      details?: unknown;
+      fromHook?: boolean;
+    },
+  ): SessionEntry {
     return this.add((base) => ({ ...base, type: "compaction", ...result }));
   }
 }
@@ -132,7 +172,9 @@ export class PathBuilder {
 export type SummaryRequest = Parameters<Summarize>[0];
 
 /** A fake `summarize`: records each request and answers with `answer(request, index)`. */
-export function fakeSummarizer(answer: (request: SummaryRequest, index: number) => string = (_request, index) => `SUMMARY ${index + 1}`): { summarize: Summarize; requests: SummaryRequest[] } {
+export function fakeSummarizer(
+  answer: (request: SummaryRequest, index: number) => string = (_request, index) => `SUMMARY ${index + 1}`,
+): { summarize: Summarize; requests: SummaryRequest[] } {
   const requests: SummaryRequest[] = [];
   const summarize: Summarize = async (request) => {
     requests.push(request);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_COMPACTION, SessionCompactorContract, type SessionEntry, type Summarize } from "../../../contracts/session.js";
+import {
+  DEFAULT_COMPACTION,
+  SessionCompactorContract,
+  type SessionEntry,
+  type Summarize,
+} from "../../../contracts/session.js";
 import { Kernel } from "../../../kernel/index.js";
 import compactionPlugin from "../../../plugins/session/compaction/index.js";
 import { PathBuilder } from "./harness.js";
@@ -8,7 +13,9 @@ describe("compaction plugin", () => {
   it("boots (declare-only setup) and serves shouldCompact, compact and summarizeBranch through a handle", async () => {
     const kernel = new Kernel();
     try {
-      const boot = await kernel.boot([{ id: "compaction", source: { kind: "inline", label: "compaction", definition: compactionPlugin } }]);
+      const boot = await kernel.boot([
+        { id: "compaction", source: { kind: "inline", label: "compaction", definition: compactionPlugin } },
+      ]);
       expect(boot.errors).toEqual([]);
       const compactor = kernel.use(SessionCompactorContract);
       expect(compactor.call("shouldCompact", 183_617, 200_000, DEFAULT_COMPACTION)).toBe(true);

@@ -8,7 +8,14 @@ import { zeroUsage } from "./harness.js";
 describe("serializeConversation", () => {
   it("writes pi's role-labelled transcript: user, thinking, text, tool calls with arguments, tool results", () => {
     const messages: Message[] = [
-      { role: "user", content: [{ type: "text", text: "Fix the build" }, { type: "image", data: "AAAA", mimeType: "image/png" }], timestamp: 0 },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Fix the build" },
+          { type: "image", data: "AAAA", mimeType: "image/png" },
+        ],
+        timestamp: 0,
+      },
       {
         role: "assistant",
         content: [
@@ -24,7 +31,14 @@ describe("serializeConversation", () => {
         stopReason: "toolUse",
         timestamp: 0,
       },
-      { role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "{}" }], isError: false, timestamp: 0 },
+      {
+        role: "toolResult",
+        toolCallId: "c1",
+        toolName: "read",
+        content: [{ type: "text", text: "{}" }],
+        isError: false,
+        timestamp: 0,
+      },
       { role: "user", content: "", timestamp: 0 },
     ];
     expect(serializeConversation(messages)).toBe(
@@ -40,7 +54,16 @@ describe("serializeConversation", () => {
 
   it("cuts tool results at 2,000 characters and says how many were left out", () => {
     const long = "a".repeat(TOOL_RESULT_MAX_CHARS) + "b".repeat(500);
-    const text = serializeConversation([{ role: "toolResult", toolCallId: "c", toolName: "bash", content: [{ type: "text", text: long }], isError: false, timestamp: 0 }]);
+    const text = serializeConversation([
+      {
+        role: "toolResult",
+        toolCallId: "c",
+        toolName: "bash",
+        content: [{ type: "text", text: long }],
+        isError: false,
+        timestamp: 0,
+      },
+    ]);
     expect(text).toBe(`[Tool result]: ${"a".repeat(TOOL_RESULT_MAX_CHARS)}\n\n[... 500 more characters truncated]`);
   });
 });
@@ -48,8 +71,25 @@ describe("serializeConversation", () => {
 describe("convertToLlm", () => {
   it("turns bash runs, extension messages and summaries into user messages, and drops excluded runs and unknown roles", () => {
     const messages: AgentMessage[] = [
-      { role: "bashExecution", command: "ls", output: "a.ts", exitCode: 2, cancelled: false, truncated: false, timestamp: 1 },
-      { role: "bashExecution", command: "secret", output: "x", exitCode: 0, cancelled: false, truncated: false, excludeFromContext: true, timestamp: 2 },
+      {
+        role: "bashExecution",
+        command: "ls",
+        output: "a.ts",
+        exitCode: 2,
+        cancelled: false,
+        truncated: false,
+        timestamp: 1,
+      },
+      {
+        role: "bashExecution",
+        command: "secret",
+        output: "x",
+        exitCode: 0,
+        cancelled: false,
+        truncated: false,
+        excludeFromContext: true,
+        timestamp: 2,
+      },
       { role: "custom", customType: "note", content: "remember X", display: true, timestamp: 3 },
       { role: "branchSummary", summary: "B", fromId: "abcd1234", timestamp: 4 },
       { role: "compactionSummary", summary: "C", tokensBefore: 5, timestamp: 5 },

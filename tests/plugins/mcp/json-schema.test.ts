@@ -13,7 +13,11 @@ describe("JSON Schema made checkable for the loop's Value.Check", () => {
   it("serializes exactly as the server wrote it, so the model sees the original schema", () => {
     const original = {
       type: "object",
-      properties: { data: { type: "string", format: "uri" }, mode: { enum: ["a", "b"] }, n: { type: ["integer", "null"] } },
+      properties: {
+        data: { type: "string", format: "uri" },
+        mode: { enum: ["a", "b"] },
+        n: { type: ["integer", "null"] },
+      },
       required: ["data"],
       additionalProperties: false,
       $schema: "http://json-schema.org/draft-07/schema#",
@@ -23,12 +27,19 @@ describe("JSON Schema made checkable for the loop's Value.Check", () => {
   });
 
   it("checks types, required properties and additionalProperties: false with precise messages", () => {
-    const schema = { type: "object", properties: { message: { type: "string" }, count: { type: "integer", minimum: 1 } }, required: ["message"], additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: { message: { type: "string" }, count: { type: "integer", minimum: 1 } },
+      required: ["message"],
+      additionalProperties: false,
+    };
     expect(problems(schema, { message: "hi" })).toEqual([]);
     expect(problems(schema, { message: "hi", count: 2 })).toEqual([]);
     expect(problems(schema, {})[0]).toMatch(/^\/message: Expected required property/);
     expect(problems(schema, { message: 5 })[0]).toBe("/message: Expected string");
-    expect(problems(schema, { message: "hi", count: 0 })[0]).toMatch(/^\/count: Expected integer to be greater or equal to 1/);
+    expect(problems(schema, { message: "hi", count: 0 })[0]).toMatch(
+      /^\/count: Expected integer to be greater or equal to 1/,
+    );
     expect(problems(schema, { message: "hi", count: 1.5 })[0]).toBe("/count: Expected integer");
     expect(problems(schema, { message: "hi", extra: true })).not.toEqual([]);
   });
@@ -44,7 +55,12 @@ describe("JSON Schema made checkable for the loop's Value.Check", () => {
     expect(problems(either, 1)).toEqual([]);
     expect(problems(either, true)).not.toEqual([]);
     expect(problems({ oneOf: [{ type: "string" }, { type: "boolean" }] }, false)).toEqual([]);
-    const both = { allOf: [{ type: "object", required: ["a"] }, { type: "object", required: ["b"] }] };
+    const both = {
+      allOf: [
+        { type: "object", required: ["a"] },
+        { type: "object", required: ["b"] },
+      ],
+    };
     expect(problems(both, { a: 1, b: 2 })).toEqual([]);
     expect(problems(both, { a: 1 })).not.toEqual([]);
     expect(problems({ not: { type: "string" } }, 1)).toEqual([]);
@@ -57,7 +73,15 @@ describe("JSON Schema made checkable for the loop's Value.Check", () => {
     expect(problems(list, [])).not.toEqual([]);
     expect(problems(list, ["a", "a"])).not.toEqual([]);
     expect(problems(list, ["a", 1])[0]).toBe("/1: Expected string");
-    const edits = { type: "object", properties: { edits: { type: "array", items: { type: "object", properties: { oldText: { type: "string" } }, required: ["oldText"] } } } };
+    const edits = {
+      type: "object",
+      properties: {
+        edits: {
+          type: "array",
+          items: { type: "object", properties: { oldText: { type: "string" } }, required: ["oldText"] },
+        },
+      },
+    };
     expect(problems(edits, { edits: [{ oldText: "x" }] })).toEqual([]);
     expect(problems(edits, { edits: [{}] })[0]).toMatch(/^\/edits\/0\/oldText: Expected required property/);
     const map = { type: "object", additionalProperties: { type: "number" } };
@@ -78,10 +102,18 @@ describe("JSON Schema made checkable for the loop's Value.Check", () => {
   });
 
   it("local $refs resolve; recursive ones stop accepting anything below the cycle", () => {
-    const schema = { type: "object", properties: { point: { $ref: "#/$defs/point" } }, $defs: { point: { type: "object", properties: { x: { type: "number" } }, required: ["x"] } } };
+    const schema = {
+      type: "object",
+      properties: { point: { $ref: "#/$defs/point" } },
+      $defs: { point: { type: "object", properties: { x: { type: "number" } }, required: ["x"] } },
+    };
     expect(problems(schema, { point: { x: 1 } })).toEqual([]);
     expect(problems(schema, { point: {} })).not.toEqual([]);
-    const tree = { type: "object", properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } }, required: ["name"] };
+    const tree = {
+      type: "object",
+      properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#" } } },
+      required: ["name"],
+    };
     expect(problems(tree, { name: "a", children: [{ name: "b", children: [{ anything: true }] }] })).toEqual([]);
     expect(problems(tree, { name: 1 })).not.toEqual([]);
   });
@@ -107,7 +139,12 @@ describe("JSON Schema made checkable for the loop's Value.Check", () => {
 
 describe("the wrapper around schemas with their own $defs", () => {
   it("keeps the original $defs in the JSON and still checks through them", () => {
-    const original = { type: "object", properties: { p: { $ref: "#/$defs/p" } }, required: ["p"], $defs: { p: { type: "string" } } };
+    const original = {
+      type: "object",
+      properties: { p: { $ref: "#/$defs/p" } },
+      required: ["p"],
+      $defs: { p: { type: "string" } },
+    };
     const schema = checkableSchema(original);
     expect(JSON.parse(JSON.stringify(schema))).toEqual(original);
     expect(Value.Check(schema, { p: "x" })).toBe(true);

@@ -19,7 +19,11 @@ function serverScript(pkg: string): string {
 
 /** `@modelcontextprotocol/server-everything` over stdio. */
 export function everythingServer(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { command: process.execPath, args: [serverScript("@modelcontextprotocol/server-everything"), "stdio"], ...extra };
+  return {
+    command: process.execPath,
+    args: [serverScript("@modelcontextprotocol/server-everything"), "stdio"],
+    ...extra,
+  };
 }
 
 /** `@modelcontextprotocol/server-filesystem` over stdio, allowed to touch `root` only. */
@@ -39,7 +43,10 @@ export function mcpEntry(config: Record<string, unknown>): PluginEntry {
 
 /** The running plugin's source object, for looking at server processes. */
 export function mcpSource(kernel: Kernel): McpToolSource {
-  const handle = kernel.useAll(ToolSourceContract).list().find((h) => h.pluginId === "mcp");
+  const handle = kernel
+    .useAll(ToolSourceContract)
+    .list()
+    .find((h) => h.pluginId === "mcp");
   if (handle === undefined) throw new Error("the mcp plugin provides no tool source");
   return handle.peek() as McpToolSource;
 }

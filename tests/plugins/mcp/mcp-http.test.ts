@@ -14,19 +14,29 @@ import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 import { mcpEntry, notices } from "./mcp-harness.js";
 
 /** A tiny remote MCP server: `shout` upper-cases, `fail` reports a tool error. Records request headers. */
-function remoteServer(): { http: HttpServer; headers: IncomingHttpHeaders[]; listen(port?: number): Promise<number>; close(): Promise<void> } {
+function remoteServer(): {
+  http: HttpServer;
+  headers: IncomingHttpHeaders[];
+  listen(port?: number): Promise<number>;
+  close(): Promise<void>;
+} {
   const headers: IncomingHttpHeaders[] = [];
   const http = createServer((req, res) => {
     headers.push(req.headers);
     const server = new Server({ name: "remote-test", version: "1.0.0" }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: [
-        { name: "shout", description: "Upper-cases text", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+        {
+          name: "shout",
+          description: "Upper-cases text",
+          inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+        },
         { name: "fail", description: "Always fails", inputSchema: { type: "object", properties: {} } },
       ],
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      if (request.params.name === "shout") return { content: [{ type: "text", text: String(request.params.arguments?.text).toUpperCase() }] };
+      if (request.params.name === "shout")
+        return { content: [{ type: "text", text: String(request.params.arguments?.text).toUpperCase() }] };
       return { content: [{ type: "text", text: "the remote tool broke" }], isError: true };
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -39,7 +49,8 @@ function remoteServer(): { http: HttpServer; headers: IncomingHttpHeaders[]; lis
   return {
     http,
     headers,
-    listen: (port = 0) => new Promise((resolve) => http.listen(port, "127.0.0.1", () => resolve((http.address() as AddressInfo).port))),
+    listen: (port = 0) =>
+      new Promise((resolve) => http.listen(port, "127.0.0.1", () => resolve((http.address() as AddressInfo).port))),
     close: () =>
       new Promise((resolve) => {
         http.closeAllConnections();
@@ -66,8 +77,22 @@ describe("MCP over streamable HTTP", () => {
     remote = remoteServer();
     const port = await remote.listen();
     const h = (harness = await bootSession({
-      faux: { responses: [{ content: [fauxToolCall("mcp__remote__shout", { text: "hello" }, "s"), fauxToolCall("mcp__remote__fail", {}, "f")] }, { content: "done" }] },
-      entries: [mcpEntry({ servers: { remote: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: "Bearer test-token" } } } })],
+      faux: {
+        responses: [
+          {
+            content: [
+              fauxToolCall("mcp__remote__shout", { text: "hello" }, "s"),
+              fauxToolCall("mcp__remote__fail", {}, "f"),
+            ],
+          },
+          { content: "done" },
+        ],
+      },
+      entries: [
+        mcpEntry({
+          servers: { remote: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: "Bearer test-token" } } },
+        }),
+      ],
     }));
     await h.session.call("prompt", "shout");
     expect(h.faux.requests[0]!.context.tools!.map((t) => t.name)).toEqual(["mcp__remote__shout", "mcp__remote__fail"]);

@@ -25,18 +25,28 @@ function host(overrides: Partial<McpSourceHost>): McpSourceHost & { notices: str
 
 describe("McpToolSource", () => {
   it("unreadable settings are reported once and leave the plugin's own servers listed", async () => {
-    const settings = { available: true, api: { get: async () => Promise.reject(new Error("/home/u/.pi/agent/settings.json: not valid JSON")) } };
-    const h = host({ settings: settings as never, configServers: { off: { command: "never-started", disabled: true } } });
+    const settings = {
+      available: true,
+      api: { get: async () => Promise.reject(new Error("/home/u/.pi/agent/settings.json: not valid JSON")) },
+    };
+    const h = host({
+      settings: settings as never,
+      configServers: { off: { command: "never-started", disabled: true } },
+    });
     const source = new McpToolSource(h);
     expect(await source.listTools("/project")).toEqual([]);
     expect(await source.listTools("/project")).toEqual([]);
-    expect(h.notices).toEqual(['MCP: settings could not be read, so their "mcpServers" are left out: /home/u/.pi/agent/settings.json: not valid JSON']);
+    expect(h.notices).toEqual([
+      'MCP: settings could not be read, so their "mcpServers" are left out: /home/u/.pi/agent/settings.json: not valid JSON',
+    ]);
     expect((await source.servers("/project")).map((s) => [s.spec.name, s.enabled])).toEqual([["off", false]]);
   });
 
   it("calling a tool no server offers is an error naming the tool", async () => {
     const source = new McpToolSource(host({}));
-    await expect(source.executeTool("mcp__gone__tool", "id", {}, undefined, undefined, { cwd: "/", withFileLock: (_p, w) => w() })).rejects.toThrow(
+    await expect(
+      source.executeTool("mcp__gone__tool", "id", {}, undefined, undefined, { cwd: "/", withFileLock: (_p, w) => w() }),
+    ).rejects.toThrow(
       '"mcp__gone__tool" is not a tool of any running MCP server; the server may have been disabled or reconfigured',
     );
   });

@@ -12,7 +12,16 @@ import { SESSION_EVENT, type SessionEvent } from "../../../contracts/agent-sessi
 import type { ToolResultMessage } from "../../../contracts/ai/index.js";
 import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
-import { alive, everythingServer, exited, filesystemServer, mcpEntry, mcpSource, notices, serverPid } from "./mcp-harness.js";
+import {
+  alive,
+  everythingServer,
+  exited,
+  filesystemServer,
+  mcpEntry,
+  mcpSource,
+  notices,
+  serverPid,
+} from "./mcp-harness.js";
 
 let harness: SessionHarness | undefined;
 afterEach(async () => {
@@ -46,7 +55,12 @@ describe("MCP over stdio: server-everything and server-filesystem", () => {
     const h = (harness = await bootSession({
       faux: {
         responses: [
-          { content: [fauxToolCall("mcp__filesystem__read_text_file", { path: join(root, "notes.txt") }, "fs1"), fauxToolCall("mcp__everything__get-sum", { a: 2, b: 3 }, "sum1")] },
+          {
+            content: [
+              fauxToolCall("mcp__filesystem__read_text_file", { path: join(root, "notes.txt") }, "fs1"),
+              fauxToolCall("mcp__everything__get-sum", { a: 2, b: 3 }, "sum1"),
+            ],
+          },
           { content: "done" },
         ],
       },
@@ -63,11 +77,21 @@ describe("MCP over stdio: server-everything and server-filesystem", () => {
     await h.session.call("prompt", "read the notes and add 2 and 3");
     const tools = h.faux.requests[0]!.context.tools!;
     const names = tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(["mcp__everything__echo", "mcp__everything__get-sum", "mcp__filesystem__read_text_file", "mcp__filesystem__list_directory"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "mcp__everything__echo",
+        "mcp__everything__get-sum",
+        "mcp__filesystem__read_text_file",
+        "mcp__filesystem__list_directory",
+      ]),
+    );
     // The model sees the server's schema as the server wrote it.
     expect(JSON.parse(JSON.stringify(tools.find((t) => t.name === "mcp__everything__get-sum")!.parameters))).toEqual({
       type: "object",
-      properties: { a: { type: "number", description: "First number" }, b: { type: "number", description: "Second number" } },
+      properties: {
+        a: { type: "number", description: "First number" },
+        b: { type: "number", description: "Second number" },
+      },
       required: ["a", "b"],
       $schema: "http://json-schema.org/draft-07/schema#",
     });
@@ -104,7 +128,9 @@ describe("MCP over stdio: server-everything and server-filesystem", () => {
     expect(outside!.isError).toBe(true);
     expect(text(outside!)).toMatch(/access denied|outside allowed directories/i);
     expect(badArgs!.isError).toBe(true);
-    expect(text(badArgs!)).toBe('Invalid arguments for "mcp__everything__get-sum": /a: Expected number. Fix the arguments and call it again.');
+    expect(text(badArgs!)).toBe(
+      'Invalid arguments for "mcp__everything__get-sum": /a: Expected number. Fix the arguments and call it again.',
+    );
     expect(noResource!.isError).toBe(true);
     expect(text(noResource!)).toMatch(/^MCP server "everything": .*demo:\/\/no\/such\/resource/);
   });
@@ -113,7 +139,11 @@ describe("MCP over stdio: server-everything and server-filesystem", () => {
     const h = (harness = await bootSession({
       faux: {
         responses: [
-          { content: [fauxToolCall("mcp__everything__trigger-long-running-operation", { duration: 30, steps: 300 }, "long")] },
+          {
+            content: [
+              fauxToolCall("mcp__everything__trigger-long-running-operation", { duration: 30, steps: 300 }, "long"),
+            ],
+          },
           { content: [fauxToolCall("mcp__everything__echo", { message: "after the crash" }, "echo")] },
           { content: "done" },
         ],
@@ -133,13 +163,20 @@ describe("MCP over stdio: server-everything and server-filesystem", () => {
     off();
     const [long, echo] = toolResults(h);
     expect(long!.isError).toBe(true);
-    expect(text(long!)).toBe('MCP server "everything" was killed by SIGKILL while running "trigger-long-running-operation"; it will be restarted on the next call');
+    expect(text(long!)).toBe(
+      'MCP server "everything" was killed by SIGKILL while running "trigger-long-running-operation"; it will be restarted on the next call',
+    );
     expect(echo!.isError).toBe(false);
     expect(text(echo!)).toBe("Echo: after the crash");
     const pid = await serverPid(h.kernel, "everything");
     expect(pid).toBeTypeOf("number");
     expect(pid).not.toBe(killed);
-    expect(notices(h.events)).toEqual([{ level: "warning", message: 'MCP server "everything" was killed by SIGKILL; it will be restarted when next used' }]);
+    expect(notices(h.events)).toEqual([
+      {
+        level: "warning",
+        message: 'MCP server "everything" was killed by SIGKILL; it will be restarted when next used',
+      },
+    ]);
   });
 
   it("a server killed between calls is reported with a notice and in the next call's result, which runs on a new process", async () => {
@@ -158,13 +195,20 @@ describe("MCP over stdio: server-everything and server-filesystem", () => {
     const first = (await serverPid(h.kernel, "everything"))!;
     const reported = nextEvent(h, (e) => e.type === "notice");
     process.kill(first, "SIGKILL");
-    expect(await reported).toEqual({ type: "notice", level: "warning", message: 'MCP server "everything" was killed by SIGKILL; it will be restarted when next used' });
+    expect(await reported).toEqual({
+      type: "notice",
+      level: "warning",
+      message: 'MCP server "everything" was killed by SIGKILL; it will be restarted when next used',
+    });
 
     await h.session.call("prompt", "echo two");
     const second = toolResults(h)[1]!;
     expect(second.isError).toBe(false);
     expect(second.content).toEqual([
-      { type: "text", text: '[MCP server "everything" was killed by SIGKILL; it was restarted for this call, so anything it held in memory is gone]' },
+      {
+        type: "text",
+        text: '[MCP server "everything" was killed by SIGKILL; it was restarted for this call, so anything it held in memory is gone]',
+      },
       { type: "text", text: "Echo: two" },
     ]);
     const restarted = await serverPid(h.kernel, "everything");
@@ -240,7 +284,12 @@ describe("MCP over stdio: server-everything and server-filesystem", () => {
     // One notice per failed server, though tools were listed for three requests.
     const reported = notices(h.events).sort((a, b) => a.message.localeCompare(b.message));
     expect(reported).toEqual([
-      { level: "warning", message: expect.stringMatching(/^MCP server "missing" failed to start: spawn .*no-such-mcp-server-binary ENOENT$/) },
+      {
+        level: "warning",
+        message: expect.stringMatching(
+          /^MCP server "missing" failed to start: spawn .*no-such-mcp-server-binary ENOENT$/,
+        ),
+      },
       { level: "warning", message: 'MCP server "silent" failed to start: did not answer within 300 ms' },
     ]);
     const statuses = await mcpSource(h.kernel).servers();
@@ -253,7 +302,14 @@ describe("MCP over stdio: server-everything and server-filesystem", () => {
 
   it("retiring the plugin's generation (reload, shutdown) closes clients and ends server processes", async () => {
     const h = (harness = await bootSession({
-      faux: { responses: [{ content: [fauxToolCall("mcp__everything__echo", { message: "x" })] }, { content: "ok" }, { content: [fauxToolCall("mcp__everything__echo", { message: "y" })] }, { content: "ok" }] },
+      faux: {
+        responses: [
+          { content: [fauxToolCall("mcp__everything__echo", { message: "x" })] },
+          { content: "ok" },
+          { content: [fauxToolCall("mcp__everything__echo", { message: "y" })] },
+          { content: "ok" },
+        ],
+      },
       entries: [mcpEntry({ servers: { everything: everythingServer() } })],
     }));
     await h.session.call("prompt", "one");
@@ -279,21 +335,47 @@ describe("MCP servers from settings.json (global and project)", () => {
     const { default: settingsPlugin } = await import("../../../plugins/config/settings/index.js");
     const agentDir = mkdtempSync(join(tmpdir(), "pi-mcp-agent-"));
     const cwd = mkdtempSync(join(tmpdir(), "pi-mcp-project-"));
-    writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ mcpServers: { everything: everythingServer(), broken: { args: ["x"] } } }));
+    writeFileSync(
+      join(agentDir, "settings.json"),
+      JSON.stringify({ mcpServers: { everything: everythingServer(), broken: { args: ["x"] } } }),
+    );
     mkdirSync(join(cwd, ".pi"));
     writeFileSync(join(cwd, "hello.txt"), "project file\n");
     writeFileSync(join(cwd, ".pi", "settings.json"), JSON.stringify({ mcpServers: { files: filesystemServer(cwd) } }));
     const h = (harness = await bootSession({
       agentDir,
       cwd,
-      faux: { responses: [{ content: [fauxToolCall("mcp__files__read_text_file", { path: join(cwd, "hello.txt") }, "f"), fauxToolCall("mcp__everything__echo", { message: "g" }, "g")] }, { content: "done" }] },
+      faux: {
+        responses: [
+          {
+            content: [
+              fauxToolCall("mcp__files__read_text_file", { path: join(cwd, "hello.txt") }, "f"),
+              fauxToolCall("mcp__everything__echo", { message: "g" }, "g"),
+            ],
+          },
+          { content: "done" },
+        ],
+      },
       // The project is trusted (as after `pi trust`), so its settings' servers count.
-      entries: [hostEnvironmentEntry(cwd, agentDir), { id: "settings", source: { kind: "inline", label: "settings", definition: settingsPlugin }, config: { agentDir } }, mcpEntry({})],
+      entries: [
+        hostEnvironmentEntry(cwd, agentDir),
+        {
+          id: "settings",
+          source: { kind: "inline", label: "settings", definition: settingsPlugin },
+          config: { agentDir },
+        },
+        mcpEntry({}),
+      ],
     }));
     await h.session.call("prompt", "go");
     const [file, echo] = toolResults(h);
     expect(text(file!)).toBe("project file\n");
     expect(text(echo!)).toBe("Echo: g");
-    expect(notices(h.events)).toEqual([{ level: "warning", message: 'MCP: settings "mcpServers".broken: needs "command" (a local server) or "url" (a remote one)' }]);
+    expect(notices(h.events)).toEqual([
+      {
+        level: "warning",
+        message: 'MCP: settings "mcpServers".broken: needs "command" (a local server) or "url" (a remote one)',
+      },
+    ]);
   });
 });

@@ -14,7 +14,9 @@ import toolWrite from "../../../plugins/tools/tool-write/index.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 
 /** How the test client answers one permission request. */
-export type PermissionAnswer = acp.RequestPermissionResponse | ((request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse>);
+export type PermissionAnswer =
+  | acp.RequestPermissionResponse
+  | ((request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse>);
 
 interface Waiter<T> {
   match: (item: T) => boolean;
@@ -30,7 +32,7 @@ class Recorded<T> {
     this.items.push(item);
     const waiting = this.waiters;
     this.waiters = [];
-    for (const w of waiting) (w.match(item) ? w.resolve(item) : this.waiters.push(w));
+    for (const w of waiting) w.match(item) ? w.resolve(item) : this.waiters.push(w);
   }
 
   /** The first item matching `match`, now or when it arrives. */
@@ -59,7 +61,12 @@ export class TestClient {
         if (answer === undefined) throw new Error("the test gave no answer for this permission request");
         return typeof answer === "function" ? answer(params) : answer;
       });
-    this.connection = app.connect(acp.ndJsonStream(Writable.toWeb(toAgent) as WritableStream<Uint8Array>, Readable.toWeb(fromAgent) as ReadableStream<Uint8Array>));
+    this.connection = app.connect(
+      acp.ndJsonStream(
+        Writable.toWeb(toAgent) as WritableStream<Uint8Array>,
+        Readable.toWeb(fromAgent) as ReadableStream<Uint8Array>,
+      ),
+    );
   }
 
   /** The agent side, for requests and notifications. */
@@ -79,7 +86,10 @@ export class TestClient {
 
   /** `session/prompt` with one text block. */
   prompt(sessionId: string, text: string | acp.ContentBlock[]): Promise<acp.PromptResponse> {
-    return this.agent.request("session/prompt", { sessionId, prompt: typeof text === "string" ? [{ type: "text", text }] : text });
+    return this.agent.request("session/prompt", {
+      sessionId,
+      prompt: typeof text === "string" ? [{ type: "text", text }] : text,
+    });
   }
 
   /** The updates of one session, in arrival order. */
@@ -115,7 +125,10 @@ export async function startAcp(
   const harness = await bootSession({
     ...options,
     extra: [toolWrite, ...(options.extra ?? [])],
-    entries: [...(options.entries ?? []), { id: "mode-acp", source: { kind: "inline", label: "mode-acp", definition: modeAcp }, config: options.acpConfig }],
+    entries: [
+      ...(options.entries ?? []),
+      { id: "mode-acp", source: { kind: "inline", label: "mode-acp", definition: modeAcp }, config: options.acpConfig },
+    ],
   });
   const mode = harness.kernel
     .useAll(ModeContract)

@@ -27,10 +27,15 @@ function lastToolResultText(request: FauxRequest): string {
 }
 
 /** Chunks of one kind joined, e.g. the whole streamed answer. */
-function joined(updates: SessionUpdate[], kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk"): string {
+function joined(
+  updates: SessionUpdate[],
+  kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk",
+): string {
   return updates
     .filter((u) => u.sessionUpdate === kind)
-    .map((u) => ((u as { content: { type: string; text?: string } }).content.type === "text" ? (u as any).content.text : ""))
+    .map((u) =>
+      (u as { content: { type: string; text?: string } }).content.type === "text" ? (u as any).content.text : "",
+    )
     .join("");
 }
 
@@ -40,7 +45,8 @@ function trace(updates: SessionUpdate[]): string[] {
   for (const u of updates) {
     let name: string = u.sessionUpdate;
     if (u.sessionUpdate === "tool_call") name = `tool_call:${u.status}`;
-    if (u.sessionUpdate === "tool_call_update") name = `tool_call_update:${u.status ?? (u.rawInput !== undefined ? "input" : "content")}`;
+    if (u.sessionUpdate === "tool_call_update")
+      name = `tool_call_update:${u.status ?? (u.rawInput !== undefined ? "input" : "content")}`;
     if (name.endsWith("_chunk") && out.at(-1) === name) continue;
     out.push(name);
   }
@@ -48,7 +54,11 @@ function trace(updates: SessionUpdate[]): string[] {
 }
 
 const WRITE_TURN = {
-  content: [fauxThinking("The user wants a file."), fauxText("I will write it now."), fauxToolCall("write", { path: "notes/out.txt", content: "hello from acp\n" }, "call-write-1")],
+  content: [
+    fauxThinking("The user wants a file."),
+    fauxText("I will write it now."),
+    fauxToolCall("write", { path: "notes/out.txt", content: "hello from acp\n" }, "call-write-1"),
+  ],
 };
 
 describe("ACP mode (in-process, SDK test client)", () => {
@@ -57,7 +67,10 @@ describe("ACP mode (in-process, SDK test client)", () => {
     const response = await harness.client.initialize(1);
     expect(response).toMatchObject({
       protocolVersion: 1,
-      agentCapabilities: { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true } },
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      },
       authMethods: [],
       agentInfo: { name: "pi-host" },
     });
@@ -71,8 +84,14 @@ describe("ACP mode (in-process, SDK test client)", () => {
     const sessionId = await harness.client.newSession(harness.cwd);
     expect(sessionId).toBe(harness.session.call("state").sessionId);
     const elsewhere = mkdtempSync(join(tmpdir(), "pi-acp-elsewhere-"));
-    await expect(harness.client.newSession(elsewhere)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining(`start "pi --mode acp" in ${elsewhere}`) });
-    await expect(harness.client.newSession("relative/dir")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("absolute path") });
+    await expect(harness.client.newSession(elsewhere)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(`start "pi --mode acp" in ${elsewhere}`),
+    });
+    await expect(harness.client.newSession("relative/dir")).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("absolute path"),
+    });
   });
 
   it("streams thinking, text and a write call in order; the client allows it, the tool runs, the turn ends", async () => {
@@ -111,20 +130,36 @@ describe("ACP mode (in-process, SDK test client)", () => {
       content: [{ type: "diff", path, oldText: null, newText: "hello from acp\n" }],
     });
     const completed = updates.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
-    expect(completed).toMatchObject({ toolCallId: "call-write-1", content: [{ type: "diff", path }, { type: "content", content: { type: "text", text: expect.stringContaining("Successfully wrote") } }] });
+    expect(completed).toMatchObject({
+      toolCallId: "call-write-1",
+      content: [
+        { type: "diff", path },
+        { type: "content", content: { type: "text", text: expect.stringContaining("Successfully wrote") } },
+      ],
+    });
 
     const [request] = harness.client.permissionRequests.items;
     expect(request).toMatchObject({
       sessionId,
-      toolCall: { toolCallId: "call-write-1", title: `write ${path}`, kind: "edit", content: [{ type: "diff", path, newText: "hello from acp\n" }] },
-      options: expect.arrayContaining([expect.objectContaining({ kind: "allow_once" }), expect.objectContaining({ kind: "reject_once" })]),
+      toolCall: {
+        toolCallId: "call-write-1",
+        title: `write ${path}`,
+        kind: "edit",
+        content: [{ type: "diff", path, newText: "hello from acp\n" }],
+      },
+      options: expect.arrayContaining([
+        expect.objectContaining({ kind: "allow_once" }),
+        expect.objectContaining({ kind: "reject_once" }),
+      ]),
     });
     expect(readFileSync(path, "utf8")).toBe("hello from acp\n");
     expect(harness.stderr()).toBe("");
   });
 
   it("a rejected permission blocks the call and the model reads the reason as the call's result", async () => {
-    harness = await startAcp({ faux: { responses: [WRITE_TURN, (request) => ({ content: `The tool said: ${lastToolResultText(request)}` })] } });
+    harness = await startAcp({
+      faux: { responses: [WRITE_TURN, (request) => ({ content: `The tool said: ${lastToolResultText(request)}` })] },
+    });
     harness.client.answers.push(choose("reject_once"));
     await harness.client.initialize();
     const sessionId = await harness.client.newSession(harness.cwd);
@@ -135,8 +170,17 @@ describe("ACP mode (in-process, SDK test client)", () => {
     expect(existsSync(join(harness.cwd, "notes/out.txt"))).toBe(false);
 
     const updates = harness.client.updatesOf(sessionId);
-    expect(trace(updates)).toEqual(["agent_thought_chunk", "agent_message_chunk", "tool_call:pending", "tool_call_update:input", "tool_call_update:failed", "agent_message_chunk"]);
-    expect(updates.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed")).toMatchObject({ content: [{ type: "content", content: { type: "text", text: reason } }] });
+    expect(trace(updates)).toEqual([
+      "agent_thought_chunk",
+      "agent_message_chunk",
+      "tool_call:pending",
+      "tool_call_update:input",
+      "tool_call_update:failed",
+      "agent_message_chunk",
+    ]);
+    expect(updates.find((u) => u.sessionUpdate === "tool_call_update" && u.status === "failed")).toMatchObject({
+      content: [{ type: "content", content: { type: "text", text: reason } }],
+    });
   });
 
   it("cancel during a paced stream ends the prompt with stopReason cancelled", async () => {
@@ -145,7 +189,9 @@ describe("ACP mode (in-process, SDK test client)", () => {
     const sessionId = await harness.client.newSession(harness.cwd);
 
     const prompt = harness.client.prompt(sessionId, "talk for a long time");
-    await harness.client.updates.next((n) => n.sessionId === sessionId && n.update.sessionUpdate === "agent_message_chunk");
+    await harness.client.updates.next(
+      (n) => n.sessionId === sessionId && n.update.sessionUpdate === "agent_message_chunk",
+    );
     await harness.client.agent.notify("session/cancel", { sessionId });
     expect(await prompt).toEqual({ stopReason: "cancelled" });
 

@@ -22,7 +22,19 @@ function texts(updates: SessionUpdate[], kind: string): string[] {
 describe("ACP sessions", () => {
   it("session/load replays a stored session: user and agent chunks, thoughts, each tool call with its result", async () => {
     harness = await startAcp({
-      faux: { responses: [{ content: [fauxThinking("plan"), fauxText("Writing."), fauxToolCall("write", { path: "a.txt", content: "A" }, "w1")] }, { content: "Wrote a.txt." }, { content: "other thread" }] },
+      faux: {
+        responses: [
+          {
+            content: [
+              fauxThinking("plan"),
+              fauxText("Writing."),
+              fauxToolCall("write", { path: "a.txt", content: "A" }, "w1"),
+            ],
+          },
+          { content: "Wrote a.txt." },
+          { content: "other thread" },
+        ],
+      },
     });
     harness.client.answers.push(choose("allow_once"));
     await harness.client.initialize();
@@ -36,15 +48,29 @@ describe("ACP sessions", () => {
     await harness.client.prompt(second, "something else");
 
     const before = harness.client.updates.items.length;
-    expect(await harness.client.agent.request("session/load", { sessionId: first, cwd: harness.cwd, mcpServers: [] })).toEqual({});
+    expect(
+      await harness.client.agent.request("session/load", { sessionId: first, cwd: harness.cwd, mcpServers: [] }),
+    ).toEqual({});
     const replayed = harness.client.updates.items.slice(before).map((n) => {
       expect(n.sessionId).toBe(first);
       return n.update;
     });
-    expect(replayed.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "agent_thought_chunk", "agent_message_chunk", "tool_call", "agent_message_chunk"]);
+    expect(replayed.map((u) => u.sessionUpdate)).toEqual([
+      "user_message_chunk",
+      "agent_thought_chunk",
+      "agent_message_chunk",
+      "tool_call",
+      "agent_message_chunk",
+    ]);
     expect(texts(replayed, "user_message_chunk")).toEqual(["please write a.txt"]);
     expect(texts(replayed, "agent_message_chunk")).toEqual(["Writing.", "Wrote a.txt."]);
-    expect(replayed[3]).toMatchObject({ toolCallId: "w1", kind: "edit", status: "completed", rawInput: { path: "a.txt", content: "A" }, content: [{ type: "diff", newText: "A" }, { type: "content" }] });
+    expect(replayed[3]).toMatchObject({
+      toolCallId: "w1",
+      kind: "edit",
+      status: "completed",
+      rawInput: { path: "a.txt", content: "A" },
+      content: [{ type: "diff", newText: "A" }, { type: "content" }],
+    });
     expect(harness.session.call("state").sessionFile).toBe(firstFile);
   });
 
@@ -59,7 +85,11 @@ describe("ACP sessions", () => {
     await harness.kernel.shutdown();
 
     // A new process would start with a new session; the stored one is found by its id.
-    harness = await startAcp({ agentDir: harness.agentDir, cwd: harness.cwd, faux: { responses: [fauxEcho("again: ")] } });
+    harness = await startAcp({
+      agentDir: harness.agentDir,
+      cwd: harness.cwd,
+      faux: { responses: [fauxEcho("again: ")] },
+    });
     await harness.client.initialize();
     await harness.client.agent.request("session/load", { sessionId: id, cwd: harness.cwd, mcpServers: [] });
     expect(texts(harness.client.updatesOf(id), "agent_message_chunk")).toEqual(["echo: remember me"]);
@@ -69,7 +99,9 @@ describe("ACP sessions", () => {
     await harness.client.agent.request("session/load", { sessionId: file, cwd: harness.cwd, mcpServers: [] });
     expect(texts(harness.client.updatesOf(file), "user_message_chunk")).toEqual(["remember me", "and now?"]);
 
-    await expect(harness.client.agent.request("session/load", { sessionId: "no-such-session", cwd: harness.cwd, mcpServers: [] })).rejects.toMatchObject({
+    await expect(
+      harness.client.agent.request("session/load", { sessionId: "no-such-session", cwd: harness.cwd, mcpServers: [] }),
+    ).rejects.toMatchObject({
       code: -32002,
       data: { sessionId: "no-such-session" },
     });
@@ -84,7 +116,10 @@ describe("ACP sessions", () => {
     await harness.client.prompt(b, "first in b");
     await harness.client.prompt(a, "second in a");
     expect(harness.session.call("state").sessionId).toBe(a);
-    const users = harness.session.call("messages").filter((m) => m.role === "user").map((m) => (m as { content: unknown }).content);
+    const users = harness.session
+      .call("messages")
+      .filter((m) => m.role === "user")
+      .map((m) => (m as { content: unknown }).content);
     expect(users).toEqual(["first in a", "second in a"]);
     // The model saw thread a's history, not thread b's.
     expect(harness.faux.requests[2]!.context.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
@@ -116,7 +151,10 @@ describe("ACP sessions", () => {
   it("a prompt for an unknown session is refused with resource-not-found", async () => {
     harness = await startAcp();
     await harness.client.initialize();
-    await expect(harness.client.prompt("nope", "hi")).rejects.toMatchObject({ code: -32002, data: { sessionId: "nope" } });
+    await expect(harness.client.prompt("nope", "hi")).rejects.toMatchObject({
+      code: -32002,
+      data: { sessionId: "nope" },
+    });
   });
 
   it("an in-memory session cannot be reopened once another session was opened, and the prompt says why", async () => {
@@ -124,6 +162,9 @@ describe("ACP sessions", () => {
     await harness.client.initialize();
     const a = await harness.client.newSession(harness.cwd);
     await harness.client.newSession(harness.cwd);
-    await expect(harness.client.prompt(a, "hello")).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("kept in memory only") });
+    await expect(harness.client.prompt(a, "hello")).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining("kept in memory only"),
+    });
   });
 });

@@ -3,7 +3,12 @@ import { KeyDecoder } from "../../../plugins/modes/mode-interactive/keys.js";
 
 const decode = (...chunks: string[]) => {
   const decoder = new KeyDecoder();
-  return chunks.flatMap((c) => decoder.feed(c)).map((k) => `${k.ctrl ? "C-" : ""}${k.alt ? "M-" : ""}${k.shift ? "S-" : ""}${k.name}${k.text !== undefined ? `:${k.text}` : ""}`);
+  return chunks
+    .flatMap((c) => decoder.feed(c))
+    .map(
+      (k) =>
+        `${k.ctrl ? "C-" : ""}${k.alt ? "M-" : ""}${k.shift ? "S-" : ""}${k.name}${k.text !== undefined ? `:${k.text}` : ""}`,
+    );
 };
 
 describe("key decoder", () => {
@@ -12,7 +17,18 @@ describe("key decoder", () => {
   });
 
   it("reads control keys: Enter, Ctrl+J, Tab, Backspace, Ctrl+C, Ctrl+P, Ctrl+K, Ctrl+Y, Ctrl+- and Ctrl+Z", () => {
-    expect(decode("\r\n\t\x7f\x03\x10\x0b\x19\x1f\x1a")).toEqual(["enter", "S-enter", "tab", "backspace", "C-c", "C-p", "C-k", "C-y", "C--", "C-z"]);
+    expect(decode("\r\n\t\x7f\x03\x10\x0b\x19\x1f\x1a")).toEqual([
+      "enter",
+      "S-enter",
+      "tab",
+      "backspace",
+      "C-c",
+      "C-p",
+      "C-k",
+      "C-y",
+      "C--",
+      "C-z",
+    ]);
   });
 
   it("reads a lone Esc as Escape and Esc-prefixed keys as Alt", () => {
@@ -24,12 +40,29 @@ describe("key decoder", () => {
 
   it("reads arrows, Home/End, Delete, PageUp/Down, Shift+Tab and modified arrows", () => {
     expect(decode("\x1b[A\x1b[B\x1b[C\x1b[D\x1bOH\x1b[F\x1b[3~\x1b[5~\x1b[6~\x1b[Z\x1b[1;5C\x1b[1;3D")).toEqual([
-      "up", "down", "right", "left", "home", "end", "delete", "pageUp", "pageDown", "S-tab", "C-right", "M-left",
+      "up",
+      "down",
+      "right",
+      "left",
+      "home",
+      "end",
+      "delete",
+      "pageUp",
+      "pageDown",
+      "S-tab",
+      "C-right",
+      "M-left",
     ]);
   });
 
   it("reads CSI-u and xterm modifyOtherKeys reports (tmux extended keys)", () => {
-    expect(decode("\x1b[13;2u\x1b[13;3u\x1b[99;5u\x1b[27;5;100~\x1b[112;6u")).toEqual(["S-enter", "M-enter", "C-c", "C-d", "C-S-p"]);
+    expect(decode("\x1b[13;2u\x1b[13;3u\x1b[99;5u\x1b[27;5;100~\x1b[112;6u")).toEqual([
+      "S-enter",
+      "M-enter",
+      "C-c",
+      "C-d",
+      "C-S-p",
+    ]);
   });
 
   it("reads a bracketed paste as one key, even split over chunks and across the end marker", () => {

@@ -35,7 +35,12 @@ export class VirtualTerminal {
 
   /** What the screen shows, one string per row, trailing spaces trimmed. */
   lines(): string[] {
-    return this.screen.map((row) => row.join("").replace(/\u0000/g, "").trimEnd());
+    return this.screen.map((row) =>
+      row
+        .join("")
+        .replace(/\u0000/g, "")
+        .trimEnd(),
+    );
   }
 
   /** Scrollback and screen together, as a user scrolling up would read them. */
@@ -45,7 +50,9 @@ export class VirtualTerminal {
 
   /** Changes the size; rows keep their content (cut or padded), as tmux does without reflow. */
   resize(width: number, height: number): void {
-    const rows = this.screen.map((r) => (r.length >= width ? r.slice(0, width) : [...r, ...Array.from({ length: width - r.length }, () => " ")]));
+    const rows = this.screen.map((r) =>
+      r.length >= width ? r.slice(0, width) : [...r, ...Array.from({ length: width - r.length }, () => " ")],
+    );
     this.width = width;
     while (rows.length > height) {
       // Rows above the cursor go to scrollback first.
@@ -116,7 +123,13 @@ export class VirtualTerminal {
 
   private lineFeed(): void {
     if (this.row === this.height - 1) {
-      this.scrollback.push(this.screen.shift()!.join("").replace(/\u0000/g, "").trimEnd());
+      this.scrollback.push(
+        this.screen
+          .shift()!
+          .join("")
+          .replace(/\u0000/g, "")
+          .trimEnd(),
+      );
       this.screen.push(this.blankRow());
     } else this.row++;
   }
@@ -144,8 +157,7 @@ export class VirtualTerminal {
       if (params === "?2026") {
         this.syncDepth += final === "h" ? 1 : -1;
         if (final === "h") this.frames++;
-      }
-      else if (params === "?25") this.cursorVisible = final === "h";
+      } else if (params === "?25") this.cursorVisible = final === "h";
       else if (params !== "?2004") throw new Error(`unexpected private mode ${params}${final}`);
       return end + 1;
     }

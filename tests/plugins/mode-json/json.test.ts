@@ -16,7 +16,10 @@ afterEach(async () => {
 function lines(io: TestIO): any[] {
   const text = io.stdout.text;
   expect(text.endsWith("\n")).toBe(true);
-  return text.slice(0, -1).split("\n").map((line) => JSON.parse(line));
+  return text
+    .slice(0, -1)
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 /**
@@ -57,7 +60,13 @@ describe("mode-json", () => {
     const h = (harness = await bootSession({
       faux: {
         responses: [
-          { content: [fauxThinking("let me look"), fauxText("Looking."), fauxToolCall("look", { path: "a.txt", depth: 2 }, "call_1")] },
+          {
+            content: [
+              fauxThinking("let me look"),
+              fauxText("Looking."),
+              fauxToolCall("look", { path: "a.txt", depth: 2 }, "call_1"),
+            ],
+          },
           { content: "It says hi." },
         ],
       },
@@ -68,11 +77,26 @@ describe("mode-json", () => {
     expect(await runMode(h.kernel, "json", { messages: ["what is in a.txt?"] }, io)).toBe(0);
     const events = lines(io);
     const state = h.session.call("state");
-    expect(events[0]).toEqual({ type: "session", version: 3, id: state.sessionId, timestamp: expect.any(String), cwd: h.cwd });
+    expect(events[0]).toEqual({
+      type: "session",
+      version: 3,
+      id: state.sessionId,
+      timestamp: expect.any(String),
+      cwd: h.cwd,
+    });
     const types = events.slice(1).map((e) => e.type);
     expect(types[0]).toBe("agent_start");
     expect(types.at(-1)).toBe("agent_end");
-    for (const t of ["turn_start", "message_start", "message_update", "message_end", "tool_execution_start", "tool_execution_end", "turn_end"]) expect(types).toContain(t);
+    for (const t of [
+      "turn_start",
+      "message_start",
+      "message_update",
+      "message_end",
+      "tool_execution_start",
+      "tool_execution_end",
+      "turn_end",
+    ])
+      expect(types).toContain(t);
     // Only pi's event names: our bus-only events stay off stdout.
     expect(types.filter((t) => ["session_change", "model_change", "notice"].includes(t))).toEqual([]);
 
@@ -84,7 +108,11 @@ describe("mode-json", () => {
     const textEnd = updates.find((u) => u.assistantMessageEvent.type === "text_end");
     expect(textEnd.assistantMessageEvent).toEqual({ type: "text_end", contentIndex: 1 });
     const toolStart = updates.find((u) => u.assistantMessageEvent.type === "toolcall_start");
-    expect(toolStart.assistantMessageEvent).toEqual({ type: "toolcall_start", contentIndex: 2, toolCall: { type: "toolCall", id: "call_1", name: "look" } });
+    expect(toolStart.assistantMessageEvent).toEqual({
+      type: "toolcall_start",
+      contentIndex: 2,
+      toolCall: { type: "toolCall", id: "call_1", name: "look" },
+    });
 
     const { rebuilt, ended } = rebuild(events);
     expect(ended).toHaveLength(2);
@@ -122,7 +150,10 @@ describe("mode-json", () => {
 
   it("a 2,000-token answer stays under 3x its text plus a small constant per event; pi's shape is quadratic", async () => {
     const answer = Array.from({ length: 2000 }, (_, i) => `w${String(i % 1000).padStart(3, "0")}`).join("");
-    const h = (harness = await bootSession({ faux: { responses: [{ content: answer }, { content: answer }] }, extra: [modeJson] }));
+    const h = (harness = await bootSession({
+      faux: { responses: [{ content: answer }, { content: answer }] },
+      extra: [modeJson],
+    }));
     const io = testIO();
     expect(await runMode(h.kernel, "json", { messages: ["write"] }, io)).toBe(0);
     const events = lines(io);
@@ -138,7 +169,7 @@ describe("mode-json", () => {
   });
 
   it("frames every event as one whole LF-terminated write; U+2028 and U+2029 are escaped, the text survives", async () => {
-    const tricky = "line\u2028separator\u2029paragraph\nnewline \"quoted\" \\ back";
+    const tricky = 'line\u2028separator\u2029paragraph\nnewline "quoted" \\ back';
     const h = (harness = await bootSession({ faux: { responses: [{ content: tricky }] }, extra: [modeJson] }));
     const io = testIO();
     expect(await runMode(h.kernel, "json", { messages: ["go"] }, io)).toBe(0);
@@ -156,19 +187,32 @@ describe("mode-json", () => {
     await first.session.call("prompt", "hi");
     const file = first.session.call("state").sessionFile!;
     await first.kernel.shutdown();
-    const h = (harness = await bootSession({ agentDir: first.agentDir, cwd: first.cwd, config: { session: file }, faux: { responses: [{ content: "two" }] }, extra: [modeJson] }));
+    const h = (harness = await bootSession({
+      agentDir: first.agentDir,
+      cwd: first.cwd,
+      config: { session: file },
+      faux: { responses: [{ content: "two" }] },
+      extra: [modeJson],
+    }));
     const io = testIO();
     expect(await runMode(h.kernel, "json", { messages: ["again"] }, io)).toBe(0);
     expect(lines(io)[0]).toEqual(JSON.parse(readFileSync(file, "utf8").split("\n")[0]!));
   });
 
   it("an in-memory session (--no-session) still gets a header; an error answer exits 1", async () => {
-    const h = (harness = await bootSession({ config: { session: "none" }, faux: { responses: [{ stopReason: "error", errorMessage: "400 bad request" }] }, extra: [modeJson] }));
+    const h = (harness = await bootSession({
+      config: { session: "none" },
+      faux: { responses: [{ stopReason: "error", errorMessage: "400 bad request" }] },
+      extra: [modeJson],
+    }));
     const io = testIO();
     expect(await runMode(h.kernel, "json", { messages: ["hi"] }, io)).toBe(1);
     const events = lines(io);
     expect(events[0]).toMatchObject({ type: "session", version: 3, cwd: h.cwd });
-    expect(events.find((e) => e.type === "message_end" && e.message.role === "assistant").message).toMatchObject({ stopReason: "error", errorMessage: "400 bad request" });
+    expect(events.find((e) => e.type === "message_end" && e.message.role === "assistant").message).toMatchObject({
+      stopReason: "error",
+      errorMessage: "400 bad request",
+    });
     expect(h.session.call("state").sessionFile).toBeUndefined();
   });
 

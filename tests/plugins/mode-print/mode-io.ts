@@ -34,7 +34,10 @@ export function testIO(): TestIO {
 
 /** Runs the mode named `name` through its stable handle, as the host does. */
 export function runMode(kernel: Kernel, name: string, input: Partial<ModeInput>, io: ModeIO): Promise<number> {
-  const handle = kernel.useAll(ModeContract).list().find((h) => h.peek()?.name === name);
+  const handle = kernel
+    .useAll(ModeContract)
+    .list()
+    .find((h) => h.peek()?.name === name);
   if (handle === undefined) throw new Error(`no mode "${name}" is running`);
   return handle.call("run", { messages: [], images: [], ...input }, io) as Promise<number>;
 }

@@ -16,7 +16,13 @@ afterEach(async () => {
 describe("mode-print", () => {
   it("sends each message in order (the first with the images) and prints only the final answer's text", async () => {
     const h = (harness = await bootSession({
-      faux: { responses: [{ content: "first answer" }, { content: [fauxToolCall("look", {}, "l1")] }, { content: [fauxText("line one"), fauxText("line two")] }] },
+      faux: {
+        responses: [
+          { content: "first answer" },
+          { content: [fauxToolCall("look", {}, "l1")] },
+          { content: [fauxText("line one"), fauxText("line two")] },
+        ],
+      },
       tools: [testTool("look", async () => "seen")],
       extra: [modePrint],
     }));
@@ -25,7 +31,8 @@ describe("mode-print", () => {
     expect(code).toBe(0);
     expect(io.stdout.text).toBe("line one\nline two\n");
     expect(io.stderr.text).toBe("");
-    const users = (i: number) => h.faux.requests[i]!.context.messages.filter((m): m is UserMessage => m.role === "user");
+    const users = (i: number) =>
+      h.faux.requests[i]!.context.messages.filter((m): m is UserMessage => m.role === "user");
     expect(users(0)).toHaveLength(1);
     expect(users(0)[0]!.content).toEqual([{ type: "text", text: "one" }, PIXEL]);
     expect(users(1).map((m) => m.content)).toEqual([[{ type: "text", text: "one" }, PIXEL], "two"]);
@@ -33,7 +40,12 @@ describe("mode-print", () => {
   });
 
   it("an error answer prints its message on stderr as one line, nothing on stdout, exit 1; later messages are not sent", async () => {
-    const h = (harness = await bootSession({ faux: { responses: [{ stopReason: "error", errorMessage: "401 invalid x-api-key\nsee docs" }, { content: "never" }] }, extra: [modePrint] }));
+    const h = (harness = await bootSession({
+      faux: {
+        responses: [{ stopReason: "error", errorMessage: "401 invalid x-api-key\nsee docs" }, { content: "never" }],
+      },
+      extra: [modePrint],
+    }));
     const io = testIO();
     const code = await runMode(h.kernel, "print", { messages: ["hi", "again"] }, io);
     expect(code).toBe(1);
@@ -75,7 +87,10 @@ describe("mode-print", () => {
   });
 
   it("a stop that arrives before the run starts still aborts it", async () => {
-    const h = (harness = await bootSession({ faux: { responses: [{ content: "x".repeat(400) }] }, extra: [modePrint] }));
+    const h = (harness = await bootSession({
+      faux: { responses: [{ content: "x".repeat(400) }] },
+      extra: [modePrint],
+    }));
     const io = testIO();
     io.stop();
     const code = await runMode(h.kernel, "print", { messages: ["hi"] }, io);

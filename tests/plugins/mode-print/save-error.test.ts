@@ -10,10 +10,18 @@ import type { Handle } from "../../../kernel/index.js";
 import { createPrintMode } from "../../../plugins/modes/mode-print/print-mode.js";
 import { testIO } from "./mode-io.js";
 
-const ANSWER = { role: "assistant", content: [{ type: "text", text: "the answer" }], stopReason: "stop", timestamp: 1 } as unknown as AssistantMessage;
+const ANSWER = {
+  role: "assistant",
+  content: [{ type: "text", text: "the answer" }],
+  stopReason: "stop",
+  timestamp: 1,
+} as unknown as AssistantMessage;
 
 /** A session whose prompt answers and reports `problem` while saving it. */
-function sessionReporting(problem: Extract<SessionEvent, { type: "session_save_error" }>): { session: Handle<AgentSession>; subscribe: (l: (e: SessionEvent) => void) => () => void } {
+function sessionReporting(problem: Extract<SessionEvent, { type: "session_save_error" }>): {
+  session: Handle<AgentSession>;
+  subscribe: (l: (e: SessionEvent) => void) => () => void;
+} {
   const listeners = new Set<(event: SessionEvent) => void>();
   const emit = (event: SessionEvent): void => {
     for (const listener of listeners) listener(event);
@@ -32,16 +40,27 @@ function sessionReporting(problem: Extract<SessionEvent, { type: "session_save_e
 
 describe("print mode when the session cannot be saved", () => {
   it("prints the answer, then one line saying it is not saved, and exits 1", async () => {
-    const mode = createPrintMode(sessionReporting({ type: "session_save_error", reason: "write", path: "/s/a.jsonl", error: "cannot save the session to /s/a.jsonl: ENOSPC: no space left on device" }));
+    const mode = createPrintMode(
+      sessionReporting({
+        type: "session_save_error",
+        reason: "write",
+        path: "/s/a.jsonl",
+        error: "cannot save the session to /s/a.jsonl: ENOSPC: no space left on device",
+      }),
+    );
     const io = testIO();
     expect(await mode.run({ messages: ["hi"], images: [] }, io)).toBe(1);
     expect(io.stdout.text).toBe("the answer\n");
-    expect(io.stderr.text).toBe("cannot save the session to /s/a.jsonl: ENOSPC: no space left on device; the answer was printed but the session is not saved in full (exit code 1)\n");
+    expect(io.stderr.text).toBe(
+      "cannot save the session to /s/a.jsonl: ENOSPC: no space left on device; the answer was printed but the session is not saved in full (exit code 1)\n",
+    );
   });
 
   it("reports a re-created session file in one line and exits 0", async () => {
     const error = "session file /s/a.jsonl was deleted while in use; it is written again with the whole session so far";
-    const mode = createPrintMode(sessionReporting({ type: "session_save_error", reason: "deleted", path: "/s/a.jsonl", error }));
+    const mode = createPrintMode(
+      sessionReporting({ type: "session_save_error", reason: "deleted", path: "/s/a.jsonl", error }),
+    );
     const io = testIO();
     expect(await mode.run({ messages: ["hi"], images: [] }, io)).toBe(0);
     expect(io.stdout.text).toBe("the answer\n");

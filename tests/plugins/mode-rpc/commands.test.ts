@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ResourcesContract, SettingsContract, type ResourceSource, type Settings } from "../../../contracts/resources.js";
+import {
+  ResourcesContract,
+  SettingsContract,
+  type ResourceSource,
+  type Settings,
+} from "../../../contracts/resources.js";
 import { definePlugin } from "../../../kernel/index.js";
 import { startRpc, type RpcHarness } from "./rpc-harness.js";
 
@@ -21,10 +26,17 @@ function settingsPlugin(settings: Settings) {
 }
 
 function resourcesPlugin(source: ResourceSource) {
-  return definePlugin({ id: "test-resources", version: "1.0.0", provides: [ResourcesContract], setup: (ctx) => ctx.provide(ResourcesContract, source) });
+  return definePlugin({
+    id: "test-resources",
+    version: "1.0.0",
+    provides: [ResourcesContract],
+    setup: (ctx) => ctx.provide(ResourcesContract, source),
+  });
 }
 
-const TWO_MODELS = { models: [{ id: "faux-1" }, { id: "faux-2", name: "Faux Two" }, { id: "plain", reasoning: false }] };
+const TWO_MODELS = {
+  models: [{ id: "faux-1" }, { id: "faux-2", name: "Faux Two" }, { id: "plain", reasoning: false }],
+};
 
 describe("state and messages", () => {
   it("get_state has pi's fields from the first command on; get_messages lists the conversation", async () => {
@@ -49,11 +61,16 @@ describe("state and messages", () => {
     const messages = await h.client.request({ type: "get_messages" });
     expect(messages.data.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
     expect((await h.client.request({ type: "get_state" })).data.messageCount).toBe(2);
-    expect(await h.client.request({ type: "get_last_assistant_text" })).toMatchObject({ success: true, data: { text: "hi back" } });
+    expect(await h.client.request({ type: "get_last_assistant_text" })).toMatchObject({
+      success: true,
+      data: { text: "hi back" },
+    });
   });
 
   it("get_last_assistant_text is null before any answer; get_session_stats has pi's counters", async () => {
-    const h = (harness = await startRpc({ faux: { responses: [{ content: "answer", usage: { input: 10, output: 5 } }] } }));
+    const h = (harness = await startRpc({
+      faux: { responses: [{ content: "answer", usage: { input: 10, output: 5 } }] },
+    }));
     expect((await h.client.request({ type: "get_last_assistant_text" })).data).toEqual({ text: null });
     await h.client.request({ type: "prompt", message: "q" });
     await h.client.event("agent_end");
@@ -79,20 +96,45 @@ describe("model and thinking", () => {
     const available = await h.client.request({ type: "get_available_models" });
     expect(available.data.models.map((m: { id: string }) => m.id)).toEqual(["faux-1", "faux-2", "plain"]);
     const set = await h.client.request({ type: "set_model", provider: "faux", modelId: "faux-2" });
-    expect(set).toMatchObject({ command: "set_model", success: true, data: { id: "faux-2", name: "Faux Two", provider: "faux", api: "faux", contextWindow: 128_000 } });
-    expect(await h.client.request({ type: "set_model", provider: "faux", modelId: "nope" })).toMatchObject({ success: false, error: "Model not found: faux/nope" });
-    expect(await h.client.request({ type: "set_model", provider: "faux" })).toMatchObject({ success: false, error: '"set_model" needs "modelId" as a string' });
+    expect(set).toMatchObject({
+      command: "set_model",
+      success: true,
+      data: { id: "faux-2", name: "Faux Two", provider: "faux", api: "faux", contextWindow: 128_000 },
+    });
+    expect(await h.client.request({ type: "set_model", provider: "faux", modelId: "nope" })).toMatchObject({
+      success: false,
+      error: "Model not found: faux/nope",
+    });
+    expect(await h.client.request({ type: "set_model", provider: "faux" })).toMatchObject({
+      success: false,
+      error: '"set_model" needs "modelId" as a string',
+    });
     const cycled = await h.client.request({ type: "cycle_model" });
-    expect(cycled.data).toEqual({ model: expect.objectContaining({ id: "plain" }), thinkingLevel: "off", isScoped: false });
+    expect(cycled.data).toEqual({
+      model: expect.objectContaining({ id: "plain" }),
+      thinkingLevel: "off",
+      isScoped: false,
+    });
     expect((await h.client.request({ type: "get_state" })).data.model.id).toBe("plain");
   });
 
   it("set_thinking_level and cycle_thinking_level; a model without reasoning cycles to null", async () => {
     const h = (harness = await startRpc({ faux: TWO_MODELS }));
-    expect(await h.client.request({ type: "set_thinking_level", level: "high" })).toEqual({ id: "req-1", type: "response", command: "set_thinking_level", success: true });
+    expect(await h.client.request({ type: "set_thinking_level", level: "high" })).toEqual({
+      id: "req-1",
+      type: "response",
+      command: "set_thinking_level",
+      success: true,
+    });
     expect((await h.client.request({ type: "get_state" })).data.thinkingLevel).toBe("high");
-    expect(await h.client.request({ type: "cycle_thinking_level" })).toMatchObject({ success: true, data: { level: "xhigh" } });
-    expect(await h.client.request({ type: "set_thinking_level", level: "max" })).toMatchObject({ success: false, error: expect.stringMatching(/"level" as one of "off"/) });
+    expect(await h.client.request({ type: "cycle_thinking_level" })).toMatchObject({
+      success: true,
+      data: { level: "xhigh" },
+    });
+    expect(await h.client.request({ type: "set_thinking_level", level: "max" })).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/"level" as one of "off"/),
+    });
     await h.client.request({ type: "set_model", provider: "faux", modelId: "plain" });
     const cycled = await h.client.request({ type: "cycle_thinking_level" });
     expect(cycled).toMatchObject({ success: true, data: null });
@@ -101,10 +143,26 @@ describe("model and thinking", () => {
 
   it("set_steering_mode and set_follow_up_mode show in get_state; a bad mode is refused", async () => {
     const h = (harness = await startRpc());
-    expect(await h.client.request({ type: "set_steering_mode", mode: "all" })).toEqual({ id: "req-1", type: "response", command: "set_steering_mode", success: true });
-    expect(await h.client.request({ type: "set_follow_up_mode", mode: "all" })).toEqual({ id: "req-2", type: "response", command: "set_follow_up_mode", success: true });
-    expect((await h.client.request({ type: "get_state" })).data).toMatchObject({ steeringMode: "all", followUpMode: "all" });
-    expect(await h.client.request({ type: "set_follow_up_mode", mode: "sometimes" })).toMatchObject({ success: false, error: expect.stringMatching(/"mode" as one of "all", "one-at-a-time"/) });
+    expect(await h.client.request({ type: "set_steering_mode", mode: "all" })).toEqual({
+      id: "req-1",
+      type: "response",
+      command: "set_steering_mode",
+      success: true,
+    });
+    expect(await h.client.request({ type: "set_follow_up_mode", mode: "all" })).toEqual({
+      id: "req-2",
+      type: "response",
+      command: "set_follow_up_mode",
+      success: true,
+    });
+    expect((await h.client.request({ type: "get_state" })).data).toMatchObject({
+      steeringMode: "all",
+      followUpMode: "all",
+    });
+    expect(await h.client.request({ type: "set_follow_up_mode", mode: "sometimes" })).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/"mode" as one of "all", "one-at-a-time"/),
+    });
   });
 });
 
@@ -113,10 +171,21 @@ describe("compaction and retry", () => {
 
   it("compact answers with the CompactionResult; with nothing to compact it fails with one line", async () => {
     const h = (harness = await startRpc({
-      faux: { responses: [{ content: big("a1") }, { content: big("a2") }, { content: "## Goal\nsummary of it" }, { content: "## Goal\nturn prefix" }] },
+      faux: {
+        responses: [
+          { content: big("a1") },
+          { content: big("a2") },
+          { content: "## Goal\nsummary of it" },
+          { content: "## Goal\nturn prefix" },
+        ],
+      },
       extra: [settingsPlugin({ compaction: { keepRecentTokens: 100 } })],
     }));
-    expect(await h.client.request({ type: "compact" })).toMatchObject({ command: "compact", success: false, error: "Nothing to compact (session too small)" });
+    expect(await h.client.request({ type: "compact" })).toMatchObject({
+      command: "compact",
+      success: false,
+      error: "Nothing to compact (session too small)",
+    });
     for (const text of [big("u1"), big("u2")]) {
       const from = h.client.count;
       await h.client.request({ type: "prompt", message: text });
@@ -124,19 +193,50 @@ describe("compaction and retry", () => {
     }
     const compacted = await h.client.request({ type: "compact", customInstructions: "focus on the tests" });
     expect(compacted).toMatchObject({ command: "compact", success: true });
-    expect(compacted.data).toEqual({ summary: expect.stringContaining("summary of it"), firstKeptEntryId: expect.stringMatching(/^[0-9a-f]{8}$/), tokensBefore: expect.any(Number), details: expect.any(Object) });
-    expect(h.client.records.filter((r) => r.type === "compaction_start").at(-1)).toEqual({ type: "compaction_start", reason: "manual" });
-    expect(h.client.records.filter((r) => r.type === "compaction_end").at(-1)).toMatchObject({ reason: "manual", aborted: false, willRetry: false, result: compacted.data });
+    expect(compacted.data).toEqual({
+      summary: expect.stringContaining("summary of it"),
+      firstKeptEntryId: expect.stringMatching(/^[0-9a-f]{8}$/),
+      tokensBefore: expect.any(Number),
+      details: expect.any(Object),
+    });
+    expect(h.client.records.filter((r) => r.type === "compaction_start").at(-1)).toEqual({
+      type: "compaction_start",
+      reason: "manual",
+    });
+    expect(h.client.records.filter((r) => r.type === "compaction_end").at(-1)).toMatchObject({
+      reason: "manual",
+      aborted: false,
+      willRetry: false,
+      result: compacted.data,
+    });
     expect(JSON.stringify(h.faux.requests.slice(2).map((r) => r.context.messages))).toContain("focus on the tests");
   });
 
   it("set_auto_compaction, set_auto_retry and abort_retry answer with success and no data", async () => {
     const h = (harness = await startRpc());
-    expect(await h.client.request({ type: "set_auto_compaction", enabled: false })).toEqual({ id: "req-1", type: "response", command: "set_auto_compaction", success: true });
+    expect(await h.client.request({ type: "set_auto_compaction", enabled: false })).toEqual({
+      id: "req-1",
+      type: "response",
+      command: "set_auto_compaction",
+      success: true,
+    });
     expect((await h.client.request({ type: "get_state" })).data.autoCompactionEnabled).toBe(false);
-    expect(await h.client.request({ type: "set_auto_retry", enabled: false })).toEqual({ id: "req-3", type: "response", command: "set_auto_retry", success: true });
-    expect(await h.client.request({ type: "set_auto_retry", enabled: "yes" })).toMatchObject({ success: false, error: '"set_auto_retry" needs "enabled" as true or false' });
-    expect(await h.client.request({ type: "abort_retry" })).toEqual({ id: "req-5", type: "response", command: "abort_retry", success: true });
+    expect(await h.client.request({ type: "set_auto_retry", enabled: false })).toEqual({
+      id: "req-3",
+      type: "response",
+      command: "set_auto_retry",
+      success: true,
+    });
+    expect(await h.client.request({ type: "set_auto_retry", enabled: "yes" })).toMatchObject({
+      success: false,
+      error: '"set_auto_retry" needs "enabled" as true or false',
+    });
+    expect(await h.client.request({ type: "abort_retry" })).toEqual({
+      id: "req-5",
+      type: "response",
+      command: "abort_retry",
+      success: true,
+    });
   });
 });
 
@@ -157,41 +257,86 @@ describe("sessions", () => {
     ]);
 
     const cloned = await h.client.request({ type: "clone" });
-    expect(cloned).toEqual({ id: expect.any(String), type: "response", command: "clone", success: true, data: { cancelled: false } });
+    expect(cloned).toEqual({
+      id: expect.any(String),
+      type: "response",
+      command: "clone",
+      success: true,
+      data: { cancelled: false },
+    });
     const cloneState = (await h.client.request({ type: "get_state" })).data;
     expect(cloneState.sessionFile).not.toBe(firstFile);
     expect(cloneState.messageCount).toBe(4);
-    expect(h.client.records.filter((r) => r.type === "session_change").at(-1)).toMatchObject({ reason: "fork", session: { path: cloneState.sessionFile } });
+    expect(h.client.records.filter((r) => r.type === "session_change").at(-1)).toMatchObject({
+      reason: "fork",
+      session: { path: cloneState.sessionFile },
+    });
 
-    expect(await h.client.request({ type: "switch_session", sessionPath: firstFile })).toMatchObject({ command: "switch_session", success: true, data: { cancelled: false } });
+    expect(await h.client.request({ type: "switch_session", sessionPath: firstFile })).toMatchObject({
+      command: "switch_session",
+      success: true,
+      data: { cancelled: false },
+    });
     expect((await h.client.request({ type: "get_state" })).data.sessionFile).toBe(firstFile);
 
     const forked = await h.client.request({ type: "fork", entryId: forkPoints.data.messages[1].entryId });
-    expect(forked).toMatchObject({ command: "fork", success: true, data: { text: "second question", cancelled: false } });
+    expect(forked).toMatchObject({
+      command: "fork",
+      success: true,
+      data: { text: "second question", cancelled: false },
+    });
     const forkedMessages = (await h.client.request({ type: "get_messages" })).data.messages;
     expect(forkedMessages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
-    expect(await h.client.request({ type: "fork", entryId: "zzzzzzzz" })).toMatchObject({ command: "fork", success: false, error: expect.stringMatching(/not a user message/) });
+    expect(await h.client.request({ type: "fork", entryId: "zzzzzzzz" })).toMatchObject({
+      command: "fork",
+      success: false,
+      error: expect.stringMatching(/not a user message/),
+    });
 
-    expect(await h.client.request({ type: "new_session" })).toMatchObject({ command: "new_session", success: true, data: { cancelled: false } });
+    expect(await h.client.request({ type: "new_session" })).toMatchObject({
+      command: "new_session",
+      success: true,
+      data: { cancelled: false },
+    });
     expect((await h.client.request({ type: "get_messages" })).data.messages).toEqual([]);
-    expect(await h.client.request({ type: "switch_session" })).toMatchObject({ success: false, error: '"switch_session" needs "sessionPath" as a string' });
+    expect(await h.client.request({ type: "switch_session" })).toMatchObject({
+      success: false,
+      error: '"switch_session" needs "sessionPath" as a string',
+    });
   });
 
   it("set_session_name shows in get_state; an empty name is refused", async () => {
     const h = (harness = await startRpc());
-    expect(await h.client.request({ type: "set_session_name", name: "  my work  " })).toEqual({ id: "req-1", type: "response", command: "set_session_name", success: true });
+    expect(await h.client.request({ type: "set_session_name", name: "  my work  " })).toEqual({
+      id: "req-1",
+      type: "response",
+      command: "set_session_name",
+      success: true,
+    });
     expect((await h.client.request({ type: "get_state" })).data.sessionName).toBe("my work");
-    expect(await h.client.request({ type: "set_session_name", name: "   " })).toMatchObject({ success: false, error: "Session name cannot be empty" });
+    expect(await h.client.request({ type: "set_session_name", name: "   " })).toMatchObject({
+      success: false,
+      error: "Session name cannot be empty",
+    });
   });
 
   it("clone of a session with no entry yet (no model chosen, nothing said) is refused as pi refuses it", async () => {
     const h = (harness = await startRpc({ config: { model: undefined } }));
-    expect(await h.client.request({ type: "clone" })).toMatchObject({ success: false, error: "Cannot clone session: no current entry selected" });
+    expect(await h.client.request({ type: "clone" })).toMatchObject({
+      success: false,
+      error: "Cannot clone session: no current entry selected",
+    });
   });
 
   it("export_html says it is not supported yet", async () => {
     const h = (harness = await startRpc());
-    expect(await h.client.request({ type: "export_html", outputPath: "/tmp/x.html" })).toEqual({ id: "req-1", type: "response", command: "export_html", success: false, error: "not supported yet: export_html" });
+    expect(await h.client.request({ type: "export_html", outputPath: "/tmp/x.html" })).toEqual({
+      id: "req-1",
+      type: "response",
+      command: "export_html",
+      success: false,
+      error: "not supported yet: export_html",
+    });
   });
 });
 
@@ -204,8 +349,16 @@ describe("our additions: get_entries and get_tree", () => {
       await h.client.event("agent_end", from);
     }
     const entries = (await h.client.request({ type: "get_entries" })).data.entries;
-    expect(entries.map((e: { type: string }) => e.type)).toEqual(["model_change", "thinking_level_change", "message", "message", "message", "message"]);
-    for (const e of entries) expect(e).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{8}$/), timestamp: expect.any(String) });
+    expect(entries.map((e: { type: string }) => e.type)).toEqual([
+      "model_change",
+      "thinking_level_change",
+      "message",
+      "message",
+      "message",
+      "message",
+    ]);
+    for (const e of entries)
+      expect(e).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{8}$/), timestamp: expect.any(String) });
     const tree = (await h.client.request({ type: "get_tree" })).data;
     expect(tree.leafId).toBe(entries.at(-1).id);
     // One chain: each node has the next entry as its only child.
@@ -225,18 +378,43 @@ describe("get_commands", () => {
     const source: ResourceSource = {
       promptSections: async () => [],
       templates: async () => [
-        { name: "fix-tests", description: "Fix failing tests", body: "Fix $1", path: "/p/.pi/agent/prompts/fix-tests.md", origin: "project" },
+        {
+          name: "fix-tests",
+          description: "Fix failing tests",
+          body: "Fix $1",
+          path: "/p/.pi/agent/prompts/fix-tests.md",
+          origin: "project",
+        },
         { name: "explain", description: "Explain code", body: "Explain", path: "/x/explain.md", origin: "flag" },
       ],
-      skills: async () => [{ name: "brave-search", description: "Web search", path: "/home/u/.pi/agent/skills/brave-search/SKILL.md", origin: "user" }],
+      skills: async () => [
+        {
+          name: "brave-search",
+          description: "Web search",
+          path: "/home/u/.pi/agent/skills/brave-search/SKILL.md",
+          origin: "user",
+        },
+      ],
     };
     const h = (harness = await startRpc({ extra: [resourcesPlugin(source)] }));
     const response = await h.client.request({ type: "get_commands" });
     expect(response).toMatchObject({ command: "get_commands", success: true });
     expect(response.data.commands).toEqual([
-      { name: "fix-tests", description: "Fix failing tests", source: "prompt", location: "project", path: "/p/.pi/agent/prompts/fix-tests.md" },
+      {
+        name: "fix-tests",
+        description: "Fix failing tests",
+        source: "prompt",
+        location: "project",
+        path: "/p/.pi/agent/prompts/fix-tests.md",
+      },
       { name: "explain", description: "Explain code", source: "prompt", location: "path", path: "/x/explain.md" },
-      { name: "skill:brave-search", description: "Web search", source: "skill", location: "user", path: "/home/u/.pi/agent/skills/brave-search/SKILL.md" },
+      {
+        name: "skill:brave-search",
+        description: "Web search",
+        source: "skill",
+        location: "user",
+        path: "/home/u/.pi/agent/skills/brave-search/SKILL.md",
+      },
     ]);
   });
 

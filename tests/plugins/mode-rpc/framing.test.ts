@@ -16,7 +16,9 @@ afterEach(async () => {
 function linesOf(chunks: Array<string | Buffer>): Promise<string[]> {
   const stream = new PassThrough();
   const lines: string[] = [];
-  const done = new Promise<string[]>((resolve) => readLines(stream, { onLine: (l) => lines.push(l), onEnd: () => resolve(lines) }));
+  const done = new Promise<string[]>((resolve) =>
+    readLines(stream, { onLine: (l) => lines.push(l), onEnd: () => resolve(lines) }),
+  );
   for (const chunk of chunks) stream.write(chunk);
   stream.end();
   return done;
@@ -32,7 +34,13 @@ describe("JSONL framing", () => {
 
   it("strips one trailing CR, keeps a last line without LF, and joins lines and characters cut across chunks", async () => {
     const euro = Buffer.from("€");
-    const lines = await linesOf(['{"a":1}\r\n{"b":', Buffer.from('"x'), euro.subarray(0, 1), euro.subarray(1), Buffer.from('"}\n{"c":3}')]);
+    const lines = await linesOf([
+      '{"a":1}\r\n{"b":',
+      Buffer.from('"x'),
+      euro.subarray(0, 1),
+      euro.subarray(1),
+      Buffer.from('"}\n{"c":3}'),
+    ]);
     expect(lines).toEqual(['{"a":1}', '{"b":"x€"}', '{"c":3}']);
   });
 
@@ -60,7 +68,12 @@ describe("framing in the running mode", () => {
     const from = h.client.count;
     h.client.writeLine("{not json");
     const parseError = await h.client.next((r) => r.type === "response", from);
-    expect(parseError).toEqual({ type: "response", command: "parse", success: false, error: expect.stringMatching(/^Failed to parse command: /) });
+    expect(parseError).toEqual({
+      type: "response",
+      command: "parse",
+      success: false,
+      error: expect.stringMatching(/^Failed to parse command: /),
+    });
     expect(parseError.error).not.toContain("\n");
     expect(await h.client.request({ type: "get_state" })).toMatchObject({ command: "get_state", success: true });
   });
@@ -75,18 +88,30 @@ describe("framing in the running mode", () => {
       error: 'Failed to parse command: a command must be a JSON object such as {"type":"get_state"}',
     });
     h.client.send({ id: "no-type" });
-    expect(await h.client.next((r) => r.id === "no-type")).toMatchObject({ command: "parse", success: false, error: expect.stringMatching(/needs a string "type"/) });
+    expect(await h.client.next((r) => r.id === "no-type")).toMatchObject({
+      command: "parse",
+      success: false,
+      error: expect.stringMatching(/needs a string "type"/),
+    });
   });
 
   it("an unknown command is refused with its id and one line", async () => {
     const h = (harness = await startRpc());
-    expect(await h.client.request({ type: "make_coffee" })).toEqual({ id: "req-1", type: "response", command: "make_coffee", success: false, error: "Unknown command: make_coffee" });
+    expect(await h.client.request({ type: "make_coffee" })).toEqual({
+      id: "req-1",
+      type: "response",
+      command: "make_coffee",
+      success: false,
+      error: "Unknown command: make_coffee",
+    });
   });
 
   it("CRLF input is accepted, blank lines are skipped, and several commands in one write each answer", async () => {
     const h = (harness = await startRpc());
     const from = h.client.count;
-    h.client.stdin.write('{"type":"get_state","id":"a"}\r\n\n   \n{"type":"get_last_assistant_text","id":"b"}\n{"type":"get_messages","id":"c"}\n');
+    h.client.stdin.write(
+      '{"type":"get_state","id":"a"}\r\n\n   \n{"type":"get_last_assistant_text","id":"b"}\n{"type":"get_messages","id":"c"}\n',
+    );
     const c = await h.client.next((r) => r.id === "c");
     expect(c).toMatchObject({ success: true, data: { messages: [] } });
     const responses = h.client.records.slice(from).filter((r) => r.type === "response");

@@ -19,7 +19,11 @@ const untilAborted: AgentTool<any, any> = {
   description: "runs until aborted",
   parameters: Type.Object({}),
   execute: (_id, _args, signal) =>
-    new Promise((resolve) => signal?.addEventListener("abort", () => resolve({ content: [{ type: "text", text: "stopped" }] }), { once: true })),
+    new Promise((resolve) =>
+      signal?.addEventListener("abort", () => resolve({ content: [{ type: "text", text: "stopped" }] }), {
+        once: true,
+      }),
+    ),
 };
 
 describe("the run's end", () => {
@@ -33,7 +37,11 @@ describe("the run's end", () => {
     await h.client.request({ type: "prompt", message: "go" });
     await h.client.event("tool_execution_start");
     // What the session looks like at the moment run() resolves.
-    const atExit = h.exit.then((code) => ({ code, streaming: h.session.call("state").isStreaming, answer: h.session.call("lastAssistantText") }));
+    const atExit = h.exit.then((code) => ({
+      code,
+      streaming: h.session.call("state").isStreaming,
+      answer: h.session.call("lastAssistantText"),
+    }));
     h.endInput();
     release();
     expect(await atExit).toEqual({ code: 0, streaming: false, answer: "finished anyway" });
@@ -41,7 +49,10 @@ describe("the run's end", () => {
   });
 
   it("the host's stop aborts the current run and resolves 0", async () => {
-    const h = (harness = await startRpc({ faux: { responses: [{ content: [fauxToolCall("forever", {}, "f1")] }] }, tools: [untilAborted] }));
+    const h = (harness = await startRpc({
+      faux: { responses: [{ content: [fauxToolCall("forever", {}, "f1")] }] },
+      tools: [untilAborted],
+    }));
     await h.client.request({ type: "prompt", message: "go" });
     await h.client.event("tool_execution_start");
     h.stop();
@@ -53,11 +64,17 @@ describe("the run's end", () => {
   it("a second run while one is going is refused with exit 1; command-line messages are ignored with a warning", async () => {
     const h = (harness = await startRpc({ input: { messages: ["ignored prompt"] } }));
     await h.client.request({ type: "get_state" });
-    expect(h.stderr()).toContain("rpc mode reads prompts from stdin as commands; the command-line messages were ignored");
+    expect(h.stderr()).toContain(
+      "rpc mode reads prompts from stdin as commands; the command-line messages were ignored",
+    );
     let errors = "";
     const stderr = new PassThrough();
     stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-    const second = await h.mode.call("run", { messages: [], images: [] }, { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stopped: new Promise<void>(() => {}) });
+    const second = await h.mode.call(
+      "run",
+      { messages: [], images: [] },
+      { stdin: new PassThrough(), stdout: new PassThrough(), stderr, stopped: new Promise<void>(() => {}) },
+    );
     expect(second).toBe(1);
     expect(errors).toBe("pi: rpc mode is already running on other streams; run one at a time\n");
   });

@@ -8,7 +8,11 @@ function read(chunks: string[], maxLineLength: number): Promise<{ lines: string[
   const lines: string[] = [];
   const overlong: number[] = [];
   const done = new Promise<{ lines: string[]; overlong: number[] }>((resolve) =>
-    readLines(stream, { onLine: (l) => lines.push(l), onOverlong: (n) => overlong.push(n), onEnd: () => resolve({ lines, overlong }) }, { maxLineLength }),
+    readLines(
+      stream,
+      { onLine: (l) => lines.push(l), onOverlong: (n) => overlong.push(n), onEnd: () => resolve({ lines, overlong }) },
+      { maxLineLength },
+    ),
   );
   for (const chunk of chunks) stream.write(chunk);
   stream.end();

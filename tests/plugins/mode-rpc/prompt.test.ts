@@ -26,7 +26,11 @@ const untilAborted: AgentTool<any, any> = {
   description: "runs until aborted",
   parameters: Type.Object({}),
   execute: (_id, _args, signal) =>
-    new Promise((resolve) => signal?.addEventListener("abort", () => resolve({ content: [{ type: "text", text: "stopped" }] }), { once: true })),
+    new Promise((resolve) =>
+      signal?.addEventListener("abort", () => resolve({ content: [{ type: "text", text: "stopped" }] }), {
+        once: true,
+      }),
+    ),
 };
 
 /** Event types from `from` on, with runs of message_update folded into one. */
@@ -43,7 +47,12 @@ function eventTypes(records: RpcRecord[], from = 0): string[] {
 describe("prompt", () => {
   it("responds once the run starts, then streams the run's events in order, as deltas", async () => {
     const h = (harness = await startRpc({
-      faux: { responses: [{ content: [fauxThinking("let me look"), fauxToolCall("look", { path: "a.txt" }, "call-1")] }, { content: [fauxText("all done here")] }] },
+      faux: {
+        responses: [
+          { content: [fauxThinking("let me look"), fauxToolCall("look", { path: "a.txt" }, "call-1")] },
+          { content: [fauxText("all done here")] },
+        ],
+      },
       tools: [testTool("look", async () => "seen")],
     }));
     const response = await h.client.request({ type: "prompt", message: "look at a.txt" });
@@ -86,47 +95,97 @@ describe("prompt", () => {
     expect(deltas("thinking_delta")).toBe("let me look");
     expect(deltas("text_delta")).toBe("all done here");
     expect(JSON.parse(deltas("toolcall_delta"))).toEqual({ path: "a.txt" });
-    expect(updates.find((u) => u.assistantMessageEvent.type === "toolcall_start")!.assistantMessageEvent.toolCall).toEqual({ type: "toolCall", id: "call-1", name: "look" });
-    expect(updates.find((u) => u.assistantMessageEvent.type === "toolcall_end")!.assistantMessageEvent.toolCall).toMatchObject({ id: "call-1", arguments: { path: "a.txt" } });
+    expect(
+      updates.find((u) => u.assistantMessageEvent.type === "toolcall_start")!.assistantMessageEvent.toolCall,
+    ).toEqual({ type: "toolCall", id: "call-1", name: "look" });
+    expect(
+      updates.find((u) => u.assistantMessageEvent.type === "toolcall_end")!.assistantMessageEvent.toolCall,
+    ).toMatchObject({ id: "call-1", arguments: { path: "a.txt" } });
     const ends = h.client.records.filter((r) => r.type === "message_end" && r.message.role === "assistant");
     expect(ends.at(-1)!.message.content).toEqual([{ type: "text", text: "all done here" }]);
     // Events never carry an id; only responses do.
-    expect(h.client.records.filter((r) => r.type !== "response" && "id" in r && r.type !== "extension_ui_request")).toEqual([]);
+    expect(
+      h.client.records.filter((r) => r.type !== "response" && "id" in r && r.type !== "extension_ui_request"),
+    ).toEqual([]);
   });
 
   it("--compat-events sends pi's exact shape: the partial message in every update", async () => {
-    const h = (harness = await startRpc({ faux: { responses: [{ content: "hello world" }] }, input: { compatEvents: true } }));
+    const h = (harness = await startRpc({
+      faux: { responses: [{ content: "hello world" }] },
+      input: { compatEvents: true },
+    }));
     await h.client.request({ type: "prompt", message: "hi" });
     await h.client.event("agent_end");
-    const update = h.client.records.find((r) => r.type === "message_update" && r.assistantMessageEvent.type === "text_end")!;
+    const update = h.client.records.find(
+      (r) => r.type === "message_update" && r.assistantMessageEvent.type === "text_end",
+    )!;
     expect(update.message).toMatchObject({ role: "assistant", content: [{ type: "text", text: "hello world" }] });
-    expect(update.assistantMessageEvent).toMatchObject({ type: "text_end", content: "hello world", partial: { role: "assistant" } });
+    expect(update.assistantMessageEvent).toMatchObject({
+      type: "text_end",
+      content: "hello world",
+      partial: { role: "assistant" },
+    });
     expect((await h.client.event("agent_end")).messages[1].content).toEqual([{ type: "text", text: "hello world" }]);
   });
 
   it("a refused prompt gets success:false and one line; a prompt without a message says which field is missing", async () => {
     const h = (harness = await startRpc({ faux: { responses: [] } }));
-    expect(await h.client.request({ type: "prompt" })).toMatchObject({ command: "prompt", success: false, error: '"prompt" needs "message" as a string' });
+    expect(await h.client.request({ type: "prompt" })).toMatchObject({
+      command: "prompt",
+      success: false,
+      error: '"prompt" needs "message" as a string',
+    });
     expect(await h.client.request({ type: "prompt", message: "x", streamingBehavior: "later" })).toMatchObject({
       success: false,
       error: '"prompt" needs "streamingBehavior" as one of "steer", "followUp"',
     });
-    expect(await h.client.request({ type: "prompt", message: "x", images: [{ type: "image" }] })).toMatchObject({ success: false, error: expect.stringMatching(/images\[0\] must be/) });
+    expect(await h.client.request({ type: "prompt", message: "x", images: [{ type: "image" }] })).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/images\[0\] must be/),
+    });
   });
 
   it("while a run goes on: a bare prompt is refused, streamingBehavior queues it, steer and follow_up are delivered", async () => {
     const { tool, release } = gate();
     const h = (harness = await startRpc({
-      faux: { responses: [{ content: [fauxToolCall("wait", {}, "w1")] }, { content: "after steering" }, { content: "after follow-up" }] },
+      faux: {
+        responses: [
+          { content: [fauxToolCall("wait", {}, "w1")] },
+          { content: "after steering" },
+          { content: "after follow-up" },
+        ],
+      },
       tools: [tool],
     }));
     expect(await h.client.request({ type: "prompt", message: "go" })).toMatchObject({ success: true });
     await h.client.event("tool_execution_start");
-    expect(await h.client.request({ type: "prompt", message: "again" })).toMatchObject({ success: false, error: expect.stringMatching(/already working/) });
-    expect(await h.client.request({ type: "steer", message: "turn left" })).toEqual({ id: "req-3", type: "response", command: "steer", success: true });
-    expect(await h.client.request({ type: "follow_up", message: "then summarize" })).toEqual({ id: "req-4", type: "response", command: "follow_up", success: true });
-    expect(await h.client.request({ type: "prompt", message: "also this", streamingBehavior: "followUp" })).toEqual({ id: "req-5", type: "response", command: "prompt", success: true });
-    expect(h.client.records.filter((r) => r.type === "queue_update").at(-1)).toEqual({ type: "queue_update", steering: ["turn left"], followUp: ["then summarize", "also this"] });
+    expect(await h.client.request({ type: "prompt", message: "again" })).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/already working/),
+    });
+    expect(await h.client.request({ type: "steer", message: "turn left" })).toEqual({
+      id: "req-3",
+      type: "response",
+      command: "steer",
+      success: true,
+    });
+    expect(await h.client.request({ type: "follow_up", message: "then summarize" })).toEqual({
+      id: "req-4",
+      type: "response",
+      command: "follow_up",
+      success: true,
+    });
+    expect(await h.client.request({ type: "prompt", message: "also this", streamingBehavior: "followUp" })).toEqual({
+      id: "req-5",
+      type: "response",
+      command: "prompt",
+      success: true,
+    });
+    expect(h.client.records.filter((r) => r.type === "queue_update").at(-1)).toEqual({
+      type: "queue_update",
+      steering: ["turn left"],
+      followUp: ["then summarize", "also this"],
+    });
     expect((await h.client.request({ type: "get_state" })).data.pendingMessageCount).toBe(3);
     release();
     await h.client.event("agent_end");
@@ -138,7 +197,10 @@ describe("prompt", () => {
   });
 
   it("abort stops the run; its response comes after the run's agent_end", async () => {
-    const h = (harness = await startRpc({ faux: { responses: [{ content: [fauxToolCall("forever", {}, "f1")] }] }, tools: [untilAborted] }));
+    const h = (harness = await startRpc({
+      faux: { responses: [{ content: [fauxToolCall("forever", {}, "f1")] }] },
+      tools: [untilAborted],
+    }));
     await h.client.request({ type: "prompt", message: "go" });
     await h.client.event("tool_execution_start");
     const response = await h.client.request({ type: "abort" });
@@ -153,7 +215,10 @@ describe("prompt", () => {
 
   it("prompts sent back to back each answer; the second one is refused while the first runs", async () => {
     const { tool, release } = gate();
-    const h = (harness = await startRpc({ faux: { responses: [{ content: [fauxToolCall("wait", {}, "w1")] }, { content: "ok" }] }, tools: [tool] }));
+    const h = (harness = await startRpc({
+      faux: { responses: [{ content: [fauxToolCall("wait", {}, "w1")] }, { content: "ok" }] },
+      tools: [tool],
+    }));
     const first = h.client.request({ type: "prompt", message: "one" });
     const second = h.client.request({ type: "prompt", message: "two" });
     expect(await first).toMatchObject({ success: true });

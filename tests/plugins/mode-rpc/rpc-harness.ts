@@ -107,7 +107,9 @@ export interface RpcHarness extends SessionHarness {
 }
 
 /** Boots the agent-session stack plus the RPC mode (and `extra` plugins) and starts `run()`. */
-export async function startRpc(options: Parameters<typeof bootSession>[0] & { input?: Partial<ModeInput> } = {}): Promise<RpcHarness> {
+export async function startRpc(
+  options: Parameters<typeof bootSession>[0] & { input?: Partial<ModeInput> } = {},
+): Promise<RpcHarness> {
   const extra: PluginDefinition<any, any>[] = [modeRpc, ...(options.extra ?? [])];
   const harness = await bootSession({ ...options, extra });
   const mode = harness.kernel

@@ -31,7 +31,8 @@ async function start(): Promise<{ h: RpcHarness; ui: () => UserInterface }> {
   return { h, ui: user.ui };
 }
 
-const uiRequest = (method: string) => (r: Record<string, any>) => r.type === "extension_ui_request" && r.method === method;
+const uiRequest = (method: string) => (r: Record<string, any>) =>
+  r.type === "extension_ui_request" && r.method === method;
 
 describe("extension UI sub-protocol", () => {
   it("confirm: a request line goes out, the client's response resolves the call", async () => {
@@ -39,7 +40,13 @@ describe("extension UI sub-protocol", () => {
     expect(ui().hasUI()).toBe(true);
     const answer = ui().confirm("Clear session?", "All messages will be lost.");
     const request = await h.client.next(uiRequest("confirm"));
-    expect(request).toEqual({ type: "extension_ui_request", id: expect.any(String), method: "confirm", title: "Clear session?", message: "All messages will be lost." });
+    expect(request).toEqual({
+      type: "extension_ui_request",
+      id: expect.any(String),
+      method: "confirm",
+      title: "Clear session?",
+      message: "All messages will be lost.",
+    });
     h.client.send({ type: "extension_ui_response", id: request.id, confirmed: true });
     expect(await answer).toBe(true);
   });
@@ -109,7 +116,12 @@ describe("extension UI sub-protocol", () => {
       { method: "notify", message: "Command blocked by user", notifyType: "warning" },
       { method: "setStatus", statusKey: "my-ext", statusText: "Turn 3 running..." },
       { method: "setStatus", statusKey: "my-ext" },
-      { method: "setWidget", widgetKey: "my-ext", widgetLines: ["--- My Widget ---", "Line 1"], widgetPlacement: "belowEditor" },
+      {
+        method: "setWidget",
+        widgetKey: "my-ext",
+        widgetLines: ["--- My Widget ---", "Line 1"],
+        widgetPlacement: "belowEditor",
+      },
       { method: "setTitle", title: "pi - my project" },
       { method: "set_editor_text", text: "prefilled text" },
     ]);

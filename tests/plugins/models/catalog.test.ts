@@ -7,9 +7,13 @@ import { Kernel, type Handle } from "../../../kernel/index.js";
 import modelsPlugin from "../../../plugins/ai/models/index.js";
 
 /** Boots the models plugin with `config` and returns a handle to the catalog. */
-async function bootCatalog(config: Record<string, unknown>): Promise<{ kernel: Kernel; catalog: Handle<ModelCatalog> }> {
+async function bootCatalog(
+  config: Record<string, unknown>,
+): Promise<{ kernel: Kernel; catalog: Handle<ModelCatalog> }> {
   const kernel = new Kernel();
-  const boot = await kernel.boot([{ id: "models", source: { kind: "inline", label: "models", definition: modelsPlugin }, config }]);
+  const boot = await kernel.boot([
+    { id: "models", source: { kind: "inline", label: "models", definition: modelsPlugin }, config },
+  ]);
   expect(boot.configErrors).toEqual([]);
   expect(boot.errors).toEqual([]);
   return { kernel, catalog: kernel.use(ModelsContract) };
@@ -42,8 +46,20 @@ describe("models plugin: catalog", () => {
     const models = catalog.call("list");
     const providers = new Set(models.map((m) => m.provider));
     expect([...providers].sort()).toEqual(["anthropic", "google", "openai"]);
-    for (const id of ["anthropic/claude-sonnet-4-5", "anthropic/claude-opus-4-7", "anthropic/claude-haiku-4-5", "openai/gpt-5", "openai/gpt-4.1", "openai/o3", "google/gemini-2.5-pro", "google/gemini-3-pro-preview"]) {
-      expect(models.some((m) => `${m.provider}/${m.id}` === id), id).toBe(true);
+    for (const id of [
+      "anthropic/claude-sonnet-4-5",
+      "anthropic/claude-opus-4-7",
+      "anthropic/claude-haiku-4-5",
+      "openai/gpt-5",
+      "openai/gpt-4.1",
+      "openai/o3",
+      "google/gemini-2.5-pro",
+      "google/gemini-3-pro-preview",
+    ]) {
+      expect(
+        models.some((m) => `${m.provider}/${m.id}` === id),
+        id,
+      ).toBe(true);
     }
     for (const m of models) {
       expect(m.contextWindow, m.id).toBeGreaterThan(0);
@@ -53,9 +69,17 @@ describe("models plugin: catalog", () => {
       expect(m.cost.input, m.id).toBeGreaterThanOrEqual(0);
     }
     // Old families stay out of the built-ins.
-    expect(models.some((m) => m.id.startsWith("claude-3") || m.id.startsWith("gemini-1.5") || m.id === "gpt-4o")).toBe(false);
+    expect(models.some((m) => m.id.startsWith("claude-3") || m.id.startsWith("gemini-1.5") || m.id === "gpt-4o")).toBe(
+      false,
+    );
     const sonnet = catalog.call("find", "anthropic", "claude-sonnet-4-5")!;
-    expect(sonnet).toMatchObject({ api: "anthropic-messages", reasoning: true, contextWindow: 200_000, maxTokens: 64_000, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } });
+    expect(sonnet).toMatchObject({
+      api: "anthropic-messages",
+      reasoning: true,
+      contextWindow: 200_000,
+      maxTokens: 64_000,
+      cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    });
     expect(catalog.call("find", "openai", "gpt-5")?.api).toBe("openai-responses");
     expect(catalog.call("find", "google", "gemini-2.5-flash")?.api).toBe("google-generative-ai");
     expect(catalog.call("find", "anthropic", "gpt-5")).toBeUndefined();
@@ -74,7 +98,10 @@ describe("models plugin: catalog", () => {
     expect(catalog.call("resolve", "anthropic/claude-sonnet-4-5").model.id).toBe("claude-sonnet-4-5");
     expect(catalog.call("resolve", "gpt-5.1").model.provider).toBe("openai");
     expect(catalog.call("resolve", "Claude Sonnet 4.5").model.id).toBe("claude-sonnet-4-5-20250929");
-    expect(catalog.call("resolve", "anthropic/claude-opus-4-5:high")).toMatchObject({ model: { id: "claude-opus-4-5" }, thinking: "high" });
+    expect(catalog.call("resolve", "anthropic/claude-opus-4-5:high")).toMatchObject({
+      model: { id: "claude-opus-4-5" },
+      thinking: "high",
+    });
     expect(catalog.call("resolve", "o3:off").thinking).toBe("off");
     expect(catalog.call("resolve", "gemini-2.5-pro", "google").model.provider).toBe("google");
     expect(catalog.call("resolve", "google/gemini-2.5-pro", "google").model.id).toBe("gemini-2.5-pro");
@@ -95,11 +122,21 @@ describe("models plugin: catalog", () => {
     const typo = oneLine(() => catalog.call("resolve", "claude-sonet-4"));
     expect(typo).toMatch(/^unknown model "claude-sonet-4": did you mean anthropic\/claude-sonnet-4-\S+/);
     expect(typo).not.toContain("gemini");
-    expect(oneLine(() => catalog.call("resolve", "antropic/claude-sonnet-4-5"))).toBe(`unknown provider "antropic": did you mean anthropic?`);
-    expect(oneLine(() => catalog.call("resolve", "claude-sonnet-4-5", "opnai"))).toBe(`unknown provider "opnai": did you mean openai?`);
-    expect(oneLine(() => catalog.call("resolve", "claude-sonnet-4-5", "openai"))).toMatch(/^unknown model "claude-sonnet-4-5" for provider "openai"/);
-    expect(oneLine(() => catalog.call("resolve", "gpt-5:extreme"))).toBe(`unknown thinking level "extreme" in "gpt-5:extreme"; use one of off, minimal, low, medium, high, xhigh`);
-    expect(oneLine(() => catalog.call("resolve", "qqqqqqqqqqqq"))).toBe(`unknown model "qqqqqqqqqqqq"; run "pi --list-models" to see the models`);
+    expect(oneLine(() => catalog.call("resolve", "antropic/claude-sonnet-4-5"))).toBe(
+      `unknown provider "antropic": did you mean anthropic?`,
+    );
+    expect(oneLine(() => catalog.call("resolve", "claude-sonnet-4-5", "opnai"))).toBe(
+      `unknown provider "opnai": did you mean openai?`,
+    );
+    expect(oneLine(() => catalog.call("resolve", "claude-sonnet-4-5", "openai"))).toMatch(
+      /^unknown model "claude-sonnet-4-5" for provider "openai"/,
+    );
+    expect(oneLine(() => catalog.call("resolve", "gpt-5:extreme"))).toBe(
+      `unknown thinking level "extreme" in "gpt-5:extreme"; use one of off, minimal, low, medium, high, xhigh`,
+    );
+    expect(oneLine(() => catalog.call("resolve", "qqqqqqqqqqqq"))).toBe(
+      `unknown model "qqqqqqqqqqqq"; run "pi --list-models" to see the models`,
+    );
     expect(oneLine(() => catalog.call("resolve", "  "))).toContain("empty model reference");
   });
 
@@ -113,14 +150,46 @@ describe("models plugin: catalog", () => {
   it("adds custom providers from models.json with pi's defaults, and ids with ':' still resolve", () => {
     writeModels(agentDir, {
       providers: {
-        ollama: { baseUrl: "http://127.0.0.1:11434/v1", api: "openai-completions", apiKey: "ollama", compat: { supportsDeveloperRole: false }, models: [{ id: "llama3.1:8b" }, { id: "qwen3", reasoning: true, input: ["text", "image"], contextWindow: 32000, maxTokens: 4096, compat: { maxTokensField: "max_tokens" } }] },
+        ollama: {
+          baseUrl: "http://127.0.0.1:11434/v1",
+          api: "openai-completions",
+          apiKey: "ollama",
+          compat: { supportsDeveloperRole: false },
+          models: [
+            { id: "llama3.1:8b" },
+            {
+              id: "qwen3",
+              reasoning: true,
+              input: ["text", "image"],
+              contextWindow: 32000,
+              maxTokens: 4096,
+              compat: { maxTokensField: "max_tokens" },
+            },
+          ],
+        },
       },
     });
     const llama = catalog.call("find", "ollama", "llama3.1:8b")!;
-    expect(llama).toMatchObject({ name: "llama3.1:8b", api: "openai-completions", baseUrl: "http://127.0.0.1:11434/v1", reasoning: false, input: ["text"], contextWindow: 128_000, maxTokens: 16_384, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, compat: { supportsDeveloperRole: false } });
-    expect(catalog.call("find", "ollama", "qwen3")!.compat).toEqual({ supportsDeveloperRole: false, maxTokensField: "max_tokens" });
+    expect(llama).toMatchObject({
+      name: "llama3.1:8b",
+      api: "openai-completions",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      reasoning: false,
+      input: ["text"],
+      contextWindow: 128_000,
+      maxTokens: 16_384,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+      compat: { supportsDeveloperRole: false },
+    });
+    expect(catalog.call("find", "ollama", "qwen3")!.compat).toEqual({
+      supportsDeveloperRole: false,
+      maxTokensField: "max_tokens",
+    });
     expect(catalog.call("resolve", "llama3.1:8b").model.provider).toBe("ollama");
-    expect(catalog.call("resolve", "ollama/llama3.1:8b:low")).toMatchObject({ model: { id: "llama3.1:8b" }, thinking: "low" });
+    expect(catalog.call("resolve", "ollama/llama3.1:8b:low")).toMatchObject({
+      model: { id: "llama3.1:8b" },
+      thinking: "low",
+    });
     expect(catalog.call("search", "ollama").length).toBe(2);
   });
 
@@ -129,32 +198,60 @@ describe("models plugin: catalog", () => {
       providers: {
         anthropic: {
           baseUrl: "https://proxy.example.com",
-          modelOverrides: { "claude-sonnet-4-5": { name: "Sonnet via proxy", cost: { input: 1 }, maxTokens: 1000 }, "no-such-id": { name: "ignored" } },
+          modelOverrides: {
+            "claude-sonnet-4-5": { name: "Sonnet via proxy", cost: { input: 1 }, maxTokens: 1000 },
+            "no-such-id": { name: "ignored" },
+          },
           models: [{ id: "claude-haiku-4-5", contextWindow: 50_000 }, { id: "claude-private" }],
         },
       },
     });
     const anthropic = catalog.call("list").filter((m) => m.provider === "anthropic");
     expect(anthropic.every((m) => m.baseUrl === "https://proxy.example.com")).toBe(true);
-    expect(catalog.call("find", "anthropic", "claude-sonnet-4-5")).toMatchObject({ name: "Sonnet via proxy", maxTokens: 1000, cost: { input: 1, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } });
+    expect(catalog.call("find", "anthropic", "claude-sonnet-4-5")).toMatchObject({
+      name: "Sonnet via proxy",
+      maxTokens: 1000,
+      cost: { input: 1, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    });
     // A custom model with a built-in id replaces it, inheriting the provider's api.
-    expect(catalog.call("find", "anthropic", "claude-haiku-4-5")).toMatchObject({ contextWindow: 50_000, reasoning: false, api: "anthropic-messages" });
-    expect(catalog.call("find", "anthropic", "claude-private")).toMatchObject({ api: "anthropic-messages", baseUrl: "https://proxy.example.com" });
+    expect(catalog.call("find", "anthropic", "claude-haiku-4-5")).toMatchObject({
+      contextWindow: 50_000,
+      reasoning: false,
+      api: "anthropic-messages",
+    });
+    expect(catalog.call("find", "anthropic", "claude-private")).toMatchObject({
+      api: "anthropic-messages",
+      baseUrl: "https://proxy.example.com",
+    });
     expect(anthropic.filter((m) => m.id === "claude-haiku-4-5")).toHaveLength(1);
     expect(catalog.call("list").some((m) => m.name === "ignored")).toBe(false);
   });
 
   it("asks for provider/id when a bare id is offered by several providers", () => {
-    writeModels(agentDir, { providers: { proxy: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-responses", apiKey: "k", models: [{ id: "gpt-5" }] } } });
-    expect(() => catalog.call("resolve", "gpt-5")).toThrow(`model "gpt-5" is offered by several providers (openai/gpt-5, proxy/gpt-5); say which with provider/id`);
+    writeModels(agentDir, {
+      providers: {
+        proxy: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-responses", apiKey: "k", models: [{ id: "gpt-5" }] },
+      },
+    });
+    expect(() => catalog.call("resolve", "gpt-5")).toThrow(
+      `model "gpt-5" is offered by several providers (openai/gpt-5, proxy/gpt-5); say which with provider/id`,
+    );
     expect(catalog.call("resolve", "proxy/gpt-5").model.baseUrl).toBe("http://127.0.0.1:1/v1");
     expect(catalog.call("resolve", "gpt-5", "openai").model.baseUrl).toBe("https://api.openai.com/v1");
   });
 
   it("re-reads models.json when it changes, and drops models when the file goes away", () => {
-    const file = writeModels(agentDir, { providers: { local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", apiKey: "x", models: [{ id: "first" }] } } });
+    const file = writeModels(agentDir, {
+      providers: {
+        local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", apiKey: "x", models: [{ id: "first" }] },
+      },
+    });
     expect(catalog.call("find", "local", "first")).toBeDefined();
-    writeModels(agentDir, { providers: { local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", apiKey: "x", models: [{ id: "second" }] } } });
+    writeModels(agentDir, {
+      providers: {
+        local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", apiKey: "x", models: [{ id: "second" }] },
+      },
+    });
     expect(catalog.call("find", "local", "first")).toBeUndefined();
     expect(catalog.call("find", "local", "second")).toBeDefined();
     writeModels(agentDir, "[broken");
@@ -168,17 +265,92 @@ describe("models plugin: catalog", () => {
       ["invalid JSON", "{ providers: ", "models.json: not valid JSON"],
       ["not an object", [1, 2], `models.json: must be an object like {"providers": {...}}`],
       ["no providers", { models: [] }, "models.json: providers: required"],
-      ["a wrong type", { providers: { local: { baseUrl: "http://x", api: "openai-completions", apiKey: "k", models: [{ id: "a", contextWindow: "big" }] } } }, "models.json: providers.local.models[0].contextWindow: expected integer"],
-      ["a negative size", { providers: { local: { baseUrl: "http://x", api: "openai-completions", apiKey: "k", models: [{ id: "a", maxTokens: -1 }] } } }, "models.json: providers.local.models[0].maxTokens:"],
-      ["a missing id", { providers: { local: { baseUrl: "http://x", api: "openai-completions", apiKey: "k", models: [{ name: "a" }] } } }, "models.json: providers.local.models[0].id: expected required property"],
-      ["a bad input kind", { providers: { local: { baseUrl: "http://x", api: "openai-completions", apiKey: "k", models: [{ id: "a", input: ["audio"] }] } } }, "models.json: providers.local.models[0].input[0]:"],
-      ["a missing baseUrl", { providers: { local: { api: "openai-completions", apiKey: "k", models: [{ id: "a" }] } } }, "models.json: providers.local.baseUrl: required when a new provider defines models"],
-      ["a missing apiKey", { providers: { local: { baseUrl: "http://x", api: "openai-completions", models: [{ id: "a" }] } } }, "models.json: providers.local.apiKey: required"],
-      ["a missing api", { providers: { local: { baseUrl: "http://x", apiKey: "k", models: [{ id: "a" }] } } }, "models.json: providers.local.models[0].api: no api"],
-      ["an unknown api", { providers: { local: { baseUrl: "http://x", api: "openai-completion", apiKey: "k", models: [{ id: "a" }] } } }, `models.json: providers.local.api: unknown api "openai-completion"; use one of openai-completions, openai-responses, anthropic-messages, google-generative-ai, faux`],
+      [
+        "a wrong type",
+        {
+          providers: {
+            local: {
+              baseUrl: "http://x",
+              api: "openai-completions",
+              apiKey: "k",
+              models: [{ id: "a", contextWindow: "big" }],
+            },
+          },
+        },
+        "models.json: providers.local.models[0].contextWindow: expected integer",
+      ],
+      [
+        "a negative size",
+        {
+          providers: {
+            local: {
+              baseUrl: "http://x",
+              api: "openai-completions",
+              apiKey: "k",
+              models: [{ id: "a", maxTokens: -1 }],
+            },
+          },
+        },
+        "models.json: providers.local.models[0].maxTokens:",
+      ],
+      [
+        "a missing id",
+        {
+          providers: {
+            local: { baseUrl: "http://x", api: "openai-completions", apiKey: "k", models: [{ name: "a" }] },
+          },
+        },
+        "models.json: providers.local.models[0].id: expected required property",
+      ],
+      [
+        "a bad input kind",
+        {
+          providers: {
+            local: {
+              baseUrl: "http://x",
+              api: "openai-completions",
+              apiKey: "k",
+              models: [{ id: "a", input: ["audio"] }],
+            },
+          },
+        },
+        "models.json: providers.local.models[0].input[0]:",
+      ],
+      [
+        "a missing baseUrl",
+        { providers: { local: { api: "openai-completions", apiKey: "k", models: [{ id: "a" }] } } },
+        "models.json: providers.local.baseUrl: required when a new provider defines models",
+      ],
+      [
+        "a missing apiKey",
+        { providers: { local: { baseUrl: "http://x", api: "openai-completions", models: [{ id: "a" }] } } },
+        "models.json: providers.local.apiKey: required",
+      ],
+      [
+        "a missing api",
+        { providers: { local: { baseUrl: "http://x", apiKey: "k", models: [{ id: "a" }] } } },
+        "models.json: providers.local.models[0].api: no api",
+      ],
+      [
+        "an unknown api",
+        { providers: { local: { baseUrl: "http://x", api: "openai-completion", apiKey: "k", models: [{ id: "a" }] } } },
+        `models.json: providers.local.api: unknown api "openai-completion"; use one of openai-completions, openai-responses, anthropic-messages, google-generative-ai, faux`,
+      ],
       ["an empty provider", { providers: { local: {} } }, "models.json: providers.local: says nothing"],
-      ["a duplicate id", { providers: { local: { baseUrl: "http://x", api: "openai-completions", apiKey: "k", models: [{ id: "a" }, { id: "a" }] } } }, `models.json: providers.local.models[1].id: "a" appears twice`],
-      ["authHeader without apiKey", { providers: { anthropic: { authHeader: true, baseUrl: "http://x" } } }, "models.json: providers.anthropic.authHeader: needs \"apiKey\""],
+      [
+        "a duplicate id",
+        {
+          providers: {
+            local: { baseUrl: "http://x", api: "openai-completions", apiKey: "k", models: [{ id: "a" }, { id: "a" }] },
+          },
+        },
+        `models.json: providers.local.models[1].id: "a" appears twice`,
+      ],
+      [
+        "authHeader without apiKey",
+        { providers: { anthropic: { authHeader: true, baseUrl: "http://x" } } },
+        'models.json: providers.anthropic.authHeader: needs "apiKey"',
+      ],
     ];
     for (const [label, data, expected] of cases) {
       it(label, () => {
@@ -204,10 +376,20 @@ describe("models plugin: catalog", () => {
           api: "anthropic-messages",
           apiKey: "PROXY_KEY_FOR_TEST",
           authHeader: true,
-          headers: { "x-team": "TEAM_FOR_TEST", "x-secret": `!touch ${marker} && echo  s3cret  `, "x-literal": "plain" },
+          headers: {
+            "x-team": "TEAM_FOR_TEST",
+            "x-secret": `!touch ${marker} && echo  s3cret  `,
+            "x-literal": "plain",
+          },
           models: [{ id: "m", headers: { "x-model": "yes" } }],
         },
-        broken: { baseUrl: "http://127.0.0.1:1", api: "openai-completions", apiKey: "k", headers: { "x-fail": "!exit 3" }, models: [{ id: "b" }] },
+        broken: {
+          baseUrl: "http://127.0.0.1:1",
+          api: "openai-completions",
+          apiKey: "k",
+          headers: { "x-fail": "!exit 3" },
+          models: [{ id: "b" }],
+        },
       },
     });
     process.env.PROXY_KEY_FOR_TEST = "pk-123";
@@ -215,10 +397,18 @@ describe("models plugin: catalog", () => {
     try {
       const model = catalog.call("find", "proxy", "m")!;
       expect(existsSync(marker)).toBe(false); // listing and finding run no command
-      expect(model.headers).toEqual({ "x-team": "blue", "x-secret": "s3cret", "x-literal": "plain", "x-model": "yes", Authorization: "Bearer pk-123" });
+      expect(model.headers).toEqual({
+        "x-team": "blue",
+        "x-secret": "s3cret",
+        "x-literal": "plain",
+        "x-model": "yes",
+        Authorization: "Bearer pk-123",
+      });
       expect(existsSync(marker)).toBe(true);
       const broken = catalog.call("find", "broken", "b")!;
-      expect(() => broken.headers).toThrow(/models\.json: providers\.broken\.headers\.x-fail: command "exit 3" failed \(exit code 3\)$/);
+      expect(() => broken.headers).toThrow(
+        /models\.json: providers\.broken\.headers\.x-fail: command "exit 3" failed \(exit code 3\)$/,
+      );
     } finally {
       delete process.env.PROXY_KEY_FOR_TEST;
       delete process.env.TEAM_FOR_TEST;
@@ -230,16 +420,29 @@ describe("models plugin: inline providers in config", () => {
   it("lets a distribution add models for another provider plugin's api, before models.json", async () => {
     const agentDir = mkdtempSync(join(tmpdir(), "pi-models-"));
     writeModels(agentDir, { providers: { faux: { modelOverrides: { "faux-1": { contextWindow: 999 } } } } });
-    const { kernel, catalog } = await bootCatalog({ agentDir, providers: { faux: { baseUrl: "http://localhost:0", api: "faux", apiKey: "none", models: [{ id: "faux-1" }] } } });
+    const { kernel, catalog } = await bootCatalog({
+      agentDir,
+      providers: { faux: { baseUrl: "http://localhost:0", api: "faux", apiKey: "none", models: [{ id: "faux-1" }] } },
+    });
     // The inline layer comes first, so the user's models.json can still tune what the distribution ships.
-    expect(catalog.call("resolve", "faux/faux-1").model).toMatchObject({ api: "faux", baseUrl: "http://localhost:0", contextWindow: 999 });
+    expect(catalog.call("resolve", "faux/faux-1").model).toMatchObject({
+      api: "faux",
+      baseUrl: "http://localhost:0",
+      contextWindow: 999,
+    });
     await kernel.shutdown();
   });
 
   it("rejects an api no plugin speaks, naming the config field", async () => {
     const agentDir = mkdtempSync(join(tmpdir(), "pi-models-"));
-    const { kernel, catalog } = await bootCatalog({ agentDir, extraApis: [], providers: { faux: { baseUrl: "http://localhost:0", api: "faux", apiKey: "none", models: [{ id: "faux-1" }] } } });
-    expect(() => catalog.call("list")).toThrow(`plugins.json (models plugin config): config.providers.faux.api: unknown api "faux"`);
+    const { kernel, catalog } = await bootCatalog({
+      agentDir,
+      extraApis: [],
+      providers: { faux: { baseUrl: "http://localhost:0", api: "faux", apiKey: "none", models: [{ id: "faux-1" }] } },
+    });
+    expect(() => catalog.call("list")).toThrow(
+      `plugins.json (models plugin config): config.providers.faux.api: unknown api "faux"`,
+    );
     await kernel.shutdown();
   });
 });

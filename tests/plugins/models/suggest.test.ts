@@ -20,7 +20,10 @@ describe("models plugin: suggestions", () => {
     expect(closestMatches("gogle", names, (n) => [n])).toEqual(["google"]);
     expect(closestMatches("zzzzzzz", names, (n) => [n])).toEqual([]);
     const ids = ["claude-opus-4-5", "claude-sonnet-4-5", "claude-sonnet-4-6", "gemini-2.5-pro"];
-    expect(closestMatches("claude-sonet-4", ids, (n) => [n]).slice(0, 2)).toEqual(["claude-sonnet-4-5", "claude-sonnet-4-6"]);
+    expect(closestMatches("claude-sonet-4", ids, (n) => [n]).slice(0, 2)).toEqual([
+      "claude-sonnet-4-5",
+      "claude-sonnet-4-6",
+    ]);
     expect(closestMatches("sonnet", ids, (n) => [n])).toEqual(["claude-sonnet-4-5", "claude-sonnet-4-6"]);
     expect(closestMatches("claude", ids, (n) => [n], 2)).toHaveLength(2);
   });

@@ -22,7 +22,13 @@ let agentDir: string;
 let cwd: string;
 
 /** Resolves the distribution for this test's agent folder and project. */
-const resolve = () => resolveDistribution({ cwd, agentDir, defaultFile: join(ROOT, "plugins.json"), builtinDir: join(ROOT, "dist", "plugins") });
+const resolve = () =>
+  resolveDistribution({
+    cwd,
+    agentDir,
+    defaultFile: join(ROOT, "plugins.json"),
+    builtinDir: join(ROOT, "dist", "plugins"),
+  });
 
 /** Writes a settings.json `packages` list (global, or the project's). */
 function packagesSetting(packages: unknown[], scope: "global" | "project" = "global"): void {
@@ -57,11 +63,22 @@ describe("the installed-packages layer of the distribution", () => {
 
     const { entries, layers, notices } = await resolve();
     expect(notices).toEqual([]);
-    expect(layers).toEqual([join(ROOT, "plugins.json"), join(agentDir, "plugins.json"), join(pkg, "package.json"), join(cwd, ".pi", "plugins.json")]);
+    expect(layers).toEqual([
+      join(ROOT, "plugins.json"),
+      join(agentDir, "plugins.json"),
+      join(pkg, "package.json"),
+      join(cwd, ".pi", "plugins.json"),
+    ]);
     const bash = entries.find((e) => e.id === "tool-bash")!;
-    expect(bash).toMatchObject({ use: join(pkg, "plugin", "index.ts"), enabled: true, useFrom: join(pkg, "package.json") });
+    expect(bash).toMatchObject({
+      use: join(pkg, "plugin", "index.ts"),
+      enabled: true,
+      useFrom: join(pkg, "package.json"),
+    });
     expect(entries.filter((e) => e.id === "tool-bash")).toHaveLength(1);
-    const defaultIds = (JSON.parse(readFileSync(join(ROOT, "plugins.json"), "utf8")) as { plugins: Array<{ id: string }> }).plugins.map((p) => p.id);
+    const defaultIds = (
+      JSON.parse(readFileSync(join(ROOT, "plugins.json"), "utf8")) as { plugins: Array<{ id: string }> }
+    ).plugins.map((p) => p.id);
     expect(entries.map((e) => e.id)).toEqual(defaultIds); // replaced where it stood, nothing added
     expect(entries.find((e) => e.id === "tool-ls")!.enabled).toBe(false);
     expect(entries.find((e) => e.id === "tool-read")!.enabled).toBe(false);
@@ -71,20 +88,36 @@ describe("the installed-packages layer of the distribution", () => {
     const greeter = installedNpm("greeter-pkg", "greeter");
     const distroDir = join(agentDir, "npm", "my-distro");
     mkdirSync(distroDir, { recursive: true });
-    writeFileSync(join(distroDir, "package.json"), JSON.stringify({ name: "my-distro", version: "1.0.0", pi: { distribution: "./plugins.json" } }));
-    writeFileSync(join(distroDir, "plugins.json"), JSON.stringify({ plugins: [{ id: "tool-grep", enabled: false }, { id: "hello-greeter", use: "npm:greeter-pkg" }] }));
+    writeFileSync(
+      join(distroDir, "package.json"),
+      JSON.stringify({ name: "my-distro", version: "1.0.0", pi: { distribution: "./plugins.json" } }),
+    );
+    writeFileSync(
+      join(distroDir, "plugins.json"),
+      JSON.stringify({
+        plugins: [
+          { id: "tool-grep", enabled: false },
+          { id: "hello-greeter", use: "npm:greeter-pkg" },
+        ],
+      }),
+    );
     packagesSetting(["npm:greeter-pkg", "npm:my-distro"]);
 
     const { entries } = await resolve();
     const plugin = join(greeter, "plugins", "greeter", "index.ts");
     expect(entries.find((e) => e.id === "greeter")).toMatchObject({ use: plugin });
-    expect(entries.find((e) => e.id === "hello-greeter")).toMatchObject({ use: plugin, useFrom: join(distroDir, "plugins.json") });
+    expect(entries.find((e) => e.id === "hello-greeter")).toMatchObject({
+      use: plugin,
+      useFrom: join(distroDir, "plugins.json"),
+    });
     expect(entries.find((e) => e.id === "tool-grep")!.enabled).toBe(false);
   });
 
   it("an npm: use that is not installed, or names no plugin of a package, is one line naming the file and entry", async () => {
     writeFileSync(join(agentDir, "plugins.json"), JSON.stringify([{ id: "x", use: "npm:not-there" }]));
-    await expect(resolve()).rejects.toThrow(`${join(agentDir, "plugins.json")}: entry "x": use: package "npm:not-there" is not installed; install it with "pi install npm:not-there"`);
+    await expect(resolve()).rejects.toThrow(
+      `${join(agentDir, "plugins.json")}: entry "x": use: package "npm:not-there" is not installed; install it with "pi install npm:not-there"`,
+    );
 
     const skillsOnly = join(agentDir, "npm", "only-skills");
     mkdirSync(join(skillsOnly, "skills"), { recursive: true });
@@ -99,7 +132,9 @@ describe("the installed-packages layer of the distribution", () => {
     packagesSetting(["npm:greeter-pkg"]);
     const { entries, environment } = await resolve();
     expect(entries.find((e) => e.id === "resources")!.config).toBeUndefined();
-    expect(environment!.packages!.resources).toEqual([{ name: "npm:greeter-pkg", skills: [join(greeter, "skills")], prompts: [join(greeter, "prompts")] }]);
+    expect(environment!.packages!.resources).toEqual([
+      { name: "npm:greeter-pkg", skills: [join(greeter, "skills")], prompts: [join(greeter, "prompts")] },
+    ]);
     const config = { packages: environment!.packages!.resources };
 
     const world = makeWorld();
@@ -107,10 +142,17 @@ describe("the installed-packages layer of the distribution", () => {
     try {
       const skills = await source.call("skills", world.cwd);
       expect(skills).toEqual([
-        { name: "greeting-style", description: "How to greet people warmly in this project (package fixture 1.0.0).", path: join(greeter, "skills", "greeting-style", "SKILL.md"), origin: "package:npm:greeter-pkg" },
+        {
+          name: "greeting-style",
+          description: "How to greet people warmly in this project (package fixture 1.0.0).",
+          path: join(greeter, "skills", "greeting-style", "SKILL.md"),
+          origin: "package:npm:greeter-pkg",
+        },
       ]);
       const templates = await source.call("templates", world.cwd);
-      expect(templates.map((t) => [t.name, t.origin, t.description])).toEqual([["welcome", "package:npm:greeter-pkg", "Welcome someone with the greet tool"]]);
+      expect(templates.map((t) => [t.name, t.origin, t.description])).toEqual([
+        ["welcome", "package:npm:greeter-pkg", "Welcome someone with the greet tool"],
+      ]);
     } finally {
       await kernel.shutdown();
     }
@@ -125,13 +167,17 @@ describe("the installed-packages layer of the distribution", () => {
     const untrusted = await resolve();
     expect(untrusted.entries.find((e) => e.id === "greeter")).toBeUndefined();
     // The host's one trust line covers the project's settings, and with them its packages.
-    expect(untrusted.notices).toEqual([`skipped project resources in ${cwd} (.pi/settings.json): the project is not trusted; run "pi trust" or /trust to trust it, or pass --approve for this run`]);
+    expect(untrusted.notices).toEqual([
+      `skipped project resources in ${cwd} (.pi/settings.json): the project is not trusted; run "pi trust" or /trust to trust it, or pass --approve for this run`,
+    ]);
     expect(untrusted.environment!.packages!.resources).toEqual([]);
 
     await trustProject(agentDir, cwd);
     const trusted = await resolve();
     expect(trusted.notices).toEqual([]);
-    expect(trusted.entries.find((e) => e.id === "greeter")).toMatchObject({ use: join(dir, "plugins", "greeter", "index.ts") });
+    expect(trusted.entries.find((e) => e.id === "greeter")).toMatchObject({
+      use: join(dir, "plugins", "greeter", "index.ts"),
+    });
     expect(trusted.environment!.packages!.resources[0]!.skills).toEqual([join(dir, "skills")]);
   });
 
@@ -144,7 +190,9 @@ describe("the installed-packages layer of the distribution", () => {
     writeFileSync(join(agentDir, "settings.json"), "{ not json");
     const { notices, entries } = await resolve();
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(new RegExp(`^${join(agentDir, "settings.json")}: not valid JSON .*; its packages are not loaded$`));
+    expect(notices[0]).toMatch(
+      new RegExp(`^${join(agentDir, "settings.json")}: not valid JSON .*; its packages are not loaded$`),
+    );
     expect(entries.find((e) => e.id === "tool-bash")!.use).toBe("tool-bash");
   });
 
@@ -155,7 +203,10 @@ describe("the installed-packages layer of the distribution", () => {
     writeFileSync(join(global, "extensions", "a.ts"), "export default function () {}\n");
     const project = join(cwd, ".pi", "npm", "proj-ext");
     mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "proj-ext", version: "1.0.0", pi: { extensions: ["./b.ts"] } }));
+    writeFileSync(
+      join(project, "package.json"),
+      JSON.stringify({ name: "proj-ext", version: "1.0.0", pi: { extensions: ["./b.ts"] } }),
+    );
     writeFileSync(join(project, "b.ts"), "export default function () {}\n");
     packagesSetting(["npm:ext-pkg"]);
     packagesSetting(["npm:proj-ext"], "project");

@@ -6,7 +6,16 @@
  * files it lacks, and the bookkeeping of the `packages` setting.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,7 +46,14 @@ function offer(name: string, version: string, template: "greeter" | "fake-bash" 
 
 /** Writes the global settings.json with npm pointed at the fake (plus `extra` keys), 4-space indented so a rewrite shows. */
 function writeSettings(extra: Record<string, unknown> = {}, npmArgs: string[] = []): void {
-  writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ npmCommand: [process.execPath, FAKE_NPM, `--root=${packagesRoot}`, ...npmArgs], ...extra }, null, 4));
+  writeFileSync(
+    join(agentDir, "settings.json"),
+    JSON.stringify(
+      { npmCommand: [process.execPath, FAKE_NPM, `--root=${packagesRoot}`, ...npmArgs], ...extra },
+      null,
+      4,
+    ),
+  );
 }
 
 const settings = (): any => JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8"));
@@ -68,8 +84,22 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     const lines: string[] = [];
     const installed = await manager.call("install", "npm:greeter", { cwd, onProgress: (line) => lines.push(line) });
     const folder = join(agentDir, "npm", "greeter");
-    expect(installed).toMatchObject({ source: "npm:greeter", scope: "global", kind: "npm", name: "greeter", version: "1.0.0", pinned: false, path: folder, installed: true, problems: [] });
-    expect(installed.contributes).toMatchObject({ plugins: [join(folder, "plugins", "greeter")], skills: [join(folder, "skills")], prompts: [join(folder, "prompts")] });
+    expect(installed).toMatchObject({
+      source: "npm:greeter",
+      scope: "global",
+      kind: "npm",
+      name: "greeter",
+      version: "1.0.0",
+      pinned: false,
+      path: folder,
+      installed: true,
+      problems: [],
+    });
+    expect(installed.contributes).toMatchObject({
+      plugins: [join(folder, "plugins", "greeter")],
+      skills: [join(folder, "skills")],
+      prompts: [join(folder, "prompts")],
+    });
     expect(settings().packages).toEqual(["npm:greeter"]);
     expect(settings().npmCommand[1]).toBe(FAKE_NPM); // other keys are kept
     expect(lines[0]).toBe(`installing npm:greeter (global) into ${folder}`);
@@ -87,7 +117,9 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     // Another writer holds pi's settings lock (fresh, so it is not taken over as stale).
     mkdirSync(join(agentDir, "settings.json.lock"));
     const held = treeHash(agentDir);
-    await expect(manager.call("install", "npm:greeter@1.1.0", { cwd })).rejects.toThrow("another process is writing it");
+    await expect(manager.call("install", "npm:greeter@1.1.0", { cwd })).rejects.toThrow(
+      "another process is writing it",
+    );
     expect(treeHash(agentDir)).toBe(held);
     expect(JSON.parse(readFileSync(join(agentDir, "npm", "greeter", "package.json"), "utf8")).version).toBe("1.0.0");
     expect(before).not.toBe(held);
@@ -134,17 +166,28 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
 
   it("refuses a package whose manifest lists files it does not have, before moving anything", async () => {
     const dir = offer("broken", "1.0.0");
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "broken", version: "1.0.0", pi: { plugins: ["./nowhere"], skills: ["./skills"] } }));
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "broken", version: "1.0.0", pi: { plugins: ["./nowhere"], skills: ["./skills"] } }),
+    );
     const before = treeHash(agentDir);
-    await expect(manager.call("install", "npm:broken", { cwd })).rejects.toThrow("npm:broken cannot be installed: plugin ./nowhere does not exist");
+    await expect(manager.call("install", "npm:broken", { cwd })).rejects.toThrow(
+      "npm:broken cannot be installed: plugin ./nowhere does not exist",
+    );
     expect(treeHash(agentDir)).toBe(before);
   });
 
   it("an unknown package fails with npm's reason in one line, and a bad source with what is accepted", async () => {
-    await expect(manager.call("install", "npm:nothing-here", { cwd })).rejects.toThrow(/^npm install nothing-here failed \(exit code 1\): code E404 \| 404 Not Found - GET http:\/\/fake-registry\/nothing-here - no such package available$/);
+    await expect(manager.call("install", "npm:nothing-here", { cwd })).rejects.toThrow(
+      /^npm install nothing-here failed \(exit code 1\): code E404 \| 404 Not Found - GET http:\/\/fake-registry\/nothing-here - no such package available$/,
+    );
     await expect(manager.call("install", "git:nohost", { cwd })).rejects.toThrow(`invalid package source "git:nohost"`);
-    await expect(manager.call("install", "./missing", { cwd })).rejects.toThrow(`no such folder or file: ${join(cwd, "missing")}`);
-    await expect(manager.call("install", "pi-skills", { cwd })).rejects.toThrow("for an npm package write npm:pi-skills");
+    await expect(manager.call("install", "./missing", { cwd })).rejects.toThrow(
+      `no such folder or file: ${join(cwd, "missing")}`,
+    );
+    await expect(manager.call("install", "pi-skills", { cwd })).rejects.toThrow(
+      "for an npm package write npm:pi-skills",
+    );
   });
 
   it("update moves unpinned packages to the newest version, keeps pinned ones, and says which is which", async () => {
@@ -159,15 +202,23 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
       { source: "npm:free", scope: "global", status: "updated", from: "1.0.0", to: "2.0.0" },
       { source: "npm:held@1.0.0", scope: "global", status: "pinned", from: "1.0.0", to: "1.0.0" },
     ]);
-    expect(await manager.call("update", "npm:free", { cwd })).toEqual([{ source: "npm:free", scope: "global", status: "current", from: "2.0.0", to: "2.0.0" }]);
+    expect(await manager.call("update", "npm:free", { cwd })).toEqual([
+      { source: "npm:free", scope: "global", status: "current", from: "2.0.0", to: "2.0.0" },
+    ]);
 
     // A broken entry in the setting is skipped with a progress line; the others still update.
     writeSettings({ packages: ["npm:", "npm:free"] });
     offer("free", "3.0.0");
     const lines: string[] = [];
-    expect(await manager.call("update", undefined, { cwd, onProgress: (line) => lines.push(line) })).toMatchObject([{ source: "npm:free", status: "updated", to: "3.0.0" }]);
-    expect(lines[0]).toBe(`skipping npm:: invalid package source "npm:": "" is not an npm package name (lower-case, optionally @scope/name)`);
-    await expect(manager.call("update", "npm:other", { cwd })).rejects.toThrow(`npm:other is not in the packages setting; install it with "pi install npm:other"`);
+    expect(await manager.call("update", undefined, { cwd, onProgress: (line) => lines.push(line) })).toMatchObject([
+      { source: "npm:free", status: "updated", to: "3.0.0" },
+    ]);
+    expect(lines[0]).toBe(
+      `skipping npm:: invalid package source "npm:": "" is not an npm package name (lower-case, optionally @scope/name)`,
+    );
+    await expect(manager.call("update", "npm:other", { cwd })).rejects.toThrow(
+      `npm:other is not in the packages setting; install it with "pi install npm:other"`,
+    );
   });
 
   it("keeps pi's filter objects when a package is reinstalled, removes only the named package, and lists a missing one with a problem", async () => {
@@ -203,20 +254,39 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     cpSync(writeFixturePackage("greeter", { name: "local-greeter", version: "0.1.0" }), local, { recursive: true });
     const installed = await manager.call("install", local, { cwd, local: true });
     expect(installed).toMatchObject({ kind: "local", path: local, version: "0.1.0", installed: true });
-    expect(JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")).packages).toEqual(["npm:proj", "../../my-local-package"]);
+    expect(JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")).packages).toEqual([
+      "npm:proj",
+      "../../my-local-package",
+    ]);
     // An untrusted project's packages are not acted on by update; a trusted one's are.
     const skipped: string[] = [];
     expect(await manager.call("update", undefined, { cwd, onProgress: (line) => skipped.push(line) })).toEqual([]);
-    expect(skipped).toContain(`skipping the 2 package(s) of ${join(cwd, ".pi", "settings.json")}: this project is not trusted; run "pi trust" here, or pass --approve`);
-    await expect(manager.call("update", "npm:proj", { cwd })).rejects.toThrow(`npm:proj is not in the global packages setting, and this project's packages are updated only in a trusted project; run "pi trust" here, or pass --approve`);
-    expect(await manager.call("update", undefined, { cwd, projectTrusted: true })).toContainEqual({ source: "../../my-local-package", scope: "project", status: "local", from: undefined, to: undefined });
+    expect(skipped).toContain(
+      `skipping the 2 package(s) of ${join(cwd, ".pi", "settings.json")}: this project is not trusted; run "pi trust" here, or pass --approve`,
+    );
+    await expect(manager.call("update", "npm:proj", { cwd })).rejects.toThrow(
+      `npm:proj is not in the global packages setting, and this project's packages are updated only in a trusted project; run "pi trust" here, or pass --approve`,
+    );
+    expect(await manager.call("update", undefined, { cwd, projectTrusted: true })).toContainEqual({
+      source: "../../my-local-package",
+      scope: "project",
+      status: "local",
+      from: undefined,
+      to: undefined,
+    });
     expect(await manager.call("remove", local, { cwd, local: true })).toBe(true);
     expect(existsSync(local)).toBe(true);
 
     // A file is one pi extension.
     const extension = join(root, "my-extension.ts");
     writeFileSync(extension, "export default function (pi) {}\n");
-    expect(await manager.call("install", extension, { cwd })).toMatchObject({ kind: "local", path: extension, installed: true, problems: [], contributes: { extensions: [extension], plugins: [] } });
+    expect(await manager.call("install", extension, { cwd })).toMatchObject({
+      kind: "local",
+      path: extension,
+      installed: true,
+      problems: [],
+      contributes: { extensions: [extension], plugins: [] },
+    });
     expect(settings().packages).toEqual(["../my-extension.ts"]);
   });
 });
@@ -235,7 +305,10 @@ describe("packages plugin: settings lock, project trust, leftover staging", () =
     offer("greeter", "1.0.0");
     const marker = join(root, "project-npm-ran");
     const projectNpm = join(root, "project-npm.mjs");
-    writeFileSync(projectNpm, `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran\\n");\nprocess.stderr.write("project npm ran\\n");\nprocess.exit(1);\n`);
+    writeFileSync(
+      projectNpm,
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran\\n");\nprocess.stderr.write("project npm ran\\n");\nprocess.exit(1);\n`,
+    );
     mkdirSync(join(cwd, ".pi"));
     writeFileSync(join(cwd, ".pi", "settings.json"), JSON.stringify({ npmCommand: [process.execPath, projectNpm] }));
 
@@ -249,7 +322,9 @@ describe("packages plugin: settings lock, project trust, leftover staging", () =
     await manager.call("update", undefined, { cwd });
     expect(existsSync(marker)).toBe(false);
 
-    await expect(manager.call("install", "npm:greeter@1.0.0", { cwd, local: true, projectTrusted: true })).rejects.toThrow("project npm ran");
+    await expect(
+      manager.call("install", "npm:greeter@1.0.0", { cwd, local: true, projectTrusted: true }),
+    ).rejects.toThrow("project npm ran");
     expect(existsSync(marker)).toBe(true);
   });
 
@@ -259,13 +334,16 @@ describe("packages plugin: settings lock, project trust, leftover staging", () =
     const liveOwner = join(agentDir, `${STAGING_PREFIX}${process.ppid}-bbbbbb`);
     const liveButStale = join(agentDir, `${STAGING_PREFIX}${process.ppid}-cccccc`);
     const oldFormatStale = join(agentDir, `${STAGING_PREFIX}dddddd`);
-    for (const dir of [deadOwner, liveOwner, liveButStale, oldFormatStale]) mkdirSync(join(dir, "node_modules", "x"), { recursive: true });
+    for (const dir of [deadOwner, liveOwner, liveButStale, oldFormatStale])
+      mkdirSync(join(dir, "node_modules", "x"), { recursive: true });
     const hoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
     utimesSync(liveButStale, hoursAgo, hoursAgo);
     utimesSync(oldFormatStale, hoursAgo, hoursAgo);
 
     offer("greeter", "1.0.0");
     await manager.call("install", "npm:greeter", { cwd });
-    expect(readdirSync(agentDir).filter((n) => n.startsWith(STAGING_PREFIX))).toEqual([`${STAGING_PREFIX}${process.ppid}-bbbbbb`]);
+    expect(readdirSync(agentDir).filter((n) => n.startsWith(STAGING_PREFIX))).toEqual([
+      `${STAGING_PREFIX}${process.ppid}-bbbbbb`,
+    ]);
   });
 });

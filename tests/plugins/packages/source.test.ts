@@ -16,8 +16,18 @@ import {
 
 describe("parsePackageSource", () => {
   it("npm: a name is unpinned; any version, range or tag pins it; scoped names keep their @", () => {
-    expect(parsePackageSource("npm:pi-skills")).toEqual({ kind: "npm", source: "npm:pi-skills", name: "pi-skills", version: undefined, pinned: false });
-    expect(parsePackageSource("npm:pi-skills@1.2.3")).toMatchObject({ name: "pi-skills", version: "1.2.3", pinned: true });
+    expect(parsePackageSource("npm:pi-skills")).toEqual({
+      kind: "npm",
+      source: "npm:pi-skills",
+      name: "pi-skills",
+      version: undefined,
+      pinned: false,
+    });
+    expect(parsePackageSource("npm:pi-skills@1.2.3")).toMatchObject({
+      name: "pi-skills",
+      version: "1.2.3",
+      pinned: true,
+    });
     expect(parsePackageSource("npm:@foo/bar")).toMatchObject({ name: "@foo/bar", version: undefined, pinned: false });
     expect(parsePackageSource("npm:@foo/bar@^2")).toMatchObject({ name: "@foo/bar", version: "^2", pinned: true });
     expect(parsePackageSource("npm:@foo/bar@next")).toMatchObject({ name: "@foo/bar", version: "next", pinned: true });
@@ -40,9 +50,23 @@ describe("parsePackageSource", () => {
       ref: "v1",
       pinned: true,
     });
-    expect(parsePackageSource("git:git@github.com:user/repo@v1.0.0")).toMatchObject({ repo: "git@github.com:user/repo", host: "github.com", path: "user/repo", ref: "v1.0.0" });
-    expect(parsePackageSource("https://github.com/user/repo")).toMatchObject({ repo: "https://github.com/user/repo", path: "user/repo", ref: undefined, pinned: false });
-    expect(parsePackageSource("ssh://git@github.com/user/repo@main")).toMatchObject({ repo: "ssh://git@github.com/user/repo", host: "github.com", ref: "main" });
+    expect(parsePackageSource("git:git@github.com:user/repo@v1.0.0")).toMatchObject({
+      repo: "git@github.com:user/repo",
+      host: "github.com",
+      path: "user/repo",
+      ref: "v1.0.0",
+    });
+    expect(parsePackageSource("https://github.com/user/repo")).toMatchObject({
+      repo: "https://github.com/user/repo",
+      path: "user/repo",
+      ref: undefined,
+      pinned: false,
+    });
+    expect(parsePackageSource("ssh://git@github.com/user/repo@main")).toMatchObject({
+      repo: "ssh://git@github.com/user/repo",
+      host: "github.com",
+      ref: "main",
+    });
     expect(parsePackageSource("git:git://127.0.0.1:9418/acme/greeter.git@v2")).toMatchObject({
       repo: "git://127.0.0.1:9418/acme/greeter.git",
       host: "127.0.0.1",
@@ -60,7 +84,12 @@ describe("parsePackageSource", () => {
   });
 
   it("anything else is a local path, as in pi (bare words included)", () => {
-    expect(parsePackageSource("./my-package")).toEqual({ kind: "local", source: "./my-package", path: "./my-package", pinned: false });
+    expect(parsePackageSource("./my-package")).toEqual({
+      kind: "local",
+      source: "./my-package",
+      path: "./my-package",
+      pinned: false,
+    });
     expect(parsePackageSource("/abs/pkg")).toMatchObject({ kind: "local", path: "/abs/pkg" });
     expect(parsePackageSource("pi-skills")).toMatchObject({ kind: "local", path: "pi-skills" });
     expect(() => parsePackageSource("  ")).toThrow("it is empty");
@@ -72,7 +101,9 @@ describe("install paths and identities", () => {
     expect(scopeBaseDir("global", "/home/u/.pi/agent", "/work/p")).toBe("/home/u/.pi/agent");
     expect(scopeBaseDir("project", "/home/u/.pi/agent", "/work/p")).toBe("/work/p/.pi");
     expect(packageInstallPath(parsePackageSource("npm:@foo/bar@1.0.0"), "/a")).toBe("/a/npm/@foo/bar");
-    expect(packageInstallPath(parsePackageSource("git:github.com/user/repo@v1"), "/a")).toBe("/a/git/github.com/user/repo");
+    expect(packageInstallPath(parsePackageSource("git:github.com/user/repo@v1"), "/a")).toBe(
+      "/a/git/github.com/user/repo",
+    );
     expect(packageInstallPath(parsePackageSource("../pkg"), "/a/b")).toBe("/a/pkg");
   });
 
@@ -94,7 +125,16 @@ describe("install paths and identities", () => {
 
 describe("packageContributions", () => {
   it("reads pi's keys and pi-host's plugins and distribution as absolute paths inside the package", () => {
-    const manifest = { pi: { plugins: ["./plugins/a", "b.ts"], skills: ["skills"], prompts: ["./prompts"], extensions: ["ext"], themes: ["themes/x.json"], distribution: "./plugins.json" } };
+    const manifest = {
+      pi: {
+        plugins: ["./plugins/a", "b.ts"],
+        skills: ["skills"],
+        prompts: ["./prompts"],
+        extensions: ["ext"],
+        themes: ["themes/x.json"],
+        distribution: "./plugins.json",
+      },
+    };
     expect(packageContributions("/p", manifest, [])).toEqual({
       contributes: {
         plugins: ["/p/plugins/a", "/p/b.ts"],
@@ -110,24 +150,43 @@ describe("packageContributions", () => {
 
   it("without a pi key, pi's convention folders that exist are used", () => {
     const { contributes } = packageContributions("/p", { name: "x" }, ["skills", "prompts", "src"]);
-    expect(contributes).toMatchObject({ skills: ["/p/skills"], prompts: ["/p/prompts"], extensions: [], themes: [], plugins: [] });
+    expect(contributes).toMatchObject({
+      skills: ["/p/skills"],
+      prompts: ["/p/prompts"],
+      extensions: [],
+      themes: [],
+      plugins: [],
+    });
   });
 
   it("a local source that is a file is one pi extension, as in pi", () => {
     expect(packageContributions("/p/ext.ts", undefined, [], true)).toEqual({
-      contributes: { plugins: [], extensions: ["/p/ext.ts"], skills: [], prompts: [], themes: [], distribution: undefined },
+      contributes: {
+        plugins: [],
+        extensions: ["/p/ext.ts"],
+        skills: [],
+        prompts: [],
+        themes: [],
+        distribution: undefined,
+      },
       problems: [],
     });
   });
 
   it("paths that leave the package, and values of the wrong type, are problems, one line each", () => {
-    const { contributes, problems } = packageContributions("/p", { pi: { plugins: ["../other"], skills: "skills", distribution: "/etc/plugins.json" } }, []);
+    const { contributes, problems } = packageContributions(
+      "/p",
+      { pi: { plugins: ["../other"], skills: "skills", distribution: "/etc/plugins.json" } },
+      [],
+    );
     expect(contributes.plugins).toEqual([]);
     expect(problems).toEqual([
       `package.json: "pi.plugins" path "../other" leaves the package folder`,
       `package.json: "pi.skills" must be an array of paths relative to the package`,
       `package.json: "pi.distribution" must be the path of a plugins.json inside the package`,
     ]);
-    expect(packageContributions("/p", { pi: [] }, []).problems).toEqual([`package.json: "pi" must be an object like {"plugins": ["./plugin"]}`]);
+    expect(packageContributions("/p", { pi: [] }, []).problems).toEqual([
+      `package.json: "pi" must be an object like {"plugins": ["./plugin"]}`,
+    ]);
   });
 });

@@ -43,10 +43,28 @@ describe("ExtensionAPI and ExtensionContext", () => {
       "agent_end:4",
     ]);
     expect(tour.flags).toEqual([false, "deep", null]);
-    expect(tour.commands).toEqual(["extension:tour", "extension:name", "extension:label", "extension:only", "extension:think", "extension:summarize", "extension:hello", "extension:ask"]);
+    expect(tour.commands).toEqual([
+      "extension:tour",
+      "extension:name",
+      "extension:label",
+      "extension:only",
+      "extension:think",
+      "extension:summarize",
+      "extension:hello",
+      "extension:ask",
+    ]);
     expect(tour.tools).toEqual(["builtin:bash", "local:queue_followup"]);
     expect(tour.active).toEqual(["bash", "queue_followup"]);
-    expect(tour).toMatchObject({ thinking: "medium", model: "faux-1", hasUI: true, idle: true, sessionName: null, systemPromptKnown: true, sizes: "2.0KB", tail: "b\nc" });
+    expect(tour).toMatchObject({
+      thinking: "medium",
+      model: "faux-1",
+      hasUI: true,
+      idle: true,
+      sessionName: null,
+      systemPromptKnown: true,
+      sizes: "2.0KB",
+      tail: "b\nc",
+    });
     expect(tour.branch).toEqual(["model_change", "thinking_level_change", "message", "message", "message", "message"]);
     expect(notices(h.events)).toEqual([]);
   });
@@ -66,29 +84,49 @@ describe("ExtensionAPI and ExtensionContext", () => {
     expect(h.faux.requests[0]!.context.tools!.map((t) => t.name)).toEqual(["read", "queue_followup"]);
     expect(ran).toEqual([]);
     const blocked = h.session.call("messages").find((m): m is ToolResultMessage => m.role === "toolResult")!;
-    expect(blocked).toMatchObject({ isError: true, content: [{ type: "text", text: 'Tool "bash" is not active; the active tools are: read, queue_followup' }] });
+    expect(blocked).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: 'Tool "bash" is not active; the active tools are: read, queue_followup' }],
+    });
     const leaf = h.kernel.use((await import("../../../contracts/session.js")).SessionStoreContract).call("leafId")!;
     await h.session.call("prompt", "/label checkpoint");
     await h.session.call("prompt", "/tour");
     const tour = report(ui.notes());
-    expect(tour).toMatchObject({ sessionName: "Refactor auth module", thinking: "high", active: ["read", "queue_followup"] });
+    expect(tour).toMatchObject({
+      sessionName: "Refactor auth module",
+      thinking: "high",
+      active: ["read", "queue_followup"],
+    });
     expect(tour.seen).toContain("thinking_level_select:medium->high");
     expect(h.session.call("state")).toMatchObject({ sessionName: "Refactor auth module", thinkingLevel: "high" });
-    expect(h.session.call("entries").find((e) => e.type === "label")).toMatchObject({ targetId: leaf, label: "checkpoint" });
+    expect(h.session.call("entries").find((e) => e.type === "label")).toMatchObject({
+      targetId: leaf,
+      label: "checkpoint",
+    });
   });
 
   it("a tool's sendUserMessage with deliverAs followUp continues the run; pi-ai's complete() goes through the host's provider", async () => {
     const ui = recordingUi();
     const h = (harness = await bootWithExtensions([fixture("api-tour.ts")], {
       extra: [ui.plugin],
-      faux: { responses: [{ content: [fauxToolCall("queue_followup", { text: "and then summarize" }, "q1")] }, { content: "first" }, { content: "summary" }, { content: "one line" }] },
+      faux: {
+        responses: [
+          { content: [fauxToolCall("queue_followup", { text: "and then summarize" }, "q1")] },
+          { content: "first" },
+          { content: "summary" },
+          { content: "one line" },
+        ],
+      },
     }));
     await h.session.call("prompt", "start");
     expect(h.faux.requests).toHaveLength(3);
     expect(h.faux.requests[2]!.context.messages.at(-1)).toMatchObject({ role: "user", content: "and then summarize" });
     await h.session.call("prompt", "/summarize a long story");
     expect(ui.notes()).toEqual(["stop: one line"]);
-    expect(h.faux.requests[3]!.context).toMatchObject({ systemPrompt: "Summarize in one line.", messages: [{ role: "user", content: "a long story" }] });
+    expect(h.faux.requests[3]!.context).toMatchObject({
+      systemPrompt: "Summarize in one line.",
+      messages: [{ role: "user", content: "a long story" }],
+    });
   });
 
   it("a new session: session_shutdown then session_start with pi's reasons and the previous file", async () => {
@@ -103,7 +141,10 @@ describe("ExtensionAPI and ExtensionContext", () => {
 `,
     );
     const ui = recordingUi();
-    const h = (harness = await bootWithExtensions([file], { extra: [ui.plugin], faux: { responses: [{ content: "hi" }] } }));
+    const h = (harness = await bootWithExtensions([file], {
+      extra: [ui.plugin],
+      faux: { responses: [{ content: "hi" }] },
+    }));
     await h.session.call("prompt", "hello");
     const first = h.session.call("state").sessionFile!;
     await h.session.call("newSession");
@@ -120,7 +161,10 @@ describe("ExtensionAPI and ExtensionContext", () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-ext-shutdown-"));
     const marker = join(dir, "shutdown.txt");
     const file = join(dir, "cleanup.ts");
-    writeFileSync(file, `import { writeFileSync } from "node:fs";\nexport default function (pi) { pi.on("session_shutdown", async (event) => writeFileSync(${JSON.stringify(marker)}, event.reason)); }\n`);
+    writeFileSync(
+      file,
+      `import { writeFileSync } from "node:fs";\nexport default function (pi) { pi.on("session_shutdown", async (event) => writeFileSync(${JSON.stringify(marker)}, event.reason)); }\n`,
+    );
     const h = await bootWithExtensions([file], { faux: { responses: [{ content: "hi" }] } });
     await h.session.call("prompt", "hello");
     expect(existsSync(marker)).toBe(false);
@@ -133,13 +177,17 @@ describe("where extensions come from", () => {
   it("<agentDir>/extensions/ (files and folders with index.ts or a pi manifest), the extensions setting, and trusted projects' .pi/extensions/", async () => {
     const agentDir = mkdtempSync(join(tmpdir(), "pi-ext-discover-agent-"));
     const cwd = mkdtempSync(join(tmpdir(), "pi-ext-discover-cwd-"));
-    const command = (name: string) => `export default function (pi) { pi.registerCommand(${JSON.stringify(name)}, { handler: async (_a, ctx) => ctx.ui.notify(${JSON.stringify(name)}) }); }\n`;
+    const command = (name: string) =>
+      `export default function (pi) { pi.registerCommand(${JSON.stringify(name)}, { handler: async (_a, ctx) => ctx.ui.notify(${JSON.stringify(name)}) }); }\n`;
     mkdirSync(join(agentDir, "extensions", "folder"), { recursive: true });
     mkdirSync(join(agentDir, "extensions", "package", "src"), { recursive: true });
     writeFileSync(join(agentDir, "extensions", "single.ts"), command("single"));
     writeFileSync(join(agentDir, "extensions", "notes.md"), "not an extension");
     writeFileSync(join(agentDir, "extensions", "folder", "index.ts"), command("folder"));
-    writeFileSync(join(agentDir, "extensions", "package", "package.json"), JSON.stringify({ name: "p", pi: { extensions: ["./src/main.ts"] } }));
+    writeFileSync(
+      join(agentDir, "extensions", "package", "package.json"),
+      JSON.stringify({ name: "p", pi: { extensions: ["./src/main.ts"] } }),
+    );
     writeFileSync(join(agentDir, "extensions", "package", "src", "main.ts"), command("package"));
     mkdirSync(join(cwd, ".pi", "extensions"), { recursive: true });
     writeFileSync(join(cwd, ".pi", "extensions", "project.ts"), command("project"));
@@ -148,14 +196,21 @@ describe("where extensions come from", () => {
 
     const ui = recordingUi();
     const { default: settings } = await import("../../../plugins/config/settings/index.js");
-    const settingsEntry = { id: "settings", source: { kind: "inline" as const, label: "settings", definition: settings }, config: { agentDir } };
+    const settingsEntry = {
+      id: "settings",
+      source: { kind: "inline" as const, label: "settings", definition: settings },
+      config: { agentDir },
+    };
     const h = (harness = await bootWithExtensions([], { agentDir, cwd, extra: [ui.plugin], entries: [settingsEntry] }));
-    for (const name of ["single", "folder", "package", "settings", "project"]) await h.session.call("prompt", `/${name}`);
+    for (const name of ["single", "folder", "package", "settings", "project"])
+      await h.session.call("prompt", `/${name}`);
     expect(ui.notes()).toEqual(["single", "folder", "package", "settings"]);
     // No host environment says the project is trusted, so its extension is skipped (the host's startup line says so, not this plugin).
     expect(notices(h.events)).toEqual([]);
     // Untrusted, the project's command does not exist: the text went to the model.
-    expect(h.faux.requests.map((r) => r.context.messages.at(-1))).toEqual([expect.objectContaining({ role: "user", content: "/project" })]);
+    expect(h.faux.requests.map((r) => r.context.messages.at(-1))).toEqual([
+      expect.objectContaining({ role: "user", content: "/project" }),
+    ]);
     await h.kernel.shutdown();
 
     // The host's decision, as the CLI's own plugin provides it: trusted by a saved decision.
@@ -165,12 +220,23 @@ describe("where extensions come from", () => {
       version: "1.0.0",
       provides: [HostEnvironmentContract],
       setup(ctx: any) {
-        ctx.provide(HostEnvironmentContract, { environment: () => ({ cwd, agentDir, projectTrust: { trusted: true, source: "saved" } }) });
+        ctx.provide(HostEnvironmentContract, {
+          environment: () => ({ cwd, agentDir, projectTrust: { trusted: true, source: "saved" } }),
+        });
       },
     };
-    const hostEntry = { id: "host", source: { kind: "inline" as const, label: "host", definition: hostDefinition }, config: {} };
+    const hostEntry = {
+      id: "host",
+      source: { kind: "inline" as const, label: "host", definition: hostDefinition },
+      config: {},
+    };
     const ui2 = recordingUi();
-    const trusted = (harness = await bootWithExtensions([], { agentDir, cwd, extra: [ui2.plugin], entries: [hostEntry, settingsEntry] }));
+    const trusted = (harness = await bootWithExtensions([], {
+      agentDir,
+      cwd,
+      extra: [ui2.plugin],
+      entries: [hostEntry, settingsEntry],
+    }));
     await trusted.session.call("prompt", "/project");
     expect(ui2.notes()).toEqual(["project"]);
   });

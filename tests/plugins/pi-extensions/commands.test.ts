@@ -12,7 +12,10 @@ afterEach(async () => {
 describe("pi extension commands", () => {
   it("/hello world runs the command with its arguments, through the running mode's ui, and sends nothing to the model", async () => {
     const ui = recordingUi();
-    const h = (harness = await bootWithExtensions([fixture("hello-command.ts")], { extra: [ui.plugin], faux: { responses: [{ content: "model answer" }] } }));
+    const h = (harness = await bootWithExtensions([fixture("hello-command.ts")], {
+      extra: [ui.plugin],
+      faux: { responses: [{ content: "model answer" }] },
+    }));
     await h.session.call("prompt", "/hello world");
     await h.session.call("prompt", "/hello");
     expect(ui.calls.filter((c) => c.method === "notify")).toEqual([
@@ -30,7 +33,10 @@ describe("pi extension commands", () => {
 
   it("a command's sendUserMessage becomes the prompt it sends on (send-user-message.ts); the command is idle while it runs", async () => {
     const ui = recordingUi();
-    const h = (harness = await bootWithExtensions([fixture("hello-command.ts")], { extra: [ui.plugin], faux: { responses: [{ content: "4" }] } }));
+    const h = (harness = await bootWithExtensions([fixture("hello-command.ts")], {
+      extra: [ui.plugin],
+      faux: { responses: [{ content: "4" }] },
+    }));
     await h.session.call("prompt", "/ask What is 2+2?");
     expect(ui.notes()).toEqual([]);
     expect(h.faux.requests).toHaveLength(1);
@@ -46,7 +52,10 @@ describe("pi extension commands", () => {
     const { join } = await import("node:path");
     const { tmpdir } = await import("node:os");
     const file = join(mkdtempSync(join(tmpdir(), "pi-ext-cmd-")), "broken.ts");
-    writeFileSync(file, `export default function (pi) { pi.registerCommand("broken", { handler: async () => { throw new Error("it broke"); } }); }\n`);
+    writeFileSync(
+      file,
+      `export default function (pi) { pi.registerCommand("broken", { handler: async () => { throw new Error("it broke"); } }); }\n`,
+    );
     const h = (harness = await bootWithExtensions([file]));
     await h.session.call("prompt", "/broken now");
     expect(notices(h.events)).toEqual([`extension ${file}: /broken: it broke`]);
@@ -59,7 +68,10 @@ describe("pi extension commands", () => {
     const { tmpdir } = await import("node:os");
     const dir = mkdtempSync(join(tmpdir(), "pi-ext-dup-"));
     for (const which of ["first", "second"]) {
-      writeFileSync(join(dir, `${which}.ts`), `export default function (pi) { pi.registerCommand("review", { handler: async (args, ctx) => ctx.ui.notify("${which} " + args) }); }\n`);
+      writeFileSync(
+        join(dir, `${which}.ts`),
+        `export default function (pi) { pi.registerCommand("review", { handler: async (args, ctx) => ctx.ui.notify("${which} " + args) }); }\n`,
+      );
     }
     const ui = recordingUi();
     const h = (harness = await bootWithExtensions([dir], { extra: [ui.plugin] }));

@@ -38,7 +38,9 @@ describe("members pi-host does not support yet", () => {
       "not supported yet: ctx.ui.theme",
     ]);
     await h.session.call("prompt", "/footer");
-    expect(notices(h.events)).toEqual([`extension ${fixture("unsupported-call.ts")}: /footer: not supported yet: ctx.ui.setFooter`]);
+    expect(notices(h.events)).toEqual([
+      `extension ${fixture("unsupported-call.ts")}: /footer: not supported yet: ctx.ui.setFooter`,
+    ]);
   });
 
   it("an extension tool may not replace a built-in tool plugin's tool: registerTool throws, naming the way out", async () => {
@@ -46,9 +48,15 @@ describe("members pi-host does not support yet", () => {
     const { join } = await import("node:path");
     const { tmpdir } = await import("node:os");
     const file = join(mkdtempSync(join(tmpdir(), "pi-ext-override-")), "read-override.ts");
-    writeFileSync(file, `import { Type } from "typebox";\nexport default function (pi) { pi.registerTool({ name: "read", label: "Read", description: "logged read", parameters: Type.Object({ path: Type.String() }), async execute() { return { content: [] }; } }); }\n`);
+    writeFileSync(
+      file,
+      `import { Type } from "typebox";\nexport default function (pi) { pi.registerTool({ name: "read", label: "Read", description: "logged read", parameters: Type.Object({ path: Type.String() }), async execute() { return { content: [] }; } }); }\n`,
+    );
     const { testTool } = await import("../agent-session/harness.js");
-    const h = (harness = await bootWithExtensions([file], { tools: [testTool("read", async () => "built-in")], faux: { responses: [{ content: "hi" }] } }));
+    const h = (harness = await bootWithExtensions([file], {
+      tools: [testTool("read", async () => "built-in")],
+      faux: { responses: [{ content: "hi" }] },
+    }));
     await h.session.call("prompt", "hello");
     expect(notices(h.events)).toEqual([
       `pi-extensions: failed to load extension ${file}: not supported yet: registerTool("read") replacing a built-in tool (tool plugins take precedence over extension tools; disable the built-in plugin instead)`,
@@ -57,7 +65,9 @@ describe("members pi-host does not support yet", () => {
 
   it("one used while an extension loads stops that extension from loading, with a notice naming it; the others load", async () => {
     const ui = recordingUi();
-    const h = (harness = await bootWithExtensions([fixture("unsupported-at-load.ts"), fixture("hello-command.ts")], { extra: [ui.plugin] }));
+    const h = (harness = await bootWithExtensions([fixture("unsupported-at-load.ts"), fixture("hello-command.ts")], {
+      extra: [ui.plugin],
+    }));
     await h.session.call("prompt", "/hello there");
     expect(ui.notes()).toEqual(["Hello there!"]);
     expect(notices(h.events)).toEqual([

@@ -27,7 +27,11 @@ export function extensionsEntry(config: Record<string, unknown>): PluginEntry {
 export type UiCall = { method: string; args: unknown[] };
 
 /** A UI provider that answers dialogs with `answer` and records everything. */
-export function recordingUi(answer: (method: string, args: unknown[]) => unknown = () => undefined): { plugin: PluginDefinition<any, any>; calls: UiCall[]; notes: () => string[] } {
+export function recordingUi(answer: (method: string, args: unknown[]) => unknown = () => undefined): {
+  plugin: PluginDefinition<any, any>;
+  calls: UiCall[];
+  notes: () => string[];
+} {
   const calls: UiCall[] = [];
   const record =
     (method: string) =>
@@ -47,7 +51,12 @@ export function recordingUi(answer: (method: string, args: unknown[]) => unknown
     setTitle: record("setTitle"),
     setEditorText: record("setEditorText"),
   };
-  const plugin = definePlugin({ id: "test-ui", version: "1.0.0", provides: [UiContract], setup: (ctx) => ctx.provide(UiContract, ui, { key: "test" }) });
+  const plugin = definePlugin({
+    id: "test-ui",
+    version: "1.0.0",
+    provides: [UiContract],
+    setup: (ctx) => ctx.provide(UiContract, ui, { key: "test" }),
+  });
   return { plugin, calls, notes: () => calls.filter((c) => c.method === "notify").map((c) => String(c.args[0])) };
 }
 
@@ -55,10 +64,17 @@ export function recordingUi(answer: (method: string, args: unknown[]) => unknown
 export type ExtensionBootOptions = Parameters<typeof bootSession>[0] & { extensionConfig?: Record<string, unknown> };
 
 /** bootSession's options with the pi-extensions entry added; its agent folder is the session's (a fresh temp folder). */
-export function withExtensions(extensions: string[], options: ExtensionBootOptions = {}): Parameters<typeof bootSession>[0] {
+export function withExtensions(
+  extensions: string[],
+  options: ExtensionBootOptions = {},
+): Parameters<typeof bootSession>[0] {
   const { extensionConfig, ...rest } = options;
   const agentDir = rest.agentDir ?? mkdtempSync(join(tmpdir(), "pi-ext-agent-"));
-  return { ...rest, agentDir, entries: [...(rest.entries ?? []), extensionsEntry({ extensions, agentDir, ...extensionConfig })] };
+  return {
+    ...rest,
+    agentDir,
+    entries: [...(rest.entries ?? []), extensionsEntry({ extensions, agentDir, ...extensionConfig })],
+  };
 }
 
 /** The session stack running the given extensions. */
@@ -68,5 +84,7 @@ export function bootWithExtensions(extensions: string[], options: ExtensionBootO
 
 /** Every notice the plugin published, as text. */
 export function notices(events: SessionEvent[]): string[] {
-  return events.filter((e): e is Extract<SessionEvent, { type: "notice" }> => e.type === "notice").map((e) => e.message);
+  return events
+    .filter((e): e is Extract<SessionEvent, { type: "notice" }> => e.type === "notice")
+    .map((e) => e.message);
 }

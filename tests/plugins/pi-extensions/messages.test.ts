@@ -13,20 +13,38 @@ afterEach(async () => {
 /** The session file's lines, as pi reads them (pi, and so the store, writes the file once an assistant message exists). */
 function sessionLines(h: SessionHarness): any[] {
   const path = h.session.call("state").sessionFile!;
-  return readFileSync(path, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  return readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 describe("pi.sendMessage", () => {
   it("records a custom message as pi does (custom_message entry), and the model reads it as pi converts it", async () => {
-    const h = (harness = await bootWithExtensions([fixture("messages-and-state.ts")], { faux: { responses: [{ content: "hi" }, { content: "noted" }] } }));
+    const h = (harness = await bootWithExtensions([fixture("messages-and-state.ts")], {
+      faux: { responses: [{ content: "hi" }, { content: "noted" }] },
+    }));
     await h.session.call("prompt", "hi");
     const ended = h.events.length;
     await h.session.call("prompt", "/note buy milk");
     expect(h.faux.requests).toHaveLength(1);
     const entry = sessionLines(h).find((e) => e.type === "custom_message");
-    expect(entry).toMatchObject({ type: "custom_message", customType: "note", content: "Note: buy milk", display: true, details: { length: 8 } });
-    expect(h.session.call("messages").at(-1)).toEqual(expect.objectContaining({ role: "custom", customType: "note", content: "Note: buy milk", display: true }));
-    expect(h.events.slice(ended).filter((e) => e.type === "message_end").map((e) => (e as { message: { role: string } }).message.role)).toEqual(["custom"]);
+    expect(entry).toMatchObject({
+      type: "custom_message",
+      customType: "note",
+      content: "Note: buy milk",
+      display: true,
+      details: { length: 8 },
+    });
+    expect(h.session.call("messages").at(-1)).toEqual(
+      expect.objectContaining({ role: "custom", customType: "note", content: "Note: buy milk", display: true }),
+    );
+    expect(
+      h.events
+        .slice(ended)
+        .filter((e) => e.type === "message_end")
+        .map((e) => (e as { message: { role: string } }).message.role),
+    ).toEqual(["custom"]);
 
     await h.session.call("prompt", "what did I note?");
     expect(h.faux.requests[1]!.context.messages.slice(2)).toEqual([
@@ -41,8 +59,15 @@ describe("pi.sendMessage", () => {
       faux: { responses: [{ content: [fauxToolCall("watch", {}, "w1")] }, { content: "I see the report" }] },
     }));
     await h.session.call("prompt", "watch the folder");
-    expect(h.faux.requests[1]!.context.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "user"]);
-    expect(h.faux.requests[1]!.context.messages.at(-1)).toMatchObject({ content: [{ type: "text", text: "The watcher saw a change." }] });
+    expect(h.faux.requests[1]!.context.messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+      "user",
+    ]);
+    expect(h.faux.requests[1]!.context.messages.at(-1)).toMatchObject({
+      content: [{ type: "text", text: "The watcher saw a change." }],
+    });
     const kinds = sessionLines(h)
       .filter((e) => e.type === "message" || e.type === "custom_message")
       .map((e) => (e.type === "message" ? e.message.role : e.customType));
@@ -50,7 +75,9 @@ describe("pi.sendMessage", () => {
   });
 
   it("deliverAs nextTurn waits for the next prompt and follows it; triggerTurn while idle is not supported yet and says so", async () => {
-    const h = (harness = await bootWithExtensions([fixture("messages-and-state.ts")], { faux: { responses: [{ content: "ok" }] } }));
+    const h = (harness = await bootWithExtensions([fixture("messages-and-state.ts")], {
+      faux: { responses: [{ content: "ok" }] },
+    }));
     await h.session.call("prompt", "/later remember the milk");
     expect(h.session.call("entries").some((e) => e.type === "custom_message")).toBe(false);
     await h.session.call("prompt", "hello");
@@ -60,7 +87,9 @@ describe("pi.sendMessage", () => {
     ]);
     await h.session.call("prompt", "/trigger go");
     expect(notices(h.events)).toEqual([
-      expect.stringMatching(/: \/trigger: not supported yet: sendMessage\(\{ triggerTurn: true \}\) while the agent is idle/),
+      expect.stringMatching(
+        /: \/trigger: not supported yet: sendMessage\(\{ triggerTurn: true \}\) while the agent is idle/,
+      ),
     ]);
     expect(h.faux.requests).toHaveLength(1);
   });
@@ -69,7 +98,10 @@ describe("pi.sendMessage", () => {
 describe("pi.appendEntry", () => {
   it("writes a custom entry into the session file, outside the model's context; session_start restores from it", async () => {
     const ui = recordingUi();
-    const h = (harness = await bootWithExtensions([fixture("messages-and-state.ts")], { extra: [ui.plugin], faux: { responses: [{ content: "hello" }] } }));
+    const h = (harness = await bootWithExtensions([fixture("messages-and-state.ts")], {
+      extra: [ui.plugin],
+      faux: { responses: [{ content: "hello" }] },
+    }));
     await h.session.call("prompt", "hi");
     await h.session.call("prompt", "/count");
     await h.session.call("prompt", "/count");
@@ -77,7 +109,11 @@ describe("pi.appendEntry", () => {
     const custom = lines.filter((e) => e.type === "custom" && e.customType === "counter");
     expect(custom.map((e) => e.data)).toEqual([{ count: 1 }, { count: 2 }]);
     const answer = lines.find((e) => e.type === "message" && e.message.role === "assistant");
-    expect(custom[0]).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{8}$/), parentId: answer.id, timestamp: expect.any(String) });
+    expect(custom[0]).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f]{8}$/),
+      parentId: answer.id,
+      timestamp: expect.any(String),
+    });
     expect(custom[1].parentId).toBe(custom[0].id);
     expect(h.session.call("messages").map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(ui.notes()).toEqual(["count is 1", "count is 2"]);
@@ -86,7 +122,10 @@ describe("pi.appendEntry", () => {
     const file = h.session.call("state").sessionFile!;
     await h.kernel.shutdown();
     const ui2 = recordingUi();
-    const again = (harness = await bootWithExtensions([fixture("messages-and-state.ts")], { extra: [ui2.plugin], config: { session: file } }));
+    const again = (harness = await bootWithExtensions([fixture("messages-and-state.ts")], {
+      extra: [ui2.plugin],
+      config: { session: file },
+    }));
     await again.session.call("prompt", "/count");
     expect(ui2.notes()).toEqual(["count is 3"]);
   });

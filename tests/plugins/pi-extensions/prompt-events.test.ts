@@ -17,7 +17,13 @@ describe("before_agent_start", () => {
     const h = (harness = await bootWithExtensions([fixture("pirate.ts")], {
       extra: [ui.plugin],
       tools: [testTool("look", async () => "a chest")],
-      faux: { responses: [{ content: [fauxToolCall("look", {}, "l1")] }, { content: "Arrr, a chest!" }, { content: "plain answer" }] },
+      faux: {
+        responses: [
+          { content: [fauxToolCall("look", {}, "l1")] },
+          { content: "Arrr, a chest!" },
+          { content: "plain answer" },
+        ],
+      },
     }));
     await h.session.call("prompt", "what is there?");
     const [first, second] = h.faux.requests;
@@ -28,12 +34,20 @@ describe("before_agent_start", () => {
     // The injected message follows the prompt, as the model reads a custom message: a user message.
     expect(first!.context.messages).toEqual([
       expect.objectContaining({ role: "user", content: "what is there?" }),
-      expect.objectContaining({ role: "user", content: [{ type: "text", text: "Ahoy! The user said: what is there?" }] }),
+      expect.objectContaining({
+        role: "user",
+        content: [{ type: "text", text: "Ahoy! The user said: what is there?" }],
+      }),
     ]);
     expect(second!.context.messages.slice(0, 3).map((m) => m.role)).toEqual(["user", "user", "assistant"]);
-    expect(second!.context.messages[1]).toMatchObject({ content: [{ type: "text", text: "Ahoy! The user said: what is there?" }] });
+    expect(second!.context.messages[1]).toMatchObject({
+      content: [{ type: "text", text: "Ahoy! The user said: what is there?" }],
+    });
     // pi's session shape: a custom_message entry right after the user message.
-    const kinds = h.session.call("entries").filter((e) => e.type === "message" || e.type === "custom_message").map((e) => (e.type === "message" ? e.message.role : `custom_message:${e.customType}`));
+    const kinds = h.session
+      .call("entries")
+      .filter((e) => e.type === "message" || e.type === "custom_message")
+      .map((e) => (e.type === "message" ? e.message.role : `custom_message:${e.customType}`));
     expect(kinds).toEqual(["user", "custom_message:pirate", "assistant", "toolResult", "assistant"]);
     // The second handler saw the chained prompt.
     expect(ui.notes()).toEqual(["chained: true"]);
@@ -65,12 +79,18 @@ describe("input", () => {
 `,
     );
     const ui = recordingUi();
-    const h = (harness = await bootWithExtensions([file], { extra: [ui.plugin], faux: { responses: [{ content: "brief" }] } }));
+    const h = (harness = await bootWithExtensions([file], {
+      extra: [ui.plugin],
+      faux: { responses: [{ content: "brief" }] },
+    }));
     await h.session.call("prompt", "ping");
     expect(ui.notes()).toEqual(["pong (interactive, idle: true)"]);
     expect(h.faux.requests).toHaveLength(0);
     await h.session.call("prompt", "?quick what is pi");
-    expect(h.faux.requests[0]!.context.messages.at(-1)).toMatchObject({ role: "user", content: "Respond briefly: what is pi" });
+    expect(h.faux.requests[0]!.context.messages.at(-1)).toMatchObject({
+      role: "user",
+      content: "Respond briefly: what is pi",
+    });
   });
 });
 
@@ -91,11 +111,15 @@ describe("context", () => {
 }
 `,
     );
-    const h = (harness = await bootWithExtensions([file], { faux: { responses: [{ content: "one" }, { content: "two" }] } }));
+    const h = (harness = await bootWithExtensions([file], {
+      faux: { responses: [{ content: "one" }, { content: "two" }] },
+    }));
     await h.session.call("prompt", "first");
     await h.session.call("prompt", "/note private scratch");
     await h.session.call("prompt", "second");
-    expect(h.faux.requests[1]!.context.messages.map((m) => [m.role, typeof m.content === "string" ? m.content : "(blocks)"])).toEqual([
+    expect(
+      h.faux.requests[1]!.context.messages.map((m) => [m.role, typeof m.content === "string" ? m.content : "(blocks)"]),
+    ).toEqual([
       ["user", "FIRST"],
       ["assistant", "(blocks)"],
       ["user", "SECOND"],
@@ -124,11 +148,16 @@ describe("model_select and thinking_level_select", () => {
 `,
     );
     const ui = recordingUi();
-    const h = (harness = await bootWithExtensions([file], { extra: [ui.plugin], faux: { models: [{ id: "faux-1" }, { id: "faux-2", reasoning: false }] } }));
+    const h = (harness = await bootWithExtensions([file], {
+      extra: [ui.plugin],
+      faux: { models: [{ id: "faux-1" }, { id: "faux-2", reasoning: false }] },
+    }));
     await h.session.call("prompt", "/status");
     await h.session.call("setModel", "faux", "faux-2");
     await h.session.call("prompt", "/status");
     expect(ui.notes()).toEqual(["Model changed (set): faux/faux-1 -> faux/faux-2"]);
-    expect(ui.calls.filter((c) => c.method === "setStatus").map((c) => c.args)).toEqual([["thinking", "thinking: off (was medium)"]]);
+    expect(ui.calls.filter((c) => c.method === "setStatus").map((c) => c.args)).toEqual([
+      ["thinking", "thinking: off (was medium)"],
+    ]);
   });
 });

@@ -36,7 +36,13 @@ describe("ctx.ui.confirm over RPC", () => {
     const first = await h.client.request({ type: "prompt", message: "clean the build" });
     expect(first).toMatchObject({ type: "response", command: "prompt", success: true });
     const ask = await h.client.next(confirmRequest);
-    expect(ask).toEqual({ type: "extension_ui_request", id: expect.any(String), method: "confirm", title: "Dangerous!", message: "Allow rm -rf?" });
+    expect(ask).toEqual({
+      type: "extension_ui_request",
+      id: expect.any(String),
+      method: "confirm",
+      title: "Dangerous!",
+      message: "Allow rm -rf?",
+    });
     const from = h.client.count;
     h.client.send({ type: "extension_ui_response", id: ask.id, confirmed: false });
     await h.client.event("agent_end", from);

@@ -10,7 +10,8 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const results = (h: SessionHarness) => h.session.call("messages").filter((m): m is ToolResultMessage => m.role === "toolResult");
+const results = (h: SessionHarness) =>
+  h.session.call("messages").filter((m): m is ToolResultMessage => m.role === "toolResult");
 
 describe("pi extension tools", () => {
   it("a registered tool is offered to the model, called through the loop, and its result is what execute returned", async () => {
@@ -24,16 +25,32 @@ describe("pi extension tools", () => {
     expect(JSON.parse(JSON.stringify(offered.parameters))).toEqual({
       type: "object",
       required: ["name"],
-      properties: { name: { type: "string", description: "Name to greet" }, style: { type: "string", enum: ["plain", "loud"] } },
+      properties: {
+        name: { type: "string", description: "Name to greet" },
+        style: { type: "string", enum: ["plain", "loud"] },
+      },
     });
     const [result] = results(h);
-    expect(result).toMatchObject({ toolCallId: "g1", toolName: "greet", isError: false, content: [{ type: "text", text: "Hello, pi!" }] });
+    expect(result).toMatchObject({
+      toolCallId: "g1",
+      toolName: "greet",
+      isError: false,
+      content: [{ type: "text", text: "Hello, pi!" }],
+    });
     expect(result!.details).toEqual({ toolCallId: "g1", cwd: h.cwd, aborted: false });
     // The model gets the result back in the next request, and the answer ends the run.
-    expect(h.faux.requests[1]!.context.messages.at(-1)).toMatchObject({ role: "toolResult", content: [{ type: "text", text: "Hello, pi!" }] });
+    expect(h.faux.requests[1]!.context.messages.at(-1)).toMatchObject({
+      role: "toolResult",
+      content: [{ type: "text", text: "Hello, pi!" }],
+    });
     expect(h.session.call("lastAssistantText")).toBe("I greeted pi.");
     // Progress from onUpdate reaches the session's events.
-    expect(h.events.some((e) => e.type === "tool_execution_update" && (e.partialResult.content[0] as { text: string }).text === "Working...")).toBe(true);
+    expect(
+      h.events.some(
+        (e) =>
+          e.type === "tool_execution_update" && (e.partialResult.content[0] as { text: string }).text === "Working...",
+      ),
+    ).toBe(true);
     expect(notices(h.events)).toEqual([]);
   });
 
@@ -41,7 +58,13 @@ describe("pi extension tools", () => {
     const h = (harness = await bootWithExtensions([fixture("greet-tool.ts")], {
       faux: {
         responses: [
-          { content: [fauxToolCall("greet", { name: "pi", style: "whisper" }, "bad"), fauxToolCall("greet", { name: "pi", style: "loud" }, "loud"), fauxToolCall("hello", { name: "docs" }, "h1")] },
+          {
+            content: [
+              fauxToolCall("greet", { name: "pi", style: "whisper" }, "bad"),
+              fauxToolCall("greet", { name: "pi", style: "loud" }, "loud"),
+              fauxToolCall("hello", { name: "docs" }, "h1"),
+            ],
+          },
           { content: "done" },
         ],
       },
@@ -51,7 +74,11 @@ describe("pi extension tools", () => {
     expect(byId.get("bad")).toMatchObject({ isError: true });
     expect((byId.get("bad")!.content[0] as { text: string }).text).toMatch(/^Invalid arguments for "greet": \/style/);
     expect(byId.get("loud")).toMatchObject({ isError: false, content: [{ type: "text", text: "HELLO, PI!" }] });
-    expect(byId.get("h1")).toMatchObject({ isError: false, content: [{ type: "text", text: "Hello, docs!" }], details: { greeted: "docs" } });
+    expect(byId.get("h1")).toMatchObject({
+      isError: false,
+      content: [{ type: "text", text: "Hello, docs!" }],
+      details: { greeted: "docs" },
+    });
   });
 
   it("a tool that throws gives an error result with its message, as pi's docs say", async () => {
@@ -70,7 +97,12 @@ export default function (pi) {
 `,
     );
     const h = (harness = await bootWithExtensions([file], {
-      faux: { responses: [{ content: [fauxToolCall("check", { input: "nope" }, "c1"), fauxToolCall("check", { input: "ok" }, "c2")] }, { content: "checked" }] },
+      faux: {
+        responses: [
+          { content: [fauxToolCall("check", { input: "nope" }, "c1"), fauxToolCall("check", { input: "ok" }, "c2")] },
+          { content: "checked" },
+        ],
+      },
     }));
     await h.session.call("prompt", "check");
     const byId = new Map(results(h).map((r) => [r.toolCallId, r]));

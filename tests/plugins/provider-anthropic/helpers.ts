@@ -2,7 +2,15 @@
  * Shared set-up for the provider-anthropic tests: a kernel booted with the real plugin, the provider's
  * stable handle, a Claude model pointed at the mock server, and a collector for stream events.
  */
-import { AiProviderContract, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Model, type RetryPolicy } from "../../../contracts/ai/index.js";
+import {
+  AiProviderContract,
+  type AiProvider,
+  type AssistantMessage,
+  type AssistantMessageEvent,
+  type AssistantStream,
+  type Model,
+  type RetryPolicy,
+} from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
 import plugin from "../../../plugins/ai/provider-anthropic/index.js";
 
@@ -29,9 +37,14 @@ export function claudeModel(baseUrl: string, overrides: Partial<Model> = {}): Mo
 /** Boots a kernel with provider-anthropic and returns its `anthropic-messages` handle. */
 export async function bootAnthropic(): Promise<{ kernel: Kernel; provider: Handle<AiProvider> }> {
   const kernel = new Kernel();
-  const result = await kernel.boot([{ id: "provider-anthropic", source: { kind: "inline", label: "provider-anthropic", definition: plugin } }]);
+  const result = await kernel.boot([
+    { id: "provider-anthropic", source: { kind: "inline", label: "provider-anthropic", definition: plugin } },
+  ]);
   if (result.errors.length > 0) throw new Error(`boot failed: ${JSON.stringify(result.errors)}`);
-  const provider = kernel.useAll(AiProviderContract).list().find((handle) => handle.peek()?.api === "anthropic-messages");
+  const provider = kernel
+    .useAll(AiProviderContract)
+    .list()
+    .find((handle) => handle.peek()?.api === "anthropic-messages");
   if (provider === undefined) throw new Error("provider-anthropic booted but provides no anthropic-messages handle");
   return { kernel, provider };
 }
@@ -44,7 +57,10 @@ export interface Collected {
 }
 
 /** Drains a stream; `onEvent` may react to an event (e.g. abort after the first delta). */
-export async function collect(stream: AssistantStream, onEvent?: (event: AssistantMessageEvent) => void): Promise<Collected> {
+export async function collect(
+  stream: AssistantStream,
+  onEvent?: (event: AssistantMessageEvent) => void,
+): Promise<Collected> {
   const events: AssistantMessageEvent[] = [];
   for await (const event of stream) {
     events.push(event);

@@ -70,12 +70,20 @@ describe("provider-anthropic loads @anthropic-ai/sdk lazily", () => {
       const source = readFileSync(join(PLUGIN_DIR, name), "utf8");
       // Static import/export statements naming the SDK, other than type-only ones.
       const statements = source.match(/^\s*(import|export)\s[^;]*?from\s*["']@anthropic-ai\/sdk[^"']*["']/gm) ?? [];
-      for (const statement of statements) if (!/^\s*(import|export)\s+type\s/.test(statement)) runtimeImports.push(`${name}: ${statement.trim()}`);
+      for (const statement of statements)
+        if (!/^\s*(import|export)\s+type\s/.test(statement)) runtimeImports.push(`${name}: ${statement.trim()}`);
       // Side-effect imports and require() calls.
-      for (const match of source.matchAll(/(^\s*import\s*["']@anthropic-ai\/sdk[^"']*["']|require\(\s*["']@anthropic-ai\/sdk[^"']*["']\s*\))/gm)) runtimeImports.push(`${name}: ${match[0].trim()}`);
-      for (const match of source.matchAll(/await import\(\s*["'](@anthropic-ai\/sdk[^"']*)["']\s*\)/g)) runtimeImports.push(`${name}: dynamic ${match[1]}`);
+      for (const match of source.matchAll(
+        /(^\s*import\s*["']@anthropic-ai\/sdk[^"']*["']|require\(\s*["']@anthropic-ai\/sdk[^"']*["']\s*\))/gm,
+      ))
+        runtimeImports.push(`${name}: ${match[0].trim()}`);
+      for (const match of source.matchAll(/await import\(\s*["'](@anthropic-ai\/sdk[^"']*)["']\s*\)/g))
+        runtimeImports.push(`${name}: dynamic ${match[1]}`);
     }
-    expect(runtimeImports).toEqual(["client.ts: dynamic @anthropic-ai/sdk", "client.ts: dynamic @anthropic-ai/sdk/core/streaming"]);
+    expect(runtimeImports).toEqual([
+      "client.ts: dynamic @anthropic-ai/sdk",
+      "client.ts: dynamic @anthropic-ai/sdk/core/streaming",
+    ]);
     // The dynamic imports sit inside the function that sends a request, not at module top level.
     const client = readFileSync(join(PLUGIN_DIR, "client.ts"), "utf8");
     const sendFunction = client.slice(client.indexOf("export async function openEventStream"));
@@ -93,8 +101,17 @@ describe("provider-anthropic loads @anthropic-ai/sdk lazily", () => {
     writeFileSync(logPath, "");
     writeFileSync(childPath, CHILD);
 
-    const { stdout } = await promisify(execFile)(process.execPath, [childPath, hookPath, logPath, PROJECT.replace(/\/$/, ""), server.url], { cwd: PROJECT });
-    const report = JSON.parse(stdout.trim().split("\n").at(-1)!) as { afterImport: number; afterStream: number; stopReason: string; errorMessage: string | null };
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [childPath, hookPath, logPath, PROJECT.replace(/\/$/, ""), server.url],
+      { cwd: PROJECT },
+    );
+    const report = JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+      afterImport: number;
+      afterStream: number;
+      stopReason: string;
+      errorMessage: string | null;
+    };
 
     expect(report).toMatchObject({ afterImport: 0, stopReason: "stop", errorMessage: null });
     expect(report.afterStream).toBeGreaterThan(0);

@@ -6,7 +6,15 @@
  */
 import { Type } from "@sinclair/typebox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AiProvider, AssistantMessage, Context, Message, Model, StreamOptions, ToolResultMessage } from "../../../contracts/ai/index.js";
+import type {
+  AiProvider,
+  AssistantMessage,
+  Context,
+  Message,
+  Model,
+  StreamOptions,
+  ToolResultMessage,
+} from "../../../contracts/ai/index.js";
 import type { Handle, Kernel } from "../../../kernel/index.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { TEXT_ANSWER } from "../../fixtures/sse/anthropic-messages/text.js";
@@ -17,7 +25,10 @@ const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwA
 const READ_TOOL = {
   name: "read",
   description: "Read a file",
-  parameters: Type.Object({ path: Type.String({ description: "File to read" }), limit: Type.Optional(Type.Integer({ minimum: 1 })) }),
+  parameters: Type.Object({
+    path: Type.String({ description: "File to read" }),
+    limit: Type.Optional(Type.Integer({ minimum: 1 })),
+  }),
 };
 const BASH_TOOL = {
   name: "bash",
@@ -42,7 +53,9 @@ afterEach(async () => {
 /** Streams one answer and returns the request the server recorded. */
 async function send(context: Context, options: StreamOptions = {}, model: Model = claudeModel(server.url)) {
   server.enqueue({ sse: TEXT_ANSWER });
-  const { result } = await collect(provider.call("stream", model, context, { apiKey: "sk-ant-test", retry: FAST_RETRY, ...options }));
+  const { result } = await collect(
+    provider.call("stream", model, context, { apiKey: "sk-ant-test", retry: FAST_RETRY, ...options }),
+  );
   expect(result.errorMessage).toBeUndefined();
   expect(server.requests).toHaveLength(1);
   return server.requests[0]!;
@@ -71,7 +84,14 @@ function assistant(content: AssistantMessage["content"], from: Partial<Assistant
     api: "anthropic-messages",
     provider: "anthropic",
     model: "claude-sonnet-4-5",
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    usage: {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
     stopReason: "toolUse",
     timestamp: 2,
     ...from,
@@ -84,7 +104,11 @@ function toolResult(toolCallId: string, content: ToolResultMessage["content"], i
 
 describe("provider-anthropic: request body", () => {
   it("sends model, max_tokens, stream, the system prompt as a block, and the user message", async () => {
-    const { body, method, path } = await send({ systemPrompt: "You are terse.", messages: [user("Say hello")] }, {}, claudeModel(server.url, { reasoning: false }));
+    const { body, method, path } = await send(
+      { systemPrompt: "You are terse.", messages: [user("Say hello")] },
+      {},
+      claudeModel(server.url, { reasoning: false }),
+    );
 
     expect(method).toBe("POST");
     expect(path).toBe("/v1/messages");
@@ -93,12 +117,17 @@ describe("provider-anthropic: request body", () => {
       max_tokens: 32_000,
       stream: true,
       system: [{ type: "text", text: "You are terse.", cache_control: { type: "ephemeral" } }],
-      messages: [{ role: "user", content: [{ type: "text", text: "Say hello", cache_control: { type: "ephemeral" } }] }],
+      messages: [
+        { role: "user", content: [{ type: "text", text: "Say hello", cache_control: { type: "ephemeral" } }] },
+      ],
     });
   });
 
   it("declares tools with their TypeBox parameters as JSON Schema input_schema", async () => {
-    const { body } = await send({ messages: [user("list files")], tools: [READ_TOOL, BASH_TOOL] }, { cacheRetention: "none" });
+    const { body } = await send(
+      { messages: [user("list files")], tools: [READ_TOOL, BASH_TOOL] },
+      { cacheRetention: "none" },
+    );
 
     expect(body.tools).toEqual([
       {
@@ -113,7 +142,11 @@ describe("provider-anthropic: request body", () => {
       {
         name: "bash",
         description: "Run a shell command",
-        input_schema: { type: "object", properties: { command: { type: "string" }, timeout: { type: "number" } }, required: ["command"] },
+        input_schema: {
+          type: "object",
+          properties: { command: { type: "string" }, timeout: { type: "number" } },
+          required: ["command"],
+        },
       },
     ]);
   });
@@ -122,7 +155,18 @@ describe("provider-anthropic: request body", () => {
     const context: Context = {
       systemPrompt: "You are a coding agent.",
       tools: [READ_TOOL, BASH_TOOL],
-      messages: [user("first question"), assistant([{ type: "text", text: "first answer" }], { stopReason: "stop" }), { role: "user", content: [{ type: "text", text: "look at this" }, { type: "image", data: PNG, mimeType: "image/png" }], timestamp: 4 }],
+      messages: [
+        user("first question"),
+        assistant([{ type: "text", text: "first answer" }], { stopReason: "stop" }),
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "look at this" },
+            { type: "image", data: PNG, mimeType: "image/png" },
+          ],
+          timestamp: 4,
+        },
+      ],
     };
     const { body } = await send(context);
 
@@ -149,8 +193,16 @@ describe("provider-anthropic: request body", () => {
     expect(cacheBreakpoints(none.body)).toEqual([]);
 
     server.requests.length = 0;
-    const noLongCache = await send(context, { cacheRetention: "long" }, claudeModel(server.url, { compat: { supportsLongCacheRetention: false } }));
-    expect(cacheBreakpoints(noLongCache.body)).toEqual([{ type: "ephemeral" }, { type: "ephemeral" }, { type: "ephemeral" }]);
+    const noLongCache = await send(
+      context,
+      { cacheRetention: "long" },
+      claudeModel(server.url, { compat: { supportsLongCacheRetention: false } }),
+    );
+    expect(cacheBreakpoints(noLongCache.body)).toEqual([
+      { type: "ephemeral" },
+      { type: "ephemeral" },
+      { type: "ephemeral" },
+    ]);
   });
 
   it.each([
@@ -167,17 +219,27 @@ describe("provider-anthropic: request body", () => {
   });
 
   it("thinking budgets: user overrides win, xhigh follows high, max_tokens is capped at model.maxTokens", async () => {
-    const overridden = await send({ messages: [user("think")] }, { reasoning: "medium", thinkingBudgets: { medium: 5000 }, maxTokens: 4000 });
+    const overridden = await send(
+      { messages: [user("think")] },
+      { reasoning: "medium", thinkingBudgets: { medium: 5000 }, maxTokens: 4000 },
+    );
     expect(overridden.body.thinking).toEqual({ type: "enabled", budget_tokens: 5000 });
     expect(overridden.body.max_tokens).toBe(9000);
 
     server.requests.length = 0;
-    const xhigh = await send({ messages: [user("think")] }, { reasoning: "xhigh", thinkingBudgets: { high: 20_000 }, maxTokens: 1000 });
+    const xhigh = await send(
+      { messages: [user("think")] },
+      { reasoning: "xhigh", thinkingBudgets: { high: 20_000 }, maxTokens: 1000 },
+    );
     expect(xhigh.body.thinking).toEqual({ type: "enabled", budget_tokens: 20_000 });
     expect(xhigh.body.max_tokens).toBe(21_000);
 
     server.requests.length = 0;
-    const capped = await send({ messages: [user("think")] }, { reasoning: "high" }, claudeModel(server.url, { maxTokens: 8192 }));
+    const capped = await send(
+      { messages: [user("think")] },
+      { reasoning: "high" },
+      claudeModel(server.url, { maxTokens: 8192 }),
+    );
     expect(capped.body.max_tokens).toBe(8192);
     expect(capped.body.thinking).toEqual({ type: "enabled", budget_tokens: 8192 - 1024 });
   });
@@ -188,12 +250,20 @@ describe("provider-anthropic: request body", () => {
     expect(off.body.max_tokens).toBe(32_000);
 
     server.requests.length = 0;
-    const plain = await send({ messages: [user("hi")] }, { reasoning: "high" }, claudeModel(server.url, { reasoning: false, maxTokens: 8192 }));
+    const plain = await send(
+      { messages: [user("hi")] },
+      { reasoning: "high" },
+      claudeModel(server.url, { reasoning: false, maxTokens: 8192 }),
+    );
     expect(plain.body).not.toHaveProperty("thinking");
     expect(plain.body.max_tokens).toBe(8192);
 
     server.requests.length = 0;
-    const tooSmall = await send({ messages: [user("hi")] }, { reasoning: "minimal" }, claudeModel(server.url, { maxTokens: 1500 }));
+    const tooSmall = await send(
+      { messages: [user("hi")] },
+      { reasoning: "minimal" },
+      claudeModel(server.url, { maxTokens: 1500 }),
+    );
     expect(tooSmall.body.thinking).toEqual({ type: "disabled" });
     expect(tooSmall.body.max_tokens).toBe(1500);
   });
@@ -206,7 +276,11 @@ describe("provider-anthropic: request body", () => {
     expect(high.body.max_tokens).toBe(32_000);
 
     server.requests.length = 0;
-    const minimal = await send({ messages: [user("think")] }, { reasoning: "minimal" }, claudeModel(server.url, { id: "claude-sonnet-4-6-20260101" }));
+    const minimal = await send(
+      { messages: [user("think")] },
+      { reasoning: "minimal" },
+      claudeModel(server.url, { id: "claude-sonnet-4-6-20260101" }),
+    );
     expect(minimal.body.thinking).toEqual({ type: "adaptive", display: "summarized" });
     expect(minimal.body.output_config).toEqual({ effort: "low" });
 
@@ -224,7 +298,14 @@ describe("provider-anthropic: request body", () => {
         { type: "toolCall", id: "toolu_01B", name: "read", arguments: { path: "b.png" } },
       ]),
       toolResult("toolu_01A", [{ type: "text", text: "contents of a" }]),
-      toolResult("toolu_01B", [{ type: "text", text: "could not decode fully" }, { type: "image", data: PNG, mimeType: "image/png" }], true),
+      toolResult(
+        "toolu_01B",
+        [
+          { type: "text", text: "could not decode fully" },
+          { type: "image", data: PNG, mimeType: "image/png" },
+        ],
+        true,
+      ),
     ];
     const { body } = await send({ messages });
 
@@ -240,7 +321,12 @@ describe("provider-anthropic: request body", () => {
       {
         role: "user",
         content: [
-          { type: "tool_result", tool_use_id: "toolu_01A", content: [{ type: "text", text: "contents of a" }], is_error: false },
+          {
+            type: "tool_result",
+            tool_use_id: "toolu_01A",
+            content: [{ type: "text", text: "contents of a" }],
+            is_error: false,
+          },
           {
             type: "tool_result",
             tool_use_id: "toolu_01B",
@@ -258,7 +344,18 @@ describe("provider-anthropic: request body", () => {
 
   it("sends user images as base64 source blocks", async () => {
     const { body } = await send(
-      { messages: [{ role: "user", content: [{ type: "text", text: "what is this?" }, { type: "image", data: PNG, mimeType: "image/jpeg" }], timestamp: 1 }] },
+      {
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "what is this?" },
+              { type: "image", data: PNG, mimeType: "image/jpeg" },
+            ],
+            timestamp: 1,
+          },
+        ],
+      },
       { cacheRetention: "none" },
     );
 
@@ -277,7 +374,11 @@ describe("provider-anthropic: request body", () => {
     const foreignId = "call_9f8e7d|fc_0123456789abcdef0123456789abcdef0123456789abcdef0123456789+/=";
     const messages: Message[] = [
       user("run it"),
-      assistant([{ type: "toolCall", id: foreignId, name: "bash", arguments: { command: "ls" } }], { api: "openai-responses", provider: "openai", model: "gpt-5" }),
+      assistant([{ type: "toolCall", id: foreignId, name: "bash", arguments: { command: "ls" } }], {
+        api: "openai-responses",
+        provider: "openai",
+        model: "gpt-5",
+      }),
       toolResult(foreignId, [{ type: "text", text: "a.txt" }]),
     ];
     const { body } = await send({ messages }, { cacheRetention: "none" });
@@ -338,7 +439,10 @@ describe("provider-anthropic: request body", () => {
   });
 
   it("lets onPayload replace the body just before it is sent", async () => {
-    const { body } = await send({ messages: [user("hi")] }, { onPayload: (payload) => ({ ...(payload as object), metadata: { user_id: "u-1" } }) });
+    const { body } = await send(
+      { messages: [user("hi")] },
+      { onPayload: (payload) => ({ ...(payload as object), metadata: { user_id: "u-1" } }) },
+    );
 
     expect(body.metadata).toEqual({ user_id: "u-1" });
     expect(body.model).toBe("claude-sonnet-4-5");
@@ -346,10 +450,19 @@ describe("provider-anthropic: request body", () => {
 
   it("a tool whose parameters are not an object schema: one-line error event, nothing sent", async () => {
     const badTool = { name: "weird", description: "not an object", parameters: Type.String() };
-    const { types, result } = await collect(provider.call("stream", claudeModel(server.url), { messages: [user("hi")], tools: [badTool] }, { apiKey: "sk-ant-test" }));
+    const { types, result } = await collect(
+      provider.call(
+        "stream",
+        claudeModel(server.url),
+        { messages: [user("hi")], tools: [badTool] },
+        { apiKey: "sk-ant-test" },
+      ),
+    );
 
     expect(types).toEqual(["error"]);
-    expect(result.errorMessage).toBe('tool "weird": parameters must be a JSON Schema object (type "object"), got "string"');
+    expect(result.errorMessage).toBe(
+      'tool "weird": parameters must be a JSON Schema object (type "object"), got "string"',
+    );
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -357,7 +470,11 @@ describe("provider-anthropic: request body", () => {
 describe("provider-anthropic: request headers", () => {
   it("sends the key as x-api-key (no Authorization), an anthropic-version, and model + caller headers", async () => {
     const model = claudeModel(server.url, { headers: { "x-model-header": "from-model" } });
-    const { headers } = await send({ messages: [user("hi")] }, { headers: { "x-caller-header": "from-caller" } }, model);
+    const { headers } = await send(
+      { messages: [user("hi")] },
+      { headers: { "x-caller-header": "from-caller" } },
+      model,
+    );
 
     expect(headers["x-api-key"]).toBe("sk-ant-test");
     expect(headers.authorization).toBeUndefined();
@@ -372,7 +489,9 @@ describe("provider-anthropic: request headers", () => {
     process.env.ANTHROPIC_API_KEY = "sk-ant-from-env";
     try {
       server.enqueue({ sse: TEXT_ANSWER });
-      const { result } = await collect(provider.call("stream", claudeModel(server.url), { messages: [user("hi")] }, { retry: FAST_RETRY }));
+      const { result } = await collect(
+        provider.call("stream", claudeModel(server.url), { messages: [user("hi")] }, { retry: FAST_RETRY }),
+      );
       expect(result.stopReason).toBe("stop");
       expect(server.requests[0]!.headers["x-api-key"]).toBe("sk-ant-from-env");
     } finally {

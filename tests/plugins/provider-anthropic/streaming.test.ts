@@ -5,7 +5,14 @@
  */
 import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AiProvider, AssistantMessageEvent, Context, RetryPolicy, StreamOptions, ToolCall } from "../../../contracts/ai/index.js";
+import type {
+  AiProvider,
+  AssistantMessageEvent,
+  Context,
+  RetryPolicy,
+  StreamOptions,
+  ToolCall,
+} from "../../../contracts/ai/index.js";
 import type { Handle, Kernel } from "../../../kernel/index.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import {
@@ -19,7 +26,12 @@ import {
 } from "../../fixtures/sse/anthropic-messages/errors.js";
 import { TEXT_ANSWER, textAnswerStoppingWith } from "../../fixtures/sse/anthropic-messages/text.js";
 import { REDACTED_DATA, THINKING_ANSWER, THINKING_SIGNATURE } from "../../fixtures/sse/anthropic-messages/thinking.js";
-import { ONE_TOOL_CALL, PARALLEL_ARGUMENT_CHUNKS, THREE_PARALLEL_TOOL_CALLS, WEATHER_ARGUMENT_CHUNKS } from "../../fixtures/sse/anthropic-messages/tool-calls.js";
+import {
+  ONE_TOOL_CALL,
+  PARALLEL_ARGUMENT_CHUNKS,
+  THREE_PARALLEL_TOOL_CALLS,
+  WEATHER_ARGUMENT_CHUNKS,
+} from "../../fixtures/sse/anthropic-messages/tool-calls.js";
 import { bootAnthropic, claudeModel, collect, FAST_RETRY, user } from "./helpers.js";
 
 const CONTEXT: Context = { systemPrompt: "You are terse.", messages: [user("Say hello")] };
@@ -40,7 +52,11 @@ afterEach(async () => {
 
 /** Starts a stream through the kernel handle; `call` itself must not throw. */
 function stream(options: StreamOptions = {}, context: Context = CONTEXT, baseUrl = server.url) {
-  return provider.call("stream", claudeModel(baseUrl), context, { apiKey: "sk-ant-test", retry: FAST_RETRY, ...options });
+  return provider.call("stream", claudeModel(baseUrl), context, {
+    apiKey: "sk-ant-test",
+    retry: FAST_RETRY,
+    ...options,
+  });
 }
 
 const TEXT_SEQUENCE = ["start", "text_start", "text_delta", "text_delta", "text_delta", "text_end", "done"];
@@ -51,8 +67,15 @@ describe("provider-anthropic: successful streams", () => {
     const { events, types, result } = await collect(stream());
 
     expect(types).toEqual(TEXT_SEQUENCE);
-    expect(events.filter((e) => e.type === "text_delta").map((e) => (e as { delta: string }).delta)).toEqual(["Hello", ", world!", " How can I help?"]);
-    expect(events.find((e) => e.type === "text_end")).toMatchObject({ contentIndex: 0, content: "Hello, world! How can I help?" });
+    expect(events.filter((e) => e.type === "text_delta").map((e) => (e as { delta: string }).delta)).toEqual([
+      "Hello",
+      ", world!",
+      " How can I help?",
+    ]);
+    expect(events.find((e) => e.type === "text_end")).toMatchObject({
+      contentIndex: 0,
+      content: "Hello, world! How can I help?",
+    });
     expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop" });
     expect(result).toMatchObject({
       role: "assistant",
@@ -98,9 +121,16 @@ describe("provider-anthropic: successful streams", () => {
       "text_end",
       "done",
     ]);
-    expect(events.find((e) => e.type === "thinking_end")).toMatchObject({ contentIndex: 0, content: "The user asks for 27 * 453. 27 * 453 = 12231." });
+    expect(events.find((e) => e.type === "thinking_end")).toMatchObject({
+      contentIndex: 0,
+      content: "The user asks for 27 * 453. 27 * 453 = 12231.",
+    });
     expect(result.content).toEqual([
-      { type: "thinking", thinking: "The user asks for 27 * 453. 27 * 453 = 12231.", thinkingSignature: THINKING_SIGNATURE },
+      {
+        type: "thinking",
+        thinking: "The user asks for 27 * 453. 27 * 453 = 12231.",
+        thinkingSignature: THINKING_SIGNATURE,
+      },
       { type: "thinking", thinking: "[Reasoning redacted]", thinkingSignature: REDACTED_DATA, redacted: true },
       { type: "text", text: "27 * 453 = 12231" },
     ]);
@@ -112,7 +142,8 @@ describe("provider-anthropic: successful streams", () => {
     server.enqueue({ sse: ONE_TOOL_CALL });
     const argumentsSeen: unknown[] = [];
     const { events, types, result } = await collect(stream(), (event) => {
-      if (event.type === "toolcall_delta") argumentsSeen.push(structuredClone((event.partial.content[event.contentIndex] as ToolCall).arguments));
+      if (event.type === "toolcall_delta")
+        argumentsSeen.push(structuredClone((event.partial.content[event.contentIndex] as ToolCall).arguments));
     });
 
     expect(types).toEqual([
@@ -125,7 +156,9 @@ describe("provider-anthropic: successful streams", () => {
       "toolcall_end",
       "done",
     ]);
-    const deltas = events.filter((e): e is Extract<AssistantMessageEvent, { type: "toolcall_delta" }> => e.type === "toolcall_delta");
+    const deltas = events.filter(
+      (e): e is Extract<AssistantMessageEvent, { type: "toolcall_delta" }> => e.type === "toolcall_delta",
+    );
     expect(deltas.map((d) => d.delta)).toEqual(WEATHER_ARGUMENT_CHUNKS);
     expect(deltas.every((d) => d.contentIndex === 1)).toBe(true);
     expect(argumentsSeen).toEqual([
@@ -137,7 +170,12 @@ describe("provider-anthropic: successful streams", () => {
       { location: "San Francisco, CA", unit: "cel" },
       { location: "San Francisco, CA", unit: "celsius" },
     ]);
-    const toolCall: ToolCall = { type: "toolCall", id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", name: "get_weather", arguments: { location: "San Francisco, CA", unit: "celsius" } };
+    const toolCall: ToolCall = {
+      type: "toolCall",
+      id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
+      name: "get_weather",
+      arguments: { location: "San Francisco, CA", unit: "celsius" },
+    };
     expect(events.find((e) => e.type === "toolcall_end")).toMatchObject({ contentIndex: 1, toolCall });
     expect(events.at(-1)).toMatchObject({ type: "done", reason: "toolUse" });
     expect(result.stopReason).toBe("toolUse");
@@ -153,18 +191,40 @@ describe("provider-anthropic: successful streams", () => {
     expect(types).toEqual(["start", ...callEvents(read), ...callEvents(bash), ...callEvents(grep), "done"]);
 
     const deltasOf = (contentIndex: number) =>
-      events.filter((e): e is Extract<AssistantMessageEvent, { type: "toolcall_delta" }> => e.type === "toolcall_delta" && e.contentIndex === contentIndex).map((e) => e.delta);
+      events
+        .filter(
+          (e): e is Extract<AssistantMessageEvent, { type: "toolcall_delta" }> =>
+            e.type === "toolcall_delta" && e.contentIndex === contentIndex,
+        )
+        .map((e) => e.delta);
     expect(deltasOf(0)).toEqual(read);
     expect(deltasOf(1)).toEqual(bash);
     expect(deltasOf(2)).toEqual(grep);
 
     expect(result.stopReason).toBe("toolUse");
     expect(result.content).toEqual([
-      { type: "toolCall", id: "toolu_01A09q90qw90lq917835lq9", name: "read", arguments: { path: "src/agent.ts", offset: 10, limit: 50 } },
-      { type: "toolCall", id: "toolu_01B19q90qw90lq917835lq8", name: "bash", arguments: { command: 'ls -la && echo "done"', timeout: 30 } },
-      { type: "toolCall", id: "toolu_01C29q90qw90lq917835lq7", name: "grep", arguments: { pattern: "TODO", paths: ["src", "tests"], ignoreCase: true } },
+      {
+        type: "toolCall",
+        id: "toolu_01A09q90qw90lq917835lq9",
+        name: "read",
+        arguments: { path: "src/agent.ts", offset: 10, limit: 50 },
+      },
+      {
+        type: "toolCall",
+        id: "toolu_01B19q90qw90lq917835lq8",
+        name: "bash",
+        arguments: { command: 'ls -la && echo "done"', timeout: 30 },
+      },
+      {
+        type: "toolCall",
+        id: "toolu_01C29q90qw90lq917835lq7",
+        name: "grep",
+        arguments: { pattern: "TODO", paths: ["src", "tests"], ignoreCase: true },
+      },
     ]);
-    const ends = events.filter((e) => e.type === "toolcall_end").map((e) => (e as { toolCall: ToolCall }).toolCall.name);
+    const ends = events
+      .filter((e) => e.type === "toolcall_end")
+      .map((e) => (e as { toolCall: ToolCall }).toolCall.name);
     expect(ends).toEqual(["read", "bash", "grep"]);
   });
 
@@ -247,7 +307,9 @@ describe("provider-anthropic: failures end in one error event", () => {
     const { types, result } = await collect(stream({ retry: { ...FAST_RETRY, maxRetries: 2 } }));
 
     expect(types).toEqual(["error"]);
-    expect(result.errorMessage).toBe("429 rate_limit_error: Number of request tokens has exceeded your per-minute rate limit");
+    expect(result.errorMessage).toBe(
+      "429 rate_limit_error: Number of request tokens has exceeded your per-minute rate limit",
+    );
     expect(server.requests).toHaveLength(3);
   });
 
@@ -319,7 +381,10 @@ describe("provider-anthropic: failures end in one error event", () => {
   });
 
   it("an overloaded_error event before any content is retried transparently", async () => {
-    const overloadedFirst = [ANSWER_OPENING[0]!, { event: "error", data: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } }];
+    const overloadedFirst = [
+      ANSWER_OPENING[0]!,
+      { event: "error", data: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } },
+    ];
     server.enqueue({ sse: overloadedFirst }, { sse: TEXT_ANSWER });
     const { types, result } = await collect(stream());
 
@@ -329,7 +394,10 @@ describe("provider-anthropic: failures end in one error event", () => {
   });
 
   it("after an error event the connection is closed, not left open by the server's stalled stream", async () => {
-    server.enqueue({ sse: [...OVERLOADED_MID_STREAM, ...TEXT_ANSWER.slice(-3)], stallAfter: OVERLOADED_MID_STREAM.length });
+    server.enqueue({
+      sse: [...OVERLOADED_MID_STREAM, ...TEXT_ANSWER.slice(-3)],
+      stallAfter: OVERLOADED_MID_STREAM.length,
+    });
     const clientGone = server.clientGone();
     const { types } = await collect(stream());
     await clientGone;
@@ -360,7 +428,9 @@ describe("provider-anthropic: failures end in one error event", () => {
     const { types, result } = await collect(provider.call("stream", model, CONTEXT, {}));
 
     expect(types).toEqual(["error"]);
-    expect(result.errorMessage).toBe('No API key for provider "my-proxy": add a key for "my-proxy" to auth.json or pass --api-key');
+    expect(result.errorMessage).toBe(
+      'No API key for provider "my-proxy": add a key for "my-proxy" to auth.json or pass --api-key',
+    );
     expect(server.requests).toHaveLength(0);
   });
 

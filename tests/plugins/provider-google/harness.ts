@@ -2,7 +2,17 @@
  * Shared set-up for the provider-google tests: a kernel running the plugin, a Gemini model pointed at
  * MockLlmServer, and a collector that drains a stream into its events and final message.
  */
-import { AiProviderContract, type AiProvider, type AssistantMessage, type AssistantMessageEvent, type AssistantStream, type Context, type Model, type RetryPolicy, type StreamOptions } from "../../../contracts/ai/index.js";
+import {
+  AiProviderContract,
+  type AiProvider,
+  type AssistantMessage,
+  type AssistantMessageEvent,
+  type AssistantStream,
+  type Context,
+  type Model,
+  type RetryPolicy,
+  type StreamOptions,
+} from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
 import plugin from "../../../plugins/ai/provider-google/index.js";
 
@@ -12,9 +22,14 @@ export const FAST_RETRY: RetryPolicy = { enabled: true, maxRetries: 2, baseDelay
 /** Boots a kernel with only provider-google and returns its provider handle. */
 export async function bootGoogleProvider(): Promise<{ kernel: Kernel; provider: Handle<AiProvider> }> {
   const kernel = new Kernel();
-  const result = await kernel.boot([{ id: "provider-google", source: { kind: "inline", label: "provider-google", definition: plugin } }]);
+  const result = await kernel.boot([
+    { id: "provider-google", source: { kind: "inline", label: "provider-google", definition: plugin } },
+  ]);
   if (result.errors.length > 0) throw new Error(`boot failed: ${JSON.stringify(result.errors)}`);
-  const provider = kernel.useAll(AiProviderContract).list().find((h) => h.peek()?.api === "google-generative-ai");
+  const provider = kernel
+    .useAll(AiProviderContract)
+    .list()
+    .find((h) => h.peek()?.api === "google-generative-ai");
   if (provider === undefined) throw new Error("provider-google did not register google-generative-ai");
   return { kernel, provider };
 }
@@ -54,7 +69,10 @@ export interface Drained {
 }
 
 /** Reads a stream to its end; `onEvent` may act on events as they arrive (e.g. abort). */
-export async function drain(stream: AssistantStream, onEvent?: (event: AssistantMessageEvent) => void): Promise<Drained> {
+export async function drain(
+  stream: AssistantStream,
+  onEvent?: (event: AssistantMessageEvent) => void,
+): Promise<Drained> {
   const events: AssistantMessageEvent[] = [];
   for await (const event of stream) {
     events.push(event);

@@ -22,7 +22,9 @@ describe("provider-google loads @google/genai lazily", () => {
   it("has no static value import of @google/genai in any plugin file", () => {
     const files = readdirSync(PLUGIN_DIR).filter((f) => f.endsWith(".ts"));
     expect(files.length).toBeGreaterThan(0);
-    const offenders = files.flatMap((file) => staticSdkImports(readFileSync(PLUGIN_DIR + file, "utf8")).map((line) => `${file}: ${line}`));
+    const offenders = files.flatMap((file) =>
+      staticSdkImports(readFileSync(PLUGIN_DIR + file, "utf8")).map((line) => `${file}: ${line}`),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -37,8 +39,12 @@ describe("provider-google loads @google/genai lazily", () => {
     expect(staticSdkImports(`import "@google/genai";`)).toHaveLength(1);
     expect(staticSdkImports(`export { FinishReason } from "@google/genai";`)).toHaveLength(1);
     expect(staticSdkImports(`import {\n  GoogleGenAI,\n  type Part,\n} from "@google/genai";`)).toHaveLength(1);
-    expect(staticSdkImports(`import type { Part } from "@google/genai"\nimport { GoogleGenAI } from "@google/genai"`)).toHaveLength(1);
-    expect(staticSdkImports(`import { x } from "./local.js";\nimport { GoogleGenAI } from "@google/genai/node";`)).toHaveLength(1);
+    expect(
+      staticSdkImports(`import type { Part } from "@google/genai"\nimport { GoogleGenAI } from "@google/genai"`),
+    ).toHaveLength(1);
+    expect(
+      staticSdkImports(`import { x } from "./local.js";\nimport { GoogleGenAI } from "@google/genai/node";`),
+    ).toHaveLength(1);
     expect(staticSdkImports(`import type { Part } from "@google/genai";`)).toEqual([]);
     expect(staticSdkImports(`const { GoogleGenAI } = await import("@google/genai");`)).toEqual([]);
   });

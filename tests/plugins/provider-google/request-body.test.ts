@@ -5,7 +5,15 @@
  */
 import { Type } from "@sinclair/typebox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AiProvider, AssistantMessage, Context, Message, Model, StreamOptions, ToolResultMessage } from "../../../contracts/ai/index.js";
+import type {
+  AiProvider,
+  AssistantMessage,
+  Context,
+  Message,
+  Model,
+  StreamOptions,
+  ToolResultMessage,
+} from "../../../contracts/ai/index.js";
 import type { Handle, Kernel } from "../../../kernel/index.js";
 import * as fixtures from "../../fixtures/sse/google-generative-ai/responses.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
@@ -26,7 +34,11 @@ afterEach(async () => {
 });
 
 /** Sends one request and returns the JSON body the server received. */
-async function sentBody(context: Context, options: StreamOptions = baseOptions(), model: Model = geminiModel(server.url)): Promise<any> {
+async function sentBody(
+  context: Context,
+  options: StreamOptions = baseOptions(),
+  model: Model = geminiModel(server.url),
+): Promise<any> {
   server.enqueue({ sse: fixtures.plainText });
   const { final } = await drain(provider.call("stream", model, context, options));
   expect(final.errorMessage).toBeUndefined();
@@ -36,21 +48,36 @@ async function sentBody(context: Context, options: StreamOptions = baseOptions()
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 /** An assistant turn written by `author` (a Gemini model unless told otherwise). */
-function assistantTurn(content: AssistantMessage["content"], author: Partial<Pick<AssistantMessage, "api" | "provider" | "model">> = {}): AssistantMessage {
+function assistantTurn(
+  content: AssistantMessage["content"],
+  author: Partial<Pick<AssistantMessage, "api" | "provider" | "model">> = {},
+): AssistantMessage {
   return {
     role: "assistant",
     content,
     api: "google-generative-ai",
     provider: "google",
     model: "gemini-2.5-flash",
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    usage: {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
     stopReason: "toolUse",
     timestamp: 2,
     ...author,
   };
 }
 
-function toolResult(toolCallId: string, toolName: string, content: ToolResultMessage["content"], isError = false): ToolResultMessage {
+function toolResult(
+  toolCallId: string,
+  toolName: string,
+  content: ToolResultMessage["content"],
+  isError = false,
+): ToolResultMessage {
   return { role: "toolResult", toolCallId, toolName, content, isError, timestamp: 3 };
 }
 
@@ -89,7 +116,12 @@ describe("provider-google request bodies", () => {
               properties: {
                 path: { type: "string", description: "File to read" },
                 limit: { type: "integer", minimum: 1 },
-                mode: { anyOf: [{ type: "string", const: "text" }, { type: "string", const: "bytes" }] },
+                mode: {
+                  anyOf: [
+                    { type: "string", const: "text" },
+                    { type: "string", const: "bytes" },
+                  ],
+                },
               },
               required: ["path", "mode"],
             },
@@ -122,24 +154,41 @@ describe("provider-google request bodies", () => {
 
   it("takes per-level budgets from options.thinkingBudgets (xhigh falls back to high)", async () => {
     const budgets = { low: 3000, high: 20000 };
-    expect((await sentBody(ask("Think"), baseOptions({ reasoning: "low", thinkingBudgets: budgets }))).generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 3000 });
-    expect((await sentBody(ask("Think"), baseOptions({ reasoning: "xhigh", thinkingBudgets: budgets }))).generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 20000 });
-    expect((await sentBody(ask("Think"), baseOptions({ reasoning: "medium", thinkingBudgets: budgets }))).generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 8192 });
+    expect(
+      (await sentBody(ask("Think"), baseOptions({ reasoning: "low", thinkingBudgets: budgets }))).generationConfig
+        .thinkingConfig,
+    ).toEqual({ includeThoughts: true, thinkingBudget: 3000 });
+    expect(
+      (await sentBody(ask("Think"), baseOptions({ reasoning: "xhigh", thinkingBudgets: budgets }))).generationConfig
+        .thinkingConfig,
+    ).toEqual({ includeThoughts: true, thinkingBudget: 20000 });
+    expect(
+      (await sentBody(ask("Think"), baseOptions({ reasoning: "medium", thinkingBudgets: budgets }))).generationConfig
+        .thinkingConfig,
+    ).toEqual({ includeThoughts: true, thinkingBudget: 8192 });
   });
 
   it("switches thinking off as far as each model allows, and sends none to models that do not reason", async () => {
     const off = baseOptions({ reasoning: "off" });
-    const config = async (overrides: Partial<Model>) => (await sentBody(ask("Hi"), off, geminiModel(server.url, overrides))).generationConfig?.thinkingConfig;
+    const config = async (overrides: Partial<Model>) =>
+      (await sentBody(ask("Hi"), off, geminiModel(server.url, overrides))).generationConfig?.thinkingConfig;
     expect(await config({ id: "gemini-2.5-pro" })).toEqual({ thinkingBudget: 128 });
     expect(await config({ id: "gemini-3-pro-preview" })).toEqual({ thinkingLevel: "LOW" });
     expect(await config({ id: "gemini-3-flash-preview" })).toEqual({ thinkingLevel: "MINIMAL" });
     expect(await config({ id: "gemini-2.0-flash", reasoning: false })).toBeUndefined();
-    const high = await sentBody(ask("Hi"), baseOptions({ reasoning: "high" }), geminiModel(server.url, { id: "gemini-2.0-flash", reasoning: false }));
+    const high = await sentBody(
+      ask("Hi"),
+      baseOptions({ reasoning: "high" }),
+      geminiModel(server.url, { id: "gemini-2.0-flash", reasoning: false }),
+    );
     expect(high.generationConfig?.thinkingConfig).toBeUndefined();
   });
 
   it("sends the system prompt as systemInstruction, and maxTokens / temperature in generationConfig", async () => {
-    const body = await sentBody(ask("Hi", { systemPrompt: "You are a careful coding agent." }), baseOptions({ maxTokens: 4096, temperature: 0.2 }));
+    const body = await sentBody(
+      ask("Hi", { systemPrompt: "You are a careful coding agent." }),
+      baseOptions({ maxTokens: 4096, temperature: 0.2 }),
+    );
     expect(body.systemInstruction).toEqual({ parts: [{ text: "You are a careful coding agent." }], role: "user" });
     expect(body.generationConfig).toMatchObject({ maxOutputTokens: 4096, temperature: 0.2 });
     expect(body.contents).toEqual([{ role: "user", parts: [{ text: "Hi" }] }]);
@@ -159,7 +208,10 @@ describe("provider-google request bodies", () => {
         { type: "toolCall", id: "c2", name: "read", arguments: { path: "missing.ts" } },
         { type: "toolCall", id: "c3", name: "bash", arguments: { command: "ls" } },
       ]),
-      toolResult("c1", "read", [{ type: "text", text: "line 1" }, { type: "text", text: "line 2" }]),
+      toolResult("c1", "read", [
+        { type: "text", text: "line 1" },
+        { type: "text", text: "line 2" },
+      ]),
       toolResult("c2", "read", [{ type: "text", text: "ENOENT: no such file" }], true),
       toolResult("c3", "bash", [{ type: "text", text: "a.ts" }]),
       { role: "user", content: "Thanks", timestamp: 4 },
@@ -196,15 +248,33 @@ describe("provider-google request bodies", () => {
     const body = await sentBody({ messages });
     expect(body.contents[2]).toEqual({
       role: "user",
-      parts: [{ functionResponse: { name: "bash", response: { error: "No result provided: the tool call was interrupted before it returned" } } }],
+      parts: [
+        {
+          functionResponse: {
+            name: "bash",
+            response: { error: "No result provided: the tool call was interrupted before it returned" },
+          },
+        },
+      ],
     });
   });
 
   it("sends user images as inlineData parts", async () => {
     const body = await sentBody({
-      messages: [{ role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image", data: PNG, mimeType: "image/png" }], timestamp: 1 }],
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is this?" },
+            { type: "image", data: PNG, mimeType: "image/png" },
+          ],
+          timestamp: 1,
+        },
+      ],
     });
-    expect(body.contents).toEqual([{ role: "user", parts: [{ text: "What is this?" }, { inlineData: { mimeType: "image/png", data: PNG } }] }]);
+    expect(body.contents).toEqual([
+      { role: "user", parts: [{ text: "What is this?" }, { inlineData: { mimeType: "image/png", data: PNG } }] },
+    ]);
   });
 
   it("sends tool-result images after the function responses for Gemini 2, inside them for Gemini 3", async () => {
@@ -215,25 +285,60 @@ describe("provider-google request bodies", () => {
     ];
     const gemini2 = await sentBody({ messages: messages("gemini-2.5-flash") });
     expect(gemini2.contents.slice(2)).toEqual([
-      { role: "user", parts: [{ functionResponse: { name: "screenshot", response: { output: "(see attached image)" } } }] },
-      { role: "user", parts: [{ text: "Images returned by the tool calls above:" }, { inlineData: { mimeType: "image/png", data: PNG } }] },
+      {
+        role: "user",
+        parts: [{ functionResponse: { name: "screenshot", response: { output: "(see attached image)" } } }],
+      },
+      {
+        role: "user",
+        parts: [
+          { text: "Images returned by the tool calls above:" },
+          { inlineData: { mimeType: "image/png", data: PNG } },
+        ],
+      },
     ]);
-    const gemini3 = await sentBody({ messages: messages("gemini-3-pro-preview") }, baseOptions(), geminiModel(server.url, { id: "gemini-3-pro-preview" }));
+    const gemini3 = await sentBody(
+      { messages: messages("gemini-3-pro-preview") },
+      baseOptions(),
+      geminiModel(server.url, { id: "gemini-3-pro-preview" }),
+    );
     expect(gemini3.contents.slice(2)).toEqual([
       {
         role: "user",
-        parts: [{ functionResponse: { name: "screenshot", response: { output: "(see attached image)" }, parts: [{ inlineData: { mimeType: "image/png", data: PNG } }] } }],
+        parts: [
+          {
+            functionResponse: {
+              name: "screenshot",
+              response: { output: "(see attached image)" },
+              parts: [{ inlineData: { mimeType: "image/png", data: PNG } }],
+            },
+          },
+        ],
       },
     ]);
   });
 
   it("replaces images with a note for a text-only model", async () => {
     const body = await sentBody(
-      { messages: [{ role: "user", content: [{ type: "text", text: "Look" }, { type: "image", data: PNG, mimeType: "image/png" }], timestamp: 1 }] },
+      {
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "Look" },
+              { type: "image", data: PNG, mimeType: "image/png" },
+            ],
+            timestamp: 1,
+          },
+        ],
+      },
       baseOptions(),
       geminiModel(server.url, { input: ["text"] }),
     );
-    expect(body.contents[0].parts).toEqual([{ text: "Look" }, { text: "(image omitted: this model does not accept images)" }]);
+    expect(body.contents[0].parts).toEqual([
+      { text: "Look" },
+      { text: "(image omitted: this model does not accept images)" },
+    ]);
   });
 
   it("replays thought signatures to the model that wrote them", async () => {
@@ -249,22 +354,39 @@ describe("provider-google request bodies", () => {
   });
 
   it("drops thought signatures for another model; its thinking becomes plain text", async () => {
-    const body = await sentBody({ messages: signedTurn() }, baseOptions(), geminiModel(server.url, { id: "gemini-2.5-pro" }));
+    const body = await sentBody(
+      { messages: signedTurn() },
+      baseOptions(),
+      geminiModel(server.url, { id: "gemini-2.5-pro" }),
+    );
     expect(body.contents[1]).toEqual({
       role: "model",
-      parts: [{ text: "I should read the file." }, { text: "Reading it." }, { functionCall: { name: "read", args: { path: "a.ts" } } }],
+      parts: [
+        { text: "I should read the file." },
+        { text: "Reading it." },
+        { functionCall: { name: "read", args: { path: "a.ts" } } },
+      ],
     });
     expect(JSON.stringify(body)).not.toContain("thoughtSignature");
   });
 
   it("drops signatures written through another API even for a same-named model", async () => {
-    const body = await sentBody({ messages: signedTurn({ api: "openai-completions", provider: "openrouter", model: "gemini-2.5-flash" }) });
+    const body = await sentBody({
+      messages: signedTurn({ api: "openai-completions", provider: "openrouter", model: "gemini-2.5-flash" }),
+    });
     expect(JSON.stringify(body)).not.toContain("thoughtSignature");
   });
 
   it("gives Gemini 3 the documented stand-in signature for a call another model made", async () => {
-    const body = await sentBody({ messages: signedTurn({ api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5" }) }, baseOptions(), geminiModel(server.url, { id: "gemini-3-pro-preview" }));
-    expect(body.contents[1].parts.at(-1)).toEqual({ functionCall: { name: "read", args: { path: "a.ts" } }, thoughtSignature: "skip_thought_signature_validator" });
+    const body = await sentBody(
+      { messages: signedTurn({ api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5" }) },
+      baseOptions(),
+      geminiModel(server.url, { id: "gemini-3-pro-preview" }),
+    );
+    expect(body.contents[1].parts.at(-1)).toEqual({
+      functionCall: { name: "read", args: { path: "a.ts" } },
+      thoughtSignature: "skip_thought_signature_validator",
+    });
   });
 
   it("leaves Gemini 3's own parallel calls as signed: only the first carries a signature, no stand-in added", async () => {
@@ -291,12 +413,20 @@ describe("provider-google request bodies", () => {
   it("sends call ids only to models that are not Gemini or Gemma, rewritten to the id rule", async () => {
     const messages: Message[] = [
       { role: "user", content: "Go", timestamp: 1 },
-      assistantTurn([{ type: "toolCall", id: "call|with:odd/chars", name: "ls", arguments: {} }], { api: "openai-responses", provider: "openai", model: "gpt-5" }),
+      assistantTurn([{ type: "toolCall", id: "call|with:odd/chars", name: "ls", arguments: {} }], {
+        api: "openai-responses",
+        provider: "openai",
+        model: "gpt-5",
+      }),
       toolResult("call|with:odd/chars", "ls", [{ type: "text", text: "a.ts" }]),
     ];
     const gemini = await sentBody({ messages });
     expect(JSON.stringify(gemini.contents)).not.toContain('"id"');
-    const other = await sentBody({ messages }, baseOptions(), geminiModel(server.url, { id: "claude-sonnet-4-5@vertex" }));
+    const other = await sentBody(
+      { messages },
+      baseOptions(),
+      geminiModel(server.url, { id: "claude-sonnet-4-5@vertex" }),
+    );
     const callId = other.contents[1].parts[0].functionCall.id;
     expect(callId).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(other.contents[2].parts[0].functionResponse.id).toBe(callId);
@@ -305,7 +435,13 @@ describe("provider-google request bodies", () => {
   it("skips errored and aborted assistant turns", async () => {
     const failed = assistantTurn([{ type: "text", text: "partial" }]);
     failed.stopReason = "error";
-    const body = await sentBody({ messages: [{ role: "user", content: "Hi", timestamp: 1 }, failed, { role: "user", content: "Again", timestamp: 3 }] });
+    const body = await sentBody({
+      messages: [
+        { role: "user", content: "Hi", timestamp: 1 },
+        failed,
+        { role: "user", content: "Again", timestamp: 3 },
+      ],
+    });
     expect(body.contents).toEqual([
       { role: "user", parts: [{ text: "Hi" }] },
       { role: "user", parts: [{ text: "Again" }] },
@@ -314,19 +450,33 @@ describe("provider-google request bodies", () => {
 
   it("lets onPayload inspect and replace the request", async () => {
     let seen: any;
-    const body = await sentBody(ask("Hi"), baseOptions({
-      onPayload: (payload) => {
-        seen = payload;
-        return { ...(payload as object), contents: [{ role: "user", parts: [{ text: "Replaced" }] }] };
-      },
-    }));
+    const body = await sentBody(
+      ask("Hi"),
+      baseOptions({
+        onPayload: (payload) => {
+          seen = payload;
+          return { ...(payload as object), contents: [{ role: "user", parts: [{ text: "Replaced" }] }] };
+        },
+      }),
+    );
     expect(seen).toMatchObject({ model: "gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: "Hi" }] }] });
     expect(body.contents).toEqual([{ role: "user", parts: [{ text: "Replaced" }] }]);
   });
 
   it("sends model and option headers", async () => {
     server.enqueue({ sse: fixtures.plainText });
-    await drain(provider.call("stream", geminiModel(server.url, { headers: { "x-model-header": "m" } }), ask("Hi"), baseOptions({ headers: { "x-call-header": "c" } })));
-    expect(server.requests[0]!.headers).toMatchObject({ "x-model-header": "m", "x-call-header": "c", "x-goog-api-key": "test-key" });
+    await drain(
+      provider.call(
+        "stream",
+        geminiModel(server.url, { headers: { "x-model-header": "m" } }),
+        ask("Hi"),
+        baseOptions({ headers: { "x-call-header": "c" } }),
+      ),
+    );
+    expect(server.requests[0]!.headers).toMatchObject({
+      "x-model-header": "m",
+      "x-call-header": "c",
+      "x-goog-api-key": "test-key",
+    });
   });
 });

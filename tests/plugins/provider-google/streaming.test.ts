@@ -63,9 +63,26 @@ describe("provider-google streaming", () => {
   it("streams thinking then text, keeping the thought signature on the block it came with", async () => {
     server.enqueue({ sse: fixtures.thinkingThenText });
     const { types, events, final } = await drain(stream(ask("What is 2+2?"), baseOptions({ reasoning: "medium" })));
-    expect(types).toEqual(["start", "thinking_start", "thinking_delta", "thinking_delta", "thinking_end", "text_start", "text_delta", "text_delta", "text_end", "done"]);
-    expect(deltas(events, "thinking_delta")).toEqual(["**Weighing the question**\n\nThe user asks for 2+2.", " Simple arithmetic."]);
-    expect(events.find((e) => e.type === "thinking_end")).toMatchObject({ contentIndex: 0, content: "**Weighing the question**\n\nThe user asks for 2+2. Simple arithmetic." });
+    expect(types).toEqual([
+      "start",
+      "thinking_start",
+      "thinking_delta",
+      "thinking_delta",
+      "thinking_end",
+      "text_start",
+      "text_delta",
+      "text_delta",
+      "text_end",
+      "done",
+    ]);
+    expect(deltas(events, "thinking_delta")).toEqual([
+      "**Weighing the question**\n\nThe user asks for 2+2.",
+      " Simple arithmetic.",
+    ]);
+    expect(events.find((e) => e.type === "thinking_end")).toMatchObject({
+      contentIndex: 0,
+      content: "**Weighing the question**\n\nThe user asks for 2+2. Simple arithmetic.",
+    });
     expect(events.find((e) => e.type === "text_end")).toMatchObject({ contentIndex: 1, content: "2 + 2 = 4." });
     expect(final.content).toEqual([
       { type: "thinking", thinking: "**Weighing the question**\n\nThe user asks for 2+2. Simple arithmetic." },
@@ -85,13 +102,27 @@ describe("provider-google streaming", () => {
   it("streams one whole tool call as start, one JSON delta, end; the turn stops for tool use", async () => {
     server.enqueue({ sse: fixtures.oneToolCall });
     const { types, events, final } = await drain(stream(ask("Read src/main.ts")));
-    expect(types).toEqual(["start", "text_start", "text_delta", "text_end", "toolcall_start", "toolcall_delta", "toolcall_end", "done"]);
+    expect(types).toEqual([
+      "start",
+      "text_start",
+      "text_delta",
+      "text_end",
+      "toolcall_start",
+      "toolcall_delta",
+      "toolcall_end",
+      "done",
+    ]);
     expect(events.find((e) => e.type === "toolcall_start")).toMatchObject({ contentIndex: 1 });
     expect(deltas(events, "toolcall_delta")).toEqual(['{"path":"src/main.ts","limit":20}']);
     const end = events.find((e) => e.type === "toolcall_end");
     expect(end).toMatchObject({
       contentIndex: 1,
-      toolCall: { type: "toolCall", name: "read", arguments: { path: "src/main.ts", limit: 20 }, thoughtSignature: "Q2lRQjRjZXhTaWdGb3JSZWFk" },
+      toolCall: {
+        type: "toolCall",
+        name: "read",
+        arguments: { path: "src/main.ts", limit: 20 },
+        thoughtSignature: "Q2lRQjRjZXhTaWdGb3JSZWFk",
+      },
     });
     expect(events.at(-1)).toMatchObject({ type: "done", reason: "toolUse" });
     expect(final.stopReason).toBe("toolUse");
@@ -109,13 +140,25 @@ describe("provider-google streaming", () => {
       const { types, events, final } = await drain(stream(ask("Look around")));
       expect(types).toEqual([
         "start",
-        "toolcall_start", "toolcall_delta", "toolcall_end",
-        "toolcall_start", "toolcall_delta", "toolcall_end",
-        "toolcall_start", "toolcall_delta", "toolcall_end",
+        "toolcall_start",
+        "toolcall_delta",
+        "toolcall_end",
+        "toolcall_start",
+        "toolcall_delta",
+        "toolcall_end",
+        "toolcall_start",
+        "toolcall_delta",
+        "toolcall_end",
         "done",
       ]);
-      expect(events.filter((e) => e.type.startsWith("toolcall_")).map((e) => (e as { contentIndex: number }).contentIndex)).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2]);
-      expect(deltas(events, "toolcall_delta")).toEqual(['{"path":"a.ts"}', '{"path":"b.ts"}', '{"command":"ls -la","timeout":5}']);
+      expect(
+        events.filter((e) => e.type.startsWith("toolcall_")).map((e) => (e as { contentIndex: number }).contentIndex),
+      ).toEqual([0, 0, 0, 1, 1, 1, 2, 2, 2]);
+      expect(deltas(events, "toolcall_delta")).toEqual([
+        '{"path":"a.ts"}',
+        '{"path":"b.ts"}',
+        '{"command":"ls -la","timeout":5}',
+      ]);
       const calls = events.flatMap((e) => (e.type === "toolcall_end" ? [e.toolCall] : []));
       expect(calls.map((c) => [c.name, c.arguments])).toEqual([
         ["read", { path: "a.ts" }],
@@ -131,7 +174,11 @@ describe("provider-google streaming", () => {
   }
 
   it("generates the same ids when the same answer is read again, and keeps Gemini's own id", async () => {
-    server.enqueue({ sse: fixtures.parallelCallsOneChunk }, { sse: fixtures.parallelCallsOneChunk }, { sse: fixtures.toolCallWithId });
+    server.enqueue(
+      { sse: fixtures.parallelCallsOneChunk },
+      { sse: fixtures.parallelCallsOneChunk },
+      { sse: fixtures.toolCallWithId },
+    );
     const first = await drain(stream(ask("Look around")));
     const second = await drain(stream(ask("Look around")));
     const ids = (m: typeof first.final) => m.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : []));
@@ -151,7 +198,10 @@ describe("provider-google streaming", () => {
     expect(final.usage.cost.input).toBeCloseTo((2_000 * 0.3) / 1e6, 12);
     expect(final.usage.cost.output).toBeCloseTo((2_000 * 2.5) / 1e6, 12);
     expect(final.usage.cost.cacheRead).toBeCloseTo((8_000 * 0.075) / 1e6, 12);
-    expect(final.usage.cost.total).toBeCloseTo(final.usage.cost.input + final.usage.cost.output + final.usage.cost.cacheRead, 12);
+    expect(final.usage.cost.total).toBeCloseTo(
+      final.usage.cost.input + final.usage.cost.output + final.usage.cost.cacheRead,
+      12,
+    );
   });
 
   it("maps MAX_TOKENS to length", async () => {
@@ -196,7 +246,10 @@ describe("provider-google streaming", () => {
   });
 
   it("retries a 429 with retry-after: 0 transparently (the header is honoured, not the slow backoff)", async () => {
-    server.enqueue({ status: 429, headers: { "retry-after": "0" }, json: fixtures.errors.rateLimitedNoRetryInfo }, { sse: fixtures.plainText });
+    server.enqueue(
+      { status: 429, headers: { "retry-after": "0" }, json: fixtures.errors.rateLimitedNoRetryInfo },
+      { sse: fixtures.plainText },
+    );
     // A backoff of a minute would time the test out: only the server's Retry-After makes it pass.
     const slowBackoff = { enabled: true, maxRetries: 3, baseDelayMs: 60_000, maxDelayMs: 120_000 };
     const { types, final } = await drain(stream(ask("Say hello"), baseOptions({ retry: slowBackoff })));
@@ -222,15 +275,21 @@ describe("provider-google streaming", () => {
     );
     const { types, final } = await drain(stream(ask("Hi")));
     expect(types).toEqual(["error"]);
-    expect(final.errorMessage).toBe("Google API error 503 UNAVAILABLE: The model is overloaded. Please try again later.");
+    expect(final.errorMessage).toBe(
+      "Google API error 503 UNAVAILABLE: The model is overloaded. Please try again later.",
+    );
     expect(server.requests).toHaveLength(3);
   });
 
   it("does not retry when the retry policy is disabled", async () => {
     server.enqueue({ status: 429, json: fixtures.errors.rateLimited }, { sse: fixtures.plainText });
-    const { final } = await drain(stream(ask("Hi"), baseOptions({ retry: { enabled: false, maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1 } })));
+    const { final } = await drain(
+      stream(ask("Hi"), baseOptions({ retry: { enabled: false, maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1 } })),
+    );
     expect(final.stopReason).toBe("error");
-    expect(final.errorMessage).toBe("Google API error 429 RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.");
+    expect(final.errorMessage).toBe(
+      "Google API error 429 RESOURCE_EXHAUSTED: You exceeded your current quota, please check your plan and billing details.",
+    );
     expect(server.requests).toHaveLength(1);
   });
 
@@ -253,7 +312,9 @@ describe("provider-google streaming", () => {
   it("keeps a context-overflow message word for word", async () => {
     server.enqueue({ status: 400, json: fixtures.errors.contextOverflow });
     const { final } = await drain(stream(ask("A huge prompt")));
-    expect(final.errorMessage).toBe("Google API error 400 INVALID_ARGUMENT: The input token count (1203411) exceeds the maximum number of tokens allowed (1048576).");
+    expect(final.errorMessage).toBe(
+      "Google API error 400 INVALID_ARGUMENT: The input token count (1203411) exceeds the maximum number of tokens allowed (1048576).",
+    );
     expect(final.errorMessage).toMatch(/input token count.*exceeds the maximum/);
     expect(server.requests).toHaveLength(1);
   });
@@ -262,7 +323,9 @@ describe("provider-google streaming", () => {
     server.enqueue({ sse: [fixtures.plainText[0]!, { data: fixtures.errors.unavailable }] });
     const { types, final } = await drain(stream(ask("Hi")));
     expect(types).toEqual(["start", "text_start", "text_delta", "error"]);
-    expect(final.errorMessage).toBe("Google API error 503 UNAVAILABLE: The model is overloaded. Please try again later.");
+    expect(final.errorMessage).toBe(
+      "Google API error 503 UNAVAILABLE: The model is overloaded. Please try again later.",
+    );
   });
 
   it("ends an abort mid-stream with stopReason aborted, and the connection is closed", async () => {
@@ -300,7 +363,7 @@ describe("provider-google streaming", () => {
   });
 
   it("quotes a trailing line left without its blank-line terminator", async () => {
-    server.enqueue({ sse: fixtures.longText.slice(0, 1), rawTail: "data: {\"candidates\": [" });
+    server.enqueue({ sse: fixtures.longText.slice(0, 1), rawTail: 'data: {"candidates": [' });
     const { final } = await drain(stream(ask("Count")));
     expect(final.errorMessage).toBe('Gemini sent a malformed stream event: data: {"candidates": [');
   });
@@ -334,9 +397,13 @@ describe("provider-google streaming", () => {
       const google = await drain(stream(ask("Hi"), { retry: baseOptions().retry }));
       expect(google.final.stopReason).toBe("stop");
       expect(server.requests[0]!.headers["x-goog-api-key"]).toBe("key-from-env");
-      const proxy = await drain(stream(ask("Hi"), { retry: baseOptions().retry }, geminiModel(server.url, { provider: "my-proxy" })));
+      const proxy = await drain(
+        stream(ask("Hi"), { retry: baseOptions().retry }, geminiModel(server.url, { provider: "my-proxy" })),
+      );
       expect(proxy.types).toEqual(["error"]);
-      expect(proxy.final.errorMessage).toBe('No API key for provider "my-proxy": pass --api-key or add one for it to auth.json');
+      expect(proxy.final.errorMessage).toBe(
+        'No API key for provider "my-proxy": pass --api-key or add one for it to auth.json',
+      );
       expect(server.requests).toHaveLength(1);
     } finally {
       if (saved === undefined) delete process.env.GEMINI_API_KEY;

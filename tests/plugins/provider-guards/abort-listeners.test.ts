@@ -28,12 +28,22 @@ describe.each(PROVIDERS)("$name: abort listeners", (c) => {
   it("50 parallel calls and a retried call on one signal raise no MaxListenersExceededWarning", async () => {
     const shared = new AbortController();
     for (let i = 0; i < 50; i++) server.enqueue({ sse: c.answer });
-    const results = await Promise.all(Array.from({ length: 50 }, () => drain(c.provider.stream(c.model(server.url), ask("hi"), { apiKey: "k", signal: shared.signal }))));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        drain(c.provider.stream(c.model(server.url), ask("hi"), { apiKey: "k", signal: shared.signal })),
+      ),
+    );
     expect(results.every((r) => r.final.stopReason === "stop")).toBe(true);
 
     for (let i = 0; i < 12; i++) server.enqueue({ status: 503, rawBody: "{}" });
     server.enqueue({ sse: c.answer });
-    const retried = await drain(c.provider.stream(c.model(server.url), ask("hi"), { apiKey: "k", signal: shared.signal, retry: { enabled: true, maxRetries: 12, baseDelayMs: 1, maxDelayMs: 2 } }));
+    const retried = await drain(
+      c.provider.stream(c.model(server.url), ask("hi"), {
+        apiKey: "k",
+        signal: shared.signal,
+        retry: { enabled: true, maxRetries: 12, baseDelayMs: 1, maxDelayMs: 2 },
+      }),
+    );
     expect(retried.final.stopReason).toBe("stop");
 
     await settle();
@@ -44,7 +54,12 @@ describe.each(PROVIDERS)("$name: abort listeners", (c) => {
 describe("sleep", () => {
   it("50 parallel retry waits on one signal raise no warning, and an abort ends them all", async () => {
     const shared = new AbortController();
-    const waits = Array.from({ length: 50 }, () => sleep(60_000, shared.signal).then(() => "slept", (error: Error) => error.name));
+    const waits = Array.from({ length: 50 }, () =>
+      sleep(60_000, shared.signal).then(
+        () => "slept",
+        (error: Error) => error.name,
+      ),
+    );
     await settle();
     shared.abort();
     expect(new Set(await Promise.all(waits))).toEqual(new Set(["AbortError"]));
@@ -61,7 +76,9 @@ describe("onAbort", () => {
     const add = controller.signal.addEventListener.bind(controller.signal);
     const remove = controller.signal.removeEventListener.bind(controller.signal);
     controller.signal.addEventListener = ((...args: Parameters<typeof add>) => (added++, add(...args))) as typeof add;
-    controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => (removed++, remove(...args))) as typeof remove;
+    controller.signal.removeEventListener = ((...args: Parameters<typeof remove>) => (
+      removed++, remove(...args)
+    )) as typeof remove;
     const fired: number[] = [];
     const unlinks = Array.from({ length: 20 }, (_, i) => onAbort(controller.signal, () => fired.push(i)));
     expect(added).toBe(1);

@@ -22,17 +22,39 @@ afterEach(async () => {
 
 describe.each(PROVIDERS)("$name: stall timeouts", (c) => {
   const variants: Array<{ name: string; response: () => ScriptedResponse; says: RegExp }> = [
-    { name: "no response at all (no headers)", response: () => ({ sse: c.answer, stall: "before-headers" }), says: /no response from the provider within 400 ms/ },
-    { name: "headers, then silence", response: () => ({ sse: c.answer, stall: "after-headers" }), says: /response headers, then nothing for 400 ms/ },
-    { name: "silence mid-stream after the first event", response: () => ({ sse: c.answer, stallAfter: 1 }), says: /went silent for 400 ms/ },
-    { name: "half an SSE line, then silence", response: () => ({ sse: c.answer.slice(0, 1), rawTail: 'data: {"cut', stallAfterTail: true }), says: /went silent for 400 ms/ },
-    { name: "an error status whose body never ends", response: () => ({ status: 503, sse: [], rawTail: '{"error": {"message": "half', stallAfterTail: true }), says: /went silent for 400 ms|then nothing for 400 ms/ },
+    {
+      name: "no response at all (no headers)",
+      response: () => ({ sse: c.answer, stall: "before-headers" }),
+      says: /no response from the provider within 400 ms/,
+    },
+    {
+      name: "headers, then silence",
+      response: () => ({ sse: c.answer, stall: "after-headers" }),
+      says: /response headers, then nothing for 400 ms/,
+    },
+    {
+      name: "silence mid-stream after the first event",
+      response: () => ({ sse: c.answer, stallAfter: 1 }),
+      says: /went silent for 400 ms/,
+    },
+    {
+      name: "half an SSE line, then silence",
+      response: () => ({ sse: c.answer.slice(0, 1), rawTail: 'data: {"cut', stallAfterTail: true }),
+      says: /went silent for 400 ms/,
+    },
+    {
+      name: "an error status whose body never ends",
+      response: () => ({ status: 503, sse: [], rawTail: '{"error": {"message": "half', stallAfterTail: true }),
+      says: /went silent for 400 ms|then nothing for 400 ms/,
+    },
   ];
 
   it.each(variants)("$name ends with an error that says what stalled", async ({ response, says }) => {
     server.enqueue(response());
     const started = Date.now();
-    const { final, events } = await drain(c.provider.stream(c.model(server.url), ask("hi"), { apiKey: "k", ...TIMEOUTS }));
+    const { final, events } = await drain(
+      c.provider.stream(c.model(server.url), ask("hi"), { apiKey: "k", ...TIMEOUTS }),
+    );
     const elapsed = Date.now() - started;
     expect(final.stopReason).toBe("error");
     expect(final.errorMessage).toMatch(/^Stream stalled: /);
@@ -49,6 +71,9 @@ describe("stall timeout defaults", () => {
     expect(DEFAULT_IDLE_TIMEOUT_MS).toBe(300_000);
     expect(requestLimits({})).toMatchObject({ firstByteTimeoutMs: 300_000, idleTimeoutMs: 300_000 });
     expect(requestLimits({ idleTimeoutMs: 5_000 })).toMatchObject({ firstByteTimeoutMs: 5_000, idleTimeoutMs: 5_000 });
-    expect(requestLimits({ idleTimeoutMs: 0, firstByteTimeoutMs: 100 })).toMatchObject({ firstByteTimeoutMs: 100, idleTimeoutMs: 0 });
+    expect(requestLimits({ idleTimeoutMs: 0, firstByteTimeoutMs: 100 })).toMatchObject({
+      firstByteTimeoutMs: 100,
+      idleTimeoutMs: 0,
+    });
   });
 });

@@ -34,7 +34,10 @@ describe.each(PROVIDERS)("$name: untrusted responses", (c) => {
   });
 
   it("strips terminal escapes and control characters from an error body, keeping the words", async () => {
-    server.enqueue({ status: 400, rawBody: errorBody("bad \u001b]0;pwned\u0007title\u001b[2J\u001b[Hcleared\r\u0000 request\u009b31m\tend\nline") });
+    server.enqueue({
+      status: 400,
+      rawBody: errorBody("bad \u001b]0;pwned\u0007title\u001b[2J\u001b[Hcleared\r\u0000 request\u009b31m\tend\nline"),
+    });
     const { final } = await drain(c.provider.stream(c.model(server.url), ask("hi"), { apiKey: "k" }));
     expect(final.stopReason).toBe("error");
     expect(final.errorMessage).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
@@ -56,9 +59,16 @@ describe.each(PROVIDERS)("$name: untrusted responses", (c) => {
   it("gives up at once on a Retry-After longer than the retry limit, in one line that says so", async () => {
     server.enqueue({ status: 429, headers: { "retry-after": "100000" }, rawBody: errorBody("slow down") });
     const started = Date.now();
-    const { final } = await drain(c.provider.stream(c.model(server.url), ask("hi"), { apiKey: "k", retry: { enabled: true, maxRetries: 3, baseDelayMs: 10, maxDelayMs: 60_000 } }));
+    const { final } = await drain(
+      c.provider.stream(c.model(server.url), ask("hi"), {
+        apiKey: "k",
+        retry: { enabled: true, maxRetries: 3, baseDelayMs: 10, maxDelayMs: 60_000 },
+      }),
+    );
     expect(final.stopReason).toBe("error");
-    expect(final.errorMessage).toMatch(/asks to retry after 28 h, longer than the 60 s retry limit .*; not retrying\)$/);
+    expect(final.errorMessage).toMatch(
+      /asks to retry after 28 h, longer than the 60 s retry limit .*; not retrying\)$/,
+    );
     expect(final.errorMessage).not.toContain("\n");
     expect(retryAfterMsOf(final)).toBe(100_000_000);
     expect(server.requests).toHaveLength(1);

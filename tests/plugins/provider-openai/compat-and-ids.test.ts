@@ -43,13 +43,28 @@ describe("Chat Completions dialect detection", () => {
       maxTokensField: "max_tokens",
       supportsUsageInStreaming: true,
     });
-    expect(resolveCompletionsCompat(at("https://api.deepseek.com"))).toMatchObject({ thinkingFormat: "deepseek", replaysReasoningContent: true, maxTokensField: "max_tokens" });
-    expect(resolveCompletionsCompat(at("https://api.x.ai/v1"))).toMatchObject({ supportsReasoningEffort: false, maxTokensField: "max_completion_tokens" });
+    expect(resolveCompletionsCompat(at("https://api.deepseek.com"))).toMatchObject({
+      thinkingFormat: "deepseek",
+      replaysReasoningContent: true,
+      maxTokensField: "max_tokens",
+    });
+    expect(resolveCompletionsCompat(at("https://api.x.ai/v1"))).toMatchObject({
+      supportsReasoningEffort: false,
+      maxTokensField: "max_completion_tokens",
+    });
   });
 
   it("lets model.compat override any detected switch", () => {
-    const compat = resolveCompletionsCompat({ ...at("https://api.openai.com/v1"), compat: { supportsDeveloperRole: false, maxTokensField: "max_tokens", thinkingFormat: "qwen" } });
-    expect(compat).toMatchObject({ supportsDeveloperRole: false, maxTokensField: "max_tokens", thinkingFormat: "qwen", supportsStore: true });
+    const compat = resolveCompletionsCompat({
+      ...at("https://api.openai.com/v1"),
+      compat: { supportsDeveloperRole: false, maxTokensField: "max_tokens", thinkingFormat: "qwen" },
+    });
+    expect(compat).toMatchObject({
+      supportsDeveloperRole: false,
+      maxTokensField: "max_tokens",
+      thinkingFormat: "qwen",
+      supportsStore: true,
+    });
   });
 });
 

@@ -3,7 +3,15 @@
  * api, runs a stream to its end and records every event, and builds models that point at the mock.
  */
 import { AiProviderContract } from "../../../contracts/ai/index.js";
-import type { AiProvider, AssistantMessage, AssistantMessageEvent, Context, Model, RetryPolicy, StreamOptions } from "../../../contracts/ai/index.js";
+import type {
+  AiProvider,
+  AssistantMessage,
+  AssistantMessageEvent,
+  Context,
+  Model,
+  RetryPolicy,
+  StreamOptions,
+} from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
 import plugin from "../../../plugins/ai/provider-openai/index.js";
 
@@ -19,7 +27,9 @@ export interface BootedProvider {
 /** Boots the plugin and returns the slot that speaks `api`. */
 export async function bootProvider(api: "openai-completions" | "openai-responses"): Promise<BootedProvider> {
   const kernel = new Kernel();
-  const result = await kernel.boot([{ id: "provider-openai", source: { kind: "inline", label: "provider-openai", definition: plugin } }]);
+  const result = await kernel.boot([
+    { id: "provider-openai", source: { kind: "inline", label: "provider-openai", definition: plugin } },
+  ]);
   if (result.errors.length > 0) throw new Error(`boot failed: ${JSON.stringify(result.errors)}`);
   const handle = kernel
     .useAll(AiProviderContract)
@@ -42,7 +52,13 @@ export interface StreamRun {
  * Calls `stream` through the handle and drains it. Fails the test if `stream` throws or the result
  * rejects, which a provider must never do.
  */
-export async function runStream(handle: Handle<AiProvider>, model: Model, context: Context, options: StreamOptions = {}, onEvent?: (event: AssistantMessageEvent) => void): Promise<StreamRun> {
+export async function runStream(
+  handle: Handle<AiProvider>,
+  model: Model,
+  context: Context,
+  options: StreamOptions = {},
+  onEvent?: (event: AssistantMessageEvent) => void,
+): Promise<StreamRun> {
   const stream = handle.call("stream", model, context, { apiKey: "sk-test", retry: FAST_RETRY, ...options });
   const events: AssistantMessageEvent[] = [];
   const argumentSnapshots: StreamRun["argumentSnapshots"] = [];
@@ -50,7 +66,10 @@ export async function runStream(handle: Handle<AiProvider>, model: Model, contex
     events.push(event);
     if (event.type === "toolcall_delta") {
       const block = event.partial.content[event.contentIndex];
-      argumentSnapshots.push({ contentIndex: event.contentIndex, arguments: JSON.stringify(block?.type === "toolCall" ? block.arguments : null) });
+      argumentSnapshots.push({
+        contentIndex: event.contentIndex,
+        arguments: JSON.stringify(block?.type === "toolCall" ? block.arguments : null),
+      });
     }
     onEvent?.(event);
   }

@@ -13,7 +13,8 @@ const PLUGIN_DIR = join(import.meta.dirname, "../../../plugins/ai/provider-opena
 function staticOpenAIImports(source: string): string[] {
   // `import X from "openai"`, `export {...} from "openai/..."`, `import "openai"`; the bindings between
   // keyword and `from` may span lines but hold no quotes, semicolons or parentheses.
-  const statements = source.match(/^\s*(?:import|export)\s+(?:[^;'"()]*?\sfrom\s*)?["']openai(?:\/[^"']*)?["']/gm) ?? [];
+  const statements =
+    source.match(/^\s*(?:import|export)\s+(?:[^;'"()]*?\sfrom\s*)?["']openai(?:\/[^"']*)?["']/gm) ?? [];
   return statements.map((s) => s.trim()).filter((s) => !/^(?:import|export)\s+type\b/.test(s));
 }
 
@@ -21,7 +22,9 @@ describe("provider-openai loads the openai SDK lazily", () => {
   it("no plugin file imports openai statically", () => {
     const files = readdirSync(PLUGIN_DIR).filter((name) => name.endsWith(".ts"));
     expect(files.length).toBeGreaterThan(5);
-    const offenders = files.flatMap((name) => staticOpenAIImports(readFileSync(join(PLUGIN_DIR, name), "utf8")).map((s) => `${name}: ${s}`));
+    const offenders = files.flatMap((name) =>
+      staticOpenAIImports(readFileSync(join(PLUGIN_DIR, name), "utf8")).map((s) => `${name}: ${s}`),
+    );
     expect(offenders).toEqual([]);
   });
 
@@ -37,7 +40,9 @@ describe("provider-openai loads the openai SDK lazily", () => {
     expect(staticOpenAIImports('export { default } from "openai";')).toHaveLength(1);
     expect(staticOpenAIImports('import {\n  type ChatCompletion,\n  APIError,\n} from "openai";')).toHaveLength(1);
     expect(staticOpenAIImports('import type OpenAI from "openai";')).toEqual([]);
-    expect(staticOpenAIImports('import type { ResponseStreamEvent } from "openai/resources/responses/responses";')).toEqual([]);
+    expect(
+      staticOpenAIImports('import type { ResponseStreamEvent } from "openai/resources/responses/responses";'),
+    ).toEqual([]);
     expect(staticOpenAIImports('const { default: OpenAI } = await import("openai");')).toEqual([]);
   });
 });

@@ -35,8 +35,28 @@ async function sentBody(model: Model, context: Context, options: StreamOptions =
   return server.requests.at(-1)!.body as Record<string, any>;
 }
 
-function assistant(model: Pick<Model, "api" | "provider" | "id">, content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"] = "toolUse"): AssistantMessage {
-  return { role: "assistant", content, api: model.api, provider: model.provider, model: model.id, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason, timestamp: 2 };
+function assistant(
+  model: Pick<Model, "api" | "provider" | "id">,
+  content: AssistantMessage["content"],
+  stopReason: AssistantMessage["stopReason"] = "toolUse",
+): AssistantMessage {
+  return {
+    role: "assistant",
+    content,
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: {
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    },
+    stopReason,
+    timestamp: 2,
+  };
 }
 
 const readTool = {
@@ -47,7 +67,11 @@ const readTool = {
 
 describe("openai-responses request body", () => {
   it("sends function tools, reasoning with summaries and encrypted content, store:false and the session's prompt_cache_key", async () => {
-    const body = await sentBody(responsesModel(server.url), { ...ask("hi", "You are terse."), tools: [readTool] }, { reasoning: "high", sessionId: "session-42", maxTokens: 2048 });
+    const body = await sentBody(
+      responsesModel(server.url),
+      { ...ask("hi", "You are terse."), tools: [readTool] },
+      { reasoning: "high", sessionId: "session-42", maxTokens: 2048 },
+    );
     expect(body).toEqual({
       model: "gpt-5-mini",
       input: [
@@ -58,7 +82,19 @@ describe("openai-responses request body", () => {
       store: false,
       prompt_cache_key: "session-42",
       max_output_tokens: 2048,
-      tools: [{ type: "function", name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string", description: "File path" } }, required: ["path"] }, strict: false }],
+      tools: [
+        {
+          type: "function",
+          name: "read",
+          description: "Read a file",
+          parameters: {
+            type: "object",
+            properties: { path: { type: "string", description: "File path" } },
+            required: ["path"],
+          },
+          strict: false,
+        },
+      ],
       reasoning: { effort: "high", summary: "auto" },
       include: ["reasoning.encrypted_content"],
     });
@@ -67,7 +103,11 @@ describe("openai-responses request body", () => {
   });
 
   it("sends `system` and no reasoning options to a model that does not reason", async () => {
-    const body = await sentBody(responsesModel(server.url, { id: "gpt-4.1", reasoning: false }), ask("hi", "Be brief."), { reasoning: "high", sessionId: "s", cacheRetention: "none" });
+    const body = await sentBody(
+      responsesModel(server.url, { id: "gpt-4.1", reasoning: false }),
+      ask("hi", "Be brief."),
+      { reasoning: "high", sessionId: "s", cacheRetention: "none" },
+    );
     expect(body.input[0]).toEqual({ role: "system", content: "Be brief." });
     expect(body.reasoning).toBeUndefined();
     expect(body.include).toBeUndefined();
@@ -85,9 +125,26 @@ describe("openai-responses request body", () => {
     const model = responsesModel(server.url);
     const context: Context = {
       messages: [
-        { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image", data: PNG, mimeType: "image/png" }], timestamp: 1 },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is this?" },
+            { type: "image", data: PNG, mimeType: "image/png" },
+          ],
+          timestamp: 1,
+        },
         assistant(model, [{ type: "toolCall", id: "call_1|fc_1", name: "screenshot", arguments: {} }]),
-        { role: "toolResult", toolCallId: "call_1|fc_1", toolName: "screenshot", content: [{ type: "text", text: "here" }, { type: "image", data: PNG, mimeType: "image/png" }], isError: false, timestamp: 3 },
+        {
+          role: "toolResult",
+          toolCallId: "call_1|fc_1",
+          toolName: "screenshot",
+          content: [
+            { type: "text", text: "here" },
+            { type: "image", data: PNG, mimeType: "image/png" },
+          ],
+          isError: false,
+          timestamp: 3,
+        },
       ],
     };
     const body = await sentBody(model, context);
@@ -111,32 +168,96 @@ describe("openai-responses request body", () => {
   it("replays the encrypted reasoning item verbatim, then the function_call and its function_call_output", async () => {
     const model = responsesModel(server.url);
     server.enqueue({ sse: reasoningToolStream });
-    const first = await runStream(booted.handle, model, { ...ask("read notes"), tools: [readTool] }, { reasoning: "high" });
+    const first = await runStream(
+      booted.handle,
+      model,
+      { ...ask("read notes"), tools: [readTool] },
+      { reasoning: "high" },
+    );
     expect(first.message.stopReason).toBe("toolUse");
     const callId = `${toolCall.callId}|${toolCall.itemId}`;
-    expect(first.message.content[1]).toEqual({ type: "toolCall", id: callId, name: "read", arguments: { path: "notes.md" } });
+    expect(first.message.content[1]).toEqual({
+      type: "toolCall",
+      id: callId,
+      name: "read",
+      arguments: { path: "notes.md" },
+    });
 
-    const body = await sentBody(model, {
-      tools: [readTool],
-      messages: [...ask("read notes").messages, first.message, { role: "toolResult", toolCallId: callId, toolName: "read", content: [{ type: "text", text: "# Notes" }], isError: false, timestamp: 9 }],
-    }, { reasoning: "high" });
+    const body = await sentBody(
+      model,
+      {
+        tools: [readTool],
+        messages: [
+          ...ask("read notes").messages,
+          first.message,
+          {
+            role: "toolResult",
+            toolCallId: callId,
+            toolName: "read",
+            content: [{ type: "text", text: "# Notes" }],
+            isError: false,
+            timestamp: 9,
+          },
+        ],
+      },
+      { reasoning: "high" },
+    );
     expect(body.input).toEqual([
       { role: "user", content: [{ type: "input_text", text: "read notes" }] },
       reasoningItem,
-      { type: "function_call", call_id: toolCall.callId, name: "read", arguments: '{"path":"notes.md"}', id: toolCall.itemId },
+      {
+        type: "function_call",
+        call_id: toolCall.callId,
+        name: "read",
+        arguments: '{"path":"notes.md"}',
+        id: toolCall.itemId,
+      },
       { type: "function_call_output", call_id: toolCall.callId, output: "# Notes" },
     ]);
-    expect(body.input[1].encrypted_content).toBe(reasoningItem.type === "reasoning" ? reasoningItem.encrypted_content : undefined);
+    expect(body.input[1].encrypted_content).toBe(
+      reasoningItem.type === "reasoning" ? reasoningItem.encrypted_content : undefined,
+    );
   });
 
   it("replays this model's text as a message item with its id, another model's as a plain assistant message", async () => {
     const model = responsesModel(server.url);
     const own = assistant(model, [{ type: "text", text: "Mine.", textSignature: "msg_abc123" }], "stop");
-    const piShaped = assistant(model, [{ type: "text", text: "Pi's.", textSignature: '{"v":1,"id":"msg_def456","phase":"final_answer"}' }], "stop");
-    const other = assistant({ api: "anthropic-messages", provider: "anthropic", id: "claude-sonnet-4" }, [{ type: "text", text: "Theirs." }], "stop");
-    const body = await sentBody(model, { messages: [...ask("a").messages, own, { role: "user", content: "b", timestamp: 3 }, piShaped, { role: "user", content: "c", timestamp: 5 }, other, { role: "user", content: "d", timestamp: 7 }] });
-    expect(body.input[1]).toEqual({ type: "message", role: "assistant", id: "msg_abc123", status: "completed", content: [{ type: "output_text", text: "Mine.", annotations: [] }] });
-    expect(body.input[3]).toEqual({ type: "message", role: "assistant", id: "msg_def456", status: "completed", phase: "final_answer", content: [{ type: "output_text", text: "Pi's.", annotations: [] }] });
+    const piShaped = assistant(
+      model,
+      [{ type: "text", text: "Pi's.", textSignature: '{"v":1,"id":"msg_def456","phase":"final_answer"}' }],
+      "stop",
+    );
+    const other = assistant(
+      { api: "anthropic-messages", provider: "anthropic", id: "claude-sonnet-4" },
+      [{ type: "text", text: "Theirs." }],
+      "stop",
+    );
+    const body = await sentBody(model, {
+      messages: [
+        ...ask("a").messages,
+        own,
+        { role: "user", content: "b", timestamp: 3 },
+        piShaped,
+        { role: "user", content: "c", timestamp: 5 },
+        other,
+        { role: "user", content: "d", timestamp: 7 },
+      ],
+    });
+    expect(body.input[1]).toEqual({
+      type: "message",
+      role: "assistant",
+      id: "msg_abc123",
+      status: "completed",
+      content: [{ type: "output_text", text: "Mine.", annotations: [] }],
+    });
+    expect(body.input[3]).toEqual({
+      type: "message",
+      role: "assistant",
+      id: "msg_def456",
+      status: "completed",
+      phase: "final_answer",
+      content: [{ type: "output_text", text: "Pi's.", annotations: [] }],
+    });
     expect(body.input[5]).toEqual({ role: "assistant", content: "Theirs." });
   });
 
@@ -147,11 +268,30 @@ describe("openai-responses request body", () => {
     const callId = `${toolCall.callId}|${toolCall.itemId}`;
     const sibling = responsesModel(server.url, { id: "gpt-5" });
     const body = await sentBody(sibling, {
-      messages: [...ask("read notes").messages, first.message, { role: "toolResult", toolCallId: callId, toolName: "read", content: [{ type: "text", text: "# Notes" }], isError: false, timestamp: 9 }],
+      messages: [
+        ...ask("read notes").messages,
+        first.message,
+        {
+          role: "toolResult",
+          toolCallId: callId,
+          toolName: "read",
+          content: [{ type: "text", text: "# Notes" }],
+          isError: false,
+          timestamp: 9,
+        },
+      ],
     });
     expect(body.input.some((item: { type?: string }) => item.type === "reasoning")).toBe(false);
-    expect(body.input[1]).toEqual({ role: "assistant", content: "**Adding numbers**\n\nThe user wants 2+2.\n\n**Answering**\n\nIt is 4." });
-    expect(body.input[2]).toEqual({ type: "function_call", call_id: toolCall.callId, name: "read", arguments: '{"path":"notes.md"}' });
+    expect(body.input[1]).toEqual({
+      role: "assistant",
+      content: "**Adding numbers**\n\nThe user wants 2+2.\n\n**Answering**\n\nIt is 4.",
+    });
+    expect(body.input[2]).toEqual({
+      type: "function_call",
+      call_id: toolCall.callId,
+      name: "read",
+      arguments: '{"path":"notes.md"}',
+    });
     expect(body.input[3]).toEqual({ type: "function_call_output", call_id: toolCall.callId, output: "# Notes" });
   });
 
@@ -166,8 +306,22 @@ describe("openai-responses request body", () => {
           { type: "toolCall", id: anthropicId, name: "read", arguments: { path: "a" } },
           { type: "toolCall", id: completionsId, name: "read", arguments: { path: "b" } },
         ]),
-        { role: "toolResult", toolCallId: anthropicId, toolName: "read", content: [{ type: "text", text: "A" }], isError: false, timestamp: 3 },
-        { role: "toolResult", toolCallId: completionsId, toolName: "read", content: [{ type: "text", text: "B" }], isError: false, timestamp: 4 },
+        {
+          role: "toolResult",
+          toolCallId: anthropicId,
+          toolName: "read",
+          content: [{ type: "text", text: "A" }],
+          isError: false,
+          timestamp: 3,
+        },
+        {
+          role: "toolResult",
+          toolCallId: completionsId,
+          toolName: "read",
+          content: [{ type: "text", text: "B" }],
+          isError: false,
+          timestamp: 4,
+        },
       ],
     };
     const body = await sentBody(model, context);
@@ -182,7 +336,9 @@ describe("openai-responses request body", () => {
   });
 
   it("lets onPayload replace the body before it is sent", async () => {
-    const body = await sentBody(responsesModel(server.url), ask("hi"), { onPayload: (payload) => ({ ...(payload as object), service_tier: "flex" }) });
+    const body = await sentBody(responsesModel(server.url), ask("hi"), {
+      onPayload: (payload) => ({ ...(payload as object), service_tier: "flex" }),
+    });
     expect(body.service_tier).toBe("flex");
   });
 });

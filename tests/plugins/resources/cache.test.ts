@@ -33,14 +33,26 @@ describe("resources: reading lazily, and only what changed", () => {
       readText: (path) => (reads.push(path), nodeFileAccess.readText(path)),
       readDir: (path) => (listings.push(path), nodeFileAccess.readDir(path)),
     };
-    source = new FileResourceSource({ agentDir: world.agentDir, homeDir: world.home, skillPaths: [], noSkills: false, templatePaths: [], noTemplates: false, noContextFiles: false, files: counting });
+    source = new FileResourceSource({
+      agentDir: world.agentDir,
+      homeDir: world.home,
+      skillPaths: [],
+      noSkills: false,
+      templatePaths: [],
+      noTemplates: false,
+      noContextFiles: false,
+      files: counting,
+    });
   });
 
   it("reads nothing when created, each file once over repeated turns, and again only after it changed", async () => {
     put(join(world.agentDir, "APPEND_SYSTEM.md"), "Appended.");
     put(join(world.repo, "AGENTS.md"), "Repo rules.");
     const appAgents = put(join(world.cwd, "AGENTS.md"), "App rules v1.");
-    put(join(world.agentDir, "skills", "first-skill", "SKILL.md"), skillText({ name: "first-skill", description: "First." }));
+    put(
+      join(world.agentDir, "skills", "first-skill", "SKILL.md"),
+      skillText({ name: "first-skill", description: "First." }),
+    );
     put(join(world.cwd, ".pi", "prompts", "review.md"), "Review $1");
     expect(reads).toEqual([]);
 
@@ -62,7 +74,10 @@ describe("resources: reading lazily, and only what changed", () => {
     expect(listings).toEqual([]);
 
     reads.length = 0;
-    const second = put(join(world.agentDir, "skills", "second-skill", "SKILL.md"), skillText({ name: "second-skill", description: "Second." }));
+    const second = put(
+      join(world.agentDir, "skills", "second-skill", "SKILL.md"),
+      skillText({ name: "second-skill", description: "Second." }),
+    );
     touch(join(world.agentDir, "skills"));
     expect(await turn()).toContain("second-skill");
     expect(reads).toEqual([second]);

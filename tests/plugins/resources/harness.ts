@@ -3,9 +3,17 @@ import { hostEnvironmentEntry } from "../../support/host-environment.js";
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ResourcesContract, type PromptInput, type PromptSection, type ResourceSource } from "../../../contracts/resources.js";
+import {
+  ResourcesContract,
+  type PromptInput,
+  type PromptSection,
+  type ResourceSource,
+} from "../../../contracts/resources.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import resourcesPlugin, { RESOURCES_DIAGNOSTIC_EVENT, type ResourceDiagnostic } from "../../../plugins/config/resources/index.js";
+import resourcesPlugin, {
+  RESOURCES_DIAGNOSTIC_EVENT,
+  type ResourceDiagnostic,
+} from "../../../plugins/config/resources/index.js";
 
 /** Folders of one test world. `cwd` is `repo/packages/app`, inside a git repository at `repo`. */
 export interface World {
@@ -19,8 +27,15 @@ export interface World {
 /** A fresh world on disk; HOME points at its home folder until `restoreHome()`. */
 export function makeWorld(): World {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "pi-resources-")));
-  const world = { root, agentDir: join(root, "agent"), home: join(root, "home"), repo: join(root, "repo"), cwd: join(root, "repo", "packages", "app") };
-  for (const dir of [world.agentDir, world.home, join(world.repo, ".git"), world.cwd]) mkdirSync(dir, { recursive: true });
+  const world = {
+    root,
+    agentDir: join(root, "agent"),
+    home: join(root, "home"),
+    repo: join(root, "repo"),
+    cwd: join(root, "repo", "packages", "app"),
+  };
+  for (const dir of [world.agentDir, world.home, join(world.repo, ".git"), world.cwd])
+    mkdirSync(dir, { recursive: true });
   return world;
 }
 
@@ -33,7 +48,9 @@ export function put(path: string, text: string): string {
 
 /** A SKILL.md text with the given frontmatter lines. */
 export function skillText(frontmatter: Record<string, string>, body = "# Instructions\n\nDo the thing."): string {
-  return `---\n${Object.entries(frontmatter).map(([k, v]) => `${k}: ${v}`).join("\n")}\n---\n${body}\n`;
+  return `---\n${Object.entries(frontmatter)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join("\n")}\n---\n${body}\n`;
 }
 
 /** A booted resources plugin and what it reported. */
@@ -51,7 +68,11 @@ export async function bootResources(world: World, config: Record<string, unknown
   // The world's project files are trusted, as after `pi trust` (tests/security covers the untrusted case).
   const boot = await kernel.boot([
     hostEnvironmentEntry(world.root, world.agentDir),
-    { id: "resources", source: { kind: "inline", label: "resources", definition: resourcesPlugin }, config: { agentDir: world.agentDir, ...config } },
+    {
+      id: "resources",
+      source: { kind: "inline", label: "resources", definition: resourcesPlugin },
+      config: { agentDir: world.agentDir, ...config },
+    },
   ]);
   if (boot.errors.length > 0 || boot.configErrors.length > 0) throw new Error(JSON.stringify(boot));
   const [source] = kernel.useAll(ResourcesContract).list();
@@ -60,9 +81,20 @@ export async function bootResources(world: World, config: Record<string, unknown
 
 /** The tools of a default pi run, with guidelines on two of them. */
 export const DEFAULT_TOOLS: PromptInput["tools"] = [
-  { name: "read", description: "Read the contents of a file.\nSupports text and images.", guidelines: ["Use read to look at files, not cat or sed."] },
+  {
+    name: "read",
+    description: "Read the contents of a file.\nSupports text and images.",
+    guidelines: ["Use read to look at files, not cat or sed."],
+  },
   { name: "bash", description: "Execute a bash command in the current working directory." },
-  { name: "edit", description: "Edit a file by replacing exact text.", guidelines: ["Use edit for precise changes; the old text must match exactly.", "Use read to look at files, not cat or sed."] },
+  {
+    name: "edit",
+    description: "Edit a file by replacing exact text.",
+    guidelines: [
+      "Use edit for precise changes; the old text must match exactly.",
+      "Use read to look at files, not cat or sed.",
+    ],
+  },
   { name: "write", description: "Create or overwrite a file." },
 ];
 
@@ -78,5 +110,9 @@ export function outline(sections: PromptSection[]): Array<[number, string]> {
 
 /** The whole prompt as the agent-session plugin assembles it. */
 export function assemble(sections: PromptSection[]): string {
-  return [...sections].sort((a, b) => a.order - b.order).map((s) => s.text.trim()).filter((t) => t !== "").join("\n\n");
+  return [...sections]
+    .sort((a, b) => a.order - b.order)
+    .map((s) => s.text.trim())
+    .filter((t) => t !== "")
+    .join("\n\n");
 }

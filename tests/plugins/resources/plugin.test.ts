@@ -23,9 +23,14 @@ describe("resources plugin", () => {
 
   it("boots declare-only with pi's defaults and takes the agent folder from PI_CODING_AGENT_DIR without config", async () => {
     process.env.PI_CODING_AGENT_DIR = world.agentDir;
-    put(join(world.agentDir, "skills", "env-skill", "SKILL.md"), skillText({ name: "env-skill", description: "Found through the env." }));
+    put(
+      join(world.agentDir, "skills", "env-skill", "SKILL.md"),
+      skillText({ name: "env-skill", description: "Found through the env." }),
+    );
     put(join(world.agentDir, "prompts", "hello.md"), "Hello $1");
-    const boot = await kernel.boot([{ id: "resources", source: { kind: "inline", label: "resources", definition: resourcesPlugin } }]);
+    const boot = await kernel.boot([
+      { id: "resources", source: { kind: "inline", label: "resources", definition: resourcesPlugin } },
+    ]);
     expect(boot.configErrors).toEqual([]);
     expect(boot.errors).toEqual([]);
     const [source] = kernel.useAll(ResourcesContract).list();
@@ -34,7 +39,13 @@ describe("resources plugin", () => {
   });
 
   it("refuses a malformed config with a clear error", async () => {
-    const boot = await kernel.boot([{ id: "resources", source: { kind: "inline", label: "resources", definition: resourcesPlugin }, config: { skillPaths: "one/path" } }]);
+    const boot = await kernel.boot([
+      {
+        id: "resources",
+        source: { kind: "inline", label: "resources", definition: resourcesPlugin },
+        config: { skillPaths: "one/path" },
+      },
+    ]);
     expect(boot.configErrors.length + boot.errors.length).toBeGreaterThan(0);
     expect(JSON.stringify(boot)).toContain("skillPaths");
   });

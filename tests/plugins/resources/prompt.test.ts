@@ -3,7 +3,17 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PromptSection } from "../../../contracts/resources.js";
 import type { Kernel } from "../../../kernel/index.js";
 import { DEFAULT_PREAMBLE } from "../../../plugins/config/resources/default-preamble.js";
-import { assemble, bootResources, DEFAULT_TOOLS, makeWorld, outline, promptInput, put, type Booted, type World } from "./harness.js";
+import {
+  assemble,
+  bootResources,
+  DEFAULT_TOOLS,
+  makeWorld,
+  outline,
+  promptInput,
+  put,
+  type Booted,
+  type World,
+} from "./harness.js";
 
 describe("resources: system prompt sections", () => {
   let world: World;
@@ -16,7 +26,9 @@ describe("resources: system prompt sections", () => {
   }
   /** Context file sections inside this test's world (a machine may have its own /AGENTS.md). */
   const contextFiles = (sections: PromptSection[]): string[] =>
-    sections.filter((s) => s.order === 40 && s.source !== "project context" && s.source.includes(world.root)).map((s) => s.source);
+    sections
+      .filter((s) => s.order === 40 && s.source !== "project context" && s.source.includes(world.root))
+      .map((s) => s.source);
 
   beforeEach(() => {
     world = makeWorld();
@@ -29,11 +41,20 @@ describe("resources: system prompt sections", () => {
   it("orders the sections preamble, tools, append, context, skills, date/cwd, with their content", async () => {
     put(join(world.agentDir, "APPEND_SYSTEM.md"), "Always answer in English.");
     put(join(world.repo, "AGENTS.md"), "Run `npm test` before committing.");
-    const skill = { name: "pdf-tools", description: "Extract text from PDF files.", path: "/skills/pdf-tools/SKILL.md", origin: "user" };
+    const skill = {
+      name: "pdf-tools",
+      description: "Extract text from PDF files.",
+      path: "/skills/pdf-tools/SKILL.md",
+      origin: "user",
+    };
     const { source } = await boot();
-    const sections = await source.call("promptSections", promptInput(world.cwd, { skills: [skill], appendSystemPrompt: ["Prefer small commits."] }));
+    const sections = await source.call(
+      "promptSections",
+      promptInput(world.cwd, { skills: [skill], appendSystemPrompt: ["Prefer small commits."] }),
+    );
 
-    const inWorld = ([order, source]: [number, string]): boolean => order !== 40 || source === "project context" || source.includes(world.root);
+    const inWorld = ([order, source]: [number, string]): boolean =>
+      order !== 40 || source === "project context" || source.includes(world.root);
     expect(outline(sections).filter(inWorld)).toEqual([
       [10, "default preamble"],
       [20, "tools"],
@@ -67,7 +88,9 @@ describe("resources: system prompt sections", () => {
       ].join("\n"),
     );
     expect(text("--append-system-prompt")).toBe("Prefer small commits.");
-    expect(text(`AGENTS.md: ${join(world.repo, "AGENTS.md")}`)).toBe(`## ${join(world.repo, "AGENTS.md")}\n\nRun \`npm test\` before committing.`);
+    expect(text(`AGENTS.md: ${join(world.repo, "AGENTS.md")}`)).toBe(
+      `## ${join(world.repo, "AGENTS.md")}\n\nRun \`npm test\` before committing.`,
+    );
     expect(text("environment")).toBe(`Current date: 2025-03-07\nCurrent working directory: ${world.cwd}`);
 
     const whole = assemble(sections);
@@ -82,11 +105,15 @@ describe("resources: system prompt sections", () => {
     const sections = await source.call("promptSections", promptInput(world.cwd, { tools }));
     const toolsText = sections.find((s) => s.source === "tools")!.text;
     expect(toolsText).toContain("- grep: Search file contents.");
-    expect(toolsText).toContain("- Prefer the grep, find and ls tools to bash for exploring files: they are faster and respect .gitignore.");
+    expect(toolsText).toContain(
+      "- Prefer the grep, find and ls tools to bash for exploring files: they are faster and respect .gitignore.",
+    );
     expect(toolsText).not.toContain("Use bash for file operations");
 
     const none = await source.call("promptSections", promptInput(world.cwd, { tools: [] }));
-    expect(none.find((s) => s.source === "tools")!.text).toBe("Available tools:\n(none)\n\nOther tools may also be available, depending on the project.");
+    expect(none.find((s) => s.source === "tools")!.text).toBe(
+      "Available tools:\n(none)\n\nOther tools may also be available, depending on the project.",
+    );
   });
 
   it("SYSTEM.md replaces the default preamble (and the tools section, as in pi); the project's wins over the global one", async () => {
@@ -103,19 +130,33 @@ describe("resources: system prompt sections", () => {
 
     put(join(world.cwd, ".pi", "SYSTEM.md"), "You are the project's custom agent.");
     sections = await source.call("promptSections", promptInput(world.cwd));
-    expect(sections[0]).toEqual({ order: 10, source: `SYSTEM.md: ${join(world.cwd, ".pi", "SYSTEM.md")}`, text: "You are the project's custom agent." });
+    expect(sections[0]).toEqual({
+      order: 10,
+      source: `SYSTEM.md: ${join(world.cwd, ".pi", "SYSTEM.md")}`,
+      text: "You are the project's custom agent.",
+    });
   });
 
   it("--system-prompt replaces the preamble over any SYSTEM.md; a value naming a file stands for the file's text", async () => {
     const { source } = await boot();
     put(join(world.cwd, ".pi", "SYSTEM.md"), "Project system prompt.");
-    let sections = await source.call("promptSections", promptInput(world.cwd, { systemPromptOverride: "You are a terse reviewer." }));
+    let sections = await source.call(
+      "promptSections",
+      promptInput(world.cwd, { systemPromptOverride: "You are a terse reviewer." }),
+    );
     expect(sections[0]).toEqual({ order: 10, source: "--system-prompt", text: "You are a terse reviewer." });
     expect(sections.some((s) => s.order === 20 || s.text.includes("Project system prompt."))).toBe(false);
 
     put(join(world.cwd, "prompts", "reviewer.md"), "You review code, from a file.");
-    sections = await source.call("promptSections", promptInput(world.cwd, { systemPromptOverride: "prompts/reviewer.md" }));
-    expect(sections[0]).toEqual({ order: 10, source: `--system-prompt: ${join(world.cwd, "prompts", "reviewer.md")}`, text: "You review code, from a file." });
+    sections = await source.call(
+      "promptSections",
+      promptInput(world.cwd, { systemPromptOverride: "prompts/reviewer.md" }),
+    );
+    expect(sections[0]).toEqual({
+      order: 10,
+      source: `--system-prompt: ${join(world.cwd, "prompts", "reviewer.md")}`,
+      text: "You review code, from a file.",
+    });
   });
 
   it("appends APPEND_SYSTEM.md (project, then global), then each --append-system-prompt in order", async () => {
@@ -123,7 +164,10 @@ describe("resources: system prompt sections", () => {
     put(join(world.agentDir, "APPEND_SYSTEM.md"), "Global addition.");
     put(join(world.cwd, ".pi", "APPEND_SYSTEM.md"), "Project addition.");
     put(join(world.cwd, "extra.md"), "Addition from a file.");
-    const sections = await source.call("promptSections", promptInput(world.cwd, { appendSystemPrompt: ["First flag.", "extra.md", "Second flag."] }));
+    const sections = await source.call(
+      "promptSections",
+      promptInput(world.cwd, { appendSystemPrompt: ["First flag.", "extra.md", "Second flag."] }),
+    );
     expect(sections.filter((s) => s.order === 30).map((s) => [s.source, s.text])).toEqual([
       [`APPEND_SYSTEM.md: ${join(world.cwd, ".pi", "APPEND_SYSTEM.md")}`, "Project addition."],
       [`APPEND_SYSTEM.md: ${join(world.agentDir, "APPEND_SYSTEM.md")}`, "Global addition."],
@@ -132,7 +176,10 @@ describe("resources: system prompt sections", () => {
       ["--append-system-prompt", "Second flag."],
     ]);
     // Appended text follows a replaced preamble too.
-    const custom = await source.call("promptSections", promptInput(world.cwd, { systemPromptOverride: "Custom.", appendSystemPrompt: ["Flag."] }));
+    const custom = await source.call(
+      "promptSections",
+      promptInput(world.cwd, { systemPromptOverride: "Custom.", appendSystemPrompt: ["Flag."] }),
+    );
     expect(assemble(custom)).toMatch(/^Custom\.\n\nProject addition\.\n\nGlobal addition\.\n\nFlag\.\n\n/);
   });
 
@@ -155,7 +202,13 @@ describe("resources: system prompt sections", () => {
     const whole = assemble(sections);
     expect(whole).toContain("# Project Context");
     expect(whole).not.toContain("Ignored: the repo has an AGENTS.md.");
-    const order = ["Global instructions.", "Above the repo", "Repo instructions.", "Packages instructions.", "App instructions."].map((t) => whole.indexOf(t));
+    const order = [
+      "Global instructions.",
+      "Above the repo",
+      "Repo instructions.",
+      "Packages instructions.",
+      "App instructions.",
+    ].map((t) => whole.indexOf(t));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(whole.indexOf(`## ${join(world.cwd, "AGENTS.md")}\n\nApp instructions.`)).toBeGreaterThan(0);
   });
@@ -171,7 +224,10 @@ describe("resources: system prompt sections", () => {
 
   it("lists only each skill's name, description and path, with the instruction to read a matching skill's file", async () => {
     const skillBody = "# PDF tools\n\nSECRET STEP: run ./extract.sh";
-    const pdfPath = put(join(world.agentDir, "skills", "pdf-tools", "SKILL.md"), `---\nname: pdf-tools\ndescription: Extract text & tables from <PDF> files.\n---\n${skillBody}\n`);
+    const pdfPath = put(
+      join(world.agentDir, "skills", "pdf-tools", "SKILL.md"),
+      `---\nname: pdf-tools\ndescription: Extract text & tables from <PDF> files.\n---\n${skillBody}\n`,
+    );
     const { source } = await boot();
     const skills = await source.call("skills", world.cwd);
     const sections = await source.call("promptSections", promptInput(world.cwd, { skills }));
@@ -179,22 +235,48 @@ describe("resources: system prompt sections", () => {
     expect(block.source).toBe("skills");
     expect(block.text).toContain("use the read tool to load its file");
     expect(block.text).toContain(
-      ["<available_skills>", "  <skill>", "    <name>pdf-tools</name>", "    <description>Extract text &amp; tables from &lt;PDF&gt; files.</description>", `    <location>${pdfPath}</location>`, "  </skill>", "</available_skills>"].join("\n"),
+      [
+        "<available_skills>",
+        "  <skill>",
+        "    <name>pdf-tools</name>",
+        "    <description>Extract text &amp; tables from &lt;PDF&gt; files.</description>",
+        `    <location>${pdfPath}</location>`,
+        "  </skill>",
+        "</available_skills>",
+      ].join("\n"),
     );
     expect(assemble(sections)).not.toContain("SECRET STEP");
   });
 
   it("leaves the skills block out without the read tool, without skills, and for disable-model-invocation skills", async () => {
-    put(join(world.agentDir, "skills", "hidden", "SKILL.md"), "---\nname: hidden\ndescription: Only by /skill:hidden.\ndisable-model-invocation: true\n---\nBody\n");
+    put(
+      join(world.agentDir, "skills", "hidden", "SKILL.md"),
+      "---\nname: hidden\ndescription: Only by /skill:hidden.\ndisable-model-invocation: true\n---\nBody\n",
+    );
     const { source } = await boot();
     const skills = await source.call("skills", world.cwd);
     expect(skills.map((s) => s.name)).toEqual(["hidden"]);
-    expect((await source.call("promptSections", promptInput(world.cwd, { skills }))).some((s) => s.order === 50)).toBe(false);
+    expect((await source.call("promptSections", promptInput(world.cwd, { skills }))).some((s) => s.order === 50)).toBe(
+      false,
+    );
 
     const visible = { name: "pdf-tools", description: "PDFs.", path: "/s/pdf-tools/SKILL.md", origin: "user" };
     const noRead = DEFAULT_TOOLS.filter((t) => t.name !== "read");
-    expect((await source.call("promptSections", promptInput(world.cwd, { skills: [visible], tools: noRead }))).some((s) => s.order === 50)).toBe(false);
-    expect((await source.call("promptSections", promptInput(world.cwd, { skills: [visible] }))).some((s) => s.order === 50)).toBe(true);
-    expect((await source.call("promptSections", promptInput(world.cwd, { skills: [visible], systemPromptOverride: "Custom." }))).some((s) => s.order === 50)).toBe(true);
+    expect(
+      (await source.call("promptSections", promptInput(world.cwd, { skills: [visible], tools: noRead }))).some(
+        (s) => s.order === 50,
+      ),
+    ).toBe(false);
+    expect(
+      (await source.call("promptSections", promptInput(world.cwd, { skills: [visible] }))).some((s) => s.order === 50),
+    ).toBe(true);
+    expect(
+      (
+        await source.call(
+          "promptSections",
+          promptInput(world.cwd, { skills: [visible], systemPromptOverride: "Custom." }),
+        )
+      ).some((s) => s.order === 50),
+    ).toBe(true);
   });
 });

@@ -15,7 +15,8 @@ describe("resources: skills", () => {
     return booted;
   }
   /** A valid skill folder `<dir>/<name>/SKILL.md`. */
-  const skill = (dir: string, name: string, description = `The ${name} skill.`): string => put(join(dir, name, "SKILL.md"), skillText({ name, description }));
+  const skill = (dir: string, name: string, description = `The ${name} skill.`): string =>
+    put(join(dir, name, "SKILL.md"), skillText({ name, description }));
 
   beforeEach(() => {
     world = makeWorld();
@@ -31,11 +32,17 @@ describe("resources: skills", () => {
   it("finds skills in every location pi searches, in pi's order, each with its origin", async () => {
     const projectDir = join(world.cwd, ".pi", "skills");
     skill(projectDir, "proj-skill");
-    put(join(projectDir, "proj-skill", "deeper", "inner", "SKILL.md"), skillText({ name: "inner", description: "Not searched: proj-skill is a skill." }));
+    put(
+      join(projectDir, "proj-skill", "deeper", "inner", "SKILL.md"),
+      skillText({ name: "inner", description: "Not searched: proj-skill is a skill." }),
+    );
     put(join(projectDir, "single.md"), skillText({ name: "single", description: "A one-file skill." }));
     skill(join(world.cwd, ".agents", "skills"), "agents-app");
     skill(join(world.repo, ".agents", "skills"), "agents-repo");
-    put(join(world.repo, ".agents", "skills", "loose.md"), skillText({ name: "loose", description: "Loose files do not count in .agents." }));
+    put(
+      join(world.repo, ".agents", "skills", "loose.md"),
+      skillText({ name: "loose", description: "Loose files do not count in .agents." }),
+    );
     skill(join(world.root, ".agents", "skills"), "above-git-root");
     const userDir = join(world.agentDir, "skills");
     skill(userDir, "user-skill");
@@ -46,7 +53,9 @@ describe("resources: skills", () => {
     const flagFile = skill(join(world.root, "extra"), "flag-file");
     skill(join(world.root, "more"), "flag-folder");
 
-    const { source, diagnostics } = await boot({ skillPaths: ["../../../extra/flag-file/SKILL.md", join(world.root, "more")] });
+    const { source, diagnostics } = await boot({
+      skillPaths: ["../../../extra/flag-file/SKILL.md", join(world.root, "more")],
+    });
     const skills = await source.call("skills", world.cwd);
     expect(skills.map((s) => [s.name, s.origin])).toEqual([
       ["proj-skill", "project"],
@@ -59,7 +68,12 @@ describe("resources: skills", () => {
       ["flag-file", "flag"],
       ["flag-folder", "flag"],
     ]);
-    expect(skills[0]).toEqual({ name: "proj-skill", description: "The proj-skill skill.", path: join(projectDir, "proj-skill", "SKILL.md"), origin: "project" });
+    expect(skills[0]).toEqual({
+      name: "proj-skill",
+      description: "The proj-skill skill.",
+      path: join(projectDir, "proj-skill", "SKILL.md"),
+      origin: "project",
+    });
     expect(skills.find((s) => s.name === "flag-file")!.path).toBe(flagFile);
     expect(diagnostics).toEqual([]);
   });
@@ -77,7 +91,13 @@ describe("resources: skills", () => {
     const loser = skill(join(world.agentDir, "skills"), "review", "User review.");
     const { source, diagnostics } = await boot();
     expect((await source.call("skills", world.cwd)).map((s) => s.description)).toEqual(["Project review."]);
-    expect(diagnostics).toEqual([{ resource: "skill", path: loser, message: `skipped: the name "review" is already taken by ${join(world.cwd, ".pi", "skills", "review", "SKILL.md")}` }]);
+    expect(diagnostics).toEqual([
+      {
+        resource: "skill",
+        path: loser,
+        message: `skipped: the name "review" is already taken by ${join(world.cwd, ".pi", "skills", "review", "SKILL.md")}`,
+      },
+    ]);
   });
 
   it("counts a skill reached through a link once", async () => {
@@ -96,12 +116,21 @@ describe("resources: skills", () => {
     const upper = put(join(dir, "PDF-Tools", "SKILL.md"), skillText({ name: "PDF-Tools", description: "Upper case." }));
     const hyphen = put(join(dir, "-lead", "SKILL.md"), skillText({ name: "-lead", description: "Leading hyphen." }));
     const double = put(join(dir, "a--b", "SKILL.md"), skillText({ name: "a--b", description: "Two hyphens." }));
-    const mismatch = put(join(dir, "folder-name", "SKILL.md"), skillText({ name: "other-name", description: "Wrong folder." }));
+    const mismatch = put(
+      join(dir, "folder-name", "SKILL.md"),
+      skillText({ name: "other-name", description: "Wrong folder." }),
+    );
     const long = "x".repeat(65);
     const tooLong = put(join(dir, long, "SKILL.md"), skillText({ name: long, description: "Long name." }));
     const noDescription = put(join(dir, "no-description", "SKILL.md"), skillText({ name: "no-description" }));
-    const longDescription = put(join(dir, "long-description", "SKILL.md"), skillText({ name: "long-description", description: "d".repeat(1025) }));
-    const brokenYaml = put(join(dir, "broken-yaml", "SKILL.md"), '---\nname: broken-yaml\ndescription: "never closed\n---\nBody\n');
+    const longDescription = put(
+      join(dir, "long-description", "SKILL.md"),
+      skillText({ name: "long-description", description: "d".repeat(1025) }),
+    );
+    const brokenYaml = put(
+      join(dir, "broken-yaml", "SKILL.md"),
+      '---\nname: broken-yaml\ndescription: "never closed\n---\nBody\n',
+    );
     const noFrontmatter = put(join(dir, "no-frontmatter", "SKILL.md"), "# Just a heading\n");
     const { source, diagnostics } = await boot({ skillPaths: ["missing/skill"] });
 
@@ -140,8 +169,14 @@ describe("resources: skills", () => {
       join(dir, "folded", "SKILL.md"),
       "---\n# a comment\nname: 'folded'\ndescription: >\n  Extracts tables from spreadsheets.\n  Use when: the user mentions xlsx.\nmetadata:\n  author: someone\n  tags:\n    - a\n    - b\nallowed-tools: Read Bash\n---\nBody\n",
     );
-    put(join(dir, "quoted", "SKILL.md"), '---\nname: "quoted"\ndescription: "Says \\"hi\\" politely." # trailing comment\n---\n');
-    put(join(dir, "plain", "SKILL.md"), "---\r\nname: plain\r\ndescription: Handles PDFs: merge, split\r\n  and rotate. # comment\r\n---\r\n");
+    put(
+      join(dir, "quoted", "SKILL.md"),
+      '---\nname: "quoted"\ndescription: "Says \\"hi\\" politely." # trailing comment\n---\n',
+    );
+    put(
+      join(dir, "plain", "SKILL.md"),
+      "---\r\nname: plain\r\ndescription: Handles PDFs: merge, split\r\n  and rotate. # comment\r\n---\r\n",
+    );
     const { source, diagnostics } = await boot();
     const skills = await source.call("skills", world.cwd);
     expect(Object.fromEntries(skills.map((s) => [s.name, s.description]))).toEqual({

@@ -25,13 +25,21 @@ describe("resources: prompt templates", () => {
   it("finds templates in .pi/prompts, then <agentDir>/prompts, then --prompt-template paths; non-recursive", async () => {
     const projectPrompts = join(world.cwd, ".pi", "prompts");
     const userPrompts = join(world.agentDir, "prompts");
-    put(join(projectPrompts, "review.md"), "---\ndescription: Review staged git changes\n---\nReview the staged changes (`git diff --cached`).\n");
+    put(
+      join(projectPrompts, "review.md"),
+      "---\ndescription: Review staged git changes\n---\nReview the staged changes (`git diff --cached`).\n",
+    );
     put(join(projectPrompts, "notes.txt"), "not a template");
-    put(join(userPrompts, "component.md"), '---\ndescription: Create a component\nargument-hint: "<name> [features...]"\n---\nCreate a React component named $1 with features: ${@:2}\n');
+    put(
+      join(userPrompts, "component.md"),
+      '---\ndescription: Create a component\nargument-hint: "<name> [features...]"\n---\nCreate a React component named $1 with features: ${@:2}\n',
+    );
     put(join(userPrompts, "sub", "deep.md"), "Not found: folders are not searched.");
     put(join(world.root, "flags", "fix.md"), "Fix issue $1 in $@\n");
     put(join(world.root, "flag-folder", "explain.md"), "Explain $ARGS");
-    const { source, diagnostics } = await boot({ templatePaths: ["../../../flags/fix.md", join(world.root, "flag-folder")] });
+    const { source, diagnostics } = await boot({
+      templatePaths: ["../../../flags/fix.md", join(world.root, "flag-folder")],
+    });
     const templates = await source.call("templates", world.cwd);
     expect(templates.map((t) => [t.name, t.origin])).toEqual([
       ["review", "project"],
@@ -65,10 +73,15 @@ describe("resources: prompt templates", () => {
   });
 
   it("fills $1, $@ and ${@:N} from the invocation's arguments (fillTemplate)", async () => {
-    put(join(world.agentDir, "prompts", "component.md"), "---\ndescription: Create a component\n---\nCreate $1 with: ${@:2}.\nAll: $@. Third: [$3].\n");
+    put(
+      join(world.agentDir, "prompts", "component.md"),
+      "---\ndescription: Create a component\n---\nCreate $1 with: ${@:2}.\nAll: $@. Third: [$3].\n",
+    );
     const { source } = await boot();
     const [template] = await source.call("templates", world.cwd);
-    expect(fillTemplate(template.body, 'Button "onClick handler" disabled')).toBe("Create Button with: onClick handler disabled.\nAll: Button onClick handler disabled. Third: [disabled].");
+    expect(fillTemplate(template.body, 'Button "onClick handler" disabled')).toBe(
+      "Create Button with: onClick handler disabled.\nAll: Button onClick handler disabled. Third: [disabled].",
+    );
     expect(fillTemplate(template.body, "Card")).toBe("Create Card with: .\nAll: Card. Third: [].");
   });
 
@@ -79,7 +92,11 @@ describe("resources: prompt templates", () => {
     const first = await boot({ templatePaths: [join(world.root, "missing.md")] });
     expect((await first.source.call("templates", world.cwd)).map((t) => t.body)).toEqual(["Project review"]);
     expect(first.diagnostics).toEqual([
-      { resource: "template", path: loser, message: `skipped: the name "/review" is already taken by ${join(world.cwd, ".pi", "prompts", "review.md")}` },
+      {
+        resource: "template",
+        path: loser,
+        message: `skipped: the name "/review" is already taken by ${join(world.cwd, ".pi", "prompts", "review.md")}`,
+      },
       { resource: "template", path: join(world.root, "missing.md"), message: "prompt template path does not exist" },
     ]);
 
@@ -88,10 +105,15 @@ describe("resources: prompt templates", () => {
   });
 
   it("skips a template whose frontmatter is broken, with the reason", async () => {
-    const broken = put(join(world.agentDir, "prompts", "broken.md"), "---\ndescription: fine\n  weird: indentation\nnot a pair\n---\nBody\n");
+    const broken = put(
+      join(world.agentDir, "prompts", "broken.md"),
+      "---\ndescription: fine\n  weird: indentation\nnot a pair\n---\nBody\n",
+    );
     put(join(world.agentDir, "prompts", "fine.md"), "Fine body");
     const { source, diagnostics } = await boot();
     expect((await source.call("templates", world.cwd)).map((t) => t.name)).toEqual(["fine"]);
-    expect(diagnostics).toEqual([{ resource: "template", path: broken, message: 'skipped: invalid frontmatter (line 4: expected "key: value")' }]);
+    expect(diagnostics).toEqual([
+      { resource: "template", path: broken, message: 'skipped: invalid frontmatter (line 4: expected "key: value")' },
+    ]);
   });
 });

@@ -6,7 +6,16 @@
 import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { assistant, bootStore, brief, formatProblems, readJsonLines, tempDir, user, type BootedStore } from "./harness.js";
+import {
+  assistant,
+  bootStore,
+  brief,
+  formatProblems,
+  readJsonLines,
+  tempDir,
+  user,
+  type BootedStore,
+} from "./harness.js";
 import type { TreeNode } from "../../../contracts/session.js";
 
 const booted: BootedStore[] = [];
@@ -24,7 +33,12 @@ async function boot(agentDir: string): Promise<BootedStore> {
 async function fourMessages(agentDir: string) {
   const { store } = await boot(agentDir);
   const info = await store.newSession({ cwd: "/p" });
-  const [q1, a1, q2, a2] = [store.appendMessage(user("q1")), store.appendMessage(assistant("a1")), store.appendMessage(user("q2")), store.appendMessage(assistant("a2"))];
+  const [q1, a1, q2, a2] = [
+    store.appendMessage(user("q1")),
+    store.appendMessage(assistant("a1")),
+    store.appendMessage(user("q2")),
+    store.appendMessage(assistant("a2")),
+  ];
   return { store, path: info.path!, q1, a1, q2, a2 };
 }
 
@@ -59,7 +73,14 @@ describe("branch and the persisted leaf", () => {
     expect(brief(store.buildContext().messages)).toEqual(["user: q1", "assistant: a1"]);
 
     const last = readJsonLines(path).at(-1)!;
-    expect(last).toEqual({ type: "custom", customType: "pi-host/leaf", data: {}, id: expect.stringMatching(/^[0-9a-f]{8}$/), parentId: a1, timestamp: expect.any(String) });
+    expect(last).toEqual({
+      type: "custom",
+      customType: "pi-host/leaf",
+      data: {},
+      id: expect.stringMatching(/^[0-9a-f]{8}$/),
+      parentId: a1,
+      timestamp: expect.any(String),
+    });
     expect(piContextTexts(path)).toEqual(["q1", "a1"]);
 
     const restarted = await boot(agentDir);
@@ -99,7 +120,13 @@ describe("branch and the persisted leaf", () => {
     store.branch(a1);
     const marker = store.entries().at(-1)!;
     // pi resumes at the marker (its last line) and writes its next message under it.
-    const piLine = { type: "message", id: "0a1b2c3d", parentId: marker.id, timestamp: "2025-03-02T00:00:00.000Z", message: user("from pi") };
+    const piLine = {
+      type: "message",
+      id: "0a1b2c3d",
+      parentId: marker.id,
+      timestamp: "2025-03-02T00:00:00.000Z",
+      message: user("from pi"),
+    };
     appendFileSync(path, `${JSON.stringify(piLine)}\n`);
 
     const restarted = await boot(agentDir);

@@ -25,8 +25,14 @@ afterEach(async () => {
 });
 
 /** Starts a writer and resolves once it says "ready"; `done` resolves when it has exited cleanly. */
-async function startWriter(file: string, leaf: string, tag: string): Promise<{ child: ChildProcess; done: Promise<void> }> {
-  const child = spawn(process.execPath, [CHILD, PROJECT, file, leaf, String(PER_CHILD), tag], { stdio: ["pipe", "pipe", "pipe"] });
+async function startWriter(
+  file: string,
+  leaf: string,
+  tag: string,
+): Promise<{ child: ChildProcess; done: Promise<void> }> {
+  const child = spawn(process.execPath, [CHILD, PROJECT, file, leaf, String(PER_CHILD), tag], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   children.push(child);
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
@@ -85,15 +91,24 @@ describe("two writer processes on one session", () => {
     expect(formatProblems(path)).toEqual([]);
 
     // Each writer's messages arrived whole and in its own order, chained under the leaf it believed in.
-    for (const [tag, leaf] of [["A", a1], ["B", q2]] as const) {
-      const mine = parsed.filter((e) => e.type === "message" && String(e.message.content[0].text).startsWith(`${tag}-`));
-      expect(mine.map((e) => Number(/^.-(\d+):/.exec(e.message.content[0].text)![1]))).toEqual([...Array(PER_CHILD).keys()]);
+    for (const [tag, leaf] of [
+      ["A", a1],
+      ["B", q2],
+    ] as const) {
+      const mine = parsed.filter(
+        (e) => e.type === "message" && String(e.message.content[0].text).startsWith(`${tag}-`),
+      );
+      expect(mine.map((e) => Number(/^.-(\d+):/.exec(e.message.content[0].text)![1]))).toEqual([
+        ...Array(PER_CHILD).keys(),
+      ]);
       expect(mine[0].parentId).toBe(leaf);
       for (let i = 1; i < mine.length; i++) expect(mine[i].parentId).toBe(mine[i - 1].id);
     }
 
     // The writers really ran at the same time: their lines alternate in the file.
-    const order = parsed.filter((e) => e.type === "message" && /^[AB]-/.test(String(e.message.content[0].text))).map((e) => e.message.content[0].text[0]);
+    const order = parsed
+      .filter((e) => e.type === "message" && /^[AB]-/.test(String(e.message.content[0].text)))
+      .map((e) => e.message.content[0].text[0]);
     const switches = order.filter((tag, i) => i > 0 && tag !== order[i - 1]).length;
     console.log(`concurrent writers: ${switches} switches between A and B lines in ${order.length} lines`);
     expect(switches).toBeGreaterThan(1);

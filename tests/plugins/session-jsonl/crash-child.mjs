@@ -50,13 +50,24 @@ function filler(size, seq) {
   return line.repeat(Math.ceil(size / line.length)).slice(0, size);
 }
 
-const usage = { input: 1_200, output: 300, cacheRead: 800, cacheWrite: 0, totalTokens: 2_300, cost: { input: 0.0036, output: 0.0045, cacheRead: 0.00024, cacheWrite: 0, total: 0.00834 } };
+const usage = {
+  input: 1_200,
+  output: 300,
+  cacheRead: 800,
+  cacheWrite: 0,
+  totalTokens: 2_300,
+  cost: { input: 0.0036, output: 0.0045, cacheRead: 0.00024, cacheWrite: 0, total: 0.00834 },
+};
 
 function message(seq) {
   const timestamp = Date.now();
   switch (seq % 3) {
     case 0:
-      return { role: "user", content: [{ type: "text", text: `step ${seq}: ${filler(outputSize() >> 4, seq)}` }, ...screenshot()], timestamp };
+      return {
+        role: "user",
+        content: [{ type: "text", text: `step ${seq}: ${filler(outputSize() >> 4, seq)}` }, ...screenshot()],
+        timestamp,
+      };
     case 1:
       return {
         role: "assistant",
@@ -73,12 +84,23 @@ function message(seq) {
         timestamp,
       };
     default:
-      return { role: "toolResult", toolCallId: `call_${seq - 1}`, toolName: "bash", content: [{ type: "text", text: filler(outputSize(), seq) }], isError: false, timestamp };
+      return {
+        role: "toolResult",
+        toolCallId: `call_${seq - 1}`,
+        toolName: "bash",
+        content: [{ type: "text", text: filler(outputSize(), seq) }],
+        isError: false,
+        timestamp,
+      };
   }
 }
 
 let state = {};
-const store = new JsonlSessionStore({ agentDir: dirname(file), getState: () => state, setState: (next) => (state = next) });
+const store = new JsonlSessionStore({
+  agentDir: dirname(file),
+  getState: () => state,
+  setState: (next) => (state = next),
+});
 await store.open(file);
 writeSync(1, "ready\n");
 for (let seq = 0; ; seq++) {

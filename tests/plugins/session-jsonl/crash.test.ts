@@ -43,7 +43,15 @@ let reader: BootedStore;
 beforeAll(async () => {
   const out = tempDir("pi-crash-build-");
   storeModule = join(out, "store.mjs");
-  await build({ entryPoints: [STORE_SOURCE], outfile: storeModule, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "silent" });
+  await build({
+    entryPoints: [STORE_SOURCE],
+    outfile: storeModule,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    logLevel: "silent",
+  });
 });
 
 afterAll(async () => {
@@ -63,7 +71,9 @@ interface ChildRun {
  */
 function runAndKill(file: string, seed: number, delayMs: number): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD, storeModule, file, String(seed)], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CHILD, storeModule, file, String(seed)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let ready = false;
@@ -94,13 +104,25 @@ function runAndKill(file: string, seed: number, delayMs: number): Promise<ChildR
  * catches. `tailIsEntry`: the kill cut only the final newline, so the tail is a whole entry without it —
  * the store keeps such a line (and starts its next write with the missing newline), it is not torn.
  */
-function snapshot(file: string): { bytes: Buffer; whole: Buffer; wholeLines: number; tail: Buffer; tailIsEntry: boolean } {
+function snapshot(file: string): {
+  bytes: Buffer;
+  whole: Buffer;
+  wholeLines: number;
+  tail: Buffer;
+  tailIsEntry: boolean;
+} {
   const bytes = readFileSync(file);
   const end = bytes.lastIndexOf(0x0a) + 1;
   let wholeLines = 0;
   for (let at = bytes.indexOf(0x0a); at !== -1 && at < end; at = bytes.indexOf(0x0a, at + 1)) wholeLines++;
   const tail = bytes.subarray(end);
-  return { bytes, whole: bytes.subarray(0, end), wholeLines, tail, tailIsEntry: tail.length > 0 && isJsonObject(tail.toString("utf8")) };
+  return {
+    bytes,
+    whole: bytes.subarray(0, end),
+    wholeLines,
+    tail,
+    tailIsEntry: tail.length > 0 && isJsonObject(tail.toString("utf8")),
+  };
 }
 
 function isJsonObject(text: string): boolean {
@@ -141,7 +163,10 @@ describe("crash safety", () => {
       if (before.tail.length > 0 && !before.tailIsEntry) {
         torn++;
         tornBytes += before.tail.length;
-        expect(report.setAside, `run ${kill}: a torn tail of ${before.tail.length} bytes must be reported`).toMatchObject({ lines: 1 });
+        expect(
+          report.setAside,
+          `run ${kill}: a torn tail of ${before.tail.length} bytes must be reported`,
+        ).toMatchObject({ lines: 1 });
         expect(readFileSync(report.setAside!.file).equals(Buffer.concat([before.tail, Buffer.from("\n")]))).toBe(true);
         expect(readFileSync(file).equals(before.whole)).toBe(true);
       } else {
@@ -151,7 +176,9 @@ describe("crash safety", () => {
 
       // Every whole line after the header is an entry, each chained to the one before (one writer, one branch).
       expect(entries).toHaveLength(before.wholeLines - 1 + (before.tailIsEntry ? 1 : 0));
-      const unchained = entries.filter((entry, i) => i > 0 && entry.parentId !== entries[i - 1].id).map((entry) => entry.id);
+      const unchained = entries
+        .filter((entry, i) => i > 0 && entry.parentId !== entries[i - 1].id)
+        .map((entry) => entry.id);
       expect(unchained, `run ${kill}: entries not chained to the line before`).toEqual([]);
 
       // Every append whose write returned, in every run so far, is there.

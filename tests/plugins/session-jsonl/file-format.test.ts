@@ -7,7 +7,16 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { defaultSessionDir, fileTimestamp } from "../../../plugins/session/session-jsonl/location.js";
-import { assistant, bootStore, formatProblems, readJsonLines, tempDir, toolResult, user, type BootedStore } from "./harness.js";
+import {
+  assistant,
+  bootStore,
+  formatProblems,
+  readJsonLines,
+  tempDir,
+  toolResult,
+  user,
+  type BootedStore,
+} from "./harness.js";
 
 const booted: BootedStore[] = [];
 afterEach(async () => {
@@ -34,7 +43,9 @@ describe("session file format", () => {
     store.appendMessage(user("q"));
     store.appendMessage(assistant("a"));
     const header = readJsonLines(info.path!)[0];
-    expect(info.path).toBe(join(agentDir, "sessions", "--home-alice-project--", `${fileTimestamp(header.timestamp)}_${header.id}.jsonl`));
+    expect(info.path).toBe(
+      join(agentDir, "sessions", "--home-alice-project--", `${fileTimestamp(header.timestamp)}_${header.id}.jsonl`),
+    );
     expect(info.id).toBe(header.id);
   });
 
@@ -89,9 +100,21 @@ describe("session file format", () => {
     expect(formatProblems(info.path!)).toEqual([]);
     const text = readFileSync(info.path!, "utf8");
     expect(text.endsWith("\n")).toBe(true);
-    expect(text.split("\n").slice(0, -1).every((line) => line.length > 0)).toBe(true);
+    expect(
+      text
+        .split("\n")
+        .slice(0, -1)
+        .every((line) => line.length > 0),
+    ).toBe(true);
     const header = readJsonLines(info.path!)[0];
-    expect(header).toEqual({ type: "session", version: 3, id: info.id, timestamp: header.timestamp, cwd: "/p", parentSession: "/elsewhere/parent.jsonl" });
+    expect(header).toEqual({
+      type: "session",
+      version: 3,
+      id: info.id,
+      timestamp: header.timestamp,
+      cwd: "/p",
+      parentSession: "/elsewhere/parent.jsonl",
+    });
     expect(readdirSync(join(info.path!, ".."))).toHaveLength(1);
   });
 });

@@ -45,7 +45,14 @@ describe("fork", () => {
     expect(store.current()).toEqual(forked);
 
     const lines = readJsonLines(forked.path!);
-    expect(lines[0]).toEqual({ type: "session", version: 3, id: forked.id, timestamp: expect.any(String), cwd: "/p", parentSession: original.path });
+    expect(lines[0]).toEqual({
+      type: "session",
+      version: 3,
+      id: forked.id,
+      timestamp: expect.any(String),
+      cwd: "/p",
+      parentSession: original.path,
+    });
     // The path (no leaf markers, no label entries of its own), then the re-created label.
     expect(lines.slice(1, 5).map((l) => l.id)).toEqual([q1, a1, q3, a3]);
     expect(lines[5]).toMatchObject({ type: "label", targetId: q1, label: "start", parentId: a3 });
@@ -61,10 +68,19 @@ describe("fork", () => {
     const { store, q1, a1, q2 } = await branched();
     const forked = await store.fork(q2);
     expect(store.entries().map((e) => e.type)).toEqual(["message", "message", "message", "label", "label"]);
-    expect(store.path().map((e) => e.id).slice(0, 3)).toEqual([q1, a1, q2]);
+    expect(
+      store
+        .path()
+        .map((e) => e.id)
+        .slice(0, 3),
+    ).toEqual([q1, a1, q2]);
     expect(store.label(q2)).toBe("other branch");
     expect(store.tree()).toHaveLength(1);
-    expect(readJsonLines(forked.path!).slice(1, 4).map((l) => l.id)).toEqual([q1, a1, q2]);
+    expect(
+      readJsonLines(forked.path!)
+        .slice(1, 4)
+        .map((l) => l.id),
+    ).toEqual([q1, a1, q2]);
   });
 
   it("defers writing a fork without an assistant message until one arrives, as pi does", async () => {

@@ -23,7 +23,9 @@ function mountSmallTmpfs(): { dir: string } | { reason: string } {
     return { dir };
   } catch (error) {
     rmdirSync(dir);
-    return { reason: `mount -t tmpfs is not permitted here: ${String((error as { stderr?: Buffer }).stderr ?? error).trim()}` };
+    return {
+      reason: `mount -t tmpfs is not permitted here: ${String((error as { stderr?: Buffer }).stderr ?? error).trim()}`,
+    };
   }
 }
 
@@ -77,12 +79,22 @@ describe.skipIf(!("dir" in mounted))("a session on a disk that fills up mid-appe
     rmSync(filler);
     ids.push(b.store.appendMessage(user("third prompt")));
     expect(formatProblems(path!)).toEqual([]);
-    expect(readJsonLines(path!).slice(1).map((e) => e.id)).toEqual(ids);
+    expect(
+      readJsonLines(path!)
+        .slice(1)
+        .map((e) => e.id),
+    ).toEqual(ids);
 
     // What --continue would load: every entry, the first prompt included.
     const reader = await bootStore(join(dir, "agent"));
     booted.push(reader);
     await reader.store.open(path!);
-    expect(reader.store.buildContext().messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+    expect(reader.store.buildContext().messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+    ]);
   });
 });

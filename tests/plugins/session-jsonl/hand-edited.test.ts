@@ -13,7 +13,13 @@ afterEach(async () => {
   for (const b of booted.splice(0)) await b.kernel.shutdown();
 });
 
-const HEADER = { type: "session", version: 3, id: "01944f2a-0000-7000-8000-000000000000", timestamp: "2025-03-01T10:00:00.000Z", cwd: "/p" };
+const HEADER = {
+  type: "session",
+  version: 3,
+  id: "01944f2a-0000-7000-8000-000000000000",
+  timestamp: "2025-03-01T10:00:00.000Z",
+  cwd: "/p",
+};
 
 function entry(id: string, parentId: string | null, message: unknown): Record<string, unknown> {
   return { type: "message", id, parentId, timestamp: "2025-03-01T10:00:01.000Z", message };
@@ -55,7 +61,14 @@ describe("a hand-edited session", () => {
     expect(b.store.path().map((e) => e.id)).toEqual(["0000000a", "0000000b", "0000000f"]);
     const context = b.store.buildContext();
     expect(context.messages.map((m) => m.role)).toEqual(["user", "assistant", "assistant"]);
-    expect((context.messages[1] as { usage: unknown }).usage).toEqual({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+    expect((context.messages[1] as { usage: unknown }).usage).toEqual({
+      input: 0,
+      output: 0,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 0,
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+    });
 
     // The loop is shown (one root), and every walk over the tree ends.
     const roots = b.store.tree().map((node) => node.entry.id);
@@ -70,11 +83,16 @@ describe("a hand-edited session", () => {
   it("cuts an entry that names itself as its parent", async () => {
     const dir = tempDir();
     const path = join(dir, "self.jsonl");
-    writeFileSync(path, `${[HEADER, entry("0000000a", "0000000a", user("me"))].map((line) => JSON.stringify(line)).join("\n")}\n`);
+    writeFileSync(
+      path,
+      `${[HEADER, entry("0000000a", "0000000a", user("me"))].map((line) => JSON.stringify(line)).join("\n")}\n`,
+    );
     const b = await bootStore(dir);
     booted.push(b);
     const report = await b.store.open(path);
-    expect(report.problems).toEqual([`${path}: entry 0000000a has a parent chain that loops back to it; the loop is cut there (the entry becomes a root)`]);
+    expect(report.problems).toEqual([
+      `${path}: entry 0000000a has a parent chain that loops back to it; the loop is cut there (the entry becomes a root)`,
+    ]);
     expect(b.store.path().map((e) => e.id)).toEqual(["0000000a"]);
   });
 });

@@ -19,16 +19,36 @@ export function tempDir(prefix = "pi-session-"): string {
 
 /** Every method of the store, called through the kernel's handle (as other plugins reach it). */
 const METHODS = [
-  "newSession", "open", "continueRecent", "list", "current",
-  "appendMessage", "appendModelChange", "appendThinkingLevelChange", "appendCompaction", "appendBranchSummary",
-  "appendCustom", "appendCustomMessage", "appendLabel", "appendSessionInfo",
-  "entries", "entry", "leafId", "branch", "path", "tree", "label", "fork", "buildContext",
+  "newSession",
+  "open",
+  "continueRecent",
+  "list",
+  "current",
+  "appendMessage",
+  "appendModelChange",
+  "appendThinkingLevelChange",
+  "appendCompaction",
+  "appendBranchSummary",
+  "appendCustom",
+  "appendCustomMessage",
+  "appendLabel",
+  "appendSessionInfo",
+  "entries",
+  "entry",
+  "leafId",
+  "branch",
+  "path",
+  "tree",
+  "label",
+  "fork",
+  "buildContext",
 ] as const satisfies ReadonlyArray<keyof SessionStore>;
 
 /** A SessionStore whose every method goes through `handle.call`. */
 export function throughHandle(handle: Handle<SessionStore>): SessionStore {
   const store: Record<string, unknown> = {};
-  for (const method of METHODS) store[method] = (...args: unknown[]) => (handle.call as (m: string, ...a: unknown[]) => unknown)(method, ...args);
+  for (const method of METHODS)
+    store[method] = (...args: unknown[]) => (handle.call as (m: string, ...a: unknown[]) => unknown)(method, ...args);
   return store as unknown as SessionStore;
 }
 
@@ -40,9 +60,14 @@ export interface BootedStore {
 }
 
 /** Boots the plugin (or another definition of it) in a new Kernel. */
-export async function bootStore(agentDir: string, definition: PluginDefinition<any, any> = sessionPlugin): Promise<BootedStore> {
+export async function bootStore(
+  agentDir: string,
+  definition: PluginDefinition<any, any> = sessionPlugin,
+): Promise<BootedStore> {
   const kernel = new Kernel();
-  const result = await kernel.boot([{ id: "session-jsonl", source: { kind: "inline", label: "session-jsonl", definition }, config: { agentDir } }]);
+  const result = await kernel.boot([
+    { id: "session-jsonl", source: { kind: "inline", label: "session-jsonl", definition }, config: { agentDir } },
+  ]);
   if (result.errors.length > 0 || !result.ok) throw new Error(`boot failed: ${JSON.stringify(result)}`);
   const handle = kernel.use(SessionStoreContract);
   return { kernel, handle, store: throughHandle(handle) };
@@ -63,7 +88,14 @@ export function assistant(text: string, provider = "anthropic", model = "claude-
     api: provider === "anthropic" ? "anthropic-messages" : "openai-responses",
     provider,
     model,
-    usage: { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, cost: { input: 0.0003, output: 0.0003, cacheRead: 0, cacheWrite: 0, total: 0.0006 } },
+    usage: {
+      input: 100,
+      output: 20,
+      cacheRead: 0,
+      cacheWrite: 0,
+      totalTokens: 120,
+      cost: { input: 0.0003, output: 0.0003, cacheRead: 0, cacheWrite: 0, total: 0.0006 },
+    },
     stopReason: "stop",
     timestamp: (clock += 1000),
   };
@@ -71,7 +103,14 @@ export function assistant(text: string, provider = "anthropic", model = "claude-
 
 /** A tool result message. */
 export function toolResult(toolCallId: string, text: string): ToolResultMessage {
-  return { role: "toolResult", toolCallId, toolName: "bash", content: [{ type: "text", text }], isError: false, timestamp: (clock += 1000) };
+  return {
+    role: "toolResult",
+    toolCallId,
+    toolName: "bash",
+    content: [{ type: "text", text }],
+    isError: false,
+    timestamp: (clock += 1000),
+  };
 }
 
 /** The JSON objects of a file, one per line, read the way pi's parser reads it (split on "\n", skip blanks). */
@@ -87,7 +126,12 @@ export function brief(messages: AgentMessage[]): string[] {
   return messages.map((m) => {
     const record = m as Record<string, any>;
     const content = record.content;
-    const text = typeof content === "string" ? content : Array.isArray(content) ? content.find((b: any) => b.type === "text")?.text ?? `[${content[0]?.type}]` : (record.summary ?? record.command ?? "");
+    const text =
+      typeof content === "string"
+        ? content
+        : Array.isArray(content)
+          ? (content.find((b: any) => b.type === "text")?.text ?? `[${content[0]?.type}]`)
+          : (record.summary ?? record.command ?? "");
     return `${m.role}: ${text}`;
   });
 }
@@ -101,16 +145,30 @@ export function formatProblems(path: string, options: { ownHeader?: boolean } = 
   const problems: string[] = [];
   const lines = readJsonLines(path);
   const header = lines[0];
-  if (header?.type !== "session" || header.version !== 3 || typeof header.id !== "string" || typeof header.cwd !== "string") problems.push(`bad header: ${JSON.stringify(header)}`);
-  if (header && options.ownHeader && !/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(header.id)) problems.push(`header id is not a UUID v7: ${header.id}`);
-  if (header && Number.isNaN(Date.parse(header.timestamp))) problems.push(`header timestamp is not ISO: ${header.timestamp}`);
+  if (
+    header?.type !== "session" ||
+    header.version !== 3 ||
+    typeof header.id !== "string" ||
+    typeof header.cwd !== "string"
+  )
+    problems.push(`bad header: ${JSON.stringify(header)}`);
+  if (
+    header &&
+    options.ownHeader &&
+    !/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(header.id)
+  )
+    problems.push(`header id is not a UUID v7: ${header.id}`);
+  if (header && Number.isNaN(Date.parse(header.timestamp)))
+    problems.push(`header timestamp is not ISO: ${header.timestamp}`);
   const seen = new Set<string>();
   for (const entry of lines.slice(1)) {
     if (entry.type === "session") problems.push("a second header");
     if (typeof entry.id !== "string" || !/^[0-9a-f]{8}$/.test(entry.id)) problems.push(`id is not 8 hex: ${entry.id}`);
     if (seen.has(entry.id)) problems.push(`duplicate id ${entry.id}`);
-    if (entry.parentId !== null && !seen.has(entry.parentId)) problems.push(`${entry.id}: parent ${entry.parentId} is not an earlier entry`);
-    if (typeof entry.timestamp !== "string" || new Date(entry.timestamp).toISOString() !== entry.timestamp) problems.push(`${entry.id}: timestamp is not ISO: ${entry.timestamp}`);
+    if (entry.parentId !== null && !seen.has(entry.parentId))
+      problems.push(`${entry.id}: parent ${entry.parentId} is not an earlier entry`);
+    if (typeof entry.timestamp !== "string" || new Date(entry.timestamp).toISOString() !== entry.timestamp)
+      problems.push(`${entry.id}: timestamp is not ISO: ${entry.timestamp}`);
     seen.add(entry.id);
   }
   return problems;

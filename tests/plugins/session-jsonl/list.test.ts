@@ -32,7 +32,14 @@ describe("listing sessions", () => {
 
     const other = await store.newSession({ cwd: "/home/alice/other" });
     store.appendCustomMessage("ext", "not a user message", true);
-    store.appendMessage({ ...user(""), content: [{ type: "text", text: "Write" }, { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }, { type: "text", text: "docs" }] });
+    store.appendMessage({
+      ...user(""),
+      content: [
+        { type: "text", text: "Write" },
+        { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+        { type: "text", text: "docs" },
+      ],
+    });
     store.appendMessage(assistant("Written"));
 
     // Not on disk yet (no assistant message): not listed, as in pi.
@@ -79,7 +86,7 @@ describe("listing sessions", () => {
     const listed = await store.list({ cwd: "/p" });
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ id: info.id, firstMessage: "hello", messageCount: 2 });
-    expect((await store.list({ cwd: "/nowhere" }))).toEqual([]);
+    expect(await store.list({ cwd: "/nowhere" })).toEqual([]);
   });
 
   it("lists a custom session folder, for one cwd or for all of it", async () => {

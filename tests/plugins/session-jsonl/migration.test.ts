@@ -68,8 +68,15 @@ describe("migrating old session files", () => {
     const report = await store.open(path);
     expect(report.migratedFrom).toBe(2);
     expect(store.entries().map((e) => e.id)).toEqual(["1a2b3c4d", "2b3c4d5e", "3c4d5e6f"]);
-    expect(store.entry("2b3c4d5e")).toMatchObject({ type: "message", message: { role: "custom", customType: "lint-hook", content: "Lint rules: no-unused-vars" } });
-    expect(brief(store.buildContext().messages)).toEqual(["user: Run the linter", "custom: Lint rules: no-unused-vars", "assistant: No lint errors."]);
+    expect(store.entry("2b3c4d5e")).toMatchObject({
+      type: "message",
+      message: { role: "custom", customType: "lint-hook", content: "Lint rules: no-unused-vars" },
+    });
+    expect(brief(store.buildContext().messages)).toEqual([
+      "user: Run the linter",
+      "custom: Lint rules: no-unused-vars",
+      "assistant: No lint errors.",
+    ]);
 
     const lines = readJsonLines(path);
     expect(lines[0].version).toBe(3);

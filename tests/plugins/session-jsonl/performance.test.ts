@@ -24,7 +24,9 @@ describe("a 20,000-message session", () => {
     const appendStart = performance.now();
     let firstKept = "";
     for (let i = 0; i < MESSAGES; i++) {
-      const id = writer.store.appendMessage(i % 2 === 0 ? user(`question ${i} ${filler}`) : assistant(`answer ${i} ${filler}`));
+      const id = writer.store.appendMessage(
+        i % 2 === 0 ? user(`question ${i} ${filler}`) : assistant(`answer ${i} ${filler}`),
+      );
       if (i === MESSAGES - 1_000) firstKept = id;
     }
     const appendMs = performance.now() - appendStart;

@@ -31,7 +31,12 @@ describe("opening a pi-written session", () => {
   it("opens without repairs and reads the header, name and leaf as pi does", async () => {
     const { b, path } = await openFixture();
     const report = await b.store.open(path);
-    expect(report).toEqual({ id: "01944f2a-6b00-7c3d-9e4f-8a5b6c7d8e9f", path, cwd: "/home/alice/project", name: "Typo fix and rename" });
+    expect(report).toEqual({
+      id: "01944f2a-6b00-7c3d-9e4f-8a5b6c7d8e9f",
+      path,
+      cwd: "/home/alice/project",
+      name: "Typo fix and rename",
+    });
     expect(readFileSync(path, "utf8")).toBe(readFileSync(FIXTURE, "utf8"));
     expect(b.store.leafId()).toBe("c07d1892");
     expect(b.store.entries()).toHaveLength(24);
@@ -54,12 +59,40 @@ describe("opening a pi-written session", () => {
       "bashExecution: git status --short",
       "custom: Open todos: release",
     ]);
-    expect(context.entryIds).toEqual(["f3a0b4c5", "bf6c7081", "c07d8192", "d18e92a3", "e29fa3b4", "48f5091a", "6a17b23c", "7b28c34d", "8c39d45e", "c07d1892"]);
+    expect(context.entryIds).toEqual([
+      "f3a0b4c5",
+      "bf6c7081",
+      "c07d8192",
+      "d18e92a3",
+      "e29fa3b4",
+      "48f5091a",
+      "6a17b23c",
+      "7b28c34d",
+      "8c39d45e",
+      "c07d1892",
+    ]);
     expect(context.model).toEqual({ provider: "openai", modelId: "gpt-4o" });
     expect(context.thinkingLevel).toBe("medium");
-    expect(context.messages[0]).toEqual({ role: "compactionSummary", summary: expect.stringContaining("## Goal"), tokensBefore: 5400, timestamp: Date.parse("2025-01-10T09:01:17.000Z") });
-    expect(context.messages[5]).toEqual({ role: "branchSummary", summary: "The typo in README.md was fixed with the edit tool.", fromId: "f3a0b4c5", timestamp: Date.parse("2025-01-10T09:01:52.000Z") });
-    expect(context.messages[9]).toEqual({ role: "custom", customType: "todo-ext", content: "Open todos: release", display: true, details: { count: 1 }, timestamp: Date.parse("2025-01-10T09:02:48.000Z") });
+    expect(context.messages[0]).toEqual({
+      role: "compactionSummary",
+      summary: expect.stringContaining("## Goal"),
+      tokensBefore: 5400,
+      timestamp: Date.parse("2025-01-10T09:01:17.000Z"),
+    });
+    expect(context.messages[5]).toEqual({
+      role: "branchSummary",
+      summary: "The typo in README.md was fixed with the edit tool.",
+      fromId: "f3a0b4c5",
+      timestamp: Date.parse("2025-01-10T09:01:52.000Z"),
+    });
+    expect(context.messages[9]).toEqual({
+      role: "custom",
+      customType: "todo-ext",
+      content: "Open todos: release",
+      display: true,
+      details: { count: 1 },
+      timestamp: Date.parse("2025-01-10T09:02:48.000Z"),
+    });
   });
 
   it("builds the abandoned branch's context after moving the leaf there, with that branch's model", async () => {
@@ -67,7 +100,17 @@ describe("opening a pi-written session", () => {
     await b.store.open(path);
     b.store.branch("37e4f809");
     const context = b.store.buildContext();
-    expect(context.messages.map((m) => m.role)).toEqual(["compactionSummary", "user", "assistant", "toolResult", "assistant", "user", "assistant", "toolResult", "assistant"]);
+    expect(context.messages.map((m) => m.role)).toEqual([
+      "compactionSummary",
+      "user",
+      "assistant",
+      "toolResult",
+      "assistant",
+      "user",
+      "assistant",
+      "toolResult",
+      "assistant",
+    ]);
     expect(context.entryIds.slice(5)).toEqual(["04b1c5d6", "15c2d6e7", "26d3e7f8", "37e4f809"]);
     expect(context.model).toEqual({ provider: "anthropic", modelId: "claude-sonnet-4-5" });
   });

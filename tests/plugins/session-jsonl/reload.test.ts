@@ -10,7 +10,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SessionStoreContract } from "../../../contracts/session.js";
 import { Kernel, type PluginSource } from "../../../kernel/index.js";
 import sessionPlugin from "../../../plugins/session/session-jsonl/index.js";
-import { assistant, brief, bootStore, readJsonLines, tempDir, throughHandle, user, type BootedStore } from "./harness.js";
+import {
+  assistant,
+  brief,
+  bootStore,
+  readJsonLines,
+  tempDir,
+  throughHandle,
+  user,
+  type BootedStore,
+} from "./harness.js";
 
 const PLUGIN_FILE = fileURLToPath(new URL("../../../plugins/session/session-jsonl/index.ts", import.meta.url));
 
@@ -28,7 +37,9 @@ async function boot(agentDir: string): Promise<BootedStore> {
 /** A new generation of the same plugin (a fresh inline definition, as an edit would give). */
 async function reload(b: BootedStore): Promise<void> {
   const before = b.kernel.activeGeneration("session-jsonl")!;
-  const result = await b.kernel.reload("session-jsonl", { source: { kind: "inline", label: "edited", definition: { ...sessionPlugin } } });
+  const result = await b.kernel.reload("session-jsonl", {
+    source: { kind: "inline", label: "edited", definition: { ...sessionPlugin } },
+  });
   expect(result).toMatchObject({ status: "committed", generation: before + 1 });
 }
 
@@ -69,7 +80,13 @@ describe("reloading the store", () => {
     const info = await b.store.newSession({ cwd: "/p" });
     const q1 = b.store.appendMessage(user("q1"));
     const a1 = b.store.appendMessage(assistant("a1"));
-    const foreign = { type: "message", id: "0f0f0f0f", parentId: q1, timestamp: new Date().toISOString(), message: assistant("another process") };
+    const foreign = {
+      type: "message",
+      id: "0f0f0f0f",
+      parentId: q1,
+      timestamp: new Date().toISOString(),
+      message: assistant("another process"),
+    };
     appendFileSync(info.path!, `${JSON.stringify(foreign)}\n`);
 
     await reload(b);
@@ -88,7 +105,11 @@ describe("reloading the store", () => {
     expect(b.store.current()).toEqual(info);
     expect(b.store.leafId()).toBe(q1);
     b.store.appendMessage(assistant("a1"));
-    expect(readJsonLines(info.path!).map((l) => (l.type === "session" ? "session" : l.id))).toEqual(["session", q1, b.store.leafId()]);
+    expect(readJsonLines(info.path!).map((l) => (l.type === "session" ? "session" : l.id))).toEqual([
+      "session",
+      q1,
+      b.store.leafId(),
+    ]);
   });
 
   it("keeps an in-memory session's entries and leaf", async () => {
@@ -115,7 +136,9 @@ describe("reloading the store", () => {
     rmSync(info.path!);
 
     await reload(b);
-    expect(() => b.store.leafId()).toThrow(`the session open before the reload could not be resumed: no session file at ${info.path}`);
+    expect(() => b.store.leafId()).toThrow(
+      `the session open before the reload could not be resumed: no session file at ${info.path}`,
+    );
     expect(b.store.current()).toBeUndefined();
   });
 

@@ -4,7 +4,16 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionEntry } from "../../../contracts/session.js";
-import { assistant, bootStore, formatProblems, readJsonLines, tempDir, toolResult, user, type BootedStore } from "./harness.js";
+import {
+  assistant,
+  bootStore,
+  formatProblems,
+  readJsonLines,
+  tempDir,
+  toolResult,
+  user,
+  type BootedStore,
+} from "./harness.js";
 
 const booted: BootedStore[] = [];
 afterEach(async () => {
@@ -29,17 +38,39 @@ describe("session-jsonl round trip", () => {
     ids.user = store.appendMessage(user("hello"));
     ids.assistant = store.appendMessage(assistant("hi"));
     ids.tool = store.appendMessage(toolResult("call_1", "ok"));
-    ids.compaction = store.appendCompaction("summary so far", ids.user, 4242, { readFiles: ["a.ts"], modifiedFiles: [] }, false);
-    ids.branchSummary = store.appendBranchSummary(ids.assistant, "left a branch", { readFiles: [], modifiedFiles: ["b.ts"] }, true);
+    ids.compaction = store.appendCompaction(
+      "summary so far",
+      ids.user,
+      4242,
+      { readFiles: ["a.ts"], modifiedFiles: [] },
+      false,
+    );
+    ids.branchSummary = store.appendBranchSummary(
+      ids.assistant,
+      "left a branch",
+      { readFiles: [], modifiedFiles: ["b.ts"] },
+      true,
+    );
     ids.custom = store.appendCustom("my-ext", { count: 42, nested: { list: [1, 2] } });
-    ids.customMessage = store.appendCustomMessage("my-ext", [{ type: "text", text: "injected" }], true, { why: "test" });
+    ids.customMessage = store.appendCustomMessage("my-ext", [{ type: "text", text: "injected" }], true, {
+      why: "test",
+    });
     ids.label = store.appendLabel(ids.user, "start");
     ids.info = store.appendSessionInfo("  Round trip  ");
 
     const before = store.entries();
     expect(before.map((e) => e.type)).toEqual([
-      "model_change", "thinking_level_change", "message", "message", "message", "compaction",
-      "branch_summary", "custom", "custom_message", "label", "session_info",
+      "model_change",
+      "thinking_level_change",
+      "message",
+      "message",
+      "message",
+      "compaction",
+      "branch_summary",
+      "custom",
+      "custom_message",
+      "label",
+      "session_info",
     ]);
     // Each entry is a child of the one before: appends extend the leaf.
     before.forEach((entry, i) => {
@@ -51,7 +82,13 @@ describe("session-jsonl round trip", () => {
     expect(formatProblems(info.path!)).toEqual([]);
 
     const onDisk = readJsonLines(info.path!);
-    expect(onDisk[0]).toEqual({ type: "session", version: 3, id: info.id, timestamp: expect.any(String), cwd: "/home/alice/project" });
+    expect(onDisk[0]).toEqual({
+      type: "session",
+      version: 3,
+      id: info.id,
+      timestamp: expect.any(String),
+      cwd: "/home/alice/project",
+    });
     expect(onDisk.slice(1)).toEqual(JSON.parse(JSON.stringify(before)));
 
     const restarted = await boot(agentDir);
@@ -61,8 +98,18 @@ describe("session-jsonl round trip", () => {
     expect(after).toEqual(JSON.parse(JSON.stringify(before)) as SessionEntry[]);
     expect(restarted.store.leafId()).toBe(ids.info);
     expect(restarted.store.label(ids.user)).toBe("start");
-    expect(restarted.store.entry(ids.compaction)).toMatchObject({ type: "compaction", summary: "summary so far", firstKeptEntryId: ids.user, tokensBefore: 4242, fromHook: false });
-    expect(restarted.store.entry(ids.branchSummary)).toMatchObject({ fromId: ids.assistant, summary: "left a branch", fromHook: true });
+    expect(restarted.store.entry(ids.compaction)).toMatchObject({
+      type: "compaction",
+      summary: "summary so far",
+      firstKeptEntryId: ids.user,
+      tokensBefore: 4242,
+      fromHook: false,
+    });
+    expect(restarted.store.entry(ids.branchSummary)).toMatchObject({
+      fromId: ids.assistant,
+      summary: "left a branch",
+      fromHook: true,
+    });
     expect(restarted.store.tree()).toEqual(JSON.parse(JSON.stringify(store.tree())));
     expect(restarted.store.buildContext()).toEqual(JSON.parse(JSON.stringify(store.buildContext())));
   });
@@ -107,7 +154,9 @@ describe("session-jsonl round trip", () => {
 
     expect(() => store.appendLabel("deadbeef", "x")).toThrow(/^appendLabel: target: no entry "deadbeef" in session /);
     expect(() => store.appendCompaction("s", "deadbeef", 1)).toThrow(/firstKeptEntryId: no entry "deadbeef"/);
-    expect(() => store.appendThinkingLevelChange("extreme" as never)).toThrow('unknown thinking level "extreme"; use one of off, minimal, low, medium, high, xhigh');
+    expect(() => store.appendThinkingLevelChange("extreme" as never)).toThrow(
+      'unknown thinking level "extreme"; use one of off, minimal, low, medium, high, xhigh',
+    );
     expect(() => store.appendMessage({} as never)).toThrow("appendMessage needs a message with a string `role`");
     expect(() => store.branch("nope")).toThrow(/^branch: no entry "nope"/);
     await expect(store.newSession({} as never)).rejects.toThrow("newSession needs options with a non-empty cwd");
@@ -117,6 +166,8 @@ describe("session-jsonl round trip", () => {
     const { store } = await boot(tempDir());
     expect(store.current()).toBeUndefined();
     expect(store.buildContext()).toEqual({ messages: [], entryIds: [] });
-    expect(() => store.appendMessage(user("q"))).toThrow("no session is open: call newSession, open or continueRecent first");
+    expect(() => store.appendMessage(user("q"))).toThrow(
+      "no session is open: call newSession, open or continueRecent first",
+    );
   });
 });

@@ -58,7 +58,9 @@ describe("a write that fails part-way", () => {
     disk.room = 37; // Half a line gets onto the disk, then ENOSPC.
     const lost1 = store.appendMessage(user("q2 ".repeat(50)));
     expect(readFileSync(path).equals(before)).toBe(true);
-    expect(reports).toEqual([{ reason: "write", path, error: expect.stringContaining(`cannot save the session to ${path}: ENOSPC`) }]);
+    expect(reports).toEqual([
+      { reason: "write", path, error: expect.stringContaining(`cannot save the session to ${path}: ENOSPC`) },
+    ]);
 
     // Still full: nothing more is reported, the file is still whole lines.
     const lost2 = store.appendMessage(assistant("a2"));
@@ -70,7 +72,11 @@ describe("a write that fails part-way", () => {
     disk.full = false;
     const after = store.appendMessage(user("q3"));
     expect(formatProblems(path)).toEqual([]);
-    expect(readJsonLines(path).slice(1).map((e) => e.id)).toEqual([...saved, lost1, lost2, after]);
+    expect(
+      readJsonLines(path)
+        .slice(1)
+        .map((e) => e.id),
+    ).toEqual([...saved, lost1, lost2, after]);
     expect(reports).toHaveLength(1);
 
     // A fresh store reads the same session back.
@@ -111,7 +117,11 @@ describe("a write that fails part-way", () => {
     expect(next.leafId()).toBe(waiting);
     const last = next.appendMessage(assistant("a2"));
     expect(formatProblems(path!)).toEqual([]);
-    expect(readJsonLines(path!).slice(-2).map((e) => e.id)).toEqual([waiting, last]);
+    expect(
+      readJsonLines(path!)
+        .slice(-2)
+        .map((e) => e.id),
+    ).toEqual([waiting, last]);
   });
 
   it("reports a folder that cannot be created, and keeps the entries", async () => {
@@ -137,7 +147,13 @@ describe("a write that fails part-way", () => {
     await b.store.newSession({ cwd: "/p" });
     b.store.appendMessage(user("q1"));
     expect(() => b.store.appendMessage(assistant("a1"))).not.toThrow();
-    expect(heard).toEqual([{ reason: "write", path: expect.stringContaining(join(agentDir, "sessions")), error: expect.stringContaining("ENOTDIR") }]);
+    expect(heard).toEqual([
+      {
+        reason: "write",
+        path: expect.stringContaining(join(agentDir, "sessions")),
+        error: expect.stringContaining("ENOTDIR"),
+      },
+    ]);
   });
 });
 
@@ -149,9 +165,19 @@ describe("a session file that vanishes or is replaced mid-run", () => {
     rmSync(path!);
     ids.push(store.appendMessage(user("q2")));
     ids.push(store.appendMessage(assistant("a2")));
-    expect(reports).toEqual([{ reason: "deleted", path, error: `session file ${path} was deleted while in use; it is written again with the whole session so far` }]);
+    expect(reports).toEqual([
+      {
+        reason: "deleted",
+        path,
+        error: `session file ${path} was deleted while in use; it is written again with the whole session so far`,
+      },
+    ]);
     expect(formatProblems(path!)).toEqual([]);
-    expect(readJsonLines(path!).slice(1).map((e) => e.id)).toEqual(ids);
+    expect(
+      readJsonLines(path!)
+        .slice(1)
+        .map((e) => e.id),
+    ).toEqual(ids);
   });
 
   it("appends to the file now at the path when another program replaced it (an atomic rewrite)", async () => {

@@ -37,7 +37,10 @@ describe("torn and invalid lines", () => {
     const inode = statSync(path).ino;
 
     const report = await reopen.store.open(path);
-    expect(report.setAside).toEqual({ lines: 1, file: expect.stringMatching(/\.jsonl\.torn-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/) });
+    expect(report.setAside).toEqual({
+      lines: 1,
+      file: expect.stringMatching(/\.jsonl\.torn-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/),
+    });
     expect(report.setAside!.file.startsWith(path)).toBe(true);
     expect(readFileSync(report.setAside!.file, "utf8")).toBe(`${torn}\n`);
     expect(readFileSync(path).equals(whole)).toBe(true);
@@ -63,7 +66,10 @@ describe("torn and invalid lines", () => {
   it("keeps the torn bytes exactly, even when the crash split a multi-byte character", async () => {
     const { path, ids, reopen } = await writtenSession();
     const whole = readFileSync(path);
-    const tornBytes = Buffer.concat([Buffer.from('{"type":"message","message":{"content":"caf', "utf8"), Buffer.from([0xc3])]);
+    const tornBytes = Buffer.concat([
+      Buffer.from('{"type":"message","message":{"content":"caf', "utf8"),
+      Buffer.from([0xc3]),
+    ]);
     appendFileSync(path, tornBytes);
     const report = await reopen.store.open(path);
     expect(readFileSync(report.setAside!.file).equals(Buffer.concat([tornBytes, Buffer.from("\n")]))).toBe(true);
@@ -81,7 +87,9 @@ describe("torn and invalid lines", () => {
 
     const report = await reopen.store.open(path);
     expect(report.setAside?.lines).toBe(5);
-    expect(readFileSync(report.setAside!.file, "utf8")).toBe([...garbage, '{"type":"mes'].map((l) => `${l}\n`).join(""));
+    expect(readFileSync(report.setAside!.file, "utf8")).toBe(
+      [...garbage, '{"type":"mes'].map((l) => `${l}\n`).join(""),
+    );
     expect(readFileSync(path, "utf8")).toBe(`${lines.slice(0, 4).join("\n")}\n`);
     expect(reopen.store.entries().map((e) => e.id)).toEqual(ids);
     expect(readdirSync(dir).sort()).toEqual([path.split("/").at(-1), report.setAside!.file.split("/").at(-1)].sort());
@@ -107,14 +115,23 @@ describe("torn and invalid lines", () => {
     const { store } = await boot(dir);
     const report = await store.open(path);
     expect(report.setAside).toBeUndefined();
-    expect(readJsonLines(path)).toEqual([{ type: "session", version: 3, id: report.id, timestamp: expect.any(String), cwd: process.cwd() }]);
+    expect(readJsonLines(path)).toEqual([
+      { type: "session", version: 3, id: report.id, timestamp: expect.any(String), cwd: process.cwd() },
+    ]);
     store.appendMessage(user("q"));
     expect(formatProblems(path)).toEqual([]);
   });
 
   it("starts a new line when another program left the last line without its newline", async () => {
     const { path, ids, reopen } = await writtenSession();
-    const foreign = { type: "custom", customType: "other-tool", data: {}, id: "0ddba11a", parentId: ids[2], timestamp: "2025-03-01T11:00:00.000Z" };
+    const foreign = {
+      type: "custom",
+      customType: "other-tool",
+      data: {},
+      id: "0ddba11a",
+      parentId: ids[2],
+      timestamp: "2025-03-01T11:00:00.000Z",
+    };
     appendFileSync(path, JSON.stringify(foreign));
     const report = await reopen.store.open(path);
     expect(report.setAside).toBeUndefined();
@@ -129,7 +146,9 @@ describe("torn and invalid lines", () => {
     const path = join(dir, "notes.jsonl");
     writeFileSync(path, '{"type":"note","text":"hello"}\n{"broken\n');
     const { store } = await boot(dir);
-    await expect(store.open(path)).rejects.toThrow(`not a session file (its first line is not a session header): ${path}`);
+    await expect(store.open(path)).rejects.toThrow(
+      `not a session file (its first line is not a session header): ${path}`,
+    );
     expect(readFileSync(path, "utf8")).toBe('{"type":"note","text":"hello"}\n{"broken\n');
     expect(store.current()).toBeUndefined();
   });
@@ -140,7 +159,9 @@ describe("torn and invalid lines", () => {
     const data = '{"a":1}\n{"b":2}\n';
     writeFileSync(path, data);
     const { store } = await boot(dir);
-    await expect(store.open(path)).rejects.toThrow(`not a session file (its first line is not a session header): ${path}`);
+    await expect(store.open(path)).rejects.toThrow(
+      `not a session file (its first line is not a session header): ${path}`,
+    );
     expect(readFileSync(path, "utf8")).toBe(data);
     expect(readdirSync(dir)).toEqual(["data.jsonl"]);
     expect(store.current()).toBeUndefined();

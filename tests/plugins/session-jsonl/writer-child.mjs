@@ -7,16 +7,23 @@ import { dirname } from "node:path";
 const [project, file, leaf, count, tag] = process.argv.slice(2);
 const require = createRequire(`${project}/package.json`);
 const { createJiti } = await import(require.resolve("jiti"));
-const jiti = createJiti(`${project}/package.json`, { moduleCache: false, alias: { "pi-host": `${project}/hosts/api.ts` } });
+const jiti = createJiti(`${project}/package.json`, {
+  moduleCache: false,
+  alias: { "pi-host": `${project}/hosts/api.ts` },
+});
 const plugin = await jiti.import(`${project}/plugins/session/session-jsonl/index.ts`, { default: true });
 
 let store;
 let state = plugin.state.initial();
 plugin.setup({
   config: { agentDir: dirname(file) },
-  provide: (_contract, implementation) => { store = implementation; },
+  provide: (_contract, implementation) => {
+    store = implementation;
+  },
   getState: () => state,
-  setState: (next) => { state = next; },
+  setState: (next) => {
+    state = next;
+  },
   onDispose: () => {},
 });
 await store.open(file);
@@ -29,7 +36,24 @@ for (let i = 0; i < Number(count); i++) {
   const text = `${tag}-${i}:${String.fromCharCode(97 + (i % 26)).repeat(sizes[i % sizes.length])}`;
   const timestamp = Date.now();
   if (i % 2 === 0) store.appendMessage({ role: "user", content: [{ type: "text", text }], timestamp });
-  else store.appendMessage({ role: "assistant", content: [{ type: "text", text }], api: "faux", provider: "faux", model: "faux", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp });
+  else
+    store.appendMessage({
+      role: "assistant",
+      content: [{ type: "text", text }],
+      api: "faux",
+      provider: "faux",
+      model: "faux",
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: "stop",
+      timestamp,
+    });
 }
 store.close();
 process.stdout.write("done\n");

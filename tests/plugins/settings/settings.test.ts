@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostEnvironmentEntry } from "../../support/host-environment.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +27,14 @@ describe("settings plugin", () => {
     const kernel = new Kernel();
     kernels.push(kernel);
     // The project is trusted, as after `pi trust` (tests/security covers the untrusted case).
-    const boot = await kernel.boot([hostEnvironmentEntry(cwd, agentDir), { id: "settings", source: { kind: "inline", label: "settings", definition: settingsPlugin }, config: { agentDir } }]);
+    const boot = await kernel.boot([
+      hostEnvironmentEntry(cwd, agentDir),
+      {
+        id: "settings",
+        source: { kind: "inline", label: "settings", definition: settingsPlugin },
+        config: { agentDir },
+      },
+    ]);
     expect(boot.configErrors).toEqual([]);
     expect(boot.errors).toEqual([]);
     return kernel.use(SettingsContract);
@@ -64,7 +80,12 @@ describe("settings plugin", () => {
     expect(settings.defaultModel).toBe("gpt-5");
     expect(settings.theme).toBe("light");
     expect(settings.compaction).toEqual({ enabled: false, reserveTokens: 8192, keepRecentTokens: 20_000 });
-    expect(settings.retry).toEqual({ enabled: true, maxRetries: 5, baseDelayMs: 2_000, provider: { timeoutMs: 1000, maxRetries: 2, maxRetryDelayMs: 60_000 } });
+    expect(settings.retry).toEqual({
+      enabled: true,
+      maxRetries: 5,
+      baseDelayMs: 2_000,
+      provider: { timeoutMs: 1000, maxRetries: 2, maxRetryDelayMs: 60_000 },
+    });
     expect(settings.packages).toEqual(["npm:c"]);
     expect(settings.myExtension).toEqual({ keep: true, nested: { a: 1, b: 2 } });
     expect(settings.steeringMode).toBe("all");
@@ -83,7 +104,17 @@ describe("settings plugin", () => {
       skills: [],
       prompts: [],
     });
-    for (const unset of ["defaultProvider", "defaultModel", "defaultThinkingLevel", "theme", "thinkingBudgets", "sessionDir", "enabledModels", "shellPath", "npmCommand"]) {
+    for (const unset of [
+      "defaultProvider",
+      "defaultModel",
+      "defaultThinkingLevel",
+      "theme",
+      "thinkingBudgets",
+      "sessionDir",
+      "enabledModels",
+      "shellPath",
+      "npmCommand",
+    ]) {
       expect(settings, unset).not.toHaveProperty(unset);
     }
     expect(settings.retry).not.toHaveProperty("provider.timeoutMs");
@@ -101,7 +132,12 @@ describe("settings plugin", () => {
   });
 
   it("upgrades pi's legacy keys when reading", async () => {
-    writeJson(globalFile(), { queueMode: "all", websockets: true, skills: { enableSkillCommands: false, customDirectories: ["~/old-skills"] }, retry: { maxDelayMs: 5000 } });
+    writeJson(globalFile(), {
+      queueMode: "all",
+      websockets: true,
+      skills: { enableSkillCommands: false, customDirectories: ["~/old-skills"] },
+      retry: { maxDelayMs: 5000 },
+    });
     const settings = await (await bootSettings()).call("get", cwd);
     expect(settings.steeringMode).toBe("all");
     expect(settings).not.toHaveProperty("queueMode");
@@ -114,13 +150,20 @@ describe("settings plugin", () => {
   it("throws a one-line error naming a malformed global or project file", async () => {
     const handle = await bootSettings();
     writeJson(globalFile(), '{ "theme": "dark",\n  "compaction": { }, }\n');
-    const globalError = await handle.call("get", cwd).then(() => undefined, (e: Error) => e);
-    expect(globalError?.message).toMatch(new RegExp(`^${escapeRegExp(globalFile())}: not valid JSON \\(.+\\); fix or delete the file$`));
+    const globalError = await handle.call("get", cwd).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(globalError?.message).toMatch(
+      new RegExp(`^${escapeRegExp(globalFile())}: not valid JSON \\(.+\\); fix or delete the file$`),
+    );
     expect(globalError?.message).not.toContain("\n");
 
     writeJson(globalFile(), { theme: "dark" });
     writeJson(projectFile(), "[1, 2]");
-    await expect(handle.call("get", cwd)).rejects.toThrow(`${projectFile()}: must hold a JSON object like {"defaultModel": "..."}`);
+    await expect(handle.call("get", cwd)).rejects.toThrow(
+      `${projectFile()}: must hold a JSON object like {"defaultModel": "..."}`,
+    );
 
     writeJson(projectFile(), "");
     expect((await handle.call("get", cwd)).theme).toBe("dark");
@@ -129,11 +172,15 @@ describe("settings plugin", () => {
   it("refuses a wrong-typed key with one line naming the file, the key and both types; null and unknown keys pass", async () => {
     const handle = await bootSettings();
     writeJson(globalFile(), { defaultProvider: 5, defaultModel: "claude-sonnet-4-5" });
-    await expect(handle.call("get", cwd)).rejects.toThrow(`${globalFile()}: "defaultProvider" must be a string, got a number (5); fix or remove it`);
+    await expect(handle.call("get", cwd)).rejects.toThrow(
+      `${globalFile()}: "defaultProvider" must be a string, got a number (5); fix or remove it`,
+    );
 
     writeJson(globalFile(), { defaultProvider: "anthropic" });
     writeJson(projectFile(), { packages: { a: 1 } });
-    await expect(handle.call("get", cwd)).rejects.toThrow(`${projectFile()}: "packages" must be an array, got an object ({"a":1}); fix or remove it`);
+    await expect(handle.call("get", cwd)).rejects.toThrow(
+      `${projectFile()}: "packages" must be an array, got an object ({"a":1}); fix or remove it`,
+    );
 
     writeJson(projectFile(), { defaultModel: null, somethingNew: 5, hideThinkingBlock: true });
     const settings = await handle.call("get", cwd);
@@ -142,11 +189,19 @@ describe("settings plugin", () => {
   });
 
   it("set() writes one key atomically, keeping the other keys, with 2-space JSON", async () => {
-    writeJson(globalFile(), { theme: "light", compaction: { enabled: false, reserveTokens: 1000 }, myExtension: { a: [1, 2] } });
+    writeJson(globalFile(), {
+      theme: "light",
+      compaction: { enabled: false, reserveTokens: 1000 },
+      myExtension: { a: [1, 2] },
+    });
     const before = statSync(globalFile()).ino;
     const handle = await bootSettings();
     await handle.call("set", cwd, "compaction.reserveTokens", 4096, "global");
-    expect(readJson(globalFile())).toEqual({ theme: "light", compaction: { enabled: false, reserveTokens: 4096 }, myExtension: { a: [1, 2] } });
+    expect(readJson(globalFile())).toEqual({
+      theme: "light",
+      compaction: { enabled: false, reserveTokens: 4096 },
+      myExtension: { a: [1, 2] },
+    });
     expect(readFileSync(globalFile(), "utf8")).toBe(
       '{\n  "theme": "light",\n  "compaction": {\n    "enabled": false,\n    "reserveTokens": 4096\n  },\n  "myExtension": {\n    "a": [\n      1,\n      2\n    ]\n  }\n}\n',
     );
@@ -172,13 +227,23 @@ describe("settings plugin", () => {
 
   it("set() refuses bad keys, bad values, values in the way, and malformed files (which it leaves untouched)", async () => {
     const handle = await bootSettings();
-    await expect(handle.call("set", cwd, "a..b", 1, "global")).rejects.toThrow('invalid settings key "a..b": use a name or a dotted path like "compaction.reserveTokens"');
-    await expect(handle.call("set", cwd, "__proto__.polluted", 1, "global")).rejects.toThrow('"__proto__" is not allowed as a key');
-    await expect(handle.call("set", cwd, "hook", () => 1, "global")).rejects.toThrow('cannot store settings key "hook": a function is not a JSON value');
-    await expect(handle.call("set", cwd, "x", 1, "everywhere" as "global")).rejects.toThrow('invalid settings scope "everywhere"');
+    await expect(handle.call("set", cwd, "a..b", 1, "global")).rejects.toThrow(
+      'invalid settings key "a..b": use a name or a dotted path like "compaction.reserveTokens"',
+    );
+    await expect(handle.call("set", cwd, "__proto__.polluted", 1, "global")).rejects.toThrow(
+      '"__proto__" is not allowed as a key',
+    );
+    await expect(handle.call("set", cwd, "hook", () => 1, "global")).rejects.toThrow(
+      'cannot store settings key "hook": a function is not a JSON value',
+    );
+    await expect(handle.call("set", cwd, "x", 1, "everywhere" as "global")).rejects.toThrow(
+      'invalid settings scope "everywhere"',
+    );
 
     writeJson(globalFile(), { retry: 5 });
-    await expect(handle.call("set", cwd, "retry.enabled", false, "global")).rejects.toThrow(`${globalFile()}: cannot set "retry.enabled": "retry" holds a number, not an object`);
+    await expect(handle.call("set", cwd, "retry.enabled", false, "global")).rejects.toThrow(
+      `${globalFile()}: cannot set "retry.enabled": "retry" holds a number, not an object`,
+    );
     expect(readJson(globalFile())).toEqual({ retry: 5 });
 
     writeJson(globalFile(), "{ broken");
@@ -198,7 +263,10 @@ describe("settings plugin", () => {
 
   it("does not re-read unchanged files on a second get(), and re-reads a file that changed", async () => {
     const reads: string[] = [];
-    const counting: SettingsFileAccess = { ...nodeSettingsFileAccess, readText: (path) => (reads.push(path), nodeSettingsFileAccess.readText(path)) };
+    const counting: SettingsFileAccess = {
+      ...nodeSettingsFileAccess,
+      readText: (path) => (reads.push(path), nodeSettingsFileAccess.readText(path)),
+    };
     const store = new FileSettingsStore({ agentDir, files: counting });
     writeJson(globalFile(), { theme: "light" });
     writeJson(projectFile(), { defaultModel: "a" });
@@ -220,7 +288,9 @@ describe("settings plugin", () => {
     const store = new FileSettingsStore({ agentDir, lock: { attempts: 3, delayMs: 1, staleMs: 10_000 } });
     const lock = `${globalFile()}.lock`;
     mkdirSync(lock);
-    await expect(store.set(cwd, "theme", "dark", "global")).rejects.toThrow(`${globalFile()}: another process is writing it (lock ${lock}); try again`);
+    await expect(store.set(cwd, "theme", "dark", "global")).rejects.toThrow(
+      `${globalFile()}: another process is writing it (lock ${lock}); try again`,
+    );
     expect(existsSync(globalFile())).toBe(false);
 
     const old = new Date(Date.now() - 60_000);

@@ -18,7 +18,11 @@ function bashTool(options: { shellPath?: string; commandPrefix?: string } = {}) 
   return createBashTool({ running: new RunningCommands(), ...options });
 }
 
-function run(tool: AgentTool<any, any>, command: string, extra: { timeout?: number; signal?: AbortSignal; onUpdate?: (p: ToolResult<unknown>) => void; cwd?: string } = {}): Promise<BashResult> {
+function run(
+  tool: AgentTool<any, any>,
+  command: string,
+  extra: { timeout?: number; signal?: AbortSignal; onUpdate?: (p: ToolResult<unknown>) => void; cwd?: string } = {},
+): Promise<BashResult> {
   const params = extra.timeout === undefined ? { command } : { command, timeout: extra.timeout };
   return tool.execute("call-1", params, extra.signal, extra.onUpdate, toolContext(extra.cwd ?? tempDir()));
 }
@@ -36,7 +40,9 @@ describe("tool-bash plugin", () => {
   it("boots in a kernel and provides the bash tool under key bash with a TypeBox object schema", async () => {
     const kernel = new Kernel();
     kernels.push(kernel);
-    const boot = await kernel.boot([{ id: "tool-bash", source: { kind: "inline", label: "tool-bash", definition: bashPlugin } }]);
+    const boot = await kernel.boot([
+      { id: "tool-bash", source: { kind: "inline", label: "tool-bash", definition: bashPlugin } },
+    ]);
     expect(boot.errors).toEqual([]);
     const handles = kernel.useAll(ToolContract).list();
     expect(handles.map((h) => h.key)).toEqual(["tool-bash#bash"]);
@@ -46,7 +52,14 @@ describe("tool-bash plugin", () => {
     expect(Object.keys(tool.parameters.properties)).toEqual(["command", "timeout"]);
     expect(tool.parameters.required).toEqual(["command"]);
     const cwd = tempDir();
-    const result: BashResult = await handles[0]!.call("execute", "id", { command: "echo through the handle; pwd" }, undefined, undefined, toolContext(cwd));
+    const result: BashResult = await handles[0]!.call(
+      "execute",
+      "id",
+      { command: "echo through the handle; pwd" },
+      undefined,
+      undefined,
+      toolContext(cwd),
+    );
     expect(textOf(result)).toBe(`through the handle\n${cwd}`);
   });
 
@@ -55,7 +68,9 @@ describe("tool-bash plugin", () => {
     expect(textOf(await run(prefixed, "echo $GREETING"))).toBe("hello-from-prefix");
     const sh = bashTool({ shellPath: "/bin/sh" });
     expect(textOf(await run(sh, "echo $0"))).toBe("/bin/sh");
-    await expect(run(bashTool({ shellPath: "/no/such/shell" }), "true")).rejects.toThrow("Custom shell path not found: /no/such/shell");
+    await expect(run(bashTool({ shellPath: "/no/such/shell" }), "true")).rejects.toThrow(
+      "Custom shell path not found: /no/such/shell",
+    );
   });
 });
 
@@ -121,8 +136,15 @@ describe("bash tool", () => {
     const fullOutputPath = result.details?.fullOutputPath;
     expect(fullOutputPath).toMatch(new RegExp(`pi-bash-${process.pid}-[0-9a-f]{16}\\.log$`));
     expect(text.startsWith("98001\n98002\n")).toBe(true);
-    expect(text.endsWith(`\n100000\n\n[Showing lines 98001-100000 of 100000. Full output: ${fullOutputPath}]`)).toBe(true);
-    expect(result.details?.truncation).toMatchObject({ truncated: true, truncatedBy: "lines", totalLines: 100000, outputLines: 2000 });
+    expect(text.endsWith(`\n100000\n\n[Showing lines 98001-100000 of 100000. Full output: ${fullOutputPath}]`)).toBe(
+      true,
+    );
+    expect(result.details?.truncation).toMatchObject({
+      truncated: true,
+      truncatedBy: "lines",
+      totalLines: 100000,
+      outputLines: 2000,
+    });
     expect(readFileSync(fullOutputPath!, "utf8")).toBe(execFileSync("seq", ["1", "100000"], { encoding: "utf8" }));
   });
 
@@ -134,14 +156,18 @@ describe("bash tool", () => {
     expect(lines).toHaveLength(512);
     expect(lines[0]).toBe("489".padStart(99, "0"));
     expect(lines.at(-1)).toBe("1000".padStart(99, "0"));
-    expect(text).toContain(`[Showing lines 489-1000 of 1000 (50.0KB limit). Full output: ${result.details?.fullOutputPath}]`);
+    expect(text).toContain(
+      `[Showing lines 489-1000 of 1000 (50.0KB limit). Full output: ${result.details?.fullOutputPath}]`,
+    );
     expect(readFileSync(result.details!.fullOutputPath!, "utf8").split("\n")).toHaveLength(1001);
   });
 
   it("shows the end of a single line longer than 50 KB", async () => {
     const result = await run(bashTool(), "head -c 200000 /dev/zero | tr '\\0' 'x'; echo -n END");
     const text = textOf(result);
-    expect(text).toContain(`[Showing last 50.0KB of line 1 (line is 195.3KB). Full output: ${result.details?.fullOutputPath}]`);
+    expect(text).toContain(
+      `[Showing last 50.0KB of line 1 (line is 195.3KB). Full output: ${result.details?.fullOutputPath}]`,
+    );
     expect(text.split("\n\n[")[0]).toBe(`${"x".repeat(51200 - 3)}END`);
     expect(readFileSync(result.details!.fullOutputPath!, "utf8")).toBe(`${"x".repeat(200000)}END`);
   });
@@ -201,16 +227,24 @@ describe("bash tool", () => {
     const controller = new AbortController();
     controller.abort();
     await expect(run(bashTool(), "echo never", { signal: controller.signal })).rejects.toThrow("Command aborted");
-    await expect(run(bashTool(), "true", { cwd: "/no/such/folder" })).rejects.toThrow("Working directory does not exist: /no/such/folder");
-    await expect(run(bashTool(), "true", { timeout: Number.NaN })).rejects.toThrow("Invalid timeout: must be a finite number of seconds");
+    await expect(run(bashTool(), "true", { cwd: "/no/such/folder" })).rejects.toThrow(
+      "Working directory does not exist: /no/such/folder",
+    );
+    await expect(run(bashTool(), "true", { timeout: Number.NaN })).rejects.toThrow(
+      "Invalid timeout: must be a finite number of seconds",
+    );
   });
 
   it("refuses a timeout a timer cannot wait for (1e308 s overflowed to 1 ms) and runs one just under the maximum", async () => {
     for (const timeout of [1e308, Number.POSITIVE_INFINITY, 2_147_484]) {
       await expect(run(bashTool(), "sleep 0.2; echo survived", { timeout })).rejects.toThrow(/^Invalid timeout: /);
     }
-    await expect(run(bashTool(), "true", { timeout: 1e308 })).rejects.toThrow("Invalid timeout: maximum is 2147483.647 seconds");
-    await expect(run(bashTool(), "true", { timeout: 0 })).rejects.toThrow("Invalid timeout: must be a finite number of seconds");
+    await expect(run(bashTool(), "true", { timeout: 1e308 })).rejects.toThrow(
+      "Invalid timeout: maximum is 2147483.647 seconds",
+    );
+    await expect(run(bashTool(), "true", { timeout: 0 })).rejects.toThrow(
+      "Invalid timeout: must be a finite number of seconds",
+    );
     const justUnder = await run(bashTool(), "sleep 0.2; echo survived", { timeout: 2_147_483 });
     expect(textOf(justUnder)).toBe("survived");
   });
@@ -221,7 +255,14 @@ describe("bash tool", () => {
     await kernel.boot([{ id: "tool-bash", source: { kind: "inline", label: "tool-bash", definition: bashPlugin } }]);
     const handle = kernel.useAll(ToolContract).list()[0]!;
     const started = waitForUpdate(FAMILY_STARTED);
-    const call: Promise<BashResult> = handle.call("execute", "id", { command: FAMILY }, undefined, started.listener, toolContext(tempDir()));
+    const call: Promise<BashResult> = handle.call(
+      "execute",
+      "id",
+      { command: FAMILY },
+      undefined,
+      started.listener,
+      toolContext(tempDir()),
+    );
     const settled = call.then(
       () => "resolved",
       (error: Error) => error.message,

@@ -33,7 +33,10 @@ export function liveGroupMembers(pgid: number): number[] {
 }
 
 /** Resolves with the first streamed text that matches `pattern`; `listener` goes to the tool as onUpdate. */
-export function waitForUpdate(pattern: RegExp): { listener: (partial: ToolResult<unknown>) => void; seen: Promise<RegExpMatchArray> } {
+export function waitForUpdate(pattern: RegExp): {
+  listener: (partial: ToolResult<unknown>) => void;
+  seen: Promise<RegExpMatchArray>;
+} {
   let found: (match: RegExpMatchArray) => void = () => {};
   const seen = new Promise<RegExpMatchArray>((resolve) => {
     found = resolve;

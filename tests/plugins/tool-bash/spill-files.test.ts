@@ -37,7 +37,11 @@ function childScript(hang: boolean): string {
 
 /** Runs the child in `tmp` until it prints a path; resolves with the path and the child's pid. */
 function runChild(tmp: string, hang: boolean): Promise<{ path: string; pid: number; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, ["--input-type=module", "-e", childScript(hang)], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--input-type=module", "-e", childScript(hang)], {
+    cwd: ROOT,
+    env: { ...process.env, TMPDIR: tmp },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   let out = "";
   let err = "";
@@ -87,7 +91,11 @@ describe("bash full-output temp files", () => {
     const dead = spawnSync("true").pid!;
     const stale = join(tmp, `pi-bash-${dead}-00000000000000bb.log`);
     writeFileSync(stale, "a dead process's output");
-    const files = new SpillFiles(() => tmp, 3, (pid) => pid !== dead);
+    const files = new SpillFiles(
+      () => tmp,
+      3,
+      (pid) => pid !== dead,
+    );
     const paths = Array.from({ length: 5 }, () => {
       const path = files.newPath();
       writeFileSync(path, "x");

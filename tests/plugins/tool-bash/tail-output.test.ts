@@ -18,10 +18,18 @@ describe("TailOutput", () => {
     const output = new TailOutput({ maxLines: 2, maxBytes: 1000 });
     output.append(Buffer.from("a\nb\nc"));
     await output.close();
-    expect(output.snapshot()).toMatchObject({ text: "b\nc", truncation: { truncated: true, truncatedBy: "lines", totalLines: 3, outputLines: 2 }, lastLineBytes: 1 });
+    expect(output.snapshot()).toMatchObject({
+      text: "b\nc",
+      truncation: { truncated: true, truncatedBy: "lines", totalLines: 3, outputLines: 2 },
+      lastLineBytes: 1,
+    });
     const empty = new TailOutput(TOOL_LIMITS);
     await empty.close();
-    expect(empty.snapshot()).toMatchObject({ text: "", truncation: { truncated: false, totalLines: 0 }, fullOutputPath: undefined });
+    expect(empty.snapshot()).toMatchObject({
+      text: "",
+      truncation: { truncated: false, totalLines: 0 },
+      fullOutputPath: undefined,
+    });
   });
 
   it("asks the producer to pause while the temp file is backed up, and loses nothing", async () => {
@@ -40,6 +48,10 @@ describe("TailOutput", () => {
   });
 
   it("formats sizes as pi does", () => {
-    expect([formatSize(512), formatSize(50 * 1024), formatSize(1.25 * 1024 * 1024)]).toEqual(["512B", "50.0KB", "1.3MB"]);
+    expect([formatSize(512), formatSize(50 * 1024), formatSize(1.25 * 1024 * 1024)]).toEqual([
+      "512B",
+      "50.0KB",
+      "1.3MB",
+    ]);
   });
 });

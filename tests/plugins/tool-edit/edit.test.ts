@@ -11,7 +11,10 @@ describe("edit: replacements", () => {
     const result = await edit(dir, { path: "app.ts", edits: [{ oldText: "const b = 2;", newText: "const b = 20;" }] });
     expect(contentOf(dir, "app.ts")).toBe("const a = 1;\nconst b = 20;\nconst c = 3;\n");
     expect(result.content).toEqual([{ type: "text", text: "Successfully replaced 1 block(s) in app.ts." }]);
-    expect(result.details).toEqual({ diff: " 1 const a = 1;\n-2 const b = 2;\n+2 const b = 20;\n 3 const c = 3;", firstChangedLine: 2 });
+    expect(result.details).toEqual({
+      diff: " 1 const a = 1;\n-2 const b = 2;\n+2 const b = 20;\n 3 const c = 3;",
+      firstChangedLine: 2,
+    });
   });
 
   it("applies several disjoint edits, each matched against the original file", async () => {
@@ -60,14 +63,22 @@ describe("edit: forgiving match", () => {
   it("matches straight quotes sent by the model against smart quotes in the file, touching nothing else", async () => {
     const dir = tempFolder();
     put(dir, "quotes.md", "Intro: “keep these” and don’t.\nShe said “it’s fine” today.\nOutro: ‘also kept’.\n");
-    await edit(dir, { path: "quotes.md", edits: [{ oldText: `She said "it's fine" today.`, newText: `She said "it's great" today.` }] });
-    expect(contentOf(dir, "quotes.md")).toBe("Intro: “keep these” and don’t.\nShe said \"it's great\" today.\nOutro: ‘also kept’.\n");
+    await edit(dir, {
+      path: "quotes.md",
+      edits: [{ oldText: `She said "it's fine" today.`, newText: `She said "it's great" today.` }],
+    });
+    expect(contentOf(dir, "quotes.md")).toBe(
+      'Intro: “keep these” and don’t.\nShe said "it\'s great" today.\nOutro: ‘also kept’.\n',
+    );
   });
 
   it("tolerates Unicode dashes, NBSPs and trailing whitespace the model left out", async () => {
     const dir = tempFolder();
     put(dir, "doc.txt", "range 1–5 — inclusive   \nprice:\u00A010\t\nend\n");
-    await edit(dir, { path: "doc.txt", edits: [{ oldText: "range 1-5 - inclusive\nprice: 10", newText: "range 1-9\nprice: 12" }] });
+    await edit(dir, {
+      path: "doc.txt",
+      edits: [{ oldText: "range 1-5 - inclusive\nprice: 10", newText: "range 1-9\nprice: 12" }],
+    });
     expect(contentOf(dir, "doc.txt")).toBe("range 1-9\nprice: 12\nend\n");
   });
 
@@ -91,7 +102,10 @@ describe("edit: line endings and BOM", () => {
   it("keeps CRLF line endings of a CRLF file", async () => {
     const dir = tempFolder();
     put(dir, "win.txt", "first\r\nsecond\r\nthird\r\n");
-    const result = await edit(dir, { path: "win.txt", edits: [{ oldText: "second\nthird", newText: "2nd\nextra\n3rd" }] });
+    const result = await edit(dir, {
+      path: "win.txt",
+      edits: [{ oldText: "second\nthird", newText: "2nd\nextra\n3rd" }],
+    });
     expect(contentOf(dir, "win.txt")).toBe("first\r\n2nd\r\nextra\r\n3rd\r\n");
     expect(result.details?.diff).not.toContain("\r");
   });
@@ -147,10 +161,26 @@ describe("edit: errors", () => {
   it("names the failing entry when a batch has several edits, and writes nothing", async () => {
     const dir = tempFolder();
     put(dir, "f.txt", "a b a");
-    await expect(edit(dir, { path: "f.txt", edits: [{ oldText: "b", newText: "B" }, { oldText: "a", newText: "A" }] })).rejects.toThrow(
+    await expect(
+      edit(dir, {
+        path: "f.txt",
+        edits: [
+          { oldText: "b", newText: "B" },
+          { oldText: "a", newText: "A" },
+        ],
+      }),
+    ).rejects.toThrow(
       "Found 2 occurrences of edits[1] in f.txt. Each oldText must be unique. Please provide more context to make it unique.",
     );
-    await expect(edit(dir, { path: "f.txt", edits: [{ oldText: "b", newText: "B" }, { oldText: "zzz", newText: "A" }] })).rejects.toThrow(
+    await expect(
+      edit(dir, {
+        path: "f.txt",
+        edits: [
+          { oldText: "b", newText: "B" },
+          { oldText: "zzz", newText: "A" },
+        ],
+      }),
+    ).rejects.toThrow(
       "Could not find edits[1] in f.txt. The oldText must match exactly including all whitespace and newlines.",
     );
     expect(contentOf(dir, "f.txt")).toBe("a b a");
@@ -159,10 +189,18 @@ describe("edit: errors", () => {
   it("refuses overlapping edits, empty oldText, and edits that change nothing", async () => {
     const dir = tempFolder();
     put(dir, "f.txt", "abcdef");
-    await expect(edit(dir, { path: "f.txt", edits: [{ oldText: "abc", newText: "x" }, { oldText: "cde", newText: "y" }] })).rejects.toThrow(
-      "edits[0] and edits[1] overlap in f.txt. Merge them into one edit or target disjoint regions.",
+    await expect(
+      edit(dir, {
+        path: "f.txt",
+        edits: [
+          { oldText: "abc", newText: "x" },
+          { oldText: "cde", newText: "y" },
+        ],
+      }),
+    ).rejects.toThrow("edits[0] and edits[1] overlap in f.txt. Merge them into one edit or target disjoint regions.");
+    await expect(edit(dir, { path: "f.txt", edits: [{ oldText: "", newText: "x" }] })).rejects.toThrow(
+      "oldText must not be empty in f.txt.",
     );
-    await expect(edit(dir, { path: "f.txt", edits: [{ oldText: "", newText: "x" }] })).rejects.toThrow("oldText must not be empty in f.txt.");
     await expect(edit(dir, { path: "f.txt", edits: [{ oldText: "abc", newText: "abc" }] })).rejects.toThrow(
       "No changes made to f.txt. The replacement produced identical content.",
     );
@@ -171,8 +209,12 @@ describe("edit: errors", () => {
   it("refuses input without edits", async () => {
     const dir = tempFolder();
     put(dir, "f.txt", "abc");
-    await expect(edit(dir, { path: "f.txt", edits: [] })).rejects.toThrow("Edit tool input is invalid. edits must contain at least one replacement.");
-    await expect(edit(dir, { path: "f.txt", edits: [{ oldText: "a" }] })).rejects.toThrow("Edit tool input is invalid. edits[0] needs string oldText and newText.");
+    await expect(edit(dir, { path: "f.txt", edits: [] })).rejects.toThrow(
+      "Edit tool input is invalid. edits must contain at least one replacement.",
+    );
+    await expect(edit(dir, { path: "f.txt", edits: [{ oldText: "a" }] })).rejects.toThrow(
+      "Edit tool input is invalid. edits[0] needs string oldText and newText.",
+    );
   });
 
   it("a missing file, a folder and a binary file are clear errors", async () => {
@@ -180,9 +222,15 @@ describe("edit: errors", () => {
     mkdirSync(join(dir, "src"));
     put(dir, "blob.bin", Buffer.from([0x61, 0x00, 0x62]));
     const change = [{ oldText: "a", newText: "b" }];
-    await expect(edit(dir, { path: "missing.txt", edits: change })).rejects.toThrow("Could not edit file: missing.txt. File not found.");
-    await expect(edit(dir, { path: "src", edits: change })).rejects.toThrow("Could not edit file: src. It is a directory.");
-    await expect(edit(dir, { path: "blob.bin", edits: change })).rejects.toThrow("Could not edit file: blob.bin. It is a binary file.");
+    await expect(edit(dir, { path: "missing.txt", edits: change })).rejects.toThrow(
+      "Could not edit file: missing.txt. File not found.",
+    );
+    await expect(edit(dir, { path: "src", edits: change })).rejects.toThrow(
+      "Could not edit file: src. It is a directory.",
+    );
+    await expect(edit(dir, { path: "blob.bin", edits: change })).rejects.toThrow(
+      "Could not edit file: blob.bin. It is a binary file.",
+    );
   });
 
   it("an aborted signal leaves the file untouched", async () => {
@@ -190,7 +238,9 @@ describe("edit: errors", () => {
     put(dir, "f.txt", "abc");
     const controller = new AbortController();
     controller.abort();
-    await expect(edit(dir, { path: "f.txt", edits: [{ oldText: "a", newText: "z" }] }, createFileLocks(), controller.signal)).rejects.toThrow("Operation aborted");
+    await expect(
+      edit(dir, { path: "f.txt", edits: [{ oldText: "a", newText: "z" }] }, createFileLocks(), controller.signal),
+    ).rejects.toThrow("Operation aborted");
     expect(contentOf(dir, "f.txt")).toBe("abc");
   });
 });
@@ -201,7 +251,11 @@ describe("edit: the file lock", () => {
     const lines = Array.from({ length: 20 }, (_, i) => `value${i} = ${i};`);
     put(dir, "shared.ts", `${lines.join("\n")}\n`);
     const locks = createFileLocks();
-    await Promise.all(lines.map((line, i) => edit(dir, { path: "shared.ts", edits: [{ oldText: line, newText: `value${i} = ${i * 100 + 7};` }] }, locks)));
+    await Promise.all(
+      lines.map((line, i) =>
+        edit(dir, { path: "shared.ts", edits: [{ oldText: line, newText: `value${i} = ${i * 100 + 7};` }] }, locks),
+      ),
+    );
     expect(contentOf(dir, "shared.ts")).toBe(`${lines.map((_, i) => `value${i} = ${i * 100 + 7};`).join("\n")}\n`);
   });
 

@@ -10,7 +10,20 @@ describe("edit diff (pi's numbered layout)", () => {
     const after = [...before];
     after[5] = "L6";
     const { diff, firstChangedLine } = renderLineDiff(before.join("\n"), after.join("\n"));
-    expect(diff.split("\n")).toEqual(["    ...", "  2 l2", "  3 l3", "  4 l4", "  5 l5", "- 6 l6", "+ 6 L6", "  7 l7", "  8 l8", "  9 l9", " 10 l10", "    ..."]);
+    expect(diff.split("\n")).toEqual([
+      "    ...",
+      "  2 l2",
+      "  3 l3",
+      "  4 l4",
+      "  5 l5",
+      "- 6 l6",
+      "+ 6 L6",
+      "  7 l7",
+      "  8 l8",
+      "  9 l9",
+      " 10 l10",
+      "    ...",
+    ]);
     expect(firstChangedLine).toBe(6);
   });
 
@@ -21,8 +34,23 @@ describe("edit diff (pi's numbered layout)", () => {
     after.splice(15, 1);
     const { diff, firstChangedLine } = renderLineDiff(before.join("\n"), after.join("\n"));
     expect(diff.split("\n")).toEqual([
-      "  1 l1", "- 2 l2", "+ 2 L2", "  3 l3", "  4 l4", "  5 l5", "  6 l6", "    ...",
-      " 12 l12", " 13 l13", " 14 l14", " 15 l15", "-16 l16", " 17 l17", " 18 l18", " 19 l19", " 20 l20",
+      "  1 l1",
+      "- 2 l2",
+      "+ 2 L2",
+      "  3 l3",
+      "  4 l4",
+      "  5 l5",
+      "  6 l6",
+      "    ...",
+      " 12 l12",
+      " 13 l13",
+      " 14 l14",
+      " 15 l15",
+      "-16 l16",
+      " 17 l17",
+      " 18 l18",
+      " 19 l19",
+      " 20 l20",
     ]);
     expect(firstChangedLine).toBe(2);
   });
@@ -50,7 +78,8 @@ describe("edit diff (pi's numbered layout)", () => {
       }
       const { diff } = renderLineDiff(before.join("\n"), after.join("\n"), 1_000_000);
       const rows = diff === "" ? [] : diff.split("\n");
-      const side = (marks: string) => rows.filter((row) => marks.includes(row[0])).map((row) => row.replace(/^[ +-]\s*\d+ /, ""));
+      const side = (marks: string) =>
+        rows.filter((row) => marks.includes(row[0])).map((row) => row.replace(/^[ +-]\s*\d+ /, ""));
       expect(side(" -")).toEqual(before);
       expect(side(" +")).toEqual(after);
     }

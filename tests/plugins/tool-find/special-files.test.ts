@@ -15,7 +15,8 @@ const fifos: string[] = [];
 
 afterEach(() => {
   // Opening read-write never blocks on Linux and releases any reader a broken implementation left waiting.
-  for (const path of fifos.splice(0)) if (existsSync(path)) closeSync(openSync(path, constants.O_RDWR | constants.O_NONBLOCK));
+  for (const path of fifos.splice(0))
+    if (existsSync(path)) closeSync(openSync(path, constants.O_RDWR | constants.O_NONBLOCK));
 });
 
 describe("find (node backend) with special files", () => {
@@ -26,9 +27,14 @@ describe("find (node backend) with special files", () => {
       execFileSync("mkfifo", [join(dir, name)]);
       fifos.push(join(dir, name));
     }
-    const call = createFindTool({ backend: "node" }).execute("call", { pattern: "*" }, undefined, undefined, { cwd: dir, withFileLock: createFileLocks() });
+    const call = createFindTool({ backend: "node" }).execute("call", { pattern: "*" }, undefined, undefined, {
+      cwd: dir,
+      withFileLock: createFileLocks(),
+    });
     let timer: NodeJS.Timeout | undefined;
-    const hung = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`find hung for ${BOUND_MS} ms`)), BOUND_MS)));
+    const hung = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`find hung for ${BOUND_MS} ms`)), BOUND_MS)),
+    );
     const result = await Promise.race([call, hung]).finally(() => clearTimeout(timer));
     const block = result.content[0];
     expect(block?.type === "text" ? block.text.split("\n") : []).toEqual(expect.arrayContaining(["a.txt"]));

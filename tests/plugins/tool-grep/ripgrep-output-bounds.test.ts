@@ -24,12 +24,23 @@ function fakeRipgrep(body: string): { path: string; folder: string } {
 }
 
 function query(folder: string): GrepQuery {
-  return { searchPath: folder, isDirectory: true, pattern: "needle", ignoreCase: false, literal: false, glob: undefined, maxMatches: 101, signal: undefined };
+  return {
+    searchPath: folder,
+    isDirectory: true,
+    pattern: "needle",
+    ignoreCase: false,
+    literal: false,
+    glob: undefined,
+    maxMatches: 101,
+    signal: undefined,
+  };
 }
 
 function withinBound<T>(call: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`rg search hung for ${BOUND_MS} ms`)), BOUND_MS)));
+  const hung = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`rg search hung for ${BOUND_MS} ms`)), BOUND_MS)),
+  );
   return Promise.race([call, hung]).finally(() => clearTimeout(timer));
 }
 
@@ -51,7 +62,9 @@ describe("rg output bounds", () => {
   });
 
   it("stops at the total bound when the output never ends and has no newline", async () => {
-    const { path, folder } = fakeRipgrep(`printf '%s\\n' '${matchEvent("/p/a.txt", 1, "needle")}'\nexec tr '\\0' x < /dev/zero`);
+    const { path, folder } = fakeRipgrep(
+      `printf '%s\\n' '${matchEvent("/p/a.txt", 1, "needle")}'\nexec tr '\\0' x < /dev/zero`,
+    );
     const matches = await withinBound(searchWithRipgrep({ path, noRequireGit: true }, query(folder), SMALL_LIMITS));
     expect(matches).toEqual([{ path: "/p/a.txt", lineNumber: 1, lineText: "needle" }]);
   });

@@ -28,10 +28,19 @@ function makeFifo(path: string): void {
 }
 
 /** Runs grep, failing with "hung" when it has not settled within BOUND_MS. */
-function grepWithinBound(backend: "native" | "node", cwd: string, params: Record<string, unknown>): Promise<ToolResult<GrepDetails | undefined>> {
-  const call = createGrepTool({ backend }).execute("call", params as any, undefined, undefined, { cwd, withFileLock: createFileLocks() });
+function grepWithinBound(
+  backend: "native" | "node",
+  cwd: string,
+  params: Record<string, unknown>,
+): Promise<ToolResult<GrepDetails | undefined>> {
+  const call = createGrepTool({ backend }).execute("call", params as any, undefined, undefined, {
+    cwd,
+    withFileLock: createFileLocks(),
+  });
   let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`grep hung for ${BOUND_MS} ms`)), BOUND_MS)));
+  const hung = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`grep hung for ${BOUND_MS} ms`)), BOUND_MS)),
+  );
   return Promise.race([call, hung]).finally(() => clearTimeout(timer));
 }
 
@@ -42,7 +51,8 @@ function textOf(result: ToolResult<unknown>): string {
 
 afterEach(() => {
   // Opening read-write never blocks on Linux and releases any reader a broken implementation left waiting.
-  for (const path of fifos.splice(0)) if (existsSync(path)) closeSync(openSync(path, constants.O_RDWR | constants.O_NONBLOCK));
+  for (const path of fifos.splice(0))
+    if (existsSync(path)) closeSync(openSync(path, constants.O_RDWR | constants.O_NONBLOCK));
 });
 
 describe.each(BACKENDS_HERE)("grep on endless or blocking input (%s backend)", (backend) => {
@@ -107,6 +117,10 @@ describe("readFileLines", () => {
     writeFileSync(join(dir, "f.txt"), "a\r\n\nlast");
     const lines: Array<[string, number]> = [];
     await readFileLines(join(dir, "f.txt"), (line, n) => (lines.push([line, n]), true));
-    expect(lines).toEqual([["a\r", 1], ["", 2], ["last", 3]]);
+    expect(lines).toEqual([
+      ["a\r", 1],
+      ["", 2],
+      ["last", 3],
+    ]);
   });
 });

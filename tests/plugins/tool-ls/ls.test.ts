@@ -64,7 +64,9 @@ describe("ls", () => {
     const names = Array.from({ length: 520 }, (_, i) => `file-${String(i).padStart(3, "0")}`);
     populate(dir, names);
     const result = await ls(dir, {});
-    expect(textOf(result)).toBe(`${names.slice(0, 500).join("\n")}\n\n[500 entries limit reached. Use limit=1000 for more]`);
+    expect(textOf(result)).toBe(
+      `${names.slice(0, 500).join("\n")}\n\n[500 entries limit reached. Use limit=1000 for more]`,
+    );
   });
 
   it("cuts the listing at 50 KB with a note", async () => {
@@ -90,7 +92,9 @@ describe("ls", () => {
   });
 
   it("refuses a limit that lists nothing", async () => {
-    await expect(ls(tempFolder(), { limit: 0 })).rejects.toThrow("limit must be a whole number of entries (1 or more), got 0");
+    await expect(ls(tempFolder(), { limit: 0 })).rejects.toThrow(
+      "limit must be a whole number of entries (1 or more), got 0",
+    );
   });
 
   it("an aborted signal stops the listing", async () => {

@@ -8,10 +8,12 @@ import { Kernel } from "../../../kernel/index.js";
 import lsPlugin from "../../../plugins/tools/tool-ls/index.js";
 
 describe("tool-ls plugin", () => {
-  it("boots in a kernel and provides the ls tool under key \"ls\" with a TypeBox object schema", async () => {
+  it('boots in a kernel and provides the ls tool under key "ls" with a TypeBox object schema', async () => {
     const kernel = new Kernel();
     try {
-      const boot = await kernel.boot([{ id: "tool-ls", source: { kind: "inline", label: "tool-ls", definition: lsPlugin } }]);
+      const boot = await kernel.boot([
+        { id: "tool-ls", source: { kind: "inline", label: "tool-ls", definition: lsPlugin } },
+      ]);
       expect(boot.errors).toEqual([]);
       const handles = kernel.useAll(ToolContract).list();
       expect(handles.map((handle) => handle.key)).toEqual(["tool-ls#ls"]);
@@ -23,7 +25,10 @@ describe("tool-ls plugin", () => {
 
       const dir = mkdtempSync(join(tmpdir(), "pi-tool-ls-"));
       writeFileSync(join(dir, "only.txt"), "");
-      const result = await handles[0]!.call("execute", "id-1", {}, undefined, undefined, { cwd: dir, withFileLock: createFileLocks() });
+      const result = await handles[0]!.call("execute", "id-1", {}, undefined, undefined, {
+        cwd: dir,
+        withFileLock: createFileLocks(),
+      });
       expect(result.content).toEqual([{ type: "text", text: "only.txt" }]);
     } finally {
       await kernel.shutdown();

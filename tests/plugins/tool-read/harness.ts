@@ -23,7 +23,11 @@ export function put(folder: string, name: string, content: string | Buffer): str
 }
 
 /** Runs the read tool in `cwd`. */
-export function read(cwd: string, params: ReadParams, signal?: AbortSignal): Promise<ToolResult<ReadToolDetails | undefined>> {
+export function read(
+  cwd: string,
+  params: ReadParams,
+  signal?: AbortSignal,
+): Promise<ToolResult<ReadToolDetails | undefined>> {
   return createReadTool().execute("call-1", params, signal, undefined, contextAt(cwd));
 }
 

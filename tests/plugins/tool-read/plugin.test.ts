@@ -6,10 +6,12 @@ import readPlugin from "../../../plugins/tools/tool-read/index.js";
 import { contextAt, put, tempFolder } from "./harness.js";
 
 describe("tool-read plugin", () => {
-  it("boots in a kernel and provides the read tool under key \"read\" with a TypeBox object schema", async () => {
+  it('boots in a kernel and provides the read tool under key "read" with a TypeBox object schema', async () => {
     const kernel = new Kernel();
     try {
-      const boot = await kernel.boot([{ id: "tool-read", source: { kind: "inline", label: "tool-read", definition: readPlugin } }]);
+      const boot = await kernel.boot([
+        { id: "tool-read", source: { kind: "inline", label: "tool-read", definition: readPlugin } },
+      ]);
       expect(boot.errors).toEqual([]);
       const handles = kernel.useAll(ToolContract).list();
       expect(handles.map((handle) => handle.key)).toEqual(["tool-read#read"]);

@@ -8,10 +8,12 @@ import { Kernel } from "../../../kernel/index.js";
 import writePlugin from "../../../plugins/tools/tool-write/index.js";
 
 describe("tool-write plugin", () => {
-  it("boots in a kernel and provides the write tool under key \"write\" with a TypeBox object schema", async () => {
+  it('boots in a kernel and provides the write tool under key "write" with a TypeBox object schema', async () => {
     const kernel = new Kernel();
     try {
-      const boot = await kernel.boot([{ id: "tool-write", source: { kind: "inline", label: "tool-write", definition: writePlugin } }]);
+      const boot = await kernel.boot([
+        { id: "tool-write", source: { kind: "inline", label: "tool-write", definition: writePlugin } },
+      ]);
       expect(boot.errors).toEqual([]);
       const handles = kernel.useAll(ToolContract).list();
       expect(handles.map((handle) => handle.key)).toEqual(["tool-write#write"]);
@@ -21,7 +23,10 @@ describe("tool-write plugin", () => {
       expect(tool.parameters.required).toEqual(["path", "content"]);
 
       const dir = mkdtempSync(join(tmpdir(), "pi-tool-write-"));
-      await handles[0]!.call("execute", "id-1", { path: "x.txt", content: "via handle" }, undefined, undefined, { cwd: dir, withFileLock: createFileLocks() });
+      await handles[0]!.call("execute", "id-1", { path: "x.txt", content: "via handle" }, undefined, undefined, {
+        cwd: dir,
+        withFileLock: createFileLocks(),
+      });
       expect(readFileSync(join(dir, "x.txt"), "utf-8")).toBe("via handle");
     } finally {
       await kernel.shutdown();

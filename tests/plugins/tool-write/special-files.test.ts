@@ -20,9 +20,14 @@ function tempFolder(): string {
 
 /** Runs write, failing with "hung" when it has not settled within BOUND_MS. */
 function writeWithinBound(cwd: string, path: string): Promise<unknown> {
-  const call = createWriteTool().execute("call-1", { path, content: "data" }, undefined, undefined, { cwd, withFileLock: createFileLocks() });
+  const call = createWriteTool().execute("call-1", { path, content: "data" }, undefined, undefined, {
+    cwd,
+    withFileLock: createFileLocks(),
+  });
   let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`write on ${path} hung for ${BOUND_MS} ms`)), BOUND_MS)));
+  const hung = new Promise(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`write on ${path} hung for ${BOUND_MS} ms`)), BOUND_MS)),
+  );
   return Promise.race([call, hung]).finally(() => clearTimeout(timer));
 }
 
@@ -35,14 +40,17 @@ function makeFifo(dir: string, name: string): string {
 
 afterEach(() => {
   // Opening read-write never blocks on Linux and releases any writer a broken implementation left waiting.
-  for (const path of fifos.splice(0)) if (existsSync(path)) closeSync(openSync(path, constants.O_RDWR | constants.O_NONBLOCK));
+  for (const path of fifos.splice(0))
+    if (existsSync(path)) closeSync(openSync(path, constants.O_RDWR | constants.O_NONBLOCK));
 });
 
 describe("write refuses files that are not regular files", () => {
   it("a FIFO with no reader", async () => {
     const dir = tempFolder();
     makeFifo(dir, "pipe");
-    await expect(writeWithinBound(dir, "pipe")).rejects.toThrow("Cannot write pipe: it is a FIFO or socket, not a regular file; write only creates or replaces regular files.");
+    await expect(writeWithinBound(dir, "pipe")).rejects.toThrow(
+      "Cannot write pipe: it is a FIFO or socket, not a regular file; write only creates or replaces regular files.",
+    );
   });
 
   it("a FIFO that has a reader: refused, nothing is written into it", async () => {
@@ -50,7 +58,9 @@ describe("write refuses files that are not regular files", () => {
     const fifo = makeFifo(dir, "pipe");
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
-      await expect(writeWithinBound(dir, "pipe")).rejects.toThrow("Cannot write pipe: it is a FIFO (named pipe), not a regular file; write only creates or replaces regular files.");
+      await expect(writeWithinBound(dir, "pipe")).rejects.toThrow(
+        "Cannot write pipe: it is a FIFO (named pipe), not a regular file; write only creates or replaces regular files.",
+      );
     } finally {
       closeSync(reader);
     }
@@ -61,13 +71,17 @@ describe("write refuses files that are not regular files", () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(join(dir, "sock"), resolve));
     try {
-      await expect(writeWithinBound(dir, "sock")).rejects.toThrow("Cannot write sock: it is a FIFO or socket, not a regular file");
+      await expect(writeWithinBound(dir, "sock")).rejects.toThrow(
+        "Cannot write sock: it is a FIFO or socket, not a regular file",
+      );
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
   });
 
   it.skipIf(!existsSync("/dev/null"))("a character device", async () => {
-    await expect(writeWithinBound("/", "/dev/null")).rejects.toThrow("Cannot write /dev/null: it is a character device, not a regular file");
+    await expect(writeWithinBound("/", "/dev/null")).rejects.toThrow(
+      "Cannot write /dev/null: it is a character device, not a regular file",
+    );
   });
 });

@@ -107,7 +107,9 @@ describe("write", () => {
     const dir = tempFolder();
     const controller = new AbortController();
     controller.abort();
-    await expect(write(dir, { path: "never.txt", content: "x" }, createFileLocks(), controller.signal)).rejects.toThrow("Operation aborted");
+    await expect(write(dir, { path: "never.txt", content: "x" }, createFileLocks(), controller.signal)).rejects.toThrow(
+      "Operation aborted",
+    );
     expect(existsSync(join(dir, "never.txt"))).toBe(false);
   });
 });

@@ -23,7 +23,9 @@ export interface TuiHarness extends SessionHarness {
   exited: Promise<number>;
 }
 
-export async function bootTui(options: Parameters<typeof bootSession>[0] & { width?: number; height?: number } = {}): Promise<TuiHarness> {
+export async function bootTui(
+  options: Parameters<typeof bootSession>[0] & { width?: number; height?: number } = {},
+): Promise<TuiHarness> {
   const h = await bootSession({ ...options, extra: [...(options.extra ?? []), tui, modeInteractive] });
   const vt = new VirtualTerminal(options.width ?? 80, options.height ?? 24);
   const waiters = new Set<() => void>();
@@ -49,7 +51,12 @@ export async function bootTui(options: Parameters<typeof bootSession>[0] & { wid
   const screen = (): string => vt.lines().join("\n");
 
   const waitFor: TuiHarness["waitFor"] = (predicate, timeoutMs = 10_000) => {
-    const test = typeof predicate === "string" ? (s: string) => s.includes(predicate) : predicate instanceof RegExp ? (s: string) => predicate.test(s) : predicate;
+    const test =
+      typeof predicate === "string"
+        ? (s: string) => s.includes(predicate)
+        : predicate instanceof RegExp
+          ? (s: string) => predicate.test(s)
+          : predicate;
     return new Promise((resolve, reject) => {
       const check = (): void => {
         if (!test(screen())) return;

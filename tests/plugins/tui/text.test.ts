@@ -32,7 +32,8 @@ describe("text shaping", () => {
 
 describe("markdown", () => {
   it("keeps code blocks distinct (fence rows, indented, coloured) and is width-safe", () => {
-    const md = "# Title\n\nSome *text* with `code`.\n\n```ts\nconst answer: number = 42; // the answer\n```\n\n- item one that is long enough to wrap around\n- item two";
+    const md =
+      "# Title\n\nSome *text* with `code`.\n\n```ts\nconst answer: number = 42; // the answer\n```\n\n- item one that is long enough to wrap around\n- item two";
     const rows = renderMarkdown(md, 24, theme);
     for (const row of rows) expect(stringWidth(row)).toBeLessThanOrEqual(24);
     const text = plain(rows);
@@ -50,7 +51,15 @@ describe("markdown", () => {
 
 describe("transcript entries", () => {
   it("render tool calls with the tail of their output and an edit's diff, every row at the width", () => {
-    const base = { id: 1, rev: 0, kind: "tool" as const, name: "bash", args: { command: "seq 20" }, status: "done" as const, text: Array.from({ length: 20 }, (_, i) => String(i + 1)).join("\n") };
+    const base = {
+      id: 1,
+      rev: 0,
+      kind: "tool" as const,
+      name: "bash",
+      args: { command: "seq 20" },
+      status: "done" as const,
+      text: Array.from({ length: 20 }, (_, i) => String(i + 1)).join("\n"),
+    };
     const style = { width: 50, theme, thinkingExpanded: false, toolsExpanded: false };
     const rows = plain(renderEntry(base, style));
     expect(rows.join("\n")).toContain("$ seq 20");
@@ -59,7 +68,10 @@ describe("transcript entries", () => {
     expect(rows.join("\n")).not.toMatch(/^ 1\s*$/m);
     expect(renderEntry(base, style)[0]).toBe("");
     for (const row of renderEntry(base, style).slice(1)) expect(stringWidth(row)).toBe(50);
-    const edit = renderEntry({ ...base, name: "edit", args: { path: "a.ts" }, diff: "-1 old\n+1 new", text: "ok" }, style);
+    const edit = renderEntry(
+      { ...base, name: "edit", args: { path: "a.ts" }, diff: "-1 old\n+1 new", text: "ok" },
+      style,
+    );
     expect(edit.find((r) => r.includes("+1 new"))).toContain("\x1b[38;2;181;189;104m");
     expect(initialViewState().entries).toEqual([]);
   });

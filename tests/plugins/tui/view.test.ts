@@ -37,7 +37,12 @@ describe("tui view in-process", () => {
   });
 
   it("Alt+Enter while the agent works queues a follow-up, shown until the run takes it", async () => {
-    h = await bootTui({ faux: { tokensPerSecond: 200, responses: [{ content: `${"long ".repeat(150)}FIRST-DONE` }, { content: "follow-up answer" }] } });
+    h = await bootTui({
+      faux: {
+        tokensPerSecond: 200,
+        responses: [{ content: `${"long ".repeat(150)}FIRST-DONE` }, { content: "follow-up answer" }],
+      },
+    });
     await ready(h);
     h.type("start\r");
     await h.waitFor("Working…");
@@ -46,7 +51,11 @@ describe("tui view in-process", () => {
     const done = await h.waitFor((s) => s.includes("follow-up answer") && !s.includes("Working…"));
     expect(done).not.toContain("Follow-up:");
     const users = h.faux.requests[1]!.context.messages.filter((m): m is UserMessage => m.role === "user");
-    expect(users.map((m) => (typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join("")))).toEqual(["start", "later please"]);
+    expect(
+      users.map((m) =>
+        typeof m.content === "string" ? m.content : m.content.map((b) => (b.type === "text" ? b.text : "")).join(""),
+      ),
+    ).toEqual(["start", "later please"]);
   });
 
   it("coalesces a fast stream into far fewer frames than deltas", async () => {
@@ -59,7 +68,9 @@ describe("tui view in-process", () => {
   });
 
   it("completes /commands and @files, collapses thinking until Ctrl+T, and exits on Ctrl+D in an empty editor", async () => {
-    h = await bootTui({ faux: { responses: [{ content: [fauxThinking("secret reasoning here"), fauxText("visible answer")] }] } });
+    h = await bootTui({
+      faux: { responses: [{ content: [fauxThinking("secret reasoning here"), fauxText("visible answer")] }] },
+    });
     mkdirSync(join(h.cwd, "src"));
     writeFileSync(join(h.cwd, "src", "main.ts"), "");
     await ready(h);
@@ -131,7 +142,10 @@ describe("tui commands in-process", () => {
     await h.waitFor("label:");
     h.type("milestone\r");
     await h.waitFor("[milestone]");
-    const labels = h.kernel.use((await import("../../../contracts/session.js")).SessionStoreContract).call("entries").filter((e) => e.type === "label");
+    const labels = h.kernel
+      .use((await import("../../../contracts/session.js")).SessionStoreContract)
+      .call("entries")
+      .filter((e) => e.type === "label");
     expect(labels).toHaveLength(1);
     h.type("\x1b");
     await h.waitFor((s) => !s.includes("Session tree"));
@@ -178,7 +192,10 @@ describe("the ui contract while the TUI runs", () => {
       u.setTitle("pi: asked");
       return `answers: ${color} ${sure} ${name}`;
     });
-    h = await bootTui({ tools: [ask], faux: { responses: [{ content: [fauxToolCall("ask", {}, "a1")] }, { content: "thanks" }] } });
+    h = await bootTui({
+      tools: [ask],
+      faux: { responses: [{ content: [fauxToolCall("ask", {}, "a1")] }, { content: "thanks" }] },
+    });
     const uis = h.kernel.useAll(UiContract);
     ui = () => activeUi(uis);
     await ready(h);

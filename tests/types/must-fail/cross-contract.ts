@@ -3,7 +3,14 @@
  * checker has to catch. tests/types/types.test.ts runs tsc on this file alone and checks that exactly
  * these errors, on exactly these lines, are reported. The main typecheck leaves this folder out.
  */
-import { defineContract, SESSION_EVENT, type AgentMessage, type Handle, type PluginContext, type SessionStore } from "pi-host";
+import {
+  defineContract,
+  SESSION_EVENT,
+  type AgentMessage,
+  type Handle,
+  type PluginContext,
+  type SessionStore,
+} from "pi-host";
 
 declare const store: Handle<SessionStore>;
 declare const message: AgentMessage;
