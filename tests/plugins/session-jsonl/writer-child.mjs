@@ -17,6 +17,9 @@ let store;
 let state = plugin.state.initial();
 plugin.setup({
   config: { agentDir: dirname(file) },
+  // No host: the store takes its folder from the config, and a save failure has nobody to tell.
+  use: () => undefined,
+  emit: () => {},
   provide: (_contract, implementation) => {
     store = implementation;
   },
