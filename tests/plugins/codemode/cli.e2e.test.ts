@@ -17,7 +17,7 @@ function withCodemode(dir: string): string {
 }
 
 beforeAll(() => {
-  if (!existsSync(PI_BIN) || !existsSync(join(PI_BIN, "../plugins/integrations/codemode/index.js")))
+  if (!existsSync(PI_BIN) || !existsSync(join(PI_BIN, "../plugins/codemode/index.js")))
     throw new Error('dist is missing; run "npm run build" first');
 });
 
