@@ -209,6 +209,7 @@ async function piHostSystem(level, schedule) {
           { id: "settings", source: source("settings"), config: { agentDir: dirs.agentDir } },
           { id: "resources", source: source("resources"), config: { agentDir: dirs.agentDir } },
           { id: "provider-faux", source: source("provider-faux"), config: fauxConfig },
+          { id: "llm", source: source("llm") },
           { id: "session-jsonl", source: source("session-jsonl"), config: { agentDir: dirs.agentDir } },
           { id: "compaction", source: source("compaction") },
           { id: "agent-loop", source: source("agent-loop") },

@@ -269,6 +269,7 @@ async function hostTurn(file, agentDir, cwd) {
     ["settings", { agentDir }],
     ["resources", { agentDir }],
     ["provider-faux", { responses: [{ content: ANSWER }] }],
+    ["llm", undefined],
     ["session-jsonl", { agentDir }],
     ["compaction", undefined],
     ["agent-loop", undefined],

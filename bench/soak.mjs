@@ -2,7 +2,7 @@
  * soak: a session keeps working while every core plugin is edited under it, 200 reloads in all.
  *
  * One process holds a kernel (the built one, dist/api.js) composed like tests/plugins/agent-session/harness.ts,
- * but with the core plugins — agent-loop, session-jsonl, compaction, agent-session, tui, provider-faux and
+ * but with the core plugins — agent-loop, session-jsonl, compaction, agent-session, tui, provider-faux, llm and
  * tool-ls — loaded as FILE sources from a temp copy of their folders (bench/soak-tree.mjs), with
  * `watchPlugins` (hosts/watch.ts, default options) running. Two small inline plugins give the faux model
  * (a 16k context window, so compaction runs every few dozen prompts) and fixed settings.
@@ -52,7 +52,7 @@ import {
 
 const SEED = Number(process.env.PI_SOAK_SEED ?? 20261130);
 const RELOADS = Number(process.env.PI_SOAK_RELOADS ?? 200);
-const CORE = ["agent-loop", "session-jsonl", "compaction", "agent-session", "tui", "provider-faux", "tool-ls"];
+const CORE = ["agent-loop", "session-jsonl", "compaction", "agent-session", "tui", "provider-faux", "llm", "tool-ls"];
 const PROVIDER = "provider-faux";
 const WARMUP_PROMPTS = 4;
 const LONG_EVERY = 10;
@@ -220,6 +220,7 @@ const boot = await kernel.boot([
   { id: "soak-models", source: inline(modelsPlugin) },
   { id: "soak-settings", source: inline(settingsPlugin) },
   { id: PROVIDER, source: file(PROVIDER), config: { tokensPerSecond: TOKENS_PER_SECOND } },
+  { id: "llm", source: file("llm") },
   { id: "session-jsonl", source: file("session-jsonl"), config: { agentDir } },
   { id: "compaction", source: file("compaction") },
   { id: "agent-loop", source: file("agent-loop") },

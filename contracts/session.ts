@@ -4,7 +4,7 @@
  */
 import { defineContract } from "../kernel/index.js";
 import type { AgentMessage } from "./agent.js";
-import type { ImageContent, TextContent, ThinkingLevel } from "./ai/index.js";
+import type { ImageContent, Model, TextContent, ThinkingLevel } from "./ai/index.js";
 
 /** The first line of a session file; not part of the tree. */
 export interface SessionHeader {
@@ -278,9 +278,6 @@ export const DEFAULT_COMPACTION: CompactionSettings = {
   keepRecentTokens: 20_000,
 };
 
-/** Asks an LLM for a summary; the orchestrator binds model, key and abort signal. */
-export type Summarize = (request: { systemPrompt: string; prompt: string; maxTokens: number }) => Promise<string>;
-
 /** A compaction ready to be appended to the session. */
 export interface CompactionResult {
   summary: string;
@@ -295,7 +292,11 @@ export interface BranchSummaryResult {
   details: { readFiles: string[]; modifiedFiles: string[] };
 }
 
-/** When and how to compact. Pure over the entries it is given, except for the summary call. */
+/**
+ * When and how to compact. Pure over the entries it is given, except for the summary call, which goes
+ * to `model` through the LLM router (`ai/llm`). 2.0: the caller names the model; it no longer passes
+ * a summarize function.
+ */
 export interface SessionCompactor {
   /** pi's trigger: contextTokens > contextWindow − reserveTokens. */
   shouldCompact(contextTokens: number, contextWindow: number, settings: CompactionSettings): boolean;
@@ -306,20 +307,20 @@ export interface SessionCompactor {
   compact(
     path: SessionEntry[],
     settings: CompactionSettings,
-    summarize: Summarize,
+    model: Model,
     options?: { instructions?: string; signal?: AbortSignal },
   ): Promise<CompactionResult | undefined>;
   /** Summarizes the entries of the branch being left (from the common ancestor to the old leaf). */
   summarizeBranch(
     entries: SessionEntry[],
-    summarize: Summarize,
+    model: Model,
     options?: { instructions?: string; signal?: AbortSignal },
   ): Promise<BranchSummaryResult | undefined>;
 }
 
 export const SessionCompactorContract = defineContract<SessionCompactor>({
   id: "session/compactor",
-  version: "1.0.0",
+  version: "2.0.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,

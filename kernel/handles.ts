@@ -210,6 +210,14 @@ export class ManyHandle<T> {
     return [...this.slots.values()].filter((h) => h.available);
   }
 
+  /**
+   * The first slot with a provider that was provided under `key` (a tool's name, a provider's wire api),
+   * in distribution order. Slots are keyed `<pluginId>#<key>`, so two plugins may offer the same key.
+   */
+  find(key: string): Handle<T> | undefined {
+    return this.list().find((h) => h.key.slice(h.key.indexOf("#") + 1) === key);
+  }
+
   /** Leases every current provider at once: a consistent snapshot for one turn. */
   async acquireAll(): Promise<Array<Lease<T>>> {
     return Promise.all(this.list().map((h) => h.acquire()));

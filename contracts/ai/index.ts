@@ -5,6 +5,7 @@ import { defineContract } from "../../kernel/index.js";
 import type { AssistantStream, Context, Model, StreamOptions, ThinkingLevel } from "./types.js";
 
 export * from "./types.js";
+export * from "./llm.js";
 
 /**
  * One wire protocol. `stream` never throws and never rejects: every failure (auth, network, HTTP status,

@@ -38,7 +38,7 @@ describe("mode choice (built CLI in a terminal)", () => {
       bare,
       JSON.stringify({
         extends: "none",
-        plugins: ["models", "auth", "provider-faux", "session-jsonl", "agent-loop", "agent-session", "mode-print"].map(
+        plugins: ["models", "auth", "provider-faux", "llm", "session-jsonl", "agent-loop", "agent-session", "mode-print"].map(
           (id) => ({ id, use: id }),
         ),
       }),

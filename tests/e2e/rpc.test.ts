@@ -90,6 +90,7 @@ describe("pi --mode rpc (built CLI)", () => {
             use: "provider-faux",
             config: { responses: [{ content: "first answer" }, { content: "second\u2028answer" }] },
           },
+          { id: "llm", use: "llm" },
           { id: "session-jsonl", use: "session-jsonl" },
           { id: "compaction", use: "compaction" },
           { id: "agent-loop", use: "agent-loop" },

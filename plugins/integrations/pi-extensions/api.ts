@@ -58,7 +58,7 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
       if (typeof tool.execute !== "function") throw new Error(`registerTool("${tool.name}") needs an execute function`);
       if (tool.parameters === null || typeof tool.parameters !== "object")
         throw new Error(`registerTool("${tool.name}") needs TypeBox parameters (Type.Object({...}))`);
-      const builtin = services.tools.list().some((h) => h.peek()?.name === tool.name);
+      const builtin = services.tools.find(tool.name) !== undefined;
       if (builtin)
         notSupported(
           `registerTool("${tool.name}") replacing a built-in tool`,

@@ -15,7 +15,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { SESSION_EVENT, AgentSessionContract, type SessionEvent } from "pi-host";
-import { AiProviderContract, AuthContract, ModelsContract } from "pi-host";
+import { AuthContract, LlmContract, ModelsContract } from "pi-host";
 import { HooksContract } from "pi-host";
 import { HostEnvironmentContract } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
@@ -57,7 +57,7 @@ export default definePlugin({
     { contract: SettingsContract, optional: true },
     { contract: ModelsContract, optional: true },
     { contract: AuthContract, optional: true },
-    { contract: AiProviderContract, optional: true },
+    { contract: LlmContract, optional: true },
     { contract: ToolContract, optional: true },
     { contract: ResourcesContract, optional: true },
     { contract: HostEnvironmentContract, optional: true },
@@ -72,7 +72,7 @@ export default definePlugin({
       settings: ctx.use(SettingsContract),
       models: ctx.use(ModelsContract),
       auth: ctx.use(AuthContract),
-      providers: ctx.useAll(AiProviderContract),
+      llm: ctx.use(LlmContract),
       tools: ctx.useAll(ToolContract),
       resources: ctx.useAll(ResourcesContract),
       host: ctx.use(HostEnvironmentContract),

@@ -8,17 +8,7 @@
  */
 import { resolve } from "node:path";
 import { SESSION_EVENT, type AgentSession, type SessionEvent, type SessionState } from "pi-host";
-import {
-  AssistantEventStream,
-  newAssistantMessage,
-  type AiProvider,
-  type AssistantStream,
-  type AuthStore,
-  type Context,
-  type Model,
-  type ModelCatalog,
-  type StreamOptions,
-} from "pi-host";
+import type { Llm, AssistantStream, AuthStore, Context, Model, ModelCatalog, StreamOptions } from "pi-host";
 import type { ResourceSource, SettingsStore } from "pi-host";
 import { agentDir as agentFolder, projectFilesApply, readHostEnvironment, type HostEnvironmentProvider } from "pi-host";
 import type { CompactionEntry, SessionStore } from "pi-host";
@@ -61,7 +51,7 @@ export interface RuntimeServices {
   host?: Handle<HostEnvironmentProvider>;
   models: Handle<ModelCatalog>;
   auth: Handle<AuthStore>;
-  providers: ManyHandle<AiProvider>;
+  llm: Handle<Llm>;
   tools: ManyHandle<AgentTool<any, any>>;
   resources: ManyHandle<ResourceSource>;
 }
@@ -422,32 +412,12 @@ export class ExtensionRuntime {
   }
 
   /**
-   * One LLM call for an extension (pi-ai's `stream`/`complete`): through the provider plugin of the
-   * model's API, with the stored key unless the options carry one. Never throws: failures end the
-   * stream with an error event, as providers do.
+   * One LLM call for an extension (pi-ai's `stream`/`complete`), through the host's LLM router: the
+   * provider of the model's API, with the stored key unless the options carry one. Never throws:
+   * failures end the stream with an error event.
    */
   stream(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
-    const out = new AssistantEventStream();
-    void (async () => {
-      const handle = this.services.providers.list().find((h) => h.peek()?.api === model.api);
-      const lease = handle === undefined ? undefined : await handle.acquire();
-      try {
-        if (lease === undefined)
-          throw new Error(`no provider plugin speaks "${model.api}" (model ${model.provider}/${model.id})`);
-        const apiKey =
-          options.apiKey ??
-          (this.services.auth.available ? await this.services.auth.api.apiKey(model.provider) : undefined);
-        for await (const event of lease.value.stream(model, context, { ...options, apiKey })) out.push(event);
-      } catch (error) {
-        const message = newAssistantMessage(model);
-        message.stopReason = options.signal?.aborted ? "aborted" : "error";
-        message.errorMessage = messageOf(error);
-        out.push({ type: "error", reason: message.stopReason as "error" | "aborted", error: message });
-      } finally {
-        lease?.release();
-      }
-    })();
-    return out;
+    return this.services.llm.api.stream(model, context, options);
   }
 }
 

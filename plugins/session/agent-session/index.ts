@@ -6,7 +6,7 @@
 import { Type } from "@sinclair/typebox";
 import { AgentSessionContract, SESSION_EVENT, type SessionEvent } from "pi-host";
 import { AgentLoopContract } from "pi-host";
-import { AiProviderContract, AuthContract, ModelsContract } from "pi-host";
+import { LlmContract, ModelsContract } from "pi-host";
 import { CommandContract } from "pi-host";
 import { HooksContract } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
@@ -60,13 +60,12 @@ export default definePlugin({
     AgentLoopContract,
     SessionStoreContract,
     ModelsContract,
-    { contract: AiProviderContract },
+    LlmContract,
     { contract: ToolContract },
     { contract: ToolSourceContract },
     { contract: ResourcesContract },
     { contract: HooksContract },
     { contract: CommandContract },
-    { contract: AuthContract, optional: true },
     { contract: SessionCompactorContract, optional: true },
     { contract: SettingsContract, optional: true },
     // The host's per-run flags (--model, --session, ...) and working folder.
@@ -90,9 +89,8 @@ export default definePlugin({
       ctx: ctx as never,
       config: () => effectiveSessionConfig(ctx.config as SessionConfig, readHostEnvironment(host)),
       loop: ctx.use(AgentLoopContract),
-      providers: ctx.useAll(AiProviderContract),
+      llm: ctx.use(LlmContract),
       models: ctx.use(ModelsContract),
-      auth: ctx.use(AuthContract),
       store: ctx.use(SessionStoreContract),
       compactor: ctx.use(SessionCompactorContract),
       tools: ctx.useAll(ToolContract),

@@ -8,22 +8,19 @@ import type { AfterToolCallResult, AgentEvent, AgentLoop, AgentMessage, LoopHook
 import { runAgent, convertToLlm } from "pi-host";
 import { SESSION_EVENT, type AgentSession, type SessionEvent, type SessionState, type SessionStats } from "pi-host";
 import {
-  AssistantEventStream,
   DEFAULT_RETRY,
   estimateContextTokens,
   usageTokens,
   isContextOverflow,
   isTransientStatus,
-  newAssistantMessage,
   retryAfterMsOf,
   retryDelayMs,
   exceedsRetryLimit,
   DEFAULT_PROVIDER_RETRY,
   sleep,
-  type AiProvider,
   type AssistantMessage,
   type AssistantStream,
-  type AuthStore,
+  type Llm,
   type Context,
   type ImageContent,
   type Model,
@@ -43,7 +40,6 @@ import {
   type SessionCompactor,
   type SessionInfo,
   type SessionStore,
-  type Summarize,
 } from "pi-host";
 import { createFileLocks, type AgentTool, type ToolSource } from "pi-host";
 import type { Handle, ManyHandle, PluginContext } from "pi-host";
@@ -83,9 +79,8 @@ export interface SessionDeps {
   /** The effective choices (see run-choices.ts), read when needed; used instead of `ctx.config`. */
   config: () => SessionConfig;
   loop: Handle<AgentLoop>;
-  providers: ManyHandle<AiProvider>;
+  llm: Handle<Llm>;
   models: Handle<ModelCatalog>;
-  auth: Handle<AuthStore>;
   store: Handle<SessionStore>;
   compactor: Handle<SessionCompactor>;
   tools: ManyHandle<AgentTool<any, any>>;
@@ -603,40 +598,9 @@ export class SessionOrchestrator implements AgentSession {
     });
   }
 
-  /**
-   * Streams through the provider for the model's API, holding a lease on it until the stream ends, so
-   * a provider reloaded mid-stream finishes this stream on its old generation. Never throws.
-   */
+  /** Streams through the LLM router; never throws (failures are the stream's `error` event). */
   private stream(model: Model, context: Context, options: StreamOptions): AssistantStream {
-    const out = new AssistantEventStream();
-    void (async () => {
-      const handle = this.deps.providers.list().find((h) => h.peek()?.api === model.api);
-      const lease = handle === undefined ? undefined : await handle.acquire();
-      try {
-        if (lease === undefined)
-          throw new Error(
-            `no provider plugin speaks "${model.api}" (model ${model.provider}/${model.id}); enable one in plugins.json`,
-          );
-        const apiKey = options.apiKey ?? (await this.apiKeyFor(model));
-        for await (const event of lease.value.stream(model, context, { ...options, apiKey })) out.push(event);
-      } catch (error) {
-        const message = newAssistantMessage(model);
-        message.stopReason = options.signal?.aborted ? "aborted" : "error";
-        message.errorMessage = error instanceof Error ? error.message : String(error);
-        out.push({ type: "error", reason: message.stopReason as "error" | "aborted", error: message });
-      } finally {
-        lease?.release();
-      }
-    })();
-    return out;
-  }
-
-  /** The key for a model's provider; local servers and the scripted provider need none. */
-  private async apiKeyFor(model: Model): Promise<string | undefined> {
-    const { auth } = this.deps;
-    const key = auth.available ? await auth.api.apiKey(model.provider) : undefined;
-    if (key !== undefined || model.api === "faux" || isLoopback(model.baseUrl)) return key;
-    throw new Error(auth.available ? auth.api.missingKeyMessage(model.provider) : `no API key for ${model.provider}`);
+    return this.deps.llm.api.stream(model, context, options);
   }
 
   // ── compaction ──────────────────────────────────────────────────────────────────────────────
@@ -682,7 +646,7 @@ export class SessionOrchestrator implements AgentSession {
     this.emit({ type: "compaction_start", reason });
     const signal = this.abortController?.signal;
     try {
-      const result = await compactor.api.compact(store.api.path(), this.compactionSettings(), this.summarizer(signal), {
+      const result = await compactor.api.compact(store.api.path(), this.compactionSettings(), this.summaryModel(), {
         instructions,
         signal,
       });
@@ -713,18 +677,10 @@ export class SessionOrchestrator implements AgentSession {
     }
   }
 
-  /** A summarizer bound to the current model: one request, no tools, text back or an error. */
-  private summarizer(signal: AbortSignal | undefined): Summarize {
-    return async ({ systemPrompt, prompt, maxTokens }) => {
-      const model = this.model;
-      if (model === undefined) throw new Error("no model selected to write the summary");
-      const request: UserMessage = { role: "user", content: prompt, timestamp: Date.now() };
-      const stream = this.stream(model, { systemPrompt, messages: [request] }, { maxTokens, signal, reasoning: "off" });
-      const message = await stream.result();
-      if (message.stopReason === "error" || message.stopReason === "aborted")
-        throw new Error(message.errorMessage ?? "summary request failed");
-      return message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-    };
+  /** The model that writes summaries: the session's current one. */
+  private summaryModel(): Model {
+    if (this.model === undefined) throw new Error("no model selected to write the summary");
+    return this.model;
   }
 
   async setAutoCompaction(enabled: boolean): Promise<void> {
@@ -825,7 +781,7 @@ export class SessionOrchestrator implements AgentSession {
     if (options.summarize && oldLeaf !== null && compactor.available) {
       const target = new Set(store.api.path(entryId).map((e) => e.id));
       const leaving = store.api.path(oldLeaf).filter((e) => !target.has(e.id));
-      const summary = await compactor.api.summarizeBranch(leaving, this.summarizer(undefined), {
+      const summary = await compactor.api.summarizeBranch(leaving, this.summaryModel(), {
         instructions: options.instructions,
       });
       store.api.branch(entryId);
@@ -861,15 +817,7 @@ export class SessionOrchestrator implements AgentSession {
   /** Models whose provider has a key (or needs none). */
   async availableModels(): Promise<Model[]> {
     await this.ready();
-    const out: Model[] = [];
-    for (const model of this.deps.models.api.list()) {
-      const keyed = await this.apiKeyFor(model).then(
-        () => true,
-        () => false,
-      );
-      if (keyed && this.deps.providers.list().some((h) => h.peek()?.api === model.api)) out.push(model);
-    }
-    return out;
+    return this.deps.llm.api.available();
   }
 
   async setThinkingLevel(level: ThinkingLevel): Promise<void> {
@@ -1022,13 +970,4 @@ function isRetryable(message: AssistantMessage): boolean {
   return /overloaded|rate.?limit|too many requests|temporarily unavailable|connection|socket|terminated|timed? ?out|stalled|ECONNRESET|fetch failed/i.test(
     text,
   );
-}
-
-function isLoopback(baseUrl: string): boolean {
-  try {
-    const host = new URL(baseUrl).hostname;
-    return host === "localhost" || host === "::1" || host === "[::1]" || host.startsWith("127.");
-  } catch {
-    return false;
-  }
 }

@@ -3,7 +3,7 @@
  * being left is summarized so the new position still knows what was tried there.
  */
 import { convertToLlm, messageOfEntry, type AgentMessage } from "pi-host";
-import type { BranchSummaryResult, SessionEntry, Summarize } from "pi-host";
+import type { BranchSummaryResult, SessionEntry } from "pi-host";
 import { createFileOps, fileLists, formatFileLists, recordSummaryDetails, recordToolCalls } from "./file-ops.js";
 import { estimateEntryTokens } from "./messages.js";
 import {
@@ -13,12 +13,11 @@ import {
   SUMMARY_SYSTEM_PROMPT,
 } from "./prompts.js";
 import { serializeConversation } from "./serialize.js";
-import { requestSummary } from "./summary-call.js";
+import { requestSummary, type Summarize } from "./summary-call.js";
 
 /**
- * How much of a long branch the summarizer reads, newest first. pi uses the model's context window
- * minus the reserve; the compactor is not told the model, so it uses pi's fallback window
- * (128,000 − 16,384 tokens).
+ * How much of a long branch the summarizer reads, newest first, when the caller names no budget: pi's
+ * fallback window (128,000 − 16,384 tokens). The plugin passes the model's window minus the reserve.
  */
 export const BRANCH_TOKEN_BUDGET = 128_000 - 16_384;
 
@@ -29,6 +28,8 @@ export const BRANCH_SUMMARY_MAX_TOKENS = 2_048;
 export interface BranchSummaryOptions {
   instructions?: string;
   signal?: AbortSignal;
+  /** Tokens of the branch the summarizer may read (newest first); default `BRANCH_TOKEN_BUDGET`. */
+  tokenBudget?: number;
 }
 
 /**
@@ -50,7 +51,7 @@ export async function summarizeBranch(
     const message = messageOfEntry(entry);
     if (message) recordToolCalls(message, ops);
   }
-  const messages = newestWithinBudget(entries, BRANCH_TOKEN_BUDGET);
+  const messages = newestWithinBudget(entries, options.tokenBudget ?? BRANCH_TOKEN_BUDGET);
   if (messages.length === 0) return undefined;
 
   const text = await requestSummary(

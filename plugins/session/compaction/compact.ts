@@ -6,7 +6,7 @@
  * inside a turn, that turn's beginning gets a summary of its own, merged below the history summary.
  */
 import { convertToLlm, messageOfEntry, type AgentMessage } from "pi-host";
-import type { CompactionEntry, CompactionResult, CompactionSettings, SessionEntry, Summarize } from "pi-host";
+import type { CompactionEntry, CompactionResult, CompactionSettings, SessionEntry } from "pi-host";
 import { findCutPoint } from "./cut-point.js";
 import {
   createFileOps,
@@ -28,7 +28,7 @@ import {
 } from "./prompts.js";
 import { serializeConversation } from "./serialize.js";
 import { estimatePathContextTokens, lastCompactionIndex } from "./session-context.js";
-import { requestSummary } from "./summary-call.js";
+import { requestSummary, type Summarize } from "./summary-call.js";
 
 /** Share of `reserveTokens` the history summary may use (pi's), leaving room for the rest of the reply budget. */
 const HISTORY_SUMMARY_SHARE = 0.8;

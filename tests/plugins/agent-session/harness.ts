@@ -24,6 +24,7 @@ import {
   type PluginEntry,
   type PluginSource,
 } from "../../../kernel/index.js";
+import llm from "../../../plugins/ai/llm/index.js";
 import agentLoop from "../../../plugins/session/agent-loop/index.js";
 import agentSession from "../../../plugins/session/agent-session/index.js";
 import compaction from "../../../plugins/session/compaction/index.js";
@@ -120,6 +121,7 @@ export async function bootSession(
   const boot = await kernel.boot([
     inline(fauxModels(faux)),
     inline(fauxPlugin),
+    inline(llm),
     inline(sessionJsonl, { agentDir }),
     inline(compaction),
     inline(agentLoop),

@@ -5,7 +5,8 @@
  */
 import type { AgentMessage } from "../../../contracts/agent.js";
 import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from "../../../contracts/ai/index.js";
-import type { CompactionResult, SessionEntry, Summarize } from "../../../contracts/session.js";
+import type { CompactionResult, SessionEntry } from "../../../contracts/session.js";
+import type { Summarize, SummaryRequest } from "../../../plugins/session/compaction/summary-call.js";
 
 /** Zero usage: estimates then rest on chars/4 alone. */
 export function zeroUsage(totalTokens = 0): Usage {
@@ -169,7 +170,7 @@ export class PathBuilder {
 }
 
 /** A recorded summarize request. */
-export type SummaryRequest = Parameters<Summarize>[0];
+export type { SummaryRequest };
 
 /** A fake `summarize`: records each request and answers with `answer(request, index)`. */
 export function fakeSummarizer(

@@ -1,0 +1,94 @@
+/**
+ * The router behind `ai/llm`: model → the provider slot of its `api` → its key → one stream. The
+ * provider is leased for the whole stream, so a provider plugin reloaded mid-answer finishes this
+ * answer on its old generation and the next one starts on the new.
+ */
+import {
+  AssistantEventStream,
+  newAssistantMessage,
+  type AiProvider,
+  type AssistantStream,
+  type AuthStore,
+  type Context,
+  type Handle,
+  type Llm,
+  type ManyHandle,
+  type Model,
+  type ModelCatalog,
+  type StreamOptions,
+} from "pi-host";
+
+/** The handles the router works through. */
+export interface RouterDeps {
+  providers: ManyHandle<AiProvider>;
+  auth: Handle<AuthStore>;
+  models: Handle<ModelCatalog>;
+}
+
+/** The scripted test provider answers without a key; so does any server on this machine. */
+const KEYLESS_APIS = new Set(["faux"]);
+
+/** Builds the router over the provider, auth and catalog handles. */
+export function createRouter(deps: RouterDeps): Llm {
+  const { providers, auth, models } = deps;
+
+  /** The key for `model`'s provider; throws the auth plugin's one-line advice when one is needed and missing. */
+  async function keyFor(model: Model): Promise<string | undefined> {
+    const key = auth.available ? await auth.api.apiKey(model.provider) : undefined;
+    if (key !== undefined || KEYLESS_APIS.has(model.api) || isLoopback(model.baseUrl)) return key;
+    throw new Error(auth.available ? auth.api.missingKeyMessage(model.provider) : `no API key for ${model.provider}`);
+  }
+
+  function noProvider(model: Model): string {
+    return `no provider plugin speaks "${model.api}" (model ${model.provider}/${model.id}); enable one in plugins.json`;
+  }
+
+  function stream(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
+    const out = new AssistantEventStream();
+    void (async () => {
+      const lease = await providers.find(model.api)?.acquire();
+      try {
+        if (lease === undefined) throw new Error(noProvider(model));
+        const apiKey = options.apiKey ?? (await keyFor(model));
+        for await (const event of lease.value.stream(model, context, { ...options, apiKey })) out.push(event);
+      } catch (error) {
+        const message = newAssistantMessage(model);
+        message.stopReason = options.signal?.aborted ? "aborted" : "error";
+        message.errorMessage = error instanceof Error ? error.message : String(error);
+        out.push({ type: "error", reason: message.stopReason, error: message });
+      } finally {
+        lease?.release();
+      }
+    })();
+    return out;
+  }
+
+  async function problem(model: Model): Promise<string | undefined> {
+    if (providers.find(model.api) === undefined) return noProvider(model);
+    return keyFor(model).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+  }
+
+  return {
+    stream,
+    complete: (model, context, options) => stream(model, context, options).result(),
+    problem,
+    async available() {
+      const out: Model[] = [];
+      for (const model of models.api.list()) if ((await problem(model)) === undefined) out.push(model);
+      return out;
+    },
+  };
+}
+
+/** Whether `baseUrl` points at this machine (a local server needs no key). */
+export function isLoopback(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname;
+    return host === "localhost" || host === "::1" || host === "[::1]" || host.startsWith("127.");
+  } catch {
+    return false;
+  }
+}
