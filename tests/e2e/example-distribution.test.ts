@@ -81,6 +81,7 @@ describe("examples/distributions/read-only (built CLI)", () => {
       "provider-anthropic",
       "provider-openai",
       "provider-google",
+      "llm",
       "settings",
       "resources",
       "session-jsonl",
