@@ -18,7 +18,8 @@ import {
 } from "../contracts/packages.js";
 import { PackageSourceError } from "../kit/packages/package-source.js";
 import type { Handle, Kernel } from "../kernel/index.js";
-import { hostPluginEntry } from "./host-plugin.js";
+import { HOST_PLUGIN_ID, hostPluginEntry } from "./host-plugin.js";
+import { PluginTable } from "./plugin-table.js";
 import { pluginEntryFile, pluginIdLoader, type PluginIdLoader } from "./packages.js";
 import { staticPluginId } from "./plugin-id.js";
 import { isTrusted } from "./trust.js";
@@ -204,6 +205,8 @@ async function bootPackageManager(
 ): Promise<{ kernel: Kernel; manager: Handle<PackageManager> }> {
   const { Kernel, formatLifecycleError } = await import("../kernel/index.js");
   const kernel = new Kernel();
+  const table = new PluginTable([HOST_PLUGIN_ID]);
+  table.attach(kernel);
   const builtin = (name: string) => ({
     id: name,
     source: { kind: "builtin" as const, name, path: join(place.builtinDir, name, "index.js") },
@@ -213,7 +216,7 @@ async function bootPackageManager(
     agentDir: resolve(place.agentDir),
     projectTrust: { trusted: false, source: "default" as const },
   };
-  const boot = await kernel.boot([hostPluginEntry(environment), ...PACKAGE_MANAGER_BUILTINS.map(builtin)]);
+  const boot = await kernel.boot([hostPluginEntry(environment, table), ...PACKAGE_MANAGER_BUILTINS.map(builtin)]);
   if (!boot.ok || boot.errors.length > 0) {
     await kernel.shutdown();
     const reasons = [
