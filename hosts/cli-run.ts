@@ -90,9 +90,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
       .find((h) => h.peek()?.name === mode);
     if (handle === undefined) {
       return fail(
-        mode === "interactive"
-          ? "interactive mode needs the tui plugin; use -p"
-          : `no plugin provides the "${mode}" mode; enable "mode-${mode}" in plugins.json`,
+        `no plugin provides the "${mode}" mode; enable one in plugins.json${mode === "interactive" ? ", or use -p" : ""}`,
         EXIT_BAD_INPUT,
       );
     }

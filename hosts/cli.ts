@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
       agentDir: agentDir(),
       cwd: process.cwd(),
       builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
+      defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
     });
   }
   if (

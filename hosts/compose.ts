@@ -18,7 +18,8 @@ import { hashSource } from "./source-policy.js";
 import { installedPackageLayers, resolvePackageUses } from "./packages.js";
 import { expandHome, projectDir } from "./paths.js";
 import type { HostEnvironment, HostFlags } from "../contracts/host-environment.js";
-import { hostPluginEntry } from "./host-plugin.js";
+import { HOST_PLUGIN_ID, hostPluginEntry } from "./host-plugin.js";
+import { PluginTable, type PackageRoot } from "./plugin-table.js";
 import { decideProjectTrust, type AskProjectTrust } from "./trust-decision.js";
 
 /** Everything that decides which distribution runs. */
@@ -65,6 +66,8 @@ export interface ResolvedDistribution {
   notices: string[];
   /** What the host's own plugin tells plugins (project trust); absent for a distribution resolved elsewhere. */
   environment?: HostEnvironment;
+  /** The installed packages' folders, so the plugin table can say which plugins came from a package. */
+  packages?: PackageRoot[];
 }
 
 /** The label of the layer made of command-line flags, as error messages name it. */
@@ -133,7 +136,8 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
     flags: inputs.flags ?? {},
     packages: installed.contributions,
   };
-  return { entries, layers: layers.map((l) => l.file), notices, environment };
+  const packages = installed.packages.map((p) => ({ source: p.source, root: p.root }));
+  return { entries, layers: layers.map((l) => l.file), notices, environment, packages };
 }
 
 /**
@@ -269,7 +273,8 @@ export async function composeKernel(
 ): Promise<ComposedKernel> {
   // The host's own plugin comes first, so everything the distribution or the embedder adds can use it.
   // A distribution entry of the same id cannot stand in for the host's facts; an embedder's extra entry can.
-  const hostEntries = distribution.environment === undefined ? [] : [hostPluginEntry(distribution.environment)];
+  const table = new PluginTable([HOST_PLUGIN_ID], distribution.packages);
+  const hostEntries = distribution.environment === undefined ? [] : [hostPluginEntry(distribution.environment, table)];
   const resolved = resolveSources(distribution.entries, builtinDir).filter(
     (e) => !hostEntries.some((h) => h.id === e.id),
   );
@@ -282,6 +287,7 @@ export async function composeKernel(
     tsyringe: api.tsyringe,
   };
   const kernel = new Kernel({ hashSource, ...options, virtualModules: { ...hostModules, ...options.virtualModules } });
+  table.attach(kernel);
   const boot = await kernel.boot(entries);
   const configErrors = boot.configErrors.map((e) => {
     const from = distribution.entries.find((m) => m.id === e.pluginId)?.configFrom ?? COMMAND_LINE;

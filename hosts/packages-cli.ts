@@ -1,9 +1,10 @@
 /**
  * `pi install <source> [-l]`, `pi remove <source> [-l]`, `pi update [source]`, `pi list [--json]`.
- * These boot only the built-in settings and packages plugins, never the user's distribution, so a
- * package that breaks the distribution can always be removed. Progress goes to stderr one line per
- * step; the outcome goes to stdout. Ctrl+C, SIGTERM or SIGHUP cancels a running install: npm/git's process
- * group is ended, the staging folder removed, and nothing changes.
+ * These boot only the built-ins that provide the packages contract and what it needs (found by contract,
+ * hosts/builtin-providers.ts), never the user's distribution, so a package that breaks the distribution
+ * can always be removed. Progress goes to stderr one line per step; the outcome goes to stdout.
+ * Ctrl+C, SIGTERM or SIGHUP cancels a running install: npm/git's process group is ended, the staging
+ * folder removed, and nothing changes.
  *
  * Trust: a project's packages and its `npmCommand` are code the cloned repository chose, so they act
  * only in a trusted project (`pi trust`, or `--approve` for one run); describing a package of an
@@ -18,7 +19,10 @@ import {
 } from "../contracts/packages.js";
 import { PackageSourceError } from "../kit/packages/package-source.js";
 import type { Handle, Kernel } from "../kernel/index.js";
-import { hostPluginEntry } from "./host-plugin.js";
+import { HostEnvironmentContract } from "../contracts/host-environment.js";
+import { HostPluginsContract } from "../contracts/host-plugins.js";
+import { HOST_PLUGIN_ID, hostPluginEntry } from "./host-plugin.js";
+import { PluginTable } from "./plugin-table.js";
 import { pluginEntryFile, pluginIdLoader, type PluginIdLoader } from "./packages.js";
 import { staticPluginId } from "./plugin-id.js";
 import { isTrusted } from "./trust.js";
@@ -32,6 +36,8 @@ export interface PackageCommandPlace {
   cwd: string;
   /** The compiled built-in plugins, `<name>/index.js`. */
   builtinDir: string;
+  /** The package's default plugins.json: the order in which built-ins are asked for the contracts needed. */
+  defaultFile: string;
 }
 
 interface PackageCommand {
@@ -192,28 +198,26 @@ function usage(name: PackageCommand["name"]): string {
   return `Usage: ${usageLine(name)}\n\n${about}\n\n-a, --approve: trust this project for this one command (its packages and "npmCommand" setting apply); -na, --no-approve: do not, even if it is trusted.\n\nSources: npm:<name>[@version], git:<host>/<path>[@ref], https://, ssh://, git:// URLs, or a local path.\n`;
 }
 
-/** The package commands' own small distribution: the built-ins that read settings and manage packages. */
-const PACKAGE_MANAGER_BUILTINS = ["settings", "packages"];
-
 /**
- * Boots the built-in settings and packages plugins alone, next to the host's own plugin, which tells them
+ * Boots the package commands' own small distribution: the built-ins that provide the packages contract
+ * and what it requires (settings), found by contract, next to the host's own plugin, which tells them
  * the agent folder (and, as no trust was decided for this, that the project's files do not apply).
  */
 async function bootPackageManager(
   place: PackageCommandPlace,
 ): Promise<{ kernel: Kernel; manager: Handle<PackageManager> }> {
   const { Kernel, formatLifecycleError } = await import("../kernel/index.js");
+  const { builtinProvidersOf } = await import("./builtin-providers.js");
+  const builtins = await builtinProvidersOf([PackagesContract], place, [HostEnvironmentContract, HostPluginsContract]);
   const kernel = new Kernel();
-  const builtin = (name: string) => ({
-    id: name,
-    source: { kind: "builtin" as const, name, path: join(place.builtinDir, name, "index.js") },
-  });
+  const table = new PluginTable([HOST_PLUGIN_ID]);
+  table.attach(kernel);
   const environment = {
     cwd: resolve(place.cwd),
     agentDir: resolve(place.agentDir),
     projectTrust: { trusted: false, source: "default" as const },
   };
-  const boot = await kernel.boot([hostPluginEntry(environment), ...PACKAGE_MANAGER_BUILTINS.map(builtin)]);
+  const boot = await kernel.boot([hostPluginEntry(environment, table), ...builtins]);
   if (!boot.ok || boot.errors.length > 0) {
     await kernel.shutdown();
     const reasons = [

@@ -194,14 +194,14 @@ describe("pi --mode acp (built CLI)", () => {
     expect(pi.stderr).toBe("");
   });
 
-  it("a distribution without mode-acp runs other modes, and --mode acp then says which plugin to enable", async () => {
+  it("a distribution without mode-acp runs other modes, and --mode acp then says no plugin provides that mode", async () => {
     user = agentHome();
     user.scriptFaux([{ content: "printed" }]);
     const printed = await user.pi(["--no-plugin", "mode-acp", "-p", "hi", "--model", "faux/faux-1"]);
     expect(printed).toMatchObject({ code: 0, stdout: "printed\n", stderr: "" });
     const refused = await user.pi(["--no-plugin", "mode-acp", "--mode", "acp", "--model", "faux/faux-1"]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe('pi: no plugin provides the "acp" mode; enable "mode-acp" in plugins.json\n');
+    expect(refused.stderr).toBe('pi: no plugin provides the "acp" mode; enable one in plugins.json\n');
     expect(refused.stdout).toBe("");
   });
 

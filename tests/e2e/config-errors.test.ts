@@ -191,7 +191,7 @@ describe.skipIf(!HAS_TMUX)("on a terminal (tmux, built CLI)", { timeout: 90_000 
     // Newest first: the newer session is selected, the older one below it.
     expect(list.indexOf("newer question")).toBeGreaterThan(-1);
     expect(list.indexOf("older question")).toBeGreaterThan(list.indexOf("newer question"));
-    expect(list).not.toContain("needs the tui plugin");
+    expect(list).not.toContain("no plugin provides");
 
     tmux("send-keys", "-t", pane, "Down", "Enter");
     // The older session's transcript is shown: its question and its answer.

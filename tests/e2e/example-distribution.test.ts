@@ -117,10 +117,10 @@ describe("examples/distributions/read-only (built CLI)", () => {
     expect(existsSync(join(user.project, "pwned.txt"))).toBe(false);
   });
 
-  it("is print-only: JSON mode is refused in one line naming the plugin to enable", async () => {
+  it("is print-only: JSON mode is refused in one line naming the missing mode", async () => {
     const run = await user.pi(["--distribution", READ_ONLY, "--mode", "json", "--model", "mock/mock-1", "hi"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`pi: no plugin provides the "json" mode; enable "mode-json" in plugins.json\n`);
+    expect(run.stderr).toBe(`pi: no plugin provides the "json" mode; enable one in plugins.json\n`);
     expect(server.requests).toHaveLength(0);
   });
 

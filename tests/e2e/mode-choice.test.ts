@@ -45,7 +45,7 @@ describe("mode choice (built CLI in a terminal)", () => {
     );
     const run = inTerminal(user, `${pi} --distribution "${bare}" hello`);
     expect(run.code).toBe(2);
-    expect(run.output).toBe("pi: interactive mode needs the tui plugin; use -p\n");
+    expect(run.output).toBe('pi: no plugin provides the "interactive" mode; enable one in plugins.json, or use -p\n');
   });
 
   it("with a mode plugin named interactive, a terminal runs it with the messages and @files", () => {

@@ -9,14 +9,12 @@
  * writes every entry still missing from the file. A session file deleted while in use is written again
  * in full, and that is reported too.
  */
-import { statSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { buildSessionContext, type AgentMessage } from "pi-host";
 import type { ThinkingLevel } from "pi-host";
 import type {
   CustomMessageEntry,
   EntryBase,
-  LabelEntry,
   OpenReport,
   SessionContext,
   SessionEntry,
@@ -28,16 +26,16 @@ import type {
   SessionSummary,
   TreeNode,
 } from "pi-host";
-import { AppendFile, SESSION_FILE_MODE, type AppendIo } from "./append-file.js";
-import { checkEntries } from "./check-entries.js";
+import type { AppendIo } from "./append-file.js";
+import { forkedSession } from "./fork.js";
 import { newEntryId, newSessionId } from "./ids.js";
 import { isLeafMarker, LEAF_MARKER_TYPE } from "./leaf-marker.js";
-import { loadSessionFile } from "./load-session-file.js";
 import { defaultSessionDir, sessionFilePath, sessionsRoot } from "./location.js";
 import { newestFirst, newestSessionFile, summariesIn, summariesUnder } from "./list-sessions.js";
 import { CURRENT_VERSION } from "./migrate-format.js";
-import { SessionTree } from "./session-tree.js";
+import { openSessionFile } from "./open-file.js";
 import { freshSession, openSessionState, restoreOpenSession, type OpenSession } from "./open-session.js";
+import { persistSession } from "./persist.js";
 import type { StoreState } from "./state.js";
 
 /** What the plugin hands the store: where sessions live, and its reloadable state. */
@@ -75,52 +73,9 @@ export class JsonlSessionStore implements SessionStore {
 
   async open(path: string): Promise<OpenReport> {
     if (typeof path !== "string" || path === "") throw new Error("open needs the path of a session file");
-    const absolute = resolve(path);
-    if (!fileExists(absolute)) {
-      // pi's rule for a path with no file: a new session that will be written there.
-      const header: SessionHeader = {
-        type: "session",
-        version: CURRENT_VERSION,
-        id: newSessionId(),
-        timestamp: new Date().toISOString(),
-        cwd: process.cwd(),
-      };
-      const session = freshSession(header, absolute, dirname(absolute));
-      this.switchTo(session);
-      return this.info(session);
-    }
-    const loaded = loadSessionFile(absolute);
-    let session: OpenSession;
-    let problems: string[] = [];
-    if (loaded.kind === "empty") {
-      // pi's rule for an empty file: start a session in it and write the header at once.
-      const header: SessionHeader = {
-        type: "session",
-        version: CURRENT_VERSION,
-        id: newSessionId(),
-        timestamp: new Date().toISOString(),
-        cwd: process.cwd(),
-      };
-      writeFileSync(absolute, `${JSON.stringify(header)}\n`, { mode: SESSION_FILE_MODE });
-      session = { ...freshSession(header, absolute, dirname(absolute)), written: true };
-    } else {
-      const checked = checkEntries(loaded.entries, absolute);
-      problems = checked.problems;
-      const tree = new SessionTree(checked.entries);
-      session = {
-        ...freshSession(normalHeader(loaded.header), absolute, dirname(absolute)),
-        tree,
-        written: true,
-        needsNewline: !loaded.endsWithNewline,
-        savedCount: checked.entries.length,
-      };
-    }
+    const { session, extras } = openSessionFile(resolve(path));
     this.switchTo(session);
-    const report: OpenReport = this.info(session);
-    if (loaded.kind === "session" && loaded.migratedFrom !== undefined) report.migratedFrom = loaded.migratedFrom;
-    if (loaded.setAside !== undefined) report.setAside = loaded.setAside;
-    if (problems.length > 0) report.problems = problems;
-    return report;
+    return { ...this.info(session), ...extras };
   }
 
   async continueRecent(options: SessionStartOptions): Promise<SessionInfo> {
@@ -301,39 +256,10 @@ export class JsonlSessionStore implements SessionStore {
   async fork(entryId?: string): Promise<SessionInfo> {
     const s = this.requireSession();
     if (entryId !== undefined) this.requireEntry(s, entryId, "fork");
-    const path = this.path(entryId).filter((entry) => entry.type !== "label");
-    const timestamp = new Date().toISOString();
-    const header: SessionHeader = {
-      type: "session",
-      version: CURRENT_VERSION,
-      id: newSessionId(),
-      timestamp,
-      cwd: s.header.cwd,
-    };
-    if (s.path !== undefined) header.parentSession = s.path;
-
-    // Labels are re-created at the end of the copied path, as pi does, so they survive without their history.
-    const ids = new Set(path.map((entry) => entry.id));
-    const entries: SessionEntry[] = [...path];
-    let parentId = path.at(-1)?.id ?? null;
-    for (const [targetId, labelEntry] of s.tree.labelEntries()) {
-      if (!ids.has(targetId)) continue;
-      const label: LabelEntry = {
-        type: "label",
-        id: newEntryId(ids),
-        parentId,
-        timestamp: labelEntry.timestamp,
-        targetId,
-        label: labelEntry.label,
-      };
-      ids.add(label.id);
-      entries.push(label);
-      parentId = label.id;
-    }
-
-    const tree = new SessionTree(entries);
-    const filePath = s.sessionDir === undefined ? undefined : sessionFilePath(s.sessionDir, timestamp, header.id);
-    const forked: OpenSession = { ...freshSession(header, filePath, s.sessionDir), tree };
+    const forked = forkedSession(
+      s,
+      this.path(entryId).filter((entry) => entry.type !== "label"),
+    );
     this.persist(forked);
     this.switchTo(forked);
     return this.info(forked);
@@ -380,46 +306,11 @@ export class JsonlSessionStore implements SessionStore {
     return entry.id;
   }
 
-  /**
-   * Writes what the file lacks, in one append: the header and every entry for pi's first flush (once an
-   * assistant message exists) or for a file deleted under us, otherwise the entries past `savedCount`.
-   * A failure keeps them in memory for the next call and is reported once per run of failures.
-   */
+  /** Writes what the file lacks (persist.ts), reporting a failed write or a vanished file. */
   private persist(s: OpenSession): void {
-    if (s.path === undefined) return;
-    if (!s.written && !s.tree.hasAssistant) return;
-    s.file ??= new AppendFile(s.path, this.options.io);
-    if (s.written && s.file.presence() === "missing") {
-      s.written = false;
-      s.needsNewline = false;
-      s.file.close();
-      this.report(
-        s,
-        "deleted",
-        `session file ${s.path} was deleted while in use; it is written again with the whole session so far`,
-      );
-    }
-    const records: Array<SessionHeader | SessionEntry> = s.written
-      ? s.tree.entries.slice(s.savedCount)
-      : [s.header, ...s.tree.entries];
-    if (records.length === 0) return;
-    let text = s.needsNewline ? "\n" : "";
-    for (const record of records) text += `${JSON.stringify(record)}\n`;
-    try {
-      s.file.append(text);
-    } catch (error) {
-      if (!s.failing) this.report(s, "write", `cannot save the session to ${s.path}: ${(error as Error).message}`);
-      s.failing = true;
-      return;
-    }
-    s.failing = false;
-    s.written = true;
-    s.needsNewline = false;
-    s.savedCount = s.tree.entries.length;
-  }
-
-  private report(s: OpenSession, reason: SessionSaveProblem["reason"], error: string): void {
-    this.options.report?.({ error, path: s.path!, reason });
+    persistSession(s, this.options.io, (session, reason, error) =>
+      this.options.report?.({ error, path: session.path!, reason }),
+    );
   }
 
   private base(s: OpenSession): EntryBase {
@@ -484,16 +375,6 @@ export class JsonlSessionStore implements SessionStore {
   }
 }
 
-/** Whether anything (a file, a folder) exists at `path`; any error other than "not there" counts as there, so open reports it. */
-function fileExists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ENOENT";
-  }
-}
-
 function requireCwd(options: SessionStartOptions, method: string): string {
   if (options === null || typeof options !== "object" || !nonEmpty(options.cwd))
     throw new Error(`${method} needs options with a non-empty cwd`);
@@ -502,16 +383,4 @@ function requireCwd(options: SessionStartOptions, method: string): string {
 
 function nonEmpty(value: unknown): value is string {
   return typeof value === "string" && value !== "";
-}
-
-/** The header as state stores it: pi's v1 headers may lack a cwd or carry a non-string parent. */
-function normalHeader(header: SessionHeader): SessionHeader {
-  const normal: SessionHeader = {
-    ...header,
-    version: CURRENT_VERSION,
-    timestamp: typeof header.timestamp === "string" ? header.timestamp : new Date(0).toISOString(),
-    cwd: typeof header.cwd === "string" ? header.cwd : process.cwd(),
-  };
-  if (typeof normal.parentSession !== "string") delete normal.parentSession;
-  return normal;
 }

@@ -6,42 +6,17 @@
  * lists and labels); the terminal itself belongs to the mode-interactive plugin.
  */
 import { Type } from "@sinclair/typebox";
-import { AgentLoopContract } from "pi-host";
 import { AgentSessionContract } from "pi-host";
-import { AiProviderContract, AuthContract, ModelsContract } from "pi-host";
-import { HooksContract } from "pi-host";
-import { ModeContract } from "pi-host";
+import { HostPluginsContract, readPluginTable } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
-import { SessionCompactorContract, SessionStoreContract } from "pi-host";
-import { ToolContract } from "pi-host";
+import { SessionStoreContract } from "pi-host";
 import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiViewContract } from "pi-host";
 import { UiContract } from "pi-host";
-import { agentDir as agentDirOf, definePlugin, type Contract, type Handle } from "pi-host";
+import { agentDir as agentDirOf, definePlugin } from "pi-host";
 import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
 import { DialogBroker } from "./dialogs.js";
 import { LazyView } from "./lazy-view.js";
 import { TuiUserInterface } from "./ui.js";
-import type { PluginLine } from "./view-deps.js";
-
-/** Contracts whose providers `/plugins` lists (a plugin cannot see the kernel's own plugin table). */
-const SINGLE_CONTRACTS: Contract<any>[] = [
-  AgentSessionContract,
-  AgentLoopContract,
-  SessionStoreContract,
-  SessionCompactorContract,
-  ModelsContract,
-  AuthContract,
-  SettingsContract,
-  TuiViewContract,
-];
-const MANY_CONTRACTS: Contract<any>[] = [
-  AiProviderContract,
-  ToolContract,
-  ModeContract,
-  ResourcesContract,
-  HooksContract,
-  UiContract,
-];
 
 export default definePlugin({
   id: "tui",
@@ -53,15 +28,8 @@ export default definePlugin({
     { contract: SessionStoreContract, optional: true },
     { contract: SettingsContract, optional: true },
     { contract: ResourcesContract, optional: true },
-    // Read by /plugins, which lists the providers of these contracts.
-    ...[AgentLoopContract, SessionCompactorContract, ModelsContract, AuthContract, TuiViewContract].map((contract) => ({
-      contract,
-      optional: true,
-    })),
-    ...[AiProviderContract, ToolContract, ModeContract, HooksContract, UiContract].map((contract) => ({
-      contract,
-      optional: true,
-    })),
+    // The host's plugin table, which /plugins lists.
+    { contract: HostPluginsContract, optional: true },
   ],
   config: Type.Object({
     /** Where `themes/<name>.json` are looked up; default PI_CODING_AGENT_DIR or ~/.pi/agent. */
@@ -73,26 +41,7 @@ export default definePlugin({
     const settings = ctx.use(SettingsContract);
     const resources = ctx.useAll(ResourcesContract);
 
-    ctx.on("kernel:commit", (event: { pluginId: string; generation?: number }) => {
-      const state = ctx.getState() as ViewState;
-      if (event.generation === undefined) delete state.generations[event.pluginId];
-      else state.generations[event.pluginId] = event.generation;
-      ctx.setState(state);
-    });
-
-    const plugins = (): PluginLine[] => {
-      const byPlugin = new Map<string, PluginLine>();
-      const add = (handle: Handle<any>, contract: string): void => {
-        const id = handle.pluginId;
-        if (id === undefined) return;
-        const line = byPlugin.get(id) ?? { id, generation: handle.generation, contracts: [] };
-        if (!line.contracts.includes(contract)) line.contracts.push(contract);
-        byPlugin.set(id, line);
-      };
-      for (const contract of SINGLE_CONTRACTS) add(ctx.use(contract), contract.id);
-      for (const contract of MANY_CONTRACTS) for (const handle of ctx.useAll(contract).list()) add(handle, contract.id);
-      return [...byPlugin.values()].sort((a, b) => a.id.localeCompare(b.id));
-    };
+    const hostPlugins = ctx.use(HostPluginsContract);
 
     // The state of a generation that retired is no longer this plugin's to touch.
     const liveState = (): ViewState | undefined => {
@@ -134,7 +83,7 @@ export default definePlugin({
       requestReload: () => ctx.emit(HOST_RELOAD_REQUEST_EVENT, {}),
       settleDialog: (id, value) => dialogs.settle(id, value),
       settleAllDialogs: () => dialogs.settleAll(),
-      plugins,
+      plugins: () => readPluginTable(hostPlugins),
       agentDir,
     });
     ctx.provide(TuiViewContract, view);

@@ -111,8 +111,6 @@ export interface ViewState {
   theme: string;
   cwd: string;
   started: boolean;
-  /** Plugin generations seen committing while the view runs (plugin id → generation). */
-  generations: Record<string, number>;
   /** An interactive run is going on (the `ui` contract answers only then). */
   running: boolean;
   /** Open dialogs, oldest first; the first is shown. */
@@ -175,7 +173,6 @@ export function initialViewState(): ViewState {
     theme: "dark",
     cwd: "",
     started: false,
-    generations: {},
     running: false,
     dialogs: [],
     statuses: {},

@@ -3,7 +3,7 @@
  * session housekeeping, reload, plugins and themes. Each drives the agent through the `agent/session`
  * contract, so the view stays a front end.
  */
-import type { KeyOutcome } from "pi-host";
+import type { KeyOutcome, PluginTableEntry } from "pi-host";
 import { COMMANDS, KEY_HELP } from "./commands.js";
 import { shortPath } from "./footer.js";
 import type { ViewState } from "./state.js";
@@ -102,11 +102,8 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       return {};
     case "plugins": {
       const plugins = view.deps.plugins();
-      const lines = plugins.map(
-        (p) =>
-          `  ${p.id.padEnd(20)} gen ${String(p.generation ?? s.generations[p.id] ?? "-").padEnd(4)} ${p.contracts.join(", ")}`,
-      );
-      notice(s, ["Plugins serving this session:", ...lines].join("\n"));
+      if (plugins === undefined) notice(s, "The plugin table is not available: no host provides host/plugins.");
+      else notice(s, pluginsReport(plugins));
       return {};
     }
     case "theme":
@@ -119,4 +116,28 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       return {};
   }
   return {};
+}
+
+/** `/plugins`: the plugins serving the session with their generations and contracts, then the ones that are not. */
+function pluginsReport(plugins: readonly PluginTableEntry[]): string {
+  const serving = plugins.filter((p) => p.state === "active");
+  const others = plugins.filter((p) => p.state !== "active");
+  const lines = ["Plugins serving this session:", ...serving.map(pluginLine)];
+  if (others.length > 0) lines.push("Not serving:", ...others.map(pluginLine));
+  return lines.join("\n");
+}
+
+/**
+ * One plugin: id, generation (or state) and provided contracts; a failure is shown when it is why the
+ * plugin does not serve, or when it is newer than the serving generation (a reload that did not take).
+ */
+function pluginLine(p: PluginTableEntry): string {
+  const contracts = [...new Set(p.provides.map((c) => c.contract))].join(", ");
+  const where = p.state === "active" ? `gen ${String(p.generation ?? "-").padEnd(4)}` : p.state.padEnd(8);
+  const error = p.lastError;
+  const failure =
+    error !== undefined && (p.state !== "active" || error.generation > (p.generation ?? 0))
+      ? `  (${error.phase} failed: ${oneLine(error.message)})`
+      : "";
+  return `  ${p.id.padEnd(20)} ${where} ${contracts}${failure}`.trimEnd();
 }

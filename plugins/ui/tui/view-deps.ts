@@ -3,16 +3,9 @@
  * the session, redraws, dialogs), the view's own actions that the key, command and picker handlers call
  * back into, and the guard for synchronous session calls while a reload holds the session.
  */
-import type { AgentSession, Handle, SessionState, SessionStore } from "pi-host";
+import type { AgentSession, Handle, PluginTableEntry, SessionState, SessionStore } from "pi-host";
 import type { ExtraCommand } from "./complete.js";
 import type { ViewState } from "./state.js";
-
-/** A plugin serving the session, as `/plugins` lists it. */
-export interface PluginLine {
-  id: string;
-  generation: number | undefined;
-  contracts: string[];
-}
 
 /** What the view needs from its plugin: its state, the session, and a way to ask for a frame. */
 export interface ViewDeps {
@@ -31,7 +24,8 @@ export interface ViewDeps {
   settleDialog(id: string, value: unknown): void;
   /** Every open dialog takes its default (the run ended). */
   settleAllDialogs(): void;
-  plugins(): PluginLine[];
+  /** The host's plugin table (`host/plugins`), or undefined when no host provides one. */
+  plugins(): readonly PluginTableEntry[] | undefined;
   agentDir: string;
   now?: () => number;
 }

@@ -7,6 +7,7 @@ import { PassThrough, Writable } from "node:stream";
 import { ModeContract } from "../../../contracts/mode.js";
 import modeInteractive from "../../../plugins/modes/mode-interactive/index.js";
 import tui from "../../../plugins/ui/tui/index.js";
+import { hostPluginsEntry } from "../../support/host-plugins.js";
 import { bootSession, type SessionHarness } from "../agent-session/harness.js";
 import { VirtualTerminal } from "../mode-interactive/virtual-terminal.js";
 
@@ -26,7 +27,13 @@ export interface TuiHarness extends SessionHarness {
 export async function bootTui(
   options: Parameters<typeof bootSession>[0] & { width?: number; height?: number } = {},
 ): Promise<TuiHarness> {
-  const h = await bootSession({ ...options, extra: [...(options.extra ?? []), tui, modeInteractive] });
+  const host = hostPluginsEntry();
+  const h = await bootSession({
+    ...options,
+    extra: [...(options.extra ?? []), tui, modeInteractive],
+    entries: [host.entry, ...(options.entries ?? [])],
+  });
+  host.table.attach(h.kernel);
   const vt = new VirtualTerminal(options.width ?? 80, options.height ?? 24);
   const waiters = new Set<() => void>();
   const stdout = new Writable({

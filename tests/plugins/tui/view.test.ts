@@ -152,7 +152,12 @@ describe("tui commands in-process", () => {
   });
 
   it("/session, /plugins, /help and /theme report in the transcript", async () => {
-    h = await bootTui({ faux: { responses: [{ content: "ok" }] } });
+    const { definePlugin } = await import("../../../kernel/index.js");
+    const off = definePlugin({ id: "switched-off", version: "1.0.0", setup() {} });
+    h = await bootTui({
+      faux: { responses: [{ content: "ok" }] },
+      entries: [{ id: off.id, source: { kind: "inline", label: off.id, definition: off }, enabled: false }],
+    });
     await ready(h);
     h.type("hello\r");
     await h.waitFor("ok");
@@ -162,7 +167,9 @@ describe("tui commands in-process", () => {
     h.type("/plugins\r");
     const plugins = await h.waitFor("Plugins serving this session:");
     expect(plugins).toMatch(/tui\s+gen 1\s+tui\/view/);
-    expect(plugins).toMatch(/agent-session\s+gen 1/);
+    expect(plugins).toMatch(/agent-session\s+gen 1\s+agent\/session/);
+    expect(plugins).toMatch(/session-jsonl\s+gen 1\s+session\/store/);
+    expect(plugins).toMatch(/Not serving:\n\s+switched-off\s+disabled/);
     h.type("/theme light\r");
     h.type("/theme\r");
     await h.waitFor("Theme: light");
