@@ -38,9 +38,16 @@ describe("mode choice (built CLI in a terminal)", () => {
       bare,
       JSON.stringify({
         extends: "none",
-        plugins: ["models", "auth", "provider-faux", "llm", "session-jsonl", "agent-loop", "agent-session", "mode-print"].map(
-          (id) => ({ id, use: id }),
-        ),
+        plugins: [
+          "models",
+          "auth",
+          "provider-faux",
+          "llm",
+          "session-jsonl",
+          "agent-loop",
+          "agent-session",
+          "mode-print",
+        ].map((id) => ({ id, use: id })),
       }),
     );
     const run = inTerminal(user, `${pi} --distribution "${bare}" hello`);
