@@ -55,6 +55,7 @@ export {
   formatCatalog,
   ModelsDevError,
   parseModelsDev,
+  REFRESHED_CATALOG_FILE,
   type CatalogData,
   type CatalogModel,
   type CatalogOverlay,

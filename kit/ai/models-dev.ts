@@ -7,6 +7,9 @@
  * download) and in the models plugin (to build the catalog from a refreshed download), so all three agree.
  */
 
+/** The file in the agent folder that `pi update --models` writes and the catalog prefers to the shipped one. */
+export const REFRESHED_CATALOG_FILE = "models-dev.json";
+
 /** One model as models.dev describes it; only the fields the catalog reads. */
 export interface ModelsDevModel {
   id?: string;

@@ -14,10 +14,8 @@ import {
   type CatalogProvider,
   type Model,
   parseModelsDev,
+  REFRESHED_CATALOG_FILE,
 } from "pi-host";
-
-/** The file `pi update --models` writes in the agent folder; it overrides the shipped catalog. */
-export const REFRESHED_CATALOG_FILE = "models-dev.json";
 
 /** A provider's facts without its models: how to reach it, its key variables, its default model. */
 export type ProviderInfo = Omit<CatalogProvider, "models">;

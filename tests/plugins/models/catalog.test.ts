@@ -388,6 +388,8 @@ describe("models plugin: catalog", () => {
             "x-team": "TEAM_FOR_TEST",
             "x-secret": `!touch ${marker} && echo  s3cret  `,
             "x-literal": "plain",
+            "x-braced": "team=${TEAM_FOR_TEST};id=$PROXY_KEY_FOR_TEST",
+            "x-unset": "$NO_SUCH_VARIABLE_FOR_PI_TESTS",
           },
           models: [{ id: "m", headers: { "x-model": "yes" } }],
         },
@@ -409,6 +411,8 @@ describe("models plugin: catalog", () => {
         "x-team": "blue",
         "x-secret": "s3cret",
         "x-literal": "plain",
+        // pi 1.6's $VAR / ${VAR}; a header naming an unset variable is left out, as pi leaves it out.
+        "x-braced": "team=blue;id=pk-123",
         "x-model": "yes",
         Authorization: "Bearer pk-123",
       });
