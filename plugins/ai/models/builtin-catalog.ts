@@ -24,6 +24,8 @@ export type ProviderInfo = Omit<CatalogProvider, "models">;
 export interface BuiltinCatalog {
   models: Model[];
   providers: Map<string, ProviderInfo>;
+  /** Providers in the order pi 1.6 tries their default models when nothing chose a model. */
+  defaultOrder: string[];
   /** Where it was read from (a path), for error messages. */
   source: string;
 }
@@ -93,7 +95,7 @@ export function toModels(data: CatalogData, source: string, env: NodeJS.ProcessE
       });
     }
   }
-  return { models, providers, source };
+  return { models, providers, defaultOrder: [...(data.defaultOrder ?? [])], source };
 }
 
 /** `https://.../{CLOUDFLARE_ACCOUNT_ID}/...` with the variable's value, when it is set. */

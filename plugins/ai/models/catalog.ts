@@ -42,13 +42,14 @@ export const INLINE_SOURCE = "plugins.json (models plugin config)";
 interface Built {
   models: Model[];
   providers: Map<string, ProviderInfo>;
+  defaultOrder: string[];
   /** Providers whose models.json or inline entry has an `apiKey`. */
   keyed: Set<string>;
 }
 
 /**
- * The models plugin's implementation of ModelsContract, plus `defaultModel` and `providerInfo`, which
- * the contract has no member for yet (hosts that use them check for them on the provider).
+ * The models plugin's implementation of ModelsContract, plus `defaultModel`, `initialModel` and
+ * `providerInfo`, which the contract has no member for yet (a consumer checks for them on the provider).
  */
 export class ModelCatalogStore implements ModelCatalog {
   private cached: { stamp: string; built?: Built; error?: Error } | undefined;
@@ -90,6 +91,21 @@ export class ModelCatalogStore implements ModelCatalog {
     const id = built.providers.get(provider)?.defaultModel;
     const own = built.models.filter((m) => m.provider === provider);
     return own.find((m) => m.id === id) ?? own[0];
+  }
+
+  /**
+   * The model pi 1.6 starts with when nothing chose one (no flag, session or setting): the default model
+   * of the first provider, in pi's order, that has a key; else the first model that has a key.
+   */
+  initialModel(): Model | undefined {
+    const built = this.current();
+    for (const provider of built.defaultOrder) {
+      if (!this.usable(provider, built)) continue;
+      const id = built.providers.get(provider)?.defaultModel;
+      const model = built.models.find((m) => m.provider === provider && m.id === id);
+      if (model !== undefined) return model;
+    }
+    return built.models.find((m) => this.usable(m.provider, built));
   }
 
   /** A built-in provider's facts (name, api, base URL, key variables, default model). */
@@ -145,7 +161,7 @@ export class ModelCatalogStore implements ModelCatalog {
       }
       layer(parseModelsFile(this.file, text, rules), this.file, "providers");
     }
-    return { models: finish(draft, env), providers: builtins.providers, keyed };
+    return { models: finish(draft, env), providers: builtins.providers, defaultOrder: builtins.defaultOrder, keyed };
   }
 }
 

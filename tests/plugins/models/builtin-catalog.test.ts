@@ -93,9 +93,11 @@ describe("the generated catalog", () => {
       const all = await import(${JSON.stringify(join(PI16, "@earendil-works/pi-ai/dist/providers/all.js"))});
       const mr = await import(${JSON.stringify(join(PI16, "@earendil-works/pi-coding-agent/dist/core/model-resolver.js"))});
       const ids = all.builtinProviders().map((p) => p.id).sort();
-      console.log(JSON.stringify(ids.map((id) => [id, mr.defaultModelPerProvider[id] ?? null])));`;
+      const order = Object.keys(mr.defaultModelPerProvider);
+      console.log(JSON.stringify({ order, pairs: ids.map((id) => [id, mr.defaultModelPerProvider[id] ?? null]) }));`;
     const out = execFileSync(NODE22, ["--input-type=module", "-e", script], { encoding: "utf8" });
-    const pairs = JSON.parse(out) as Array<[string, string | null]>;
+    const { order, pairs } = JSON.parse(out) as { order: string[]; pairs: Array<[string, string | null]> };
+    expect(shipped().defaultOrder).toEqual(order);
     expect(pairs.map(([id]) => id)).toEqual(PI16_PROVIDERS);
     for (const [id, model] of pairs) expect(PI16_PROVIDER_FACTS[id]!.defaultModel ?? null, id).toBe(model);
   });
@@ -146,6 +148,19 @@ describe("models plugin: the built-in catalog at run time", () => {
     expect(store.defaultModel("google")?.id).toBe("gemini-4-argon");
     expect(store.defaultModel("no-such-provider")).toBeUndefined();
     expect(store.providerInfo("groq")).toMatchObject({ env: ["GROQ_API_KEY"], api: "openai-completions" });
+  });
+
+  it("starts, when nothing chose a model, with the default of the first provider in pi's order that has a key", () => {
+    const store = kernel.use(ModelsContract).peek() as unknown as ModelCatalogStore;
+    // No key from the machine running the tests counts ("" is unset).
+    for (const names of Object.values(ENV_KEYS)) for (const name of names) vi.stubEnv(name, "");
+    expect(store.initialModel()).toBeUndefined();
+    vi.stubEnv("GROQ_API_KEY", "gsk-test");
+    expect(store.initialModel()).toMatchObject({ provider: "groq", id: "openai/gpt-oss-120b" });
+    vi.stubEnv("OPENAI_API_KEY", "sk-test");
+    expect(store.initialModel()).toMatchObject({ provider: "openai", id: "gpt-6.2-sol" });
+    vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant");
+    expect(store.initialModel()).toMatchObject({ provider: "anthropic", id: "claude-opus-5-5" });
   });
 
   it("fills {VARIABLE} parts of a base URL from the environment when the catalog is read", async () => {
