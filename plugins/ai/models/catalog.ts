@@ -82,7 +82,8 @@ export class ModelCatalogStore implements ModelCatalog {
 
   resolve(ref: string, provider?: string): ResolvedModel {
     const built = this.current();
-    return resolveReference(ref, provider, built.models, (p) => this.usable(p, built));
+    const auth = new Lazy(() => authEntries(join(this.options.agentDir, "auth.json")));
+    return resolveReference(ref, provider, built.models, (p) => this.usable(p, built, auth));
   }
 
   /** The model pi 1.6 picks for `provider` when none is named: its catalog default, else its first model. */
@@ -99,13 +100,14 @@ export class ModelCatalogStore implements ModelCatalog {
    */
   initialModel(): Model | undefined {
     const built = this.current();
+    const auth = new Lazy(() => authEntries(join(this.options.agentDir, "auth.json")));
     for (const provider of built.defaultOrder) {
-      if (!this.usable(provider, built)) continue;
+      if (!this.usable(provider, built, auth)) continue;
       const id = built.providers.get(provider)?.defaultModel;
       const model = built.models.find((m) => m.provider === provider && m.id === id);
       if (model !== undefined) return model;
     }
-    return built.models.find((m) => this.usable(m.provider, built));
+    return built.models.find((m) => this.usable(m.provider, built, auth));
   }
 
   /** A built-in provider's facts (name, api, base URL, key variables, default model). */
@@ -114,11 +116,11 @@ export class ModelCatalogStore implements ModelCatalog {
   }
 
   /** Whether a key for `provider` is configured: its environment variables, auth.json or an `apiKey`. */
-  private usable(provider: string, built: Built): boolean {
+  private usable(provider: string, built: Built, auth: Lazy<Set<string>>): boolean {
     const env = this.options.env ?? process.env;
     if (built.keyed.has(provider)) return true;
     if ((built.providers.get(provider)?.env ?? []).some((name) => (env[name] ?? "") !== "")) return true;
-    return authEntries(join(this.options.agentDir, "auth.json")).has(provider);
+    return auth.get().has(provider);
   }
 
   /** The current build, redone when models.json or the refreshed catalog changed since the last one. */
@@ -162,6 +164,16 @@ export class ModelCatalogStore implements ModelCatalog {
       layer(parseModelsFile(this.file, text, rules), this.file, "providers");
     }
     return { models: finish(draft, env), providers: builtins.providers, defaultOrder: builtins.defaultOrder, keyed };
+  }
+}
+
+/** A value computed on first use, so a lookup that needs no tie-break never reads auth.json. */
+class Lazy<T> {
+  private value: { v: T } | undefined;
+  constructor(private readonly compute: () => T) {}
+  get(): T {
+    this.value ??= { v: this.compute() };
+    return this.value.v;
   }
 }
 
