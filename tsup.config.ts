@@ -1,4 +1,4 @@
-import { readdirSync, existsSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
@@ -129,7 +129,24 @@ const oneBuiltinsChunk: EsbuildPlugin = {
   },
 };
 
+/**
+ * A built-in plugin's data files (`*.json` beside its code, e.g. the models plugin's catalog) are read at
+ * run time next to the module that reads them: `dist/plugins/<name>/` for a plugin built on its own, and
+ * `dist/`, where the chunks of the default distribution's plugins are.
+ */
+async function copyPluginData(): Promise<void> {
+  for (const [name, entry] of Object.entries(pluginSources)) {
+    const dir = join(entry, "..");
+    for (const file of readdirSync(dir).filter((f) => f.endsWith(".json"))) {
+      mkdirSync(join("dist", "plugins", name), { recursive: true });
+      copyFileSync(join(dir, file), join("dist", "plugins", name, file));
+      if (DEFAULT_BUILTINS.includes(name)) copyFileSync(join(dir, file), join("dist", file));
+    }
+  }
+}
+
 export default defineConfig({
+  onSuccess: copyPluginData,
   entry: { cli: "hosts/cli.ts", api: "hosts/api.ts", sdk: "hosts/sdk.ts", ...pluginEntries },
   format: ["esm"],
   platform: "node",

@@ -55,6 +55,10 @@ const CANCEL_SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
 /** Runs one package command; resolves with the exit code. */
 export async function runPackageCommand(argv: string[], place: PackageCommandPlace): Promise<number> {
+  if (argv[0] === "update" && argv.includes("--models")) {
+    if (argv.length > 2) return fail(`--models takes nothing else; usage: pi update --models`, EXIT_BAD_INPUT);
+    return (await import("./models-update.js")).updateModels(place.agentDir);
+  }
   let command: PackageCommand;
   try {
     command = parsePackageCommand(argv);
@@ -183,7 +187,7 @@ function parsePackageCommand(argv: string[]): PackageCommand {
 function usageLine(name: PackageCommand["name"]): string {
   if (name === "install") return "pi install <source> [-l] [-a|-na]";
   if (name === "remove") return "pi remove <source> [-l]";
-  if (name === "update") return "pi update [source] [-a|-na]";
+  if (name === "update") return "pi update [source] [-a|-na] | pi update --models";
   return "pi list [--json] [-a|-na]";
 }
 
@@ -192,7 +196,7 @@ function usage(name: PackageCommand["name"]): string {
     install: "Install a package and add it to the packages setting (-l: the project's .pi/settings.json).",
     remove: "Remove a package: its install folder and its packages setting entry (-l: the project's).",
     update:
-      "Move unpinned packages (or the one named) to their newest version; npm:<name>@<version> and git:...@<ref> stay pinned.",
+      "Move unpinned packages (or the one named) to their newest version; npm:<name>@<version> and git:...@<ref> stay pinned. --models: refresh the model catalog from models.dev (PI_MODELS_DEV_URL overrides the address).",
     list: "List the packages of the global and project settings: version, folder and what each contributes.",
   }[name];
   return `Usage: ${usageLine(name)}\n\n${about}\n\n-a, --approve: trust this project for this one command (its packages and "npmCommand" setting apply); -na, --no-approve: do not, even if it is trusted.\n\nSources: npm:<name>[@version], git:<host>/<path>[@ref], https://, ssh://, git:// URLs, or a local path.\n`;

@@ -48,3 +48,20 @@ export {
   StreamGuardError,
   type RequestLimits,
 } from "./request-guard.js";
+export { interpolateValue, isCommandValue, type TemplateResult } from "./config-template.js";
+export {
+  buildCatalog,
+  catalogModel,
+  formatCatalog,
+  ModelsDevError,
+  parseModelsDev,
+  REFRESHED_CATALOG_FILE,
+  type CatalogData,
+  type CatalogModel,
+  type CatalogOverlay,
+  type CatalogProvider,
+  type ModelsDevData,
+  type ModelsDevModel,
+  type ModelsDevProvider,
+  type OverlayProvider,
+} from "./models-dev.js";

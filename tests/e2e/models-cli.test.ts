@@ -5,7 +5,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AuthContract } from "../../contracts/ai/index.js";
 import { Kernel } from "../../kernel/index.js";
+import { TEXT_ANSWER } from "../fixtures/sse/anthropic-messages/text.js";
+import { textStream as completionsText } from "../fixtures/sse/openai-completions/text.js";
 import { MockLlmServer } from "../support/mock-llm-server.js";
+import { PI16_PROVIDERS } from "../plugins/models/pi16-providers.js";
 import { runPi } from "./run-pi.js";
 
 const BUILT_AUTH = fileURLToPath(new URL("../../dist/plugins/auth/index.js", import.meta.url));
@@ -81,7 +84,9 @@ describe("pi --list-models (built CLI)", () => {
       "none",
     ]);
     const providers = rows(run.stdout).map((r) => r[0]);
-    expect(new Set(providers)).toEqual(new Set(["anthropic", "google", "openai"]));
+    // Every provider pi 1.6.0 names that has chat models (typesafe has classifier models only).
+    expect([...new Set(providers)]).toEqual(PI16_PROVIDERS.filter((p) => p !== "typesafe"));
+    expect(row(run.stdout, "groq", "openai/gpt-oss-120b")?.[6]).toBe("none");
     expect(providers).toEqual([...providers].sort()); // sorted by provider, like pi
   });
 
@@ -90,7 +95,8 @@ describe("pi --list-models (built CLI)", () => {
     expect(sonnet.code).toBe(0);
     const found = rows(sonnet.stdout);
     expect(found.length).toBeGreaterThanOrEqual(3);
-    expect(found.every((r) => r[0] === "anthropic" && r[1]!.includes("sonnet"))).toBe(true);
+    expect(found.every((r) => r[1]!.toLowerCase().includes("sonnet"))).toBe(true);
+    expect(found.some((r) => r[0] === "anthropic" && r[1] === "claude-sonnet-5-5")).toBe(true);
 
     const scoped = await runPi(["--list-models", "mini", "--provider", "openai"], { cwd: home, env });
     expect(scoped.code).toBe(0);
@@ -100,11 +106,55 @@ describe("pi --list-models (built CLI)", () => {
     expect(typo.code).toBe(1);
     expect(typo.stdout).toBe("");
     expect(typo.stderr.trim().split("\n")).toHaveLength(1);
-    expect(typo.stderr).toMatch(/^pi: unknown model "claude-sonet-4": did you mean anthropic\/claude-sonnet-4-/);
+    expect(typo.stderr).toMatch(/^pi: unknown model "claude-sonet-4": did you mean \S+\/claude-sonnet-4/);
 
     const provider = await runPi(["--list-models", "--provider", "antropic"], { cwd: home, env });
     expect(provider.code).toBe(1);
     expect(provider.stderr.trim()).toBe(`pi: unknown provider "antropic": did you mean anthropic?`);
+  });
+
+  it("--model sonnet runs Anthropic's newest Sonnet, as pi 1.6.0 picks it", async () => {
+    writeFileSync(join(agent, "models.json"), JSON.stringify({ providers: { anthropic: { baseUrl: server.url } } }));
+    server.requests.length = 0;
+    server.enqueue({ sse: TEXT_ANSWER });
+    const run = await runPi(["-p", "--no-session", "--model", "sonnet", "hello"], {
+      cwd: home,
+      env: { ...env, ANTHROPIC_API_KEY: "sk-ant-test" },
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("Hello, world! How can I help?\n");
+    expect(server.requests[0]!.body.model).toBe("claude-sonnet-5-5");
+    server.requests.length = 0;
+  });
+
+  it("an OpenAI-compatible built-in provider runs through Chat Completions with only its key variable set", async () => {
+    // Only the base URL moves to the local server; api, model and compat come from the catalog.
+    writeFileSync(join(agent, "models.json"), JSON.stringify({ providers: { groq: { baseUrl: `${server.url}/v1` } } }));
+    server.requests.length = 0;
+    server.enqueue({ sse: completionsText });
+    const run = await runPi(["-p", "--no-session", "--model", "groq/openai/gpt-oss-120b", "hello"], {
+      cwd: home,
+      env: { ...env, GROQ_API_KEY: "gsk-test" },
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("Hello! How can I help you today?\n");
+    const request = server.requests[0]!;
+    expect(request.path).toBe("/v1/chat/completions");
+    expect(request.headers.authorization).toBe("Bearer gsk-test");
+    const body = request.body as Record<string, unknown>;
+    server.requests.length = 0;
+    expect(body.model).toBe("openai/gpt-oss-120b");
+    expect(body).not.toHaveProperty("store");
+    expect((body.messages as Array<{ role: string }>)[0]!.role).toBe("system");
+  });
+
+  it("a built-in provider whose wire protocol has no plugin says so when used", async () => {
+    const run = await runPi(["-p", "--no-session", "--model", "amazon-bedrock/us.anthropic.claude-opus-5-5", "hi"], {
+      cwd: home,
+      env: { ...env, AWS_BEARER_TOKEN_BEDROCK: "t" },
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/no provider plugin speaks "bedrock-converse-stream"/);
   });
 
   it("shows a models.json custom provider's models, and listing contacts no server", async () => {

@@ -1,9 +1,10 @@
 /**
- * Key values are written the way pi reads them: `!command` runs a shell command and uses its trimmed
- * output (so a key can live in a password manager), the name of a set environment variable uses that
- * variable, and anything else is the key itself.
+ * Key values are written the way pi 1.6 reads them: `!command` runs a shell command and uses its trimmed
+ * output (so a key can live in a password manager), `$NAME` and `${NAME}` insert environment variables
+ * (kit's interpolateValue; `$$` and `$!` are a literal `$` and `!`), and the rest is the key itself.
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
+import { interpolateValue } from "pi-host";
 
 /** Starts a process; the plugin passes its context's owned `spawn`, so retire ends a hung command. */
 export type Spawner = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
@@ -17,8 +18,8 @@ export function isCommand(spec: string): boolean {
 }
 
 /**
- * Resolves one value. A failing `!command` throws one line saying which command, for what (`what`,
- * e.g. `the key for "anthropic" in /home/me/.pi/agent/auth.json`) and why.
+ * Resolves one value. A failing `!command`, or a `$NAME` that is not set, throws one line saying which,
+ * for what (`what`, e.g. `the key for "anthropic" in /home/me/.pi/agent/auth.json`) and why.
  */
 export async function resolveValue(
   spec: string,
@@ -27,8 +28,10 @@ export async function resolveValue(
   spawn: Spawner,
 ): Promise<string> {
   if (!isCommand(spec)) {
-    const fromEnv = env[spec];
-    return fromEnv !== undefined && fromEnv !== "" ? fromEnv : spec;
+    const { value, missing } = interpolateValue(spec, env);
+    if (value !== undefined) return value;
+    const names = missing.map((name) => `$${name}`).join(", ");
+    throw new Error(`${what} uses ${names}, which ${missing.length > 1 ? "are" : "is"} not set in the environment`);
   }
   const command = spec.slice(1).trim();
   const { code, stdout, stderr, error } = await run(command, env, spawn);

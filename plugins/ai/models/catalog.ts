@@ -1,12 +1,14 @@
 /**
- * The model catalog: built-in models, then the plugin's inline `providers` config, then
- * `<agentDir>/models.json`. The file is read on first use, never at setup, and read again whenever it
- * changes on disk, so a user can edit it while a session runs. Lookups that fail say what the user
- * probably meant.
+ * The model catalog: the built-in catalog (shipped, or refreshed by `pi update --models`), then the
+ * plugin's inline `providers` config, then `<agentDir>/models.json`. Nothing is read at setup: the
+ * built-in data and the files are read on first use, and read again whenever models.json or the
+ * refreshed catalog changes on disk, so a user can edit them while a session runs. Lookups that fail say
+ * what the user probably meant.
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Model, ModelCatalog, ResolvedModel, ThinkingLevel } from "pi-host";
+import type { Model, ModelCatalog, ResolvedModel } from "pi-host";
+import { type BuiltinCatalog, loadBuiltinCatalog, type ProviderInfo, refreshedStamp } from "./builtin-catalog.js";
 import { applyProviders, draftFrom, finish } from "./merge.js";
 import {
   checkProviders,
@@ -16,13 +18,16 @@ import {
   type ParseRules,
   type ProvidersConfig,
 } from "./models-file.js";
-import { closestMatches } from "./suggest.js";
+import { resolveReference } from "./resolve.js";
+
+export { reference, UnknownModelError } from "./resolve.js";
 
 /** Everything the catalog is built from. */
 export interface CatalogOptions {
-  /** The folder holding models.json. */
+  /** The folder holding models.json (and a refreshed catalog). */
   agentDir: string;
-  builtins: readonly Model[];
+  /** The built-in catalog; default: read it from the shipped or refreshed data file. */
+  builtins?: (agentDir: string, env: NodeJS.ProcessEnv) => BuiltinCatalog;
   /** Providers from the plugin's config, applied before models.json. */
   inlineProviders?: ProvidersConfig;
   /** API names besides the four known ones that models may use (other provider plugins' keys). */
@@ -30,25 +35,24 @@ export interface CatalogOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** A lookup that found nothing; the message is one line with the closest names. */
-export class UnknownModelError extends Error {
-  constructor(
-    message: string,
-    readonly suggestions: string[],
-  ) {
-    super(message);
-    this.name = "UnknownModelError";
-  }
-}
-
 /** Where the inline providers come from, as error messages name it. */
 export const INLINE_SOURCE = "plugins.json (models plugin config)";
 
-const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+/** One build of the catalog. */
+interface Built {
+  models: Model[];
+  providers: Map<string, ProviderInfo>;
+  defaultOrder: string[];
+  /** Providers whose models.json or inline entry has an `apiKey`. */
+  keyed: Set<string>;
+}
 
-/** The models plugin's implementation of ModelsContract. */
+/**
+ * The models plugin's implementation of ModelsContract, plus `defaultModel`, `initialModel` and
+ * `providerInfo`, which the contract has no member for yet (a consumer checks for them on the provider).
+ */
 export class ModelCatalogStore implements ModelCatalog {
-  private cached: { stamp: string; models?: Model[]; error?: Error } | undefined;
+  private cached: { stamp: string; built?: Built; error?: Error } | undefined;
 
   constructor(private readonly options: CatalogOptions) {}
 
@@ -58,11 +62,11 @@ export class ModelCatalogStore implements ModelCatalog {
   }
 
   list(): Model[] {
-    return [...this.current()];
+    return [...this.current().models];
   }
 
   find(provider: string, id: string): Model | undefined {
-    return this.current().find((m) => m.provider === provider && m.id === id);
+    return this.current().models.find((m) => m.provider === provider && m.id === id);
   }
 
   search(query: string): Model[] {
@@ -70,64 +74,85 @@ export class ModelCatalogStore implements ModelCatalog {
       .toLowerCase()
       .split(/\s+/)
       .filter((w) => w !== "");
-    return this.current().filter((m) => {
+    return this.current().models.filter((m) => {
       const haystack = `${m.provider}/${m.id} ${m.name}`.toLowerCase();
       return words.every((w) => haystack.includes(w));
     });
   }
 
-  resolve(reference: string, provider?: string): ResolvedModel {
-    const ref = reference.trim();
-    const models = this.current();
-    if (provider !== undefined && !models.some((m) => m.provider === provider)) throw unknownProvider(provider, models);
-    if (ref === "") throw new Error(`empty model reference; give provider/id[:thinking] or a model id`);
-    const whole = lookup(ref, provider, models);
-    if (whole !== undefined) return { model: whole };
-    const colon = ref.lastIndexOf(":");
-    if (colon > 0) {
-      const model = lookup(ref.slice(0, colon), provider, models);
-      const level = ref.slice(colon + 1);
-      if (model !== undefined) {
-        if (!(THINKING_LEVELS as readonly string[]).includes(level)) {
-          throw new Error(`unknown thinking level "${level}" in "${ref}"; use one of ${THINKING_LEVELS.join(", ")}`);
-        }
-        return { model, thinking: level as ThinkingLevel };
-      }
-    }
-    const slash = ref.indexOf("/");
-    if (provider === undefined && slash > 0) {
-      const named = ref.slice(0, slash);
-      const isProvider = models.some((m) => m.provider === named);
-      const isIdPrefix = models.some((m) => m.id.startsWith(`${named}/`));
-      if (!isProvider && !isIdPrefix) throw unknownProvider(named, models);
-    }
-    throw unknownModel(ref, provider, models);
+  resolve(ref: string, provider?: string): ResolvedModel {
+    const built = this.current();
+    const auth = new Lazy(() => authEntries(join(this.options.agentDir, "auth.json")));
+    return resolveReference(ref, provider, built.models, (p) => this.usable(p, built, auth));
   }
 
-  /** The current model list, rebuilt when models.json changed since the last build. */
-  private current(): Model[] {
-    const stamp = fileStamp(this.file);
+  /** The model pi 1.6 picks for `provider` when none is named: its catalog default, else its first model. */
+  defaultModel(provider: string): Model | undefined {
+    const built = this.current();
+    const id = built.providers.get(provider)?.defaultModel;
+    const own = built.models.filter((m) => m.provider === provider);
+    return own.find((m) => m.id === id) ?? own[0];
+  }
+
+  /**
+   * The model pi 1.6 starts with when nothing chose one (no flag, session or setting): the default model
+   * of the first provider, in pi's order, that has a key; else the first model that has a key.
+   */
+  initialModel(): Model | undefined {
+    const built = this.current();
+    const auth = new Lazy(() => authEntries(join(this.options.agentDir, "auth.json")));
+    for (const provider of built.defaultOrder) {
+      if (!this.usable(provider, built, auth)) continue;
+      const id = built.providers.get(provider)?.defaultModel;
+      const model = built.models.find((m) => m.provider === provider && m.id === id);
+      if (model !== undefined) return model;
+    }
+    return built.models.find((m) => this.usable(m.provider, built, auth));
+  }
+
+  /** A built-in provider's facts (name, api, base URL, key variables, default model). */
+  providerInfo(provider: string): ProviderInfo | undefined {
+    return this.current().providers.get(provider);
+  }
+
+  /** Whether a key for `provider` is configured: its environment variables, auth.json or an `apiKey`. */
+  private usable(provider: string, built: Built, auth: Lazy<Set<string>>): boolean {
+    const env = this.options.env ?? process.env;
+    if (built.keyed.has(provider)) return true;
+    if ((built.providers.get(provider)?.env ?? []).some((name) => (env[name] ?? "") !== "")) return true;
+    return auth.get().has(provider);
+  }
+
+  /** The current build, redone when models.json or the refreshed catalog changed since the last one. */
+  private current(): Built {
+    const stamp = `${fileStamp(this.file)}|${refreshedStamp(this.options.agentDir)}`;
     if (this.cached === undefined || this.cached.stamp !== stamp) {
       try {
-        this.cached = { stamp, models: this.build(stamp !== "missing") };
+        this.cached = { stamp, built: this.build(!stamp.startsWith("missing|")) };
       } catch (error) {
         this.cached = { stamp, error: error as Error };
       }
     }
     if (this.cached.error !== undefined) throw this.cached.error;
-    return this.cached.models!;
+    return this.cached.built!;
   }
 
-  private build(fileExists: boolean): Model[] {
+  private build(fileExists: boolean): Built {
     const env = this.options.env ?? process.env;
+    const builtins = (this.options.builtins ?? loadBuiltinCatalog)(this.options.agentDir, env);
     const rules: ParseRules = {
-      builtinProviders: new Set(this.options.builtins.map((m) => m.provider)),
+      builtinProviders: new Set(builtins.providers.keys()),
       apis: [...KNOWN_APIS, ...(this.options.extraApis ?? [])],
     };
-    const draft = draftFrom(this.options.builtins);
+    const draft = draftFrom(builtins.models);
+    const keyed = new Set<string>();
+    const layer = (providers: ProvidersConfig, source: string, root: string): void => {
+      for (const [name, p] of Object.entries(providers)) if (p.apiKey !== undefined) keyed.add(name);
+      applyProviders(draft, providers, source, root);
+    };
     if (this.options.inlineProviders !== undefined) {
       const inline = checkProviders(INLINE_SOURCE, this.options.inlineProviders, rules, "config.providers");
-      applyProviders(draft, inline, INLINE_SOURCE, "config.providers");
+      layer(inline, INLINE_SOURCE, "config.providers");
     }
     if (fileExists) {
       let text: string;
@@ -136,9 +161,29 @@ export class ModelCatalogStore implements ModelCatalog {
       } catch (error) {
         throw new ModelsFileError(this.file, undefined, `cannot be read (${(error as Error).message})`);
       }
-      applyProviders(draft, parseModelsFile(this.file, text, rules), this.file, "providers");
+      layer(parseModelsFile(this.file, text, rules), this.file, "providers");
     }
-    return finish(draft, env);
+    return { models: finish(draft, env), providers: builtins.providers, defaultOrder: builtins.defaultOrder, keyed };
+  }
+}
+
+/** A value computed on first use, so a lookup that needs no tie-break never reads auth.json. */
+class Lazy<T> {
+  private value: { v: T } | undefined;
+  constructor(private readonly compute: () => T) {}
+  get(): T {
+    this.value ??= { v: this.compute() };
+    return this.value.v;
+  }
+}
+
+/** The provider names auth.json has entries for; an unreadable or broken file counts as none here. */
+function authEntries(file: string): Set<string> {
+  try {
+    const data = JSON.parse(readFileSync(file, "utf8")) as unknown;
+    return new Set(data !== null && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : []);
+  } catch {
+    return new Set();
   }
 }
 
@@ -151,48 +196,4 @@ function fileStamp(file: string): string {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return "missing";
     throw new ModelsFileError(file, undefined, `cannot be read (${(error as Error).message})`);
   }
-}
-
-/** Exact lookup: `provider/id`, a bare id (unique across providers), or a model name. */
-function lookup(ref: string, provider: string | undefined, models: readonly Model[]): Model | undefined {
-  const scope = provider === undefined ? models : models.filter((m) => m.provider === provider);
-  if (provider !== undefined && ref.startsWith(`${provider}/`)) {
-    const exact = scope.find((m) => m.id === ref.slice(provider.length + 1));
-    if (exact !== undefined) return exact;
-  }
-  const slash = ref.indexOf("/");
-  if (provider === undefined && slash > 0) {
-    const exact = models.find((m) => m.provider === ref.slice(0, slash) && m.id === ref.slice(slash + 1));
-    if (exact !== undefined) return exact;
-  }
-  const byId = scope.filter((m) => m.id === ref);
-  const byName = byId.length > 0 ? byId : scope.filter((m) => m.name.toLowerCase() === ref.toLowerCase());
-  if (byName.length > 1) {
-    const refs = byName.map(reference);
-    throw new UnknownModelError(
-      `model "${ref}" is offered by several providers (${refs.join(", ")}); say which with provider/id`,
-      refs,
-    );
-  }
-  return byName[0];
-}
-
-function unknownProvider(name: string, models: readonly Model[]): UnknownModelError {
-  const providers = [...new Set(models.map((m) => m.provider))];
-  const close = closestMatches(name, providers, (p) => [p]);
-  const hint = close.length > 0 ? `did you mean ${close.join(", ")}?` : `known providers: ${providers.join(", ")}`;
-  return new UnknownModelError(`unknown provider "${name}": ${hint}`, close);
-}
-
-function unknownModel(ref: string, provider: string | undefined, models: readonly Model[]): UnknownModelError {
-  const scope = provider === undefined ? models : models.filter((m) => m.provider === provider);
-  const close = closestMatches(ref, scope, (m) => [m.id, reference(m), m.name]).map(reference);
-  const what = provider === undefined ? `unknown model "${ref}"` : `unknown model "${ref}" for provider "${provider}"`;
-  const hint = close.length > 0 ? `: did you mean ${close.join(", ")}?` : `; run "pi --list-models" to see the models`;
-  return new UnknownModelError(what + hint, close);
-}
-
-/** `provider/id`, the way users write a model. */
-export function reference(model: Pick<Model, "provider" | "id">): string {
-  return `${model.provider}/${model.id}`;
 }

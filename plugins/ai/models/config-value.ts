@@ -1,15 +1,19 @@
 /**
- * Values in models.json (`apiKey`, header values) are written the way pi reads them: `!command` runs a
- * shell command and uses its trimmed output (so secrets can live in a password manager), a name of a
- * set environment variable uses that variable, and anything else is the literal value.
+ * Values in models.json (`apiKey`, header values) are written the way pi 1.6 reads them: `!command` runs a
+ * shell command and uses its trimmed output (so secrets can live in a password manager), `$NAME` and
+ * `${NAME}` insert environment variables (kit's interpolateValue), and the rest is literal.
  */
 import { execSync } from "node:child_process";
+import { interpolateValue } from "pi-host";
 
 /** How long a `!command` may run before it counts as failed. */
 export const COMMAND_TIMEOUT_MS = 10_000;
 
-/** Resolves one config value now. Throws a one-line Error when a `!command` fails or prints nothing. */
-export function resolveConfigValue(spec: string, env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * Resolves one config value now; undefined when it names an unset variable (pi then sends no such
+ * header). Throws a one-line Error when a `!command` fails or prints nothing.
+ */
+export function resolveConfigValue(spec: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (spec.startsWith("!")) {
     const command = spec.slice(1).trim();
     let output: string;
@@ -31,8 +35,7 @@ export function resolveConfigValue(spec: string, env: NodeJS.ProcessEnv = proces
     if (value === "") throw new Error(`command "${command}" printed nothing`);
     return value;
   }
-  const fromEnv = env[spec];
-  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : spec;
+  return interpolateValue(spec, env).value;
 }
 
 function firstLine(text: string | undefined): string | undefined {

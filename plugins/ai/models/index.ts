@@ -1,20 +1,20 @@
 /**
- * The models plugin: provides the model catalog (ModelsContract) from built-in data, the plugin's
- * inline `providers` config and `<agentDir>/models.json` in pi's format. Setup only declares; the file
- * is read on first use and again whenever it changes.
+ * The models plugin: provides the model catalog (ModelsContract) from the built-in catalog (generated
+ * from models.dev data by scripts/generate-models.mjs, or refreshed by `pi update --models`), the
+ * plugin's inline `providers` config and `<agentDir>/models.json` in pi's format. Setup only declares;
+ * the data and the files are read on first use and again whenever they change.
  */
 import { Type } from "@sinclair/typebox";
 import { ModelsContract, agentDir } from "pi-host";
 import { definePlugin } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
-import { BUILTIN_MODELS } from "./builtin-models.js";
 import { ModelCatalogStore } from "./catalog.js";
 import { ProviderConfigSchema } from "./models-file.js";
 
 export default definePlugin({
   id: "models",
   version: "1.0.0",
-  description: "Model catalog: built-in Anthropic, OpenAI and Google models plus models.json custom providers",
+  description: "Model catalog: pi's built-in providers with models.dev data, plus models.json custom providers",
   provides: [ModelsContract],
   // The host's agent folder, when this plugin's config names none.
   requires: [{ contract: HostEnvironmentContract, optional: true }],
@@ -35,7 +35,6 @@ export default definePlugin({
         get agentDir() {
           return agentDir(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
         },
-        builtins: BUILTIN_MODELS,
         inlineProviders: ctx.config.providers,
         extraApis: ctx.config.extraApis,
       }),

@@ -110,7 +110,8 @@ function resolveHeaders(
   const out = { ...literal };
   for (const [name, header] of specs) {
     try {
-      out[name] = header.prefix + resolveConfigValue(header.spec, env);
+      const value = resolveConfigValue(header.spec, env);
+      if (value !== undefined) out[name] = header.prefix + value;
     } catch (error) {
       throw new ModelsFileError(header.file, header.field, (error as Error).message);
     }

@@ -138,6 +138,36 @@ describe("auth plugin", () => {
     expect(await auth.call("apiKey", "local")).toBe("local-from-command");
   });
 
+  it("resolves models.json keys in pi 1.6's syntax: $VAR, ${VAR}, $$ and $!, and !command", async () => {
+    process.env.MY_TEST_KEY_VAR = "secret";
+    const provider = (apiKey: string) => ({
+      apiKey,
+      baseUrl: "http://x",
+      api: "openai-completions",
+      models: [{ id: "m" }],
+    });
+    writeModels({
+      providers: {
+        plain: provider("$MY_TEST_KEY_VAR"),
+        braced: provider("sk-${MY_TEST_KEY_VAR}-end"),
+        escaped: provider("$$MY_TEST_KEY_VAR and $!x"),
+        command: provider("!printf '%s' \"cmd-$MY_TEST_KEY_VAR\""),
+        literal: provider("sk-literal"),
+        unset: provider("${NO_SUCH_VARIABLE_FOR_PI_TESTS}"),
+      },
+    });
+    const auth = await bootAuth();
+    expect(await auth.call("apiKey", "plain")).toBe("secret");
+    expect(await auth.call("apiKey", "braced")).toBe("sk-secret-end");
+    expect(await auth.call("apiKey", "escaped")).toBe("$MY_TEST_KEY_VAR and !x");
+    expect(await auth.call("apiKey", "command")).toBe("cmd-secret");
+    expect(await auth.call("apiKey", "literal")).toBe("sk-literal");
+    // Never the literal text: an unset variable is one line saying which.
+    await expect(auth.call("apiKey", "unset")).rejects.toThrow(
+      `the apiKey of provider "unset" in ${join(agentDir, "models.json")} uses $NO_SUCH_VARIABLE_FOR_PI_TESTS, which is not set in the environment`,
+    );
+  });
+
   it("a failing !command is one clear line naming the provider, the file and the command", async () => {
     writeAuth({
       anthropic: { type: "api_key", key: "!echo 'vault is locked' >&2; exit 4" },

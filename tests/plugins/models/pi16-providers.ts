@@ -1,0 +1,66 @@
+/**
+ * The providers pi 1.6.0 ships (`@earendil-works/pi-ai` 1.6.0's built-in provider list), each with the
+ * environment variables it reads a key from and its default model (pi-coding-agent's
+ * `defaultModelPerProvider`). The catalog tests check the generated catalog against these facts.
+ */
+export const PI16_PROVIDER_FACTS: Record<string, { env: string[]; defaultModel?: string }> = {
+  "amazon-bedrock": { env: ["AWS_BEARER_TOKEN_BEDROCK"], defaultModel: "us.anthropic.claude-opus-5-5" },
+  "ant-ling": { env: ["ANT_LING_API_KEY"], defaultModel: "Ring-2.6-1T" },
+  anthropic: { env: ["ANTHROPIC_API_KEY"], defaultModel: "claude-opus-5-5" },
+  azure: { env: ["AZURE_OPENAI_API_KEY"], defaultModel: "gpt-6.2-sol" },
+  baseten: { env: ["BASETEN_API_KEY"], defaultModel: "zai-org/GLM-5.3" },
+  cerebras: { env: ["CEREBRAS_API_KEY"], defaultModel: "gpt-oss-120b" },
+  "cloudflare-ai-gateway": {
+    env: ["CLOUDFLARE_API_KEY"],
+    defaultModel: "workers-ai/@cf/moonshotai/kimi-k2.7-code",
+  },
+  "cloudflare-workers-ai": { env: ["CLOUDFLARE_API_KEY"], defaultModel: "@cf/moonshotai/kimi-k2.7-code" },
+  deepseek: { env: ["DEEPSEEK_API_KEY"], defaultModel: "deepseek-v4-pro" },
+  fireworks: { env: ["FIREWORKS_API_KEY"], defaultModel: "accounts/fireworks/models/kimi-k3" },
+  "github-copilot": { env: ["COPILOT_GITHUB_TOKEN"], defaultModel: "gpt-6.1-sol" },
+  google: { env: ["GEMINI_API_KEY"], defaultModel: "gemini-4-argon" },
+  "google-vertex": { env: ["GOOGLE_CLOUD_API_KEY"], defaultModel: "gemini-4-argon" },
+  groq: { env: ["GROQ_API_KEY"], defaultModel: "openai/gpt-oss-120b" },
+  huggingface: { env: ["HF_TOKEN"], defaultModel: "moonshotai/Kimi-K2.7-Code" },
+  "kimi-coding": { env: ["KIMI_API_KEY"], defaultModel: "kimi-for-coding" },
+  meta: { env: ["META_API_KEY"], defaultModel: "muse-spark-1.3" },
+  minimax: { env: ["MINIMAX_API_KEY"], defaultModel: "MiniMax-M3" },
+  "minimax-cn": { env: ["MINIMAX_CN_API_KEY"], defaultModel: "MiniMax-M3" },
+  mistral: { env: ["MISTRAL_API_KEY"], defaultModel: "devstral-medium-latest" },
+  moonshotai: { env: ["MOONSHOT_API_KEY"], defaultModel: "kimi-k2.7-code" },
+  "moonshotai-cn": { env: ["MOONSHOT_API_KEY"], defaultModel: "kimi-k2.7-code" },
+  nvidia: { env: ["NVIDIA_API_KEY"], defaultModel: "nvidia/nemotron-3.5-super-vl-120b-a12b" },
+  openai: { env: ["OPENAI_API_KEY"], defaultModel: "gpt-6.2-sol" },
+  // Sign in with ChatGPT only: no key variable.
+  "openai-codex": { env: [], defaultModel: "gpt-6.2-sol" },
+  opencode: { env: ["OPENCODE_API_KEY"], defaultModel: "kimi-k2.7-code" },
+  "opencode-go": { env: ["OPENCODE_API_KEY"], defaultModel: "kimi-k3.1-pro" },
+  openrouter: { env: ["OPENROUTER_API_KEY"], defaultModel: "moonshotai/kimi-k2.7-code" },
+  "qwen-token-plan": { env: ["QWEN_TOKEN_PLAN_TEAM_API_KEY", "QWEN_TOKEN_PLAN_API_KEY"], defaultModel: "qwen3.8-max" },
+  "qwen-token-plan-cn": {
+    env: ["QWEN_TOKEN_PLAN_TEAM_CN_API_KEY", "QWEN_TOKEN_PLAN_CN_API_KEY"],
+    defaultModel: "qwen3.8-max",
+  },
+  "qwen-token-plan-individual": {
+    env: ["QWEN_TOKEN_PLAN_INDIVIDUAL_API_KEY", "QWEN_TOKEN_PLAN_API_KEY"],
+    defaultModel: "qwen3.8-max",
+  },
+  "qwen-token-plan-individual-cn": {
+    env: ["QWEN_TOKEN_PLAN_INDIVIDUAL_CN_API_KEY", "QWEN_TOKEN_PLAN_CN_API_KEY"],
+    defaultModel: "qwen3.8-max",
+  },
+  radius: { env: ["RADIUS_API_KEY"], defaultModel: "balanced" },
+  together: { env: ["TOGETHER_API_KEY"], defaultModel: "moonshotai/Kimi-K3" },
+  typesafe: { env: ["TYPESAFE_API_KEY"] },
+  "vercel-ai-gateway": { env: ["AI_GATEWAY_API_KEY"], defaultModel: "zai/glm-5.3" },
+  xai: { env: ["XAI_API_KEY"], defaultModel: "grok-4.7" },
+  xiaomi: { env: ["XIAOMI_API_KEY"], defaultModel: "mimo-v2.6-pro" },
+  "xiaomi-token-plan-ams": { env: ["XIAOMI_TOKEN_PLAN_AMS_API_KEY"], defaultModel: "mimo-v2.6-pro" },
+  "xiaomi-token-plan-cn": { env: ["XIAOMI_TOKEN_PLAN_CN_API_KEY"], defaultModel: "mimo-v2.6-pro" },
+  "xiaomi-token-plan-sgp": { env: ["XIAOMI_TOKEN_PLAN_SGP_API_KEY"], defaultModel: "mimo-v2.6-pro" },
+  zai: { env: ["ZAI_API_KEY"], defaultModel: "glm-5.3" },
+  "zai-coding-cn": { env: ["ZAI_CODING_CN_API_KEY"], defaultModel: "glm-5.3" },
+};
+
+/** pi 1.6.0's provider ids, sorted. */
+export const PI16_PROVIDERS: string[] = Object.keys(PI16_PROVIDER_FACTS).sort();
