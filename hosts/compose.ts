@@ -14,6 +14,7 @@ import {
   type MergedEntry,
 } from "./distribution.js";
 import type { BootResult, Kernel, KernelOptions, PluginEntry, PluginSource } from "../kernel/index.js";
+import { endProcess } from "./processes.js";
 import { hashSource } from "./source-policy.js";
 import { installedPackageLayers, resolvePackageUses } from "./packages.js";
 import { expandHome, projectDir } from "./paths.js";
@@ -286,7 +287,12 @@ export async function composeKernel(
     "@sinclair/typebox": await import("@sinclair/typebox"),
     tsyringe: api.tsyringe,
   };
-  const kernel = new Kernel({ hashSource, ...options, virtualModules: { ...hostModules, ...options.virtualModules } });
+  const kernel = new Kernel({
+    hashSource,
+    endProcess,
+    ...options,
+    virtualModules: { ...hostModules, ...options.virtualModules },
+  });
   table.attach(kernel);
   const boot = await kernel.boot(entries);
   const configErrors = boot.configErrors.map((e) => {

@@ -24,6 +24,7 @@ import { HostPluginsContract } from "../contracts/host-plugins.js";
 import { HOST_PLUGIN_ID, hostPluginEntry } from "./host-plugin.js";
 import { PluginTable } from "./plugin-table.js";
 import { pluginEntryFile, pluginIdLoader, type PluginIdLoader } from "./packages.js";
+import { endProcess } from "./processes.js";
 import { staticPluginId } from "./plugin-id.js";
 import { isTrusted } from "./trust.js";
 
@@ -209,7 +210,8 @@ async function bootPackageManager(
   const { Kernel, formatLifecycleError } = await import("../kernel/index.js");
   const { builtinProvidersOf } = await import("./builtin-providers.js");
   const builtins = await builtinProvidersOf([PackagesContract], place, [HostEnvironmentContract, HostPluginsContract]);
-  const kernel = new Kernel();
+  // npm and git run as the packages plugin's owned children; the host's policy ends them at retire.
+  const kernel = new Kernel({ endProcess });
   const table = new PluginTable([HOST_PLUGIN_ID]);
   table.attach(kernel);
   const environment = {

@@ -5,6 +5,7 @@
 import semver from "semver";
 import type { Contract } from "./contract.js";
 import { ContractError } from "./errors.js";
+import { providesOf, requiresOf, type PluginDefinition } from "./plugin.js";
 
 /** One plugin's offer of a contract. */
 export interface Offer {
@@ -70,4 +71,20 @@ export function checkNeeds(needs: Need[], offers: Offer[]): void {
       }
     }
   }
+}
+
+/** A plugin as compatibility sees it: its id and definition (a Generation is one). */
+export interface Declarer {
+  pluginId: string;
+  definition: PluginDefinition<any, any>;
+}
+
+/** A plugin's `provides`, as offers. */
+export function offersOf({ pluginId, definition }: Declarer): Offer[] {
+  return providesOf(definition).map((p) => ({ pluginId, contract: p.contract, version: p.version }));
+}
+
+/** A plugin's `requires`, as needs. */
+export function needsOf({ pluginId, definition }: Declarer): Need[] {
+  return requiresOf(definition).map((r) => ({ who: `plugin "${pluginId}"`, ...r }));
 }

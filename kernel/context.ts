@@ -6,12 +6,15 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { watch as fsWatch, type FSWatcher } from "node:fs";
 import type { DependencyContainer } from "tsyringe";
+import { checkState } from "./config.js";
 import type { Contract } from "./contract.js";
 import { ContractError, DeclareOnlyError, StaleGenerationError } from "./errors.js";
-import type { EventKey, EventToken } from "./events.js";
+import type { EventBus, EventKey, EventToken } from "./events.js";
 import type { Disposer, Generation } from "./generation.js";
 import type { Handle, ManyHandle } from "./handles.js";
 import { requiresOf } from "./plugin.js";
+import { recordProvide } from "./provide.js";
+import type { HandleRegistry } from "./registry.js";
 
 /** What a class provider's constructor may inject besides contract handles. */
 export const PluginTokens = {
@@ -57,7 +60,7 @@ export interface PluginContext<C = unknown, S = unknown> {
   setTimeout(callback: () => void, ms: number): void;
   /** An owned interval; cleared at retire. */
   setInterval(callback: () => void, ms: number): void;
-  /** An owned child process (not from setup); terminated at retire — with `detached: true`, its whole process group. */
+  /** An owned child process (not from setup); ended at retire by the host's `endProcess` (with `detached: true`, its group). */
   spawn(command: string, args: readonly string[], options?: SpawnOptions): ChildProcess;
   /** An owned file watcher (not from setup); closed at retire. */
   watch(path: string, listener: (event: string, filename: string | null) => void): FSWatcher;
@@ -71,16 +74,12 @@ export interface PluginContext<C = unknown, S = unknown> {
 
 /** What the context needs from the kernel. */
 export interface ContextHost {
-  recordProvide(gen: Generation, contract: Contract<any>, implementation: unknown, key: string | undefined): void;
-  handle<T>(contract: Contract<T>): Handle<T>;
-  manyHandle<T>(contract: Contract<T>): ManyHandle<T>;
-  listen(gen: Generation, event: EventKey, handler: (payload: unknown) => void): () => void;
-  emit(event: EventKey, payload: unknown): void;
-  validateState(gen: Generation, next: unknown): void;
+  handles: HandleRegistry;
+  bus: EventBus;
   countStaleUse(): void;
+  /** Ends an owned child at retire; `group` is set for a detached child, which leads its own process group. */
+  endProcess(child: ChildProcess, group: boolean): void | Promise<void>;
 }
-
-const KILL_GRACE_MS = 1_000;
 
 /** Builds the context for one generation. */
 export function createContext(
@@ -116,28 +115,28 @@ export function createContext(
     provide(contract, implementation, options) {
       alive("provide");
       if (gen.status !== "preparing") throw new Error(`plugin "${gen.pluginId}": provide() is only allowed in setup`);
-      host.recordProvide(gen, contract, implementation, options?.key);
+      recordProvide(gen, contract, implementation, options?.key);
     },
     use(contract) {
       alive("use");
       declared(contract, "use");
-      return host.handle(contract);
+      return host.handles.use(contract);
     },
     useAll(contract) {
       alive("useAll");
       declared(contract, "useAll");
-      return host.manyHandle(contract);
+      return host.handles.useAll(contract);
     },
     on(event: EventKey, handler: (payload: any) => void) {
       alive("on", true);
       gen.addEffect({
         name: `on:${typeof event === "string" ? event : event.name}`,
-        start: () => host.listen(gen, event, handler),
+        start: () => host.bus.add(event, handler, gen),
       });
     },
     emit(event: EventKey, payload?: unknown) {
       acting("emit");
-      host.emit(event, payload);
+      host.bus.emit(event, payload);
     },
     getState() {
       alive("getState");
@@ -145,7 +144,7 @@ export function createContext(
     },
     setState(next) {
       alive("setState");
-      host.validateState(gen, next);
+      if (gen.definition.state) checkState(gen.definition.state.schema, next);
       gen.state = next;
     },
     setTimeout(callback, ms) {
@@ -171,8 +170,8 @@ export function createContext(
     spawn(command, args, options) {
       acting("spawn", true);
       const child = spawn(command, args, options ?? {});
-      // A detached child leads its own process group: retire ends the whole group, grandchildren too.
-      const forget = gen.own(`process ${command}`, () => terminate(child, options?.detached === true));
+      // A detached child leads its own process group, so the host can end the group, grandchildren too.
+      const forget = gen.own(`process ${command}`, () => host.endProcess(child, options?.detached === true));
       child.once("exit", forget);
       return child;
     },
@@ -198,34 +197,13 @@ export function createContext(
 }
 
 /**
- * Ends a child process: SIGTERM, then SIGKILL after a grace period; resolves when it has exited. For a
- * process group, whatever of the group outlives the leader (a grandchild ignoring SIGTERM) gets SIGKILL.
+ * Ends a child when the host gave no `endProcess`: SIGTERM, and retire waits for its exit (bounded by
+ * the disposer timeout). Hosts pass a policy with a grace period, SIGKILL and process groups.
  */
-function terminate(child: ChildProcess, group: boolean): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined) return Promise.resolve();
-  const signal = (name: NodeJS.Signals | 0): boolean => {
-    try {
-      if (group) process.kill(-pid, name);
-      else if (name !== 0) child.kill(name);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const exited = child.exitCode !== null || child.signalCode !== null;
-  if (exited && !(group && signal(0))) return Promise.resolve();
+export function endBySigterm(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const finish = (): void => {
-      clearTimeout(killer);
-      if (group && signal(0)) signal("SIGKILL");
-      resolve();
-    };
-    const killer = setTimeout(() => {
-      signal("SIGKILL");
-      if (exited) finish();
-    }, KILL_GRACE_MS);
-    if (!exited) child.once("exit", finish);
-    signal("SIGTERM");
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
   });
 }

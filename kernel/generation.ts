@@ -84,6 +84,22 @@ export class Generation {
     };
   }
 
+  /** Resolves true as soon as no admitted work is running, or false after `ms`. */
+  idleWithin(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const cancel = this.onIdle(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      if (this.inFlight === 0) return;
+      timer = setTimeout(() => {
+        cancel();
+        resolve(false);
+      }, ms);
+    });
+  }
+
   /** Records an effect: started now if the generation is active, else at commit. */
   addEffect(effect: Effect): void {
     if (this.status === "preparing") {
@@ -157,6 +173,12 @@ export class Generation {
         clearTimeout(timer);
       }
     }
+  }
+
+  /** Drops a generation that never went live. */
+  discard(): void {
+    this.status = "discarded";
+    this.release();
   }
 
   /** Drops every reference the generation holds, so nothing it made stays reachable through it. */
