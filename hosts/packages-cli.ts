@@ -24,7 +24,6 @@ import { HostPluginsContract } from "../contracts/host-plugins.js";
 import { HOST_PLUGIN_ID, hostPluginEntry } from "./host-plugin.js";
 import { PluginTable } from "./plugin-table.js";
 import { pluginEntryFile, pluginIdLoader, type PluginIdLoader } from "./packages.js";
-import { endProcess } from "./processes.js";
 import { staticPluginId } from "./plugin-id.js";
 import { isTrusted } from "./trust.js";
 
@@ -207,11 +206,11 @@ function usage(name: PackageCommand["name"]): string {
 async function bootPackageManager(
   place: PackageCommandPlace,
 ): Promise<{ kernel: Kernel; manager: Handle<PackageManager> }> {
-  const { Kernel, formatLifecycleError } = await import("../kernel/index.js");
+  const { formatLifecycleError } = await import("../kernel/index.js");
+  const { Kernel } = await import("./host-kernel.js");
   const { builtinProvidersOf } = await import("./builtin-providers.js");
   const builtins = await builtinProvidersOf([PackagesContract], place, [HostEnvironmentContract, HostPluginsContract]);
-  // npm and git run as the packages plugin's owned children; the host's policy ends them at retire.
-  const kernel = new Kernel({ endProcess });
+  const kernel = new Kernel();
   const table = new PluginTable([HOST_PLUGIN_ID]);
   table.attach(kernel);
   const environment = {

@@ -97,6 +97,7 @@ export function createContext(
   // A plugin reaches only the contracts it lists in `requires`; during setup the refusal fails prepare.
   const required = new Set(requiresOf(gen.definition).map((need) => need.contract.id));
   const declared = (contract: Contract<any>, member: string): void => {
+    alive(member);
     if (required.has(contract.id)) return;
     throw new ContractError(
       `plugin "${gen.pluginId}" calls ctx.${member}("${contract.id}") but does not list "${contract.id}" in requires`,
@@ -105,6 +106,11 @@ export function createContext(
   const acting = (member: string, owns = false): void => {
     alive(member, owns);
     if (gen.status === "preparing") throw new DeclareOnlyError(gen.pluginId, `it called ctx.${member}()`);
+  };
+  // An effect owned by this generation: started at commit (at once when already active), undone at retire.
+  const owned = (member: string, name: string, start: () => Disposer | void): void => {
+    alive(member, true);
+    gen.addEffect({ name, start });
   };
   return {
     pluginId: gen.pluginId,
@@ -118,21 +124,15 @@ export function createContext(
       recordProvide(gen, contract, implementation, options?.key);
     },
     use(contract) {
-      alive("use");
       declared(contract, "use");
       return host.handles.use(contract);
     },
     useAll(contract) {
-      alive("useAll");
       declared(contract, "useAll");
       return host.handles.useAll(contract);
     },
     on(event: EventKey, handler: (payload: any) => void) {
-      alive("on", true);
-      gen.addEffect({
-        name: `on:${typeof event === "string" ? event : event.name}`,
-        start: () => host.bus.add(event, handler, gen),
-      });
+      owned("on", `on:${typeof event === "string" ? event : event.name}`, () => host.bus.add(event, handler, gen));
     },
     emit(event: EventKey, payload?: unknown) {
       acting("emit");
@@ -148,23 +148,15 @@ export function createContext(
       gen.state = next;
     },
     setTimeout(callback, ms) {
-      alive("setTimeout", true);
-      gen.addEffect({
-        name: "timeout",
-        start: () => {
-          const timer = setTimeout(callback, ms);
-          return () => clearTimeout(timer);
-        },
+      owned("setTimeout", "timeout", () => {
+        const timer = setTimeout(callback, ms);
+        return () => clearTimeout(timer);
       });
     },
     setInterval(callback, ms) {
-      alive("setInterval", true);
-      gen.addEffect({
-        name: "interval",
-        start: () => {
-          const timer = setInterval(callback, ms);
-          return () => clearInterval(timer);
-        },
+      owned("setInterval", "interval", () => {
+        const timer = setInterval(callback, ms);
+        return () => clearInterval(timer);
       });
     },
     spawn(command, args, options) {
@@ -182,16 +174,14 @@ export function createContext(
       return watcher;
     },
     effect(name, start) {
-      alive("effect", true);
-      gen.addEffect({ name, start });
+      owned("effect", name, start);
     },
     onStart(hook) {
       alive("onStart", true);
       gen.addStartHook(hook);
     },
     onDispose(dispose, name = "onDispose") {
-      alive("onDispose", true);
-      gen.addEffect({ name, start: () => dispose });
+      owned("onDispose", name, () => dispose);
     },
   };
 }

@@ -50,6 +50,14 @@ export interface GateWait {
   cancel: () => void;
 }
 
+/** One reload at its gate: the record, the generation leaving, the one arriving (none: off), what was asked. */
+interface Reload {
+  record: PluginRecord;
+  old: Generation;
+  next: Generation | undefined;
+  requested: Requested;
+}
+
 /** How a change left the queue: done, or still waiting at its gate (the queue moves on regardless). */
 export type ChangeOutcome = OperationResult | { waiting: Promise<OperationResult> };
 
@@ -88,7 +96,7 @@ export class ReloadCycle {
     const old = record.active;
     if (old !== undefined) {
       await this.phase(record.id, "gate", next?.number ?? old.number);
-      return this.throughGate(record, old, next, requested);
+      return this.throughGate({ record, old, next, requested });
     }
     return this.finish(record, old, next);
   }
@@ -227,26 +235,16 @@ export class ReloadCycle {
    * Boundary gate: holds new work on the old generation's stateful contracts. Idle now → on to commit.
    * Busy → the reload waits for the safe point beside the queue (see GateWait) and the queue moves on.
    */
-  private async throughGate(
-    record: PluginRecord,
-    old: Generation,
-    next: Generation | undefined,
-    requested: Requested,
-  ): Promise<ChangeOutcome> {
-    const held = this.handles.boundaryHandles(old);
+  private async throughGate(reload: Reload): Promise<ChangeOutcome> {
+    const held = this.handles.boundaryHandles(reload.old);
     for (const h of held) h.hold();
-    if (held.length === 0 || old.inFlight === 0) return this.finish(record, old, next);
-    return { waiting: this.waitForSafePoint(record, old, next, requested, held) };
+    if (held.length === 0 || reload.old.inFlight === 0) return this.finish(reload.record, reload.old, reload.next);
+    return { waiting: this.waitForSafePoint(reload, held) };
   }
 
   /** Waits, bounded by the contract's deadline, for `old` to go idle; then finishes through the queue's front. */
-  private waitForSafePoint(
-    record: PluginRecord,
-    old: Generation,
-    next: Generation | undefined,
-    requested: Requested,
-    held: Array<Handle<any>>,
-  ): Promise<OperationResult> {
+  private waitForSafePoint(reload: Reload, held: Array<Handle<any>>): Promise<OperationResult> {
+    const { record, old, next, requested } = reload;
     let settle!: (result: OperationResult) => void;
     const result = new Promise<OperationResult>((resolve) => (settle = resolve));
     const wait: GateWait = { next, requested, settle, result, cancel: () => {} };
@@ -257,7 +255,7 @@ export class ReloadCycle {
       record.gating = undefined;
       stopWaiting();
       for (const h of held) h.release();
-      settle(this.defer(record, old, next, requested));
+      settle(this.defer(reload));
     }, deadline);
     const stopWaiting = old.onIdle(() => {
       clearTimeout(timer);
@@ -305,12 +303,8 @@ export class ReloadCycle {
   }
 
   /** The deadline passed: keep `next` ready and apply it the moment the old generation is idle. */
-  private defer(
-    record: PluginRecord,
-    old: Generation,
-    next: Generation | undefined,
-    requested: Requested,
-  ): OperationResult {
+  private defer(reload: Reload): OperationResult {
+    const { record, old, next, requested } = reload;
     const cancel = old.onIdle(() => {
       for (const h of this.handles.boundaryHandles(old)) h.hold();
       void this.queue.enqueue(
@@ -321,7 +315,7 @@ export class ReloadCycle {
           await this.phase(record.id, "gate", next?.number ?? old.number);
           // Idle and held, this normally commits at once; busy again (an overlap contract of the same
           // plugin), it waits at the gate once more, and past the deadline it is deferred once more.
-          await this.throughGate(record, old, next, requested);
+          await this.throughGate(reload);
         },
         { front: true },
       );

@@ -68,7 +68,7 @@ export class Kernel {
   private shuttingDown = false;
 
   constructor(options: KernelOptions = {}) {
-    this.loader = new PluginLoader({ virtualModules: options.virtualModules, hashSource: options.hashSource });
+    this.loader = new PluginLoader(options);
     const root = rootContainer.createChildContainer();
     this.handles = new HandleRegistry(root);
     this.bus = new EventBus((gen, error) => {
@@ -83,6 +83,7 @@ export class Kernel {
         this.staleUses++;
       },
       endProcess: options.endProcess ?? endBySigterm,
+      watchSetup: options.watchSetup ?? ((body) => ({ result: body(), io: [] })),
     };
   }
 

@@ -7,12 +7,13 @@ import type { DependencyContainer } from "tsyringe";
 import { createContext, type ContextHost, PluginTokens } from "./context.js";
 import { ContractError, DeclareOnlyError } from "./errors.js";
 import { Generation, type GenerationSource } from "./generation.js";
-import { runWatchingIo } from "./io-guard.js";
 import { providesOf, requiresOf, type PluginDefinition } from "./plugin.js";
 
-/** What declare mode needs from the kernel: the context's services and the root DI container. */
+/** What declare mode needs from the kernel: the context's services, the root DI container, the I/O watch. */
 export interface PrepareHost extends ContextHost {
   root: DependencyContainer;
+  /** Runs setup and reports the kinds of I/O it started (the host's `watchSetup`); none seen without one. */
+  watchSetup: <T>(body: () => T) => { result: T; io: string[] };
 }
 
 /** Runs setup in declare mode and returns the generation it declared. Throws on any problem; changes nothing. */
@@ -36,7 +37,7 @@ export function prepare(
   gen.container = container;
   host.handles.runtime.declaring = gen;
   try {
-    const { result, io } = runWatchingIo(() => definition.setup(ctx));
+    const { result, io } = host.watchSetup(() => definition.setup(ctx));
     if (result !== null && typeof result === "object" && typeof (result as Promise<unknown>).then === "function") {
       throw new DeclareOnlyError(pluginId, "setup returned a promise; setup must be synchronous");
     }

@@ -21,10 +21,15 @@ export interface PhaseInfo {
   generation: number;
 }
 
-/** Kernel tuning; every bound has a default a user never needs to touch. */
+/**
+ * What the host hands the kernel: its policies for the platform's parts (how plugin source is evaluated,
+ * hashed and watched at setup, how a child process ends), and bounds that each have a default.
+ */
 export interface KernelOptions {
-  /** Module specifiers resolved to the host's own modules when loading plugin source (e.g. "pi-host"). */
-  virtualModules?: Record<string, unknown>;
+  /** Evaluates a file plugin's module and returns its default export; without it, the runtime's `import()`. */
+  importSource?: (path: string) => Promise<unknown>;
+  /** Runs a plugin's setup and reports the kinds of I/O it started, refused as declare-only; without it none are seen. */
+  watchSetup?: <T>(body: () => T) => { result: T; io: string[] };
   /** The host's content hash of a file plugin's source: an unchanged source reloads as a no-op. */
   hashSource?: (entry: string) => Promise<string>;
   /**
