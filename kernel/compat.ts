@@ -3,23 +3,17 @@
  * would be live after the change. Pure functions over plain data, so boot and reload share them.
  */
 import semver from "semver";
-import type { Contract } from "./contract.js";
 import { ContractError } from "./errors.js";
-import { providesOf, requiresOf, type PluginDefinition } from "./plugin.js";
+import { type PluginDefinition, type Provision, providesOf, type Requirement, requiresOf } from "./plugin.js";
 
 /** One plugin's offer of a contract. */
-export interface Offer {
+export interface Offer extends Provision {
   pluginId: string;
-  contract: Contract<any>;
-  version: string;
 }
 
-/** One plugin's (or the host's) need of a contract. */
-export interface Need {
+/** One plugin's (or the host's) need of a contract; `who` names it in errors. */
+export interface Need extends Requirement {
   who: string;
-  contract: Contract<any>;
-  range: string;
-  optional: boolean;
 }
 
 /** Throws ContractError if `offers` of one plugin clash with the `others` already live or their `needs`. */
@@ -83,7 +77,7 @@ export interface Declarer {
 
 /** A plugin's `provides`, as offers. */
 export function offersOf({ pluginId, definition }: Declarer): Offer[] {
-  return providesOf(definition).map((p) => ({ pluginId, contract: p.contract, version: p.version }));
+  return providesOf(definition).map((p) => ({ pluginId, ...p }));
 }
 
 /** A plugin's `requires`, as needs. */

@@ -102,12 +102,8 @@ export class Generation {
 
   /** Records an effect: started now if the generation is active, else at commit. */
   addEffect(effect: Effect): void {
-    if (this.status === "preparing") {
-      this.declared.push(effect);
-      return;
-    }
-    const dispose = effect.start();
-    if (dispose) this.disposers.push({ name: effect.name, dispose });
+    if (this.status === "preparing") this.declared.push(effect);
+    else this.start(effect);
   }
 
   /** Records a disposer for something already running; returns a function that forgets it (it ended). */
@@ -130,8 +126,7 @@ export class Generation {
     this.declared = [];
     for (const effect of declared) {
       try {
-        const dispose = effect.start();
-        if (dispose) this.disposers.push({ name: effect.name, dispose });
+        this.start(effect);
       } catch (error) {
         for (const started of this.disposers.splice(0).reverse()) {
           try {
@@ -173,6 +168,11 @@ export class Generation {
         clearTimeout(timer);
       }
     }
+  }
+
+  private start(effect: Effect): void {
+    const dispose = effect.start();
+    if (dispose) this.disposers.push({ name: effect.name, dispose });
   }
 
   /** Drops a generation that never went live. */
