@@ -5,6 +5,8 @@
  * own, never a second copy.
  */
 export * from "../kernel/index.js";
+/** The kernel with the host's policies (source loading, setup I/O watch, process ending); shadows the core one. */
+export { Kernel, type KernelOptions } from "./host-kernel.js";
 export * from "../contracts/ai/index.js";
 export * from "../contracts/tool.js";
 export * from "../contracts/tool-output.js";

@@ -13,7 +13,8 @@ import {
   type DistributionLayer,
   type MergedEntry,
 } from "./distribution.js";
-import type { BootResult, Kernel, KernelOptions, PluginEntry, PluginSource } from "../kernel/index.js";
+import type { BootResult, Kernel, PluginEntry, PluginSource } from "../kernel/index.js";
+import type { KernelOptions } from "./host-kernel.js";
 import { hashSource } from "./source-policy.js";
 import { installedPackageLayers, resolvePackageUses } from "./packages.js";
 import { expandHome, projectDir } from "./paths.js";
@@ -279,14 +280,17 @@ export async function composeKernel(
     (e) => !hostEntries.some((h) => h.id === e.id),
   );
   const entries = withExtraEntries([...hostEntries, ...resolved], extraEntries);
-  const { Kernel } = await import("../kernel/index.js");
   const api = await import("./api.js");
   const hostModules = {
     "pi-host": api,
     "@sinclair/typebox": await import("@sinclair/typebox"),
     tsyringe: api.tsyringe,
   };
-  const kernel = new Kernel({ hashSource, ...options, virtualModules: { ...hostModules, ...options.virtualModules } });
+  const kernel = new api.Kernel({
+    hashSource,
+    ...options,
+    virtualModules: { ...hostModules, ...options.virtualModules },
+  });
   table.attach(kernel);
   const boot = await kernel.boot(entries);
   const configErrors = boot.configErrors.map((e) => {

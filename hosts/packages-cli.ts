@@ -210,7 +210,8 @@ function usage(name: PackageCommand["name"]): string {
 async function bootPackageManager(
   place: PackageCommandPlace,
 ): Promise<{ kernel: Kernel; manager: Handle<PackageManager> }> {
-  const { Kernel, formatLifecycleError } = await import("../kernel/index.js");
+  const { formatLifecycleError } = await import("../kernel/index.js");
+  const { Kernel } = await import("./host-kernel.js");
   const { builtinProvidersOf } = await import("./builtin-providers.js");
   const builtins = await builtinProvidersOf([PackagesContract], place, [HostEnvironmentContract, HostPluginsContract]);
   const kernel = new Kernel();

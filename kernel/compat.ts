@@ -3,25 +3,20 @@
  * would be live after the change. Pure functions over plain data, so boot and reload share them.
  */
 import semver from "semver";
-import type { Contract } from "./contract.js";
 import { ContractError } from "./errors.js";
+import { type PluginDefinition, type Provision, providesOf, type Requirement, requiresOf } from "./plugin.js";
 
 /** One plugin's offer of a contract. */
-export interface Offer {
+export interface Offer extends Provision {
   pluginId: string;
-  contract: Contract<any>;
-  version: string;
 }
 
-/** One plugin's (or the host's) need of a contract. */
-export interface Need {
+/** One plugin's (or the host's) need of a contract; `who` names it in errors. */
+export interface Need extends Requirement {
   who: string;
-  contract: Contract<any>;
-  range: string;
-  optional: boolean;
 }
 
-/** Throws ContractError if `offers` of one plugin clash with the `others` already live. */
+/** Throws ContractError if `offers` of one plugin clash with the `others` already live or their `needs`. */
 export function checkOffers(pluginId: string, offers: Offer[], others: Offer[], needs: Need[]): void {
   for (const offer of offers) {
     if (!semver.valid(offer.version)) {
@@ -37,14 +32,10 @@ export function checkOffers(pluginId: string, offers: Offer[], others: Offer[], 
         );
       }
     }
-    for (const need of needs) {
-      if (need.contract.id !== offer.contract.id || need.who === `plugin "${pluginId}"`) continue;
-      if (!semver.satisfies(offer.version, need.range, { includePrerelease: true })) {
-        throw new ContractError(
-          `plugin "${pluginId}" provides "${offer.contract.id}" ${offer.version}, but ${need.who} requires "${offer.contract.id}" ${need.range}`,
-        );
-      }
-    }
+    checkRanges(
+      needs.filter((need) => need.who !== `plugin "${pluginId}"`),
+      [offer],
+    );
   }
 }
 
@@ -56,18 +47,40 @@ export function checkNeeds(needs: Need[], offers: Offer[]): void {
         `${need.who} requires "${need.contract.id}" at "${need.range}", which is not a semver range`,
       );
     }
-    const providers = offers.filter((o) => o.contract.id === need.contract.id);
-    if (providers.length === 0 && need.contract.kind === "single" && !need.optional) {
+    if (need.contract.kind === "single" && !need.optional && !offers.some((o) => o.contract.id === need.contract.id)) {
       throw new ContractError(
         `${need.who} requires "${need.contract.id}" ${need.range}, but no enabled plugin provides it`,
       );
     }
-    for (const provider of providers) {
-      if (!semver.satisfies(provider.version, need.range, { includePrerelease: true })) {
-        throw new ContractError(
-          `${need.who} requires "${need.contract.id}" ${need.range}, but plugin "${provider.pluginId}" provides "${need.contract.id}" ${provider.version}`,
-        );
-      }
+    checkRanges([need], offers);
+  }
+}
+
+/** Throws ContractError naming both sides if an offer of a needed contract is outside the need's range. */
+function checkRanges(needs: Need[], offers: Offer[]): void {
+  for (const need of needs) {
+    for (const offer of offers) {
+      if (offer.contract.id !== need.contract.id) continue;
+      if (semver.satisfies(offer.version, need.range, { includePrerelease: true })) continue;
+      throw new ContractError(
+        `${need.who} requires "${need.contract.id}" ${need.range}, but plugin "${offer.pluginId}" provides "${need.contract.id}" ${offer.version}`,
+      );
     }
   }
+}
+
+/** A plugin as compatibility sees it: its id and definition (a Generation is one). */
+export interface Declarer {
+  pluginId: string;
+  definition: PluginDefinition<any, any>;
+}
+
+/** A plugin's `provides`, as offers. */
+export function offersOf({ pluginId, definition }: Declarer): Offer[] {
+  return providesOf(definition).map((p) => ({ pluginId, ...p }));
+}
+
+/** A plugin's `requires`, as needs. */
+export function needsOf({ pluginId, definition }: Declarer): Need[] {
+  return requiresOf(definition).map((r) => ({ who: `plugin "${pluginId}"`, ...r }));
 }

@@ -6,12 +6,15 @@
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { watch as fsWatch, type FSWatcher } from "node:fs";
 import type { DependencyContainer } from "tsyringe";
+import { checkState } from "./config.js";
 import type { Contract } from "./contract.js";
 import { ContractError, DeclareOnlyError, StaleGenerationError } from "./errors.js";
-import type { EventKey, EventToken } from "./events.js";
+import type { EventBus, EventKey, EventToken } from "./events.js";
 import type { Disposer, Generation } from "./generation.js";
 import type { Handle, ManyHandle } from "./handles.js";
 import { requiresOf } from "./plugin.js";
+import { recordProvide } from "./provide.js";
+import type { HandleRegistry } from "./registry.js";
 
 /** What a class provider's constructor may inject besides contract handles. */
 export const PluginTokens = {
@@ -57,7 +60,7 @@ export interface PluginContext<C = unknown, S = unknown> {
   setTimeout(callback: () => void, ms: number): void;
   /** An owned interval; cleared at retire. */
   setInterval(callback: () => void, ms: number): void;
-  /** An owned child process (not from setup); terminated at retire — with `detached: true`, its whole process group. */
+  /** An owned child process (not from setup); ended at retire by the host's `endProcess` (with `detached: true`, its group). */
   spawn(command: string, args: readonly string[], options?: SpawnOptions): ChildProcess;
   /** An owned file watcher (not from setup); closed at retire. */
   watch(path: string, listener: (event: string, filename: string | null) => void): FSWatcher;
@@ -71,16 +74,12 @@ export interface PluginContext<C = unknown, S = unknown> {
 
 /** What the context needs from the kernel. */
 export interface ContextHost {
-  recordProvide(gen: Generation, contract: Contract<any>, implementation: unknown, key: string | undefined): void;
-  handle<T>(contract: Contract<T>): Handle<T>;
-  manyHandle<T>(contract: Contract<T>): ManyHandle<T>;
-  listen(gen: Generation, event: EventKey, handler: (payload: unknown) => void): () => void;
-  emit(event: EventKey, payload: unknown): void;
-  validateState(gen: Generation, next: unknown): void;
+  handles: HandleRegistry;
+  bus: EventBus;
   countStaleUse(): void;
+  /** Ends an owned child at retire; `group` is set for a detached child, which leads its own process group. */
+  endProcess(child: ChildProcess, group: boolean): void | Promise<void>;
 }
-
-const KILL_GRACE_MS = 1_000;
 
 /** Builds the context for one generation. */
 export function createContext(
@@ -98,6 +97,7 @@ export function createContext(
   // A plugin reaches only the contracts it lists in `requires`; during setup the refusal fails prepare.
   const required = new Set(requiresOf(gen.definition).map((need) => need.contract.id));
   const declared = (contract: Contract<any>, member: string): void => {
+    alive(member);
     if (required.has(contract.id)) return;
     throw new ContractError(
       `plugin "${gen.pluginId}" calls ctx.${member}("${contract.id}") but does not list "${contract.id}" in requires`,
@@ -106,6 +106,11 @@ export function createContext(
   const acting = (member: string, owns = false): void => {
     alive(member, owns);
     if (gen.status === "preparing") throw new DeclareOnlyError(gen.pluginId, `it called ctx.${member}()`);
+  };
+  // An effect owned by this generation: started at commit (at once when already active), undone at retire.
+  const owned = (member: string, name: string, start: () => Disposer | void): void => {
+    alive(member, true);
+    gen.addEffect({ name, start });
   };
   return {
     pluginId: gen.pluginId,
@@ -116,28 +121,22 @@ export function createContext(
     provide(contract, implementation, options) {
       alive("provide");
       if (gen.status !== "preparing") throw new Error(`plugin "${gen.pluginId}": provide() is only allowed in setup`);
-      host.recordProvide(gen, contract, implementation, options?.key);
+      recordProvide(gen, contract, implementation, options?.key);
     },
     use(contract) {
-      alive("use");
       declared(contract, "use");
-      return host.handle(contract);
+      return host.handles.use(contract);
     },
     useAll(contract) {
-      alive("useAll");
       declared(contract, "useAll");
-      return host.manyHandle(contract);
+      return host.handles.useAll(contract);
     },
     on(event: EventKey, handler: (payload: any) => void) {
-      alive("on", true);
-      gen.addEffect({
-        name: `on:${typeof event === "string" ? event : event.name}`,
-        start: () => host.listen(gen, event, handler),
-      });
+      owned("on", `on:${typeof event === "string" ? event : event.name}`, () => host.bus.add(event, handler, gen));
     },
     emit(event: EventKey, payload?: unknown) {
       acting("emit");
-      host.emit(event, payload);
+      host.bus.emit(event, payload);
     },
     getState() {
       alive("getState");
@@ -145,34 +144,26 @@ export function createContext(
     },
     setState(next) {
       alive("setState");
-      host.validateState(gen, next);
+      if (gen.definition.state) checkState(gen.definition.state.schema, next);
       gen.state = next;
     },
     setTimeout(callback, ms) {
-      alive("setTimeout", true);
-      gen.addEffect({
-        name: "timeout",
-        start: () => {
-          const timer = setTimeout(callback, ms);
-          return () => clearTimeout(timer);
-        },
+      owned("setTimeout", "timeout", () => {
+        const timer = setTimeout(callback, ms);
+        return () => clearTimeout(timer);
       });
     },
     setInterval(callback, ms) {
-      alive("setInterval", true);
-      gen.addEffect({
-        name: "interval",
-        start: () => {
-          const timer = setInterval(callback, ms);
-          return () => clearInterval(timer);
-        },
+      owned("setInterval", "interval", () => {
+        const timer = setInterval(callback, ms);
+        return () => clearInterval(timer);
       });
     },
     spawn(command, args, options) {
       acting("spawn", true);
       const child = spawn(command, args, options ?? {});
-      // A detached child leads its own process group: retire ends the whole group, grandchildren too.
-      const forget = gen.own(`process ${command}`, () => terminate(child, options?.detached === true));
+      // A detached child leads its own process group, so the host can end the group, grandchildren too.
+      const forget = gen.own(`process ${command}`, () => host.endProcess(child, options?.detached === true));
       child.once("exit", forget);
       return child;
     },
@@ -183,49 +174,26 @@ export function createContext(
       return watcher;
     },
     effect(name, start) {
-      alive("effect", true);
-      gen.addEffect({ name, start });
+      owned("effect", name, start);
     },
     onStart(hook) {
       alive("onStart", true);
       gen.addStartHook(hook);
     },
     onDispose(dispose, name = "onDispose") {
-      alive("onDispose", true);
-      gen.addEffect({ name, start: () => dispose });
+      owned("onDispose", name, () => dispose);
     },
   };
 }
 
 /**
- * Ends a child process: SIGTERM, then SIGKILL after a grace period; resolves when it has exited. For a
- * process group, whatever of the group outlives the leader (a grandchild ignoring SIGTERM) gets SIGKILL.
+ * Ends a child when the host gave no `endProcess`: SIGTERM, and retire waits for its exit (bounded by
+ * the disposer timeout). Hosts pass a policy with a grace period, SIGKILL and process groups.
  */
-function terminate(child: ChildProcess, group: boolean): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined) return Promise.resolve();
-  const signal = (name: NodeJS.Signals | 0): boolean => {
-    try {
-      if (group) process.kill(-pid, name);
-      else if (name !== 0) child.kill(name);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const exited = child.exitCode !== null || child.signalCode !== null;
-  if (exited && !(group && signal(0))) return Promise.resolve();
+export function endBySigterm(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const finish = (): void => {
-      clearTimeout(killer);
-      if (group && signal(0)) signal("SIGKILL");
-      resolve();
-    };
-    const killer = setTimeout(() => {
-      signal("SIGKILL");
-      if (exited) finish();
-    }, KILL_GRACE_MS);
-    if (!exited) child.once("exit", finish);
-    signal("SIGTERM");
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
   });
 }

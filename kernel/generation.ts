@@ -84,14 +84,26 @@ export class Generation {
     };
   }
 
+  /** Resolves true as soon as no admitted work is running, or false after `ms`. */
+  idleWithin(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const cancel = this.onIdle(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      if (this.inFlight === 0) return;
+      timer = setTimeout(() => {
+        cancel();
+        resolve(false);
+      }, ms);
+    });
+  }
+
   /** Records an effect: started now if the generation is active, else at commit. */
   addEffect(effect: Effect): void {
-    if (this.status === "preparing") {
-      this.declared.push(effect);
-      return;
-    }
-    const dispose = effect.start();
-    if (dispose) this.disposers.push({ name: effect.name, dispose });
+    if (this.status === "preparing") this.declared.push(effect);
+    else this.start(effect);
   }
 
   /** Records a disposer for something already running; returns a function that forgets it (it ended). */
@@ -114,8 +126,7 @@ export class Generation {
     this.declared = [];
     for (const effect of declared) {
       try {
-        const dispose = effect.start();
-        if (dispose) this.disposers.push({ name: effect.name, dispose });
+        this.start(effect);
       } catch (error) {
         for (const started of this.disposers.splice(0).reverse()) {
           try {
@@ -157,6 +168,17 @@ export class Generation {
         clearTimeout(timer);
       }
     }
+  }
+
+  private start(effect: Effect): void {
+    const dispose = effect.start();
+    if (dispose) this.disposers.push({ name: effect.name, dispose });
+  }
+
+  /** Drops a generation that never went live. */
+  discard(): void {
+    this.status = "discarded";
+    this.release();
   }
 
   /** Drops every reference the generation holds, so nothing it made stays reachable through it. */

@@ -1,8 +1,7 @@
 /**
  * Turns a plugin source into a definition. Compiled built-ins load with the runtime's own `import()`, so
- * a cold start loads no transpiler; user, project and package plugins (.ts or .js) load through jiti,
- * with its module cache off (each load is a fresh generation) and `virtualModules` so their imports of
- * the host's packages resolve to the running host's own instances.
+ * a cold start loads no transpiler; user, project and package plugins (.ts or .js) load through the
+ * host's `importSource` (hosts/plugin-import.ts: jiti with the host's own modules), or `import()` without one.
  */
 import { pathToFileURL } from "node:url";
 import { definitionProblem, type PluginDefinition } from "./plugin.js";
@@ -21,18 +20,14 @@ export interface LoadedPlugin {
 
 /** Options for the loader. */
 export interface LoaderOptions {
-  /** Module specifiers that resolve to the host's own module objects (e.g. "pi-host"). */
-  virtualModules?: Record<string, unknown>;
+  /** Evaluates a file plugin's module and returns its default export; without it, the runtime's `import()`. */
+  importSource?: (path: string) => Promise<unknown>;
   /** The host's content hash of a file plugin's source; without it file sources carry no hash. */
   hashSource?: (entry: string) => Promise<string>;
 }
 
-type Jiti = { import: (id: string, opts?: { default?: boolean }) => Promise<unknown> };
-
-/** Loads plugin sources; jiti is imported on first need only. */
+/** Loads plugin sources. */
 export class PluginLoader {
-  private jiti: Jiti | undefined;
-
   constructor(private readonly options: LoaderOptions = {}) {}
 
   /** Evaluates the source and checks that it exports a plugin. Throws on any problem. */
@@ -42,10 +37,8 @@ export class PluginLoader {
       source.kind === "file" && this.options.hashSource !== undefined
         ? await this.options.hashSource(source.path)
         : undefined;
-    const exported =
-      source.kind === "builtin"
-        ? ((await import(pathToFileURL(source.path).href)) as { default?: unknown }).default
-        : await (await this.getJiti()).import(source.path, { default: true });
+    const importSource = (source.kind === "file" && this.options.importSource) || importDefault;
+    const exported = await importSource(source.path);
     const problem = definitionProblem(exported);
     if (problem) throw new Error(`${sourceLabel(source)}: ${problem}`);
     return { definition: exported as PluginDefinition<any, any>, hash };
@@ -55,24 +48,11 @@ export class PluginLoader {
   async hash(entry: string): Promise<string | undefined> {
     return this.options.hashSource?.(entry).catch(() => undefined);
   }
+}
 
-  private async getJiti(): Promise<Jiti> {
-    if (this.jiti === undefined) {
-      // jiti evaluates each transpiled module as a new script, and V8 keeps every distinct script's
-      // compiled code in its compilation cache until memory pressure: in a live-editing session that is
-      // ~16 KB per save that ordinary GC never returns. Plugin modules are evaluated once per
-      // generation, so the cache buys nothing here.
-      (await import("node:v8")).setFlagsFromString("--no-compilation-cache");
-      const { createJiti } = await import("jiti");
-      this.jiti = createJiti(import.meta.url, {
-        moduleCache: false,
-        fsCache: true,
-        interopDefault: true,
-        virtualModules: this.options.virtualModules ?? {},
-      }) as unknown as Jiti;
-    }
-    return this.jiti;
-  }
+/** The default export of a module, loaded by the runtime itself (compiled code, no transpiler). */
+async function importDefault(path: string): Promise<unknown> {
+  return ((await import(pathToFileURL(path).href)) as { default?: unknown }).default;
 }
 
 /** A short human label for a source. */

@@ -64,10 +64,21 @@ export function definitionProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+/** A `provides` entry normalized: the contract and the version this plugin offers it at. */
+export interface Provision {
+  contract: Contract<any>;
+  version: string;
+}
+
+/** A `requires` entry normalized: the contract, the accepted range, and whether it may be missing. */
+export interface Requirement {
+  contract: Contract<any>;
+  range: string;
+  optional: boolean;
+}
+
 /** Normalizes `provides` entries to `{contract, version}`. */
-export function providesOf(
-  definition: PluginDefinition<any, any>,
-): Array<{ contract: Contract<any>; version: string }> {
+export function providesOf(definition: PluginDefinition<any, any>): Provision[] {
   return (definition.provides ?? []).map((p) =>
     "contract" in p
       ? { contract: p.contract, version: p.version ?? p.contract.version }
@@ -76,9 +87,7 @@ export function providesOf(
 }
 
 /** Normalizes `requires` entries to `{contract, range, optional}`. */
-export function requiresOf(
-  definition: PluginDefinition<any, any>,
-): Array<{ contract: Contract<any>; range: string; optional: boolean }> {
+export function requiresOf(definition: PluginDefinition<any, any>): Requirement[] {
   return (definition.requires ?? []).map((r) =>
     "contract" in r
       ? { contract: r.contract, range: r.range ?? `^${r.contract.version}`, optional: r.optional ?? false }

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { defineContract, definePlugin, Kernel, type PhaseInfo } from "../../kernel/index.js";
+import { defineContract, definePlugin, type PhaseInfo } from "../../kernel/index.js";
+import { Kernel } from "../../hosts/host-kernel.js";
 import { deferred, inline, record } from "./helpers.js";
 
 interface Numbered {

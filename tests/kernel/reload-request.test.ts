@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import * as api from "../../hosts/api.js";
 import { RELOAD_REQUEST, reloadOnRequest } from "../../hosts/watch.js";
 import { hashSource } from "../../hosts/source-policy.js";
-import { Kernel, type OperationResult } from "../../kernel/index.js";
+import type { OperationResult } from "../../kernel/index.js";
+import { Kernel } from "../../hosts/host-kernel.js";
 
 const source = (marker: string): string => `import { defineContract, definePlugin } from "pi-host";
 const Marker = defineContract<{ get(): string }>({ id: "test/reload-marker", version: "1.0.0", kind: "single", gate: "overlap" });

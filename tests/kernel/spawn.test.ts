@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { endProcess } from "../../hosts/processes.js";
 import { defineContract, definePlugin, Kernel, type PluginContext } from "../../kernel/index.js";
 
 const Probe = defineContract<{ ping(): string }>({
@@ -22,7 +23,7 @@ function groupAlive(pgid: number): boolean {
 describe("ctx.spawn", () => {
   it("a detached child is retired with its whole process group, grandchildren included", async () => {
     let ctxRef: PluginContext | undefined;
-    const kernel = new Kernel({ disposeTimeoutMs: 5_000 });
+    const kernel = new Kernel({ disposeTimeoutMs: 5_000, endProcess });
     await kernel.boot([
       {
         id: "spawner",
@@ -52,7 +53,7 @@ describe("ctx.spawn", () => {
   it("children that already exited leave nothing to dispose", async () => {
     let ctxRef: PluginContext | undefined;
     const errors: unknown[] = [];
-    const kernel = new Kernel({ disposeTimeoutMs: 200 });
+    const kernel = new Kernel({ disposeTimeoutMs: 200, endProcess });
     kernel.on("kernel:error", (e) => errors.push(e));
     await kernel.boot([
       {

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as api from "../../kernel/index.js";
 import { hashSource } from "../../hosts/source-policy.js";
-import { Kernel, type OperationResult } from "../../kernel/index.js";
+import type { OperationResult } from "../../kernel/index.js";
+import { Kernel } from "../../hosts/host-kernel.js";
 import { watchPlugins, type PluginWatcher } from "../../hosts/watch.js";
 
 const MarkerContract = api.defineContract<{ get(): string }>({

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as api from "../../kernel/index.js";
 import { hashSource } from "../../hosts/source-policy.js";
-import { Kernel, type OperationResult } from "../../kernel/index.js";
+import type { OperationResult } from "../../kernel/index.js";
+import { Kernel } from "../../hosts/host-kernel.js";
 import { watchPlugins, type PluginWatcher } from "../../hosts/watch.js";
 
 /** Source of a file plugin that serves `marker` through the fixture contract. */

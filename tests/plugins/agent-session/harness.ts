@@ -18,12 +18,12 @@ import * as typebox from "@sinclair/typebox";
 import * as api from "../../../hosts/api.js";
 import {
   definePlugin,
-  Kernel,
   type Handle,
   type PluginDefinition,
   type PluginEntry,
   type PluginSource,
 } from "../../../kernel/index.js";
+import { Kernel } from "../../../hosts/host-kernel.js";
 import llm from "../../../plugins/ai/llm/index.js";
 import agentLoop from "../../../plugins/session/agent-loop/index.js";
 import agentSession from "../../../plugins/session/agent-session/index.js";

@@ -19,7 +19,8 @@ import {
   type Context,
 } from "../../../contracts/ai/index.js";
 import * as hostApi from "../../../hosts/api.js";
-import { Kernel, type Handle } from "../../../kernel/index.js";
+import type { Handle } from "../../../kernel/index.js";
+import { Kernel } from "../../../hosts/host-kernel.js";
 import { MockLlmServer } from "../../support/mock-llm-server.js";
 import { claudeModel, drain, NO_RETRY } from "./harness.js";
 import { HoldingRelay } from "./holding-relay.js";
