@@ -40,8 +40,12 @@ function selfRetryingProvider(faux: FauxProvider) {
         if (message.stopReason === "error") throw Object.assign(new Error(message.errorMessage), { status: 503 });
         return events;
       }).then(
-        (events) => events.forEach((e) => out.push(e)),
-        () => lastEvents.forEach((e) => out.push(e)),
+        (events) => {
+          for (const e of events) out.push(e);
+        },
+        () => {
+          for (const e of lastEvents) out.push(e);
+        },
       );
       return out;
     },
