@@ -2,7 +2,7 @@
  * The steering and follow-up queues. Steering is injected before the next request; follow-ups wait
  * until the agent would stop. Each hands out everything at once (`all`) or one message per turn.
  */
-import type { AgentMessage, SessionEvent } from "pi-host";
+import type { AgentMessage, SessionEvent, Settings } from "pi-host";
 
 /** Delivery mode, as pi's settings name it. */
 export type QueueMode = "all" | "one-at-a-time";
@@ -49,6 +49,12 @@ export class PromptQueues {
   readonly followUps = new MessageQueue("one-at-a-time");
 
   constructor(private readonly emit: (event: SessionEvent) => void) {}
+
+  /** The delivery modes at start-up: the ones a reload kept, else the settings', else one at a time. */
+  restoreModes(kept: { steeringMode?: QueueMode; followUpMode?: QueueMode }, settings: Settings): void {
+    this.steering.mode = kept.steeringMode ?? (settings.steeringMode as QueueMode | undefined) ?? "one-at-a-time";
+    this.followUps.mode = kept.followUpMode ?? (settings.followUpMode as QueueMode | undefined) ?? "one-at-a-time";
+  }
 
   /** Queues `message` for the next request (`steering`) or for when the agent would stop (`followUps`). */
   push(queue: "steering" | "followUps", message: AgentMessage): void {

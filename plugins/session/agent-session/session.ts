@@ -3,8 +3,8 @@
  * is persisted as it ends, a transient failure runs again (retry-policy.ts), a full or overflowing
  * context is compacted (compaction-policy.ts), and every event goes out on the kernel bus. The rest it
  * delegates: what a prompt line means to the resources plugin's prompt expander, the model to
- * model-choice.ts, the session file and tree to session-tree.ts, a turn's tools, hooks and system prompt
- * to active-tools.ts, loop-hooks.ts and system-prompt.ts. Everything it uses it reaches through handles.
+ * model-choice.ts, the session file and tree to session-tree.ts, a turn's snapshot to turn-config.ts
+ * (tools, hooks, system prompt), the queues to queue.ts and what it reports to stats.ts.
  */
 import { createFileLocks, isContextOverflow, runAgent, SESSION_EVENT } from "pi-host";
 import type { AgentEvent, AgentMessage, AgentSession, CompactionResult, ImageContent, Model } from "pi-host";
@@ -108,9 +108,7 @@ export class SessionOrchestrator implements AgentSession {
   private async start(): Promise<void> {
     const { settings } = this.deps;
     this.settings = settings.available ? await settings.api.get(this.workdir) : {};
-    this.queues.steering.mode = this.saved.steeringMode ?? (this.settings.steeringMode as QueueMode) ?? "one-at-a-time";
-    this.queues.followUps.mode =
-      this.saved.followUpMode ?? (this.settings.followUpMode as QueueMode) ?? "one-at-a-time";
+    this.queues.restoreModes(this.saved, this.settings);
     await this.sessions.openAtStart();
     this.choice.pick(this.config, this.settings);
   }
