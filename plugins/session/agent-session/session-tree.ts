@@ -2,7 +2,7 @@
  * Which session file is open and where in its tree the session stands: opening at start-up (new,
  * continue, in memory, a file, or the one a reload kept), new, switch, fork, clone and moving in the
  * tree (optionally summarizing the branch left). Every change of file is kept in the plugin state and
- * announced as `session_change`. The orchestrator calls these only while no run goes on.
+ * announced as `session_change`. Each change waits for start-up and is refused while a run goes on.
  */
 import type { AgentMessage, Handle, Model, SessionCompactor, SessionEvent, SessionInfo, SessionStore } from "pi-host";
 import { messageText } from "./messages.js";
@@ -21,6 +21,8 @@ export interface SessionTreeDeps {
   emit: (event: SessionEvent) => void;
   /** Chooses the model again (after opening another file). */
   pickModel: () => void;
+  /** Resolves once the session is ready; refuses (naming `what`) while a run goes on. */
+  whenIdle: (what: string) => Promise<void>;
 }
 
 /** The session-file and tree operations. */
@@ -66,6 +68,7 @@ export class SessionTree {
 
   /** A fresh session (in memory when the current one is); the model carries over into it. */
   async newSession(options: { parentSession?: string } = {}): Promise<SessionInfo> {
+    await this.deps.whenIdle("start a new session");
     const { store, choice } = this.deps;
     const current = store.api.current();
     const info = await store.api.newSession({
@@ -82,6 +85,7 @@ export class SessionTree {
 
   /** Opens another file; its own last model wins over the one in use. */
   async switchSession(path: string): Promise<SessionInfo> {
+    await this.deps.whenIdle("switch sessions");
     const info = await this.openReporting(path);
     this.deps.patchState({ sessionPath: info.path, provider: undefined, modelId: undefined, thinkingLevel: undefined });
     this.deps.pickModel();
@@ -91,6 +95,7 @@ export class SessionTree {
 
   /** A new file holding the path up to the user message `entryId`; returns that message's text to edit. */
   async fork(entryId: string): Promise<{ text: string; session: SessionInfo | undefined }> {
+    await this.deps.whenIdle("fork");
     const { store } = this.deps;
     const entry = store.api.entry(entryId);
     if (entry === undefined || entry.type !== "message" || entry.message.role !== "user") {
@@ -108,6 +113,7 @@ export class SessionTree {
 
   /** A new file holding the whole current path. */
   async clone(): Promise<SessionInfo> {
+    await this.deps.whenIdle("clone the session");
     const info = await this.deps.store.api.fork();
     this.deps.patchState({ sessionPath: info.path });
     this.deps.emit({ type: "session_change", session: info, reason: "fork" });
@@ -120,6 +126,7 @@ export class SessionTree {
     options: { summarize?: boolean; instructions?: string },
     model: () => Model,
   ): Promise<void> {
+    await this.deps.whenIdle("move in the tree");
     const { store, compactor } = this.deps;
     if (store.api.entry(entryId) === undefined) throw new Error(`no entry ${entryId} in this session`);
     const oldLeaf = store.api.leafId();

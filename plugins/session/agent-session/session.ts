@@ -62,6 +62,7 @@ export class SessionOrchestrator implements AgentSession {
       patchState,
       emit,
       pickModel: () => this.choice.pick(this.config, this.settings),
+      whenIdle: (what) => this.whenIdle(what),
     });
     this.compaction = new SessionCompaction({
       compactor: deps.compactor,
@@ -275,34 +276,30 @@ export class SessionOrchestrator implements AgentSession {
 
   // ── sessions and the tree (session-tree.ts), only while no run goes on ──────────────────────
 
+  /** Start-up first; then refused while a run goes on. */
   private async whenIdle(what: string): Promise<void> {
     await this.ready();
     if (this.runs.busy) throw new Error(`the agent is working; ${what} when it is done, or abort it first`);
   }
 
-  async newSession(options: { parentSession?: string } = {}): Promise<SessionInfo | undefined> {
-    await this.whenIdle("start a new session");
+  newSession(options: { parentSession?: string } = {}): Promise<SessionInfo | undefined> {
     return this.sessions.newSession(options);
   }
 
-  async switchSession(path: string): Promise<SessionInfo | undefined> {
-    await this.whenIdle("switch sessions");
+  switchSession(path: string): Promise<SessionInfo | undefined> {
     return this.sessions.switchSession(path);
   }
 
-  async fork(entryId: string): Promise<{ text: string; session: SessionInfo | undefined }> {
-    await this.whenIdle("fork");
+  fork(entryId: string): Promise<{ text: string; session: SessionInfo | undefined }> {
     return this.sessions.fork(entryId);
   }
 
-  async clone(): Promise<SessionInfo | undefined> {
-    await this.whenIdle("clone the session");
+  clone(): Promise<SessionInfo | undefined> {
     return this.sessions.clone();
   }
 
-  async navigateTree(entryId: string, options: { summarize?: boolean; instructions?: string } = {}): Promise<void> {
-    await this.whenIdle("move in the tree");
-    await this.sessions.navigate(entryId, options, () => this.choice.forSummary());
+  navigateTree(entryId: string, options: { summarize?: boolean; instructions?: string } = {}): Promise<void> {
+    return this.sessions.navigate(entryId, options, () => this.choice.forSummary());
   }
 
   forkPoints(): Array<{ entryId: string; text: string }> {
