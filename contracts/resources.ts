@@ -62,6 +62,39 @@ export const ResourcesContract = defineContract<ResourceSource>({
   methods: { promptSections: "async", skills: "async", templates: "async" },
 });
 
+/** A `/name args` line that names a registered slash command. */
+export interface CommandLine {
+  name: string;
+  /** The text after the name, as typed ("" without any). */
+  args: string;
+}
+
+/**
+ * What a typed prompt means: which registered slash command a `/name` line runs, and the expansion of
+ * `/skill:name args` and `/template args` over every resource source. One provider merges all sources,
+ * so precedence (a command, then a skill or template, then plain text) is decided in one place and a
+ * resource source only has to list what it has.
+ */
+export interface PromptExpander {
+  /** The registered command `text` runs, or undefined when it names none (then it is a prompt). */
+  commandFor(text: string): CommandLine | undefined;
+  /**
+   * `/skill:name args` becomes the skill file in a `<skill>` block with `args` after it; `/template args`
+   * the template filled with `args`; any other text comes back as typed. An unknown skill is an error.
+   */
+  expandPrompt(text: string, cwd: string): Promise<string>;
+}
+
+/** Provided by the resources plugin; a distribution without it runs no commands and sends prompts as typed. */
+export const PromptExpanderContract = defineContract<PromptExpander>({
+  id: "resources/expander",
+  version: "1.0.0",
+  kind: "single",
+  gate: "overlap",
+  shape: { commandFor: "function", expandPrompt: "function" },
+  methods: { commandFor: "sync", expandPrompt: "async" },
+});
+
 /** pi's settings, global deep-merged with project; unknown keys are kept for extensions. */
 export type Settings = Record<string, unknown> & {
   defaultProvider?: string;

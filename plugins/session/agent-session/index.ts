@@ -10,7 +10,7 @@ import { LlmContract, ModelsContract } from "pi-host";
 import { CommandContract } from "pi-host";
 import { HooksContract } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
-import { ResourcesContract, SettingsContract } from "pi-host";
+import { PromptExpanderContract, ResourcesContract, SettingsContract } from "pi-host";
 import {
   SESSION_SAVE_ERROR_EVENT,
   SessionCompactorContract,
@@ -20,7 +20,8 @@ import {
 import { ToolContract, ToolSourceContract } from "pi-host";
 import { definePlugin } from "pi-host";
 import { effectiveSessionConfig } from "./run-choices.js";
-import { SessionOrchestrator, type SessionConfig, type SessionPluginState } from "./session.js";
+import { SessionOrchestrator } from "./session.js";
+import type { SessionConfig, SessionPluginState } from "./types.js";
 
 const Thinking = Type.Union(["off", "minimal", "low", "medium", "high", "xhigh"].map((l) => Type.Literal(l)));
 const QueueMode = Type.Union([Type.Literal("all"), Type.Literal("one-at-a-time")]);
@@ -66,6 +67,8 @@ export default definePlugin({
     { contract: ResourcesContract },
     { contract: HooksContract },
     { contract: CommandContract },
+    // What a `/name` line means: a command to run, or a skill or template to expand (the resources plugin).
+    { contract: PromptExpanderContract, optional: true },
     { contract: SessionCompactorContract, optional: true },
     { contract: SettingsContract, optional: true },
     // The host's per-run flags (--model, --session, ...) and working folder.
@@ -95,6 +98,7 @@ export default definePlugin({
       compactor: ctx.use(SessionCompactorContract),
       tools: ctx.useAll(ToolContract),
       resources: ctx.useAll(ResourcesContract),
+      expander: ctx.use(PromptExpanderContract),
       settings: ctx.use(SettingsContract),
       hooks: ctx.useAll(HooksContract),
       toolSources: ctx.useAll(ToolSourceContract),

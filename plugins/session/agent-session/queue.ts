@@ -2,7 +2,7 @@
  * The steering and follow-up queues. Steering is injected before the next request; follow-ups wait
  * until the agent would stop. Each hands out everything at once (`all`) or one message per turn.
  */
-import type { AgentMessage } from "pi-host";
+import type { AgentMessage, SessionEvent, Settings } from "pi-host";
 
 /** Delivery mode, as pi's settings name it. */
 export type QueueMode = "all" | "one-at-a-time";
@@ -40,5 +40,47 @@ export class MessageQueue {
         ? content.map((b: { type: string; text?: string }) => (b.type === "text" ? b.text : "")).join("")
         : "";
     });
+  }
+}
+
+/** The session's two queues; every change is announced as `queue_update`. */
+export class PromptQueues {
+  readonly steering = new MessageQueue("one-at-a-time");
+  readonly followUps = new MessageQueue("one-at-a-time");
+
+  constructor(private readonly emit: (event: SessionEvent) => void) {}
+
+  /** The delivery modes at start-up: the ones a reload kept, else the settings', else one at a time. */
+  restoreModes(kept: { steeringMode?: QueueMode; followUpMode?: QueueMode }, settings: Settings): void {
+    this.steering.mode = kept.steeringMode ?? (settings.steeringMode as QueueMode | undefined) ?? "one-at-a-time";
+    this.followUps.mode = kept.followUpMode ?? (settings.followUpMode as QueueMode | undefined) ?? "one-at-a-time";
+  }
+
+  /** Queues `message` for the next request (`steering`) or for when the agent would stop (`followUps`). */
+  push(queue: "steering" | "followUps", message: AgentMessage): void {
+    this[queue].push(message);
+    this.announce();
+  }
+
+  /** What `queue`'s mode hands out now. */
+  take(queue: "steering" | "followUps"): AgentMessage[] {
+    const taken = this[queue].take();
+    if (taken.length > 0) this.announce();
+    return taken;
+  }
+
+  /** Drops everything queued (abort). */
+  clear(): void {
+    const dropped = this.steering.clear().length + this.followUps.clear().length;
+    if (dropped > 0) this.announce();
+  }
+
+  /** How many messages wait in both queues. */
+  get pending(): number {
+    return this.steering.length + this.followUps.length;
+  }
+
+  private announce(): void {
+    this.emit({ type: "queue_update", steering: this.steering.texts(), followUp: this.followUps.texts() });
   }
 }

@@ -5,7 +5,7 @@
  * `agent/session`, under any id, honour the same flags.
  */
 import type { HostEnvironment } from "pi-host";
-import type { SessionConfig } from "./session.js";
+import type { SessionConfig } from "./types.js";
 
 /** `configured` with every session choice the host's flags make put over it; `cwd` defaults to the host's folder. */
 export function effectiveSessionConfig(configured: SessionConfig, host: HostEnvironment | undefined): SessionConfig {

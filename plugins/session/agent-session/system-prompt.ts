@@ -35,3 +35,26 @@ function fallbackPrompt(input: Omit<PromptInput, "skills">): string {
   parts.push(`Current date: ${input.now.toISOString().slice(0, 10)}\nCurrent working directory: ${input.cwd}`);
   return parts.join("\n\n");
 }
+
+/**
+ * The system prompt of one run, built on its first turn and again only when the run's tool set changes:
+ * prompt sources read context files and skill folders, which a run does not need to re-read every turn
+ * (a new run, or /reload, picks up edits).
+ */
+export class SystemPromptCache {
+  private cached: { key: string; prompt: string } | undefined;
+
+  /** Forgets the prompt; the next run builds it afresh. */
+  reset(): void {
+    this.cached = undefined;
+  }
+
+  /** The prompt for `toolNames`, from `build` when the set changed. */
+  async get(toolNames: string[], build: () => Promise<string>): Promise<string> {
+    const key = toolNames.join("\n");
+    if (this.cached?.key === key) return this.cached.prompt;
+    const prompt = await build();
+    this.cached = { key, prompt };
+    return prompt;
+  }
+}

@@ -28,6 +28,7 @@ import llm from "../../../plugins/ai/llm/index.js";
 import agentLoop from "../../../plugins/session/agent-loop/index.js";
 import agentSession from "../../../plugins/session/agent-session/index.js";
 import compaction from "../../../plugins/session/compaction/index.js";
+import resources from "../../../plugins/config/resources/index.js";
 import { createFauxProvider, type FauxOptions, type FauxProvider } from "../../../plugins/ai/provider-faux/faux.js";
 import sessionJsonl from "../../../plugins/session/session-jsonl/index.js";
 
@@ -101,6 +102,8 @@ export async function bootSession(
     sources?: Record<string, PluginSource>;
     /** Further entries, e.g. file plugins. */
     entries?: PluginEntry[];
+    /** Boots the resources plugin on the temp agent folder: slash commands, skills, templates, prompt sections. */
+    resources?: boolean;
   } = {},
 ): Promise<SessionHarness> {
   const agentDir = options.agentDir ?? mkdtempSync(join(tmpdir(), "pi-session-agent-"));
@@ -126,6 +129,7 @@ export async function bootSession(
     inline(compaction),
     inline(agentLoop),
     inline(toolsPlugin(options.tools ?? [])),
+    ...(options.resources ? [inline(resources, { agentDir })] : []),
     ...(options.extra ?? []).map((d) => inline(d)),
     ...(options.entries ?? []),
     inline(agentSession, { cwd, model: "faux/faux-1", ...options.config }),

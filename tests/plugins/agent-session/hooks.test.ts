@@ -75,7 +75,11 @@ describe("slash commands", () => {
           { key: "deploy" },
         ),
     });
-    const h = (harness = await bootSession({ faux: { responses: [{ content: "sent" }] }, extra: [commands] }));
+    const h = (harness = await bootSession({
+      faux: { responses: [{ content: "sent" }] },
+      extra: [commands],
+      resources: true,
+    }));
     await h.session.call("prompt", "/deploy staging now");
     expect(ran).toEqual(["staging now"]);
     expect(h.faux.requests).toHaveLength(0);

@@ -1,0 +1,38 @@
+/**
+ * Whether the session is working: a prompt or a manual compaction claims it, and its end releases it.
+ * A second prompt while claimed is refused (or queued), and `idle()` waits for every claim to end.
+ */
+
+/** The session's one claim at a time. */
+export class RunClaim {
+  private current: Promise<void> | undefined;
+
+  /** Whether a run (or a manual compaction) is going on. */
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** Marks a run as going on; the returned function ends it (once) and wakes whoever waits. */
+  claim(): () => void {
+    let finish!: () => void;
+    const running = new Promise<void>((resolve) => (finish = resolve));
+    this.current = running;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (this.current === running) this.current = undefined;
+      finish();
+    };
+  }
+
+  /** Resolves when the current claim ends (at once when there is none). */
+  async ended(): Promise<void> {
+    await this.current;
+  }
+
+  /** Resolves when no claim is left, including claims made while waiting. */
+  async idle(): Promise<void> {
+    while (this.current !== undefined) await this.current;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The session plugin's own shapes: the per-run choices it reads, the state that survives a reload and
+ * the handles it works through.
+ * Kept apart from the orchestrator so every part of the plugin can name them without importing it.
+ */
+import type { AgentHooks, AgentLoop, AgentTool, Handle, Llm, ManyHandle, ModelCatalog, PluginContext } from "pi-host";
+import type { PromptExpander, ResourceSource, SessionCompactor, SessionStore, SettingsStore } from "pi-host";
+import type { SlashCommand, ThinkingLevel, ToolSource } from "pi-host";
+import type { QueueMode } from "./queue.js";
+
+/** Per-invocation choices: the plugin's config with the host's run flags (CLI flags, SDK options) over it. */
+export interface SessionConfig {
+  cwd?: string;
+  sessionDir?: string;
+  /** "new" (default), "continue", "none" (in memory), or a session file to open. */
+  session?: string;
+  model?: string;
+  provider?: string;
+  thinking?: ThinkingLevel;
+  /** Allowed tool names; undefined = every enabled tool, [] = none. */
+  tools?: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string[];
+}
+
+/** What survives a reload of this plugin. */
+export interface SessionPluginState {
+  sessionPath?: string;
+  provider?: string;
+  modelId?: string;
+  thinkingLevel?: ThinkingLevel;
+  steeringMode: QueueMode;
+  followUpMode: QueueMode;
+  autoCompaction: boolean;
+  autoRetry: boolean;
+}
+
+/** The handles the orchestrator works through. */
+export interface SessionDeps {
+  ctx: PluginContext<SessionConfig, SessionPluginState>;
+  /** The effective choices (see run-choices.ts), read when needed; used instead of `ctx.config`. */
+  config: () => SessionConfig;
+  loop: Handle<AgentLoop>;
+  llm: Handle<Llm>;
+  models: Handle<ModelCatalog>;
+  store: Handle<SessionStore>;
+  compactor: Handle<SessionCompactor>;
+  tools: ManyHandle<AgentTool<any, any>>;
+  resources: ManyHandle<ResourceSource>;
+  /** Which command a `/name` line runs and the `/skill:` and `/template` expansion (optional). */
+  expander: Handle<PromptExpander>;
+  settings: Handle<SettingsStore>;
+  hooks: ManyHandle<AgentHooks>;
+  toolSources: ManyHandle<ToolSource>;
+  commands: ManyHandle<SlashCommand>;
+}
