@@ -19,6 +19,8 @@ export interface ModelsDevModel {
   modalities?: { input?: string[]; output?: string[] };
   cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
   limit?: { context?: number; output?: number };
+  /** `YYYY-MM-DD` (or `YYYY-MM`); the catalog uses it only to find a provider's newest model. */
+  release_date?: string;
 }
 
 /** One provider as models.dev describes it. */
@@ -57,7 +59,10 @@ export interface CatalogProvider {
   baseUrl: string;
   /** Environment variables holding the key, first set one wins. */
   env: string[];
-  /** The model pi picks for this provider when none is named. */
+  /**
+   * The model picked for this provider when none is named: pi 1.6.0's default when the data has it,
+   * else the provider's newest model (see newestModelId).
+   */
   defaultModel?: string;
   /** OpenAI-compatible servers' differences (see OpenAICompletionsCompat). */
   compat?: Record<string, unknown>;
@@ -81,11 +86,15 @@ export interface OverlayProvider {
   env: string[];
   /** The models.dev provider whose models this one takes; none: only the overlay's models. */
   modelsDev?: string;
+  /** The model id pi 1.6.0 starts this provider with; used when the data has that model. */
   defaultModel?: string;
   compat?: Record<string, unknown>;
   /** Field patches for models.dev models that it gets wrong. */
   modelOverrides?: Record<string, Partial<Omit<CatalogModel, "id">>>;
-  /** Models that models.dev lacks (or replacements for its entries, by id). */
+  /**
+   * Models that models.dev lacks (or replacements for its entries, by id). Only the project's own data:
+   * model facts never come from pi's catalog.
+   */
   models?: CatalogModel[];
 }
 
@@ -186,18 +195,57 @@ export function buildCatalog(data: ModelsDevData, overlay: CatalogOverlay, sourc
     }
     for (const model of spec.models ?? []) byId.set(model.id, model);
     const models = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const released = new Map<string, string>();
+    for (const [modelId, model] of Object.entries(upstream?.models ?? {})) {
+      const date = releaseDate(model.release_date);
+      const key = typeof model.id === "string" && model.id !== "" ? model.id : modelId;
+      // An overlay model replacing a models.dev one is the overlay's, date and all.
+      if (date !== undefined && !(spec.models ?? []).some((m) => m.id === key)) released.set(key, date);
+    }
+    const defaultModel =
+      spec.defaultModel !== undefined && byId.has(spec.defaultModel)
+        ? spec.defaultModel
+        : newestModelId(models, released);
     providers.push({
       id,
       name: spec.name,
       api: spec.api,
       baseUrl: spec.baseUrl,
       env: [...spec.env],
-      ...(spec.defaultModel !== undefined ? { defaultModel: spec.defaultModel } : {}),
+      ...(defaultModel !== undefined ? { defaultModel } : {}),
       ...(spec.compat !== undefined ? { compat: spec.compat } : {}),
       models,
     });
   }
   return { source, defaultOrder: [...overlay.defaultOrder], providers };
+}
+
+/** A models.dev release date when it is one (`YYYY-MM-DD` or `YYYY-MM`), else undefined. */
+function releaseDate(value: unknown): string | undefined {
+  return typeof value === "string" && /^\d{4}-\d{2}(-\d{2})?$/.test(value) ? value : undefined;
+}
+
+/**
+ * A provider's newest model, the default when the data lacks pi 1.6.0's: the latest models.dev release
+ * date (`released`, by model id) wins and a dated model beats an undated one; among equals the shortest
+ * id (the family's base model: `gpt-5` over `gpt-5-mini`), then the greatest id in code-point order.
+ * Undefined for a provider without models.
+ */
+export function newestModelId(
+  models: readonly CatalogModel[],
+  released: ReadonlyMap<string, string>,
+): string | undefined {
+  let best: { id: string; date: string } | undefined;
+  for (const { id } of models) {
+    const date = released.get(id) ?? "";
+    if (
+      best === undefined ||
+      date > best.date ||
+      (date === best.date && (id.length < best.id.length || (id.length === best.id.length && id > best.id)))
+    )
+      best = { id, date };
+  }
+  return best?.id;
 }
 
 /**

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AuthContract } from "../../contracts/ai/index.js";
 import { Kernel } from "../../kernel/index.js";
+import type { CatalogData } from "../../kit/ai/models-dev.js";
 import { TEXT_ANSWER } from "../fixtures/sse/anthropic-messages/text.js";
 import { textStream as completionsText } from "../fixtures/sse/openai-completions/text.js";
 import { MockLlmServer } from "../support/mock-llm-server.js";
@@ -12,6 +13,7 @@ import { PI16_PROVIDERS } from "../plugins/models/pi16-providers.js";
 import { runPi } from "./run-pi.js";
 
 const BUILT_AUTH = fileURLToPath(new URL("../../dist/plugins/auth/index.js", import.meta.url));
+const SHIPPED_CATALOG = fileURLToPath(new URL("../../plugins/ai/models/builtin-catalog.json", import.meta.url));
 
 /** The data rows of the table, each split into its columns. */
 function rows(stdout: string): string[][] {
@@ -84,8 +86,12 @@ describe("pi --list-models (built CLI)", () => {
       "none",
     ]);
     const providers = rows(run.stdout).map((r) => r[0]);
-    // Every provider pi 1.6.0 names that has chat models (typesafe has classifier models only).
-    expect([...new Set(providers)]).toEqual(PI16_PROVIDERS.filter((p) => p !== "typesafe"));
+    // Every provider pi 1.6.0 names that the models.dev data has chat models for.
+    const catalog = JSON.parse(readFileSync(SHIPPED_CATALOG, "utf8")) as CatalogData;
+    const withModels = catalog.providers.filter((p) => p.models.length > 0).map((p) => p.id);
+    expect(withModels.length).toBeGreaterThan(20);
+    expect(withModels.every((p) => PI16_PROVIDERS.includes(p))).toBe(true);
+    expect([...new Set(providers)]).toEqual(withModels);
     expect(row(run.stdout, "groq", "openai/gpt-oss-120b")?.[6]).toBe("none");
     expect(providers).toEqual([...providers].sort()); // sorted by provider, like pi
   });
@@ -96,7 +102,7 @@ describe("pi --list-models (built CLI)", () => {
     const found = rows(sonnet.stdout);
     expect(found.length).toBeGreaterThanOrEqual(3);
     expect(found.every((r) => r[1]!.toLowerCase().includes("sonnet"))).toBe(true);
-    expect(found.some((r) => r[0] === "anthropic" && r[1] === "claude-sonnet-5-5")).toBe(true);
+    expect(found.some((r) => r[0] === "anthropic" && r[1] === "claude-sonnet-4-6")).toBe(true);
 
     const scoped = await runPi(["--list-models", "mini", "--provider", "openai"], { cwd: home, env });
     expect(scoped.code).toBe(0);
@@ -113,7 +119,7 @@ describe("pi --list-models (built CLI)", () => {
     expect(provider.stderr.trim()).toBe(`pi: unknown provider "antropic": did you mean anthropic?`);
   });
 
-  it("--model sonnet runs Anthropic's newest Sonnet, as pi 1.6.0 picks it", async () => {
+  it("--model sonnet runs Anthropic's newest Sonnet in the data, by pi 1.6.0's rule", async () => {
     writeFileSync(join(agent, "models.json"), JSON.stringify({ providers: { anthropic: { baseUrl: server.url } } }));
     server.requests.length = 0;
     server.enqueue({ sse: TEXT_ANSWER });
@@ -123,7 +129,7 @@ describe("pi --list-models (built CLI)", () => {
     });
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe("Hello, world! How can I help?\n");
-    expect(server.requests[0]!.body.model).toBe("claude-sonnet-5-5");
+    expect(server.requests[0]!.body.model).toBe("claude-sonnet-4-6");
     server.requests.length = 0;
   });
 
@@ -149,10 +155,13 @@ describe("pi --list-models (built CLI)", () => {
   });
 
   it("a built-in provider whose wire protocol has no plugin says so when used", async () => {
-    const run = await runPi(["-p", "--no-session", "--model", "amazon-bedrock/us.anthropic.claude-opus-5-5", "hi"], {
-      cwd: home,
-      env: { ...env, AWS_BEARER_TOKEN_BEDROCK: "t" },
-    });
+    const run = await runPi(
+      ["-p", "--no-session", "--model", "amazon-bedrock/anthropic.claude-opus-4-1-20250805-v1:0", "hi"],
+      {
+        cwd: home,
+        env: { ...env, AWS_BEARER_TOKEN_BEDROCK: "t" },
+      },
+    );
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/no provider plugin speaks "bedrock-converse-stream"/);
   });

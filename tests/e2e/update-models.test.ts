@@ -77,8 +77,8 @@ describe("pi update --models (built CLI, local server)", () => {
     const after = await runPi(["--list-models", "fresh-model"], { cwd: home, env });
     expect(after.stderr).toBe("");
     expect(after.stdout).toMatch(/\ngroq\s+fresh-model-1\s+262.1K\s+32.8K\s+yes\s+no\s+none\n/);
-    // Overlay models (pi 1.6's default models) are still there.
-    const opus = await runPi(["--list-models", "claude-opus-5-5"], { cwd: home, env });
+    // The overlay's own models are still there.
+    const opus = await runPi(["--list-models", "claude-opus-4-7"], { cwd: home, env });
     expect(opus.stdout).toContain("anthropic");
   });
 

@@ -86,7 +86,10 @@ export class ModelCatalogStore implements ModelCatalog {
     return resolveReference(ref, provider, built.models, (p) => this.usable(p, built, auth));
   }
 
-  /** The model pi 1.6 picks for `provider` when none is named: its catalog default, else its first model. */
+  /**
+   * The model picked for `provider` when none is named: its catalog default (pi 1.6.0's when the data has
+   * it, else the provider's newest), else its first model.
+   */
   defaultModel(provider: string): Model | undefined {
     const built = this.current();
     const id = built.providers.get(provider)?.defaultModel;

