@@ -221,12 +221,14 @@ export class SessionOrchestrator implements AgentSession {
   private applyModel(model: Model, thinking: ThinkingLevel, record: boolean): void {
     const level = model.reasoning ? thinking : "off";
     const changedLevel = level !== this.thinkingLevel;
+    const hadModel = this.model !== undefined;
     this.model = model;
     this.thinkingLevel = level;
     this.patchState({ provider: model.provider, modelId: model.id, thinkingLevel: level });
     if (record) this.deps.store.api.appendModelChange(model.provider, model.id);
     if (record || changedLevel) this.deps.store.api.appendThinkingLevelChange(level);
     this.emit({ type: "model_change", model, thinkingLevel: level });
+    if (changedLevel && hadModel) this.emit({ type: "thinking_level_changed", level });
   }
 
   // ── prompting ───────────────────────────────────────────────────────────────────────────────
@@ -265,7 +267,14 @@ export class SessionOrchestrator implements AgentSession {
         );
       }
       const expanded = await this.expand(input);
-      await this.run([userMessage(expanded, options.images)]);
+      // Released before agent_settled goes out, so a client that prompts again on it is not refused.
+      let aborted = false;
+      try {
+        aborted = await this.run([userMessage(expanded, options.images)]);
+      } finally {
+        release();
+        this.emit({ type: "agent_settled", aborted });
+      }
     } finally {
       release();
     }
@@ -303,6 +312,12 @@ export class SessionOrchestrator implements AgentSession {
     await this.running;
   }
 
+  async clearQueue(): Promise<{ steering: string[]; followUp: string[] }> {
+    const cleared = { steering: this.steering.texts(), followUp: this.followUps.texts() };
+    if (this.steering.clear().length + this.followUps.clear().length > 0) this.emitQueue();
+    return cleared;
+  }
+
   async idle(): Promise<void> {
     while (this.running !== undefined) await this.running;
   }
@@ -335,9 +350,11 @@ export class SessionOrchestrator implements AgentSession {
     return text;
   }
 
-  /** Runs turns for `prompts`, then retries transient failures and compacts as the settings say. */
-  /** Runs turns for `prompts` (the session is already claimed). */
-  private async run(prompts: AgentMessage[]): Promise<void> {
+  /**
+   * Runs turns for `prompts` (the session is already claimed), then retries transient failures and
+   * compacts as the settings say; resolves with whether the run was aborted.
+   */
+  private async run(prompts: AgentMessage[]): Promise<boolean> {
     this.abortController = new AbortController();
     this.promptCache = undefined;
     const retry = this.retryPolicy();
@@ -391,6 +408,7 @@ export class SessionOrchestrator implements AgentSession {
       }
       if (attempt > 0) this.emit({ type: "auto_retry_end", success: true, attempt });
       if (this.compactionOn() && !this.abortController.signal.aborted) await this.compactIfFull();
+      return this.abortController.signal.aborted;
     } finally {
       this.abortController = undefined;
       this.retryAbort = undefined;
@@ -771,6 +789,7 @@ export class SessionOrchestrator implements AgentSession {
     const trimmed = name.trim();
     if (trimmed === "") throw new Error("a session name cannot be empty");
     this.deps.store.api.appendSessionInfo(trimmed);
+    this.emit({ type: "session_info_changed", name: trimmed });
   }
 
   async navigateTree(entryId: string, options: { summarize?: boolean; instructions?: string } = {}): Promise<void> {
