@@ -47,7 +47,10 @@ function scriptFaux(responses: Array<{ content: string }>): void {
 }
 
 /** Runs `program` under Node 22 with `node` on PATH being Node 22 too (RpcClient spawns "node"). */
-function runNode22(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runNode22(
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(PI16_NODE, args, {
       cwd: user.project,
@@ -128,31 +131,43 @@ describe.skipIf(!installed || !built)("pi 1.6.0's RpcClient drives pi-host", () 
     expect(results.newSession.value).toEqual({ result: { cancelled: false }, changed: true, messageCount: 0 });
   }, 120_000);
 
-  it.skipIf(!python)("the minimal Python client of pi 1.6.0's docs/rpc.md prints the answer and ends", async () => {
-    scriptFaux([{ content: "Hello from pi-host" }]);
-    const docs = readFileSync(join(PI16_PACKAGE, "docs/rpc.md"), "utf8");
-    const program = /## Minimal client[\s\S]*?```python\n([\s\S]*?)```/.exec(docs)?.[1];
-    expect(program, "pi 1.6.0's docs/rpc.md has a Python minimal client").toBeDefined();
-    const argv = '["pi", "--mode", "rpc", "--no-session"]';
-    expect(program).toContain(argv);
-    const ours = JSON.stringify([process.execPath, PI_BIN, "--mode", "rpc", "--no-session", "--model", "faux/faux-1"]);
-    const script = join(user.home, "minimal_client.py");
-    writeFileSync(script, program!.replace(argv, ours));
-    const started = Date.now();
-    const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = spawn("python3", [script], { cwd: user.project, env: { ...process.env, ...user.env } });
-      let stdout = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout });
+  it.skipIf(!python)(
+    "the minimal Python client of pi 1.6.0's docs/rpc.md prints the answer and ends",
+    async () => {
+      scriptFaux([{ content: "Hello from pi-host" }]);
+      const docs = readFileSync(join(PI16_PACKAGE, "docs/rpc.md"), "utf8");
+      const program = /## Minimal client[\s\S]*?```python\n([\s\S]*?)```/.exec(docs)?.[1];
+      expect(program, "pi 1.6.0's docs/rpc.md has a Python minimal client").toBeDefined();
+      const argv = '["pi", "--mode", "rpc", "--no-session"]';
+      expect(program).toContain(argv);
+      const ours = JSON.stringify([
+        process.execPath,
+        PI_BIN,
+        "--mode",
+        "rpc",
+        "--no-session",
+        "--model",
+        "faux/faux-1",
+      ]);
+      const script = join(user.home, "minimal_client.py");
+      writeFileSync(script, program!.replace(argv, ours));
+      const started = Date.now();
+      const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = spawn("python3", [script], { cwd: user.project, env: { ...process.env, ...user.env } });
+        let stdout = "";
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+        const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+        child.on("close", (code) => {
+          clearTimeout(timer);
+          resolve({ code, stdout });
+        });
       });
-    });
-    const seconds = (Date.now() - started) / 1000;
-    console.log(`pi 1.6.0's minimal Python client against pi-host: ${seconds.toFixed(2)} s`);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe("Hello from pi-host\n");
-    expect(seconds).toBeLessThan(15);
-  }, 30_000);
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`pi 1.6.0's minimal Python client against pi-host: ${seconds.toFixed(2)} s`);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe("Hello from pi-host\n");
+      expect(seconds).toBeLessThan(15);
+    },
+    30_000,
+  );
 });
