@@ -148,7 +148,7 @@ function differences(a: Rec[], b: Rec[]): Array<{ where: string; pi16: unknown; 
     if (JSON.stringify(x) === JSON.stringify(y)) return;
     if (x !== null && y !== null && typeof x === "object" && typeof y === "object") {
       if (Array.isArray(x) && Array.isArray(y) && x.length === y.length) {
-        x.forEach((v, i) => walk(where, v, y[i]));
+        for (const [i, v] of x.entries()) walk(where, v, y[i]);
         return;
       }
       if (!Array.isArray(x) && !Array.isArray(y)) {

@@ -161,8 +161,15 @@ export const COMMANDS: Record<string, CommandHandler> = {
     await session.api.setSessionName(name);
   },
 
-  // ── ours: the session's entries and tree ──────────────────────────────────────────────────────
-  get_entries: (_command, { session }) => ({ entries: session.api.entries() }),
+  // ── the session's entries and tree (pi 1.6.0's; `since` is a cursor: only entries after that id) ─
+  get_entries(command, { session, store }) {
+    const entries = session.api.entries();
+    const since = optionalString(command, "since");
+    const start = since === undefined ? 0 : entries.findIndex((e) => e.id === since) + 1;
+    if (start === 0 && since !== undefined)
+      throw new Error(`No entry ${since} in this session; pass an id from get_entries`);
+    return { entries: entries.slice(start), leafId: store.available ? store.api.leafId() : null };
+  },
   get_tree: (_command, { session, store }) => ({
     tree: session.api.tree(),
     leafId: store.available ? store.api.leafId() : null,

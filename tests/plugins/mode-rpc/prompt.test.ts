@@ -235,9 +235,43 @@ describe("prompt", () => {
     const end = h.client.records.findIndex((r) => r.type === "agent_end");
     expect(end).toBeGreaterThan(-1);
     expect(end).toBeLessThan(h.client.records.indexOf(response));
+    // agent_settled (aborted) comes before the abort's response too, so a client waiting on either sees both.
+    const settled = h.client.records.findIndex((r) => r.type === "agent_settled");
+    expect(h.client.records[settled]).toEqual({ type: "agent_settled", aborted: true });
+    expect(settled).toBeLessThan(h.client.records.indexOf(response));
     expect((await h.client.request({ type: "get_state" })).data.isStreaming).toBe(false);
     // Only the first request was made: the run did not go on after the aborted tool.
     expect(h.faux.requests).toHaveLength(1);
+  });
+
+  it("clear_queue empties both queues and returns their text; the run goes on without them", async () => {
+    const { tool, release } = gate();
+    const h = (harness = await startRpc({
+      faux: { responses: [{ content: [fauxToolCall("wait", {}, "w1")] }, { content: "done" }] },
+      tools: [tool],
+    }));
+    await h.client.request({ type: "prompt", message: "go" });
+    await h.client.event("tool_execution_start");
+    await h.client.request({ type: "steer", message: "left" });
+    await h.client.request({ type: "follow_up", message: "then right" });
+    expect(await h.client.request({ type: "clear_queue" })).toEqual({
+      id: "req-4",
+      type: "response",
+      command: "clear_queue",
+      success: true,
+      data: { steering: ["left"], followUp: ["then right"] },
+    });
+    expect(h.client.records.filter((r) => r.type === "queue_update").at(-1)).toEqual({
+      type: "queue_update",
+      steering: [],
+      followUp: [],
+    });
+    expect((await h.client.request({ type: "clear_queue" })).data).toEqual({ steering: [], followUp: [] });
+    release();
+    expect(await h.client.event("agent_settled")).toEqual({ type: "agent_settled", aborted: false });
+    expect(h.faux.requests).toHaveLength(2);
+    const users = h.faux.requests[1]!.context.messages.filter((m) => m.role === "user");
+    expect(users.map((m) => m.content)).toEqual(["go"]);
   });
 
   it("prompts sent back to back each answer; the second one is refused while the first runs", async () => {
