@@ -114,6 +114,25 @@ describe("pi --mode json (built CLI, faux provider)", () => {
     expect(Buffer.byteLength(compat.stdout)).toBeGreaterThan(1000 * answer.length);
   });
 
+  it("--compat-events and --compat-events=0.73 give pi 0.73's shape; the next argument stays the message; other values exit 2", async () => {
+    for (const flag of ["--compat-events", "--compat-events=0.73"]) {
+      user.scriptFaux([{ content: "old shape" }]);
+      const run = await user.pi(["--mode", "json", flag, "--model", "faux/faux-1", "say it"]);
+      expect(run.code, run.stderr).toBe(0);
+      const events = parse(run.stdout);
+      expect(events.find((e) => e.type === "message_start" && e.message.role === "user").message.content).toBe(
+        "say it",
+      );
+      const update = events.find((e) => e.type === "message_update");
+      expect(update.message).toMatchObject({ role: "assistant" });
+      expect(update.assistantMessageEvent.partial).toMatchObject({ role: "assistant" });
+    }
+    const bad = await user.pi(["--mode", "json", "--compat-events=0.5", "--model", "faux/faux-1", "hi"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toContain('--compat-events takes 0.73 or no value (pi 0.73\'s event shapes), not "0.5"');
+  });
+
   it("Ctrl+C aborts the streaming answer: the aborted message ends the stream, exit 1", async () => {
     const run = await startStreaming(user, ["--mode", "json", "--model", "faux/faux-1", "write a lot"]);
     run.child.kill("SIGINT");
