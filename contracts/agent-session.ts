@@ -16,6 +16,18 @@ export const SESSION_EVENT = defineEvent<SessionEvent>("agent-session:event");
 export type SessionEvent =
   | AgentEvent
   | { type: "queue_update"; steering: string[]; followUp: string[] }
+  /**
+   * pi 1.6.0's: a prompt's run is over with everything that followed it on its own (retries, overflow
+   * compaction, queued steering and follow-ups); `aborted` when it ended by abort. Clients wait for
+   * this, not `agent_end`, before the next prompt.
+   */
+  | { type: "agent_settled"; aborted: boolean }
+  /** pi 1.6.0's: an extension appended a custom entry to the session (`pi.appendEntry`). */
+  | { type: "entry_appended"; entry: SessionEntry }
+  /** pi 1.6.0's: the session's display name changed. */
+  | { type: "session_info_changed"; name?: string }
+  /** pi 1.6.0's: the thinking level changed while a model was in use (set, cycled, or clamped by a model change). */
+  | { type: "thinking_level_changed"; level: ThinkingLevel }
   | { type: "compaction_start"; reason: "manual" | "threshold" | "overflow" }
   | {
       type: "compaction_end";
@@ -81,6 +93,8 @@ export interface AgentSession {
   steer(text: string, images?: ImageContent[]): Promise<void>;
   followUp(text: string, images?: ImageContent[]): Promise<void>;
   abort(): Promise<void>;
+  /** Empties the steering and follow-up queues; returns the text of what was queued (pi's `clear_queue`). */
+  clearQueue(): Promise<{ steering: string[]; followUp: string[] }>;
   /** Resolves when no run is going on. */
   idle(): Promise<void>;
 
@@ -122,7 +136,7 @@ export interface AgentSession {
 /** The session swaps only when no operation is running (a run in progress defers a reload). */
 export const AgentSessionContract = defineContract<AgentSession>({
   id: "agent/session",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,
@@ -134,6 +148,7 @@ export const AgentSessionContract = defineContract<AgentSession>({
     steer: "async",
     followUp: "async",
     abort: "async",
+    clearQueue: "async",
     idle: "async",
     newSession: "async",
     switchSession: "async",

@@ -12,7 +12,7 @@ export interface ModeInput {
   messages: string[];
   /** Images attached with @file arguments. */
   images: ImageContent[];
-  /** `--compat-events`: emit pi's exact event shapes (whole partial messages) instead of deltas. */
+  /** `--compat-events` (`=0.73`): pi 0.73's event shapes (whole partial messages) instead of pi 1.6.0's. */
   compatEvents?: boolean;
 }
 

@@ -12,6 +12,8 @@ interface FlagSpec {
   value?: string;
   /** The value may be left out (`--list-models [search]`). */
   optionalValue?: boolean;
+  /** The value is given only as `--flag=value`, so the next argument stays a message. */
+  inlineValue?: boolean;
   /** May be given more than once; every value is kept, in order. */
   repeat?: boolean;
   group: string;
@@ -39,7 +41,10 @@ const FLAGS: FlagSpec[] = [
   {
     group: "Modes",
     name: "compat-events",
-    help: "JSON/RPC: pi's exact events (whole partial message on every update) instead of deltas",
+    value: "[=0.73]",
+    optionalValue: true,
+    inlineValue: true,
+    help: "JSON/RPC: pi 0.73's event shapes (whole partial message on every update) instead of pi 1.6's deltas",
   },
   {
     group: "Model",
@@ -269,7 +274,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     if (eq !== -1) {
       if (spec.value === undefined) throw new UsageError(`${written} takes no value; remove "=${arg.slice(eq + 1)}"`);
       value = arg.slice(eq + 1);
-    } else if (spec.value !== undefined) {
+    } else if (spec.value !== undefined && !spec.inlineValue) {
       const next = argv[i + 1];
       if (spec.optionalValue) {
         if (next !== undefined && !next.startsWith("-") && !next.startsWith("@")) value = argv[++i];
@@ -281,6 +286,15 @@ export function parseCliArgs(argv: string[]): CliArgs {
     record(values, spec, value);
   }
   return typedArgs(values, positionals, files);
+}
+
+/** `--compat-events` and `--compat-events=0.73` ask for pi 0.73's shapes, the only older shape there is. */
+function compatEventsOf(value: string[] | true | undefined): boolean {
+  if (value === undefined || value === true) return value === true;
+  const version = value[value.length - 1];
+  if (version !== "0.73")
+    throw new UsageError(`--compat-events takes 0.73 or no value (pi 0.73's event shapes), not "${version}"`);
+  return true;
 }
 
 function findFlag(written: string): FlagSpec | undefined {
@@ -324,7 +338,7 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
   return {
     print: flag("print"),
     mode: mode as CliArgs["mode"],
-    compatEvents: flag("compat-events"),
+    compatEvents: compatEventsOf(values.get("compat-events")),
     model: one("model"),
     provider: one("provider"),
     apiKey: one("api-key"),

@@ -15,4 +15,5 @@ export * from "./text/truncate.js";
 export * from "./ai/index.js";
 export * from "./session/model-context.js";
 export * from "./session/wire-events.js";
+export * from "./session/wire-stream.js";
 export * from "./packages/package-source.js";

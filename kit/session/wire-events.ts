@@ -1,72 +1,43 @@
 /**
- * How session events go out on the wire (JSON mode, RPC mode). Shared by every mode that serializes
- * events, so clients see one shape. pi repeats the whole partial message in every `message_update`
- * (as `message` and again as `assistantMessageEvent.partial`) and again in `turn_end` and `agent_end`,
- * so a long answer costs quadratic bytes. By default each piece of a message is sent once as it streams
- * and once whole at its end — the same linear shape as JSON mode:
+ * How session events go out on the wire (JSON mode, RPC mode), shared by every mode that serializes
+ * events so clients see one shape. The default is pi 1.6.0's (its docs/json.md): only `message_update`
+ * changes. It drops the cumulative `message` and the nested `partial`, carries the message's latest
+ * `usage` at the top level, and `toolcall_start` gains the call's `id` and `toolName`. `text_end` and
+ * `thinking_end` keep their `content`. `turn_end` and `agent_end` carry whole messages, as in pi.
  *
- * - `message_start` and `message_end` carry the whole message (message_end is authoritative).
- * - `message_update`: `message` is a stub naming the message (role, timestamp; tool results: toolCallId);
- *   `assistantMessageEvent` has no `partial`; `text_end`/`thinking_end` drop `content` (the deltas
- *   built it); `toolcall_start` gains `toolCall` with the call's id and name.
- * - `turn_end` and `agent_end` list stubs of messages whose `message_end` came before.
- *
- * `--compat-events` sends pi's exact shapes instead. Every other event passes through unchanged.
+ * `--compat-events` (or `--compat-events=0.73`) sends the session's own objects, which are pi 0.73's
+ * shapes: the whole partial message in every `message_update`. Every other event passes through unchanged.
  */
 import type { SessionEvent } from "../../contracts/agent-session.js";
-import type { AgentMessage } from "../../contracts/agent.js";
-import type { AssistantMessageEvent } from "../../contracts/ai/index.js";
+import type { AssistantMessage } from "../../contracts/ai/index.js";
+import type { AssistantMessageEvent, Usage } from "../../contracts/ai/index.js";
 
-/** Enough of a message to tell which one an event is about (its message_start carries the rest). */
-export interface MessageStub {
-  role: string;
-  timestamp: number;
-  toolCallId?: string;
+/** pi 1.6.0's wire `message_update`: the nested event without `partial`, and the message's usage. */
+export interface WireMessageUpdate {
+  type: "message_update";
+  usage: Usage | undefined;
+  assistantMessageEvent: Record<string, unknown>;
 }
-
-const STUB_FIELDS = ["toolCallId"] as const;
 
 /** The record written for `event`; serialize it at once, since streamed messages keep changing. */
 export function eventRecord(event: SessionEvent, compatEvents: boolean): unknown {
-  if (compatEvents) return event;
-  switch (event.type) {
-    case "message_update":
-      return {
-        type: event.type,
-        message: stubOf(event.message),
-        assistantMessageEvent: deltaOf(event.assistantMessageEvent),
-      };
-    case "turn_end":
-      return { type: event.type, message: stubOf(event.message), toolResults: event.toolResults.map(stubOf) };
-    case "agent_end":
-      return { type: event.type, messages: event.messages.map(stubOf) };
-    default:
-      return event;
-  }
+  if (compatEvents || event.type !== "message_update") return event;
+  const message = event.message as Partial<AssistantMessage>;
+  const update: WireMessageUpdate = {
+    type: "message_update",
+    usage: message.usage === undefined ? undefined : { ...message.usage, cost: { ...message.usage.cost } },
+    assistantMessageEvent: deltaOf(event.assistantMessageEvent),
+  };
+  return update;
 }
 
-/** The identifying fields of a message, without its content. */
-export function stubOf(message: AgentMessage): MessageStub {
-  const fields = message as unknown as Record<string, unknown>;
-  const stub: MessageStub = { role: message.role, timestamp: message.timestamp };
-  for (const key of STUB_FIELDS) {
-    const value = fields[key];
-    if (typeof value === "string") stub[key] = value;
-  }
-  return stub;
-}
-
-/** A streaming event without the partial message and without text its deltas already carried. */
+/** A streaming event without the partial message; `toolcall_start` names the call it starts. */
 function deltaOf(event: AssistantMessageEvent): Record<string, unknown> {
-  if (event.type === "done" || event.type === "error") return { ...event };
+  if (!("partial" in event)) return { ...event };
   const { partial, ...delta } = event;
-  if (delta.type === "text_end" || delta.type === "thinking_end") {
-    const { content: _content, ...rest } = delta;
-    return rest;
-  }
   if (delta.type === "toolcall_start") {
     const block = partial.content[delta.contentIndex];
-    if (block?.type === "toolCall") return { ...delta, toolCall: { type: "toolCall", id: block.id, name: block.name } };
+    if (block?.type === "toolCall") return { ...delta, id: block.id, toolName: block.name };
   }
   return delta;
 }

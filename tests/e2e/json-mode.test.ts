@@ -87,25 +87,50 @@ describe("pi --mode json (built CLI, faux provider)", () => {
       "message_end",
       "turn_end",
       "agent_end",
+      "agent_settled",
     ]);
     const toolEnd = events.find((e) => e.type === "tool_execution_end");
     expect(toolEnd).toMatchObject({ toolCallId: "call_1", toolName: "read", isError: false });
-    expect(events.at(-1).messages.map((m: any) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect(events.at(-2).messages.map((m: any) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect(events.at(-1)).toEqual({ type: "agent_settled", aborted: false });
   });
 
-  it("a 2,000-token answer: under 3x the text plus a small constant per event (pi's shape: megabytes)", async () => {
+  it("a 2,000-token answer: merged deltas, under 300 KB (pi 0.73's shape: megabytes)", async () => {
     const answer = Array.from({ length: 2000 }, (_, i) => `t${String(i % 1000).padStart(3, "0")}`).join("");
     user.scriptFaux([{ content: answer }]);
     const run = await user.pi(["--mode", "json", "--model", "faux/faux-1", "write"]);
     expect(run.code).toBe(0);
     const events = parse(run.stdout);
-    expect(events.filter((e) => e.type === "message_update").length).toBeGreaterThanOrEqual(2000);
-    expect(Buffer.byteLength(run.stdout)).toBeLessThan(3 * answer.length + 160 * events.length);
+    const text = events
+      .filter((e) => e.type === "message_update" && e.assistantMessageEvent.type === "text_delta")
+      .map((e) => e.assistantMessageEvent.delta)
+      .join("");
+    expect(text).toBe(answer);
+    expect(Buffer.byteLength(run.stdout)).toBeLessThan(Math.min(300_000, 5 * answer.length + 250 * events.length));
 
     user.scriptFaux([{ content: answer }]);
     const compat = await user.pi(["--mode", "json", "--compat-events", "--model", "faux/faux-1", "write"]);
     expect(compat.code).toBe(0);
     expect(Buffer.byteLength(compat.stdout)).toBeGreaterThan(1000 * answer.length);
+  });
+
+  it("--compat-events and --compat-events=0.73 give pi 0.73's shape; the next argument stays the message; other values exit 2", async () => {
+    for (const flag of ["--compat-events", "--compat-events=0.73"]) {
+      user.scriptFaux([{ content: "old shape" }]);
+      const run = await user.pi(["--mode", "json", flag, "--model", "faux/faux-1", "say it"]);
+      expect(run.code, run.stderr).toBe(0);
+      const events = parse(run.stdout);
+      expect(events.find((e) => e.type === "message_start" && e.message.role === "user").message.content).toBe(
+        "say it",
+      );
+      const update = events.find((e) => e.type === "message_update");
+      expect(update.message).toMatchObject({ role: "assistant" });
+      expect(update.assistantMessageEvent.partial).toMatchObject({ role: "assistant" });
+    }
+    const bad = await user.pi(["--mode", "json", "--compat-events=0.5", "--model", "faux/faux-1", "hi"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    expect(bad.stderr).toContain('--compat-events takes 0.73 or no value (pi 0.73\'s event shapes), not "0.5"');
   });
 
   it("Ctrl+C aborts the streaming answer: the aborted message ends the stream, exit 1", async () => {
@@ -116,7 +141,8 @@ describe("pi --mode json (built CLI, faux provider)", () => {
     expect(events.find((e) => e.type === "message_end" && e.message.role === "assistant").message).toMatchObject({
       stopReason: "aborted",
     });
-    expect(events.at(-1).type).toBe("agent_end");
+    expect(events.slice(-2).map((e) => e.type)).toEqual(["agent_end", "agent_settled"]);
+    expect(events.at(-1).aborted).toBe(true);
     expect(run.stderr()).toBe("");
   });
 

@@ -235,7 +235,7 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
       "--prompt-template <path>",
       "-nc, --no-context-files",
       "--list-models [search]",
-      "--compat-events",
+      "--compat-events [=0.73]",
       "--watch",
       "--plugin [id=]<use>",
       "--no-plugin <id>",

@@ -155,8 +155,14 @@ describe.skipIf(!built)("pi --mode rpc stays alive and answers (built CLI)", () 
       });
       const pi = (running = new RpcProcess(child));
       pi.send({ id: "p1", type: "prompt", message: "hello" });
-      // The third text delta is the last one the server sends before holding the stream open.
-      await pi.next((r) => r.type === "message_update" && r.assistantMessageEvent?.delta === "swer ");
+      // The third text delta is the last one the server sends before holding the stream open (deltas
+      // that arrive together go out merged, so the text so far is what to wait for).
+      const textSoFar = () =>
+        pi.records
+          .filter((r) => r.type === "message_update" && r.assistantMessageEvent?.type === "text_delta")
+          .map((r) => r.assistantMessageEvent.delta)
+          .join("");
+      await pi.next((r) => r.type === "message_update" && textSoFar().endsWith("swer "));
       pi.child.kill("SIGTERM");
       expect(await pi.exitWithin(10_000)).toEqual({ code: 0, signal: null });
       const files = user.sessionFiles();

@@ -142,8 +142,14 @@ describe("pi --mode rpc (built CLI)", () => {
       });
 
       pi.send({ id: "p1", type: "prompt", message: "hello" });
-      expect(await pi.response("p1")).toEqual({ id: "p1", type: "response", command: "prompt", success: true });
-      await pi.next((r) => r.type === "agent_end");
+      expect(await pi.response("p1")).toEqual({
+        id: "p1",
+        type: "response",
+        command: "prompt",
+        success: true,
+        data: { disposition: "started" },
+      });
+      await pi.next((r) => r.type === "agent_settled");
 
       pi.send({ id: "p2", type: "prompt", message: "line\u2028separator" });
       await pi.response("p2");
@@ -182,7 +188,7 @@ describe("pi --mode rpc (built CLI)", () => {
       expect(pi.records.find((r) => r.id === "p1")).toMatchObject({ success: true });
       const end = pi.records.find((r) => r.type === "message_end" && r.message.role === "assistant");
       expect(end?.message.content).toEqual([{ type: "text", text: "first answer" }]);
-      expect(pi.records.at(-1)).toMatchObject({ type: "agent_end" });
+      expect(pi.records.slice(-2)).toMatchObject([{ type: "agent_end" }, { type: "agent_settled", aborted: false }]);
     },
   );
 });

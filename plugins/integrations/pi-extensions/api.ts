@@ -113,7 +113,10 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
     },
 
     appendEntry(customType: string, data?: unknown): void {
-      store("appendEntry").api.appendCustom(customType, data);
+      const target = store("appendEntry");
+      const entry = target.api.entry(target.api.appendCustom(customType, data));
+      // pi 1.6.0 tells JSON and RPC clients about it.
+      if (entry !== undefined) runtime.publish({ type: "entry_appended", entry });
     },
 
     setSessionName(name: string): void {

@@ -1,14 +1,14 @@
 /**
  * JSON mode (`pi --mode json "..."`): the session header, then one JSON line per session event with pi's
- * event type names, as the run goes. By default streamed updates carry deltas (see kit/session/wire-events.ts);
- * `--compat-events` writes pi's exact event objects. Notices go to stderr; the exit code is 0 when the
+ * event type names, as the run goes. By default events have pi 1.6.0's shapes, with deltas merged (see
+ * kit/session/wire-events.ts and wire-stream.ts); `--compat-events` writes pi 0.73's whole-partial shapes. Notices go to stderr; the exit code is 0 when the
  * last answer succeeded and 1 when it failed, was aborted, or a prompt was refused.
  */
 import type { AgentSession, SessionEvent } from "pi-host";
 import type { AssistantMessage } from "pi-host";
 import type { Mode, ModeInput, ModeIO } from "pi-host";
 import type { Handle } from "pi-host";
-import { eventRecord } from "pi-host";
+import { WireStream } from "pi-host";
 import { jsonLine } from "./json-line.js";
 import { sessionHeader } from "./session-header.js";
 
@@ -32,7 +32,9 @@ export function createJsonMode(deps: JsonModeDeps): Mode {
 
 async function runJson(deps: JsonModeDeps, input: ModeInput, io: ModeIO): Promise<number> {
   const { session } = deps;
-  const shape = (event: SessionEvent): unknown => eventRecord(event, input.compatEvents === true);
+  const wire = new WireStream((record) => io.stdout.write(jsonLine(record)), {
+    compatEvents: input.compatEvents === true,
+  });
   let headerWritten = false;
   // Every assistant message that ended, in order; a prompt's answer is the last one it added.
   const answers: AssistantMessage[] = [];
@@ -49,13 +51,13 @@ async function runJson(deps: JsonModeDeps, input: ModeInput, io: ModeIO): Promis
   // session_change event of the first prompt, before any other event.
   const open = session.api.state();
   if (open.sessionId !== undefined) {
-    io.stdout.write(jsonLine(sessionHeader({ id: open.sessionId, path: open.sessionFile })));
+    wire.record(sessionHeader({ id: open.sessionId, path: open.sessionFile }));
     headerWritten = true;
   }
   const unsubscribe = deps.subscribe((event) => {
     if (event.type === "session_change") {
       if (!headerWritten && event.session !== undefined) {
-        io.stdout.write(jsonLine(sessionHeader(event.session)));
+        wire.record(sessionHeader(event.session));
         headerWritten = true;
       }
       return;
@@ -66,7 +68,7 @@ async function runJson(deps: JsonModeDeps, input: ModeInput, io: ModeIO): Promis
     if (event.type === "message_end" && event.message.role === "assistant")
       answers.push(event.message as AssistantMessage);
     if (event.type === "agent_start" && stopped) abort();
-    io.stdout.write(jsonLine(shape(event)));
+    wire.event(event);
   });
   void io.stopped.then(() => {
     stopped = true;
@@ -89,5 +91,6 @@ async function runJson(deps: JsonModeDeps, input: ModeInput, io: ModeIO): Promis
   } finally {
     finished = true;
     unsubscribe();
+    wire.flush();
   }
 }

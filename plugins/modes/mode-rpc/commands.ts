@@ -9,6 +9,7 @@ import type { ThinkingLevel } from "pi-host";
 import type { ResourceSource } from "pi-host";
 import type { SessionStore } from "pi-host";
 import type { Handle, ManyHandle } from "pi-host";
+import { convertToLlm, estimateMessageTokens } from "pi-host";
 import {
   optionalImages,
   optionalString,
@@ -46,13 +47,16 @@ export const COMMANDS: Record<string, CommandHandler> = {
   // ── prompting ─────────────────────────────────────────────────────────────────────────────────
   async steer(command, { session }) {
     await session.api.steer(requireString(command, "message"), optionalImages(command));
+    return { disposition: "queued" };
   },
   async follow_up(command, { session }) {
     await session.api.followUp(requireString(command, "message"), optionalImages(command));
+    return { disposition: "queued" };
   },
   async abort(_command, { session }) {
     await session.api.abort();
   },
+  clear_queue: (_command, { session }) => session.api.clearQueue(),
   async new_session(command, { session }) {
     const parentSession = optionalString(command, "parentSession");
     await session.api.newSession(parentSession === undefined ? {} : { parentSession });
@@ -84,6 +88,10 @@ export const COMMANDS: Record<string, CommandHandler> = {
     const level = await session.api.cycleThinkingLevel();
     return level === undefined ? null : { level };
   },
+  // The levels set_thinking_level and cycle_thinking_level accept for the current model.
+  get_available_thinking_levels: (_command, { session }) => ({
+    levels: session.api.state().model?.reasoning === true ? [...THINKING_LEVELS] : ["off"],
+  }),
   async set_steering_mode(command, { session }) {
     await session.api.setSteeringMode(requireChoice(command, "mode", QUEUE_MODES));
   },
@@ -95,7 +103,9 @@ export const COMMANDS: Record<string, CommandHandler> = {
   async compact(command, { session }) {
     const result = await session.api.compact(optionalString(command, "customInstructions"));
     if (result === undefined) throw new Error("Nothing to compact (session too small)");
-    return result;
+    // pi's heuristic: chars/4 over the context as rebuilt after the summary.
+    const after = convertToLlm(session.api.messages());
+    return { ...result, estimatedTokensAfter: after.reduce((sum, m) => sum + estimateMessageTokens(m), 0) };
   },
   async set_auto_compaction(command, { session }) {
     await session.api.setAutoCompaction(requireBoolean(command, "enabled"));
@@ -151,8 +161,15 @@ export const COMMANDS: Record<string, CommandHandler> = {
     await session.api.setSessionName(name);
   },
 
-  // ── ours: the session's entries and tree ──────────────────────────────────────────────────────
-  get_entries: (_command, { session }) => ({ entries: session.api.entries() }),
+  // ── the session's entries and tree (pi 1.6.0's; `since` is a cursor: only entries after that id) ─
+  get_entries(command, { session, store }) {
+    const entries = session.api.entries();
+    const since = optionalString(command, "since");
+    const start = since === undefined ? 0 : entries.findIndex((e) => e.id === since) + 1;
+    if (start === 0 && since !== undefined)
+      throw new Error(`No entry ${since} in this session; pass an id from get_entries`);
+    return { entries: entries.slice(start), leafId: store.available ? store.api.leafId() : null };
+  },
   get_tree: (_command, { session, store }) => ({
     tree: session.api.tree(),
     leafId: store.available ? store.api.leafId() : null,

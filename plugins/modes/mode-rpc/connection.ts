@@ -10,7 +10,7 @@ import type { ResourceSource } from "pi-host";
 import type { SessionStore } from "pi-host";
 import type { Handle, ManyHandle } from "pi-host";
 import { COMMANDS, type CommandContext } from "./commands.js";
-import { eventRecord } from "pi-host";
+import { WireStream } from "pi-host";
 import { jsonLine, MAX_LINE_LENGTH, readLines } from "./jsonl.js";
 import {
   commandProblem,
@@ -50,12 +50,16 @@ export class RpcConnection {
   /** Prompts accept one at a time, so a run's start is never credited to the wrong prompt. */
   private promptTurn: Promise<void> = Promise.resolve();
   private bashAbort: AbortController | undefined;
+  /** Every record goes out through it, so merged deltas never overtake a response or another event. */
+  private readonly wire: WireStream;
 
   constructor(
     private readonly input: ModeInput,
     private readonly io: ModeIO,
     private readonly deps: ConnectionDeps,
-  ) {}
+  ) {
+    this.wire = new WireStream((record) => this.writeLine(record), { compatEvents: input.compatEvents === true });
+  }
 
   /** Serves the streams until stdin ends or the host stops the mode; resolves with the exit code. */
   async run(): Promise<number> {
@@ -104,6 +108,7 @@ export class RpcConnection {
       .then(() => deps.session.api.idle())
       .catch((error: unknown) => this.warn(error));
     await this.drain();
+    this.wire.flush();
     io.stdout.off("error", onStdoutError);
     return 0;
   }
@@ -118,7 +123,7 @@ export class RpcConnection {
   /** Writes a session event; a prompt waiting for its run to start is answered just before `agent_start`. */
   onSessionEvent(event: SessionEvent): void {
     if (event.type === "agent_start" && this.acceptance !== undefined) this.acceptance.accept();
-    this.write(eventRecord(event, this.input.compatEvents === true));
+    this.wire.event(event);
   }
 
   // ── input ───────────────────────────────────────────────────────────────────────────────────
@@ -159,9 +164,10 @@ export class RpcConnection {
   }
 
   /**
-   * `prompt` answers once the prompt is accepted: when its run starts (the response goes out just
-   * before `agent_start`), when it was queued as steering or a follow-up, or with the error that
-   * refused it. Failures after acceptance reach the client as events, not as a second response.
+   * `prompt` answers once the prompt is accepted, with pi 1.6.0's `data.disposition`: "started" when its
+   * run starts (the response goes out just before `agent_start`), "queued" when it was queued as steering
+   * or a follow-up, "handled" when a slash command or an input hook took it without a run; or with the
+   * error that refused it. Failures after acceptance reach the client as events, not as a second response.
    */
   private async prompt(command: RpcCommand): Promise<void> {
     let message: string;
@@ -190,12 +196,13 @@ export class RpcConnection {
     };
     try {
       // Whether this prompt starts a run is the session's decision, made after this call: answer at the
-      // next agent_start, or when the prompt settles (queued as steering/follow-up, or refused).
-      this.acceptance = { accept: () => answer(success(command.id, "prompt")) };
+      // next agent_start, or when the prompt settles (queued as steering/follow-up, handled, or refused).
+      this.acceptance = { accept: () => answer(success(command.id, "prompt", { disposition: "started" })) };
+      const queues = options.streamingBehavior !== undefined && this.deps.session.api.state().isStreaming;
       const run = this.deps.session.api.prompt(message, options);
       this.track(
         run.then(
-          () => answer(success(command.id, "prompt")),
+          () => answer(success(command.id, "prompt", { disposition: queues ? "queued" : "handled" })),
           (error: unknown) => (answered ? this.warn(error) : answer(failure(command.id, "prompt", messageOf(error)))),
         ),
       );
@@ -234,8 +241,13 @@ export class RpcConnection {
 
   // ── output and bookkeeping ──────────────────────────────────────────────────────────────────
 
-  /** Writes one record as one line; a client that has gone away gets nothing more. */
+  /** Writes one record after any delta still being merged. */
   private write(record: unknown): void {
+    this.wire.record(record);
+  }
+
+  /** Writes one record as one line; a client that has gone away gets nothing more. */
+  private writeLine(record: unknown): void {
     if (!this.writable) return;
     try {
       this.io.stdout.write(jsonLine(record));

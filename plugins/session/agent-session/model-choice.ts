@@ -71,12 +71,14 @@ export class ModelChoice {
   apply(model: Model, thinking: ThinkingLevel, record: boolean): void {
     const level = model.reasoning ? thinking : "off";
     const changedLevel = level !== this.thinkingLevel;
+    const hadModel = this.model !== undefined;
     this.model = model;
     this.thinkingLevel = level;
     this.deps.patchState({ provider: model.provider, modelId: model.id, thinkingLevel: level });
     if (record) this.deps.store.api.appendModelChange(model.provider, model.id);
     if (record || changedLevel) this.deps.store.api.appendThinkingLevelChange(level);
     this.deps.emit({ type: "model_change", model, thinkingLevel: level });
+    if (changedLevel && hadModel) this.deps.emit({ type: "thinking_level_changed", level });
   }
 
   /** `/model provider/id`; an unknown model throws the catalog's own error. */

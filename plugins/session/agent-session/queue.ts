@@ -3,6 +3,7 @@
  * until the agent would stop. Each hands out everything at once (`all`) or one message per turn.
  */
 import type { AgentMessage, SessionEvent, Settings } from "pi-host";
+import { messageText } from "./messages.js";
 
 /** Delivery mode, as pi's settings name it. */
 export type QueueMode = "all" | "one-at-a-time";
@@ -33,13 +34,7 @@ export class MessageQueue {
 
   /** The queued messages' text, for `queue_update` events and UIs. */
   texts(): string[] {
-    return this.items.map((m) => {
-      const content = (m as { content?: unknown }).content;
-      if (typeof content === "string") return content;
-      return Array.isArray(content)
-        ? content.map((b: { type: string; text?: string }) => (b.type === "text" ? b.text : "")).join("")
-        : "";
-    });
+    return this.items.map(messageText);
   }
 }
 
@@ -69,10 +64,11 @@ export class PromptQueues {
     return taken;
   }
 
-  /** Drops everything queued (abort). */
-  clear(): void {
-    const dropped = this.steering.clear().length + this.followUps.clear().length;
-    if (dropped > 0) this.announce();
+  /** Drops everything queued (abort, `clear_queue`); returns the texts it dropped. */
+  clear(): { steering: string[]; followUp: string[] } {
+    const dropped = { steering: this.steering.texts(), followUp: this.followUps.texts() };
+    if (this.steering.clear().length + this.followUps.clear().length > 0) this.announce();
+    return dropped;
   }
 
   /** How many messages wait in both queues. */

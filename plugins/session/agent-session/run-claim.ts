@@ -26,6 +26,16 @@ export class RunClaim {
     };
   }
 
+  /** Runs `work` under a claim of its own, released when it settles (a manual compaction). */
+  async holding<T>(work: () => Promise<T>): Promise<T> {
+    const release = this.claim();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
   /** Resolves when the current claim ends (at once when there is none). */
   async ended(): Promise<void> {
     await this.current;

@@ -146,6 +146,7 @@ export class SessionTree {
     const trimmed = name.trim();
     if (trimmed === "") throw new Error("a session name cannot be empty");
     this.deps.store.api.appendSessionInfo(trimmed);
+    this.deps.emit({ type: "session_info_changed", name: trimmed });
   }
 
   /** The user messages on the current path, for a fork picker. */

@@ -19,7 +19,7 @@ import type {
 } from "pi-host";
 import { SessionCompaction } from "./compaction-policy.js";
 import { hookProviders } from "./loop-hooks.js";
-import { lastAssistant, userMessage } from "./messages.js";
+import { lastAssistant, messageText, userMessage } from "./messages.js";
 import { ModelChoice } from "./model-choice.js";
 import { PromptQueues, type QueueMode } from "./queue.js";
 import { RunRetries, sessionRetryPolicy } from "./retry-policy.js";
@@ -57,7 +57,7 @@ export class SessionOrchestrator implements AgentSession {
       compactor: deps.compactor,
       choice: this.choice,
       config: () => this.config,
-      cwd: () => this.workdir,
+      cwd: () => this.cwd(),
       saved,
       patchState,
       emit,
@@ -79,12 +79,8 @@ export class SessionOrchestrator implements AgentSession {
     return this.deps.config();
   }
 
-  private get workdir(): string {
-    return this.config.cwd ?? process.cwd();
-  }
-
   cwd(): string {
-    return this.workdir;
+    return this.config.cwd ?? process.cwd();
   }
 
   private get saved(): SessionPluginState {
@@ -108,7 +104,7 @@ export class SessionOrchestrator implements AgentSession {
 
   private async start(): Promise<void> {
     const { settings } = this.deps;
-    this.settings = settings.available ? await settings.api.get(this.workdir) : {};
+    this.settings = settings.available ? await settings.api.get(this.cwd()) : {};
     this.queues.restoreModes(this.saved, this.settings);
     await this.sessions.openAtStart();
     this.choice.pick(this.config, this.settings);
@@ -147,7 +143,15 @@ export class SessionOrchestrator implements AgentSession {
       }
       // Only a model turn needs a model: a `/command` or an input hook above runs without one, as in pi.
       this.choice.required();
-      await this.run([userMessage(await this.expand(input), options.images)]);
+      const expanded = await this.expand(input);
+      let aborted = false;
+      try {
+        aborted = await this.run([userMessage(expanded, options.images)]);
+      } finally {
+        // Released before agent_settled goes out, so a client that prompts again on it is not refused.
+        release();
+        this.emit({ type: "agent_settled", aborted });
+      }
     } finally {
       release();
     }
@@ -168,6 +172,10 @@ export class SessionOrchestrator implements AgentSession {
     await this.runs.ended();
   }
 
+  async clearQueue(): Promise<{ steering: string[]; followUp: string[] }> {
+    return this.queues.clear();
+  }
+
   async idle(): Promise<void> {
     await this.runs.idle();
   }
@@ -175,7 +183,7 @@ export class SessionOrchestrator implements AgentSession {
   /** `/skill:name args` and `/template args` through the prompt expander; without one, text as typed. */
   private async expand(text: string): Promise<string> {
     const { expander } = this.deps;
-    return expander.available ? expander.api.expandPrompt(text, this.workdir) : text;
+    return expander.available ? expander.api.expandPrompt(text, this.cwd()) : text;
   }
 
   // ── the run ─────────────────────────────────────────────────────────────────────────────────
@@ -183,9 +191,9 @@ export class SessionOrchestrator implements AgentSession {
   /**
    * Runs turns for `prompts` (the session is already claimed). An answer that ends in an error runs
    * again: once after compacting when the context overflowed, else as the retry policy allows. After
-   * the run, a context past the threshold is compacted.
+   * the run, a context past the threshold is compacted. Resolves with whether the run was aborted.
    */
-  private async run(prompts: AgentMessage[]): Promise<void> {
+  private async run(prompts: AgentMessage[]): Promise<boolean> {
     const abort = new AbortController();
     this.abortController = abort;
     this.systemPrompts.reset();
@@ -210,6 +218,7 @@ export class SessionOrchestrator implements AgentSession {
       retries.finish();
       if (compaction.autoOn() && !abort.signal.aborted && compaction.isFull(this.contextMessages()))
         await compaction.run("threshold", { signal: abort.signal });
+      return abort.signal.aborted;
     } finally {
       this.abortController = undefined;
       this.retries = undefined;
@@ -230,7 +239,7 @@ export class SessionOrchestrator implements AgentSession {
       settings: this.settings,
       autoRetry: this.saved.autoRetry,
       config: this.config,
-      cwd: this.workdir,
+      cwd: this.cwd(),
       handles: deps,
       systemPrompts: this.systemPrompts,
       withFileLock: this.locks,
@@ -254,12 +263,7 @@ export class SessionOrchestrator implements AgentSession {
   async compact(instructions?: string): Promise<CompactionResult | undefined> {
     await this.ready();
     await this.idle();
-    const release = this.runs.claim();
-    try {
-      return await this.compaction.run("manual", { instructions });
-    } finally {
-      release();
-    }
+    return this.runs.holding(() => this.compaction.run("manual", { instructions }));
   }
 
   async setAutoCompaction(enabled: boolean): Promise<void> {
@@ -384,9 +388,8 @@ export class SessionOrchestrator implements AgentSession {
   }
 
   lastAssistantText(): string | undefined {
-    return lastAssistant(this.messages())
-      ?.content.map((b) => (b.type === "text" ? b.text : ""))
-      .join("");
+    const last = lastAssistant(this.messages());
+    return last && messageText(last);
   }
 
   stats(): SessionStats {

@@ -44,7 +44,8 @@ describe("agent session", () => {
     await h.session.call("prompt", "start");
     const types = h.events.map((e) => e.type).filter((t) => t !== "session_change" && t !== "model_change");
     expect(types[0]).toBe("agent_start");
-    expect(types.at(-1)).toBe("agent_end");
+    expect(types.slice(-2)).toEqual(["agent_end", "agent_settled"]);
+    expect(h.events.at(-1)).toEqual({ type: "agent_settled", aborted: false });
     expect(types).toContain("tool_execution_end");
     const entries = fileEntries(h);
     expect(entries[0]).toMatchObject({ type: "session", version: 3 });

@@ -35,13 +35,14 @@ function rebuild(events: any[]): { rebuilt: any[]; ended: any[] } {
     if (event.type === "message_start" && event.message.role === "assistant") current = structuredClone(event.message);
     if (event.type === "message_update") {
       const e = event.assistantMessageEvent;
-      expect(event.message).toEqual({ role: "assistant", timestamp: current.timestamp });
+      expect(event.message).toBeUndefined();
+      expect(event.usage).toMatchObject({ totalTokens: expect.any(Number) });
       if (e.type === "text_start") current.content[e.contentIndex] = { type: "text", text: "" };
       if (e.type === "text_delta") current.content[e.contentIndex].text += e.delta;
       if (e.type === "thinking_start") current.content[e.contentIndex] = { type: "thinking", thinking: "" };
       if (e.type === "thinking_delta") current.content[e.contentIndex].thinking += e.delta;
       if (e.type === "toolcall_start") {
-        current.content[e.contentIndex] = { type: "toolCall", id: e.toolCall.id, name: e.toolCall.name, arguments: {} };
+        current.content[e.contentIndex] = { type: "toolCall", id: e.id, name: e.toolName, arguments: {} };
         json[e.contentIndex] = "";
       }
       if (e.type === "toolcall_delta") json[e.contentIndex] += e.delta;
@@ -86,7 +87,7 @@ describe("mode-json", () => {
     });
     const types = events.slice(1).map((e) => e.type);
     expect(types[0]).toBe("agent_start");
-    expect(types.at(-1)).toBe("agent_end");
+    expect(types.slice(-2)).toEqual(["agent_end", "agent_settled"]);
     for (const t of [
       "turn_start",
       "message_start",
@@ -101,17 +102,19 @@ describe("mode-json", () => {
     expect(types.filter((t) => ["session_change", "model_change", "notice"].includes(t))).toEqual([]);
 
     const updates = events.filter((e) => e.type === "message_update");
+    // pi 1.6.0's shape: no cumulative message, no partial; text_end keeps its content; toolcall_start names the call.
     for (const u of updates) {
       expect(u.assistantMessageEvent.partial).toBeUndefined();
-      expect(u.message.content).toBeUndefined();
+      expect(Object.keys(u)).toEqual(["type", "usage", "assistantMessageEvent"]);
     }
     const textEnd = updates.find((u) => u.assistantMessageEvent.type === "text_end");
-    expect(textEnd.assistantMessageEvent).toEqual({ type: "text_end", contentIndex: 1 });
+    expect(textEnd.assistantMessageEvent).toEqual({ type: "text_end", contentIndex: 1, content: "Looking." });
     const toolStart = updates.find((u) => u.assistantMessageEvent.type === "toolcall_start");
     expect(toolStart.assistantMessageEvent).toEqual({
       type: "toolcall_start",
       contentIndex: 2,
-      toolCall: { type: "toolCall", id: "call_1", name: "look" },
+      id: "call_1",
+      toolName: "look",
     });
 
     const { rebuilt, ended } = rebuild(events);
@@ -119,17 +122,22 @@ describe("mode-json", () => {
     expect(rebuilt.map((m) => m.content)).toEqual(ended.map((m) => m.content));
     expect(ended[1].content).toEqual([{ type: "text", text: "It says hi." }]);
 
-    // turn_end and agent_end name the messages whose message_end came before them.
+    // turn_end and agent_end carry whole messages, as pi's do.
     const turnEnd = events.find((e) => e.type === "turn_end");
     expect(turnEnd).toEqual({
       type: "turn_end",
-      message: { role: "assistant", timestamp: ended[0].timestamp },
-      toolResults: [{ role: "toolResult", timestamp: expect.any(Number), toolCallId: "call_1" }],
+      message: ended[0],
+      toolResults: [
+        expect.objectContaining({ role: "toolResult", toolCallId: "call_1", content: [{ type: "text", text: "hi" }] }),
+      ],
     });
-    expect(events.at(-1).messages.map((m: any) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    const agentEnd = events.find((e) => e.type === "agent_end");
+    expect(agentEnd.messages.map((m: any) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect(agentEnd.messages[3]).toEqual(ended[1]);
+    expect(events.at(-1)).toEqual({ type: "agent_settled", aborted: false });
   });
 
-  it("--compat-events writes pi's exact shape: the whole partial message in every update", async () => {
+  it("--compat-events writes pi 0.73's shape: the whole partial message in every update", async () => {
     const h = (harness = await bootSession({ faux: { responses: [{ content: "Hello there" }] }, extra: [modeJson] }));
     const seen: string[] = [];
     h.kernel.on(SESSION_EVENT, (e: SessionEvent) => {
@@ -148,7 +156,7 @@ describe("mode-json", () => {
     expect(events.find((e) => e.type === "agent_end").messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
   });
 
-  it("a 2,000-token answer stays under 3x its text plus a small constant per event; pi's shape is quadratic", async () => {
+  it("a 2,000-token answer: deltas merge into few lines, well under 300 KB; pi 0.73's shape is quadratic", async () => {
     const answer = Array.from({ length: 2000 }, (_, i) => `w${String(i % 1000).padStart(3, "0")}`).join("");
     const h = (harness = await bootSession({
       faux: { responses: [{ content: answer }, { content: answer }] },
@@ -157,10 +165,12 @@ describe("mode-json", () => {
     const io = testIO();
     expect(await runMode(h.kernel, "json", { messages: ["write"] }, io)).toBe(0);
     const events = lines(io);
-    expect(events.filter((e) => e.type === "message_update").length).toBeGreaterThanOrEqual(2000);
+    const { rebuilt } = rebuild(events);
+    expect(rebuilt[0].content).toEqual([{ type: "text", text: answer }]);
     const bytes = Buffer.byteLength(io.stdout.text);
-    const PER_EVENT = 160;
-    expect(bytes).toBeLessThan(3 * answer.length + PER_EVENT * events.length);
+    // The text five times (deltas, text_end, message_end, turn_end, agent_end), plus small change per line.
+    expect(bytes).toBeLessThan(5 * answer.length + 250 * events.length);
+    expect(bytes).toBeLessThan(300_000);
 
     const compat = testIO();
     expect(await runMode(h.kernel, "json", { messages: ["again"], compatEvents: true }, compat)).toBe(0);

@@ -135,10 +135,22 @@ describe("model and thinking", () => {
       success: false,
       error: expect.stringMatching(/"level" as one of "off"/),
     });
+    // pi 1.6.0's event for each change of level while a model is in use.
+    expect(h.client.records.filter((r) => r.type === "thinking_level_changed")).toEqual([
+      { type: "thinking_level_changed", level: "high" },
+      { type: "thinking_level_changed", level: "xhigh" },
+    ]);
+    expect(await h.client.request({ type: "get_available_thinking_levels" })).toMatchObject({
+      success: true,
+      data: { levels: ["off", "minimal", "low", "medium", "high", "xhigh"] },
+    });
     await h.client.request({ type: "set_model", provider: "faux", modelId: "plain" });
     const cycled = await h.client.request({ type: "cycle_thinking_level" });
     expect(cycled).toMatchObject({ success: true, data: null });
     expect("data" in cycled).toBe(true);
+    expect(await h.client.request({ type: "get_available_thinking_levels" })).toMatchObject({
+      data: { levels: ["off"] },
+    });
   });
 
   it("set_steering_mode and set_follow_up_mode show in get_state; a bad mode is refused", async () => {
@@ -197,17 +209,21 @@ describe("compaction and retry", () => {
       summary: expect.stringContaining("summary of it"),
       firstKeptEntryId: expect.stringMatching(/^[0-9a-f]{8}$/),
       tokensBefore: expect.any(Number),
+      estimatedTokensAfter: expect.any(Number),
       details: expect.any(Object),
     });
+    expect(compacted.data.estimatedTokensAfter).toBeLessThan(compacted.data.tokensBefore);
     expect(h.client.records.filter((r) => r.type === "compaction_start").at(-1)).toEqual({
       type: "compaction_start",
       reason: "manual",
     });
+    // The response adds pi 1.6.0's estimatedTokensAfter; the event carries the compactor's result.
+    const { estimatedTokensAfter: _after, ...compactorResult } = compacted.data;
     expect(h.client.records.filter((r) => r.type === "compaction_end").at(-1)).toMatchObject({
       reason: "manual",
       aborted: false,
       willRetry: false,
-      result: compacted.data,
+      result: compactorResult,
     });
     expect(JSON.stringify(h.faux.requests.slice(2).map((r) => r.context.messages))).toContain("focus on the tests");
   });
@@ -314,6 +330,9 @@ describe("sessions", () => {
       success: true,
     });
     expect((await h.client.request({ type: "get_state" })).data.sessionName).toBe("my work");
+    expect(h.client.records.filter((r) => r.type === "session_info_changed")).toEqual([
+      { type: "session_info_changed", name: "my work" },
+    ]);
     expect(await h.client.request({ type: "set_session_name", name: "   " })).toMatchObject({
       success: false,
       error: "Session name cannot be empty",
@@ -340,8 +359,8 @@ describe("sessions", () => {
   });
 });
 
-describe("our additions: get_entries and get_tree", () => {
-  it("get_entries lists the session's entries; get_tree gives the tree and the leaf", async () => {
+describe("get_entries and get_tree", () => {
+  it("get_entries lists the session's entries (after a `since` cursor) and the leaf; get_tree gives the tree and the leaf", async () => {
     const h = (harness = await startRpc({ faux: { responses: [{ content: "a1" }, { content: "a2" }] } }));
     for (const message of ["one", "two"]) {
       const from = h.client.count;
@@ -359,6 +378,12 @@ describe("our additions: get_entries and get_tree", () => {
     ]);
     for (const e of entries)
       expect(e).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{8}$/), timestamp: expect.any(String) });
+    const after = (await h.client.request({ type: "get_entries", since: entries[3].id })).data;
+    expect(after).toEqual({ entries: entries.slice(4), leafId: entries.at(-1).id });
+    expect(await h.client.request({ type: "get_entries", since: "ffffffff" })).toMatchObject({
+      success: false,
+      error: "No entry ffffffff in this session; pass an id from get_entries",
+    });
     const tree = (await h.client.request({ type: "get_tree" })).data;
     expect(tree.leafId).toBe(entries.at(-1).id);
     // One chain: each node has the next entry as its only child.

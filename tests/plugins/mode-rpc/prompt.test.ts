@@ -45,7 +45,7 @@ function eventTypes(records: RpcRecord[], from = 0): string[] {
 }
 
 describe("prompt", () => {
-  it("responds once the run starts, then streams the run's events in order, as deltas", async () => {
+  it("responds once the run starts (disposition started), then streams the run's events in order, in pi 1.6.0's shape", async () => {
     const h = (harness = await startRpc({
       faux: {
         responses: [
@@ -56,8 +56,14 @@ describe("prompt", () => {
       tools: [testTool("look", async () => "seen")],
     }));
     const response = await h.client.request({ type: "prompt", message: "look at a.txt" });
-    expect(response).toEqual({ id: "req-1", type: "response", command: "prompt", success: true });
-    await h.client.event("agent_end");
+    expect(response).toEqual({
+      id: "req-1",
+      type: "response",
+      command: "prompt",
+      success: true,
+      data: { disposition: "started" },
+    });
+    await h.client.event("agent_settled");
     const afterResponse = h.client.records.indexOf(response);
     expect(eventTypes(h.client.records, afterResponse)).toEqual([
       "response",
@@ -79,13 +85,18 @@ describe("prompt", () => {
       "message_end:assistant",
       "turn_end",
       "agent_end",
+      "agent_settled",
     ]);
     const updates = h.client.records.slice(afterResponse).filter((r) => r.type === "message_update");
-    // Deltas only: no partial message rides along, and the deltas rebuild what message_end says.
+    // Deltas only: no partial message rides along, the usage is on top, and the deltas rebuild what message_end says.
     for (const u of updates) {
       expect(u.assistantMessageEvent.partial).toBeUndefined();
-      expect(u.message.content).toBeUndefined();
-      expect(u.message).toMatchObject({ role: "assistant" });
+      expect(u.message).toBeUndefined();
+      expect(u.usage).toMatchObject({
+        input: expect.any(Number),
+        output: expect.any(Number),
+        cost: expect.any(Object),
+      });
     }
     const deltas = (type: string) =>
       updates
@@ -95,9 +106,21 @@ describe("prompt", () => {
     expect(deltas("thinking_delta")).toBe("let me look");
     expect(deltas("text_delta")).toBe("all done here");
     expect(JSON.parse(deltas("toolcall_delta"))).toEqual({ path: "a.txt" });
-    expect(
-      updates.find((u) => u.assistantMessageEvent.type === "toolcall_start")!.assistantMessageEvent.toolCall,
-    ).toEqual({ type: "toolCall", id: "call-1", name: "look" });
+    expect(updates.find((u) => u.assistantMessageEvent.type === "toolcall_start")!.assistantMessageEvent).toEqual({
+      type: "toolcall_start",
+      contentIndex: 1,
+      id: "call-1",
+      toolName: "look",
+    });
+    expect(updates.find((u) => u.assistantMessageEvent.type === "text_end")!.assistantMessageEvent).toEqual({
+      type: "text_end",
+      contentIndex: 0,
+      content: "all done here",
+    });
+    // turn_end and agent_end carry whole messages, as pi's do.
+    expect((await h.client.event("agent_end")).messages.at(-1).content).toEqual([
+      { type: "text", text: "all done here" },
+    ]);
     expect(
       updates.find((u) => u.assistantMessageEvent.type === "toolcall_end")!.assistantMessageEvent.toolCall,
     ).toMatchObject({ id: "call-1", arguments: { path: "a.txt" } });
@@ -109,7 +132,7 @@ describe("prompt", () => {
     ).toEqual([]);
   });
 
-  it("--compat-events sends pi's exact shape: the partial message in every update", async () => {
+  it("--compat-events sends pi 0.73's shape: the partial message in every update", async () => {
     const h = (harness = await startRpc({
       faux: { responses: [{ content: "hello world" }] },
       input: { compatEvents: true },
@@ -168,18 +191,21 @@ describe("prompt", () => {
       type: "response",
       command: "steer",
       success: true,
+      data: { disposition: "queued" },
     });
     expect(await h.client.request({ type: "follow_up", message: "then summarize" })).toEqual({
       id: "req-4",
       type: "response",
       command: "follow_up",
       success: true,
+      data: { disposition: "queued" },
     });
     expect(await h.client.request({ type: "prompt", message: "also this", streamingBehavior: "followUp" })).toEqual({
       id: "req-5",
       type: "response",
       command: "prompt",
       success: true,
+      data: { disposition: "queued" },
     });
     expect(h.client.records.filter((r) => r.type === "queue_update").at(-1)).toEqual({
       type: "queue_update",
@@ -192,8 +218,9 @@ describe("prompt", () => {
     const lastUser = (i: number) => h.faux.requests[i]!.context.messages.filter((m) => m.role === "user").at(-1);
     expect(lastUser(1)).toMatchObject({ content: "turn left" });
     expect(lastUser(2)).toMatchObject({ content: "then summarize" });
-    // One run for all of it.
+    // One run for all of it, settled once.
     expect(h.client.records.filter((r) => r.type === "agent_start")).toHaveLength(1);
+    expect(await h.client.event("agent_settled")).toEqual({ type: "agent_settled", aborted: false });
   });
 
   it("abort stops the run; its response comes after the run's agent_end", async () => {
@@ -208,9 +235,43 @@ describe("prompt", () => {
     const end = h.client.records.findIndex((r) => r.type === "agent_end");
     expect(end).toBeGreaterThan(-1);
     expect(end).toBeLessThan(h.client.records.indexOf(response));
+    // agent_settled (aborted) comes before the abort's response too, so a client waiting on either sees both.
+    const settled = h.client.records.findIndex((r) => r.type === "agent_settled");
+    expect(h.client.records[settled]).toEqual({ type: "agent_settled", aborted: true });
+    expect(settled).toBeLessThan(h.client.records.indexOf(response));
     expect((await h.client.request({ type: "get_state" })).data.isStreaming).toBe(false);
     // Only the first request was made: the run did not go on after the aborted tool.
     expect(h.faux.requests).toHaveLength(1);
+  });
+
+  it("clear_queue empties both queues and returns their text; the run goes on without them", async () => {
+    const { tool, release } = gate();
+    const h = (harness = await startRpc({
+      faux: { responses: [{ content: [fauxToolCall("wait", {}, "w1")] }, { content: "done" }] },
+      tools: [tool],
+    }));
+    await h.client.request({ type: "prompt", message: "go" });
+    await h.client.event("tool_execution_start");
+    await h.client.request({ type: "steer", message: "left" });
+    await h.client.request({ type: "follow_up", message: "then right" });
+    expect(await h.client.request({ type: "clear_queue" })).toEqual({
+      id: "req-4",
+      type: "response",
+      command: "clear_queue",
+      success: true,
+      data: { steering: ["left"], followUp: ["then right"] },
+    });
+    expect(h.client.records.filter((r) => r.type === "queue_update").at(-1)).toEqual({
+      type: "queue_update",
+      steering: [],
+      followUp: [],
+    });
+    expect((await h.client.request({ type: "clear_queue" })).data).toEqual({ steering: [], followUp: [] });
+    release();
+    expect(await h.client.event("agent_settled")).toEqual({ type: "agent_settled", aborted: false });
+    expect(h.faux.requests).toHaveLength(2);
+    const users = h.faux.requests[1]!.context.messages.filter((m) => m.role === "user");
+    expect(users.map((m) => m.content)).toEqual(["go"]);
   });
 
   it("prompts sent back to back each answer; the second one is refused while the first runs", async () => {

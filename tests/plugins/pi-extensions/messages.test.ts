@@ -115,6 +115,10 @@ describe("pi.appendEntry", () => {
       timestamp: expect.any(String),
     });
     expect(custom[1].parentId).toBe(custom[0].id);
+    // pi 1.6.0 announces each appended entry to JSON and RPC clients.
+    expect(h.events.filter((e) => e.type === "entry_appended")).toEqual(
+      custom.map((entry) => ({ type: "entry_appended", entry })),
+    );
     expect(h.session.call("messages").map((m) => m.role)).toEqual(["user", "assistant"]);
     expect(ui.notes()).toEqual(["count is 1", "count is 2"]);
 
