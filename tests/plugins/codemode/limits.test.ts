@@ -84,7 +84,10 @@ describe("codemode sandbox limits", () => {
     const { value, ticks, elapsedMs } = await watched(() =>
       run("for (;;) { tools.ping({}).catch(() => {}); }", { ping }, { timeLimitMs: 1_500 }),
     );
-    expect(value.error).toBe("the script was stopped at its time limit of 1500 ms");
+    // Past the 1,000-call cap every call is refused at once, and the loop never yields, so the refused
+    // promises pile up: on a fast machine the memory limit stops the script before the clock does.
+    // Either limit is the sandbox doing its job; what matters is that it stops in time.
+    expect(value.error).toMatch(/^the script was stopped at its (time limit of 1500 ms|memory limit)/);
     expect(elapsedMs).toBeLessThan(2_500);
     // A 10 ms timer fired many times while the script spun: the main thread was never blocked.
     expect(ticks).toBeGreaterThan(10);
