@@ -32,6 +32,7 @@ export function soakInlinePlugins(api) {
             throw new Error(`unknown model "${reference}"; the soak has only faux/faux-1`);
           return { model: MODEL };
         },
+        initialModel: () => MODEL,
       });
     },
   });

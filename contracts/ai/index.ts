@@ -42,15 +42,21 @@ export interface ModelCatalog {
   search(query: string): Model[];
   /** Resolves `provider/id[:thinking]` or a bare id; throws one line with the closest matches. */
   resolve(reference: string, provider?: string): ResolvedModel;
+  /**
+   * The model to start with when nothing chose one (no flag, session or setting), as pi 1.6 picks it:
+   * the default model of the first provider that has a key; undefined when no provider has one.
+   */
+  initialModel(): Model | undefined;
 }
 
+/** 1.1: `initialModel`, the starting model when nothing chose one. */
 export const ModelsContract = defineContract<ModelCatalog>({
   id: "ai/models",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "overlap",
-  shape: { list: "function", find: "function", search: "function", resolve: "function" },
-  methods: { list: "sync", find: "sync", search: "sync", resolve: "sync" },
+  shape: { list: "function", find: "function", search: "function", resolve: "function", initialModel: "function" },
+  methods: { list: "sync", find: "sync", search: "sync", resolve: "sync", initialModel: "sync" },
 });
 
 /** API keys: `--api-key` > auth.json > environment. */

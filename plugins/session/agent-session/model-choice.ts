@@ -44,6 +44,8 @@ export class ModelChoice {
         (settings.defaultProvider as string | undefined) ?? config.provider,
       ).model;
     }
+    // Nothing chose one: pi 1.6 starts with the default model of the first provider that has a key.
+    model ??= models.api.initialModel();
     thinking ??=
       config.thinking ??
       context.thinkingLevel ??

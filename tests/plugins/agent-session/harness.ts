@@ -45,6 +45,8 @@ function fauxModels(faux: FauxProvider): PluginDefinition<any, any> {
       if (model === undefined) throw new Error(`unknown model "${reference}"`);
       return { model, thinking: thinking as never };
     },
+    // Tests choose their model by config; none is picked for them.
+    initialModel: () => undefined,
   };
   return definePlugin({
     id: "test-models",

@@ -20,6 +20,7 @@ describe("compaction plugin", () => {
       find: () => faux.model(),
       search: () => faux.models,
       resolve: () => ({ model: faux.model() }),
+      initialModel: () => undefined,
     };
     const providers = definePlugin({
       id: "test-ai",
@@ -75,6 +76,7 @@ describe("compaction plugin", () => {
           find: () => faux.model(),
           search: () => faux.models,
           resolve: () => ({ model: faux.model() }),
+          initialModel: () => undefined,
         }),
     });
     const kernel = new Kernel();

@@ -42,6 +42,7 @@ function catalogPlugin(models: Model[]): PluginDefinition<any, any> {
     find: (provider, id) => models.find((m) => m.provider === provider && m.id === id),
     search: () => models,
     resolve: () => ({ model: models[0]! }),
+    initialModel: () => undefined,
   };
   return definePlugin({
     id: "test-models",
