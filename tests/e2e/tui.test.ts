@@ -216,8 +216,10 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
     pane.keys("Escape");
     const aborted = await pane.waitFor("Aborted");
     expect(aborted).not.toContain("Working…");
+    // At least the ten words waited for above stay on screen (Esc may land right after them), and fewer
+    // than the whole answer: the stream was cut.
     const words = pane.captureAll().match(/\bword\b/g)?.length ?? 0;
-    expect(words).toBeGreaterThan(10);
+    expect(words).toBeGreaterThanOrEqual(10);
     expect(words).toBeLessThan(3_000);
 
     // Typed while the answer streams: shown as queued steering, then sent when the answer is done.
