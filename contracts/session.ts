@@ -4,7 +4,15 @@
  */
 import { defineContract } from "../kernel/index.js";
 import type { AgentMessage } from "./agent.js";
-import type { ImageContent, Model, TextContent, ThinkingLevel } from "./ai/index.js";
+import type {
+  AssistantMessage,
+  ImageContent,
+  Model,
+  TextContent,
+  ThinkingLevel,
+  ToolResultMessage,
+  Usage,
+} from "./ai/index.js";
 
 /** The first line of a session file; not part of the tree. */
 export interface SessionHeader {
@@ -46,6 +54,8 @@ export interface CompactionEntry extends EntryBase {
   tokensBefore: number;
   details?: unknown;
   fromHook?: boolean;
+  /** What generating the summary cost (pi 1.6); counted in the session stats. */
+  usage?: Usage;
 }
 export interface BranchSummaryEntry extends EntryBase {
   type: "branch_summary";
@@ -53,6 +63,8 @@ export interface BranchSummaryEntry extends EntryBase {
   summary: string;
   details?: unknown;
   fromHook?: boolean;
+  /** What generating the summary cost (pi 1.6); counted in the session stats. */
+  usage?: Usage;
 }
 /** Extension state; never part of the model's context. */
 export interface CustomEntry extends EntryBase {
@@ -78,6 +90,35 @@ export interface SessionInfoEntry extends EntryBase {
   name: string;
 }
 
+/**
+ * Model usage that is no assistant message (pi 1.6 writes one per cache warm-up, `kind` "cache_warm";
+ * any other kind counts the same). Counted in the session stats; never part of the model's context.
+ */
+export interface UsageEntry extends EntryBase {
+  type: "usage";
+  kind: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  note?: string;
+}
+/** The content a context edit may put in place of an entry's message content. */
+export type ContextEditContent =
+  | string
+  | Array<TextContent | ImageContent>
+  | AssistantMessage["content"]
+  | ToolResultMessage["content"];
+/**
+ * pi 1.6's append-only edit of an earlier entry, for the model's context only: `replacement: null` leaves
+ * the target out, otherwise its message keeps its role and fields with this content. The latest edit of a
+ * target on the active path wins; the target itself stays as it was in the file, tree and stats.
+ */
+export interface ContextEditEntry extends EntryBase {
+  type: "context_edit";
+  targetId: string;
+  replacement: { content: ContextEditContent } | null;
+}
+
 /** Every kind of tree entry, as pi writes them. */
 export type SessionEntry =
   | MessageEntry
@@ -88,7 +129,9 @@ export type SessionEntry =
   | CustomEntry
   | CustomMessageEntry
   | LabelEntry
-  | SessionInfoEntry;
+  | SessionInfoEntry
+  | UsageEntry
+  | ContextEditEntry;
 
 /** Which session is open. `path` is undefined for an in-memory session. */
 export interface SessionInfo {

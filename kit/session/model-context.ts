@@ -6,7 +6,7 @@
  */
 import type { AgentMessage, CustomAgentMessage } from "../../contracts/agent.js";
 import type { ImageContent, Message, TextContent } from "../../contracts/ai/index.js";
-import type { CompactionEntry, SessionContext, SessionEntry } from "../../contracts/session.js";
+import type { CompactionEntry, ContextEditEntry, SessionContext, SessionEntry } from "../../contracts/session.js";
 
 /** pi's text before a compaction summary. */
 export const COMPACTION_SUMMARY_PREFIX =
@@ -123,10 +123,12 @@ export function messageOfEntry(entry: SessionEntry): AgentMessage | undefined {
 }
 
 /**
- * What the model sees of a root → leaf path, built the way pi builds it: the latest compaction on the
- * path contributes its summary first, then the entries it kept (from `firstKeptEntryId` up to the
- * compaction), then everything after it. The model and thinking level are the last ones set on the path.
- * O(path length).
+ * What the model sees of a root → leaf path, built the way pi 1.6 builds it: the latest compaction on
+ * the path contributes its summary first, then the entries it kept (from `firstKeptEntryId` up to the
+ * compaction), then everything after it. Then the `context_edit` entries among those selected entries
+ * apply, the latest per target winning: `null` leaves the target out, a replacement swaps its content
+ * (an edit the compaction summarized away is gone with it; one on another branch never applies). The
+ * model and thinking level are the last ones set on the path. O(path length).
  */
 export function buildSessionContext(path: readonly SessionEntry[]): SessionContext {
   const context: SessionContext = { messages: [], entryIds: [] };
@@ -141,27 +143,49 @@ export function buildSessionContext(path: readonly SessionEntry[]): SessionConte
     } else if (entry.type === "compaction") compactionIndex = i;
   }
 
-  const push = (entry: SessionEntry): void => {
-    const message = entry.type === "compaction" ? undefined : messageOfEntry(entry);
-    if (message === undefined) return;
+  const selected = selectedEntries(path, compactionIndex);
+  const edits = new Map<string, ContextEditEntry>();
+  for (const entry of selected) if (entry.type === "context_edit") edits.set(entry.targetId, entry);
+  for (let i = 0; i < selected.length; i++) {
+    const entry = selected[i]!;
+    // Only the newest compaction (first when there is one) gives its summary; an older one kept in range gives none.
+    const original = entry.type === "compaction" && i > 0 ? undefined : messageOfEntry(entry);
+    if (original === undefined) continue;
+    const message = applyEdit(original, edits.get(entry.id));
+    if (message === undefined) continue;
     context.messages.push(message);
     context.entryIds.push(entry.id);
-  };
-
-  if (compactionIndex < 0) {
-    for (const entry of path) push(entry);
-    return context;
   }
+  return context;
+}
+
+/** The entries the context is built from: the whole path, or the latest compaction, what it kept and what followed. */
+function selectedEntries(path: readonly SessionEntry[], compactionIndex: number): readonly SessionEntry[] {
+  if (compactionIndex < 0) return path;
   const compaction = path[compactionIndex] as CompactionEntry;
-  context.messages.push(messageOfEntry(compaction)!);
-  context.entryIds.push(compaction.id);
+  const selected: SessionEntry[] = [compaction];
   let kept = false;
   for (let i = 0; i < compactionIndex; i++) {
     if (path[i]!.id === compaction.firstKeptEntryId) kept = true;
-    if (kept) push(path[i]!);
+    if (kept) selected.push(path[i]!);
   }
-  for (let i = compactionIndex + 1; i < path.length; i++) push(path[i]!);
-  return context;
+  for (let i = compactionIndex + 1; i < path.length; i++) selected.push(path[i]!);
+  return selected;
+}
+
+/**
+ * A message under its latest context edit (pi 1.6 `projectContextEntry`): undefined when the edit leaves
+ * it out; a replacement changes only the content of user, assistant, tool-result and custom messages,
+ * with a string made one text block for assistant and tool-result messages (their content is a list).
+ */
+export function applyEdit(message: AgentMessage, edit: ContextEditEntry | undefined): AgentMessage | undefined {
+  if (edit === undefined) return message;
+  if (edit.replacement === null) return undefined;
+  const role = message.role;
+  if (role !== "user" && role !== "assistant" && role !== "toolResult" && role !== "custom") return message;
+  const content = edit.replacement.content;
+  const asList = (role === "assistant" || role === "toolResult") && typeof content === "string";
+  return { ...message, content: asList ? [{ type: "text", text: content }] : content } as AgentMessage;
 }
 
 /** Entry times are ISO strings; message times are Unix milliseconds. */

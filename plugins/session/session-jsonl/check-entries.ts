@@ -6,7 +6,11 @@
  *    wrong kind, is skipped, and its children hang from its parent instead;
  *  - an entry repeating an earlier id is skipped (the first one wins);
  *  - a parent chain that loops back is cut: the entry closing the loop becomes a root;
- *  - an assistant message without `usage` gets zero usage (pi counts it as nothing spent).
+ *  - an assistant message without `usage` gets zero usage (pi counts it as nothing spent);
+ *  - a `usage` entry whose usage is not a set of token counts and a cost, or a `context_edit` entry
+ *    without a target id or with a replacement that is neither null nor `{content}` of text or blocks,
+ *    is skipped like a broken message.
+ * Entries of a type this version does not know load as they are and stay out of the model's context.
  */
 /** What the checks read of an entry (a session entry has these fields and more). */
 interface EntryFields {
@@ -14,6 +18,9 @@ interface EntryFields {
   id: string;
   parentId: string | null;
   message?: unknown;
+  usage?: unknown;
+  targetId?: unknown;
+  replacement?: unknown;
 }
 
 /** The entries fit to index, and one line per problem found. */
@@ -54,6 +61,13 @@ export function checkEntries<Entry extends EntryFields>(
 
     if (byId.has(entry.id)) {
       say(entry, "repeats an earlier id; skipped");
+      continue;
+    }
+    const fault =
+      entry.type === "usage" ? usageFault(entry) : entry.type === "context_edit" ? editFault(entry) : undefined;
+    if (fault !== undefined) {
+      say(entry, `${fault}; skipped`);
+      skippedParent.set(entry.id, entry.parentId);
       continue;
     }
     if (entry.type === "message") {
@@ -128,4 +142,29 @@ function blockArray(value: unknown): boolean {
       (block) => block !== null && typeof block === "object" && typeof (block as { type?: unknown }).type === "string",
     )
   );
+}
+
+/** What is wrong with a `usage` entry, or undefined when its usage can be counted. */
+function usageFault(entry: EntryFields): string | undefined {
+  const usage = entry.usage as Record<string, unknown> | null | undefined;
+  if (usage === null || typeof usage !== "object") return "is a usage entry without usage";
+  const counts = ["input", "output", "cacheRead", "cacheWrite"].every((k) => typeof usage[k] === "number");
+  const cost = usage.cost as { total?: unknown } | null | undefined;
+  if (!counts || cost === null || typeof cost !== "object" || typeof cost.total !== "number")
+    return "is a usage entry whose usage lacks token counts or a cost total";
+  return undefined;
+}
+
+/** What is wrong with a `context_edit` entry, or undefined when it can be applied. */
+function editFault(entry: EntryFields): string | undefined {
+  if (typeof entry.targetId !== "string") return "is a context edit without a target id";
+  const replacement = entry.replacement as { content?: unknown } | null | undefined;
+  if (replacement === null) return undefined;
+  if (
+    replacement === undefined ||
+    typeof replacement !== "object" ||
+    (typeof replacement.content !== "string" && !blockArray(replacement.content))
+  )
+    return "is a context edit whose replacement is neither null nor text or a list of blocks";
+  return undefined;
 }
