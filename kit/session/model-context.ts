@@ -151,7 +151,7 @@ export function buildSessionContext(path: readonly SessionEntry[]): SessionConte
     // Only the newest compaction (first when there is one) gives its summary; an older one kept in range gives none.
     const original = entry.type === "compaction" && i > 0 ? undefined : messageOfEntry(entry);
     if (original === undefined) continue;
-    const message = applyEdit(original, edits.get(entry.id));
+    const message = applyContextEdit(original, edits.get(entry.id));
     if (message === undefined) continue;
     context.messages.push(message);
     context.entryIds.push(entry.id);
@@ -178,7 +178,7 @@ function selectedEntries(path: readonly SessionEntry[], compactionIndex: number)
  * it out; a replacement changes only the content of user, assistant, tool-result and custom messages,
  * with a string made one text block for assistant and tool-result messages (their content is a list).
  */
-export function applyEdit(message: AgentMessage, edit: ContextEditEntry | undefined): AgentMessage | undefined {
+export function applyContextEdit(message: AgentMessage, edit: ContextEditEntry | undefined): AgentMessage | undefined {
   if (edit === undefined) return message;
   if (edit.replacement === null) return undefined;
   const role = message.role;
