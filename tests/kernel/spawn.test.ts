@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { endProcess } from "../../hosts/processes.js";
 import { defineContract, definePlugin, Kernel, type PluginContext } from "../../kernel/index.js";
+import { liveGroupMembers, membersAfterKill } from "../support/process-groups.js";
 
 const Probe = defineContract<{ ping(): string }>({
   id: "test/spawn-probe",
@@ -10,28 +10,6 @@ const Probe = defineContract<{ ping(): string }>({
   gate: "overlap",
   methods: { ping: "sync" },
 });
-
-/** Whether any process of the group is still running (zombies waiting to be reaped do not count). */
-function groupAlive(pgid: number): boolean {
-  const rows = spawnSync("ps", ["-e", "-o", "pgid=,stat="], { encoding: "utf8" }).stdout.split("\n");
-  return rows.some((row) => {
-    const [group, stat] = row.trim().split(/\s+/);
-    return Number(group) === pgid && stat !== undefined && !stat.startsWith("Z");
-  });
-}
-
-/**
- * Whether the group is gone within `withinMs`: a SIGKILL is delivered at once, but a killed process
- * leaves the process table a moment later, so a loaded machine may still list it right after the kill.
- */
-async function groupGone(pgid: number, withinMs = 2_000): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (groupAlive(pgid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
 
 describe("ctx.spawn", () => {
   it("a detached child is retired with its whole process group, grandchildren included", async () => {
@@ -58,9 +36,9 @@ describe("ctx.spawn", () => {
       stdio: "ignore",
     });
     const pgid = child.pid!;
-    expect(groupAlive(pgid)).toBe(true);
+    expect(liveGroupMembers(pgid).length).toBeGreaterThan(0);
     await kernel.disable("spawner");
-    expect(await groupGone(pgid)).toBe(true);
+    expect(await membersAfterKill(pgid)).toEqual([]);
   });
 
   it("children that already exited leave nothing to dispose", async () => {

@@ -10,6 +10,7 @@ import bashPlugin from "../../../plugins/tools/tool-bash/index.js";
 import { KILL_GRACE_MS } from "../../../plugins/tools/tool-bash/process-group.js";
 import { RunningCommands } from "../../../plugins/tools/tool-bash/running-commands.js";
 import { ThrottledUpdates } from "../../../plugins/tools/tool-bash/throttled-updates.js";
+import { membersAfterKill } from "../../support/process-groups.js";
 import { liveGroupMembers, tempDir, textOf, toolContext, waitForUpdate } from "./helpers.js";
 
 type BashResult = ToolResult<BashDetails | undefined>;
@@ -272,7 +273,7 @@ describe("bash tool", () => {
     expect(liveGroupMembers(pgid)).toHaveLength(4);
     const disabled = await kernel.disable("tool-bash");
     expect(disabled.status).toBe("committed");
-    expect(liveGroupMembers(pgid)).toEqual([]);
+    expect(await membersAfterKill(pgid)).toEqual([]);
     expect(await settled).toMatch(/\n\nCommand aborted: the bash tool was unloaded$/);
   });
 

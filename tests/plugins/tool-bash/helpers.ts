@@ -1,5 +1,4 @@
 /** Shared helpers for the bash tool tests: temp folders, a tool instance, and process-group inspection. */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,16 +20,7 @@ export function textOf(result: ToolResult<unknown>): string {
   return block !== undefined && block.type === "text" ? block.text : "";
 }
 
-/** Pids of live (non-zombie) processes in the group `pgid`, read from `ps`. */
-export function liveGroupMembers(pgid: number): number[] {
-  const table = execFileSync("ps", ["-eo", "pid=,pgid=,stat="], { encoding: "utf8" });
-  const members: number[] = [];
-  for (const row of table.split("\n")) {
-    const [pid, group, stat] = row.trim().split(/\s+/);
-    if (Number(group) === pgid && stat !== undefined && !stat.startsWith("Z")) members.push(Number(pid));
-  }
-  return members;
-}
+export { liveGroupMembers } from "../../support/process-groups.js";
 
 /** Resolves with the first streamed text that matches `pattern`; `listener` goes to the tool as onUpdate. */
 export function waitForUpdate(pattern: RegExp): {
