@@ -69,6 +69,22 @@ describe("MCP servers from mcp.json", () => {
     delete process.env.PI_MCP_JSON_TEST_SECRET;
   });
 
+  it("an unset variable fails that server's start with one line naming the file and field; the others start", async () => {
+    delete process.env.PI_MCP_JSON_TEST_UNSET;
+    const { kernel, cwd, events } = await boot(
+      { everything: everythingServer(), broken: everythingServer({ env: { TOKEN: "${PI_MCP_JSON_TEST_UNSET}" } }) },
+      undefined,
+      { trusted: false, source: "none-needed" },
+    );
+    const names = (await mcpSource(kernel).listTools(cwd)).map((t) => t.name);
+    expect(names).toContain("mcp__everything__echo");
+    expect(names.some((n) => n.startsWith("mcp__broken__"))).toBe(false);
+    const agentFile = join(cwd, "..", "agent", "mcp.json");
+    expect(notices(events).map((n) => n.message)).toContain(
+      `MCP server "broken" failed to start: ${agentFile}: env "TOKEN" uses $PI_MCP_JSON_TEST_UNSET, which is not set in the environment`,
+    );
+  });
+
   it("an untrusted project's .pi/mcp.json is not read: its server never starts", async () => {
     const root = mkdtempSync(join(tmpdir(), "pi-mcp-marker-"));
     const marker = join(root, "started");
