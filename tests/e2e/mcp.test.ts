@@ -4,7 +4,7 @@
  * that neither plugin costs a cold start anything — the MCP SDK and QuickJS load only when used.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -136,6 +136,52 @@ describe("pi -p with the mcp and codemode plugins (built CLI)", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Fine without it.\n");
     expect(run.stderr).toBe(`MCP server "broken" failed to start: spawn ${missing} ENOENT\n`);
+  });
+
+  it("a server of <agent>/mcp.json offers its tools with ${VAR} and !command env values; an untrusted .pi/mcp.json is skipped", async () => {
+    const user = agentHome();
+    writeFileSync(
+      join(user.agent, "mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          everything: {
+            command: process.execPath,
+            args: [EVERYTHING, "stdio"],
+            env: { FROM_VAR: "v-${PI_MCP_E2E_VALUE}", FROM_COMMAND: "!echo from-command" },
+          },
+        },
+      }),
+    );
+    const marker = join(user.home, "project-server-ran");
+    mkdirSync(join(user.project, ".pi"), { recursive: true });
+    writeFileSync(
+      join(user.project, ".pi", "mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          project: {
+            command: process.execPath,
+            args: ["-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran")`],
+          },
+        },
+      }),
+    );
+    user.scriptFaux([
+      { content: [{ type: "toolCall", id: "env", name: "mcp__everything__get-env", arguments: {} }] },
+      { content: "Read it." },
+    ]);
+    const run = await user.pi(["-p", "--model", "faux/faux-1", "show the server env"], {
+      env: { PI_MCP_E2E_VALUE: "e2e" },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Read it.\n");
+    expect(run.stderr).toMatch(/^pi: skipped project resources in .*\.pi\/mcp\.json.*not trusted/);
+    const result = sessionLines(user.sessionFiles()[0]!).find(
+      (e) => e.type === "message" && e.message.role === "toolResult",
+    ).message;
+    expect(result).toMatchObject({ toolName: "mcp__everything__get-env", isError: false });
+    const env = JSON.parse(result.content[0].text) as Record<string, string>;
+    expect(env).toMatchObject({ FROM_VAR: "v-e2e", FROM_COMMAND: "from-command" });
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("either plugin can be left out of the distribution", async () => {

@@ -1,6 +1,6 @@
 /**
  * An untrusted project folder holding every vector a cloned repository could use to run code or steer
- * the model: a `.pi/extensions` file, an `extensions` setting, an `mcpServers` command, a
+ * the model: a `.pi/extensions` file, an `extensions` setting, an `mcpServers` command, a `.pi/mcp.json` server, a
  * `shellCommandPrefix`, a `.pi/plugins.json` plugin, `.pi/SYSTEM.md`, `.pi/APPEND_SYSTEM.md`, a
  * `.pi/skills` and a project `.agents/skills` skill, and a `.pi/prompts` template. Each code vector
  * touches its own marker file when it runs. Built CLI against MockLlmServer:
@@ -20,7 +20,7 @@ import { PI_BIN } from "../e2e/run-pi.js";
 
 const SLOW = 60_000;
 /** Every code vector, by the marker file it touches. */
-const CODE_VECTORS = ["extension", "settings-extension", "mcp", "prefix", "plugin"] as const;
+const CODE_VECTORS = ["extension", "settings-extension", "mcp", "mcp-json", "prefix", "plugin"] as const;
 
 let server: MockLlmServer;
 let user: AgentHome;
@@ -71,6 +71,12 @@ function plantEveryVector(project: string, marker: ReturnType<typeof markers>): 
     }),
   );
   writeFileSync(
+    join(pi, "mcp.json"),
+    JSON.stringify({
+      mcpServers: { "project-json": { command: process.execPath, args: ["-e", touchCode(marker["mcp-json"])] } },
+    }),
+  );
+  writeFileSync(
     join(pi, "plugins", "mark.ts"),
     `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker.plugin)}, "ran");\nexport default { id: "project-mark", version: "1.0.0", setup() {} };\n`,
   );
@@ -97,7 +103,7 @@ function plantEveryVector(project: string, marker: ReturnType<typeof markers>): 
 
 /** The resources the notice lists for this project, in the host's order. */
 const LISTED =
-  ".pi/settings.json, .pi/extensions, .pi/skills, .pi/prompts, .pi/SYSTEM.md, .pi/APPEND_SYSTEM.md, .pi/plugins.json, .agents/skills";
+  ".pi/settings.json, .pi/mcp.json, .pi/extensions, .pi/skills, .pi/prompts, .pi/SYSTEM.md, .pi/APPEND_SYSTEM.md, .pi/plugins.json, .agents/skills";
 
 function noticeLine(project: string): string {
   return `pi: skipped project resources in ${project} (${LISTED}): the project is not trusted; run "pi trust" or /trust to trust it, or pass --approve for this run\n`;

@@ -17,6 +17,7 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerSpec } from "./server-config.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
+import { resolveValues } from "./config-values.js";
 import { describeExit, OwnedStdioTransport, type ExitInfo } from "./stdio-transport.js";
 
 /** What a connection needs from the plugin: owned processes, notices and limits. */
@@ -102,7 +103,8 @@ export class ServerConnection {
     try {
       const sdk = await loadMcpSdk();
       const client = new sdk.Client({ name: "pi-host", version: this.host.clientVersion }, { capabilities: {} });
-      const transport = this.createTransport(sdk, epoch);
+      const values = await this.resolvedValues();
+      const transport = this.createTransport(sdk, epoch, values);
       this.transport = transport;
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`did not answer within ${timeoutMs} ms`)), timeoutMs);
@@ -155,16 +157,31 @@ export class ServerConnection {
     }
   }
 
-  private createTransport(sdk: McpSdk, epoch: number) {
+  /** The entry's `env` or `headers`, expanded when it comes from an mcp.json; one line naming the file if that fails. */
+  private async resolvedValues(): Promise<Record<string, string>> {
+    const spec = this.spec;
+    const field = spec.transport === "http" ? "headers" : "env";
+    const values = spec.transport === "http" ? spec.headers : spec.env;
+    if (spec.valuesFrom === undefined) return values;
+    try {
+      return await resolveValues(values, field, process.env, (command, args, options) =>
+        this.host.spawn(command, args, options),
+      );
+    } catch (error) {
+      throw new Error(`${spec.valuesFrom}: ${(error as Error).message}`);
+    }
+  }
+
+  private createTransport(sdk: McpSdk, epoch: number, values: Record<string, string>) {
     const spec = this.spec;
     if (spec.transport === "http") {
-      return new sdk.StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } });
+      return new sdk.StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: values } });
     }
     const transport = new OwnedStdioTransport(
       () =>
         this.host.spawn(spec.command, spec.args, {
           cwd: spec.cwd,
-          env: { ...sdk.getDefaultEnvironment(), ...spec.env },
+          env: { ...sdk.getDefaultEnvironment(), ...values },
           stdio: ["pipe", "pipe", "pipe"],
           detached: true,
         }),

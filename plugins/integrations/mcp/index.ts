@@ -1,17 +1,19 @@
 /**
  * The MCP plugin: tools of Model Context Protocol servers for the agent (ToolSourceContract), from
- * settings.json `mcpServers` (global and project) and this plugin's `servers` config. Setup only
+ * `<agentDir>/mcp.json` and a trusted project's `.pi/mcp.json` (as pi 1.6 reads them), settings.json
+ * `mcpServers` (global and project) and this plugin's `servers` config. Setup only
  * declares: no server starts and the MCP SDK is not even imported until the first turn lists tools
  * with a server configured. Server processes belong to this plugin's generation, so a reload or
  * shutdown closes every client and ends every server. `/mcp` toggles servers (see mcp-command.ts).
  */
 import { Type } from "@sinclair/typebox";
-import { SESSION_EVENT } from "pi-host";
+import { agentDir, HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSION_EVENT } from "pi-host";
 import { HooksContract } from "pi-host";
 import { SettingsContract } from "pi-host";
 import { ToolSourceContract } from "pi-host";
 import { definePlugin, type PluginContext } from "pi-host";
 import { handleMcpCommand } from "./mcp-command.js";
+import { loadMcpFiles } from "./mcp-files.js";
 import { McpToolSource } from "./mcp-source.js";
 import { ServerEntrySchema } from "./server-config.js";
 
@@ -24,6 +26,10 @@ const ConfigSchema = Type.Object({
   disabled: Type.Array(Type.String(), { default: [] }),
   /** Read settings.json `mcpServers` (global + project). */
   readSettings: Type.Boolean({ default: true }),
+  /** Read `<agentDir>/mcp.json` and, in a trusted project, `.pi/mcp.json`. */
+  readMcpFiles: Type.Boolean({ default: true }),
+  /** Folder holding the user's mcp.json; default the host's agent folder, else PI_CODING_AGENT_DIR, else ~/.pi/agent. */
+  agentDir: Type.Optional(Type.String({ minLength: 1 })),
   /** Offer `mcp__<server>__list_resources`/`read_resource`/`list_prompts`/`get_prompt` where a server has them. */
   exposeResources: Type.Boolean({ default: true }),
   /** How long a server may take to start and answer `initialize` (a server entry's `startTimeoutMs` overrides it). */
@@ -43,7 +49,11 @@ export default definePlugin({
   description:
     "MCP servers' tools, resources and prompts as agent tools (stdio and streamable HTTP); /mcp toggles servers",
   provides: [ToolSourceContract, HooksContract],
-  requires: [{ contract: SettingsContract, optional: true }],
+  // The host's project-trust decision: without it (a kernel booted without a host) `.pi/mcp.json` stays out.
+  requires: [
+    { contract: SettingsContract, optional: true },
+    { contract: HostEnvironmentContract, optional: true },
+  ],
   config: ConfigSchema,
   state: {
     version: 1,
@@ -53,6 +63,7 @@ export default definePlugin({
   setup(ctx) {
     const notice = noticeSender(ctx);
     const { config } = ctx;
+    const host = ctx.use(HostEnvironmentContract);
     const source = new McpToolSource({
       configServers: config.servers,
       readSettings: config.readSettings,
@@ -62,6 +73,13 @@ export default definePlugin({
       callTimeoutMs: config.callTimeoutMs,
       clientVersion: VERSION,
       settings: ctx.use(SettingsContract),
+      mcpFiles: async (cwd) => {
+        if (!config.readMcpFiles) return { specs: [], problems: [] };
+        // Read when asked: the host's handle answers only once the boot has committed.
+        const folder = agentDir(config.agentDir ?? readHostEnvironment(host)?.agentDir);
+        const trusted = await projectFilesApply(host, cwd).catch(() => false);
+        return loadMcpFiles(folder, cwd, trusted);
+      },
       toggles: () => ctx.getState().toggles,
       spawn: (command, args, options) => ctx.spawn(command, args, options),
       notice,

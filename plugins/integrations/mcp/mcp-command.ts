@@ -34,7 +34,7 @@ export async function handleMcpCommand(text: string, host: McpCommandHost): Prom
       host.notice(
         "info",
         statuses.length === 0
-          ? 'No MCP servers are configured (settings.json "mcpServers").'
+          ? 'No MCP servers are configured (mcp.json or settings.json "mcpServers").'
           : statuses.map(describeStatus).join("\n"),
       );
       return true;

@@ -31,6 +31,8 @@ export interface McpSourceHost {
   callTimeoutMs: number;
   clientVersion: string;
   settings: Handle<SettingsStore> | undefined;
+  /** Servers of `<agentDir>/mcp.json` and, in a trusted project, `.pi/mcp.json` (see mcp-files.ts). */
+  mcpFiles(cwd: string): Promise<{ specs: ServerSpec[]; problems: ServerProblem[] }>;
   /** `/mcp enable|disable` choices, which override config and settings; kept in plugin state. */
   toggles(): Record<string, boolean>;
   spawn(command: string, args: readonly string[], options: SpawnOptions): ChildProcess;
@@ -79,8 +81,8 @@ export class McpToolSource implements ToolSource {
   }
 
   /**
-   * Every configured server (plugin config, then settings — a settings entry replaces a config entry
-   * of the same name), its enabled state and its connection. Reconciles connections on the way:
+   * Every configured server (plugin config, then settings, then mcp.json — a later entry replaces an
+   * earlier one of the same name whole), its enabled state and its connection. Reconciles connections on the way:
    * entries that changed or went away, and servers turned off, are closed.
    */
   async servers(cwd = this.lastCwd ?? process.cwd()): Promise<ServerStatus[]> {
@@ -99,10 +101,11 @@ export class McpToolSource implements ToolSource {
         );
       }
     }
-    for (const problem of [...fromConfig.problems, ...fromSettings.problems])
+    const fromFiles = await this.host.mcpFiles(cwd);
+    for (const problem of [...fromConfig.problems, ...fromSettings.problems, ...fromFiles.problems])
       this.noticeOnce(`config:${problem.message}`, "warning", `MCP: ${problem.message}`);
     const byName = new Map<string, ServerSpec>();
-    for (const spec of [...fromConfig.specs, ...fromSettings.specs]) byName.set(spec.name, spec);
+    for (const spec of [...fromConfig.specs, ...fromSettings.specs, ...fromFiles.specs]) byName.set(spec.name, spec);
 
     for (const [name, connection] of this.connections) {
       const spec = byName.get(name);

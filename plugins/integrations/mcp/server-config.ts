@@ -34,6 +34,8 @@ export interface StdioServerSpec {
   cwd: string;
   disabled: boolean;
   startTimeoutMs?: number;
+  /** The mcp.json the entry came from: its `env` values are expanded (`${NAME}`, `!command`) at start. */
+  valuesFrom?: string;
 }
 
 /** A remote server over streamable HTTP. */
@@ -44,6 +46,8 @@ export interface HttpServerSpec {
   headers: Record<string, string>;
   disabled: boolean;
   startTimeoutMs?: number;
+  /** The mcp.json the entry came from: its `headers` values are expanded (`${NAME}`, `!command`) at start. */
+  valuesFrom?: string;
 }
 
 /** A checked server entry, local or remote. */
