@@ -92,7 +92,14 @@ const FLAGS: FlagSpec[] = [
     name: "tools",
     short: ["-t"],
     value: "<a,b,...>",
-    help: "Allow only these tools (built-in: read, bash, edit, write, grep, find, ls)",
+    help: "Allow only these tools or * patterns (MCP tools stay unless an entry starts with mcp__); only +name/-name entries change the default set instead",
+  },
+  {
+    group: "Tools",
+    name: "exclude-tools",
+    short: ["-xt"],
+    value: "<a,b,...>",
+    help: "Disable these tools or * patterns after every other choice, MCP tools included",
   },
   { group: "Tools", name: "no-tools", short: ["-nt"], help: "Disable all tools" },
   {
@@ -209,7 +216,10 @@ export interface CliArgs {
   session: string | undefined;
   sessionDir: string | undefined;
   noSession: boolean;
+  /** `--tools` entries: names, `*` patterns, or only `+name`/`-name` changes. */
   tools: string[] | undefined;
+  /** `--exclude-tools` entries: names or `*` patterns. */
+  excludeTools: string[] | undefined;
   noTools: boolean;
   systemPrompt: string | undefined;
   appendSystemPrompt: string[];
@@ -333,7 +343,8 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
   if (thinking !== undefined && !(THINKING_LEVELS as readonly string[]).includes(thinking)) {
     throw new UsageError(`--thinking must be one of ${THINKING_LEVELS.join(", ")}, not "${thinking}"`);
   }
-  const tools = one("tools");
+  const tools = toolList("--tools", one("tools"));
+  if (tools !== undefined) checkToolSelection(tools);
   const listModels = values.get("list-models");
   return {
     print: flag("print"),
@@ -350,13 +361,8 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     session: one("session"),
     sessionDir: one("session-dir"),
     noSession: flag("no-session"),
-    tools:
-      tools === undefined
-        ? undefined
-        : tools
-            .split(",")
-            .map((t) => t.trim())
-            .filter((t) => t !== ""),
+    tools,
+    excludeTools: toolList("--exclude-tools", one("exclude-tools")),
     noTools: flag("no-tools"),
     systemPrompt: one("system-prompt"),
     appendSystemPrompt: all("append-system-prompt"),
@@ -379,6 +385,34 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     positionals,
     files,
   };
+}
+
+/** A comma-separated tool list; a given but empty one is refused (`--no-tools` says "none"). */
+function toolList(flag: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const entries = value
+    .split(",")
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
+  if (entries.length === 0)
+    throw new UsageError(`${flag} is empty; give tool names${flag === "--tools" ? " or use --no-tools" : ""}`);
+  return entries;
+}
+
+/** pi 1.6.0's rules: plain entries and `+name`/`-name` entries do not mix; changes take exact names. */
+function checkToolSelection(entries: string[]): void {
+  const deltas = entries.filter((e) => e.startsWith("+") || e.startsWith("-"));
+  if (deltas.length > 0 && deltas.length < entries.length)
+    throw new UsageError(
+      `--tools mixes tool names (${entries.find((e) => !deltas.includes(e))}) with +name/-name changes (${deltas[0]}); use one or the other`,
+    );
+  for (const delta of deltas) {
+    if (delta.length === 1) throw new UsageError(`--tools entry "${delta}" names no tool; write ${delta}name`);
+    if (delta.includes("*"))
+      throw new UsageError(
+        `--tools entry "${delta}" is a pattern; +name/-name take exact names (use --exclude-tools for patterns)`,
+      );
+  }
 }
 
 /** "unknown flag --modle; did you mean --model?" — the closest known spelling, when one is close. */

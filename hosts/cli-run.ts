@@ -334,6 +334,7 @@ function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice): HostF
     thinking: args.thinking,
     apiKey: args.apiKey,
     tools: args.noTools ? [] : args.tools,
+    excludeTools: args.excludeTools,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt.length > 0 ? args.appendSystemPrompt : undefined,
     skillPaths: args.skills.length > 0 ? args.skills : undefined,

@@ -48,7 +48,7 @@ const TABLE: Pi16Flag[] = [
   accepted(["--no-tools", "-nt"]),
   notYet(["--no-builtin-tools", "-nbt"]),
   accepted(["--tools", "-t"], "read,bash"),
-  notYet(["--exclude-tools", "-xt"], "bash"),
+  accepted(["--exclude-tools", "-xt"], "bash"),
   accepted(["--thinking"], "high"),
   accepted(["--extension", "-e"], "./ext.ts"),
   accepted(["--no-extensions", "-ne"]),
