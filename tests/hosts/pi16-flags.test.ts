@@ -40,10 +40,10 @@ const TABLE: Pi16Flag[] = [
   accepted(["--resume", "-r"]),
   accepted(["--session"], "abc"),
   notYet(["--session-id"], "abc"),
-  notYet(["--fork"], "abc"),
+  accepted(["--fork"], "abc"),
   accepted(["--session-dir"], "/tmp/s"),
   accepted(["--no-session"]),
-  notYet(["--name", "-n"], "my session"),
+  accepted(["--name", "-n"], "my session"),
   notYet(["--models"], "sonnet,haiku"),
   accepted(["--no-tools", "-nt"]),
   notYet(["--no-builtin-tools", "-nbt"]),
@@ -119,4 +119,25 @@ describe("pi 1.6.0's flags", () => {
       }
     }
   }
+});
+
+describe("pi 1.6.0's flag values", () => {
+  it("--thinking max is pi 1.6.0's level and asks for xhigh, the strongest any provider here takes", () => {
+    expect(parseCliArgs(["--thinking", "max"]).thinking).toBe("xhigh");
+    expect(refusal(["--thinking", "loud"])).toBe(
+      '--thinking must be one of off, minimal, low, medium, high, xhigh, max, not "loud"',
+    );
+  });
+
+  it("--tools refuses names mixed with changes, and patterns in changes", () => {
+    expect(parseCliArgs(["-t", "+codemode,-write"]).tools).toEqual(["+codemode", "-write"]);
+    expect(refusal(["--tools", "read,-write"])).toMatch(/^--tools mixes tool names \(read\)/);
+    expect(refusal(["--tools", "-mcp__*"])).toMatch(/is a pattern; \+name\/-name take exact names/);
+    expect(refusal(["-xt", ","])).toBe("--exclude-tools is empty; give tool names");
+  });
+
+  it("-n/--name and --fork keep their values", () => {
+    const args = parseCliArgs(["-n", "Refactor auth", "--fork", "0f3a"]);
+    expect([args.name, args.fork]).toEqual(["Refactor auth", "0f3a"]);
+  });
 });
