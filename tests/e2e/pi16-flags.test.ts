@@ -43,6 +43,19 @@ describe("pi 1.6.0's tool flags", () => {
     expect(await offeredTools(["--tools", "-write,-edit"])).toEqual(["bash", "find", "grep", "ls", "read"]);
   });
 
+  it("--tools +codemode adds codemode to the default set (the motivating case: it used to send no tools)", async () => {
+    expect(await offeredTools(["--plugin", "codemode", "--tools", "+codemode"])).toEqual([
+      "bash",
+      "codemode",
+      "edit",
+      "find",
+      "grep",
+      "ls",
+      "read",
+      "write",
+    ]);
+  });
+
   it("-xt/--exclude-tools takes names and patterns out last", async () => {
     expect(await offeredTools(["-xt", "bash,*e*"])).toEqual(["find", "ls"]);
     expect(await offeredTools(["--tools", "read,bash,edit", "--exclude-tools", "bash"])).toEqual(["edit", "read"]);

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseCliArgs, UsageError } from "../../hosts/cli-flags.js";
+import { helpText, parseCliArgs, UsageError } from "../../hosts/cli-flags.js";
 
 const help = readFileSync(new URL("../fixtures/pi16-help.txt", import.meta.url), "utf8");
 
@@ -103,6 +103,14 @@ describe("pi 1.6.0's flags", () => {
   it("the table lists exactly the flags of pi 1.6.0's --help", () => {
     expect(TABLE.map((f) => f.spellings)).toEqual(fixtureFlags());
     expect(TABLE).toHaveLength(42);
+  });
+
+  it("pi-host's --help documents every accepted spelling", () => {
+    const text = helpText();
+    const missing = TABLE.filter((f) => f.status === "accepted" && f.spellings[0] !== "--")
+      .flatMap((f) => f.spellings)
+      .filter((spelling) => !new RegExp(`(^|[\\s,])${spelling}([\\s,]|$)`, "m").test(text));
+    expect(missing).toEqual([]);
   });
 
   for (const flag of TABLE) {
