@@ -112,7 +112,7 @@ export interface HostEnvironmentProvider {
 /** Provided by the host, never by a distribution plugin. */
 export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   id: "host/environment",
-  version: "1.1.0",
+  version: "1.2.0",
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },
