@@ -43,8 +43,14 @@ export interface HostFlags {
   thinking?: ThinkingLevel;
   /** `--api-key`: a key that beats auth.json and the environment (for `provider` when given). */
   apiKey?: string;
-  /** `--tools a,b` (only these tools), or `--no-tools` (an empty list). */
+  /**
+   * `--tools` as pi 1.6.0 reads it: names or `*` patterns (only these, MCP tools kept unless an entry
+   * starts with `mcp__`), or only `+name`/`-name` entries (changes to the default selection); `--no-tools`
+   * is an empty list.
+   */
   tools?: string[];
+  /** `--exclude-tools`: names or `*` patterns taken out after every other choice, MCP tools included. */
+  excludeTools?: string[];
   /** `--system-prompt`: text or a file, replacing the default preamble. */
   systemPrompt?: string;
   /** `--append-system-prompt`, in order. */
@@ -106,7 +112,7 @@ export interface HostEnvironmentProvider {
 /** Provided by the host, never by a distribution plugin. */
 export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   id: "host/environment",
-  version: "1.1.0",
+  version: "1.2.0",
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },

@@ -1,8 +1,10 @@
 /**
  * The `pi` command line: one table of every flag (pi's, plus ours), the parser that reads argv with it,
  * and the help text made from it, so a flag cannot be parsed without being documented. It imports
- * nothing, so `pi --version` and `pi --help` stay as fast as Node starts.
+ * nothing but its two helpers, so `pi --version` and `pi --help` stay as fast as Node starts.
  */
+import { splitToolList, toolSelectionProblem } from "./cli-tool-flags.js";
+import { editDistance } from "./edit-distance.js";
 
 /** One flag: its long name, pi's short spellings, whether it takes a value, and its help line. */
 interface FlagSpec {
@@ -22,6 +24,11 @@ interface FlagSpec {
 
 /** The thinking levels `--thinking` (and the SDK's `thinking` option) accept, as pi names them. */
 export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"] as const;
+/**
+ * What `--thinking` accepts: pi 1.6.0's levels, `max` included. No provider here takes more than
+ * `xhigh` (OpenAI's strongest effort; Anthropic and Google think as at `high`), so `max` asks for that.
+ */
+const CLI_THINKING_LEVELS = [...THINKING_LEVELS, "max"] as const;
 const MODES = ["text", "json", "rpc", "acp"] as const;
 
 /** Every flag `pi` knows, in help order. */
@@ -59,7 +66,12 @@ const FLAGS: FlagSpec[] = [
     help: "Provider, such as anthropic, openai or google (--list-models: only its models)",
   },
   { group: "Model", name: "api-key", value: "<key>", help: "API key, overriding auth.json and environment variables" },
-  { group: "Model", name: "thinking", value: "<level>", help: `Thinking level: ${THINKING_LEVELS.join(", ")}` },
+  {
+    group: "Model",
+    name: "thinking",
+    value: "<level>",
+    help: `Thinking level: ${CLI_THINKING_LEVELS.join(", ")} (max = xhigh, the strongest any provider here takes)`,
+  },
   {
     group: "Model",
     name: "list-models",
@@ -86,13 +98,27 @@ const FLAGS: FlagSpec[] = [
     value: "<dir>",
     help: "Keep sessions in <dir> (default: ~/.pi/agent/sessions/--<cwd>--)",
   },
+  {
+    group: "Sessions",
+    name: "fork",
+    value: "<path|id>",
+    help: "Copy a session (file, or the id it starts with) into a new session and continue there; the original stays as it was",
+  },
   { group: "Sessions", name: "no-session", help: "Keep the session in memory only; write nothing" },
+  { group: "Sessions", name: "name", short: ["-n"], value: "<name>", help: "Set the session's display name" },
   {
     group: "Tools",
     name: "tools",
     short: ["-t"],
     value: "<a,b,...>",
-    help: "Allow only these tools (built-in: read, bash, edit, write, grep, find, ls)",
+    help: "Allow only these tools or * patterns (MCP tools stay unless an entry starts with mcp__); only +name/-name entries change the default set instead",
+  },
+  {
+    group: "Tools",
+    name: "exclude-tools",
+    short: ["-xt"],
+    value: "<a,b,...>",
+    help: "Disable these tools or * patterns after every other choice, MCP tools included",
   },
   { group: "Tools", name: "no-tools", short: ["-nt"], help: "Disable all tools" },
   {
@@ -207,9 +233,16 @@ export interface CliArgs {
   continue: boolean;
   resume: boolean;
   session: string | undefined;
+  /** `--fork`: the session file or partial id to copy into a new session. */
+  fork: string | undefined;
   sessionDir: string | undefined;
   noSession: boolean;
+  /** `-n/--name`: the session's display name. */
+  name: string | undefined;
+  /** `--tools` entries: names, `*` patterns, or only `+name`/`-name` changes. */
   tools: string[] | undefined;
+  /** `--exclude-tools` entries: names or `*` patterns. */
+  excludeTools: string[] | undefined;
   noTools: boolean;
   systemPrompt: string | undefined;
   appendSystemPrompt: string[];
@@ -330,10 +363,12 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
   if (mode !== undefined && !(MODES as readonly string[]).includes(mode))
     throw new UsageError(`--mode must be one of ${MODES.join(", ")}, not "${mode}"`);
   const thinking = one("thinking");
-  if (thinking !== undefined && !(THINKING_LEVELS as readonly string[]).includes(thinking)) {
-    throw new UsageError(`--thinking must be one of ${THINKING_LEVELS.join(", ")}, not "${thinking}"`);
+  if (thinking !== undefined && !(CLI_THINKING_LEVELS as readonly string[]).includes(thinking)) {
+    throw new UsageError(`--thinking must be one of ${CLI_THINKING_LEVELS.join(", ")}, not "${thinking}"`);
   }
-  const tools = one("tools");
+  const tools = toolList("--tools", one("tools"));
+  const toolProblem = tools === undefined ? undefined : toolSelectionProblem(tools);
+  if (toolProblem !== undefined) throw new UsageError(toolProblem);
   const listModels = values.get("list-models");
   return {
     print: flag("print"),
@@ -342,21 +377,18 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     model: one("model"),
     provider: one("provider"),
     apiKey: one("api-key"),
-    thinking: thinking as CliArgs["thinking"],
+    thinking: (thinking === "max" ? "xhigh" : thinking) as CliArgs["thinking"],
     listModels:
       listModels === undefined ? undefined : listModels === true ? true : listModels[listModels.length - 1] || true,
     continue: flag("continue"),
     resume: flag("resume"),
     session: one("session"),
+    fork: one("fork"),
     sessionDir: one("session-dir"),
     noSession: flag("no-session"),
-    tools:
-      tools === undefined
-        ? undefined
-        : tools
-            .split(",")
-            .map((t) => t.trim())
-            .filter((t) => t !== ""),
+    name: one("name"),
+    tools,
+    excludeTools: toolList("--exclude-tools", one("exclude-tools")),
     noTools: flag("no-tools"),
     systemPrompt: one("system-prompt"),
     appendSystemPrompt: all("append-system-prompt"),
@@ -381,6 +413,15 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
   };
 }
 
+/** A given tool list; an empty one is refused (`--no-tools` says "none"). */
+function toolList(flag: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const entries = splitToolList(value);
+  if (entries.length === 0)
+    throw new UsageError(`${flag} is empty; give tool names${flag === "--tools" ? " or use --no-tools" : ""}`);
+  return entries;
+}
+
 /** "unknown flag --modle; did you mean --model?" — the closest known spelling, when one is close. */
 function unknownFlagMessage(written: string): string {
   const spellings = FLAGS.flatMap((f) => [`--${f.name}`, ...(f.short ?? [])]);
@@ -400,22 +441,6 @@ function unknownFlagMessage(written: string): string {
   }
   const close = best !== undefined && bestDistance <= Math.max(2, Math.floor(written.length / 3));
   return `unknown flag ${written}; ${close ? `did you mean ${best}? ` : ""}run "pi --help" for the options`;
-}
-
-/** Edit distance counting insertions, deletions, substitutions and swaps of neighbours (a typo's moves). */
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
 }
 
 /** The help text: usage, commands, every flag of the table by group, distribution layers, environment. */

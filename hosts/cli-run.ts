@@ -5,7 +5,7 @@
  * the chosen mode plugin the user's input and the process streams. Ctrl+C asks the mode to stop; a
  * second Ctrl+C exits at once.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { AgentSessionContract } from "../contracts/agent-session.js";
 import { ModeContract, type Mode, type ModeInput } from "../contracts/mode.js";
@@ -17,6 +17,7 @@ import { composeForCli, EXIT_BAD_INPUT, type PackagePaths } from "./cli-compose.
 import { buildModeInput, readPipedStdin } from "./cli-input.js";
 import type { HostFlags } from "../contracts/host-environment.js";
 import { expandHome } from "./paths.js";
+import { prepareSession } from "./cli-session-flags.js";
 import { keepShortRunsOnBaselineWasm } from "./wasm-tiering.js";
 
 const EXIT_FAILURE = 1;
@@ -73,6 +74,10 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
 
   const session = sessionChoice(args, place.cwd);
   if (args.session !== undefined && session.session !== undefined) refuseForeignFile(args.session, session.session);
+  if (args.fork !== undefined && session.session !== undefined) {
+    if (!existsSync(session.session)) throw new UsageError(`--fork ${args.fork}: no such session file`);
+    refuseForeignFile(args.fork, session.session);
+  }
   const composed = await composeForCli(args, runFlags(args, place, session), place, { configFiles: true });
   if (typeof composed === "number") return composed;
   const { kernel } = composed;
@@ -84,6 +89,8 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
       const opened = await openSessionById(kernel, session.partialId, place.cwd, session.sessionDir);
       if (opened !== undefined) return fail(opened, EXIT_FAILURE);
     }
+    const prepared = await prepareSession(kernel, args);
+    if (prepared !== undefined) return fail(prepared, EXIT_FAILURE);
     const handle = kernel
       .useAll(ModeContract)
       .list()
@@ -292,6 +299,11 @@ function checkCombinations(args: CliArgs): void {
     args.noSession && "--no-session",
   ].filter((f): f is string => typeof f === "string");
   if (sessionFlags.length > 1) throw new UsageError(`${sessionFlags.join(" and ")} cannot be combined; choose one`);
+  if (args.fork !== undefined && sessionFlags.length > 0)
+    throw new UsageError(`--fork and ${sessionFlags[0]} cannot be combined; --fork already picks the session`);
+  if (args.fork === "") throw new UsageError(`--fork is empty; give a session file or id`);
+  if (args.name !== undefined && args.name.trim() === "")
+    throw new UsageError(`--name is empty; give the session a name`);
   if (args.tools !== undefined && args.noTools)
     throw new UsageError(`--tools and --no-tools cannot be combined; choose one`);
   if (args.session === "") throw new UsageError(`--session is empty; give a session file or id`);
@@ -316,7 +328,7 @@ function sessionChoice(args: CliArgs, cwd: string): SessionChoice {
   const sessionDir = dir === undefined ? undefined : resolve(cwd, expandHome(dir));
   if (args.noSession) return { session: "none", sessionDir, partialId: undefined };
   if (args.continue) return { session: "continue", sessionDir, partialId: undefined };
-  const value = args.session;
+  const value = args.fork ?? args.session;
   if (value === undefined) return { session: undefined, sessionDir, partialId: undefined };
   // pi's rule: a value with a slash or ending in .jsonl is a file; anything else is the start of a session id.
   if (value.includes("/") || value.includes("\\") || value.endsWith(".jsonl"))
@@ -334,6 +346,7 @@ function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice): HostF
     thinking: args.thinking,
     apiKey: args.apiKey,
     tools: args.noTools ? [] : args.tools,
+    excludeTools: args.excludeTools,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt.length > 0 ? args.appendSystemPrompt : undefined,
     skillPaths: args.skills.length > 0 ? args.skills : undefined,

@@ -193,7 +193,7 @@ describe("pi -p (built CLI, faux provider scripted through the user's plugins.js
       [["-x", "hi"], "pi: unknown flag -x; "],
       [
         ["--thinking", "loud", "hi"],
-        'pi: --thinking must be one of off, minimal, low, medium, high, xhigh, not "loud"\n',
+        'pi: --thinking must be one of off, minimal, low, medium, high, xhigh, max, not "loud"\n',
       ],
       [["--mode", "xml", "hi"], 'pi: --mode must be one of text, json, rpc, acp, not "xml"\n'],
       [["-c", "--no-session", "hi"], "pi: --continue and --no-session cannot be combined; choose one\n"],

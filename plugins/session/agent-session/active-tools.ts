@@ -1,45 +1,115 @@
 /**
  * The tools of one turn: tool plugins first, then tools listed by tool sources (MCP servers,
- * extensions), filtered by the run's allow-list. Each call goes through a stable handle, so a tool edited
- * mid-session serves the next call while a running call finishes on its old code. A name already taken
- * is skipped; a tool source that fails to list its tools is reported and left out.
+ * extensions), chosen by the run's selection as pi 1.6.0 defines `--tools` and `--exclude-tools`. Each
+ * call goes through a stable handle, so a tool edited mid-session serves the next call while a running
+ * call finishes on its old code. A name already taken is skipped; a tool source that fails to list its
+ * tools is reported and left out.
  */
-import type { AgentTool, ManyHandle, SessionEvent, ToolSource } from "pi-host";
+import type { AgentTool, ManyHandle, SessionEvent, ToolSource, ToolSpecOf } from "pi-host";
 
 /** Where the tools come from and what the run allows. */
 export interface ToolAssembly {
   tools: ManyHandle<AgentTool<any, any>>;
   toolSources: ManyHandle<ToolSource>;
-  /** Allowed tool names; undefined = every enabled tool, [] = none. */
+  /**
+   * The selection, pi's `--tools` language: names or `*` patterns (an allow-list that keeps `mcp__`
+   * tools unless an entry starts with `mcp__`), and `+name`/`-name` entries that add to or remove from
+   * the rest. Undefined = every enabled tool, [] = none.
+   */
   allowed: string[] | undefined;
+  /** Names or `*` patterns taken out after everything else, MCP tools included (`--exclude-tools`). */
+  excluded?: string[];
   cwd: string;
   emit: (event: SessionEvent) => void;
 }
 
 /** The turn's tools, in order, each name once. */
 export async function activeTools(assembly: ToolAssembly): Promise<AgentTool<any, any>[]> {
-  const { allowed } = assembly;
-  const tools: AgentTool<any, any>[] = [];
-  const add = (spec: Omit<AgentTool<any, any>, "execute">, execute: AgentTool<any, any>["execute"]): void => {
-    if ((allowed !== undefined && !allowed.includes(spec.name)) || tools.some((t) => t.name === spec.name)) return;
-    const { name, label, description, parameters, guidelines, executionMode, prepareArguments } = spec;
-    tools.push({ name, label, description, parameters, guidelines, executionMode, prepareArguments, execute });
+  const offered: { spec: Omit<AgentTool<any, any>, "execute">; execute: AgentTool<any, any>["execute"] }[] = [];
+  const offer = (spec: Omit<AgentTool<any, any>, "execute">, execute: AgentTool<any, any>["execute"]): void => {
+    if (!offered.some((t) => t.spec.name === spec.name)) offered.push({ spec, execute });
   };
   // The tool's description and schema are read from the provider (inspection); calls go through the handle.
   for (const handle of assembly.tools.list()) {
     const tool = handle.peek();
-    if (tool !== undefined) add(tool, (...args) => handle.api.execute(...args));
+    if (tool !== undefined) offer(tool, (...args) => handle.api.execute(...args));
   }
-  for (const source of assembly.toolSources.list()) {
-    const listed = await source.api.listTools(assembly.cwd, allowed).catch((error: unknown) => {
-      assembly.emit({
-        type: "notice",
-        level: "warning",
-        message: `a tool source failed to list its tools: ${(error as Error).message}`,
-      });
-      return [];
-    });
-    for (const spec of listed) add(spec, (...args) => source.api.executeTool(spec.name, ...args));
+  const sources = assembly.toolSources.list();
+  const listings = new Map<(typeof sources)[number], ToolSpecOf[]>();
+  for (const source of sources) listings.set(source, await listSource(assembly, source, undefined));
+  const allNames = [...offered.map((t) => t.spec.name), ...[...listings.values()].flat().map((s) => s.name)];
+  const selected = selectToolNames(allNames, assembly.allowed, assembly.excluded);
+  const restricted = assembly.allowed !== undefined || (assembly.excluded ?? []).length > 0;
+  for (const source of sources) {
+    let specs = listings.get(source) ?? [];
+    // A source whose tool describes the others (codemode) lists again, told the names this run selected.
+    if (restricted && specs.some((s) => selected.has(s.name)))
+      specs = await listSource(assembly, source, [...selected]);
+    for (const spec of specs) offer(spec, (...args) => source.api.executeTool(spec.name, ...args));
+  }
+  const tools: AgentTool<any, any>[] = [];
+  for (const { spec, execute } of offered) {
+    if (!selected.has(spec.name) || tools.some((t) => t.name === spec.name)) continue;
+    const { name, label, description, parameters, guidelines, executionMode, prepareArguments } = spec;
+    tools.push({ name, label, description, parameters, guidelines, executionMode, prepareArguments, execute });
   }
   return tools;
+}
+
+function listSource(
+  assembly: ToolAssembly,
+  source: ReturnType<ToolAssembly["toolSources"]["list"]>[number],
+  selected: string[] | undefined,
+): Promise<ToolSpecOf[]> {
+  return source.api.listTools(assembly.cwd, selected).catch((error: unknown) => {
+    assembly.emit({
+      type: "notice",
+      level: "warning",
+      message: `a tool source failed to list its tools: ${(error as Error).message}`,
+    });
+    return [];
+  });
+}
+
+/**
+ * pi 1.6.0's selection over the names on offer. Plain entries replace the selection (MCP tools stay
+ * unless an entry starts with `mcp__`); a list of only `+name`/`-name` entries changes every enabled
+ * tool instead; exclusions apply last, to every tool.
+ */
+export function selectToolNames(
+  names: readonly string[],
+  allowed: readonly string[] | undefined,
+  excluded: readonly string[] | undefined,
+): Set<string> {
+  const plain = (allowed ?? []).filter((e) => !e.startsWith("+") && !e.startsWith("-"));
+  const adds = (allowed ?? []).filter((e) => e.startsWith("+")).map((e) => e.slice(1));
+  const removes = (allowed ?? []).filter((e) => e.startsWith("-")).map((e) => e.slice(1));
+  const deltasOnly = plain.length === 0 && adds.length + removes.length > 0;
+  const filtersMcp = plain.some((e) => e.startsWith(MCP_PREFIX));
+  const patterns = plain.map(toolPattern);
+  const selected = new Set(
+    names.filter(
+      (name) =>
+        allowed === undefined ||
+        deltasOnly ||
+        (plain.length > 0 && !filtersMcp && name.startsWith(MCP_PREFIX)) ||
+        patterns.some((p) => p.test(name)),
+    ),
+  );
+  for (const name of adds) if (names.includes(name)) selected.add(name);
+  for (const name of removes) selected.delete(name);
+  for (const pattern of (excluded ?? []).map(toolPattern))
+    for (const name of [...selected]) if (pattern.test(name)) selected.delete(name);
+  return selected;
+}
+
+const MCP_PREFIX = "mcp__";
+
+/** A tool name or pattern: `*` matches any characters, everything else itself. */
+function toolPattern(entry: string): RegExp {
+  return new RegExp(`^${entry.split("*").map(escapeRegExp).join(".*")}$`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -17,10 +17,21 @@ export function effectiveSessionConfig(configured: SessionConfig, host: HostEnvi
     model: flags.model,
     provider: flags.provider,
     thinking: flags.thinking,
-    tools: flags.tools,
+    tools: toolSelection(configured.tools, flags.tools),
+    excludeTools: flags.excludeTools,
     systemPrompt: flags.systemPrompt,
     appendSystemPrompt: flags.appendSystemPrompt,
   };
   const defined = Object.fromEntries(Object.entries(chosen).filter(([, value]) => value !== undefined));
   return { ...configured, ...defined };
+}
+
+/**
+ * pi's rule for `--tools` over the configured default selection: a list of only `+name`/`-name` entries
+ * changes the default (kept after it, so the deltas apply last); any plain entry replaces it.
+ */
+function toolSelection(configured: string[] | undefined, flag: string[] | undefined): string[] | undefined {
+  if (flag === undefined) return undefined;
+  const deltasOnly = flag.length > 0 && flag.every((e) => e.startsWith("+") || e.startsWith("-"));
+  return deltasOnly && configured !== undefined ? [...configured, ...flag] : flag;
 }

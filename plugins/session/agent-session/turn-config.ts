@@ -48,6 +48,7 @@ export async function assembleTurn(inputs: TurnInputs): Promise<TurnConfig> {
     tools: handles.tools,
     toolSources: handles.toolSources,
     allowed: config.tools,
+    excluded: config.excludeTools,
     cwd,
     emit: inputs.notice,
   });

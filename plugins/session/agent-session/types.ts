@@ -17,8 +17,10 @@ export interface SessionConfig {
   model?: string;
   provider?: string;
   thinking?: ThinkingLevel;
-  /** Allowed tool names; undefined = every enabled tool, [] = none. */
+  /** The tool selection in pi's `--tools` language (names, `*` patterns, `+name`/`-name`); undefined = every enabled tool, [] = none. */
   tools?: string[];
+  /** `--exclude-tools`: names or `*` patterns removed after the selection (not settable in plugins.json). */
+  excludeTools?: string[];
   systemPrompt?: string;
   appendSystemPrompt?: string[];
 }
