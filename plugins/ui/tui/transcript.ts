@@ -297,9 +297,9 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
       case "bashExecution":
         addEntry(state, {
           kind: "tool",
-          text: String(custom.output ?? ""),
+          text: bashOutputText(custom),
           name: "bash",
-          args: { command: custom.command },
+          args: { command: custom.command, ...(custom.excludeFromContext === true && { excludeFromContext: true }) },
           status: custom.exitCode === 0 ? "done" : "error",
         });
         break;
@@ -308,4 +308,15 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
           addEntry(state, { kind: "notice", text: contentText(custom.content as string), level: "info" });
     }
   }
+}
+
+/** A user shell run's output as the transcript shows it: the output, then how it ended and where a cut output is. */
+export function bashOutputText(run: Readonly<Record<string, unknown>>): string {
+  const parts = [String(run.output ?? "").replace(/\n$/, "")];
+  if (run.cancelled === true) parts.push("(command cancelled)");
+  else if (typeof run.exitCode === "number" && run.exitCode !== 0)
+    parts.push(`Command exited with code ${run.exitCode}`);
+  if (run.truncated === true && typeof run.fullOutputPath === "string")
+    parts.push(`[Output truncated. Full output: ${run.fullOutputPath}]`);
+  return parts.filter((part) => part !== "").join("\n\n");
 }
