@@ -67,6 +67,10 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       applyStreamEvent(state, event.assistantMessageEvent);
       return undefined;
     case "message_end": {
+      if (event.message.role === "bashExecution") {
+        finishBashEntry(state, event.message as CustomAgentMessage);
+        return undefined;
+      }
       if (event.message.role !== "assistant") return undefined;
       const message = event.message as AssistantMessage;
       for (const id of Object.values(state.streaming)) {
@@ -307,6 +311,24 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
         if (custom.display !== false && custom.content !== undefined)
           addEntry(state, { kind: "notice", text: contentText(custom.content as string), level: "info" });
     }
+  }
+}
+
+/**
+ * Fills the box of a user shell run that is still shown running, from its recorded message: the view
+ * that started it fills it itself, but one reloaded meanwhile learns the result only from the session.
+ */
+function finishBashEntry(state: ViewState, run: CustomAgentMessage): void {
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const entry = state.entries[i]!;
+    const args = entry.args as { command?: unknown } | undefined;
+    if (entry.kind !== "tool" || entry.callId !== undefined || entry.name !== "bash" || entry.status !== "running")
+      continue;
+    if (args?.command !== run.command) continue;
+    entry.text = bashOutputText(run);
+    entry.status = run.exitCode === 0 ? "done" : "error";
+    touch(entry);
+    return;
   }
 }
 

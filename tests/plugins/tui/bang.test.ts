@@ -85,4 +85,22 @@ describe("tui !command", () => {
     expect(lines.at(-1)).toBe("3000");
     expect(recorded.fullOutputPath).toMatch(/pi-bash-.*\.log$/);
   });
+
+  it("a reload of the tui plugin while the command runs stops it, and the box shows it ended", async () => {
+    h = await bootTui({ faux: { responses: [{ content: "ok" }] } });
+    await ready(h);
+    h.type("!sleep 5; echo never-printed\r");
+    await h.waitFor("$ sleep 5; echo never-printed …");
+    // The kernel owns the shell, so the retired generation's child stops; the new view learns the
+    // result from the recorded message.
+    expect((await h.kernel.reload("tui")).status).toBe("committed");
+    h.type("x");
+    await h.waitFor((s) => s.includes("$ sleep 5; echo never-printed") && !s.includes("never-printed …"));
+    const recorded = h.session.api.messages().find((m) => m.role === "bashExecution") as unknown as Record<
+      string,
+      unknown
+    >;
+    expect(recorded).toMatchObject({ command: "sleep 5; echo never-printed", output: "" });
+    expect(recorded.exitCode).not.toBe(0);
+  });
 });
