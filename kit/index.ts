@@ -2,8 +2,9 @@
  * kit: the pure code that plugins (and hosts) share, one floor between contracts and plugins — file
  * system helpers (walk, globs, ignore rules, executables, model paths, the agent folder), output
  * truncation, the AI library (streaming, handoff, retry, estimates, request guards), the one
- * entry → model-context conversion, wire events and package-source rules. It imports only the kernel's
- * public API, contracts and npm packages; plugins reach it only through "pi-host" (hosts/api.ts).
+ * entry → model-context conversion, the user's shell runs, wire events and package-source rules. It
+ * imports only the kernel's public API, contracts and npm packages; plugins reach it only through
+ * "pi-host" (hosts/api.ts).
  */
 export * from "./fs/agent-dir.js";
 export * from "./fs/resolve-to-cwd.js";
@@ -16,4 +17,5 @@ export * from "./ai/index.js";
 export * from "./session/model-context.js";
 export * from "./session/wire-events.js";
 export * from "./session/wire-stream.js";
+export * from "./shell/user-bash.js";
 export * from "./packages/package-source.js";

@@ -63,7 +63,8 @@ export function toolTitle(name: string, args: unknown): string {
   const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined ? "" : JSON.stringify(v));
   switch (name) {
     case "bash":
-      return `$ ${oneLine(str(a.command))}`;
+      // A user's `!!` run is shown but kept out of the model's context.
+      return `$ ${oneLine(str(a.command))}${a.excludeFromContext === true ? " (not sent to the model)" : ""}`;
     case "read": {
       const range =
         a.offset !== undefined || a.limit !== undefined

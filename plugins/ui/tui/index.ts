@@ -85,6 +85,7 @@ export default definePlugin({
       settleAllDialogs: () => dialogs.settleAll(),
       plugins: () => readPluginTable(hostPlugins),
       agentDir,
+      spawn: (command, args, options) => ctx.spawn(command, args, options),
     });
     ctx.provide(TuiViewContract, view);
     ctx.provide(UiContract, new TuiUserInterface(liveState, dialogs, changed), { key: "interactive" });

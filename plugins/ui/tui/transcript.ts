@@ -67,6 +67,10 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       applyStreamEvent(state, event.assistantMessageEvent);
       return undefined;
     case "message_end": {
+      if (event.message.role === "bashExecution") {
+        finishBashEntry(state, event.message as CustomAgentMessage);
+        return undefined;
+      }
       if (event.message.role !== "assistant") return undefined;
       const message = event.message as AssistantMessage;
       for (const id of Object.values(state.streaming)) {
@@ -297,9 +301,9 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
       case "bashExecution":
         addEntry(state, {
           kind: "tool",
-          text: String(custom.output ?? ""),
+          text: bashOutputText(custom),
           name: "bash",
-          args: { command: custom.command },
+          args: { command: custom.command, ...(custom.excludeFromContext === true && { excludeFromContext: true }) },
           status: custom.exitCode === 0 ? "done" : "error",
         });
         break;
@@ -308,4 +312,33 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
           addEntry(state, { kind: "notice", text: contentText(custom.content as string), level: "info" });
     }
   }
+}
+
+/**
+ * Fills the box of a user shell run that is still shown running, from its recorded message: the view
+ * that started it fills it itself, but one reloaded meanwhile learns the result only from the session.
+ */
+function finishBashEntry(state: ViewState, run: CustomAgentMessage): void {
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const entry = state.entries[i]!;
+    const args = entry.args as { command?: unknown } | undefined;
+    if (entry.kind !== "tool" || entry.callId !== undefined || entry.name !== "bash" || entry.status !== "running")
+      continue;
+    if (args?.command !== run.command) continue;
+    entry.text = bashOutputText(run);
+    entry.status = run.exitCode === 0 ? "done" : "error";
+    touch(entry);
+    return;
+  }
+}
+
+/** A user shell run's output as the transcript shows it: the output, then how it ended and where a cut output is. */
+export function bashOutputText(run: Readonly<Record<string, unknown>>): string {
+  const parts = [String(run.output ?? "").replace(/\n$/, "")];
+  if (run.cancelled === true) parts.push("(command cancelled)");
+  else if (typeof run.exitCode === "number" && run.exitCode !== 0)
+    parts.push(`Command exited with code ${run.exitCode}`);
+  if (run.truncated === true && typeof run.fullOutputPath === "string")
+    parts.push(`[Output truncated. Full output: ${run.fullOutputPath}]`);
+  return parts.filter((part) => part !== "").join("\n\n");
 }

@@ -3,7 +3,7 @@
  * the session, redraws, dialogs), the view's own actions that the key, command and picker handlers call
  * back into, and the guard for synchronous session calls while a reload holds the session.
  */
-import type { AgentSession, Handle, PluginTableEntry, SessionState, SessionStore } from "pi-host";
+import type { AgentSession, Handle, PluginTableEntry, SessionState, SessionStore, UserBashSpawn } from "pi-host";
 import type { ExtraCommand } from "./complete.js";
 import type { ViewState } from "./state.js";
 
@@ -27,6 +27,8 @@ export interface ViewDeps {
   /** The host's plugin table (`host/plugins`), or undefined when no host provides one. */
   plugins(): readonly PluginTableEntry[] | undefined;
   agentDir: string;
+  /** Starts the user's `!command` shell (the plugin passes `ctx.spawn`, so the kernel owns the child). */
+  spawn: UserBashSpawn;
   now?: () => number;
 }
 

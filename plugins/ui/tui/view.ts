@@ -17,6 +17,7 @@ import type { ViewState } from "./state.js";
 import { oneLine, padTo, truncate } from "./text.js";
 import { loadTheme, type Theme } from "./theme.js";
 import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
+import { parseBang, runBang, type BangRun } from "./view-bash.js";
 import { runCommand } from "./view-commands.js";
 import { syncCall, type ViewActions, type ViewDeps } from "./view-deps.js";
 import { dialogKey, renderDialog } from "./view-dialog.js";
@@ -36,6 +37,8 @@ export class TerminalView implements TuiView, ViewActions {
   };
   private extra: ExtraCommand[] = [];
   private height = 24;
+  /** The user's `!` command while it runs. */
+  private bang: BangRun | undefined = undefined;
 
   constructor(readonly deps: ViewDeps) {}
 
@@ -199,6 +202,7 @@ export class TerminalView implements TuiView, ViewActions {
     }
     if (key.name === "escape") {
       if (s.completion !== null) s.completion = null;
+      else if (this.bang !== undefined) this.bang.abort.abort();
       else if (s.busy || s.compacting) this.background("abort", () => this.deps.session.api.abort());
       return {};
     }
@@ -240,15 +244,30 @@ export class TerminalView implements TuiView, ViewActions {
     return {};
   }
 
-  /** Enter: a command, or a prompt — sent now, or as steering (Enter) / a follow-up (Alt+Enter) while the agent works. */
+  /**
+   * Enter: a command, a `!`/`!!` shell line, or a prompt — sent now, or as steering (Enter) / a
+   * follow-up (Alt+Enter) while the agent works.
+   */
   private submit(s: ViewState, whileBusy: "steer" | "followUp"): KeyOutcome {
     const text = s.editor.text;
     if (text.trim() === "") return {};
     const command = parseCommand(text);
+    const bang = command === undefined ? parseBang(text) : undefined;
+    if (bang !== undefined && this.bang !== undefined) {
+      s.hint = "A bash command is already running. Press esc to cancel it first.";
+      return {};
+    }
     editor.pushHistory(s, text);
     editor.setText(s, "");
     s.completion = null;
     if (command !== undefined) return runCommand(this, s, command.name, command.args);
+    if (bang !== undefined) {
+      const run = runBang(this, s, bang, () => {
+        if (this.bang === run) this.bang = undefined;
+      });
+      this.bang = run;
+      return {};
+    }
     const session = this.deps.session;
     if (s.busy) this.background(whileBusy === "steer" ? "steer" : "follow-up", () => session.call(whileBusy, text));
     else this.background("prompt", () => session.api.prompt(text));
