@@ -57,6 +57,11 @@ export interface HostFlags {
   appendSystemPrompt?: string[];
   /** The session to open: "new", "continue", "none" or an absolute session file (`--continue`, `--no-session`, `--session FILE`). */
   session?: string;
+  /**
+   * `--session-id`: the id a new session gets (pi's session ids: letters, digits, `.`, `_`, `-`, a letter
+   * or digit first and last). The host opens this folder's session of that id itself when there is one.
+   */
+  sessionId?: string;
   /** `--session-dir` (or PI_CODING_AGENT_SESSION_DIR): where session files go. */
   sessionDir?: string;
   /** `--skill`: SKILL.md files or folders, loaded even with `noSkills`. */
@@ -73,6 +78,8 @@ export interface HostFlags {
   extensions?: string[];
   /** `--no-extensions`: skip discovered extensions (listed ones still load). */
   noExtensions?: boolean;
+  /** `--no-mcp`: the built-in MCP support starts no server this run (no MCP tools, no `/mcp`). */
+  noMcp?: boolean;
 }
 
 /** What one installed package contributes that is not a plugin of its own (paths absolute). */
@@ -112,7 +119,7 @@ export interface HostEnvironmentProvider {
 /** Provided by the host, never by a distribution plugin. */
 export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   id: "host/environment",
-  version: "1.2.0",
+  version: "1.3.0",
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },

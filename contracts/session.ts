@@ -209,6 +209,11 @@ export interface SessionStartOptions {
   /** Keep nothing on disk. */
   inMemory?: boolean;
   parentSession?: string;
+  /**
+   * The new session's id instead of a fresh UUID (pi's `--session-id`): letters, digits, `.`, `_` and
+   * `-`, a letter or digit first and last; any other id is refused.
+   */
+  id?: string;
 }
 
 /**

@@ -4,7 +4,7 @@
  * nothing but its two helpers, so `pi --version` and `pi --help` stay as fast as Node starts.
  */
 import { splitToolList, toolSelectionProblem } from "./cli-tool-flags.js";
-import { editDistance } from "./edit-distance.js";
+import { closestSpelling } from "./edit-distance.js";
 
 /** One flag: its long name, pi's short spellings, whether it takes a value, and its help line. */
 interface FlagSpec {
@@ -104,6 +104,7 @@ const FLAGS: FlagSpec[] = [
     value: "<path|id>",
     help: "Copy a session (file, or the id it starts with) into a new session and continue there; the original stays as it was",
   },
+  { group: "Sessions", name: "session-id", value: "<id>", help: "Open this folder's session <id>, or start it" },
   { group: "Sessions", name: "no-session", help: "Keep the session in memory only; write nothing" },
   { group: "Sessions", name: "name", short: ["-n"], value: "<name>", help: "Set the session's display name" },
   {
@@ -134,6 +135,7 @@ const FLAGS: FlagSpec[] = [
     repeat: true,
     help: "Append text to the system prompt (repeatable)",
   },
+  { group: "Prompt and resources", name: "no-mcp", help: "Start no MCP server this run: no MCP tools, no /mcp" },
   {
     group: "Prompt and resources",
     name: "skill",
@@ -235,6 +237,8 @@ export interface CliArgs {
   session: string | undefined;
   /** `--fork`: the session file or partial id to copy into a new session. */
   fork: string | undefined;
+  /** `--session-id`: the id of this folder's session to open, or of the new session. */
+  sessionId: string | undefined;
   sessionDir: string | undefined;
   noSession: boolean;
   /** `-n/--name`: the session's display name. */
@@ -253,6 +257,7 @@ export interface CliArgs {
   noContextFiles: boolean;
   extensions: string[];
   noExtensions: boolean;
+  noMcp: boolean;
   plugins: string[];
   noPlugins: string[];
   distributions: string[];
@@ -330,6 +335,14 @@ function compatEventsOf(value: string[] | true | undefined): boolean {
   return true;
 }
 
+/** pi's session ids: letters, digits, `.`, `_` and `-`, starting and ending with a letter or digit. */
+function sessionIdOf(value: string | undefined): string | undefined {
+  if (value === undefined || /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/.test(value)) return value;
+  throw new UsageError(
+    `--session-id "${value}" is not a session id (letters, digits, . _ -; a letter or digit first and last)`,
+  );
+}
+
 function findFlag(written: string): FlagSpec | undefined {
   if (written.startsWith("--")) return FLAGS.find((f) => f.name === written.slice(2));
   return FLAGS.find((f) => f.short?.includes(written));
@@ -384,6 +397,7 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     resume: flag("resume"),
     session: one("session"),
     fork: one("fork"),
+    sessionId: sessionIdOf(one("session-id")),
     sessionDir: one("session-dir"),
     noSession: flag("no-session"),
     name: one("name"),
@@ -399,6 +413,7 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     noContextFiles: flag("no-context-files"),
     extensions: all("extension"),
     noExtensions: flag("no-extensions"),
+    noMcp: flag("no-mcp"),
     plugins: all("plugin"),
     noPlugins: all("no-plugin"),
     distributions: all("distribution"),
@@ -424,23 +439,11 @@ function toolList(flag: string, value: string | undefined): string[] | undefined
 
 /** "unknown flag --modle; did you mean --model?" — the closest known spelling, when one is close. */
 function unknownFlagMessage(written: string): string {
-  const spellings = FLAGS.flatMap((f) => [`--${f.name}`, ...(f.short ?? [])]);
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of spellings) {
-    const distance = editDistance(written, candidate);
-    const closer =
-      distance < bestDistance ||
-      (distance === bestDistance &&
-        best !== undefined &&
-        Math.abs(candidate.length - written.length) < Math.abs(best.length - written.length));
-    if (closer) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const close = best !== undefined && bestDistance <= Math.max(2, Math.floor(written.length / 3));
-  return `unknown flag ${written}; ${close ? `did you mean ${best}? ` : ""}run "pi --help" for the options`;
+  const best = closestSpelling(
+    written,
+    FLAGS.flatMap((f) => [`--${f.name}`, ...(f.short ?? [])]),
+  );
+  return `unknown flag ${written}; ${best !== undefined ? `did you mean ${best}? ` : ""}run "pi --help" for the options`;
 }
 
 /** The help text: usage, commands, every flag of the table by group, distribution layers, environment. */

@@ -85,8 +85,10 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   let stopReloadRequests: (() => void) | undefined;
   let stopTrials: (() => void) | undefined;
   try {
-    if (session.partialId !== undefined) {
-      const opened = await openSessionById(kernel, session.partialId, place.cwd, session.sessionDir);
+    const wanted = session.partialId ?? args.sessionId;
+    if (wanted !== undefined) {
+      const exact = session.partialId === undefined;
+      const opened = await openSessionById(kernel, wanted, place.cwd, session.sessionDir, exact);
       if (opened !== undefined) return fail(opened, EXIT_FAILURE);
     }
     const prepared = await prepareSession(kernel, args);
@@ -299,6 +301,10 @@ function checkCombinations(args: CliArgs): void {
     args.noSession && "--no-session",
   ].filter((f): f is string => typeof f === "string");
   if (sessionFlags.length > 1) throw new UsageError(`${sessionFlags.join(" and ")} cannot be combined; choose one`);
+  const beside =
+    sessionFlags[0] ?? (args.fork !== undefined ? "--fork (choosing the fork's id is not supported yet)" : "");
+  if (args.sessionId !== undefined && beside !== "")
+    throw new UsageError(`--session-id and ${beside} cannot be combined; --session-id already picks the session`);
   if (args.fork !== undefined && sessionFlags.length > 0)
     throw new UsageError(`--fork and ${sessionFlags[0]} cannot be combined; --fork already picks the session`);
   if (args.fork === "") throw new UsageError(`--fork is empty; give a session file or id`);
@@ -340,6 +346,7 @@ function sessionChoice(args: CliArgs, cwd: string): SessionChoice {
 function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice): HostFlags {
   const flags: HostFlags = {
     session: session.session,
+    sessionId: args.sessionId,
     sessionDir: session.sessionDir,
     model: args.model,
     provider: args.provider,
@@ -357,6 +364,7 @@ function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice): HostF
     extensions:
       args.extensions.length > 0 ? args.extensions.map((path) => resolve(place.cwd, expandHome(path))) : undefined,
     noExtensions: args.noExtensions || undefined,
+    noMcp: args.noMcp || undefined,
   };
   return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)) as HostFlags;
 }
@@ -364,19 +372,23 @@ function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice): HostF
 /**
  * `--session <id>`: finds the session whose id starts with `partialId` — in this folder's sessions first,
  * then in every folder's, newest first, as pi does — and reconfigures the session plugin to open it.
- * Returns an error line, or undefined when the session is set.
+ * `--session-id` (`exact`): this folder's session of that id, else none (the new session gets the id).
  */
 async function openSessionById(
   kernel: Kernel,
   partialId: string,
   cwd: string,
   sessionDir: string | undefined,
+  exact = false,
 ): Promise<string | undefined> {
   const store = kernel.use(SessionStoreContract);
+  const flag = exact ? "--session-id" : "--session";
   if (!store.available)
-    return `--session ${partialId}: no plugin provides the session store ("${SessionStoreContract.id}"); enable one in plugins.json`;
-  const matches = (list: SessionSummary[]): SessionSummary[] => list.filter((s) => s.id.startsWith(partialId));
+    return `${flag} ${partialId}: no plugin provides the session store ("${SessionStoreContract.id}"); enable one in plugins.json`;
+  const matches = (list: SessionSummary[]): SessionSummary[] =>
+    list.filter((s) => (exact ? s.id === partialId : s.id.startsWith(partialId)));
   let found = matches(await store.api.list({ cwd, sessionDir }));
+  if (found.length === 0 && exact) return undefined;
   if (found.length === 0) found = matches(await store.api.list({}));
   if (found.length === 0)
     return `no session id starts with "${partialId}"; list this folder's sessions with "pi -r" or pass a session file`;

@@ -15,3 +15,22 @@ export function editDistance(a: string, b: string): number {
   }
   return d[a.length]![b.length]!;
 }
+
+/** The candidate closest to `written`, when it is close enough to be the typo's meaning. */
+export function closestSpelling(written: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(written, candidate);
+    const closer =
+      distance < bestDistance ||
+      (distance === bestDistance &&
+        best !== undefined &&
+        Math.abs(candidate.length - written.length) < Math.abs(best.length - written.length));
+    if (closer) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(written.length / 3)) ? best : undefined;
+}

@@ -2,7 +2,7 @@
  * pi 1.6.0's flags end to end: the built `pi` against MockLlmServer (a models.json custom provider),
  * checking what each flag changes in the request the server receives.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MockLlmServer } from "../support/mock-llm-server.js";
@@ -130,5 +130,63 @@ describe("pi 1.6.0's model and session flags", () => {
     const missing = await user.pi(["-p", "--model", "mock/mock-1", "--fork", "./gone.jsonl", "hi"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe("pi: --fork ./gone.jsonl: no such session file\n");
+  });
+});
+
+describe("pi 1.6.0's --session-id", () => {
+  it("starts the new session under the id, then opens that session again by it", async () => {
+    server.enqueue({ sse: completionsText("first answer") }, { sse: completionsText("second answer") });
+    const first = await user.pi(["-p", "--model", "mock/mock-1", "--session-id", "release-2.1_a", "first"]);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    const [file] = user.sessionFiles();
+    expect(sessionLines(file!)[0]).toMatchObject({ type: "session", id: "release-2.1_a" });
+    expect(file!.endsWith("_release-2.1_a.jsonl")).toBe(true);
+    const again = await user.pi(["-p", "--model", "mock/mock-1", "--session-id", "release-2.1_a", "second"]);
+    expect(again.stderr).toBe("");
+    expect(again.code).toBe(0);
+    expect(user.sessionFiles()).toEqual([file]);
+    expect(messageRoles(file!)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(server.requests[1]!.body.messages.map((m: any) => m.content)).toContain("first answer");
+  });
+
+  it("a bad id, or --session-id with --continue, is refused in one line, exit 2", async () => {
+    const bad = await user.pi(["-p", "--model", "mock/mock-1", "--session-id", "../etc", "hi"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'pi: --session-id "../etc" is not a session id (letters, digits, . _ -; a letter or digit first and last)\n',
+    );
+    const both = await user.pi(["-p", "--model", "mock/mock-1", "--session-id", "abc", "-c", "hi"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe(
+      "pi: --session-id and --continue cannot be combined; --session-id already picks the session\n",
+    );
+    expect(server.requests).toHaveLength(0);
+    expect(user.sessionFiles()).toEqual([]);
+  });
+});
+
+describe("pi 1.6.0's --no-mcp", () => {
+  it("a server of <agent>/mcp.json is not started with --no-mcp, and is without it", async () => {
+    const marker = join(user.home, "mcp-server-ran");
+    writeFileSync(
+      join(user.agent, "mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          marker: {
+            command: process.execPath,
+            args: ["-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "ran")`],
+          },
+        },
+      }),
+    );
+    server.enqueue({ sse: completionsText("ok") }, { sse: completionsText("ok") });
+    const off = await user.pi(["-p", "--model", "mock/mock-1", "--no-mcp", "hi"]);
+    expect(off.stderr).toBe("");
+    expect(off.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+    const on = await user.pi(["-p", "--model", "mock/mock-1", "hi"]);
+    expect(on.code).toBe(0);
+    expect(existsSync(marker)).toBe(true);
   });
 });

@@ -39,7 +39,7 @@ const TABLE: Pi16Flag[] = [
   accepted(["--continue", "-c"]),
   accepted(["--resume", "-r"]),
   accepted(["--session"], "abc"),
-  notYet(["--session-id"], "abc"),
+  accepted(["--session-id"], "abc"),
   accepted(["--fork"], "abc"),
   accepted(["--session-dir"], "/tmp/s"),
   accepted(["--no-session"]),
@@ -52,7 +52,7 @@ const TABLE: Pi16Flag[] = [
   accepted(["--thinking"], "high"),
   accepted(["--extension", "-e"], "./ext.ts"),
   accepted(["--no-extensions", "-ne"]),
-  notYet(["--no-mcp"]),
+  accepted(["--no-mcp"]),
   accepted(["--skill"], "./skill"),
   accepted(["--no-skills", "-ns"]),
   accepted(["--prompt-template"], "./prompts"),
@@ -142,6 +142,16 @@ describe("pi 1.6.0's flag values", () => {
     expect(refusal(["--tools", "read,-write"])).toMatch(/^--tools mixes tool names \(read\)/);
     expect(refusal(["--tools", "-mcp__*"])).toMatch(/is a pattern; \+name\/-name take exact names/);
     expect(refusal(["-xt", ","])).toBe("--exclude-tools is empty; give tool names");
+  });
+
+  it("--session-id takes pi's ids and refuses any other in one line", () => {
+    expect(parseCliArgs(["--session-id", "my-run_1.2"]).sessionId).toBe("my-run_1.2");
+    expect(parseCliArgs(["--no-mcp"]).noMcp).toBe(true);
+    for (const bad of ["-x", "a/b", "end.", "", "sp ace"]) {
+      expect(refusal([`--session-id=${bad}`])).toBe(
+        `--session-id "${bad}" is not a session id (letters, digits, . _ -; a letter or digit first and last)`,
+      );
+    }
   });
 
   it("-n/--name and --fork keep their values", () => {

@@ -5,6 +5,7 @@
  * declares: no server starts and the MCP SDK is not even imported until the first turn lists tools
  * with a server configured. Server processes belong to this plugin's generation, so a reload or
  * shutdown closes every client and ends every server. `/mcp` toggles servers (see mcp-command.ts).
+ * The host's `--no-mcp` turns all of it off for the run: no server, no tool, no `/mcp`.
  */
 import { Type } from "@sinclair/typebox";
 import { agentDir, HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSION_EVENT } from "pi-host";
@@ -64,6 +65,8 @@ export default definePlugin({
     const notice = noticeSender(ctx);
     const { config } = ctx;
     const host = ctx.use(HostEnvironmentContract);
+    // `--no-mcp`, read when asked (the host's handle answers only once the boot has committed).
+    const off = (): boolean => readHostEnvironment(host)?.flags?.noMcp === true;
     const source = new McpToolSource({
       configServers: config.servers,
       readSettings: config.readSettings,
@@ -73,6 +76,7 @@ export default definePlugin({
       callTimeoutMs: config.callTimeoutMs,
       clientVersion: VERSION,
       settings: ctx.use(SettingsContract),
+      off,
       mcpFiles: async (cwd) => {
         if (!config.readMcpFiles) return { specs: [], problems: [] };
         // Read when asked: the host's handle answers only once the boot has committed.
@@ -87,6 +91,7 @@ export default definePlugin({
     ctx.provide(ToolSourceContract, source);
     ctx.provide(HooksContract, {
       beforePrompt: async ({ text }) => {
+        if (off()) return undefined;
         const handled = await handleMcpCommand(text, {
           source,
           toggles: () => ctx.getState().toggles,

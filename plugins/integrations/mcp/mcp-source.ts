@@ -31,6 +31,8 @@ export interface McpSourceHost {
   callTimeoutMs: number;
   clientVersion: string;
   settings: Handle<SettingsStore> | undefined;
+  /** Whether MCP is off for this run (`--no-mcp`): then no server is configured, so none starts. */
+  off(): boolean;
   /** Servers of `<agentDir>/mcp.json` and, in a trusted project, `.pi/mcp.json` (see mcp-files.ts). */
   mcpFiles(cwd: string): Promise<{ specs: ServerSpec[]; problems: ServerProblem[] }>;
   /** `/mcp enable|disable` choices, which override config and settings; kept in plugin state. */
@@ -86,6 +88,7 @@ export class McpToolSource implements ToolSource {
    * entries that changed or went away, and servers turned off, are closed.
    */
   async servers(cwd = this.lastCwd ?? process.cwd()): Promise<ServerStatus[]> {
+    if (this.host.off()) return [];
     const fromConfig = parseServers(this.host.configServers, 'plugin config "servers"', cwd);
     let fromSettings: { specs: ServerSpec[]; problems: ServerProblem[] } = { specs: [], problems: [] };
     if (this.host.readSettings && this.host.settings?.available) {

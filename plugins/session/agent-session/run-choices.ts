@@ -13,6 +13,7 @@ export function effectiveSessionConfig(configured: SessionConfig, host: HostEnvi
   const chosen: SessionConfig = {
     cwd: configured.cwd ?? host?.cwd,
     session: flags.session,
+    sessionId: flags.sessionId,
     sessionDir: flags.sessionDir,
     model: flags.model,
     provider: flags.provider,

@@ -42,7 +42,7 @@ export class SessionTree {
     if (saved.sessionPath !== undefined) info = await this.openReporting(saved.sessionPath);
     else if (choice === "none") info = await store.api.newSession({ ...options, inMemory: true });
     else if (choice === "continue") info = await store.api.continueRecent(options);
-    else if (choice === "new") info = await store.api.newSession(options);
+    else if (choice === "new") info = await store.api.newSession({ ...options, id: config.sessionId });
     else info = await this.openReporting(choice);
     this.deps.patchState({ sessionPath: info.path });
     this.deps.emit({

@@ -14,6 +14,8 @@ export interface SessionConfig {
   sessionDir?: string;
   /** "new" (default), "continue", "none" (in memory), or a session file to open. */
   session?: string;
+  /** The id a new session gets (`--session-id`) instead of a fresh UUID. */
+  sessionId?: string;
   model?: string;
   provider?: string;
   thinking?: ThinkingLevel;

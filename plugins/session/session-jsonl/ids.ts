@@ -18,6 +18,11 @@ export function newSessionId(nowMs: number = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** pi's rule for a chosen session id: letters, digits, `.`, `_`, `-`, a letter or digit first and last. */
+export function isSessionId(id: unknown): id is string {
+  return typeof id === "string" && /^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/.test(id);
+}
+
 /**
  * An 8-hex entry id that `taken` does not hold yet. Like pi, it gives up after 100 collisions and uses
  * a whole random UUID-sized hex string, which cannot realistically collide.

@@ -28,7 +28,7 @@ import type {
 } from "pi-host";
 import type { AppendIo } from "./append-file.js";
 import { forkedSession } from "./fork.js";
-import { newEntryId, newSessionId } from "./ids.js";
+import { isSessionId, newEntryId, newSessionId } from "./ids.js";
 import { isLeafMarker, LEAF_MARKER_TYPE } from "./leaf-marker.js";
 import { defaultSessionDir, sessionFilePath, sessionsRoot } from "./location.js";
 import { newestFirst, newestSessionFile, summariesIn, summariesUnder } from "./list-sessions.js";
@@ -62,8 +62,11 @@ export class JsonlSessionStore implements SessionStore {
 
   async newSession(options: SessionStartOptions): Promise<SessionInfo> {
     const cwd = requireCwd(options, "newSession");
+    if (options.id !== undefined && !isSessionId(options.id))
+      throw new Error(`newSession: "${String(options.id)}" is not a session id (letters, digits, . _ -)`);
     const timestamp = new Date().toISOString();
-    const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id: newSessionId(), timestamp, cwd };
+    const id = options.id ?? newSessionId();
+    const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id, timestamp, cwd };
     if (options.parentSession !== undefined) header.parentSession = options.parentSession;
     const sessionDir = options.inMemory ? undefined : this.sessionDirFor(options);
     const path = sessionDir === undefined ? undefined : sessionFilePath(sessionDir, timestamp, header.id);

@@ -13,6 +13,7 @@ function host(overrides: Partial<McpSourceHost>): McpSourceHost & { notices: str
     callTimeoutMs: 1_000,
     clientVersion: "test",
     settings: undefined,
+    off: () => false,
     mcpFiles: async () => ({ specs: [], problems: [] }),
     toggles: () => ({}),
     spawn: () => {

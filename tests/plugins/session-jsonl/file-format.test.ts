@@ -49,6 +49,24 @@ describe("session file format", () => {
     expect(info.id).toBe(header.id);
   });
 
+  it("a chosen id (pi's --session-id) names the header and the file; an id outside pi's rule is refused", async () => {
+    const agentDir = tempDir();
+    const { store } = await boot(agentDir);
+    const info = await store.newSession({ cwd: "/home/alice/project", id: "release-2.1_a" });
+    store.appendMessage(user("q"));
+    store.appendMessage(assistant("a"));
+    const header = readJsonLines(info.path!)[0];
+    expect(header).toMatchObject({ type: "session", id: "release-2.1_a" });
+    expect(info).toMatchObject({ id: "release-2.1_a" });
+    expect(info.path!.endsWith(`${fileTimestamp(header.timestamp)}_release-2.1_a.jsonl`)).toBe(true);
+    for (const bad of ["../x", "-a", "a.", "", "a b"]) {
+      await expect(store.newSession({ cwd: "/p", id: bad })).rejects.toThrow(
+        `newSession: "${bad}" is not a session id (letters, digits, . _ -)`,
+      );
+    }
+    expect(store.current()).toMatchObject({ id: "release-2.1_a" });
+  });
+
   it("uses PI_CODING_AGENT_DIR when no agentDir is configured", async () => {
     const agentDir = tempDir();
     const saved = process.env.PI_CODING_AGENT_DIR;
