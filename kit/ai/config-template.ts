@@ -1,8 +1,9 @@
 /**
  * Values in models.json (`apiKey`, header values) in pi 1.6's syntax: `!command` runs a shell command,
  * `$NAME` and `${NAME}` insert an environment variable anywhere in the text, `$$` and `$!` are a
- * literal `$` and `!`, and the rest is literal. The auth plugin (keys) and the models plugin (headers)
- * both read these values, so the rule lives here once; running a command stays with each plugin.
+ * literal `$` and `!`, and the rest is literal. The auth plugin (keys), the models plugin (headers) and
+ * the mcp plugin (mcp.json `env` / `headers`) read these values, so the rule lives here once; running a
+ * `!command` when a value is needed is config-value.ts.
  */
 
 /** A value that is not a `!command`: what it resolves to, and the variables it needs that are unset. */

@@ -49,6 +49,7 @@ export {
   type RequestLimits,
 } from "./request-guard.js";
 export { interpolateValue, isCommandValue, type TemplateResult } from "./config-template.js";
+export { CONFIG_COMMAND_TIMEOUT_MS, resolveConfigSpec, type ConfigSpawner } from "./config-value.js";
 export {
   buildCatalog,
   catalogModel,

@@ -4,9 +4,8 @@
  * used" without running any `!command`, so listing models stays fast and side-effect free.
  */
 import { join } from "node:path";
-import type { AuthStore } from "pi-host";
+import { isCommandValue, resolveConfigSpec, type AuthStore, type ConfigSpawner } from "pi-host";
 import { AuthFile } from "./auth-file.js";
-import { isCommand, resolveValue, type Spawner } from "./config-value.js";
 import { ENV_KEYS, envKey } from "./env-keys.js";
 import { ModelsFileKeys } from "./models-keys.js";
 
@@ -34,7 +33,7 @@ export interface AuthStoreOptions {
   /** The provider the flag's key is for; when unset, it is for whichever provider the run uses. */
   flagProvider?: string;
   env: NodeJS.ProcessEnv;
-  spawn: Spawner;
+  spawn: ConfigSpawner;
 }
 
 /** The auth plugin's implementation of AuthContract. */
@@ -72,10 +71,10 @@ export class ApiKeyStore implements AuthStoreWithSources {
       case "auth.json": {
         const spec = (await this.authFile.read())[provider]!.key!;
         const what = `the key for "${provider}" in ${source.file}`;
-        if (!isCommand(spec)) return resolveValue(spec, what, this.options.env, this.options.spawn);
+        if (!isCommandValue(spec)) return resolveConfigSpec(spec, what, this.options.env, this.options.spawn);
         let pending = this.commandCache.get(spec);
         if (pending === undefined) {
-          pending = resolveValue(spec, what, this.options.env, this.options.spawn);
+          pending = resolveConfigSpec(spec, what, this.options.env, this.options.spawn);
           this.commandCache.set(spec, pending);
           pending.catch(() => this.commandCache.delete(spec));
         }
@@ -85,7 +84,7 @@ export class ApiKeyStore implements AuthStoreWithSources {
         return this.options.env[source.variable];
       case "models.json": {
         const spec = (await this.modelsKeys.spec(provider))!;
-        return resolveValue(
+        return resolveConfigSpec(
           spec,
           `the apiKey of provider "${provider}" in ${source.file}`,
           this.options.env,
