@@ -41,6 +41,8 @@ export interface HostFlags {
   provider?: string;
   /** `--thinking`. */
   thinking?: ThinkingLevel;
+  /** `--models`: pi's scope patterns (ids, fuzzy matches, globs, `:thinking`) for the first model and cycling. */
+  models?: string[];
   /** `--api-key`: a key that beats auth.json and the environment (for `provider` when given). */
   apiKey?: string;
   /**

@@ -65,6 +65,12 @@ export const FLAGS: FlagSpec[] = [
   { group: "Model", name: "api-key", value: "<key>", help: "API key, overriding auth.json and environment variables" },
   {
     group: "Model",
+    name: "models",
+    value: "<patterns>",
+    help: "Models to start with and cycle with Ctrl+P: ids, fuzzy matches or globs, comma-separated, each with an optional :thinking",
+  },
+  {
+    group: "Model",
     name: "thinking",
     value: "<level>",
     help: `Thinking level: ${CLI_THINKING_LEVELS.join(", ")} (max = xhigh, the strongest any provider here takes)`,

@@ -19,6 +19,8 @@ export interface CliArgs {
   provider: string | undefined;
   apiKey: string | undefined;
   thinking: (typeof THINKING_LEVELS)[number] | undefined;
+  /** `--models`: the comma-separated scope patterns. */
+  models: string[] | undefined;
   /** `--list-models` with its search, or true without one. */
   listModels: string | true | undefined;
   continue: boolean;
@@ -180,6 +182,7 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     provider: one("provider"),
     apiKey: one("api-key"),
     thinking: (thinking === "max" ? "xhigh" : thinking) as CliArgs["thinking"],
+    models: modelPatterns(one("models")),
     listModels:
       listModels === undefined ? undefined : listModels === true ? true : listModels[listModels.length - 1] || true,
     continue: flag("continue"),
@@ -215,6 +218,17 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     positionals,
     files,
   };
+}
+
+/** `--models a,b:high,c*`: the patterns; an empty list is refused. */
+function modelPatterns(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const patterns = value
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  if (patterns.length === 0) throw new UsageError("--models is empty; give model patterns such as sonnet,gpt-*:high");
+  return patterns;
 }
 
 /** A given tool list; an empty one is refused (`--no-tools` says "none"). */

@@ -351,6 +351,7 @@ function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice): HostF
     model: args.model,
     provider: args.provider,
     thinking: args.thinking,
+    models: args.models,
     apiKey: args.apiKey,
     tools: args.noTools ? [] : args.tools,
     excludeTools: args.excludeTools,

@@ -44,7 +44,7 @@ const TABLE: Pi16Flag[] = [
   accepted(["--session-dir"], "/tmp/s"),
   accepted(["--no-session"]),
   accepted(["--name", "-n"], "my session"),
-  notYet(["--models"], "sonnet,haiku"),
+  accepted(["--models"], "sonnet,haiku"),
   accepted(["--no-tools", "-nt"]),
   notYet(["--no-builtin-tools", "-nbt"]),
   accepted(["--tools", "-t"], "read,bash"),

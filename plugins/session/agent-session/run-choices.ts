@@ -18,6 +18,7 @@ export function effectiveSessionConfig(configured: SessionConfig, host: HostEnvi
     model: flags.model,
     provider: flags.provider,
     thinking: flags.thinking,
+    models: flags.models,
     tools: toolSelection(configured.tools, flags.tools),
     excludeTools: flags.excludeTools,
     systemPrompt: flags.systemPrompt,

@@ -19,6 +19,8 @@ export interface SessionConfig {
   model?: string;
   provider?: string;
   thinking?: ThinkingLevel;
+  /** `--models` scope patterns (the `enabledModels` setting when absent). */
+  models?: string[];
   /** The tool selection in pi's `--tools` language (names, `*` patterns, `+name`/`-name`); undefined = every enabled tool, [] = none. */
   tools?: string[];
   /** `--exclude-tools`: names or `*` patterns removed after the selection (not settable in plugins.json). */
