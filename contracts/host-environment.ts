@@ -53,6 +53,8 @@ export interface HostFlags {
   tools?: string[];
   /** `--exclude-tools`: names or `*` patterns taken out after every other choice, MCP tools included. */
   excludeTools?: string[];
+  /** `-nbt/--no-builtin-tools`: the built-in tools are off unless `--tools` names them; other tools stay. */
+  noBuiltinTools?: boolean;
   /** `--system-prompt`: text or a file, replacing the default preamble. */
   systemPrompt?: string;
   /** `--append-system-prompt`, in order. */

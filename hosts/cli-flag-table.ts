@@ -126,6 +126,12 @@ export const FLAGS: FlagSpec[] = [
   },
   { group: "Tools", name: "no-tools", short: ["-nt"], help: "Disable all tools" },
   {
+    group: "Tools",
+    name: "no-builtin-tools",
+    short: ["-nbt"],
+    help: "Disable the built-in tools unless --tools names them; extension, MCP and plugin tools stay",
+  },
+  {
     group: "Prompt and resources",
     name: "system-prompt",
     value: "<text>",

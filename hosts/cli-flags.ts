@@ -39,6 +39,8 @@ export interface CliArgs {
   /** `--exclude-tools` entries: names or `*` patterns. */
   excludeTools: string[] | undefined;
   noTools: boolean;
+  /** `-nbt`: built-in tools off unless `--tools` names them. */
+  noBuiltinTools: boolean;
   systemPrompt: string | undefined;
   appendSystemPrompt: string[];
   skills: string[];
@@ -196,6 +198,7 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     tools,
     excludeTools: toolList("--exclude-tools", one("exclude-tools")),
     noTools: flag("no-tools"),
+    noBuiltinTools: flag("no-builtin-tools"),
     systemPrompt: one("system-prompt"),
     appendSystemPrompt: all("append-system-prompt"),
     skills: all("skill"),

@@ -46,7 +46,7 @@ const TABLE: Pi16Flag[] = [
   accepted(["--name", "-n"], "my session"),
   accepted(["--models"], "sonnet,haiku"),
   accepted(["--no-tools", "-nt"]),
-  notYet(["--no-builtin-tools", "-nbt"]),
+  accepted(["--no-builtin-tools", "-nbt"]),
   accepted(["--tools", "-t"], "read,bash"),
   accepted(["--exclude-tools", "-xt"], "bash"),
   accepted(["--thinking"], "high"),

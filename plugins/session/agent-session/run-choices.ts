@@ -21,6 +21,7 @@ export function effectiveSessionConfig(configured: SessionConfig, host: HostEnvi
     models: flags.models,
     tools: toolSelection(configured.tools, flags.tools),
     excludeTools: flags.excludeTools,
+    noBuiltinTools: flags.noBuiltinTools,
     systemPrompt: flags.systemPrompt,
     appendSystemPrompt: flags.appendSystemPrompt,
   };

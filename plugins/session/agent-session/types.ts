@@ -25,6 +25,8 @@ export interface SessionConfig {
   tools?: string[];
   /** `--exclude-tools`: names or `*` patterns removed after the selection (not settable in plugins.json). */
   excludeTools?: string[];
+  /** `-nbt`: built-in tools off unless the selection names them (not settable in plugins.json). */
+  noBuiltinTools?: boolean;
   systemPrompt?: string;
   appendSystemPrompt?: string[];
 }
