@@ -73,6 +73,7 @@ function referenceMatches(pattern: string, pool: readonly Model[]): Matches {
 function splitThinking(pattern: string): { base: string; thinking?: ThinkingLevel } {
   const colon = pattern.lastIndexOf(":");
   const level = pattern.slice(colon + 1);
+  if (colon > 0 && level === "max") return { base: pattern.slice(0, colon), thinking: "xhigh" };
   if (colon > 0 && (THINKING_LEVELS as readonly string[]).includes(level)) {
     return { base: pattern.slice(0, colon), thinking: level as ThinkingLevel };
   }
