@@ -12,6 +12,9 @@ export type Api = KnownApi | (string & {});
 /** How hard a reasoning model should think. `off` disables thinking. */
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
 
+/** pi's thinking levels, weakest first (the order cycling and pickers use). */
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
 /** Token budgets for thinking levels on budget-based APIs (Anthropic, Google). */
 export type ThinkingBudgets = Partial<Record<Exclude<ThinkingLevel, "off">, number>>;
 
