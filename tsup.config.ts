@@ -159,7 +159,7 @@ export default defineConfig({
   // Bundle small dependencies to cut module-resolution cost at start-up; heavy ones stay external and
   // are imported lazily, only when a feature needs them.
   noExternal: [
-    /^(?!(jiti|chokidar|openai|@anthropic-ai\/sdk|@google\/genai|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk)(\/|$)).*/,
+    /^(?!(jiti|chokidar|openai|@anthropic-ai\/sdk|@google\/genai|@aws-sdk\/client-bedrock-runtime|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk)(\/|$)).*/,
   ],
   external: [
     "jiti",
@@ -167,6 +167,7 @@ export default defineConfig({
     "openai",
     "@anthropic-ai/sdk",
     "@google/genai",
+    "@aws-sdk/client-bedrock-runtime",
     "@modelcontextprotocol/sdk",
     "quickjs-emscripten-core",
     "@jitl/quickjs-wasmfile-release-sync",
