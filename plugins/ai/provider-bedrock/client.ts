@@ -28,6 +28,9 @@ export async function sendConverseStream(
   headers: Record<string, string>,
   signal: AbortSignal,
 ): Promise<BedrockResponse> {
+  // The pinned SDK warns on Node 20 about SDK versions yet to come; that is not the user's concern and
+  // would land in the middle of `pi -p` output. Set the SDK's own switch unless the user chose.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   const { BedrockRuntimeClient, ConverseStreamCommand } = await import("@aws-sdk/client-bedrock-runtime");
   const client = new BedrockRuntimeClient({
     maxAttempts: 1,
