@@ -6,6 +6,7 @@
  */
 import type OpenAI from "openai";
 import type { Model } from "pi-host";
+import { azureTarget, isAzureModel } from "./azure-config.js";
 
 /** The message the SDK logs just before it throws on an SSE `data:` line that is not JSON. */
 const UNPARSABLE_DATA = "Could not parse message into JSON";
@@ -30,7 +31,9 @@ export class SdkLogSink {
 
 /**
  * Builds a client for one request: model headers, then request headers, then the caller's overrides.
- * `fetch` is the request guard's (stall timeouts, line cap).
+ * `fetch` is the request guard's (stall timeouts, line cap). Azure models get the AzureOpenAI client,
+ * which sends the key as `api-key`, adds `api-version` to every URL and routes Chat Completions
+ * through `/deployments/<name>`.
  */
 export async function createOpenAIClient(
   model: Model,
@@ -39,7 +42,20 @@ export async function createOpenAIClient(
   logs: SdkLogSink,
   fetch: typeof globalThis.fetch,
 ): Promise<OpenAI> {
-  const { default: OpenAIClient } = await import("openai");
+  const { default: OpenAIClient, AzureOpenAI } = await import("openai");
+  if (isAzureModel(model)) {
+    const target = azureTarget(model, process.env);
+    return new AzureOpenAI({
+      apiKey,
+      apiVersion: target.apiVersion,
+      baseURL: target.baseUrl,
+      maxRetries: 0,
+      defaultHeaders: headers,
+      logger: logs,
+      logLevel: "error",
+      fetch,
+    });
+  }
   return new OpenAIClient({
     apiKey,
     baseURL: model.baseUrl === "" ? undefined : model.baseUrl,
