@@ -9,6 +9,12 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
+/** How to supply platform credentials, added to the missing-key line of these providers. */
+export const AMBIENT_HINTS: Readonly<Record<string, string>> = {
+  "amazon-bedrock": "set AWS_PROFILE (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY) with AWS_REGION",
+  "google-vertex": "set GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION with gcloud application default credentials",
+};
+
 /** Where the credentials come from (what `pi --list-models` shows), or undefined when there are none. */
 export function ambientSource(provider: string, env: NodeJS.ProcessEnv): string | undefined {
   const set = (name: string): boolean => env[name] !== undefined && env[name] !== "";

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { AMBIENT_CREDENTIALS, isCommandValue, resolveConfigSpec, type AuthStore, type ConfigSpawner } from "pi-host";
-import { ambientSource } from "./ambient.js";
+import { AMBIENT_HINTS, ambientSource } from "./ambient.js";
 import { AuthFile } from "./auth-file.js";
 import { ENV_KEYS, envKey } from "./env-keys.js";
 import { ModelsFileKeys } from "./models-keys.js";
@@ -119,6 +119,10 @@ export class ApiKeyStore implements AuthStoreWithSources {
   missingKeyMessage(provider: string): string {
     const variables = ENV_KEYS[provider];
     const entry = `{"${provider}": {"type": "api_key", "key": "..."}} to ${this.authFile.path}`;
+    const ambient = AMBIENT_HINTS[provider];
+    if (variables !== undefined && ambient !== undefined) {
+      return `no credentials for "${provider}": ${ambient}, or set ${variables.join(" or ")}, add ${entry}, or pass --api-key`;
+    }
     if (variables !== undefined) {
       return `no API key for "${provider}": set ${variables.join(" or ")}, add ${entry}, or pass --api-key`;
     }
