@@ -280,6 +280,27 @@ describe("provider-bedrock over the AWS event stream", () => {
     expect(second.events.map((e) => e.type)).toEqual(["start", "text_start", "text_delta", "error"]);
   });
 
+  it("retries a ThrottlingException (HTTP 429) while nothing was streamed, then answers", async () => {
+    process.env.AWS_BEARER_TOKEN_BEDROCK = "k";
+    server.reply(
+      { status: 429, errorType: "ThrottlingException", message: "Too many requests, please wait" },
+      {
+        messages: [
+          bedrockEvent("messageStart", { role: "assistant" }),
+          bedrockEvent("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Second try." } }),
+          bedrockEvent("messageStop", { stopReason: "end_turn" }),
+        ],
+      },
+    );
+    const retry = { enabled: true, maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 };
+    const { events, final } = await drain({ retry });
+    expect(final.errorMessage).toBeUndefined();
+    expect(final.content).toEqual([{ type: "text", text: "Second try." }]);
+    expect(events.filter((e) => e.type === "start")).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.headers.authorization).toBe("Bearer k");
+  });
+
   it("aborts a stream the server holds open, ending with stopReason aborted", async () => {
     process.env.AWS_BEARER_TOKEN_BEDROCK = "k";
     server.reply({
