@@ -161,12 +161,13 @@ export default defineConfig({
   // loads one file of it instead of 154 modules (bench/RESULTS.md). The rest below stay external and
   // are imported lazily, only when a feature needs them.
   noExternal: [
-    /^(?!(jiti|chokidar|@google\/genai|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk)(\/|$)).*/,
+    /^(?!(jiti|chokidar|@google\/genai|@aws-sdk\/client-bedrock-runtime|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk)(\/|$)).*/,
   ],
   external: [
     "jiti",
     "chokidar",
     "@google/genai",
+    "@aws-sdk/client-bedrock-runtime",
     "@modelcontextprotocol/sdk",
     "quickjs-emscripten-core",
     "@jitl/quickjs-wasmfile-release-sync",

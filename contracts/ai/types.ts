@@ -6,7 +6,14 @@
 import type { TSchema } from "@sinclair/typebox";
 
 /** The wire protocols pi-host speaks; custom providers may name others. */
-export type KnownApi = "anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai";
+export type KnownApi =
+  | "anthropic-messages"
+  | "openai-completions"
+  | "openai-responses"
+  | "google-generative-ai"
+  | "azure-openai-responses"
+  | "bedrock-converse-stream"
+  | "google-vertex";
 export type Api = KnownApi | (string & {});
 
 /** How hard a reasoning model should think. `off` disables thinking. */

@@ -9,7 +9,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { PI_BIN, type PiRun } from "./run-pi.js";
 
 /** The provider SDKs, by package name. */
-export const PROVIDER_SDKS = ["@anthropic-ai/sdk", "openai", "@google/genai"] as const;
+export const PROVIDER_SDKS = [
+  "@anthropic-ai/sdk",
+  "openai",
+  "@google/genai",
+  "@aws-sdk/client-bedrock-runtime",
+] as const;
 
 /** A module resolve hook (runs on the loader thread) that appends every resolved URL to a log file. */
 const RECORDING_HOOK = `
