@@ -49,7 +49,8 @@ describe.skipIf(missing !== undefined)("the export page in headless Chromium", (
       page.on("pageerror", (error) => errors.push(error.message));
       await page.goto(pathToFileURL(join(dir, "page.html")).href);
 
-      const visible = async (text: string) => page.locator("#entries").getByText(text, { exact: false }).first().isVisible();
+      const visible = async (text: string) =>
+        page.locator("#entries").getByText(text, { exact: false }).first().isVisible();
       for (const text of [
         "List the files in",
         "Let me look.",

@@ -69,22 +69,26 @@ describe("pi --export", () => {
     expect(readdirSync(dir).sort()).toEqual(["branched.jsonl", "foreign.jsonl"]);
   });
 
-  it.skipIf(pi16Missing !== undefined)("prints what pi 1.6.0 prints and names the file as it does", async () => {
-    const ours = workdir();
-    const theirs = workdir();
-    for (const args of [
-      ["--export", "branched.jsonl"],
-      ["--export", "branched.jsonl", "named.html"],
-      ["--export", "nope.jsonl"],
-      ["--export", "foreign.jsonl"],
-    ]) {
-      const a = await runPi(args, { cwd: ours, env: { HOME: ours } });
-      const b = runPi16(args, theirs);
-      expect(a.code).toBe(b.code);
-      expect(a.stdout).toBe(b.stdout);
-      expect(a.stderr.replaceAll(ours, "<dir>")).toBe(b.stderr.replaceAll(theirs, "<dir>"));
-    }
-    expect(readdirSync(ours).sort()).toEqual(readdirSync(theirs).sort());
-    expect(existsSync(join(ours, "pi-session-branched.html"))).toBe(true);
-  }, 240_000);
+  it.skipIf(pi16Missing !== undefined)(
+    "prints what pi 1.6.0 prints and names the file as it does",
+    async () => {
+      const ours = workdir();
+      const theirs = workdir();
+      for (const args of [
+        ["--export", "branched.jsonl"],
+        ["--export", "branched.jsonl", "named.html"],
+        ["--export", "nope.jsonl"],
+        ["--export", "foreign.jsonl"],
+      ]) {
+        const a = await runPi(args, { cwd: ours, env: { HOME: ours } });
+        const b = runPi16(args, theirs);
+        expect(a.code).toBe(b.code);
+        expect(a.stdout).toBe(b.stdout);
+        expect(a.stderr.replaceAll(ours, "<dir>")).toBe(b.stderr.replaceAll(theirs, "<dir>"));
+      }
+      expect(readdirSync(ours).sort()).toEqual(readdirSync(theirs).sort());
+      expect(existsSync(join(ours, "pi-session-branched.html"))).toBe(true);
+    },
+    240_000,
+  );
 });

@@ -40,7 +40,7 @@ describe("session export page", () => {
     expect(result).toContain('class="tool-result error"');
     expect(result).toContain("&lt;b&gt;hi&lt;/b&gt;\nexit code 3");
     expect(section("a0000003")).toContain("Tool call: ls");
-    expect(section("a0000003")).toContain('&quot;path&quot;: &quot;src&quot;');
+    expect(section("a0000003")).toContain("&quot;path&quot;: &quot;src&quot;");
     expect(section("a0000004")).toContain("main.ts\nutil.ts");
   });
 
@@ -104,8 +104,12 @@ describe("markdown and escaping", () => {
     expect(escapeHtml(`<a href="x">&'`)).toBe("&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
     expect(renderMarkdown("[x](javascript:alert(1))")).not.toContain("<a");
     expect(renderMarkdown("[site](https://example.com)")).toContain('<a href="https://example.com"');
-    expect(renderMarkdown("**b** and *i* and `<t>`")).toBe("<p><strong>b</strong> and <em>i</em> and <code>&lt;t&gt;</code></p>");
-    expect(renderMarkdown("# T\n\n> q\n\n1. one\n2. two")).toBe("<h1>T</h1>\n<blockquote><p>q</p></blockquote>\n<ol><li>one</li><li>two</li></ol>");
+    expect(renderMarkdown("**b** and *i* and `<t>`")).toBe(
+      "<p><strong>b</strong> and <em>i</em> and <code>&lt;t&gt;</code></p>",
+    );
+    expect(renderMarkdown("# T\n\n> q\n\n1. one\n2. two")).toBe(
+      "<h1>T</h1>\n<blockquote><p>q</p></blockquote>\n<ol><li>one</li><li>two</li></ol>",
+    );
   });
 });
 
@@ -126,9 +130,12 @@ describe("branch as JSONL", () => {
     expect(ids).not.toContain("a0000006");
     expect(ids).not.toContain("a0000007");
     expect(ids.at(-1)).toBe("a0000010");
-    lines.slice(2).forEach((l, i) => expect(l.parentId).toBe(lines[i + 1].id));
+    for (let i = 2; i < lines.length; i++) expect(lines[i].parentId).toBe(lines[i - 1].id);
     // The session file itself is untouched: the summary still hangs under the branch point.
-    const onDisk = readFileSync(FIXTURE, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const onDisk = readFileSync(FIXTURE, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(onDisk.find((l) => l.id === "a0000008").parentId).toBe("a0000005");
   });
 });
