@@ -23,9 +23,7 @@ export function renderEntryBody(entry: SessionEntry): string | undefined {
     case "thinking_level_change":
       return `<div class="info">Thinking level: ${escapeHtml(entry.thinkingLevel)}</div>`;
     case "custom_message":
-      return entry.display
-        ? `${head("custom", entry.customType)}${renderContent(entry.content, true)}`
-        : undefined;
+      return entry.display ? `${head("custom", entry.customType)}${renderContent(entry.content, true)}` : undefined;
     default:
       return undefined;
   }
@@ -91,7 +89,8 @@ function renderAssistant(message: Record<string, unknown>): string {
 
 /** A message's content: a string or text/image blocks; Markdown for `markdown`, else preformatted text. */
 function renderContent(content: unknown, markdown: boolean, output = false): string {
-  const blocks: Block[] = typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
+  const blocks: Block[] =
+    typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
   return blocks
     .map((block) => {
       if (block.type === "image") return image(block);

@@ -52,7 +52,13 @@ export function defaultHtmlName(sessionPath: string): string {
  * the one before.
  */
 export function branchJsonl(input: SessionExportInput, now = new Date()): string {
-  const header = { type: "session", version: 3, id: input.header.id, timestamp: now.toISOString(), cwd: input.header.cwd };
+  const header = {
+    type: "session",
+    version: 3,
+    id: input.header.id,
+    timestamp: now.toISOString(),
+    cwd: input.header.cwd,
+  };
   const byId = new Map(input.entries.map((e) => [e.id, e]));
   const lines: unknown[] = [header];
   let parentId: string | null = null;

@@ -67,7 +67,9 @@ function titleOf(entries: SessionEntry[]): string | undefined {
   if (name !== undefined) return name;
   for (const e of entries) {
     if (e.type === "message" && (e.message as { role?: string }).role === "user") {
-      const text = textOf((e.message as { content?: unknown }).content).replace(/\s+/g, " ").trim();
+      const text = textOf((e.message as { content?: unknown }).content)
+        .replace(/\s+/g, " ")
+        .trim();
       if (text !== "") return text.length > 80 ? `${text.slice(0, 79)}…` : text;
     }
   }
