@@ -97,6 +97,12 @@ export const FLAGS: FlagSpec[] = [
   },
   {
     group: "Sessions",
+    name: "export",
+    value: "<file> [output]",
+    help: "Export a session file to HTML (or its branch to JSONL when output ends in .jsonl) and exit",
+  },
+  {
+    group: "Sessions",
     name: "session-dir",
     value: "<dir>",
     help: "Keep sessions in <dir> (default: ~/.pi/agent/sessions/--<cwd>--)",

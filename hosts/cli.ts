@@ -5,6 +5,7 @@
  * `--list-models` lists the catalog, and everything else is a run of the agent in a mode plugin.
  */
 import { fileURLToPath } from "node:url";
+import { exportFlagValue } from "./cli-export-flag.js";
 import { helpText, parseCliArgs, UsageError, type CliArgs } from "./cli-flags.js";
 
 declare const __PI_VERSION__: string;
@@ -69,6 +70,11 @@ async function main(argv: string[]): Promise<number> {
   if (args.help) {
     process.stdout.write(helpText());
     return 0;
+  }
+  const exportInput = exportFlagValue(argv);
+  if (exportInput !== undefined) {
+    const { runExport } = await import("./cli-export.js");
+    return runExport(exportInput, args.positionals[0], process.cwd());
   }
   const { agentDir } = await import("./paths.js");
   const agent = agentDir();

@@ -4,7 +4,7 @@
  * answers, so nothing leaves the machine. Skipped (and says so) while the built CLI has no `--mode`.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -189,6 +189,33 @@ describe("pi --mode rpc (built CLI)", () => {
       const end = pi.records.find((r) => r.type === "message_end" && r.message.role === "assistant");
       expect(end?.message.content).toEqual([{ type: "text", text: "first answer" }]);
       expect(pi.records.slice(-2)).toMatchObject([{ type: "agent_end" }, { type: "agent_settled", aborted: false }]);
+    },
+  );
+
+  it.skipIf(!cliSupportsRpc)(
+    "export_html writes the session page (default name in the folder, or outputPath) and answers its path",
+    async () => {
+      const pi = start(["--session-dir", join(home, "sessions")]);
+      pi.send({ id: "p1", type: "prompt", message: "export <this> please" });
+      await pi.response("p1");
+      await pi.next((r) => r.type === "agent_settled");
+      pi.send({ id: "e1", type: "export_html" });
+      const first = await pi.response("e1");
+      expect(first).toMatchObject({ type: "response", command: "export_html", success: true });
+      expect(first.data.path).toMatch(/^pi-session-.*\.html$/);
+      expect(readFileSync(join(cwd, first.data.path), "utf8")).toContain("export &lt;this&gt; please");
+      const out = join(home, "out", "page.html");
+      pi.send({ id: "e2", type: "export_html", outputPath: out });
+      expect(await pi.response("e2")).toEqual({
+        id: "e2",
+        type: "response",
+        command: "export_html",
+        success: true,
+        data: { path: out },
+      });
+      expect(readFileSync(out, "utf8")).toContain("first answer");
+      pi.child.stdin.end();
+      expect(await pi.exited).toBe(0);
     },
   );
 });

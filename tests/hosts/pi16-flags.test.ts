@@ -61,7 +61,7 @@ const TABLE: Pi16Flag[] = [
   notYet(["--use-theme"], "dark"),
   notYet(["--no-themes"]),
   accepted(["--no-context-files", "-nc"]),
-  notYet(["--export"], "session.jsonl"),
+  accepted(["--export"], "session.jsonl"),
   accepted(["--list-models"], "sonnet"),
   notYet(["--verbose"]),
   notYet(["--tui-mode"], "regular"),

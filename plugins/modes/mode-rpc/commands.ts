@@ -9,7 +9,7 @@ import type { ThinkingLevel } from "pi-host";
 import type { ResourceSource } from "pi-host";
 import type { SessionStore } from "pi-host";
 import type { Handle, ManyHandle } from "pi-host";
-import { convertToLlm, estimateMessageTokens } from "pi-host";
+import { convertToLlm, estimateMessageTokens, exportOpenSession } from "pi-host";
 import {
   optionalImages,
   optionalString,
@@ -133,8 +133,10 @@ export const COMMANDS: Record<string, CommandHandler> = {
 
   // ── sessions ──────────────────────────────────────────────────────────────────────────────────
   get_session_stats: (_command, { session }) => session.api.stats(),
-  export_html() {
-    throw new Error("not supported yet: export_html");
+  export_html(command, { session, store, cwd }) {
+    const state = session.api.state();
+    const leafId = store.available ? store.api.leafId() : undefined;
+    return { path: exportOpenSession(state.sessionFile, leafId, optionalString(command, "outputPath"), cwd()) };
   },
   async switch_session(command, { session }) {
     await session.api.switchSession(requireString(command, "sessionPath"));

@@ -23,6 +23,7 @@ export const COMMANDS: CommandInfo[] = [
   { name: "session", description: "Show the session's file, id, messages, tokens and cost" },
   { name: "name", description: "Name the session (/name <name>)" },
   { name: "copy", description: "Copy the last assistant message to the clipboard" },
+  { name: "export", description: "Write the session as HTML (/export [path]; a .jsonl path: the branch)" },
   { name: "reload", description: "Ask the host to reload plugins from source" },
   { name: "plugins", description: "List the plugins serving the session, with their generations" },
   { name: "theme", description: "Switch theme (/theme dark|light|<name>)" },

@@ -4,6 +4,7 @@
  * contract, so the view stays a front end.
  */
 import { copyToClipboard, type KeyOutcome, type PluginTableEntry, THINKING_LEVELS, type ThinkingLevel } from "pi-host";
+import { exportOpenSession } from "pi-host";
 import { COMMANDS, KEY_HELP } from "./commands.js";
 import { shortPath } from "./footer.js";
 import type { ViewState } from "./state.js";
@@ -78,6 +79,19 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
     case "new":
       view.background("new session", () => session.api.newSession());
       return {};
+    case "export": {
+      // pi's /export [path]: the HTML page, or the active branch for a path ending in .jsonl.
+      const output = args.replace(/^(["'])(.*)\1$/, "$2").trim();
+      try {
+        const file = syncCall(() => session.api.state(), undefined)?.sessionFile;
+        const leafId = view.deps.store.available ? view.deps.store.api.leafId() : undefined;
+        const written = exportOpenSession(file, leafId, output === "" ? undefined : output, s.cwd);
+        notice(s, `Session exported to: ${written}`);
+      } catch (error) {
+        notice(s, `Failed to export session: ${(error as Error)?.message ?? String(error)}`, "error");
+      }
+      return {};
+    }
     case "compact":
       view.background("compact", () => session.api.compact(args === "" ? undefined : args));
       return {};

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   ResourcesContract,
@@ -347,15 +350,25 @@ describe("sessions", () => {
     });
   });
 
-  it("export_html says it is not supported yet", async () => {
-    const h = (harness = await startRpc());
-    expect(await h.client.request({ type: "export_html", outputPath: "/tmp/x.html" })).toEqual({
-      id: "req-1",
+  it("export_html writes the session page where asked and answers its path; before any answer it says so", async () => {
+    const h = (harness = await startRpc({ faux: { responses: [{ content: "the <b>answer</b>" }] } }));
+    expect(await h.client.request({ type: "export_html" })).toMatchObject({
+      success: false,
+      error: "Nothing to export yet - start a conversation first",
+    });
+    await h.client.request({ type: "prompt", message: "a </script> question" });
+    await h.client.event("agent_end");
+    const out = join(mkdtempSync(join(tmpdir(), "rpc-export-")), "session.html");
+    expect(await h.client.request({ type: "export_html", outputPath: out })).toEqual({
+      id: expect.any(String),
       type: "response",
       command: "export_html",
-      success: false,
-      error: "not supported yet: export_html",
+      success: true,
+      data: { path: out },
     });
+    const html = readFileSync(out, "utf8");
+    expect(html).toContain("a &lt;/script&gt; question");
+    expect(html).toContain("the &lt;b&gt;answer&lt;/b&gt;");
   });
 });
 
