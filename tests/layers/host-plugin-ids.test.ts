@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { FLAGS } from "../../hosts/cli-flag-table.js";
 
 const PROJECT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -49,9 +50,15 @@ describe("hosts name no plugin id", () => {
   });
 
   it("finds none in hosts/", () => {
-    const hits = sources(join(PROJECT, "hosts")).flatMap((file) =>
-      pluginIdHits(file.slice(PROJECT.length), readFileSync(file, "utf8"), ids),
-    );
+    // pi's own flag names are words of the command line, not ids: `--models` is a flag in the flag table
+    // and its parser even though a plugin is called "models".
+    const flagFiles = ["hosts/cli-flag-table.ts", "hosts/cli-flags.ts"];
+    const flagNames = new Set(FLAGS.map((f) => f.name));
+    const hits = sources(join(PROJECT, "hosts")).flatMap((file) => {
+      const name = file.slice(PROJECT.length);
+      const checked = flagFiles.includes(name) ? ids.filter((id) => !flagNames.has(id)) : ids;
+      return pluginIdHits(name, readFileSync(file, "utf8"), checked);
+    });
     expect(hits).toEqual([]);
   });
 
