@@ -27,24 +27,25 @@ export class TmuxServer {
   }
 
   /** Starts pi in `cwd` with `env`, in a pane `width` × `height`. */
-  start(options: { cwd: string; env: Record<string, string>; args?: string[]; width?: number; height?: number }): Pane {
-    const pane = new Pane(this, `pi${Math.random().toString(36).slice(2, 8)}`);
+  start(options: {
+    cwd: string;
+    env: Record<string, string>;
+    args?: string[];
+    width?: number;
+    height?: number;
+    /** What `waitFor` polls by default: the whole history (default) or the visible screen. */
+    watch?: "history" | "screen";
+  }): Pane {
+    const name = `pi${Math.random().toString(36).slice(2, 8)}`;
+    const pane = new Pane(this, name, options.width ?? 80, options.height ?? 24, options.watch ?? "history");
     const env = Object.entries({ TERM: "xterm-256color", ...options.env })
       .map(([key, value]) => `${key}=${shellQuote(value)}`)
       .join(" ");
     const args = (options.args ?? []).map(shellQuote).join(" ");
-    const command = `cd ${shellQuote(options.cwd)} && env ${env} ${shellQuote(process.execPath)} ${shellQuote(PI_BIN)} ${args}; echo "[pi exited $?]"; sleep 600`;
-    this.run(
-      "new-session",
-      "-d",
-      "-s",
-      pane.name,
-      "-x",
-      String(options.width ?? 80),
-      "-y",
-      String(options.height ?? 24),
-      command,
-    );
+    // After pi ends the pane's shell prints its exit code and the terminal's line discipline: a pi that left
+    // raw mode on shows "-icanon -echo" there.
+    const command = `cd ${shellQuote(options.cwd)} && env ${env} ${shellQuote(process.execPath)} ${shellQuote(PI_BIN)} ${args}; echo "[pi exited $?]"; echo "[tty $(stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' ')]"; sleep 600`;
+    this.run("new-session", "-d", "-s", pane.name, "-x", String(pane.width), "-y", String(pane.height), command);
     this.panes.push(pane);
     return pane;
   }
@@ -75,7 +76,15 @@ export class Pane {
   constructor(
     private readonly server: TmuxServer,
     readonly name: string,
+    public width: number,
+    public height: number,
+    private readonly watch: "history" | "screen" = "history",
   ) {}
+
+  /** The visible screen. */
+  capture(): string {
+    return this.server.run("capture-pane", "-p", "-t", this.name);
+  }
 
   /** Scrollback and screen. */
   captureAll(): string {
@@ -92,12 +101,47 @@ export class Pane {
     this.server.run("send-keys", "-t", this.name, "-l", text);
   }
 
-  /** Polls the whole history until `predicate` holds; fails with it after `timeoutMs`. */
-  async waitFor(predicate: string | ((screen: string) => boolean), timeoutMs = 15_000): Promise<string> {
-    const test = typeof predicate === "string" ? (s: string) => s.includes(predicate) : predicate;
-    const deadline = Date.now() + timeoutMs;
+  /** Resizes the pane's window. */
+  resize(width: number, height: number): void {
+    this.server.run("resize-window", "-t", this.name, "-x", String(width), "-y", String(height));
+    this.width = width;
+    this.height = height;
+  }
+
+  /** `alternate_on` and `cursor_flag` of the pane: "0 1" is a normal screen with the cursor shown. */
+  terminalModes(): string {
+    return this.server.run("display-message", "-p", "-t", this.name, "#{alternate_on} #{cursor_flag}").trim();
+  }
+
+  /** The line discipline after pi ended ("icanon echo" is cooked mode), or undefined while pi runs. */
+  ttyAfterExit(): string | undefined {
+    return /\[tty ([^\]]*)\]/.exec(this.captureAll())?.[1]?.trim();
+  }
+
+  /** pi's exit code once "[pi exited N]" shows, else undefined. */
+  exitCode(): number | undefined {
+    const match = /\[pi exited (\d+)\]/.exec(this.captureAll());
+    return match ? Number(match[1]) : undefined;
+  }
+
+  /**
+   * Polls until `predicate` holds — over the whole history (`all: true`) or the visible screen (`all: false`;
+   * the default follows the pane's `watch`) — and fails with what it saw after `timeoutMs`.
+   */
+  async waitFor(
+    predicate: string | RegExp | ((screen: string) => boolean),
+    options: { timeoutMs?: number; all?: boolean } = {},
+  ): Promise<string> {
+    const test =
+      typeof predicate === "string"
+        ? (s: string) => s.includes(predicate)
+        : predicate instanceof RegExp
+          ? (s: string) => predicate.test(s)
+          : predicate;
+    const deadline = Date.now() + (options.timeoutMs ?? 15_000);
     for (;;) {
-      const screen = this.captureAll();
+      const all = options.all ?? this.watch === "history";
+      const screen = all ? this.captureAll() : this.capture();
       if (test(screen)) return screen;
       if (Date.now() > deadline) throw new Error(`the screen never showed ${String(predicate)}; it shows:\n${screen}`);
       await new Promise((resolve) => setTimeout(resolve, 25));

@@ -4,7 +4,6 @@
  * in tokens per second so streaming is visible. The tests type with `send-keys` and read the screen with
  * `capture-pane`, synchronizing by polling the screen for expected text with a timeout — never by sleeping.
  */
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,99 +13,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../plugins/ui/tui/markdown.js";
 import { Theme, DARK_THEME } from "../../plugins/ui/tui/theme.js";
 import { PI_BIN } from "./run-pi.js";
+import { HAS_TMUX, TmuxServer, type Pane } from "./tmux-pane.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SOCKET = `pi-tui-e2e-${process.pid}`;
-const HAS_TMUX = (() => {
-  try {
-    execFileSync("tmux", ["-V"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 if (!HAS_TMUX) console.warn("[skip] tmux is not on PATH: skipping the interactive TUI end-to-end tests");
-
-/** A pi running in a tmux pane. */
-class Pane {
-  constructor(
-    readonly name: string,
-    public width: number,
-    public height: number,
-  ) {}
-
-  static start(options: { home: string; cwd: string; args?: string[]; width?: number; height?: number }): Pane {
-    const pane = new Pane(`pi${Math.random().toString(36).slice(2, 8)}`, options.width ?? 80, options.height ?? 24);
-    const env = `PI_CODING_AGENT_DIR=${shellQuote(join(options.home, "agent"))} HOME=${shellQuote(options.home)} TERM=xterm-256color`;
-    const args = (options.args ?? []).map(shellQuote).join(" ");
-    const command = `cd ${shellQuote(options.cwd)} && env ${env} ${shellQuote(process.execPath)} ${shellQuote(PI_BIN)} ${args}; echo "[pi exited $?]"; sleep 600`;
-    tmux("new-session", "-d", "-s", pane.name, "-x", String(pane.width), "-y", String(pane.height), command);
-    return pane;
-  }
-
-  /** The visible screen. */
-  capture(): string {
-    return tmux("capture-pane", "-p", "-t", this.name);
-  }
-
-  /** Scrollback and screen. */
-  captureAll(): string {
-    return tmux("capture-pane", "-p", "-S", "-", "-E", "-", "-t", this.name);
-  }
-
-  /** Named keys (Enter, Escape, C-c, M-Enter...). */
-  keys(...keys: string[]): void {
-    tmux("send-keys", "-t", this.name, ...keys);
-  }
-
-  /** Literal text. */
-  type(text: string): void {
-    tmux("send-keys", "-t", this.name, "-l", text);
-  }
-
-  resize(width: number, height: number): void {
-    tmux("resize-window", "-t", this.name, "-x", String(width), "-y", String(height));
-    this.width = width;
-    this.height = height;
-  }
-
-  /** Polls the screen (or the whole history) until `predicate` holds; fails with the screen after `timeoutMs`. */
-  async waitFor(
-    predicate: string | RegExp | ((screen: string) => boolean),
-    options: { timeoutMs?: number; all?: boolean } = {},
-  ): Promise<string> {
-    const test =
-      typeof predicate === "string"
-        ? (s: string) => s.includes(predicate)
-        : predicate instanceof RegExp
-          ? (s: string) => predicate.test(s)
-          : predicate;
-    const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-    let screen = "";
-    for (;;) {
-      screen = options.all ? this.captureAll() : this.capture();
-      if (test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`the screen never showed ${String(predicate)}; it shows:\n${screen}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-
-  kill(): void {
-    try {
-      tmux("kill-session", "-t", this.name);
-    } catch {
-      // already gone
-    }
-  }
-}
-
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", ["-L", SOCKET, "-f", "/dev/null", ...args], { encoding: "utf8" });
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 /** A home with an agent folder: faux models, the faux script in the user's plugins.json overlay, settings. */
 function makeHome(
@@ -154,33 +64,26 @@ function expectedAnswerRows(text: string, width: number): string[] {
   );
 }
 
-let panes: Pane[] = [];
-afterEach(() => {
-  for (const pane of panes) pane.kill();
-  panes = [];
-});
+let tmux: TmuxServer | undefined;
+afterEach(() => tmux?.killPanes());
 
 beforeAll(() => {
   if (!existsSync(PI_BIN)) throw new Error(`${PI_BIN} is missing; run "npm run build" first`);
-  // One idle session keeps this file's tmux server alive between tests: a server whose last session was
-  // just killed is still shutting down when the next test starts one, and refuses it.
-  if (HAS_TMUX) tmux("new-session", "-d", "-s", "keeper", "sleep 3600");
+  if (HAS_TMUX) tmux = new TmuxServer();
 });
 
-afterAll(() => {
-  if (!HAS_TMUX) return;
-  try {
-    tmux("kill-server");
-  } catch {
-    // already gone
-  }
-});
+afterAll(() => tmux?.close());
 
-const start = (options: Parameters<typeof Pane.start>[0]): Pane => {
-  const pane = Pane.start(options);
-  panes.push(pane);
-  return pane;
-};
+/** pi in a pane for `home`, whose waitFor polls the visible screen. */
+const start = (options: { home: string; cwd: string; args?: string[]; width?: number; height?: number }): Pane =>
+  tmux!.start({
+    cwd: options.cwd,
+    env: { PI_CODING_AGENT_DIR: join(options.home, "agent"), HOME: options.home },
+    args: options.args,
+    width: options.width,
+    height: options.height,
+    watch: "screen",
+  });
 
 // Each test drives a real terminal for several seconds; a loaded CI machine gets room.
 describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120_000 }, () => {

@@ -33,6 +33,11 @@ export interface ScriptedResponse {
   stall?: "before-headers" | "after-headers";
   /** With `rawTail`: after writing it (e.g. half an SSE line), hold the connection open instead of ending. */
   stallAfterTail?: boolean;
+  /**
+   * Wait this long before each event after the first (a slow stream that does end); a client that goes
+   * away meanwhile ends the stream unfinished.
+   */
+  intervalMs?: number;
   /** Answer with exactly this body (any size, any bytes) instead of JSON or SSE; `headers` set its type. */
   rawBody?: string | Buffer;
 }
@@ -59,6 +64,10 @@ export class MockLlmServer {
   private server: Server | undefined;
   /** Resolvers waiting for the next stalled stream's client to disconnect. */
   private stalls: Array<() => void> = [];
+  /** Streams whose every scripted event was written and whose response ended. */
+  streamsFinished = 0;
+  /** Streams whose client went away before their last event. */
+  streamsCutShort = 0;
   url = "";
 
   /** Queues answers for the next requests. */
@@ -136,7 +145,16 @@ export class MockLlmServer {
       connection: "keep-alive",
       ...next.headers,
     });
+    let clientGone = false;
+    res.on("close", () => (clientGone = true));
     for (let i = 0; i < next.sse.length; i++) {
+      if (next.intervalMs !== undefined && i > 0) {
+        await new Promise((resolve) => setTimeout(resolve, next.intervalMs));
+        if (clientGone) {
+          this.streamsCutShort++;
+          return;
+        }
+      }
       if (next.dropAfter === i) {
         res.socket?.destroy();
         return;
@@ -159,5 +177,6 @@ export class MockLlmServer {
       return;
     }
     res.end();
+    this.streamsFinished++;
   }
 }

@@ -7,100 +7,61 @@ import { applyCompletion, computeCompletion, type ExtraCommand } from "./complet
 import * as editor from "./editor.js";
 import type { ViewState } from "./state.js";
 
-/** A key for the prompt editor: typing, deleting, moving, history, and Tab completion. */
-export function editKey(s: ViewState, key: TuiKey, extra: ExtraCommand[]): KeyOutcome {
-  const { ctrl, alt } = key;
-  switch (key.name) {
-    case "text":
-    case "paste":
-      editor.insert(s, (key.text ?? "").replace(/\r\n?/g, "\n"));
-      return afterEdit(s, extra);
-    case "space":
-      editor.insert(s, " ");
-      return afterEdit(s, extra);
-    case "backspace":
-      if (alt || ctrl) editor.killWordBackward(s);
-      else editor.backspace(s);
-      return afterEdit(s, extra);
-    case "delete":
-      if (alt) editor.killWordForward(s);
-      else editor.deleteForward(s);
-      return afterEdit(s, extra);
-    case "left":
-      if (alt || ctrl) editor.moveTo(s, editor.wordStartBefore(s.editor.text, s.editor.cursor));
-      else editor.left(s);
-      return afterMove(s);
-    case "right":
-      if (alt || ctrl) editor.moveTo(s, editor.wordEndAfter(s.editor.text, s.editor.cursor));
-      else editor.right(s);
-      return afterMove(s);
-    case "home":
-      editor.lineStart(s);
-      return afterMove(s);
-    case "end":
-      editor.lineEnd(s);
-      return afterMove(s);
-    case "up":
-      if (!editor.up(s)) editor.historyBack(s);
-      return afterMove(s);
-    case "down":
-      if (!editor.down(s)) editor.historyForward(s);
-      return afterMove(s);
-    case "tab":
-      s.completion = computeCompletion(s.editor, s.cwd, extra);
-      if (s.completion?.items.length === 1) {
-        s.editor = applyCompletion(s.editor, s.completion);
-        s.completion = null;
-      }
-      return {};
+/** Whether a key triggers a keybindings.json action (the view's current bindings). */
+export type IsAction = (action: string) => boolean;
+
+/** Editor actions in the order they are tried, and what each does. */
+const EDITOR_ACTIONS: Array<[string, (s: ViewState) => void, "edit" | "move"]> = [
+  ["tui.editor.historyPrevious", (s) => editor.historyBack(s), "move"],
+  ["tui.editor.historyNext", (s) => editor.historyForward(s), "move"],
+  ["tui.editor.cursorUp", (s) => editor.up(s) || editor.historyBack(s), "move"],
+  ["tui.editor.cursorDown", (s) => editor.down(s) || editor.historyForward(s), "move"],
+  [
+    "tui.editor.cursorWordLeft",
+    (s) => editor.moveTo(s, editor.wordStartBefore(s.editor.text, s.editor.cursor)),
+    "move",
+  ],
+  ["tui.editor.cursorWordRight", (s) => editor.moveTo(s, editor.wordEndAfter(s.editor.text, s.editor.cursor)), "move"],
+  ["tui.editor.cursorLeft", (s) => editor.left(s), "move"],
+  ["tui.editor.cursorRight", (s) => editor.right(s), "move"],
+  ["tui.editor.cursorLineStart", (s) => editor.lineStart(s), "move"],
+  ["tui.editor.cursorLineEnd", (s) => editor.lineEnd(s), "move"],
+  ["tui.editor.deleteWordBackward", (s) => editor.killWordBackward(s), "edit"],
+  ["tui.editor.deleteWordForward", (s) => editor.killWordForward(s), "edit"],
+  ["tui.editor.deleteCharBackward", (s) => editor.backspace(s), "edit"],
+  ["tui.editor.deleteCharForward", (s) => editor.deleteForward(s), "edit"],
+  ["tui.editor.deleteToLineStart", (s) => editor.killToLineStart(s), "edit"],
+  ["tui.editor.deleteToLineEnd", (s) => editor.killToLineEnd(s), "edit"],
+  ["tui.editor.yankPop", (s) => editor.yankPop(s), "edit"],
+  ["tui.editor.yank", (s) => editor.yank(s), "edit"],
+  ["tui.editor.undo", (s) => editor.undo(s), "edit"],
+];
+
+/**
+ * A key for the prompt editor: typing, deleting, moving, history, and Tab completion, each through its
+ * keybindings.json action.
+ */
+export function editKey(s: ViewState, key: TuiKey, extra: ExtraCommand[], is: IsAction): KeyOutcome {
+  for (const [action, run, kind] of EDITOR_ACTIONS) {
+    if (!is(action)) continue;
+    run(s);
+    return kind === "edit" ? afterEdit(s, extra) : afterMove(s);
   }
-  if (ctrl && !alt) {
-    switch (key.name) {
-      case "a":
-        editor.lineStart(s);
-        return afterMove(s);
-      case "e":
-        editor.lineEnd(s);
-        return afterMove(s);
-      case "b":
-        editor.left(s);
-        return afterMove(s);
-      case "f":
-        editor.right(s);
-        return afterMove(s);
-      case "k":
-        editor.killToLineEnd(s);
-        return afterEdit(s, extra);
-      case "u":
-        editor.killToLineStart(s);
-        return afterEdit(s, extra);
-      case "w":
-        editor.killWordBackward(s);
-        return afterEdit(s, extra);
-      case "y":
-        editor.yank(s);
-        return afterEdit(s, extra);
-      case "-":
-      case "z":
-        editor.undo(s);
-        return afterEdit(s, extra);
+  if (is("tui.input.tab")) {
+    s.completion = computeCompletion(s.editor, s.cwd, extra);
+    if (s.completion?.items.length === 1) {
+      s.editor = applyCompletion(s.editor, s.completion);
+      s.completion = null;
     }
+    return {};
   }
-  if (alt && !ctrl) {
-    switch (key.name) {
-      case "b":
-        editor.moveTo(s, editor.wordStartBefore(s.editor.text, s.editor.cursor));
-        return afterMove(s);
-      case "f":
-        editor.moveTo(s, editor.wordEndAfter(s.editor.text, s.editor.cursor));
-        return afterMove(s);
-      case "d":
-        editor.killWordForward(s);
-        return afterEdit(s, extra);
-      case "y":
-        editor.yankPop(s);
-        return afterEdit(s, extra);
-    }
+  if (key.name === "text" || key.name === "paste") {
+    editor.insert(s, (key.text ?? "").replace(/\r\n?/g, "\n"));
+    return afterEdit(s, extra);
+  }
+  if (key.name === "space" && !key.ctrl && !key.alt) {
+    editor.insert(s, " ");
+    return afterEdit(s, extra);
   }
   return {};
 }
@@ -119,25 +80,27 @@ export function afterMove(s: ViewState): KeyOutcome {
 }
 
 /** Keys the completion list takes; false to let the editor have the key. */
-export function completionKey(s: ViewState, key: TuiKey, extra: ExtraCommand[]): boolean {
+export function completionKey(s: ViewState, extra: ExtraCommand[], is: IsAction): boolean {
   const completion = s.completion!;
-  if (key.name === "up" || key.name === "down") {
+  const up = is("tui.select.up");
+  if (up || is("tui.select.down")) {
     const n = completion.items.length;
-    completion.selected = (completion.selected + (key.name === "up" ? n - 1 : 1)) % n;
+    completion.selected = (completion.selected + (up ? n - 1 : 1)) % n;
     return true;
   }
-  if (key.name === "tab" && !key.shift) {
+  if (is("tui.input.tab")) {
     s.editor = applyCompletion(s.editor, completion);
     s.completion = null;
     afterEdit(s, extra);
     return true;
   }
-  if (key.name === "enter" && !key.alt && !key.shift && completion.kind === "file") {
+  const submit = is("tui.input.submit");
+  if (submit && completion.kind === "file") {
     s.editor = applyCompletion(s.editor, completion);
     s.completion = null;
     return true;
   }
-  if (key.name === "enter" && !key.alt && !key.shift && completion.kind === "command") {
+  if (submit && completion.kind === "command") {
     const typed = s.editor.text.trim();
     if (!completion.items.some((i) => i.value === typed)) s.editor = applyCompletion(s.editor, completion);
     s.completion = null;

@@ -7,11 +7,13 @@
  */
 import type { SessionEvent, SessionState, SessionStats } from "pi-host";
 import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiView } from "pi-host";
+import { join } from "node:path";
 import { parseCommand } from "./commands.js";
 import type { ExtraCommand } from "./complete.js";
 import * as editor from "./editor.js";
 import { renderEntry, type EntryStyle } from "./entries.js";
 import { renderFooter } from "./footer.js";
+import { isAction, KeybindingsFile } from "./keybindings.js";
 import { renderPicker } from "./picker.js";
 import type { ViewState } from "./state.js";
 import { oneLine, padTo, truncate } from "./text.js";
@@ -23,6 +25,14 @@ import { syncCall, type ViewActions, type ViewDeps } from "./view-deps.js";
 import { dialogKey, renderDialog } from "./view-dialog.js";
 import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
+
+/** Actions that open what a slash command opens. */
+const SESSION_ACTIONS: Array<[string, string]> = [
+  ["app.session.new", "new"],
+  ["app.session.tree", "tree"],
+  ["app.session.fork", "fork"],
+  ["app.session.resume", "resume"],
+];
 
 /** Two Ctrl+C presses within this window exit. */
 const DOUBLE_CTRL_C_MS = 2_000;
@@ -42,7 +52,11 @@ export class TerminalView implements TuiView, ViewActions {
   /** The user's `!` command while it runs. */
   private bang: BangRun | undefined = undefined;
 
-  constructor(readonly deps: ViewDeps) {}
+  private readonly keybindings: KeybindingsFile;
+
+  constructor(readonly deps: ViewDeps) {
+    this.keybindings = new KeybindingsFile(join(deps.agentDir, "keybindings.json"));
+  }
 
   // ── contract ────────────────────────────────────────────────────────────────────────────────
 
@@ -61,10 +75,19 @@ export class TerminalView implements TuiView, ViewActions {
         s,
         syncCall(() => this.deps.session.api.messages(), []),
       );
+    const keyWarnings = this.keybindings.current().warnings;
     this.refreshInfo();
     this.deps.save(s);
     // The session opens its file and picks its model on first use; ask it to, so the footer shows the model.
-    this.background("start", () => this.deps.session.api.availableModels());
+    // keybindings.json's warnings follow, so the transcript that the opened session rebuilds keeps them.
+    this.background(
+      "start",
+      () => this.deps.session.api.availableModels(),
+      () =>
+        this.later((state) => {
+          for (const warning of keyWarnings) notice(state, warning, "warning");
+        }),
+    );
     void this.deps
       .settingsTheme(info.cwd)
       .then((name) => this.later((state) => name !== undefined && name !== state.theme && this.useTheme(state, name)));
@@ -187,8 +210,11 @@ export class TerminalView implements TuiView, ViewActions {
   // ── keys ────────────────────────────────────────────────────────────────────────────────────
 
   private key(s: ViewState, key: TuiKey): KeyOutcome {
-    const isCtrlC = key.ctrl && !key.alt && key.name === "c";
-    if (!isCtrlC && s.hint !== "") s.hint = "";
+    const loaded = this.keybindings.current();
+    for (const warning of loaded.warnings) notice(s, warning, "warning");
+    const is = (action: string): boolean => isAction(loaded.bindings, action, key);
+    const isClear = is("app.clear");
+    if (!isClear && s.hint !== "") s.hint = "";
     if (s.dialogs.length > 0) {
       dialogKey(s.dialogs[0]!, key, (id, value) => this.deps.settleDialog(id, value));
       return {};
@@ -198,44 +224,41 @@ export class TerminalView implements TuiView, ViewActions {
       handlePickerKey(this, s, s.picker, key);
       return {};
     }
-    if (isCtrlC) return this.ctrlC(s);
-    if (key.ctrl && key.name === "d" && !key.alt) {
-      if (s.editor.text === "") return { exit: true };
-      editor.deleteForward(s);
-      return afterEdit(s, this.extra);
-    }
-    if (key.name === "escape") {
+    if (isClear) return this.ctrlC(s);
+    if (is("app.exit") && s.editor.text === "") return { exit: true };
+    if (is("app.interrupt")) {
       if (s.completion !== null) s.completion = null;
       else if (this.bang !== undefined) this.bang.abort.abort();
       else if (s.busy || s.compacting) this.background("abort", () => this.deps.session.api.abort());
       return {};
     }
-    if (s.completion !== null && completionKey(s, key, this.extra)) return {};
-    if (key.ctrl && key.name === "p") {
-      this.background("cycle model", () => this.deps.session.api.cycleModel(key.shift ? "backward" : "forward"));
+    if (s.completion !== null && completionKey(s, this.extra, is)) return {};
+    const backward = is("app.model.cycleBackward");
+    if (backward || is("app.model.cycleForward")) {
+      this.background("cycle model", () => this.deps.session.api.cycleModel(backward ? "backward" : "forward"));
       return {};
     }
-    if (key.ctrl && key.name === "l") return runCommand(this, s, "model", "");
-    if (key.name === "tab" && key.shift) {
+    if (is("app.model.select")) return runCommand(this, s, "model", "");
+    if (is("app.thinking.cycle")) {
       this.background("thinking level", () => this.deps.session.api.cycleThinkingLevel());
       return {};
     }
-    if (key.ctrl && key.name === "t") {
+    if (is("app.thinking.toggle")) {
       s.thinkingExpanded = !s.thinkingExpanded;
       return {};
     }
-    if (key.ctrl && key.name === "o") {
+    if (is("app.tools.expand")) {
       s.toolsExpanded = !s.toolsExpanded;
       return {};
     }
-    if (key.name === "enter") {
-      if (key.shift || (key.ctrl && !key.alt)) {
-        editor.insert(s, "\n");
-        return afterEdit(s, this.extra);
-      }
-      return this.submit(s, key.alt ? "followUp" : "steer");
+    for (const [action, command] of SESSION_ACTIONS) if (is(action)) return runCommand(this, s, command, "");
+    if (is("tui.input.newLine")) {
+      editor.insert(s, "\n");
+      return afterEdit(s, this.extra);
     }
-    return editKey(s, key, this.extra);
+    if (is("app.message.followUp")) return this.submit(s, "followUp");
+    if (is("tui.input.submit")) return this.submit(s, "steer");
+    return editKey(s, key, this.extra, is);
   }
 
   private ctrlC(s: ViewState): KeyOutcome {
