@@ -43,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
       defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
     });
   }
+  if (argv[0] === "auth") return runAuth(argv.slice(1));
   if (
     argv[0] === "trust" &&
     !argv.some((a) => a === "-p" || a === "--print" || a === "--mode" || a.startsWith("--mode="))
@@ -109,6 +110,20 @@ async function main(argv: string[]): Promise<number> {
 }
 
 type Paths = import("./cli-compose.js").PackagePaths;
+
+/** `pi auth ...`: sign-in, sign-out and credential printing (hosts/auth-cli.ts). */
+async function runAuth(args: string[]): Promise<number> {
+  const [{ runAuthCommand }, { processTerminal }, { agentDir }] = await Promise.all([
+    import("./auth-cli.js"),
+    import("./auth-login.js"),
+    import("./paths.js"),
+  ]);
+  const paths = {
+    defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
+    builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
+  };
+  return runAuthCommand(args, { agentDir: agentDir(), cwd: process.cwd(), paths, terminal: processTerminal() });
+}
 
 /** `pi --list-models [search]`: `--api-key` reaches the auth plugin so the key column shows it. */
 async function listModels(args: CliArgs, agent: string, cwd: string, paths: Paths): Promise<number> {
