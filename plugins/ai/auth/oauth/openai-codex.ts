@@ -70,7 +70,14 @@ async function browserLogin(interaction: LoginInteraction, env: NodeJS.ProcessEn
   const { verifier, challenge } = createPkce();
   const state = randomBytes(16).toString("hex");
   const address = callbackAddress(env, 1455);
-  const redirectUri = `http://localhost:${address.port}/auth/callback`;
+  // Without a callback server (port taken) the pasted redirect URL finishes the login.
+  const callback: CallbackServer | undefined = await startCallbackServer({
+    ...address,
+    path: "/auth/callback",
+    state,
+    providerName: "OpenAI",
+  }).catch(() => undefined);
+  const redirectUri = `http://localhost:${callback?.port ?? address.port}/auth/callback`;
   const url = new URL(`${base(env)}/oauth/authorize`);
   for (const [key, value] of Object.entries({
     response_type: "code",
@@ -85,11 +92,7 @@ async function browserLogin(interaction: LoginInteraction, env: NodeJS.ProcessEn
     originator: "pi",
   }))
     url.searchParams.set(key, value);
-  let callback: CallbackServer | undefined;
   try {
-    callback = await startCallbackServer({ ...address, path: "/auth/callback", state, providerName: "OpenAI" }).catch(
-      () => undefined,
-    );
     interaction.notify({
       type: "auth_url",
       url: url.toString(),
