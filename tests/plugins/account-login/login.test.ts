@@ -10,7 +10,7 @@ import { CommandContract } from "../../../contracts/command.js";
 import { NO_UI, UiContract, type UserInterface } from "../../../contracts/ui.js";
 import { Kernel, definePlugin } from "../../../kernel/index.js";
 import authPlugin from "../../../plugins/ai/auth/index.js";
-import loginPlugin from "../../../plugins/ui/login/index.js";
+import loginPlugin from "../../../plugins/ui/account-login/index.js";
 import { OAuthTestServer } from "../../support/oauth-server.js";
 
 let server: OAuthTestServer;
@@ -64,7 +64,7 @@ it("/login picks a provider from the list, shows the URL, and stores the sign-in
   const boot = await kernel.boot([
     { id: "auth", source: { kind: "inline", label: "auth", definition: authPlugin }, config: { agentDir } },
     { id: "test-ui", source: { kind: "inline", label: "ui", definition: uiPlugin } },
-    { id: "login", source: { kind: "inline", label: "login", definition: loginPlugin } },
+    { id: "account-login", source: { kind: "inline", label: "account-login", definition: loginPlugin } },
   ]);
   expect(boot.errors).toEqual([]);
   const commands = kernel.useAll(CommandContract);

@@ -70,7 +70,7 @@ async function logout(accounts: AccountAuth, ui: UserInterface, args: string): P
 }
 
 export default definePlugin({
-  id: "login",
+  id: "account-login",
   version: "1.0.0",
   description: "/login and /logout: subscription sign-in (Claude Pro/Max, ChatGPT, Copilot) from the UI",
   provides: [CommandContract],
