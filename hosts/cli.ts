@@ -17,6 +17,12 @@ const EXIT_BAD_INPUT = 2;
 /** Words that are commands when they come first and no mode was asked for; otherwise they are messages. */
 const COMMANDS = new Set(["plugins"]);
 
+/**
+ * pi's auth subcommand. The same word is the default auth plugin's id, which a host must not name;
+ * the host reaches that plugin only through its contracts (hosts/auth-cli.ts), so the word is matched here.
+ */
+const AUTH_WORD = /^auth$/;
+
 /** `pi install/remove/uninstall/update/list`: package commands with their own flags (hosts/packages-cli.ts). */
 const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list"]);
 
@@ -44,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
       defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
     });
   }
+  if (argv[0] !== undefined && AUTH_WORD.test(argv[0])) return runAuth(argv.slice(1));
   if (
     argv[0] === "trust" &&
     !argv.some((a) => a === "-p" || a === "--print" || a === "--mode" || a.startsWith("--mode="))
@@ -115,6 +122,20 @@ async function main(argv: string[]): Promise<number> {
 }
 
 type Paths = import("./cli-compose.js").PackagePaths;
+
+/** `pi auth ...`: sign-in, sign-out and credential printing (hosts/auth-cli.ts). */
+async function runAuth(args: string[]): Promise<number> {
+  const [{ runAuthCommand }, { processTerminal }, { agentDir }] = await Promise.all([
+    import("./auth-cli.js"),
+    import("./auth-login.js"),
+    import("./paths.js"),
+  ]);
+  const paths = {
+    defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
+    builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
+  };
+  return runAuthCommand(args, { agentDir: agentDir(), cwd: process.cwd(), paths, terminal: processTerminal() });
+}
 
 /** `pi --list-models [search]`: `--api-key` reaches the auth plugin so the key column shows it. */
 async function listModels(args: CliArgs, agent: string, cwd: string, paths: Paths): Promise<number> {

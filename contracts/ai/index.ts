@@ -6,6 +6,7 @@ import type { AssistantStream, Context, Model, StreamOptions, ThinkingLevel } fr
 
 export * from "./types.js";
 export * from "./llm.js";
+export * from "./auth-account.js";
 
 /**
  * One wire protocol. `stream` never throws and never rejects: every failure (auth, network, HTTP status,

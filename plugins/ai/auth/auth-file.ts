@@ -1,14 +1,15 @@
 /**
  * `<agentDir>/auth.json`, in pi's format: `{ "<provider>": { "type": "api_key", "key": "..." } }`
- * (pi also stores `"type": "oauth"` entries there; they are kept untouched). The file holds secrets, so
+ * and `{ "type": "oauth", "refresh", "access", "expires", ... }` for account sign-ins (oauth-store.ts). The file holds secrets, so
  * it is written with mode 0600, atomically (a temp file renamed over the old one), so a crash or a
  * concurrent reader never sees half a file.
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { withFileLock } from "pi-host";
 
-/** One credential entry. Only `api_key` entries are used here; others are preserved on write. */
+/** One credential entry: `api_key` or `oauth`; unknown types are preserved on write. */
 export interface AuthEntry {
   type: string;
   key?: string;
@@ -58,11 +59,36 @@ export class AuthFile {
 
   /** Sets one provider's API key, keeping every other entry; refuses to overwrite a file it cannot parse. */
   async setApiKey(provider: string, key: string): Promise<void> {
-    const current = await this.read();
-    await writeAtomically(
-      this.path,
-      `${JSON.stringify({ ...current, [provider]: { type: "api_key", key } }, null, 2)}\n`,
-    );
+    await this.update(provider, () => ({ type: "api_key", key }));
+  }
+
+  /**
+   * Replaces (or, for undefined, removes) one provider's entry under the file lock, reading the file
+   * afresh so an entry another process wrote a moment ago is kept. Returns the entry it replaced.
+   */
+  update(
+    provider: string,
+    next: (current: AuthEntry | undefined) => AuthEntry | undefined,
+  ): Promise<AuthEntry | undefined> {
+    return withFileLock(this.path, async () => {
+      const current = await this.readFresh();
+      await this.writeEntryLocked(current, provider, next(current[provider]));
+      return current[provider];
+    });
+  }
+
+  /** The file as it is on disk now, bypassing the cache (for use under the lock). */
+  async readFresh(): Promise<AuthData> {
+    this.cached = undefined;
+    return this.read();
+  }
+
+  /** Writes `data` with `provider` set to `entry` (removed when undefined); the caller holds the lock. */
+  async writeEntryLocked(data: AuthData, provider: string, entry: AuthEntry | undefined): Promise<void> {
+    const next: AuthData = { ...data };
+    if (entry === undefined) delete next[provider];
+    else next[provider] = entry;
+    await writeAtomically(this.path, `${JSON.stringify(next, null, 2)}\n`);
     this.cached = undefined;
   }
 }
@@ -90,6 +116,12 @@ export function parseAuth(file: string, text: string): AuthData {
     const typed = entry as AuthEntry;
     if (typed.type === "api_key" && (typeof typed.key !== "string" || typed.key === "")) {
       throw new AuthFileError(file, `${provider}.key`, "must be a non-empty string");
+    }
+    if (typed.type === "oauth") {
+      for (const field of ["refresh", "access"]) {
+        if (typeof typed[field] !== "string") throw new AuthFileError(file, `${provider}.${field}`, "must be a string");
+      }
+      if (typeof typed.expires !== "number") throw new AuthFileError(file, `${provider}.expires`, "must be a number");
     }
   }
   return data as AuthData;

@@ -10,6 +10,7 @@ import { AMBIENT_HINTS, ambientSource } from "./ambient.js";
 import { AuthFile } from "./auth-file.js";
 import { ENV_KEYS, envKey } from "./env-keys.js";
 import { ModelsFileKeys } from "./models-keys.js";
+import { OAuthStore } from "./oauth-store.js";
 
 /** Where the key for a provider would come from. `label` is what `pi --list-models` prints. */
 export type KeySource =
@@ -45,6 +46,11 @@ export class ApiKeyStore implements AuthStoreWithSources {
   /** Outputs of auth.json `!command`s, kept for the life of this generation (as pi keeps them per process). */
   private readonly commandCache = new Map<string, Promise<string>>();
   private writes: Promise<void> = Promise.resolve();
+  /** Account sign-ins in the same auth.json; also provided as AccountAuthContract. */
+  readonly oauth: OAuthStore = new OAuthStore(
+    () => this.authFile,
+    () => this.options.env,
+  );
 
   /** `options` may answer through getters: the agent folder and flag are read at the first call, not at setup. */
   constructor(private readonly options: AuthStoreOptions) {}
@@ -72,6 +78,8 @@ export class ApiKeyStore implements AuthStoreWithSources {
       case "flag":
         return this.options.flagKey;
       case "auth.json": {
+        if ((await this.authFile.read())[provider]!.type === "oauth")
+          return (await this.oauth.requestAuth(provider))?.apiKey;
         const spec = (await this.authFile.read())[provider]!.key!;
         const what = `the key for "${provider}" in ${source.file}`;
         if (!isCommandValue(spec)) return resolveConfigSpec(spec, what, this.options.env, this.options.spawn);
@@ -106,7 +114,8 @@ export class ApiKeyStore implements AuthStoreWithSources {
     if (flagKey !== undefined && flagKey !== "" && (flagProvider === undefined || flagProvider === provider))
       return { kind: "flag", label: "flag" };
     const entry = (await this.authFile.read())[provider];
-    if (entry?.type === "api_key") return { kind: "auth.json", label: "auth.json", file: this.authFile.path };
+    if (entry?.type === "api_key" || entry?.type === "oauth")
+      return { kind: "auth.json", label: "auth.json", file: this.authFile.path };
     const fromEnv = envKey(provider, env);
     if (fromEnv !== undefined) return { kind: "env", label: `env ${fromEnv.variable}`, variable: fromEnv.variable };
     if ((await this.modelsKeys.spec(provider)) !== undefined)

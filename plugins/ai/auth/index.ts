@@ -4,7 +4,7 @@
  * providers, in that order. Setup only declares; files are read when a key is asked for.
  */
 import { Type } from "@sinclair/typebox";
-import { AuthContract } from "pi-host";
+import { AccountAuthContract, AuthContract } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
 import { agentDir, definePlugin } from "pi-host";
 import { ApiKeyStore } from "./auth-store.js";
@@ -12,8 +12,8 @@ import { ApiKeyStore } from "./auth-store.js";
 export default definePlugin({
   id: "auth",
   version: "1.0.0",
-  description: "API keys: --api-key > auth.json (mode 0600) > environment > models.json",
-  provides: [AuthContract],
+  description: "API keys and account sign-ins: --api-key > auth.json (mode 0600) > environment > models.json",
+  provides: [AuthContract, AccountAuthContract],
   // The host's agent folder and its --api-key / --provider flags.
   requires: [{ contract: HostEnvironmentContract, optional: true }],
   config: Type.Object({
@@ -28,23 +28,22 @@ export default definePlugin({
     const host = ctx.use(HostEnvironmentContract);
     // Read at the first call, not here: the host's handle answers only once the boot has committed.
     const runFlags = () => readHostEnvironment(host)?.flags ?? {};
-    ctx.provide(
-      AuthContract,
-      new ApiKeyStore({
-        get agentDir() {
-          return agentDir(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
-        },
-        // A key given for this run beats the configured one; its provider is the run's --provider.
-        get flagKey() {
-          return runFlags().apiKey ?? ctx.config.apiKey;
-        },
-        get flagProvider() {
-          const flags = runFlags();
-          return flags.apiKey !== undefined ? flags.provider : ctx.config.apiKeyProvider;
-        },
-        env: process.env,
-        spawn: (command, args, options) => ctx.spawn(command, args, options),
-      }),
-    );
+    const store = new ApiKeyStore({
+      get agentDir() {
+        return agentDir(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
+      },
+      // A key given for this run beats the configured one; its provider is the run's --provider.
+      get flagKey() {
+        return runFlags().apiKey ?? ctx.config.apiKey;
+      },
+      get flagProvider() {
+        const flags = runFlags();
+        return flags.apiKey !== undefined ? flags.provider : ctx.config.apiKeyProvider;
+      },
+      env: process.env,
+      spawn: (command, args, options) => ctx.spawn(command, args, options),
+    });
+    ctx.provide(AuthContract, store);
+    ctx.provide(AccountAuthContract, store.oauth);
   },
 });

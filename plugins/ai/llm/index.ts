@@ -3,7 +3,14 @@
  * Stateless, so it swaps with no wait; replacing it (a proxy, a recorder, a cost guard) changes how
  * every caller reaches every model.
  */
-import { AiProviderContract, AuthContract, definePlugin, LlmContract, ModelsContract } from "pi-host";
+import {
+  AccountAuthContract,
+  AiProviderContract,
+  AuthContract,
+  definePlugin,
+  LlmContract,
+  ModelsContract,
+} from "pi-host";
 import { createRouter } from "./router.js";
 
 export default definePlugin({
@@ -11,7 +18,12 @@ export default definePlugin({
   version: "1.0.0",
   description: "Routes every model call to the provider of its API, with its key; failures as stream events",
   provides: [LlmContract],
-  requires: [ModelsContract, { contract: AiProviderContract }, { contract: AuthContract, optional: true }],
+  requires: [
+    ModelsContract,
+    { contract: AiProviderContract },
+    { contract: AuthContract, optional: true },
+    { contract: AccountAuthContract, optional: true },
+  ],
   setup(ctx) {
     ctx.provide(
       LlmContract,
@@ -19,6 +31,7 @@ export default definePlugin({
         providers: ctx.useAll(AiProviderContract),
         auth: ctx.use(AuthContract),
         models: ctx.use(ModelsContract),
+        accounts: ctx.use(AccountAuthContract),
       }),
     );
   },

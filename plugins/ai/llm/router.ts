@@ -4,6 +4,7 @@
  * answer on its old generation and the next one starts on the new.
  */
 import {
+  type AccountAuth,
   AssistantEventStream,
   newAssistantMessage,
   type AiProvider,
@@ -23,6 +24,8 @@ export interface RouterDeps {
   providers: ManyHandle<AiProvider>;
   auth: Handle<AuthStore>;
   models: Handle<ModelCatalog>;
+  /** Account sign-ins: their base URL and headers go with the bearer. */
+  accounts?: Handle<AccountAuth>;
 }
 
 /** The scripted test provider answers without a key; so does any server on this machine. */
@@ -30,7 +33,22 @@ const KEYLESS_APIS = new Set(["faux"]);
 
 /** Builds the router over the provider, auth and catalog handles. */
 export function createRouter(deps: RouterDeps): Llm {
-  const { providers, auth, models } = deps;
+  const { providers, auth, models, accounts } = deps;
+
+  /**
+   * `model` as a signed-in account reaches it: when the key in use is that account's bearer, its base
+   * URL (Copilot's per-account host) and headers (Codex's account id) replace the catalog's.
+   */
+  async function withAccount(model: Model, apiKey: string | undefined): Promise<Model> {
+    if (apiKey === undefined || accounts?.available !== true) return model;
+    const account = await accounts.api.requestAuth(model.provider);
+    if (account === undefined || account.apiKey !== apiKey) return model;
+    return {
+      ...model,
+      baseUrl: account.baseUrl ?? model.baseUrl,
+      headers: account.headers ? { ...model.headers, ...account.headers } : model.headers,
+    };
+  }
 
   /** The key for `model`'s provider; throws the auth plugin's one-line advice when one is needed and missing. */
   async function keyFor(model: Model): Promise<string | undefined> {
@@ -50,7 +68,8 @@ export function createRouter(deps: RouterDeps): Llm {
       try {
         if (lease === undefined) throw new Error(noProvider(model));
         const apiKey = options.apiKey ?? (await keyFor(model));
-        for await (const event of lease.value.stream(model, context, { ...options, apiKey })) out.push(event);
+        const target = options.apiKey === undefined ? await withAccount(model, apiKey) : model;
+        for await (const event of lease.value.stream(target, context, { ...options, apiKey })) out.push(event);
       } catch (error) {
         const message = newAssistantMessage(model);
         message.stopReason = options.signal?.aborted ? "aborted" : "error";

@@ -5,6 +5,7 @@
  */
 import type { ServerSentEvent } from "@anthropic-ai/sdk/core/streaming";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
+import { isOAuthToken, oauthHeaders } from "./oauth.js";
 import { RequestGuard, requestLimits, type Model, type StreamOptions } from "pi-host";
 
 /** An open streamed response: its raw events, and `close()` to release the connection when done with it. */
@@ -57,8 +58,10 @@ export async function openEventStream(
 /**
  * The key goes in `x-api-key`, the header every Anthropic-compatible endpoint accepts (this SDK version
  * would send `Authorization: Bearer`, which some proxies refuse). The model's and the caller's headers
- * come last, so a custom provider can still choose its own auth header.
+ * come last, so a custom provider can still choose its own auth header. A Claude Pro/Max sign-in's
+ * token goes as a bearer with Claude Code's headers instead (oauth.ts).
  */
 export function requestHeaders(apiKey: string, model: Model, options: StreamOptions): Record<string, string | null> {
-  return { "x-api-key": apiKey, authorization: null, ...model.headers, ...options.headers };
+  const auth = isOAuthToken(apiKey) ? oauthHeaders(apiKey) : { "x-api-key": apiKey, authorization: null };
+  return { ...auth, ...model.headers, ...options.headers };
 }

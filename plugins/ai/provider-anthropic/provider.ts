@@ -18,6 +18,7 @@ import {
 import { MessageAssembler } from "./assembler.js";
 import { openEventStream } from "./client.js";
 import { ABORTED_MESSAGE, describeError } from "./errors.js";
+import { isOAuthToken, withClaudeCodeSystem } from "./oauth.js";
 import { buildRequestBody } from "./request.js";
 import { decodeEvent } from "./sse-events.js";
 
@@ -47,6 +48,7 @@ async function runStream(
 ): Promise<void> {
   const apiKey = resolveApiKey(model, options);
   let body = buildRequestBody(model, context, options);
+  if (isOAuthToken(apiKey)) body = withClaudeCodeSystem(body);
   const replaced = await options.onPayload?.(body, model);
   if (replaced !== undefined) body = replaced as typeof body;
 

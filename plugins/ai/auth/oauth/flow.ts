@@ -1,0 +1,23 @@
+/** What every account sign-in flow implements, and the credential it stores in auth.json (pi's format). */
+import type { LoginInteraction, RequestAuth } from "pi-host";
+
+/** An `"type": "oauth"` auth.json entry: pi's fields, plus any the flow adds (accountId, enterpriseUrl, ...). */
+export interface OAuthCredential {
+  type: "oauth";
+  refresh: string;
+  access: string;
+  /** When the access token stops working, in ms since the epoch (already a little early, as pi stores it). */
+  expires: number;
+  [field: string]: unknown;
+}
+
+/** One provider's sign-in. `env` carries the endpoint overrides (endpoints.ts). */
+export interface OAuthFlow {
+  id: string;
+  name: string;
+  login(interaction: LoginInteraction, env: NodeJS.ProcessEnv): Promise<OAuthCredential>;
+  /** New tokens from the refresh token; throws RevokedTokenError when the server refuses it. */
+  refresh(credential: OAuthCredential, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<OAuthCredential>;
+  /** How requests authenticate with this credential. */
+  requestAuth(credential: OAuthCredential, env: NodeJS.ProcessEnv): RequestAuth;
+}

@@ -1,0 +1,10 @@
+/** The account sign-ins this plugin knows, by provider id, in the order `/login` lists them. */
+import { anthropicFlow } from "./anthropic.js";
+import type { OAuthFlow } from "./flow.js";
+import { githubCopilotFlow } from "./github-copilot.js";
+import { openaiCodexFlow } from "./openai-codex.js";
+
+/** Provider id → its flow. */
+export const OAUTH_FLOWS: ReadonlyMap<string, OAuthFlow> = new Map(
+  [anthropicFlow, openaiCodexFlow, githubCopilotFlow].map((flow) => [flow.id, flow]),
+);

@@ -1,0 +1,193 @@
+/**
+ * A local sign-in and model server on 127.0.0.1 speaking the wire formats pi's account logins use:
+ * an authorize endpoint that redirects (the test plays the browser), PKCE-checked token endpoints
+ * (Anthropic's JSON one, OpenAI's form one), GitHub's device code and Copilot token endpoints, and an
+ * Anthropic `/v1/messages` that streams a reply only for a bearer it issued. It counts refreshes.
+ */
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A request as the server saw it. */
+export interface SeenRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: Record<string, unknown>;
+}
+
+/** A JWT-shaped Codex access token naming `accountId` (unsigned: only its claims are read). */
+export function codexAccessToken(accountId: string, serial: number): string {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  return `${encode({ alg: "none" })}.${encode({ "https://api.openai.com/auth": { chatgpt_account_id: accountId }, n: serial })}.sig`;
+}
+
+/** The server. */
+export class OAuthTestServer {
+  readonly requests: SeenRequest[] = [];
+  refreshCount = 0;
+  /** Refresh tokens the server refuses (400 invalid_grant). */
+  readonly revoked = new Set<string>();
+  /** Access tokens the model endpoint accepts. */
+  readonly validAccess = new Set<string>();
+  /** Seconds each issued access token lives. */
+  expiresIn = 3600;
+  /** Device-code polls answered "pending" before the grant. */
+  pendingPolls = 1;
+  /** Holds each refresh this long, so concurrent refreshers would overlap if nothing serialized them. */
+  refreshDelayMs = 0;
+  url = "";
+  private server: Server | undefined;
+  private serial = 0;
+  private readonly challenges = new Map<string, string>();
+  private readonly refreshTokens = new Set<string>();
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Issues a refresh token the token endpoint will accept (for auth.json fixtures). */
+  issueRefresh(token: string): string {
+    this.refreshTokens.add(token);
+    return token;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString("utf8");
+    const url = new URL(req.url ?? "/", this.url);
+    let body: Record<string, unknown> = {};
+    if (text !== "") {
+      body = (req.headers["content-type"] ?? "").includes("json")
+        ? (JSON.parse(text) as Record<string, unknown>)
+        : Object.fromEntries(new URLSearchParams(text));
+    }
+    this.requests.push({ method: req.method ?? "GET", path: url.pathname, headers: req.headers, body });
+    const json = (status: number, value: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(value));
+    };
+    switch (url.pathname) {
+      case "/oauth/authorize": {
+        // The user approves at once: back to the app's redirect URI with a code bound to the challenge.
+        const code = `code-${++this.serial}`;
+        this.challenges.set(code, url.searchParams.get("code_challenge") ?? "");
+        const target = new URL(url.searchParams.get("redirect_uri")!);
+        target.searchParams.set("code", code);
+        target.searchParams.set("state", url.searchParams.get("state") ?? "");
+        res.writeHead(302, { location: target.toString() });
+        res.end();
+        return;
+      }
+      case "/v1/oauth/token":
+      case "/oauth/token":
+        return this.token(url.pathname === "/oauth/token" ? "codex" : "anthropic", body, json);
+      case "/login/device/code":
+        return json(200, {
+          device_code: "dev-1",
+          user_code: "ABCD-1234",
+          verification_uri: `${this.url}/login/device`,
+          interval: 1,
+          expires_in: 120,
+        });
+      case "/login/oauth/access_token":
+        if (this.pendingPolls-- > 0) return json(200, { error: "authorization_pending" });
+        return json(200, { access_token: this.issueRefresh("gho_github_token"), token_type: "bearer" });
+      case "/copilot_internal/v2/token": {
+        const github = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+        if (!this.refreshTokens.has(github) || this.revoked.has(github))
+          return json(401, { message: "Bad credentials" });
+        const token = `tid=t${++this.serial};exp=1;proxy-ep=proxy.example.test;`;
+        this.validAccess.add(token);
+        return json(200, { token, expires_at: Math.floor(Date.now() / 1000) + this.expiresIn });
+      }
+      case "/v1/messages":
+      case "/chat/completions":
+        return this.model(url.pathname, req, res);
+      default:
+        return json(404, { error: "not found" });
+    }
+  }
+
+  private async token(
+    kind: "anthropic" | "codex",
+    body: Record<string, unknown>,
+    json: (s: number, v: unknown) => void,
+  ) {
+    if (body.grant_type === "authorization_code") {
+      const challenge = this.challenges.get(String(body.code));
+      const expected = createHash("sha256").update(String(body.code_verifier)).digest("base64url");
+      if (challenge === undefined || challenge !== expected) return json(400, { error: "invalid_grant" });
+      this.challenges.delete(String(body.code));
+    } else if (body.grant_type === "refresh_token") {
+      const refresh = String(body.refresh_token);
+      if (!this.refreshTokens.has(refresh) || this.revoked.has(refresh)) {
+        return json(400, { error: "invalid_grant", error_description: "Refresh token revoked" });
+      }
+      this.refreshCount++;
+      if (this.refreshDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.refreshDelayMs));
+      this.refreshTokens.delete(refresh);
+    } else return json(400, { error: "unsupported_grant_type" });
+    const n = ++this.serial;
+    const access = kind === "codex" ? codexAccessToken("acct-42", n) : `sk-ant-oat01-access-${n}`;
+    this.validAccess.add(access);
+    return json(200, {
+      access_token: access,
+      refresh_token: this.issueRefresh(`refresh-${n}`),
+      expires_in: this.expiresIn,
+    });
+  }
+
+  private model(path: string, req: IncomingMessage, res: ServerResponse): void {
+    const bearer = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+    if (!this.validAccess.has(bearer)) {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(JSON.stringify({ type: "error", error: { type: "authentication_error", message: "invalid bearer" } }));
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    if (path === "/chat/completions") {
+      const chunk = (delta: unknown, finish: string | null) =>
+        `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      res.end(
+        `${chunk({ role: "assistant", content: "hello from copilot" }, null)}${chunk({}, "stop")}data: [DONE]\n\n`,
+      );
+      return;
+    }
+    const events: [string, unknown][] = [
+      [
+        "message_start",
+        {
+          type: "message_start",
+          message: {
+            id: "m1",
+            type: "message",
+            role: "assistant",
+            model: "claude",
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 3, output_tokens: 0 },
+          },
+        },
+      ],
+      ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
+      [
+        "content_block_delta",
+        { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "hello from claude" } },
+      ],
+      ["content_block_stop", { type: "content_block_stop", index: 0 }],
+      ["message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 4 } }],
+      ["message_stop", { type: "message_stop" }],
+    ];
+    res.end(events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join(""));
+  }
+}
