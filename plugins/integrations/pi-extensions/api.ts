@@ -7,7 +7,7 @@
  */
 import type { ThinkingLevel, Model } from "pi-host";
 import type { SendMessageOptions } from "./delivery.js";
-import { unsupportedEventReason } from "./events.js";
+import { eventWarning } from "./events.js";
 import { execCommand, type ExecOptions } from "./exec.js";
 import { notSupported, unsupportedFunction } from "./not-supported.js";
 import type { ExtensionRuntime } from "./runtime.js";
@@ -46,9 +46,11 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
 
   return {
     on(event: string, handler: ExtensionHandler): void {
-      const reason = unsupportedEventReason(event);
-      if (reason !== undefined) notSupported(`pi.on("${event}")`, reason);
+      if (typeof event !== "string" || event === "") throw new Error("pi.on needs an event name");
       if (typeof handler !== "function") throw new Error(`pi.on("${event}") needs a handler function`);
+      const warning = eventWarning(event);
+      if (warning !== undefined)
+        runtime.notice("warning", `extension ${extension.path}: pi.on("${event}"): ${warning}`);
       extension.handlers.set(event, [...(extension.handlers.get(event) ?? []), handler]);
     },
 

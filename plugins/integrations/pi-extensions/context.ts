@@ -12,16 +12,22 @@ import { dirname } from "node:path";
 import type { UiDialogOptions, WidgetPlacement } from "pi-host";
 import { notSupported, unsupportedFunction } from "./not-supported.js";
 import type { ExtensionRuntime } from "./runtime.js";
+import type { UiPromptKind } from "./ui-prompts.js";
 
 /** pi's `ctx.ui`. */
 export function createExtensionUi(runtime: ExtensionRuntime) {
   const ui = () => runtime.ui();
   const unsupported = (name: string) => unsupportedFunction(`ctx.ui.${name}`);
+  const waiting = <T>(kind: UiPromptKind, title: string, dialog: () => Promise<T>) =>
+    runtime.uiPrompts.around(kind, title, dialog);
   return {
-    select: (title: string, options: string[], opts?: UiDialogOptions) => ui().select(title, options, opts),
-    confirm: (title: string, message: string, opts?: UiDialogOptions) => ui().confirm(title, message, opts),
-    input: (title: string, placeholder?: string, opts?: UiDialogOptions) => ui().input(title, placeholder, opts),
-    editor: (title: string, prefill?: string) => ui().editor(title, prefill),
+    select: (title: string, options: string[], opts?: UiDialogOptions) =>
+      waiting("select", title, () => ui().select(title, options, opts)),
+    confirm: (title: string, message: string, opts?: UiDialogOptions) =>
+      waiting("confirm", title, () => ui().confirm(title, message, opts)),
+    input: (title: string, placeholder?: string, opts?: UiDialogOptions) =>
+      waiting("input", title, () => ui().input(title, placeholder, opts)),
+    editor: (title: string, prefill?: string) => waiting("editor", title, () => ui().editor(title, prefill)),
     notify: (message: string, type?: "info" | "warning" | "error") => ui().notify(message, type),
     setStatus: (key: string, text: string | undefined) => ui().setStatus(key, text),
     setWidget(key: string, content: unknown, options?: { placement?: WidgetPlacement }) {

@@ -49,7 +49,7 @@ export default definePlugin({
   id: "pi-extensions",
   version: "1.0.0",
   description: "Runs pi extensions: their tools, commands, event handlers and UI calls on pi-host's contracts",
-  provides: [ToolSourceContract, HooksContract],
+  provides: [ToolSourceContract, HooksContract, ResourcesContract],
   requires: [
     AgentSessionContract,
     { contract: SessionStoreContract, optional: true },
@@ -79,6 +79,8 @@ export default definePlugin({
     });
     ctx.provide(ToolSourceContract, createExtensionToolSource(runtime));
     ctx.provide(HooksContract, createExtensionHooks(runtime));
+    // Skills and prompt templates of `resources_discover` paths.
+    ctx.provide(ResourcesContract, runtime.resourcePaths.source(), { key: "pi-extensions" });
     ctx.on(SESSION_EVENT, (event: SessionEvent) => runtime.onSessionEvent(event));
     ctx.onDispose(() => runtime.shutdown(), "session_shutdown to extensions");
   },

@@ -34,11 +34,12 @@ describe("members pi-host does not support yet", () => {
     expect(JSON.parse(ui.notes()[0]!)).toEqual([
       "not supported yet: Text",
       "not supported yet: registerProvider (the model catalog cannot add providers at run time)",
-      'not supported yet: pi.on("session_before_switch") (switching sessions cannot be cancelled by a plugin)',
+      "no error",
       "not supported yet: ctx.ui.theme",
     ]);
     await h.session.call("prompt", "/footer");
     expect(notices(h.events)).toEqual([
+      `extension ${fixture("unsupported-call.ts")}: pi.on("session_before_switch"): fires for ctx.newSession and ctx.switchSession, not for /new and /resume typed in a mode`,
       `extension ${fixture("unsupported-call.ts")}: /footer: not supported yet: ctx.ui.setFooter`,
     ]);
   });
