@@ -60,12 +60,7 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
       if (typeof tool.execute !== "function") throw new Error(`registerTool("${tool.name}") needs an execute function`);
       if (tool.parameters === null || typeof tool.parameters !== "object")
         throw new Error(`registerTool("${tool.name}") needs TypeBox parameters (Type.Object({...}))`);
-      const builtin = services.tools.find(tool.name) !== undefined;
-      if (builtin)
-        notSupported(
-          `registerTool("${tool.name}") replacing a built-in tool`,
-          "tool plugins take precedence over extension tools; disable the built-in plugin instead",
-        );
+      // A tool named like a built-in one replaces it (pi's "Overriding Built-in Tools"), see tool-source.ts.
       extension.tools.set(tool.name, tool);
     },
 
@@ -203,12 +198,15 @@ function allTools(
     if (!out.some((t) => t.name === tool.name))
       out.push({ name: tool.name, description: tool.description, parameters: tool.parameters, sourceInfo });
   };
+  const extensionTools = runtime.tools();
   for (const handle of runtime.services.tools.list()) {
     const tool = handle.peek();
-    if (tool !== undefined)
+    const override = tool === undefined ? undefined : extensionTools.get(tool.name);
+    if (override !== undefined) add(override.definition, override.extension.sourceInfo);
+    else if (tool !== undefined)
       add(tool, { path: `<builtin:${tool.name}>`, source: "builtin", scope: "temporary", origin: "top-level" });
   }
-  for (const { extension, definition } of runtime.tools().values()) add(definition, extension.sourceInfo);
+  for (const { extension, definition } of extensionTools.values()) add(definition, extension.sourceInfo);
   for (const tool of runtime.lastRequestTools)
     add(tool, { path: `<tool-source:${tool.name}>`, source: "tool-source", scope: "temporary", origin: "top-level" });
   return out;
