@@ -13,6 +13,7 @@ import type { UiDialogOptions, WidgetPlacement } from "pi-host";
 import { notSupported, unsupportedFunction } from "./not-supported.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import type { UiPromptKind } from "./ui-prompts.js";
+import { compactWithHooks, sessionControl } from "./session-control.js";
 
 /** pi's `ctx.ui`. */
 export function createExtensionUi(runtime: ExtensionRuntime) {
@@ -153,7 +154,7 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
         onError?: (error: Error) => void;
       } = {},
     ) {
-      void session.api.compact(options.customInstructions).then(
+      void compactWithHooks(runtime, options.customInstructions).then(
         (result) =>
           result === undefined
             ? options.onError?.(new Error("Nothing to compact (session too small)"))
@@ -175,17 +176,21 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
 }
 
 /**
- * pi's ExtensionCommandContext. A command runs inside the prompt that named it (the session is claimed,
- * no run going on), so it is idle by definition; replacing the session from there is not possible yet.
+ * pi's ExtensionCommandContext: the context plus `waitForIdle` and the session operations
+ * (session-control.ts). A command runs while no run goes on, so `waitForIdle` resolves at once.
  */
 export function createCommandContext(runtime: ExtensionRuntime) {
-  const why = "extension commands run inside the prompt that named them, where the session cannot be replaced yet";
+  const control = sessionControl(runtime);
   return Object.defineProperties(createExtensionContext(runtime), {
     waitForIdle: { value: async (): Promise<void> => {}, enumerable: true },
-    newSession: { value: unsupportedFunction("ctx.newSession", why), enumerable: true },
-    fork: { value: unsupportedFunction("ctx.fork", why), enumerable: true },
-    navigateTree: { value: unsupportedFunction("ctx.navigateTree", why), enumerable: true },
-    switchSession: { value: unsupportedFunction("ctx.switchSession", why), enumerable: true },
-    reload: { value: unsupportedFunction("ctx.reload", why), enumerable: true },
+    newSession: { value: control.newSession, enumerable: true },
+    fork: { value: control.fork, enumerable: true },
+    navigateTree: { value: control.navigateTree, enumerable: true },
+    switchSession: { value: control.switchSession, enumerable: true },
+    reload: { value: control.reload, enumerable: true },
+    getSystemPromptOptions: {
+      value: () => ({ cwd: runtime.cwd, selectedTools: runtime.lastRequestTools.map((t) => t.name) }),
+      enumerable: true,
+    },
   });
 }

@@ -134,23 +134,32 @@ function findCommand(runtime: ExtensionRuntime, text: string): { command: Resolv
 
 /**
  * Runs a command handler; returns the text its first `sendUserMessage` asked to send, if any. A failing
- * handler is reported and the prompt counts as handled, as in pi.
+ * handler is reported and the prompt counts as handled, as in pi. A handler that changes the session
+ * (session-control.ts) detaches: the prompt ends as handled and the handler goes on once it is free.
  */
 async function runCommand(
   runtime: ExtensionRuntime,
   command: ResolvedCommand,
   args: string,
 ): Promise<string | undefined> {
-  const scope = { replacement: undefined as string | undefined };
+  let detach!: () => void;
+  const detached = new Promise<"detached">((resolve) => {
+    detach = () => resolve("detached");
+  });
+  const scope = { replacement: undefined as string | undefined, detach };
   runtime.delivery.commandScope = scope;
-  try {
-    await command.definition.handler(args, runtime.commandContext());
-  } catch (error) {
-    runtime.report(command.extension, `/${command.invocationName}`, error);
-  } finally {
-    runtime.delivery.commandScope = undefined;
-  }
-  return scope.replacement;
+  const running = (async () => {
+    try {
+      await command.definition.handler(args, runtime.commandContext());
+    } catch (error) {
+      runtime.report(command.extension, `/${command.invocationName}`, error);
+    } finally {
+      if (runtime.delivery.commandScope === scope) runtime.delivery.commandScope = undefined;
+    }
+    return "done" as const;
+  })();
+  const how = await Promise.race([running, detached]);
+  return how === "detached" ? undefined : scope.replacement;
 }
 
 /** pi's `input` event: transforms chain, the first "handled" ends it. Images cannot change here. */
