@@ -32,7 +32,7 @@ describe("members pi-host does not support yet", () => {
     const h = (harness = await bootWithExtensions([fixture("unsupported-call.ts")], { extra: [ui.plugin] }));
     await h.session.call("prompt", "/probe");
     expect(JSON.parse(ui.notes()[0]!)).toEqual([
-      "not supported yet: Text",
+      "not supported yet: Editor",
       "not supported yet: registerProvider (the model catalog cannot add providers at run time)",
       "no error",
       "not supported yet: ctx.ui.theme",
