@@ -7,7 +7,7 @@ import { splitToolList, toolSelectionProblem } from "./cli-tool-flags.js";
 import { closestSpelling } from "./edit-distance.js";
 
 /** One flag: its long name, pi's short spellings, whether it takes a value, and its help line. */
-interface FlagSpec {
+export interface FlagSpec {
   name: string;
   short?: string[];
   /** The value placeholder (`<text>`); absent for switches. */
@@ -32,7 +32,7 @@ const CLI_THINKING_LEVELS = [...THINKING_LEVELS, "max"] as const;
 const MODES = ["text", "json", "rpc", "acp"] as const;
 
 /** Every flag `pi` knows, in help order. */
-const FLAGS: FlagSpec[] = [
+export const FLAGS: FlagSpec[] = [
   {
     group: "Modes",
     name: "print",
@@ -342,8 +342,8 @@ function sessionIdOf(value: string | undefined): string | undefined {
     `--session-id "${value}" is not a session id (letters, digits, . _ -; a letter or digit first and last)`,
   );
 }
-
-function findFlag(written: string): FlagSpec | undefined {
+/** The flag `written` (`--name` or a short spelling) names, if pi knows it. */
+export function findFlag(written: string): FlagSpec | undefined {
   if (written.startsWith("--")) return FLAGS.find((f) => f.name === written.slice(2));
   return FLAGS.find((f) => f.short?.includes(written));
 }

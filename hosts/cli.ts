@@ -5,6 +5,7 @@
  * `--list-models` lists the catalog, and everything else is a run of the agent in a mode plugin.
  */
 import { fileURLToPath } from "node:url";
+import { splitExtensionFlags } from "./cli-extension-flags.js";
 import { helpText, parseCliArgs, UsageError, type CliArgs } from "./cli-flags.js";
 
 declare const __PI_VERSION__: string;
@@ -57,7 +58,8 @@ async function main(argv: string[]): Promise<number> {
   }
   let args: CliArgs;
   try {
-    args = parseCliArgs(argv);
+    const split = splitExtensionFlags(argv);
+    args = Object.assign(parseCliArgs(split.argv), { extensionFlags: split.flags });
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message, EXIT_BAD_INPUT);
     throw error;

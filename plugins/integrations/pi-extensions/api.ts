@@ -8,6 +8,7 @@
 import type { ThinkingLevel, Model } from "pi-host";
 import type { SendMessageOptions } from "./delivery.js";
 import { eventWarning } from "./events.js";
+import { registerMembers } from "./api-register.js";
 import { execCommand, type ExecOptions } from "./exec.js";
 import { notSupported, unsupportedFunction } from "./not-supported.js";
 import type { ExtensionRuntime } from "./runtime.js";
@@ -74,16 +75,7 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
       extension.commands.set(name, options);
     },
 
-    registerShortcut: unsupportedFunction("registerShortcut", "pi-host has no keybinding contract for extensions"),
-    registerMessageRenderer: unsupportedFunction(
-      "registerMessageRenderer",
-      "the TUI does not render extension components",
-    ),
-    registerProvider: unsupportedFunction("registerProvider", "the model catalog cannot add providers at run time"),
-    unregisterProvider: unsupportedFunction(
-      "unregisterProvider",
-      "the model catalog cannot remove providers at run time",
-    ),
+    ...registerMembers(extension, runtime),
 
     registerFlag(name: string, options: ExtensionFlagDefinition): void {
       if (typeof name !== "string" || name === "") throw new Error("registerFlag needs a flag name");

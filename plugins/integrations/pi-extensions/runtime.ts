@@ -100,6 +100,10 @@ export class ExtensionRuntime {
   private modulesLoader: ExtensionModuleLoader | undefined;
 
   /** Open extension dialogs, for `ui_prompt_start` / `ui_prompt_end`. */
+  /** `pi.registerMcpServer`, by name. */
+  readonly mcpServers = new Map<string, Record<string, unknown>>();
+  /** The effective settings as read when extensions loaded (`pi.getSettings()` is synchronous). */
+  settingsSnapshot: Record<string, unknown> = {};
   /** Skill and template paths `resources_discover` handlers returned. */
   readonly resourcePaths = new ResourcePaths();
   readonly uiPrompts = new UiPromptSpans((event) => this.queue(event));
@@ -178,6 +182,7 @@ export class ExtensionRuntime {
   private async load(): Promise<void> {
     const cwd = this.cwd;
     const settings = this.services.settings.available ? await this.services.settings.api.get(cwd) : {};
+    this.settingsSnapshot = settings;
     const fromSettings = Array.isArray(settings.extensions)
       ? settings.extensions.filter((p): p is string => typeof p === "string")
       : [];
@@ -208,6 +213,7 @@ export class ExtensionRuntime {
       for (const notice of discovery.notices) this.notice("warning", `pi-extensions: ${notice}`);
     }
     this.loaded = true;
+    this.checkFlags();
     if (this.extensions.length > 0) await this.refreshResourceCommands();
     await this.emit({ type: "session_start", reason: "startup" });
     await this.resourcePaths.discover(this, "startup");
@@ -286,14 +292,30 @@ export class ExtensionRuntime {
     });
   }
 
-  /** The value of a registered flag: the plugin's `flags` config, else the flag's default. */
+  /** The value of a registered flag: the command line or the plugin's `flags` config, else the flag's default. */
   flagValue(name: string): boolean | string | undefined {
-    if (name in this.config.flags) return this.config.flags[name];
-    for (const extension of this.extensions) {
-      const flag = extension.flags.get(name);
-      if (flag?.default !== undefined) return flag.default;
+    const flag = this.extensions.map((e) => e.flags.get(name)).find((f) => f !== undefined);
+    if (name in this.config.flags) return coerceFlag(this.config.flags[name]!, flag?.type);
+    return flag?.default;
+  }
+
+  /** One error line for each given flag no extension registers, or of the wrong kind (after loading). */
+  private checkFlags(): void {
+    for (const [name, value] of Object.entries(this.config.flags)) {
+      const flag = this.extensions.map((e) => e.flags.get(name)).find((f) => f !== undefined);
+      if (flag === undefined)
+        this.notice(
+          "error",
+          `pi-extensions: unknown flag --${name}: no extension registers it (pi --help lists pi's flags)`,
+        );
+      else if (flag.type === "string" && value === true)
+        this.notice("error", `pi-extensions: --${name} needs a value: --${name}=<text>`);
     }
-    return undefined;
+  }
+
+  /** pi's `getMcpServers()`: name and config of each registered server. */
+  mcpServerList(): Array<{ name: string; config: Record<string, unknown> }> {
+    return [...this.mcpServers].map(([name, config]) => ({ name, config: { ...config } }));
   }
 
   /** pi's `getCommands()`: extension commands, then prompt templates, then skills. */
@@ -440,6 +462,12 @@ export class ExtensionRuntime {
   stream(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
     return this.services.llm.api.stream(model, context, options);
   }
+}
+
+/** A flag's given value as its registered type reads it (`--plan=false` is false for a boolean flag). */
+function coerceFlag(value: string | boolean, type: "boolean" | "string" | undefined): string | boolean {
+  if (type === "boolean" && typeof value === "string") return !["false", "0", "no", "off", ""].includes(value);
+  return value;
 }
 
 /** An error's message, for one-line reports. */

@@ -33,7 +33,7 @@ describe("members pi-host does not support yet", () => {
     await h.session.call("prompt", "/probe");
     expect(JSON.parse(ui.notes()[0]!)).toEqual([
       "not supported yet: Editor",
-      "not supported yet: registerProvider (the model catalog cannot add providers at run time)",
+      "not supported yet: registerProvider (the model catalog cannot add providers at run time; add it to models.json)",
       "no error",
       "not supported yet: ctx.ui.theme",
     ]);
@@ -82,7 +82,7 @@ describe("members pi-host does not support yet", () => {
     await h.session.call("prompt", "/hello there");
     expect(ui.notes()).toEqual(["Hello there!"]);
     expect(notices(h.events)).toEqual([
-      `pi-extensions: failed to load extension ${fixture("unsupported-at-load.ts")}: not supported yet: registerShortcut (pi-host has no keybinding contract for extensions)`,
+      `pi-extensions: failed to load extension ${fixture("unsupported-at-load.ts")}: not supported yet: registerProvider (the model catalog cannot add providers at run time; add it to models.json)`,
     ]);
   });
 });
