@@ -134,6 +134,15 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
     get cwd(): string {
       return runtime.cwd;
     },
+    /** pi 1.6.0's `ctx.mode`: "interactive", "rpc", or "print" where no user can answer. */
+    get mode() {
+      return runtime.mode();
+    },
+    /** Whether the project's own files (and `.pi/extensions`) apply in this process. */
+    isProjectTrusted: () => runtime.projectTrusted,
+    get thinkingLevel() {
+      return runtime.state()?.thinkingLevel;
+    },
     sessionManager: createSessionManagerView(runtime),
     modelRegistry: createModelRegistryView(runtime),
     get model() {

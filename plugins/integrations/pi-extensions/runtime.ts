@@ -100,6 +100,8 @@ export class ExtensionRuntime {
   private modulesLoader: ExtensionModuleLoader | undefined;
 
   /** Open extension dialogs, for `ui_prompt_start` / `ui_prompt_end`. */
+  /** Whether the project is trusted in this process (the host's decision, or a `project_trust` "yes"). */
+  projectTrusted = false;
   /** `pi.registerMcpServer`, by name. */
   readonly mcpServers = new Map<string, Record<string, unknown>>();
   /** The effective settings as read when extensions loaded (`pi.getSettings()` is synchronous). */
@@ -201,6 +203,7 @@ export class ExtensionRuntime {
         projectTrusted,
       });
     const trusted = await projectFilesApply(this.services.host, cwd);
+    this.projectTrusted = trusted;
     const discovery = await find(trusted);
     const state = this.state();
     this.translator = new SessionEventTranslator(state?.model ?? undefined, state?.thinkingLevel, state?.sessionFile);
@@ -208,6 +211,7 @@ export class ExtensionRuntime {
     // pi's `project_trust`: user and command-line extensions may trust the project for its own extensions.
     const projectOnes = trusted ? [] : await untrustedProjectExtensions(find, discovery.found);
     if (projectOnes.length > 0 && (await decideProjectTrust(this, cwd)) === "yes") {
+      this.projectTrusted = true;
       for (const location of projectOnes) await this.loadOne(location);
     } else {
       for (const notice of discovery.notices) this.notice("warning", `pi-extensions: ${notice}`);
