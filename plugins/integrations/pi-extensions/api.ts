@@ -10,7 +10,6 @@ import type { SendMessageOptions } from "./delivery.js";
 import { eventWarning } from "./events.js";
 import { registerMembers } from "./api-register.js";
 import { execCommand, type ExecOptions } from "./exec.js";
-import { notSupported, unsupportedFunction } from "./not-supported.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import type {
   CustomMessageInput,

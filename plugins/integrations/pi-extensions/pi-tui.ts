@@ -10,7 +10,6 @@
 /** pi-tui's CURSOR_MARKER: a zero-width marker where a focused component wants the cursor. */
 export const CURSOR_MARKER = "\x1b_pi:c\x07";
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b_[^\x07]*\x07/g;
 
 /** The text without terminal escape sequences. */
