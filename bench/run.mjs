@@ -24,6 +24,7 @@ const ALL = [
   "sessions",
   "loop",
   "tui",
+  "json-size",
   "soak",
   "cli",
 ];

@@ -41,6 +41,8 @@ export interface HostFlags {
   provider?: string;
   /** `--thinking`. */
   thinking?: ThinkingLevel;
+  /** `--models`: pi's scope patterns (ids, fuzzy matches, globs, `:thinking`) for the first model and cycling. */
+  models?: string[];
   /** `--api-key`: a key that beats auth.json and the environment (for `provider` when given). */
   apiKey?: string;
   /**
@@ -51,6 +53,8 @@ export interface HostFlags {
   tools?: string[];
   /** `--exclude-tools`: names or `*` patterns taken out after every other choice, MCP tools included. */
   excludeTools?: string[];
+  /** `-nbt/--no-builtin-tools`: the built-in tools are off unless `--tools` names them; other tools stay. */
+  noBuiltinTools?: boolean;
   /** `--system-prompt`: text or a file, replacing the default preamble. */
   systemPrompt?: string;
   /** `--append-system-prompt`, in order. */

@@ -29,6 +29,8 @@ export interface TuiFrame {
   cursor: { row: number; col: number } | null;
   /** The terminal's window title, when the view wants one. */
   title?: string;
+  /** Control sequences the shell writes before the frame, once (OSC 52 for a clipboard copy). */
+  terminalOutput?: string;
 }
 
 /** What a key did that the shell must act on. */

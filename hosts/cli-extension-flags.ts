@@ -5,7 +5,8 @@
  * "did you mean") is set aside here and handed to plugins as `extensionFlags`; the plugin that runs
  * extensions checks them against what its extensions registered once they loaded.
  */
-import { FLAGS, findFlag } from "./cli-flags.js";
+import { FLAGS } from "./cli-flag-table.js";
+import { findFlag } from "./cli-flags.js";
 import { closestSpelling } from "./edit-distance.js";
 
 /** argv without the extension flags, and those flags: `true` for `--name`, the text for `--name=value`. */

@@ -18,4 +18,5 @@ export * from "./session/model-context.js";
 export * from "./session/wire-events.js";
 export * from "./session/wire-stream.js";
 export * from "./shell/user-bash.js";
+export * from "./shell/clipboard.js";
 export * from "./packages/package-source.js";

@@ -34,6 +34,18 @@ export interface ResolvedModel {
   thinking?: ThinkingLevel;
 }
 
+/** One model of a `--models` / `enabledModels` scope; `thinking` only when its pattern pinned one (`x:high`). */
+export interface ScopedModel {
+  model: Model;
+  thinking?: ThinkingLevel;
+}
+
+/** The models a scope selects, in pattern order, and one warning per pattern that matched nothing or too much. */
+export interface ModelScope {
+  models: ScopedModel[];
+  warnings: string[];
+}
+
 /** The model catalog: built-ins plus `models.json` custom providers and overrides. */
 export interface ModelCatalog {
   list(): Model[];
@@ -47,16 +59,28 @@ export interface ModelCatalog {
    * the default model of the first provider that has a key; undefined when no provider has one.
    */
   initialModel(): Model | undefined;
+  /**
+   * pi's `--models` / `enabledModels` patterns (ids, fuzzy matches, globs over `provider/id` or the id,
+   * `:thinking` suffixes) resolved among `among`, the models that can be used now.
+   */
+  scope(patterns: readonly string[], among: readonly Model[]): ModelScope;
 }
 
-/** 1.1: `initialModel`, the starting model when nothing chose one. */
+/** 1.1: `initialModel`, the starting model when nothing chose one; 1.2: `scope`, for `--models`. */
 export const ModelsContract = defineContract<ModelCatalog>({
   id: "ai/models",
-  version: "1.1.0",
+  version: "1.2.0",
   kind: "single",
   gate: "overlap",
-  shape: { list: "function", find: "function", search: "function", resolve: "function", initialModel: "function" },
-  methods: { list: "sync", find: "sync", search: "sync", resolve: "sync", initialModel: "sync" },
+  shape: {
+    list: "function",
+    find: "function",
+    search: "function",
+    resolve: "function",
+    initialModel: "function",
+    scope: "function",
+  },
+  methods: { list: "sync", find: "sync", search: "sync", resolve: "sync", initialModel: "sync", scope: "sync" },
 });
 
 /** API keys: `--api-key` > auth.json > environment. */

@@ -6,11 +6,21 @@
 import type { TSchema } from "@sinclair/typebox";
 
 /** The wire protocols pi-host speaks; custom providers may name others. */
-export type KnownApi = "anthropic-messages" | "openai-completions" | "openai-responses" | "google-generative-ai";
+export type KnownApi =
+  | "anthropic-messages"
+  | "openai-completions"
+  | "openai-responses"
+  | "google-generative-ai"
+  | "azure-openai-responses"
+  | "bedrock-converse-stream"
+  | "google-vertex";
 export type Api = KnownApi | (string & {});
 
 /** How hard a reasoning model should think. `off` disables thinking. */
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+
+/** pi's thinking levels, weakest first (the order cycling and pickers use). */
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
 
 /** Token budgets for thinking levels on budget-based APIs (Anthropic, Google). */
 export type ThinkingBudgets = Partial<Record<Exclude<ThinkingLevel, "off">, number>>;

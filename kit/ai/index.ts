@@ -40,6 +40,7 @@ export {
 } from "./retry.js";
 export { cleanErrorText, ERROR_TEXT_LIMIT } from "./error-text.js";
 export { linkAbort, onAbort, type LinkedAbort } from "./abort.js";
+export { AMBIENT_CREDENTIALS, isAmbientCredentials } from "./ambient-credentials.js";
 export {
   DEFAULT_IDLE_TIMEOUT_MS,
   MAX_STREAM_LINE_BYTES,

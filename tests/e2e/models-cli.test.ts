@@ -155,15 +155,12 @@ describe("pi --list-models (built CLI)", () => {
   });
 
   it("a built-in provider whose wire protocol has no plugin says so when used", async () => {
-    const run = await runPi(
-      ["-p", "--no-session", "--model", "amazon-bedrock/anthropic.claude-opus-4-1-20250805-v1:0", "hi"],
-      {
-        cwd: home,
-        env: { ...env, AWS_BEARER_TOKEN_BEDROCK: "t" },
-      },
-    );
+    const run = await runPi(["-p", "--no-session", "--model", "github-copilot/claude-3.7-sonnet", "hi"], {
+      cwd: home,
+      env: { ...env, COPILOT_GITHUB_TOKEN: "t" },
+    });
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/no provider plugin speaks "bedrock-converse-stream"/);
+    expect(run.stderr).toMatch(/no provider plugin speaks "github-copilot"/);
   });
 
   it("shows a models.json custom provider's models, and listing contacts no server", async () => {

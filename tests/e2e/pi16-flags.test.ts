@@ -56,6 +56,18 @@ describe("pi 1.6.0's tool flags", () => {
     ]);
   });
 
+  it("-nbt/--no-builtin-tools turns the built-in tools off and keeps extension and plugin tools", async () => {
+    const greet = join(import.meta.dirname, "../fixtures/pi-extensions/greet-tool.ts");
+    expect(await offeredTools(["-nbt"])).toEqual([]);
+    expect(await offeredTools(["--no-builtin-tools", "-e", greet, "--plugin", "codemode"])).toEqual([
+      "codemode",
+      "greet",
+      "hello",
+    ]);
+    expect(await offeredTools(["-nbt", "--tools", "+read"])).toEqual(["read"]);
+    expect(await offeredTools(["-nbt", "--tools", "read,grep"])).toEqual(["grep", "read"]);
+  });
+
   it("-xt/--exclude-tools takes names and patterns out last", async () => {
     expect(await offeredTools(["-xt", "bash,*e*"])).toEqual(["find", "ls"]);
     expect(await offeredTools(["--tools", "read,bash,edit", "--exclude-tools", "bash"])).toEqual(["edit", "read"]);

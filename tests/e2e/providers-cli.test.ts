@@ -13,8 +13,9 @@ import { runPi } from "./run-pi.js";
 /** The provider plugins and the slots (wire protocols) each must offer. */
 const PROVIDERS: Record<string, string[]> = {
   "provider-anthropic": ["anthropic-messages"],
-  "provider-openai": ["openai-completions", "openai-responses"],
-  "provider-google": ["google-generative-ai"],
+  "provider-openai": ["openai-completions", "openai-responses", "azure-openai-responses"],
+  "provider-google": ["google-generative-ai", "google-vertex"],
+  "provider-bedrock": ["bedrock-converse-stream"],
 };
 
 describe("provider plugins in the default distribution (built CLI)", () => {

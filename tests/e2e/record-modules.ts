@@ -5,11 +5,16 @@
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { PI_BIN, type PiRun } from "./run-pi.js";
 
 /** The provider SDKs, by package name. */
-export const PROVIDER_SDKS = ["@anthropic-ai/sdk", "openai", "@google/genai"] as const;
+export const PROVIDER_SDKS = [
+  "@anthropic-ai/sdk",
+  "openai",
+  "@google/genai",
+  "@aws-sdk/client-bedrock-runtime",
+] as const;
 
 /** A module resolve hook (runs on the loader thread) that appends every resolved URL to a log file. */
 const RECORDING_HOOK = `
@@ -23,9 +28,27 @@ export async function resolve(specifier, context, next) {
 }
 `;
 
-/** The provider SDKs among resolved module URLs. */
+/**
+ * The provider SDKs among resolved module URLs: an SDK file itself, or a chunk of ours that bundles
+ * the SDK (the build inlines SDKs into the lazily imported chunk of the provider that uses them, and
+ * esbuild marks each inlined file with a `// node_modules/<package>/...` comment line).
+ */
 export function sdksIn(modules: string[]): string[] {
-  return PROVIDER_SDKS.filter((sdk) => modules.some((url) => url.includes(`/node_modules/${sdk}/`)));
+  const ours = modules.filter((url) => url.startsWith("file:") && !url.includes("/node_modules/"));
+  const bundled = (sdk: string): boolean => ours.some((url) => chunkText(url).includes(`\n// node_modules/${sdk}/`));
+  return PROVIDER_SDKS.filter((sdk) => modules.some((url) => url.includes(`/node_modules/${sdk}/`)) || bundled(sdk));
+}
+
+const chunkTexts = new Map<string, string>();
+
+/** A loaded module's source, read once. */
+function chunkText(url: string): string {
+  let text = chunkTexts.get(url);
+  if (text === undefined) {
+    text = readFileSync(fileURLToPath(url), "utf8");
+    chunkTexts.set(url, text);
+  }
+  return text;
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
  * Where a provider's API key comes from, in pi's order: the `--api-key` flag, then auth.json, then the
- * environment, then a custom provider's `apiKey` in models.json. `keySource` answers "which one would be
- * used" without running any `!command`, so listing models stays fast and side-effect free.
+ * environment, then a custom provider's `apiKey` in models.json, then (Bedrock, Vertex) credentials the
+ * platform supplies, handed out as the AMBIENT_CREDENTIALS placeholder. `keySource` answers "which one
+ * would be used" without running any `!command`, so listing models stays fast and side-effect free.
  */
 import { join } from "node:path";
-import { isCommandValue, resolveConfigSpec, type AuthStore, type ConfigSpawner } from "pi-host";
+import { AMBIENT_CREDENTIALS, isCommandValue, resolveConfigSpec, type AuthStore, type ConfigSpawner } from "pi-host";
+import { AMBIENT_HINTS, ambientSource } from "./ambient.js";
 import { AuthFile } from "./auth-file.js";
 import { ENV_KEYS, envKey } from "./env-keys.js";
 import { ModelsFileKeys } from "./models-keys.js";
@@ -15,6 +17,7 @@ export type KeySource =
   | { kind: "auth.json"; label: "auth.json"; file: string }
   | { kind: "env"; label: string; variable: string }
   | { kind: "models.json"; label: "models.json"; file: string }
+  | { kind: "ambient"; label: string }
   | { kind: "none"; label: "none" };
 
 /**
@@ -91,6 +94,8 @@ export class ApiKeyStore implements AuthStoreWithSources {
           this.options.spawn,
         );
       }
+      case "ambient":
+        return AMBIENT_CREDENTIALS;
       case "none":
         return undefined;
     }
@@ -106,12 +111,18 @@ export class ApiKeyStore implements AuthStoreWithSources {
     if (fromEnv !== undefined) return { kind: "env", label: `env ${fromEnv.variable}`, variable: fromEnv.variable };
     if ((await this.modelsKeys.spec(provider)) !== undefined)
       return { kind: "models.json", label: "models.json", file: this.modelsKeys.path };
+    const ambient = ambientSource(provider, env);
+    if (ambient !== undefined) return { kind: "ambient", label: ambient };
     return { kind: "none", label: "none" };
   }
 
   missingKeyMessage(provider: string): string {
     const variables = ENV_KEYS[provider];
     const entry = `{"${provider}": {"type": "api_key", "key": "..."}} to ${this.authFile.path}`;
+    const ambient = AMBIENT_HINTS[provider];
+    if (variables !== undefined && ambient !== undefined) {
+      return `no credentials for "${provider}": ${ambient}, or set ${variables.join(" or ")}, add ${entry}, or pass --api-key`;
+    }
     if (variables !== undefined) {
       return `no API key for "${provider}": set ${variables.join(" or ")}, add ${entry}, or pass --api-key`;
     }

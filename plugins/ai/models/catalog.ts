@@ -7,7 +7,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Model, ModelCatalog, ResolvedModel } from "pi-host";
+import type { Model, ModelCatalog, ModelScope, ResolvedModel } from "pi-host";
 import { type BuiltinCatalog, loadBuiltinCatalog, type ProviderInfo, refreshedStamp } from "./builtin-catalog.js";
 import { applyProviders, draftFrom, finish } from "./merge.js";
 import {
@@ -19,6 +19,7 @@ import {
   type ProvidersConfig,
 } from "./models-file.js";
 import { resolveReference } from "./resolve.js";
+import { resolveScope } from "./scope.js";
 
 export { reference, UnknownModelError } from "./resolve.js";
 
@@ -111,6 +112,10 @@ export class ModelCatalogStore implements ModelCatalog {
       if (model !== undefined) return model;
     }
     return built.models.find((m) => this.usable(m.provider, built, auth));
+  }
+
+  scope(patterns: readonly string[], among: readonly Model[]): ModelScope {
+    return resolveScope(patterns, among);
   }
 
   /** A built-in provider's facts (name, api, base URL, key variables, default model). */

@@ -46,8 +46,10 @@ export function resolveReference(
     const model = settle(base, findText(base, pool, usable));
     const level = ref.slice(colon + 1);
     if (model !== undefined) {
+      // pi 1.6.0's `max`: no provider here takes more than `xhigh`, so it asks for that (as `--thinking max`).
+      if (level === "max") return { model, thinking: "xhigh" };
       if (!(THINKING_LEVELS as readonly string[]).includes(level)) {
-        throw new Error(`unknown thinking level "${level}" in "${ref}"; use one of ${THINKING_LEVELS.join(", ")}`);
+        throw new Error(`unknown thinking level "${level}" in "${ref}"; use one of ${THINKING_LEVELS.join(", ")}, max`);
       }
       return { model, thinking: level as ThinkingLevel };
     }

@@ -1,8 +1,9 @@
 /**
  * One streamed Gemini answer, top to bottom: build the request, open the stream through the official
- * SDK (loaded only now, so runs that never use Gemini never load it), turn chunks into events, retry
- * transient failures while nothing has reached the consumer, and end with exactly one `done` or `error`.
- * Never throws: every failure becomes the final message's `errorMessage`.
+ * SDK (loaded only now, in client.ts, so runs that never use Gemini never load it), turn chunks into
+ * events, retry transient failures while nothing has reached the consumer, and end with exactly one
+ * `done` or `error`. The Gemini API and Vertex AI differ only in how the client is made. Never throws:
+ * every failure becomes the final message's `errorMessage`.
  */
 import type { GenerateContentParameters } from "@google/genai";
 import {
@@ -18,24 +19,23 @@ import {
   type Model,
   type StreamOptions,
 } from "pi-host";
+import { type ClientAuth, createGenAIClient } from "./client.js";
 import { GoogleRequestError, toRequestError } from "./errors.js";
 import { buildRequest } from "./request.js";
 import { TurnBuilder } from "./turn-builder.js";
+import { VERTEX_API, vertexSetup } from "./vertex-config.js";
 import { WireTap } from "./wire-tap.js";
 
 /** The wire protocol this provider speaks. */
 export const GOOGLE_API = "google-generative-ai";
 
-/** Google's endpoint, for a model entry that names none. */
-const DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com/v1beta";
-
 /** Where Google's own key comes from when the caller passes none (the variables pi reads for Gemini). */
 const API_KEY_VARIABLES = ["GEMINI_API_KEY", "GOOGLE_API_KEY"] as const;
 
-/** Streams one assistant message from Gemini. */
+/** Streams one assistant message from Gemini (the Gemini API, or Vertex AI for a "google-vertex" model). */
 export function streamGoogle(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
   const events = new AssistantEventStream();
-  const message = newAssistantMessage(model, GOOGLE_API);
+  const message = newAssistantMessage(model, model.api === VERTEX_API ? VERTEX_API : GOOGLE_API);
   void run(model, context, options, events, message).catch((error: unknown) => fail(events, message, options, error));
   return events;
 }
@@ -47,24 +47,17 @@ async function run(
   events: AssistantEventStream,
   message: AssistantMessage,
 ): Promise<void> {
-  const apiKey = resolveApiKey(model, options);
+  const auth: ClientAuth =
+    model.api === VERTEX_API
+      ? { kind: "vertex", setup: vertexSetup(model, options.apiKey, process.env) }
+      : { kind: "gemini", apiKey: resolveApiKey(model, options) };
 
   let params = buildRequest(model, context, options);
   const replaced = await options.onPayload?.(params, model);
   if (replaced !== undefined) params = replaced as GenerateContentParameters;
 
-  const { GoogleGenAI } = await import("@google/genai");
   const wire = new WireTap();
-  const client = new GoogleGenAI({
-    apiKey,
-    // The model's baseUrl already names the API version (".../v1beta"); no retryOptions: we retry.
-    httpOptions: {
-      baseUrl: model.baseUrl || DEFAULT_BASE_URL,
-      apiVersion: "",
-      headers: { ...model.headers, ...options.headers },
-      fetch: wire.fetch,
-    },
-  });
+  const client = await createGenAIClient(model, options, auth, wire.fetch);
   // Per attempt: the guard's signal (linked to the caller's, cut on a stall) goes to the SDK.
   const requestFor = (guard: RequestGuard): GenerateContentParameters => ({
     ...params,

@@ -6,6 +6,7 @@
  */
 import type OpenAI from "openai";
 import type { Model } from "pi-host";
+import { AZURE_RESPONSES_API, azureTarget, isAzureModel } from "./azure-config.js";
 
 /** The message the SDK logs just before it throws on an SSE `data:` line that is not JSON. */
 const UNPARSABLE_DATA = "Could not parse message into JSON";
@@ -30,7 +31,9 @@ export class SdkLogSink {
 
 /**
  * Builds a client for one request: model headers, then request headers, then the caller's overrides.
- * `fetch` is the request guard's (stall timeouts, line cap).
+ * `fetch` is the request guard's (stall timeouts, line cap). Azure's OpenAI models get the AzureOpenAI
+ * client, which sends the key as `api-key` and adds `api-version` to every URL; Azure's Foundry models
+ * (Chat Completions) get the plain client on the resolved Azure endpoint, as pi 1.6 sends them.
  */
 export async function createOpenAIClient(
   model: Model,
@@ -39,10 +42,24 @@ export async function createOpenAIClient(
   logs: SdkLogSink,
   fetch: typeof globalThis.fetch,
 ): Promise<OpenAI> {
-  const { default: OpenAIClient } = await import("openai");
+  const { default: OpenAIClient, AzureOpenAI } = await import("openai");
+  const azure = isAzureModel(model) ? azureTarget(model, process.env) : undefined;
+  if (azure !== undefined && model.api === AZURE_RESPONSES_API) {
+    const target = azure;
+    return new AzureOpenAI({
+      apiKey,
+      apiVersion: target.apiVersion,
+      baseURL: target.baseUrl,
+      maxRetries: 0,
+      defaultHeaders: headers,
+      logger: logs,
+      logLevel: "error",
+      fetch,
+    });
+  }
   return new OpenAIClient({
     apiKey,
-    baseURL: model.baseUrl === "" ? undefined : model.baseUrl,
+    baseURL: azure?.baseUrl ?? (model.baseUrl === "" ? undefined : model.baseUrl),
     maxRetries: 0,
     defaultHeaders: headers,
     logger: logs,

@@ -3,14 +3,18 @@
  */
 import type OpenAI from "openai";
 import type { AiProvider, Context, Model, StreamOptions } from "pi-host";
+import { azureTarget, isAzureModel } from "./azure-config.js";
 import { resolveCompletionsCompat } from "./completions-compat.js";
 import { consumeCompletionChunks, type CompletionChunk } from "./completions-events.js";
 import { buildCompletionsBody, type CompletionsBody } from "./completions-request.js";
 import { runStream, type WireFormat } from "./run-stream.js";
 
 const chatCompletions: WireFormat<CompletionsBody, CompletionChunk> = {
-  buildBody: (model, context, options) =>
-    buildCompletionsBody(model, context, options, resolveCompletionsCompat(model)),
+  buildBody: (model, context, options) => {
+    const body = buildCompletionsBody(model, context, options, resolveCompletionsCompat(model));
+    // An Azure Foundry model is addressed by its deployment name.
+    return isAzureModel(model) ? { ...body, model: azureTarget(model, process.env).deployment } : body;
+  },
   headers: () => ({}),
   send: async (client: OpenAI, body, signal) => {
     const params = body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;

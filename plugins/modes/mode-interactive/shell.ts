@@ -155,6 +155,7 @@ export class InteractiveShell {
       if (this.finished) return;
       const { width, height } = this.size();
       const frame = await this.options.view.api.render(width, height);
+      if (!this.finished && frame.terminalOutput) this.io.stdout.write(frame.terminalOutput);
       if (!this.finished) this.renderer.render(frame, width, height);
     });
   }

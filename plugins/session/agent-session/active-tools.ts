@@ -20,6 +20,8 @@ export interface ToolAssembly {
   allowed: string[] | undefined;
   /** Names or `*` patterns taken out after everything else, MCP tools included (`--exclude-tools`). */
   excluded?: string[];
+  /** `-nbt`: the built-in tools are off unless the selection names them (`--tools read`, `+read`). */
+  withoutBuiltins?: boolean;
   cwd: string;
   emit: (event: SessionEvent) => void;
 }
@@ -47,6 +49,12 @@ export async function activeTools(assembly: ToolAssembly): Promise<AgentTool<any
   for (const source of sources) listings.set(source, await listSource(assembly, source, undefined));
   const allNames = [...offered.map((t) => t.spec.name), ...[...listings.values()].flat().map((s) => s.name)];
   const selected = selectToolNames(allNames, assembly.allowed, assembly.excluded);
+  if (assembly.withoutBuiltins)
+    dropBuiltins(
+      selected,
+      offered.map((t) => t.spec.name),
+      assembly.allowed,
+    );
   const restricted = assembly.allowed !== undefined || (assembly.excluded ?? []).length > 0;
   for (const source of sources) {
     let specs = listings.get(source) ?? [];
@@ -112,6 +120,19 @@ export function selectToolNames(
 }
 
 const MCP_PREFIX = "mcp__";
+
+/** pi's built-in tools, as `-nbt` means them: these names when a tool plugin (not an extension or MCP) offers them. */
+const BUILTIN_TOOL_NAMES = ["read", "bash", "edit", "write", "grep", "find", "ls"];
+
+/**
+ * `-nbt`: takes the tool plugins' built-in tools out of a default selection (none, or only `+`/`-`
+ * changes), keeping those a `+name` adds back; a plain `--tools` list decides for itself, as in pi.
+ */
+function dropBuiltins(selected: Set<string>, pluginTools: string[], allowed: readonly string[] | undefined): void {
+  if ((allowed ?? []).some((e) => !e.startsWith("+") && !e.startsWith("-"))) return;
+  const added = new Set((allowed ?? []).filter((e) => e.startsWith("+")).map((e) => e.slice(1)));
+  for (const name of pluginTools) if (BUILTIN_TOOL_NAMES.includes(name) && !added.has(name)) selected.delete(name);
+}
 
 /** A tool name or pattern: `*` matches any characters, everything else itself. */
 function toolPattern(entry: string): RegExp {

@@ -3,7 +3,8 @@
  * (set, cycle, thinking level). A change is kept in the plugin state (it survives a reload), recorded
  * in the session file when it is new there, and announced as `model_change`.
  */
-import type { Handle, Model, ModelCatalog, SessionEvent, SessionStore, Settings, ThinkingLevel } from "pi-host";
+import type { Handle, Model, ModelCatalog, ScopedModel, SessionEvent, SessionStore, Settings } from "pi-host";
+import type { ThinkingLevel } from "pi-host";
 import type { SessionConfig, SessionPluginState } from "./types.js";
 
 /** pi's thinking levels, in cycling order. */
@@ -16,14 +17,31 @@ export interface ModelChoiceDeps {
   saved: () => SessionPluginState;
   patchState: (patch: Partial<SessionPluginState>) => void;
   emit: (event: SessionEvent) => void;
+  /** The models that can be used now (a key, or a local server): what a `--models` scope selects among. */
+  available: () => Promise<Model[]>;
 }
 
 /** The current model and thinking level, and the operations that change them. */
 export class ModelChoice {
   model: Model | undefined;
   thinkingLevel: ThinkingLevel = "off";
+  /** The `--models` / `enabledModels` scope: the first model of a new session and what cycling visits; empty = all. */
+  scoped: ScopedModel[] = [];
 
   constructor(private readonly deps: ModelChoiceDeps) {}
+
+  /** Resolves the scope patterns (`--models`, else the `enabledModels` setting); each unmatched one is a warning. */
+  async loadScope(config: SessionConfig, settings: Settings): Promise<void> {
+    const enabled = Array.isArray(settings.enabledModels) ? settings.enabledModels.map(String) : undefined;
+    const patterns = config.models ?? enabled ?? [];
+    if (patterns.length === 0) {
+      this.scoped = [];
+      return;
+    }
+    const scope = this.deps.models.api.scope(patterns, await this.deps.available());
+    this.scoped = scope.models;
+    for (const message of scope.warnings) this.deps.emit({ type: "notice", level: "warning", message });
+  }
 
   /** Model: this plugin's state > the session's last model > --model > settings > nothing yet. */
   pick(config: SessionConfig, settings: Settings): void {
@@ -38,6 +56,12 @@ export class ModelChoice {
       thinking ??= resolved.thinking;
     }
     if (model === undefined && context.model) model = models.api.find(context.model.provider, context.model.modelId);
+    if (model === undefined && this.scoped.length > 0) {
+      // pi: a new session with a scope starts on the default model when it is in scope, else the first one.
+      const start = this.scoped.find((s) => sameModel(s.model, settings)) ?? this.scoped[0]!;
+      model = start.model;
+      thinking ??= config.thinking ?? start.thinking;
+    }
     if (model === undefined && typeof settings.defaultModel === "string") {
       model = models.api.resolve(
         settings.defaultModel,
@@ -91,18 +115,24 @@ export class ModelChoice {
     return model;
   }
 
-  /** The next (or previous) model of `available`, wrapping around; undefined when there is none. */
+  /**
+   * The next (or previous) model of the scope, or of `available` without one, wrapping around; a scoped
+   * model with a pinned `:thinking` switches to that level. Undefined when there is nothing to cycle.
+   */
   cycle(
     available: Model[],
     direction: "forward" | "backward",
   ): { model: Model; thinkingLevel: ThinkingLevel } | undefined {
-    if (available.length === 0) return undefined;
+    const ring: ScopedModel[] = this.scoped.length > 0 ? this.scoped : available.map((model) => ({ model }));
+    if (ring.length === 0) return undefined;
     const current = this.model;
-    const index = current ? available.findIndex((m) => m.provider === current.provider && m.id === current.id) : -1;
-    const step = direction === "forward" ? 1 : available.length - 1;
-    const next = available[(index + step + available.length) % available.length]!;
-    this.apply(next, this.levelForNewModel(), true);
-    return { model: next, thinkingLevel: this.thinkingLevel };
+    const index = current
+      ? ring.findIndex((s) => s.model.provider === current.provider && s.model.id === current.id)
+      : -1;
+    const step = direction === "forward" ? 1 : ring.length - 1;
+    const next = ring[(index + step + ring.length) % ring.length]!;
+    this.apply(next.model, next.thinking ?? this.levelForNewModel(), true);
+    return { model: next.model, thinkingLevel: this.thinkingLevel };
   }
 
   /** Sets the thinking level; an unknown level or no model is a clear error. */
@@ -125,4 +155,9 @@ export class ModelChoice {
   private levelForNewModel(): ThinkingLevel {
     return this.thinkingLevel === "off" ? "medium" : this.thinkingLevel;
   }
+}
+
+/** Whether `model` is the settings' `defaultProvider`/`defaultModel`. */
+function sameModel(model: Model, settings: Settings): boolean {
+  return model.provider === settings.defaultProvider && model.id === settings.defaultModel;
 }

@@ -18,8 +18,10 @@ export function effectiveSessionConfig(configured: SessionConfig, host: HostEnvi
     model: flags.model,
     provider: flags.provider,
     thinking: flags.thinking,
+    models: flags.models,
     tools: toolSelection(configured.tools, flags.tools),
     excludeTools: flags.excludeTools,
+    noBuiltinTools: flags.noBuiltinTools,
     systemPrompt: flags.systemPrompt,
     appendSystemPrompt: flags.appendSystemPrompt,
   };

@@ -51,7 +51,8 @@ export class SessionOrchestrator implements AgentSession {
     const saved = (): SessionPluginState => this.saved;
     const patchState = (patch: Partial<SessionPluginState>): void => this.patchState(patch);
     const { emit } = this;
-    this.choice = new ModelChoice({ models: deps.models, store: deps.store, saved, patchState, emit });
+    const available = (): Promise<Model[]> => deps.llm.api.available();
+    this.choice = new ModelChoice({ models: deps.models, store: deps.store, saved, patchState, emit, available });
     this.sessions = new SessionTree({
       store: deps.store,
       compactor: deps.compactor,
@@ -107,6 +108,7 @@ export class SessionOrchestrator implements AgentSession {
     this.settings = settings.available ? await settings.api.get(this.cwd()) : {};
     this.queues.restoreModes(this.saved, this.settings);
     await this.sessions.openAtStart();
+    await this.choice.loadScope(this.config, this.settings);
     this.choice.pick(this.config, this.settings);
   }
 

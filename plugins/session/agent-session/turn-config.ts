@@ -49,6 +49,7 @@ export async function assembleTurn(inputs: TurnInputs): Promise<TurnConfig> {
     toolSources: handles.toolSources,
     allowed: config.tools,
     excluded: config.excludeTools,
+    withoutBuiltins: config.noBuiltinTools,
     cwd,
     emit: inputs.notice,
   });

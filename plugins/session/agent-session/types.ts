@@ -19,10 +19,14 @@ export interface SessionConfig {
   model?: string;
   provider?: string;
   thinking?: ThinkingLevel;
+  /** `--models` scope patterns (the `enabledModels` setting when absent). */
+  models?: string[];
   /** The tool selection in pi's `--tools` language (names, `*` patterns, `+name`/`-name`); undefined = every enabled tool, [] = none. */
   tools?: string[];
   /** `--exclude-tools`: names or `*` patterns removed after the selection (not settable in plugins.json). */
   excludeTools?: string[];
+  /** `-nbt`: built-in tools off unless the selection names them (not settable in plugins.json). */
+  noBuiltinTools?: boolean;
   systemPrompt?: string;
   appendSystemPrompt?: string[];
 }

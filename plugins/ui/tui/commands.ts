@@ -13,13 +13,16 @@ export interface CommandInfo {
 /** Every command, in the order /help and the completion list show them. */
 export const COMMANDS: CommandInfo[] = [
   { name: "model", description: "Pick the model (or /model <search>)" },
+  { name: "thinking", description: "Set the thinking level (/thinking [level])" },
   { name: "tree", description: "Navigate the session tree: switch branch, label entries" },
   { name: "fork", description: "Fork a new session from an earlier user message" },
+  { name: "clone", description: "Duplicate the session at its current position into a new session" },
   { name: "compact", description: "Summarize older messages to free context (/compact [instructions])" },
   { name: "resume", description: "Open another session of this folder" },
   { name: "new", description: "Start a new session" },
   { name: "session", description: "Show the session's file, id, messages, tokens and cost" },
   { name: "name", description: "Name the session (/name <name>)" },
+  { name: "copy", description: "Copy the last assistant message to the clipboard" },
   { name: "reload", description: "Ask the host to reload plugins from source" },
   { name: "plugins", description: "List the plugins serving the session, with their generations" },
   { name: "theme", description: "Switch theme (/theme dark|light|<name>)" },

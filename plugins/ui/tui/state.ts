@@ -47,7 +47,7 @@ export interface PickerItem {
 
 /** A list to choose from (/model, /tree, /resume, /fork), with its scroll position. */
 export interface Picker {
-  kind: "model" | "tree" | "resume" | "fork";
+  kind: "model" | "tree" | "resume" | "fork" | "thinking";
   title: string;
   items: PickerItem[];
   selected: number;

@@ -3,7 +3,7 @@
  * session housekeeping, reload, plugins and themes. Each drives the agent through the `agent/session`
  * contract, so the view stays a front end.
  */
-import type { KeyOutcome, PluginTableEntry } from "pi-host";
+import { copyToClipboard, type KeyOutcome, type PluginTableEntry, THINKING_LEVELS, type ThinkingLevel } from "pi-host";
 import { COMMANDS, KEY_HELP } from "./commands.js";
 import { shortPath } from "./footer.js";
 import type { ViewState } from "./state.js";
@@ -38,6 +38,22 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
           current: current?.provider === m.provider && current.id === m.id,
         }));
       });
+      return {};
+    case "thinking":
+      thinking(view, s, args);
+      return {};
+    case "clone":
+      view.background(
+        "clone",
+        () => session.api.clone(),
+        (info) =>
+          view.later((state) =>
+            notice(state, `Cloned into a new session${info?.path ? `: ${shortPath(info.path)}` : ""}`),
+          ),
+      );
+      return {};
+    case "copy":
+      copyLastAnswer(view, s);
       return {};
     case "tree":
       openPicker(view, s, { kind: "tree", title: "Session tree", query: args }, async () => treeItems(view.deps.store));
@@ -116,6 +132,49 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       return {};
   }
   return {};
+}
+
+/** `/thinking low` sets the level; `/thinking` alone opens a picker of the levels, the current one marked. */
+function thinking(view: ViewActions, s: ViewState, level: string): void {
+  const session = view.deps.session;
+  if (level !== "") {
+    if (!(THINKING_LEVELS as readonly string[]).includes(level)) {
+      notice(s, `unknown thinking level "${level}"; use one of ${THINKING_LEVELS.join(", ")}`, "warning");
+      return;
+    }
+    view.background(
+      "thinking",
+      () => session.api.setThinkingLevel(level as ThinkingLevel),
+      () => view.later((state) => notice(state, `Thinking level: ${level}`)),
+    );
+    return;
+  }
+  openPicker(view, s, { kind: "thinking", title: "Thinking level", query: "" }, async () => {
+    const current = view.sessionState()?.thinkingLevel;
+    return THINKING_LEVELS.map((l) => ({ label: l, value: l, current: l === current }));
+  });
+}
+
+/** `/copy`: the last assistant message onto the clipboard (a tool, or OSC 52 with the next frame). */
+function copyLastAnswer(view: ViewActions, s: ViewState): void {
+  const text = syncCall(() => view.deps.session.api.lastAssistantText(), undefined);
+  if (text === undefined || text === "") {
+    notice(s, "Nothing to copy: no assistant message yet", "warning");
+    return;
+  }
+  view.background(
+    "copy",
+    () => copyToClipboard(text),
+    (result) =>
+      view.later((state) => {
+        if (!result.copied) {
+          notice(state, `Could not copy: ${result.reason}`, "error");
+          return;
+        }
+        if (result.osc52 !== undefined) view.writeToTerminal(result.osc52);
+        notice(state, "Copied the last assistant message");
+      }),
+  );
 }
 
 /** `/plugins`: the plugins serving the session with their generations and contracts, then the ones that are not. */

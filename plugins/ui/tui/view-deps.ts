@@ -52,6 +52,8 @@ export interface ViewActions {
   rebuild(s: ViewState): void;
   /** Switches to a theme by name; a theme that fails to load becomes an error notice. */
   useTheme(s: ViewState, name: string): void;
+  /** Hands the terminal a control sequence with the next frame (OSC 52). */
+  writeToTerminal(sequence: string): void;
 }
 
 /** Calls a synchronous session method; a held handle (the session reloading) answers `fallback`. */

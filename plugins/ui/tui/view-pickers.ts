@@ -2,7 +2,7 @@
  * The terminal view's pickers (models, sessions to resume, messages to fork from, the session tree):
  * opening one while its items load, its keys, labels on tree entries, and acting on the choice.
  */
-import type { KeyOutcome, TuiKey } from "pi-host";
+import type { KeyOutcome, ThinkingLevel, TuiKey } from "pi-host";
 import * as editor from "./editor.js";
 import { filtered, pickerKey, visibleRows } from "./picker.js";
 import type { Picker, PickerItem, ViewState } from "./state.js";
@@ -94,6 +94,9 @@ function choose(view: ViewActions, picker: Picker, item: PickerItem): void {
       return;
     case "tree":
       navigate(view, item.value);
+      return;
+    case "thinking":
+      view.background("thinking", () => session.api.setThinkingLevel(item.value as ThinkingLevel));
       return;
   }
 }

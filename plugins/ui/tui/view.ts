@@ -37,6 +37,8 @@ export class TerminalView implements TuiView, ViewActions {
   };
   private extra: ExtraCommand[] = [];
   private height = 24;
+  /** Sequences for the terminal that the next frame carries (a clipboard copy's OSC 52). */
+  private readonly terminalOutput: string[] = [];
   /** The user's `!` command while it runs. */
   private bang: BangRun | undefined = undefined;
 
@@ -177,7 +179,9 @@ export class TerminalView implements TuiView, ViewActions {
     // The session picks its model once it is ready; until then, ask again each frame.
     if (this.info.state?.model == null) this.refreshInfo();
     for (const row of renderFooter(s.cwd, this.info.state, this.info.stats, width, theme)) lines.push(row);
-    return s.title !== "" ? { lines, cursor, title: s.title } : { lines, cursor };
+    const frame: TuiFrame = s.title !== "" ? { lines, cursor, title: s.title } : { lines, cursor };
+    if (this.terminalOutput.length > 0) frame.terminalOutput = this.terminalOutput.splice(0).join("");
+    return frame;
   }
 
   // ── keys ────────────────────────────────────────────────────────────────────────────────────
@@ -278,6 +282,10 @@ export class TerminalView implements TuiView, ViewActions {
   }
 
   // ── themes ────────────────────────────────────────────────────────────────────────────────
+
+  writeToTerminal(sequence: string): void {
+    this.terminalOutput.push(sequence);
+  }
 
   /** Switches to a theme by name; one that fails to load becomes an error notice. */
   useTheme(s: ViewState, name: string): void {

@@ -47,6 +47,7 @@ function fauxModels(faux: FauxProvider): PluginDefinition<any, any> {
     },
     // Tests choose their model by config; none is picked for them.
     initialModel: () => undefined,
+    scope: () => ({ models: [], warnings: [] }),
   };
   return definePlugin({
     id: "test-models",

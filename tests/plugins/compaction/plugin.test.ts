@@ -21,6 +21,7 @@ describe("compaction plugin", () => {
       search: () => faux.models,
       resolve: () => ({ model: faux.model() }),
       initialModel: () => undefined,
+      scope: () => ({ models: [], warnings: [] }),
     };
     const providers = definePlugin({
       id: "test-ai",
@@ -77,6 +78,7 @@ describe("compaction plugin", () => {
           search: () => faux.models,
           resolve: () => ({ model: faux.model() }),
           initialModel: () => undefined,
+          scope: () => ({ models: [], warnings: [] }),
         }),
     });
     const kernel = new Kernel();

@@ -43,6 +43,7 @@ function catalogPlugin(models: Model[]): PluginDefinition<any, any> {
     search: () => models,
     resolve: () => ({ model: models[0]! }),
     initialModel: () => undefined,
+    scope: () => ({ models: [], warnings: [] }),
   };
   return definePlugin({
     id: "test-models",

@@ -133,8 +133,10 @@ describe("models plugin: catalog", () => {
       /^unknown model "claude-sonnet-4-5" for provider "openai"/,
     );
     expect(oneLine(() => catalog.call("resolve", "openai/gpt-5:extreme"))).toBe(
-      `unknown thinking level "extreme" in "openai/gpt-5:extreme"; use one of off, minimal, low, medium, high, xhigh`,
+      `unknown thinking level "extreme" in "openai/gpt-5:extreme"; use one of off, minimal, low, medium, high, xhigh, max`,
     );
+    // pi 1.6.0's `:max` asks for the strongest level any provider here takes.
+    expect(catalog.call("resolve", "openai/gpt-5:max").thinking).toBe("xhigh");
     expect(oneLine(() => catalog.call("resolve", "qqqqqqqqqqqq"))).toBe(
       `unknown model "qqqqqqqqqqqq"; run "pi --list-models" to see the models`,
     );

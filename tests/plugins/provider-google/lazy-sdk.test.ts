@@ -29,7 +29,7 @@ describe("provider-google loads @google/genai lazily", () => {
   });
 
   it("imports the SDK dynamically in the stream path", () => {
-    const stream = readFileSync(`${PLUGIN_DIR}google-stream.ts`, "utf8");
+    const stream = readFileSync(`${PLUGIN_DIR}client.ts`, "utf8");
     expect(stream).toMatch(/await import\("@google\/genai"\)/);
   });
 
