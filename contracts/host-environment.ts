@@ -84,6 +84,11 @@ export interface HostFlags {
   noExtensions?: boolean;
   /** `--no-mcp`: the built-in MCP support starts no server this run (no MCP tools, no `/mcp`). */
   noMcp?: boolean;
+  /**
+   * `--name` / `--name=value` flags pi doesn't know, for pi extensions' `registerFlag` (`true` for a bare
+   * flag); the plugin running extensions reports the ones no extension registers.
+   */
+  extensionFlags?: Record<string, string | boolean>;
 }
 
 /** What one installed package contributes that is not a plugin of its own (paths absolute). */

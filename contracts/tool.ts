@@ -81,8 +81,14 @@ export function createFileLocks(): ToolContext["withFileLock"] {
   };
 }
 
-/** A tool as a source lists it: everything but `execute`, which goes through the source. */
-export type ToolSpecOf<T extends AgentTool<any, any> = AgentTool<any, any>> = Omit<T, "execute">;
+/**
+ * A tool as a source lists it: everything but `execute`, which goes through the source. `replacesBuiltin`
+ * (pi's "overriding built-in tools": an extension tool named like a built-in one) takes the name over
+ * from a tool plugin's tool of that name; without it a name already taken is skipped.
+ */
+export type ToolSpecOf<T extends AgentTool<any, any> = AgentTool<any, any>> = Omit<T, "execute"> & {
+  replacesBuiltin?: boolean;
+};
 
 /**
  * Tools known only at run time: MCP servers' tools, tools an extension registers while running. A source

@@ -102,3 +102,25 @@ export const TuiViewContract = defineContract<TuiView>({
     stop: "async",
   },
 });
+
+/**
+ * Keyboard shortcuts other plugins add to the terminal view (pi extensions' `registerShortcut`). The
+ * view asks, for a key none of its own bindings takes, whether a provider has it: key ids as pi's
+ * keybindings.md spells them, modifiers in the order ctrl, shift, alt ("ctrl+shift+p", "alt+x", "f5").
+ */
+export interface TuiShortcuts {
+  /** The key ids this provider handles now. */
+  keys(): string[];
+  /** Runs the shortcut's handler; failures are the provider's to report. */
+  run(keyId: string): Promise<void>;
+}
+
+/** Any number of providers; the first (in distribution order) that has a key runs it. */
+export const TuiShortcutsContract = defineContract<TuiShortcuts>({
+  id: "tui/shortcuts",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+  shape: { keys: "function", run: "function" },
+  methods: { keys: "sync", run: "async" },
+});

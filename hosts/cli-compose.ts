@@ -29,6 +29,8 @@ export interface DistributionFlags {
   noApprove?: boolean;
   /** Whether the run may ask about project trust on the terminal (interactive mode). */
   askTrust?: boolean;
+  /** Flags for pi extensions (cli-extension-flags.ts), handed on in the host environment. */
+  extensionFlags?: Record<string, string | boolean>;
 }
 
 /** Exit code for bad input (flags, plugins.json, plugin config, settings.json, models.json, auth.json). */
@@ -62,7 +64,7 @@ export async function composeForCli(
       distributionFiles: flags.distributions,
       pluginFlags: flags.plugins,
       noPluginFlags: flags.noPlugins,
-      flags: runFlags,
+      flags: withExtensionFlags(runFlags, flags.extensionFlags),
       approveProject: flags.approve === true,
       noApproveProject: flags.noApprove === true,
       ...(flags.askTrust === true && { askProjectTrust: (await import("./trust-prompt.js")).askOnTerminal }),
@@ -109,4 +111,14 @@ function unusedFlagNotices(kernel: Kernel, runFlags: HostFlags): string[] {
 
 function printNotices(notices: string[]): void {
   for (const notice of notices) process.stderr.write(`pi: ${notice}\n`);
+}
+
+/** The run's flags with the extension flags of the command line, when there are any. */
+function withExtensionFlags(
+  runFlags: HostFlags,
+  extensionFlags: Record<string, string | boolean> | undefined,
+): HostFlags {
+  return extensionFlags === undefined || Object.keys(extensionFlags).length === 0
+    ? runFlags
+    : { ...runFlags, extensionFlags };
 }

@@ -136,7 +136,8 @@ function sessionIdOf(value: string | undefined): string | undefined {
   );
 }
 
-function findFlag(written: string): FlagSpec | undefined {
+/** The flag `written` (`--name` or a short spelling) names, if pi knows it. */
+export function findFlag(written: string): FlagSpec | undefined {
   if (written.startsWith("--")) return FLAGS.find((f) => f.name === written.slice(2));
   return FLAGS.find((f) => f.short?.includes(written));
 }

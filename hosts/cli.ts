@@ -6,6 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { exportFlagValue } from "./cli-export-flag.js";
+import { splitExtensionFlags } from "./cli-extension-flags.js";
 import { helpText, parseCliArgs, UsageError, type CliArgs } from "./cli-flags.js";
 
 declare const __PI_VERSION__: string;
@@ -65,7 +66,8 @@ async function main(argv: string[]): Promise<number> {
   }
   let args: CliArgs;
   try {
-    args = parseCliArgs(argv);
+    const split = splitExtensionFlags(argv);
+    args = Object.assign(parseCliArgs(split.argv), { extensionFlags: split.flags });
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message, EXIT_BAD_INPUT);
     throw error;

@@ -7,9 +7,9 @@
  */
 import type { ThinkingLevel, Model } from "pi-host";
 import type { SendMessageOptions } from "./delivery.js";
-import { unsupportedEventReason } from "./events.js";
+import { eventWarning } from "./events.js";
+import { registerMembers } from "./api-register.js";
 import { execCommand, type ExecOptions } from "./exec.js";
-import { notSupported, unsupportedFunction } from "./not-supported.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import type {
   CustomMessageInput,
@@ -46,9 +46,11 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
 
   return {
     on(event: string, handler: ExtensionHandler): void {
-      const reason = unsupportedEventReason(event);
-      if (reason !== undefined) notSupported(`pi.on("${event}")`, reason);
+      if (typeof event !== "string" || event === "") throw new Error("pi.on needs an event name");
       if (typeof handler !== "function") throw new Error(`pi.on("${event}") needs a handler function`);
+      const warning = eventWarning(event);
+      if (warning !== undefined)
+        runtime.notice("warning", `extension ${extension.path}: pi.on("${event}"): ${warning}`);
       extension.handlers.set(event, [...(extension.handlers.get(event) ?? []), handler]);
     },
 
@@ -58,12 +60,7 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
       if (typeof tool.execute !== "function") throw new Error(`registerTool("${tool.name}") needs an execute function`);
       if (tool.parameters === null || typeof tool.parameters !== "object")
         throw new Error(`registerTool("${tool.name}") needs TypeBox parameters (Type.Object({...}))`);
-      const builtin = services.tools.find(tool.name) !== undefined;
-      if (builtin)
-        notSupported(
-          `registerTool("${tool.name}") replacing a built-in tool`,
-          "tool plugins take precedence over extension tools; disable the built-in plugin instead",
-        );
+      // A tool named like a built-in one replaces it (pi's "Overriding Built-in Tools"), see tool-source.ts.
       extension.tools.set(tool.name, tool);
     },
 
@@ -77,16 +74,7 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
       extension.commands.set(name, options);
     },
 
-    registerShortcut: unsupportedFunction("registerShortcut", "pi-host has no keybinding contract for extensions"),
-    registerMessageRenderer: unsupportedFunction(
-      "registerMessageRenderer",
-      "the TUI does not render extension components",
-    ),
-    registerProvider: unsupportedFunction("registerProvider", "the model catalog cannot add providers at run time"),
-    unregisterProvider: unsupportedFunction(
-      "unregisterProvider",
-      "the model catalog cannot remove providers at run time",
-    ),
+    ...registerMembers(extension, runtime),
 
     registerFlag(name: string, options: ExtensionFlagDefinition): void {
       if (typeof name !== "string" || name === "") throw new Error("registerFlag needs a flag name");
@@ -201,12 +189,15 @@ function allTools(
     if (!out.some((t) => t.name === tool.name))
       out.push({ name: tool.name, description: tool.description, parameters: tool.parameters, sourceInfo });
   };
+  const extensionTools = runtime.tools();
   for (const handle of runtime.services.tools.list()) {
     const tool = handle.peek();
-    if (tool !== undefined)
+    const override = tool === undefined ? undefined : extensionTools.get(tool.name);
+    if (override !== undefined) add(override.definition, override.extension.sourceInfo);
+    else if (tool !== undefined)
       add(tool, { path: `<builtin:${tool.name}>`, source: "builtin", scope: "temporary", origin: "top-level" });
   }
-  for (const { extension, definition } of runtime.tools().values()) add(definition, extension.sourceInfo);
+  for (const { extension, definition } of extensionTools.values()) add(definition, extension.sourceInfo);
   for (const tool of runtime.lastRequestTools)
     add(tool, { path: `<tool-source:${tool.name}>`, source: "tool-source", scope: "temporary", origin: "top-level" });
   return out;

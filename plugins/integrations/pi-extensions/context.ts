@@ -12,16 +12,23 @@ import { dirname } from "node:path";
 import type { UiDialogOptions, WidgetPlacement } from "pi-host";
 import { notSupported, unsupportedFunction } from "./not-supported.js";
 import type { ExtensionRuntime } from "./runtime.js";
+import type { UiPromptKind } from "./ui-prompts.js";
+import { compactWithHooks, sessionControl } from "./session-control.js";
 
 /** pi's `ctx.ui`. */
 export function createExtensionUi(runtime: ExtensionRuntime) {
   const ui = () => runtime.ui();
   const unsupported = (name: string) => unsupportedFunction(`ctx.ui.${name}`);
+  const waiting = <T>(kind: UiPromptKind, title: string, dialog: () => Promise<T>) =>
+    runtime.uiPrompts.around(kind, title, dialog);
   return {
-    select: (title: string, options: string[], opts?: UiDialogOptions) => ui().select(title, options, opts),
-    confirm: (title: string, message: string, opts?: UiDialogOptions) => ui().confirm(title, message, opts),
-    input: (title: string, placeholder?: string, opts?: UiDialogOptions) => ui().input(title, placeholder, opts),
-    editor: (title: string, prefill?: string) => ui().editor(title, prefill),
+    select: (title: string, options: string[], opts?: UiDialogOptions) =>
+      waiting("select", title, () => ui().select(title, options, opts)),
+    confirm: (title: string, message: string, opts?: UiDialogOptions) =>
+      waiting("confirm", title, () => ui().confirm(title, message, opts)),
+    input: (title: string, placeholder?: string, opts?: UiDialogOptions) =>
+      waiting("input", title, () => ui().input(title, placeholder, opts)),
+    editor: (title: string, prefill?: string) => waiting("editor", title, () => ui().editor(title, prefill)),
     notify: (message: string, type?: "info" | "warning" | "error") => ui().notify(message, type),
     setStatus: (key: string, text: string | undefined) => ui().setStatus(key, text),
     setWidget(key: string, content: unknown, options?: { placement?: WidgetPlacement }) {
@@ -127,6 +134,15 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
     get cwd(): string {
       return runtime.cwd;
     },
+    /** pi 1.6.0's `ctx.mode`: "interactive", "rpc", or "print" where no user can answer. */
+    get mode() {
+      return runtime.mode();
+    },
+    /** Whether the project's own files (and `.pi/extensions`) apply in this process. */
+    isProjectTrusted: () => runtime.projectTrusted,
+    get thinkingLevel() {
+      return runtime.state()?.thinkingLevel;
+    },
     sessionManager: createSessionManagerView(runtime),
     modelRegistry: createModelRegistryView(runtime),
     get model() {
@@ -147,7 +163,7 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
         onError?: (error: Error) => void;
       } = {},
     ) {
-      void session.api.compact(options.customInstructions).then(
+      void compactWithHooks(runtime, options.customInstructions).then(
         (result) =>
           result === undefined
             ? options.onError?.(new Error("Nothing to compact (session too small)"))
@@ -169,17 +185,21 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
 }
 
 /**
- * pi's ExtensionCommandContext. A command runs inside the prompt that named it (the session is claimed,
- * no run going on), so it is idle by definition; replacing the session from there is not possible yet.
+ * pi's ExtensionCommandContext: the context plus `waitForIdle` and the session operations
+ * (session-control.ts). A command runs while no run goes on, so `waitForIdle` resolves at once.
  */
 export function createCommandContext(runtime: ExtensionRuntime) {
-  const why = "extension commands run inside the prompt that named them, where the session cannot be replaced yet";
+  const control = sessionControl(runtime);
   return Object.defineProperties(createExtensionContext(runtime), {
     waitForIdle: { value: async (): Promise<void> => {}, enumerable: true },
-    newSession: { value: unsupportedFunction("ctx.newSession", why), enumerable: true },
-    fork: { value: unsupportedFunction("ctx.fork", why), enumerable: true },
-    navigateTree: { value: unsupportedFunction("ctx.navigateTree", why), enumerable: true },
-    switchSession: { value: unsupportedFunction("ctx.switchSession", why), enumerable: true },
-    reload: { value: unsupportedFunction("ctx.reload", why), enumerable: true },
+    newSession: { value: control.newSession, enumerable: true },
+    fork: { value: control.fork, enumerable: true },
+    navigateTree: { value: control.navigateTree, enumerable: true },
+    switchSession: { value: control.switchSession, enumerable: true },
+    reload: { value: control.reload, enumerable: true },
+    getSystemPromptOptions: {
+      value: () => ({ cwd: runtime.cwd, selectedTools: runtime.lastRequestTools.map((t) => t.name) }),
+      enumerable: true,
+    },
   });
 }

@@ -32,6 +32,8 @@ export interface SendMessageOptions {
 export interface CommandScope {
   /** The first user message: the prompt continues with it. */
   replacement: string | undefined;
+  /** Ends the command's hold on its prompt (a session operation must wait for the session to be free). */
+  detach(): void;
 }
 
 /** A message delivered into a run, kept right after `anchor` in every later request of that run. */
@@ -172,6 +174,14 @@ export class MessageDelivery {
     }
     this.ownPrompts.push(text);
     report(session.api.prompt(text, images === undefined ? undefined : { images }));
+  }
+
+  /** A command that changes the session lets its prompt end first; its handler goes on after it. */
+  detachCommand(): void {
+    const scope = this.commandScope;
+    if (scope === undefined) return;
+    this.commandScope = undefined;
+    scope.detach();
   }
 
   /** Whether `text` is a prompt this plugin sent (consumed once). */

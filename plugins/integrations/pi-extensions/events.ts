@@ -1,7 +1,8 @@
 /**
- * pi's extension events (docs/extensions.md, "Events") and how each reaches extensions here. Events with
- * a pi-host equivalent are delivered; registering a handler for any other name throws, saying why, so an
- * extension never waits for an event that cannot come.
+ * pi 1.6.0's extension events (docs/extensions.md, "Events") and how each reaches extensions here.
+ * Observed events come from the session's events on the kernel bus; hooked ones from the hooks contract
+ * and the plugin's own flows. A handler for an event that fires only in part, or for a name pi does not
+ * have, is a one-line warning, never a failed load.
  */
 import type { SessionEvent } from "pi-host";
 import type { Model, ThinkingLevel } from "pi-host";
@@ -12,8 +13,12 @@ export const OBSERVED_EVENTS = [
   "session_start",
   "session_shutdown",
   "session_compact",
+  "session_compact_failed",
+  "session_info_changed",
+  "session_tree",
   "agent_start",
   "agent_end",
+  "agent_settled",
   "turn_start",
   "turn_end",
   "message_start",
@@ -24,30 +29,56 @@ export const OBSERVED_EVENTS = [
   "tool_execution_end",
   "model_select",
   "thinking_level_select",
+  "provider_stream_event",
+  "ui_prompt_start",
+  "ui_prompt_end",
+  "mcp_servers_change",
 ] as const;
 
-/** Delivered through the hooks contract, where a handler's answer can change what happens. */
-export const HOOKED_EVENTS = ["input", "before_agent_start", "context", "tool_call", "tool_result"] as const;
+/** Delivered through the hooks contract or the plugin's own flows, where a handler's answer changes what happens. */
+export const HOOKED_EVENTS = [
+  "project_trust",
+  "resources_discover",
+  "input",
+  "before_agent_start",
+  "context",
+  "context_with_system",
+  "before_provider_headers",
+  "before_provider_request",
+  "tool_call",
+  "tool_result",
+  "session_before_switch",
+  "session_before_fork",
+  "session_before_tree",
+  "session_before_compact",
+] as const;
 
-/** pi's events with no pi-host equivalent yet, and why. */
-export const UNSUPPORTED_EVENTS: Readonly<Record<string, string>> = {
-  resources_discover: "extensions cannot add skill, prompt or theme paths yet",
-  session_before_switch: "switching sessions cannot be cancelled by a plugin",
-  session_before_fork: "forking cannot be cancelled by a plugin",
-  session_before_compact: "compaction cannot be cancelled or replaced by a plugin",
-  session_before_tree: "tree navigation cannot be cancelled or summarized by a plugin",
-  session_tree: "the session does not report tree navigation",
-  before_provider_request: "hooks see the request before the provider builds its payload, not the payload",
-  after_provider_response: "providers do not report HTTP responses",
-  user_bash: "user shell commands cannot be intercepted by a plugin",
+/**
+ * pi 1.6.0's events a handler may register for that fire only in part here, and why. Registering one
+ * works and says so in one warning line.
+ */
+export const PARTIAL_EVENTS: Readonly<Record<string, string>> = {
+  after_provider_response: "providers do not report HTTP status and headers, so it never fires",
+  user_bash: "`!` commands of the TUI run in its own shell, so it never fires",
+  cache_warming_decision: "pi-host does not refresh prompt caches while idle, so it never fires",
+  agent_before_settle: "the loop's settle boundary takes no entries from plugins, so it never fires",
+  session_before_switch: "fires for ctx.newSession and ctx.switchSession, not for /new and /resume typed in a mode",
+  session_before_fork: "fires for ctx.fork, not for /fork typed in a mode",
+  session_before_tree: "fires for ctx.navigateTree, not for /tree typed in a mode",
+  session_before_compact: "fires for ctx.compact, not for /compact or automatic compaction",
 };
 
 const DELIVERED = new Set<string>([...OBSERVED_EVENTS, ...HOOKED_EVENTS]);
 
-/** Why `pi.on(event)` cannot be registered, or undefined when it can. */
-export function unsupportedEventReason(event: string): string | undefined {
+/**
+ * What a registration for `event` should warn about: a pi event that fires only in part, or a name pi
+ * does not have (the handler is kept, but never runs). Undefined: it is delivered in full.
+ */
+export function eventWarning(event: string): string | undefined {
+  const partial = PARTIAL_EVENTS[event];
+  if (partial !== undefined) return partial;
   if (DELIVERED.has(event)) return undefined;
-  return UNSUPPORTED_EVENTS[event] ?? "pi has no such event";
+  return "pi 1.6.0 has no such event, so the handler never runs";
 }
 
 /** A pi event as handlers receive it. */
@@ -77,24 +108,76 @@ export class SessionEventTranslator {
       case "turn_end":
         return [{ ...event, turnIndex: this.turnIndex++ }];
       case "agent_end":
+      case "agent_settled":
       case "message_start":
-      case "message_update":
       case "message_end":
       case "tool_execution_start":
       case "tool_execution_update":
       case "tool_execution_end":
         return [event];
+      case "message_update":
+        return [event, this.providerStreamEvent(event.assistantMessageEvent)];
+      case "session_info_changed":
+        return [{ type: "session_info_changed", name: event.name }];
+      case "thinking_level_changed": {
+        const previousLevel = this.thinkingLevel;
+        this.thinkingLevel = event.level;
+        return previousLevel === event.level
+          ? []
+          : [{ type: "thinking_level_select", level: event.level, previousLevel }];
+      }
       case "model_change":
         return this.modelChange(event.model, event.thinkingLevel);
       case "session_change":
         return this.sessionChange(event.reason, event.session?.path);
-      case "compaction_end": {
-        const entry = event.result === null ? undefined : lastCompaction();
-        return entry === undefined ? [] : [{ type: "session_compact", compactionEntry: entry, fromExtension: false }];
-      }
+      case "compaction_end":
+        return this.compactionEnd(event, lastCompaction);
       default:
         return [];
     }
+  }
+
+  /** pi's `provider_stream_event`: here the earliest structured value is the provider plugin's stream event. */
+  private providerStreamEvent(data: unknown): PiEvent {
+    const model = this.model;
+    return { type: "provider_stream_event", provider: model?.provider, api: model?.api, model: model?.id, data };
+  }
+
+  private compactionEnd(
+    event: Extract<SessionEvent, { type: "compaction_end" }>,
+    lastCompaction: () => CompactionEntry | undefined,
+  ): PiEvent[] {
+    const { reason, willRetry } = event;
+    const entry = event.result === null ? undefined : lastCompaction();
+    if (entry !== undefined)
+      return [
+        {
+          type: "session_compact",
+          compactionEntry: entry,
+          fromExtension: this.takeCompactionFromExtension(),
+          reason,
+          willRetry,
+        },
+      ];
+    return [
+      {
+        type: "session_compact_failed",
+        reason,
+        aborted: event.aborted,
+        willRetry,
+        fromExtension: this.takeCompactionFromExtension(),
+        ...(event.errorMessage !== undefined && { errorMessage: event.errorMessage }),
+      },
+    ];
+  }
+
+  /** Set by ctx.compact when a `session_before_compact` handler supplied the summary. */
+  compactionFromExtension = false;
+
+  private takeCompactionFromExtension(): boolean {
+    const value = this.compactionFromExtension;
+    this.compactionFromExtension = false;
+    return value;
   }
 
   private modelChange(model: Model, level: ThinkingLevel): PiEvent[] {

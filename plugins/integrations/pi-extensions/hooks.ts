@@ -5,7 +5,9 @@
  *                      then `input` (transform or handle the text);
  *   transformContext → messages delivered into the run (delivery.ts), then `context`;
  *   prepareRequest   → `before_agent_start` on a run's first request after a prompt (inject a message,
- *                      change the system prompt for the run), and `setActiveTools` (tools the model sees);
+ *                      change the system prompt for the run), `setActiveTools` (tools the model sees),
+ *                      then `context_with_system`, `before_provider_headers`, `before_provider_request`
+ *                      (provider-hooks.ts);
  *   beforeToolCall   → `tool_call` (block with a reason; `event.input` is the live arguments object);
  *   afterToolCall    → `tool_result` (patch content, details, isError; handlers chain).
  *
@@ -16,6 +18,7 @@ import type { Context, ImageContent, Message, StreamOptions } from "pi-host";
 import type { AgentHooks } from "pi-host";
 import type { ToolResult } from "pi-host";
 import { messageOf, type ExtensionRuntime, type ResolvedCommand } from "./runtime.js";
+import { providerHooks } from "./provider-hooks.js";
 import { customMessage, type CustomMessageInput } from "./types.js";
 
 /** The hooks provider of one plugin generation. */
@@ -68,7 +71,8 @@ export function createExtensionHooks(
       const due = runtime.delivery.takeBeforeAgentStart();
       const injected =
         due === undefined ? [] : await beforeAgentStart(runtime, request.context.systemPrompt ?? "", due.prompt);
-      return applyRunChoices(runtime, request, injected);
+      const chosen = applyRunChoices(runtime, request, injected);
+      return (await providerHooks(runtime, chosen ?? request)) ?? chosen;
     },
 
     async beforeToolCall(call, signal) {
@@ -130,23 +134,32 @@ function findCommand(runtime: ExtensionRuntime, text: string): { command: Resolv
 
 /**
  * Runs a command handler; returns the text its first `sendUserMessage` asked to send, if any. A failing
- * handler is reported and the prompt counts as handled, as in pi.
+ * handler is reported and the prompt counts as handled, as in pi. A handler that changes the session
+ * (session-control.ts) detaches: the prompt ends as handled and the handler goes on once it is free.
  */
 async function runCommand(
   runtime: ExtensionRuntime,
   command: ResolvedCommand,
   args: string,
 ): Promise<string | undefined> {
-  const scope = { replacement: undefined as string | undefined };
+  let detach!: () => void;
+  const detached = new Promise<"detached">((resolve) => {
+    detach = () => resolve("detached");
+  });
+  const scope = { replacement: undefined as string | undefined, detach };
   runtime.delivery.commandScope = scope;
-  try {
-    await command.definition.handler(args, runtime.commandContext());
-  } catch (error) {
-    runtime.report(command.extension, `/${command.invocationName}`, error);
-  } finally {
-    runtime.delivery.commandScope = undefined;
-  }
-  return scope.replacement;
+  const running = (async () => {
+    try {
+      await command.definition.handler(args, runtime.commandContext());
+    } catch (error) {
+      runtime.report(command.extension, `/${command.invocationName}`, error);
+    } finally {
+      if (runtime.delivery.commandScope === scope) runtime.delivery.commandScope = undefined;
+    }
+    return "done" as const;
+  })();
+  const how = await Promise.race([running, detached]);
+  return how === "detached" ? undefined : scope.replacement;
 }
 
 /** pi's `input` event: transforms chain, the first "handled" ends it. Images cannot change here. */

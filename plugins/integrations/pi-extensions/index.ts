@@ -21,9 +21,10 @@ import { HostEnvironmentContract } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { ToolContract, ToolSourceContract } from "pi-host";
-import { UiContract } from "pi-host";
+import { TuiShortcutsContract, UiContract } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createExtensionHooks } from "./hooks.js";
+import { createShortcuts } from "./shortcuts.js";
 import { ExtensionRuntime } from "./runtime.js";
 import { createExtensionToolSource } from "./tool-source.js";
 
@@ -49,7 +50,7 @@ export default definePlugin({
   id: "pi-extensions",
   version: "1.0.0",
   description: "Runs pi extensions: their tools, commands, event handlers and UI calls on pi-host's contracts",
-  provides: [ToolSourceContract, HooksContract],
+  provides: [ToolSourceContract, HooksContract, ResourcesContract, TuiShortcutsContract],
   requires: [
     AgentSessionContract,
     { contract: SessionStoreContract, optional: true },
@@ -79,6 +80,9 @@ export default definePlugin({
     });
     ctx.provide(ToolSourceContract, createExtensionToolSource(runtime));
     ctx.provide(HooksContract, createExtensionHooks(runtime));
+    // Skills and prompt templates of `resources_discover` paths.
+    ctx.provide(ResourcesContract, runtime.resourcePaths.source(), { key: "pi-extensions" });
+    ctx.provide(TuiShortcutsContract, createShortcuts(runtime), { key: "pi-extensions" });
     ctx.on(SESSION_EVENT, (event: SessionEvent) => runtime.onSessionEvent(event));
     ctx.onDispose(() => runtime.shutdown(), "session_shutdown to extensions");
   },

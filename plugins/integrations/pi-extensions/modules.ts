@@ -25,6 +25,8 @@ import {
 } from "pi-host";
 import { createEventBus } from "./event-bus.js";
 import { addUnsupported } from "./not-supported.js";
+import { AGENT_CORE_16, AI_16, CODING_AGENT_16, TUI_16 } from "./pi16-exports.js";
+import { piTuiExports } from "./pi-tui.js";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
@@ -35,7 +37,7 @@ import {
 } from "./truncate.js";
 
 /** The pi version whose extension API this plugin follows. */
-export const PI_API_VERSION = "0.73.1";
+export const PI_API_VERSION = "1.6.0";
 
 /** What the modules need from the running host. */
 export interface HostModuleDeps {
@@ -68,6 +70,23 @@ export function StringEnum<T extends readonly string[]>(
     ...(options.description && { description: options.description }),
     ...(options.default && { default: options.default }),
   });
+}
+
+/**
+ * pi-ai's `getCurrentSystemMessage`: the system message in force at the end of a transcript slice (the
+ * last one; `context_with_system` transcripts here carry the prompt as their leading system message).
+ */
+export function getCurrentSystemMessage<M extends { role: string }>(messages: readonly M[]): M | undefined {
+  return [...messages].reverse().find((m) => m.role === "system");
+}
+
+function systemText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  return content
+    .filter((b: { type?: string }) => b?.type === "text")
+    .map((b: { text: string }) => b.text)
+    .join("\n");
 }
 
 /** Every module an extension may import from pi's packages, by specifier. */
@@ -234,6 +253,7 @@ function codingAgentModule(deps: HostModuleDeps): Record<string, unknown> {
       AuthStorage: ["create", "fromStorage", "inMemory"],
     },
   });
+  addUnsupported(module, CODING_AGENT_16);
   return module;
 }
 
@@ -260,6 +280,9 @@ function aiModule(deps: HostModuleDeps): Record<string, unknown> {
     isContextOverflow,
     AssistantMessageEventStream: AssistantEventStream,
     createAssistantMessageEventStream: () => new AssistantEventStream(),
+    getCurrentSystemMessage,
+    getCurrentSystemPrompt: (messages: Array<{ role: string; content: unknown }>) =>
+      systemText(getCurrentSystemMessage(messages)?.content),
   };
   addUnsupported(module, {
     functions: [
@@ -310,12 +333,13 @@ function aiModule(deps: HostModuleDeps): Record<string, unknown> {
       "validateToolCall",
     ],
   });
+  addUnsupported(module, AI_16);
   return module;
 }
 
-/** `@mariozechner/pi-tui`: pi's terminal UI toolkit. pi-host's TUI is its own, so nothing here works yet. */
+/** `@earendil-works/pi-tui`: key ids, text measures and basic components (pi-tui.ts); the rest is pi's own TUI. */
 function tuiModule(): Record<string, unknown> {
-  const module: Record<string, unknown> = {};
+  const module: Record<string, unknown> = piTuiExports();
   addUnsupported(module, {
     functions: [
       "Box",
@@ -374,6 +398,7 @@ function tuiModule(): Record<string, unknown> {
     ],
     values: ["CURSOR_MARKER", "Key", "TUI_KEYBINDINGS"],
   });
+  addUnsupported(module, TUI_16);
   return module;
 }
 
@@ -383,5 +408,6 @@ function agentCoreModule(): Record<string, unknown> {
   addUnsupported(module, {
     functions: ["Agent", "agentLoop", "agentLoopContinue", "runAgentLoop", "runAgentLoopContinue", "streamProxy"],
   });
+  addUnsupported(module, AGENT_CORE_16);
   return module;
 }

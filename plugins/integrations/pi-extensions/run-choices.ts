@@ -17,6 +17,8 @@ export function effectiveExtensionsConfig(
     packageExtensions: [...configured.packageExtensions, ...(host?.packages?.extensions ?? [])],
     commandLineExtensions: [...configured.commandLineExtensions, ...(flags.extensions ?? [])],
     noExtensions: flags.noExtensions ?? configured.noExtensions,
+    // Command-line flags beat the configured values of the same name.
+    flags: { ...configured.flags, ...flags.extensionFlags },
     agentDir: configured.agentDir ?? host?.agentDir,
   };
 }

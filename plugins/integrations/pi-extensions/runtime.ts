@@ -19,10 +19,13 @@ import type { Handle, ManyHandle, PluginContext } from "pi-host";
 import { createExtensionApi } from "./api.js";
 import { createCommandContext, createExtensionContext } from "./context.js";
 import { MessageDelivery } from "./delivery.js";
-import { discoverExtensions } from "./discover.js";
+import { discoverExtensions, type ExtensionLocation } from "./discover.js";
+import { decideProjectTrust, ResourcePaths, untrustedProjectExtensions } from "./startup.js";
+import { newExtension } from "./types.js";
 import { createEventBus, type ExtensionEventBus } from "./event-bus.js";
-import { OBSERVED_EVENTS, SessionEventTranslator, type PiEvent } from "./events.js";
+import { SessionEventTranslator, type PiEvent } from "./events.js";
 import { ExtensionModuleLoader } from "./load.js";
+import { UiPromptSpans } from "./ui-prompts.js";
 import type {
   ExtensionCommandDefinition,
   ExtensionHandler,
@@ -73,8 +76,6 @@ interface ResourceCommand {
   origin: string;
 }
 
-const OBSERVED = new Set<string>(OBSERVED_EVENTS);
-
 /** One generation's extensions and their world. */
 export class ExtensionRuntime {
   readonly extensions: LoadedExtension[] = [];
@@ -97,6 +98,17 @@ export class ExtensionRuntime {
   private fileLock: ToolContext["withFileLock"] | undefined;
   private readonly ownLocks = createFileLocks();
   private modulesLoader: ExtensionModuleLoader | undefined;
+
+  /** Open extension dialogs, for `ui_prompt_start` / `ui_prompt_end`. */
+  /** Whether the project is trusted in this process (the host's decision, or a `project_trust` "yes"). */
+  projectTrusted = false;
+  /** `pi.registerMcpServer`, by name. */
+  readonly mcpServers = new Map<string, Record<string, unknown>>();
+  /** The effective settings as read when extensions loaded (`pi.getSettings()` is synchronous). */
+  settingsSnapshot: Record<string, unknown> = {};
+  /** Skill and template paths `resources_discover` handlers returned. */
+  readonly resourcePaths = new ResourcePaths();
+  readonly uiPrompts = new UiPromptSpans((event) => this.queue(event));
 
   constructor(readonly services: RuntimeServices) {
     this.delivery = new MessageDelivery(this);
@@ -138,6 +150,14 @@ export class ExtensionRuntime {
     return activeUi(this.services.uis);
   }
 
+  /** pi's `ctx.mode`: the running mode whose user interface answers ("interactive", "rpc"), else "print". */
+  mode(): "interactive" | "rpc" | "json" | "print" {
+    const key = this.services.uis.list().find((h) => h.peek()?.hasUI() === true)?.key;
+    if (key === "rpc") return "rpc";
+    if (key !== undefined) return "interactive";
+    return "print";
+  }
+
   /** pi's `ctx`. */
   context() {
     return createExtensionContext(this);
@@ -164,53 +184,57 @@ export class ExtensionRuntime {
   private async load(): Promise<void> {
     const cwd = this.cwd;
     const settings = this.services.settings.available ? await this.services.settings.api.get(cwd) : {};
+    this.settingsSnapshot = settings;
     const fromSettings = Array.isArray(settings.extensions)
       ? settings.extensions.filter((p): p is string => typeof p === "string")
       : [];
-    const discovery = await discoverExtensions({
-      cwd,
-      agentDir: this.agentDir(),
-      configured: [
-        ...fromSettings,
-        ...this.config.extensions,
-        ...this.packageExtensions(),
-        ...this.config.commandLineExtensions,
-      ],
-      noDiscovery: this.config.noExtensions,
-      projectTrusted: await projectFilesApply(this.services.host, cwd),
-    });
-    for (const notice of discovery.notices) this.notice("warning", `pi-extensions: ${notice}`);
+    const configured = [
+      ...fromSettings,
+      ...this.config.extensions,
+      ...this.packageExtensions(),
+      ...this.config.commandLineExtensions,
+    ];
+    const find = (projectTrusted: boolean) =>
+      discoverExtensions({
+        cwd,
+        agentDir: this.agentDir(),
+        configured,
+        noDiscovery: this.config.noExtensions,
+        projectTrusted,
+      });
+    const trusted = await projectFilesApply(this.services.host, cwd);
+    this.projectTrusted = trusted;
+    const discovery = await find(trusted);
     const state = this.state();
     this.translator = new SessionEventTranslator(state?.model ?? undefined, state?.thinkingLevel, state?.sessionFile);
-    for (const location of discovery.found) {
-      const extension: LoadedExtension = {
-        path: location.path,
-        sourceInfo: {
-          path: location.path,
-          source: "local",
-          scope: location.scope,
-          origin: "top-level",
-          baseDir: resolve(location.path, ".."),
-        },
-        handlers: new Map(),
-        tools: new Map(),
-        commands: new Map(),
-        flags: new Map(),
-        loading: true,
-      };
-      try {
-        const factory = await (await this.loader()).factory(location.path);
-        await factory(createExtensionApi(extension, this));
-        this.extensions.push(extension);
-      } catch (error) {
-        this.notice("error", `pi-extensions: failed to load extension ${location.path}: ${messageOf(error)}`);
-      } finally {
-        extension.loading = false;
-      }
+    for (const location of discovery.found) await this.loadOne(location);
+    // pi's `project_trust`: user and command-line extensions may trust the project for its own extensions.
+    const projectOnes = trusted ? [] : await untrustedProjectExtensions(find, discovery.found);
+    if (projectOnes.length > 0 && (await decideProjectTrust(this, cwd)) === "yes") {
+      this.projectTrusted = true;
+      for (const location of projectOnes) await this.loadOne(location);
+    } else {
+      for (const notice of discovery.notices) this.notice("warning", `pi-extensions: ${notice}`);
     }
     this.loaded = true;
+    this.checkFlags();
     if (this.extensions.length > 0) await this.refreshResourceCommands();
     await this.emit({ type: "session_start", reason: "startup" });
+    await this.resourcePaths.discover(this, "startup");
+  }
+
+  /** Loads one extension: its factory runs with its own `pi`; one that throws is skipped with an error notice. */
+  private async loadOne(location: ExtensionLocation): Promise<void> {
+    const extension = newExtension(location);
+    try {
+      const factory = await (await this.loader()).factory(location.path);
+      await factory(createExtensionApi(extension, this));
+      this.extensions.push(extension);
+    } catch (error) {
+      this.notice("error", `pi-extensions: failed to load extension ${location.path}: ${messageOf(error)}`);
+    } finally {
+      extension.loading = false;
+    }
   }
 
   /** The extensions installed packages bring; pi's `--no-extensions` turns them off with the rest (not `-e`). */
@@ -272,14 +296,30 @@ export class ExtensionRuntime {
     });
   }
 
-  /** The value of a registered flag: the plugin's `flags` config, else the flag's default. */
+  /** The value of a registered flag: the command line or the plugin's `flags` config, else the flag's default. */
   flagValue(name: string): boolean | string | undefined {
-    if (name in this.config.flags) return this.config.flags[name];
-    for (const extension of this.extensions) {
-      const flag = extension.flags.get(name);
-      if (flag?.default !== undefined) return flag.default;
+    const flag = this.extensions.map((e) => e.flags.get(name)).find((f) => f !== undefined);
+    if (name in this.config.flags) return coerceFlag(this.config.flags[name]!, flag?.type);
+    return flag?.default;
+  }
+
+  /** One error line for each given flag no extension registers, or of the wrong kind (after loading). */
+  private checkFlags(): void {
+    for (const [name, value] of Object.entries(this.config.flags)) {
+      const flag = this.extensions.map((e) => e.flags.get(name)).find((f) => f !== undefined);
+      if (flag === undefined)
+        this.notice(
+          "error",
+          `pi-extensions: unknown flag --${name}: no extension registers it (pi --help lists pi's flags)`,
+        );
+      else if (flag.type === "string" && value === true)
+        this.notice("error", `pi-extensions: --${name} needs a value: --${name}=<text>`);
     }
-    return undefined;
+  }
+
+  /** pi's `getMcpServers()`: name and config of each registered server. */
+  mcpServerList(): Array<{ name: string; config: Record<string, unknown> }> {
+    return [...this.mcpServers].map(([name, config]) => ({ name, config: { ...config } }));
   }
 
   /** pi's `getCommands()`: extension commands, then prompt templates, then skills. */
@@ -333,10 +373,18 @@ export class ExtensionRuntime {
   onSessionEvent(event: SessionEvent): void {
     this.delivery.observe(event);
     if (!this.loaded || this.translator === undefined) return;
-    for (const piEvent of this.translator.translate(event, () => this.lastCompaction())) {
-      if (!this.hasHandlers(piEvent.type)) continue;
-      this.observers = this.observers.then(() => this.emit(piEvent));
-    }
+    for (const piEvent of this.translator.translate(event, () => this.lastCompaction())) this.queue(piEvent);
+  }
+
+  /** Queues a notification event behind the ones before it (handlers run in order, off the agent's path). */
+  queue(event: PiEvent): void {
+    if (!this.loaded || !this.hasHandlers(event.type)) return;
+    this.observers = this.observers.then(() => this.emit(event));
+  }
+
+  /** The event translator, once extensions loaded (ctx.compact marks a summary an extension supplied). */
+  get translation(): SessionEventTranslator | undefined {
+    return this.translator;
   }
 
   /** Resolves when every observer event queued so far has been handled (pi drains them before `tool_call`). */
@@ -344,9 +392,8 @@ export class ExtensionRuntime {
     return this.observers;
   }
 
-  /** Calls every handler of an observed event; `message_end` replacements are not supported and say so. */
+  /** Calls every handler of a notification event; `message_end` replacements are not supported and say so. */
   async emit(event: PiEvent): Promise<void> {
-    if (!OBSERVED.has(event.type)) throw new Error(`pi-extensions: ${event.type} is not an observed event`);
     const ctx = this.context();
     for (const { extension, handler } of this.handlers(event.type)) {
       try {
@@ -419,6 +466,12 @@ export class ExtensionRuntime {
   stream(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
     return this.services.llm.api.stream(model, context, options);
   }
+}
+
+/** A flag's given value as its registered type reads it (`--plan=false` is false for a boolean flag). */
+function coerceFlag(value: string | boolean, type: "boolean" | "string" | undefined): string | boolean {
+  if (type === "boolean" && typeof value === "string") return !["false", "0", "no", "off", ""].includes(value);
+  return value;
 }
 
 /** An error's message, for one-line reports. */

@@ -1,7 +1,8 @@
 /**
  * Extension tools as a tool source: listed before every turn (so a tool registered mid-session is
  * offered at the next request) and run by name with pi's ExtensionContext as the fifth argument. As in
- * pi, a tool signals failure by throwing; a returned result is never an error result.
+ * pi, a tool signals failure by throwing; a returned result is never an error result. A tool named like
+ * a tool plugin's tool replaces it for the model (pi's "Overriding Built-in Tools").
  */
 import { Kind, type TSchema } from "@sinclair/typebox";
 import type { ToolResult, ToolSource, ToolSpecOf } from "pi-host";
@@ -24,6 +25,7 @@ export function createExtensionToolSource(runtime: ExtensionRuntime): ToolSource
           guidelines: definition.promptGuidelines,
           executionMode: definition.executionMode,
           prepareArguments: definition.prepareArguments,
+          ...(runtime.services.tools.find(definition.name) !== undefined && { replacesBuiltin: true }),
         });
       }
       return specs;

@@ -3,6 +3,7 @@
  * `SourceInfo`, ...), written structurally: extensions are plain JavaScript at run time, so these shapes
  * are what we can rely on, not pi's own declarations.
  */
+import { dirname } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
 import type { ImageContent, TextContent } from "pi-host";
 import type { ToolResult, ToolUpdate } from "pi-host";
@@ -15,6 +16,9 @@ export interface SourceInfo {
   origin: "package" | "top-level";
   baseDir?: string;
 }
+
+/** A function an extension registers (renderer, transformer, shortcut handler); called with pi's arguments. */
+export type ExtensionCallback = (...args: any[]) => unknown;
 
 /** An event handler as an extension registers it; `ctx` is an ExtensionContext. */
 export type ExtensionHandler = (event: any, ctx: any) => unknown;
@@ -61,6 +65,15 @@ export interface LoadedExtension {
   tools: Map<string, ExtensionToolDefinition>;
   commands: Map<string, ExtensionCommandDefinition>;
   flags: Map<string, ExtensionFlagDefinition>;
+  /** `registerMessageRenderer` / `registerEntryRenderer`, by customType. */
+  messageRenderers: Map<string, ExtensionCallback>;
+  entryRenderers: Map<string, ExtensionCallback>;
+  /** `registerToolRenderer` resolvers, in registration order. */
+  toolRenderers: ExtensionCallback[];
+  /** `registerMarkdownTransformer`, in registration order. */
+  markdownTransformers: Array<{ transformer: ExtensionCallback; options: unknown }>;
+  /** `registerShortcut`, by key id. */
+  shortcuts: Map<string, { description?: string; handler: ExtensionCallback }>;
   /** True while its factory runs: pi refuses action methods (sendMessage, appendEntry...) then. */
   loading: boolean;
 }
@@ -95,5 +108,29 @@ export function customMessage(input: CustomMessageInput): CustomMessage {
     display: input.display === true,
     ...(input.details !== undefined && { details: input.details }),
     timestamp: Date.now(),
+  };
+}
+
+/** A fresh record for an extension found at `location`, before its factory runs. */
+export function newExtension(location: { path: string; scope: SourceInfo["scope"] }): LoadedExtension {
+  return {
+    path: location.path,
+    sourceInfo: {
+      path: location.path,
+      source: "local",
+      scope: location.scope,
+      origin: "top-level",
+      baseDir: dirname(location.path),
+    },
+    handlers: new Map(),
+    tools: new Map(),
+    commands: new Map(),
+    flags: new Map(),
+    messageRenderers: new Map(),
+    entryRenderers: new Map(),
+    toolRenderers: [],
+    markdownTransformers: [],
+    shortcuts: new Map(),
+    loading: true,
   };
 }

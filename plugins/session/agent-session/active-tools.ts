@@ -2,8 +2,9 @@
  * The tools of one turn: tool plugins first, then tools listed by tool sources (MCP servers,
  * extensions), chosen by the run's selection as pi 1.6.0 defines `--tools` and `--exclude-tools`. Each
  * call goes through a stable handle, so a tool edited mid-session serves the next call while a running
- * call finishes on its old code. A name already taken is skipped; a tool source that fails to list its
- * tools is reported and left out.
+ * call finishes on its old code. A name already taken is skipped, unless a source's tool says it replaces
+ * a tool plugin's tool (a pi extension overriding `read`); a tool source that fails to list its tools is
+ * reported and left out.
  */
 import type { AgentTool, ManyHandle, SessionEvent, ToolSource, ToolSpecOf } from "pi-host";
 
@@ -27,14 +28,21 @@ export interface ToolAssembly {
 
 /** The turn's tools, in order, each name once. */
 export async function activeTools(assembly: ToolAssembly): Promise<AgentTool<any, any>[]> {
-  const offered: { spec: Omit<AgentTool<any, any>, "execute">; execute: AgentTool<any, any>["execute"] }[] = [];
-  const offer = (spec: Omit<AgentTool<any, any>, "execute">, execute: AgentTool<any, any>["execute"]): void => {
-    if (!offered.some((t) => t.spec.name === spec.name)) offered.push({ spec, execute });
+  const offered: { spec: ToolSpecOf; execute: AgentTool<any, any>["execute"] }[] = [];
+  const builtin = new Set<string>();
+  const offer = (spec: ToolSpecOf, execute: AgentTool<any, any>["execute"]): void => {
+    const taken = offered.findIndex((t) => t.spec.name === spec.name);
+    if (taken === -1) offered.push({ spec, execute });
+    // A source's tool that replaces a tool plugin's takes its place (once: the first source wins).
+    else if (spec.replacesBuiltin === true && builtin.delete(spec.name)) offered[taken] = { spec, execute };
   };
   // The tool's description and schema are read from the provider (inspection); calls go through the handle.
   for (const handle of assembly.tools.list()) {
     const tool = handle.peek();
-    if (tool !== undefined) offer(tool, (...args) => handle.api.execute(...args));
+    if (tool !== undefined && !builtin.has(tool.name)) {
+      offer(tool, (...args) => handle.api.execute(...args));
+      builtin.add(tool.name);
+    }
   }
   const sources = assembly.toolSources.list();
   const listings = new Map<(typeof sources)[number], ToolSpecOf[]>();

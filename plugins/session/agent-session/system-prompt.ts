@@ -1,7 +1,8 @@
 /**
  * Assembles the system prompt from every prompt source's sections, in order. Skills from all sources are
- * gathered first so whichever source renders the skills block lists them all. Without any source (a
- * minimal distribution) a short built-in prompt keeps the agent usable.
+ * gathered first so whichever source renders the skills block lists them all. Without any source of
+ * sections (a minimal distribution, or only sources that add skills and templates) a short built-in
+ * prompt keeps the agent usable.
  */
 import type { PromptInput, ResourceSource } from "pi-host";
 import type { Handle } from "pi-host";
@@ -15,6 +16,7 @@ export async function buildSystemPrompt(
   const skills = (await Promise.all(sources.map((s) => s.api.skills(input.cwd)))).flat();
   const full: PromptInput = { ...input, skills };
   const sections = (await Promise.all(sources.map((s) => s.api.promptSections(full)))).flat();
+  if (sections.length === 0) return fallbackPrompt(input);
   return sections
     .sort((a, b) => a.order - b.order)
     .map((s) => s.text.trim())

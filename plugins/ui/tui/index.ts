@@ -10,7 +10,7 @@ import { AgentSessionContract } from "pi-host";
 import { HostPluginsContract, readPluginTable } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
-import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiViewContract } from "pi-host";
+import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiShortcutsContract, TuiViewContract } from "pi-host";
 import { UiContract } from "pi-host";
 import { agentDir as agentDirOf, definePlugin } from "pi-host";
 import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
@@ -30,6 +30,8 @@ export default definePlugin({
     { contract: ResourcesContract, optional: true },
     // The host's plugin table, which /plugins lists.
     { contract: HostPluginsContract, optional: true },
+    // Shortcuts other plugins add (pi extensions' registerShortcut).
+    { contract: TuiShortcutsContract, optional: true },
   ],
   config: Type.Object({
     /** Where `themes/<name>.json` are looked up; default PI_CODING_AGENT_DIR or ~/.pi/agent. */
@@ -42,6 +44,7 @@ export default definePlugin({
     const resources = ctx.useAll(ResourcesContract);
 
     const hostPlugins = ctx.use(HostPluginsContract);
+    const shortcuts = ctx.useAll(TuiShortcutsContract);
 
     // The state of a generation that retired is no longer this plugin's to touch.
     const liveState = (): ViewState | undefined => {
@@ -86,6 +89,12 @@ export default definePlugin({
       plugins: () => readPluginTable(hostPlugins),
       agentDir,
       spawn: (command, args, options) => ctx.spawn(command, args, options),
+      shortcut(keyId) {
+        const owner = shortcuts.list().find((h) => h.peek()?.keys().includes(keyId) === true);
+        if (owner === undefined) return false;
+        void owner.api.run(keyId).catch(() => undefined);
+        return true;
+      },
     });
     ctx.provide(TuiViewContract, view);
     ctx.provide(UiContract, new TuiUserInterface(liveState, dialogs, changed), { key: "interactive" });

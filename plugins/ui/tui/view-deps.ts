@@ -27,6 +27,8 @@ export interface ViewDeps {
   /** The host's plugin table (`host/plugins`), or undefined when no host provides one. */
   plugins(): readonly PluginTableEntry[] | undefined;
   agentDir: string;
+  /** Runs another plugin's shortcut for `keyId` ("ctrl+shift+p"); false when none has it. */
+  shortcut?(keyId: string): boolean;
   /** Starts the user's `!command` shell (the plugin passes `ctx.spawn`, so the kernel owns the child). */
   spawn: UserBashSpawn;
   now?: () => number;

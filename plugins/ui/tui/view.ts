@@ -258,6 +258,9 @@ export class TerminalView implements TuiView, ViewActions {
     }
     if (is("app.message.followUp")) return this.submit(s, "followUp");
     if (is("tui.input.submit")) return this.submit(s, "steer");
+    // A key none of the view's bindings takes may be another plugin's shortcut (not plain typing).
+    const id = shortcutId(key);
+    if (id !== undefined && this.deps.shortcut?.(id) === true) return {};
     return editKey(s, key, this.extra, is);
   }
 
@@ -394,4 +397,17 @@ export class TerminalView implements TuiView, ViewActions {
     const help = theme.fg("dim", " · esc interrupt · ctrl+c twice exit · / commands · ctrl+p next model");
     return [truncate(title + help, width)];
   }
+}
+
+/** The key id of a key press with a modifier, or of a function key ("ctrl+shift+p", "f5"); else undefined. */
+export function shortcutId(key: TuiKey): string | undefined {
+  const name = key.name === "text" ? key.text : key.name;
+  if (name === undefined || name === "paste" || name.length === 0) return undefined;
+  if (!key.ctrl && !key.alt && !/^f\d+$/.test(name)) return undefined;
+  return [
+    ...(key.ctrl ? ["ctrl"] : []),
+    ...(key.shift ? ["shift"] : []),
+    ...(key.alt ? ["alt"] : []),
+    name.toLowerCase(),
+  ].join("+");
 }

@@ -32,35 +32,46 @@ describe("members pi-host does not support yet", () => {
     const h = (harness = await bootWithExtensions([fixture("unsupported-call.ts")], { extra: [ui.plugin] }));
     await h.session.call("prompt", "/probe");
     expect(JSON.parse(ui.notes()[0]!)).toEqual([
-      "not supported yet: Text",
-      "not supported yet: registerProvider (the model catalog cannot add providers at run time)",
-      'not supported yet: pi.on("session_before_switch") (switching sessions cannot be cancelled by a plugin)',
+      "not supported yet: Editor",
+      "not supported yet: registerProvider (the model catalog cannot add providers at run time; add it to models.json)",
+      "no error",
       "not supported yet: ctx.ui.theme",
     ]);
     await h.session.call("prompt", "/footer");
     expect(notices(h.events)).toEqual([
+      `extension ${fixture("unsupported-call.ts")}: pi.on("session_before_switch"): fires for ctx.newSession and ctx.switchSession, not for /new and /resume typed in a mode`,
       `extension ${fixture("unsupported-call.ts")}: /footer: not supported yet: ctx.ui.setFooter`,
     ]);
   });
 
-  it("an extension tool may not replace a built-in tool plugin's tool: registerTool throws, naming the way out", async () => {
+  it("an extension tool named like a built-in tool replaces it: the model sees its description, calls run it", async () => {
     const { writeFileSync, mkdtempSync } = await import("node:fs");
     const { join } = await import("node:path");
     const { tmpdir } = await import("node:os");
+    const { fauxToolCall } = await import("../../../plugins/ai/provider-faux/faux.js");
     const file = join(mkdtempSync(join(tmpdir(), "pi-ext-override-")), "read-override.ts");
     writeFileSync(
       file,
-      `import { Type } from "typebox";\nexport default function (pi) { pi.registerTool({ name: "read", label: "Read", description: "logged read", parameters: Type.Object({ path: Type.String() }), async execute() { return { content: [] }; } }); }\n`,
+      `import { Type } from "typebox";\nexport default function (pi) { pi.registerTool({ name: "read", label: "Read", description: "logged read", parameters: Type.Object({ path: Type.String() }), async execute(_id, params) { return { content: [{ type: "text", text: "extension read " + params.path }] }; } }); }\n`,
     );
     const { testTool } = await import("../agent-session/harness.js");
+    const ran: string[] = [];
     const h = (harness = await bootWithExtensions([file], {
-      tools: [testTool("read", async () => "built-in")],
-      faux: { responses: [{ content: "hi" }] },
+      tools: [testTool("read", async () => (ran.push("built-in"), "built-in")), testTool("ls", async () => "ls")],
+      faux: { responses: [{ content: [fauxToolCall("read", { path: "a.txt" }, "r1")] }, { content: "done" }] },
     }));
     await h.session.call("prompt", "hello");
-    expect(notices(h.events)).toEqual([
-      `pi-extensions: failed to load extension ${file}: not supported yet: registerTool("read") replacing a built-in tool (tool plugins take precedence over extension tools; disable the built-in plugin instead)`,
+    const tools = h.faux.requests[0]!.context.tools!;
+    expect(tools.map((t) => [t.name, t.description])).toEqual([
+      ["read", "logged read"],
+      ["ls", "test tool ls"],
     ]);
+    expect(ran).toEqual([]);
+    expect(h.faux.requests[1]!.context.messages.at(-1)).toMatchObject({
+      role: "toolResult",
+      content: [{ type: "text", text: "extension read a.txt" }],
+    });
+    expect(notices(h.events)).toEqual([]);
   });
 
   it("one used while an extension loads stops that extension from loading, with a notice naming it; the others load", async () => {
@@ -71,7 +82,7 @@ describe("members pi-host does not support yet", () => {
     await h.session.call("prompt", "/hello there");
     expect(ui.notes()).toEqual(["Hello there!"]);
     expect(notices(h.events)).toEqual([
-      `pi-extensions: failed to load extension ${fixture("unsupported-at-load.ts")}: not supported yet: registerShortcut (pi-host has no keybinding contract for extensions)`,
+      `pi-extensions: failed to load extension ${fixture("unsupported-at-load.ts")}: not supported yet: registerProvider (the model catalog cannot add providers at run time; add it to models.json)`,
     ]);
   });
 });

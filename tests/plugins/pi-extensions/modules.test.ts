@@ -115,9 +115,9 @@ describe("host-provided modules", () => {
     expect(modules["@earendil-works/pi-coding-agent"]).toBe(modules["@mariozechner/pi-coding-agent"]);
     expect((modules.typebox as { default: unknown }).default).toBe(Type);
     const tui = modules["@mariozechner/pi-tui"] as Record<string, any>;
-    expect(Object.keys(tui)).toContain("Text");
-    expect(() => new tui.Text("x", 0, 0)).toThrow("not supported yet: Text");
-    expect(() => tui.Key).toThrow("not supported yet: Key");
+    expect(Object.keys(tui)).toContain("Editor");
+    expect(() => new tui.Editor()).toThrow("not supported yet: Editor");
+    expect(() => tui.TUI_KEYBINDINGS).toThrow("not supported yet: TUI_KEYBINDINGS");
     const agent = modules["@mariozechner/pi-coding-agent"] as Record<string, any>;
     expect(() => agent.SessionManager.list("/")).toThrow("not supported yet: SessionManager.list");
     expect(agent.getAgentDir()).toBe("/agent");

@@ -1,0 +1,173 @@
+/**
+ * Exports pi 1.6.0's packages added since the 0.73 API this plugin first followed, by package, that have
+ * no working implementation here: importing them works, using them throws "not supported yet"
+ * (modules.ts adds them with `addUnsupported`). Listed from the packages' own export lists, so an
+ * extension's import of any of them never fails at load time.
+ */
+
+/** Names by package: functions and classes (with their static methods), and values. */
+export interface UnsupportedNames {
+  functions: readonly string[];
+  values: readonly string[];
+  statics: Readonly<Record<string, readonly string[]>>;
+}
+
+/** `@earendil-works/pi-coding-agent` 1.6.0. */
+export const CODING_AGENT_16: UnsupportedNames = {
+  functions: [
+    "CredentialSynchronizationError",
+    "ModelRuntime",
+    "ProjectTrustStore",
+    "buildContextEntries",
+    "buildSessionProjection",
+    "convertToPng",
+    "createCodemodeExtension",
+    "createLocalPowerShellOperations",
+    "createMcpExtension",
+    "createPowerShellTool",
+    "createPowerShellToolDefinition",
+    "createToolSearchExtension",
+    "detectSupportedImageMimeTypeFromFile",
+    "formatDimensionNote",
+    "formatReadLineRange",
+    "generateDiffString",
+    "generateSummaryWithUsage",
+    "generateUnifiedPatch",
+    "getDocsPath",
+    "getExamplesPath",
+    "getPackageDir",
+    "getPowerShellConfig",
+    "getReadmePath",
+    "hasTrustRequiringProjectResources",
+    "isPowerShellToolResult",
+    "parseArgs",
+    "readStoredCredential",
+    "resizeImage",
+    "resolveCliModel",
+    "resolveModelScopeWithDiagnostics",
+    "sessionEntryToContextMessages",
+  ],
+  values: ["CONFIG_DIR_NAME", "VIRTUAL_MODEL_STATE_ENTRY"],
+  statics: { ModelRuntime: ["create"] },
+};
+
+/** `@earendil-works/pi-ai` 1.6.0. */
+export const AI_16: UnsupportedNames = {
+  functions: [
+    "InMemoryCredentialStore",
+    "InMemoryModelsStore",
+    "ModelsError",
+    "StreamingJsonParser",
+    "ToolCallArgumentsStream",
+    "collapseSystemMessages",
+    "contentText",
+    "createFauxCore",
+    "createInitialSystemMessage",
+    "createModels",
+    "createProvider",
+    "declarationsEqual",
+    "defaultProviderAuthContext",
+    "envApiKeyAuth",
+    "evaluateCacheWarming",
+    "fauxProvider",
+    "formatUserAgent",
+    "getAttributionHeaders",
+    "getCacheWarmingDelayMs",
+    "getCacheWarmingRequestOptions",
+    "getClientVersion",
+    "getCurrentTools",
+    "getDeclaredTools",
+    "getIdentityHeaders",
+    "getInitialSystemMessage",
+    "getModelType",
+    "getOpenCodeSessionHeaders",
+    "getPromptCacheTtlMs",
+    "getSystemMessageText",
+    "getToolStateChanges",
+    "hasApi",
+    "hasNonAdditiveToolChanges",
+    "hasToolRedefinitions",
+    "isCacheWarmingReplayable",
+    "isModelType",
+    "isRecoverableLength",
+    "isRetryableAssistantError",
+    "lazyApi",
+    "lazyOAuth",
+    "lazyStream",
+    "mergeClientIdentity",
+    "normalizeContext",
+    "parseToolCallArguments",
+    "renderSystemMessageUpdate",
+    "resolveTranscript",
+    "resolveTranscriptTools",
+    "retryAssistantCall",
+    "retryDelayMs",
+    "toToolDeclaration",
+    "uuidv7",
+    "withClientIdentity",
+    "withoutInitialSystemMessage",
+  ],
+  values: [
+    "AI_TELEMETRY_SCHEMA",
+    "CACHE_WARMING_IDLE_CONTINUATION_PROBABILITY",
+    "CACHE_WARMING_MAX_AGE_MS",
+    "CACHE_WARMING_MAX_IDLE_AGE_MS",
+    "CACHE_WARMING_MINIMUM_EXPECTED_SAVINGS",
+    "DEFAULT_MAX_AGENT_RETRY_DELAY_MS",
+    "PI_AI_VERSION",
+    "PI_ATTRIBUTION",
+  ],
+  statics: {},
+};
+
+/** `@earendil-works/pi-tui` 1.6.0. */
+export const TUI_16: UnsupportedNames = {
+  functions: [
+    "HStack",
+    "Marked",
+    "MouseRegion",
+    "ScrollView",
+    "TuiAltScreen",
+    "TuiMainScreen",
+    "VStack",
+    "backgroundAnsi",
+    "colorToHex",
+    "colorToOkhsl",
+    "colorToOklch",
+    "colorToRgb",
+    "compositeTuiLine",
+    "foregroundAnsi",
+    "formatProgramStatus",
+    "getNativeClipboard",
+    "getOsc8LinkAtColumn",
+    "getSelectPageIndex",
+    "getTerminalColorMode",
+    "indexedColor",
+    "isAppleTerminalSession",
+    "isViewportTUI",
+    "mixColors",
+    "okhslColor",
+    "oklabToOkhslLightness",
+    "oklchColor",
+    "parseColor",
+    "parseTerminalColorSchemeReport",
+    "renderFakeCursor",
+    "renderLatex",
+    "replaceControlCharacters",
+    "rgbColor",
+    "setCapabilityOverrides",
+    "setImageTranscoder",
+    "sliceByColumn",
+    "styleText",
+    "styleTextWithAnsi",
+  ],
+  values: [],
+  statics: {},
+};
+
+/** `@earendil-works/pi-agent-core` 1.6.0. */
+export const AGENT_CORE_16: UnsupportedNames = {
+  functions: ["runToolCall", "setDefaultStreamFn"],
+  values: ["DEFAULT_AGENT_IDENTITY"],
+  statics: {},
+};
