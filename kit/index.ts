@@ -19,3 +19,6 @@ export * from "./session/wire-events.js";
 export * from "./session/wire-stream.js";
 export * from "./shell/user-bash.js";
 export * from "./packages/package-source.js";
+export * from "./session/session-tree.js";
+export * from "./session/leaf-marker.js";
+export * from "./session/session-ids.js";
