@@ -4,7 +4,7 @@
  */
 import type { LabelEntry, SessionEntry, SessionHeader } from "pi-host";
 import { newEntryId, newSessionId } from "pi-host";
-import { sessionFilePath } from "./location.js";
+import { sessionFilePath } from "pi-host";
 import { CURRENT_VERSION } from "./migrate-format.js";
 import { freshSession, type OpenSession } from "./open-session.js";
 import { SessionTree } from "pi-host";
