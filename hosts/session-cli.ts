@@ -3,7 +3,7 @@
  * between whichever session store the distribution chooses and pi's JSONL files. Both go through the
  * session store contract only, so they work with any store plugin: export opens the session and writes
  * its header and entries as pi's version-3 lines; import opens the file, which a store that keeps
- * sessions elsewhere (session-sqlite) takes in under the same ids.
+ * sessions elsewhere (in a database) takes in under the same ids.
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
