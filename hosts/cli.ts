@@ -52,6 +52,17 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if (argv[0] !== undefined && AUTH_WORD.test(argv[0])) return runAuth(argv.slice(1));
+  if (argv[0] === "session" && (argv[1] === "export" || argv[1] === "import")) {
+    const [{ runSessionCommand }, { agentDir }] = await Promise.all([import("./session-cli.js"), import("./paths.js")]);
+    return runSessionCommand(argv.slice(1), {
+      agentDir: agentDir(),
+      cwd: process.cwd(),
+      paths: {
+        defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
+        builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
+      },
+    });
+  }
   if (
     argv[0] === "trust" &&
     !argv.some((a) => a === "-p" || a === "--print" || a === "--mode" || a.startsWith("--mode="))

@@ -24,3 +24,7 @@ export * from "./packages/package-source.js";
 export * from "./session/export/markdown.js";
 export * from "./session/export/page.js";
 export * from "./session/export/export-file.js";
+export * from "./session/session-tree.js";
+export * from "./session/leaf-marker.js";
+export * from "./session/session-ids.js";
+export * from "./session/session-location.js";

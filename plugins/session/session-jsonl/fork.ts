@@ -3,11 +3,11 @@
  * of the copied path, as pi does, so they survive without the history they were set in.
  */
 import type { LabelEntry, SessionEntry, SessionHeader } from "pi-host";
-import { newEntryId, newSessionId } from "./ids.js";
-import { sessionFilePath } from "./location.js";
+import { newEntryId, newSessionId } from "pi-host";
+import { sessionFilePath } from "pi-host";
 import { CURRENT_VERSION } from "./migrate-format.js";
 import { freshSession, type OpenSession } from "./open-session.js";
-import { SessionTree } from "./session-tree.js";
+import { SessionTree } from "pi-host";
 
 /** The session forked from `s` with `path` (entries without labels, root first); not yet written. */
 export function forkedSession(s: OpenSession, path: SessionEntry[]): OpenSession {

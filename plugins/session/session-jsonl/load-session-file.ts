@@ -8,7 +8,7 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { SessionEntry, SessionHeader } from "pi-host";
 import { SESSION_FILE_MODE } from "./append-file.js";
-import { fileTimestamp } from "./location.js";
+import { fileTimestamp } from "pi-host";
 import { migrateRecords, type RawRecord } from "./migrate-format.js";
 
 /** A session file as found on disk, after repair and upgrade. */

@@ -4,7 +4,7 @@
  * (a compaction's `firstKeptEntryIndex` becomes `firstKeptEntryId`); v2 → v3 renames the message role
  * `hookMessage` to `custom`.
  */
-import { newEntryId } from "./ids.js";
+import { newEntryId } from "pi-host";
 
 /** The format version this store writes. */
 export const CURRENT_VERSION = 3;

@@ -8,11 +8,11 @@ import { dirname } from "node:path";
 import type { OpenReport, SessionHeader } from "pi-host";
 import { SESSION_FILE_MODE } from "./append-file.js";
 import { checkEntries } from "./check-entries.js";
-import { newSessionId } from "./ids.js";
+import { newSessionId } from "pi-host";
 import { loadSessionFile } from "./load-session-file.js";
 import { CURRENT_VERSION } from "./migrate-format.js";
 import { freshSession, type OpenSession } from "./open-session.js";
-import { SessionTree } from "./session-tree.js";
+import { SessionTree } from "pi-host";
 
 /** The session a file opens as, and what the open report says beyond the session's info. */
 export interface OpenedFile {

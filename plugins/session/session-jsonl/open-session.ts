@@ -7,7 +7,7 @@ import type { SessionHeader } from "pi-host";
 import type { AppendFile } from "./append-file.js";
 import { checkEntries } from "./check-entries.js";
 import { loadSessionFile } from "./load-session-file.js";
-import { SessionTree } from "./session-tree.js";
+import { SessionTree } from "pi-host";
 import { restoredEntries, type OpenSessionState } from "./state.js";
 
 /** The open session. */

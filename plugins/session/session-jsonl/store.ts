@@ -28,9 +28,9 @@ import type {
 } from "pi-host";
 import type { AppendIo } from "./append-file.js";
 import { forkedSession } from "./fork.js";
-import { isSessionId, newEntryId, newSessionId } from "./ids.js";
-import { isLeafMarker, LEAF_MARKER_TYPE } from "./leaf-marker.js";
-import { defaultSessionDir, sessionFilePath, sessionsRoot } from "./location.js";
+import { isSessionId, newEntryId, newSessionId } from "pi-host";
+import { isLeafMarker, LEAF_MARKER_TYPE } from "pi-host";
+import { defaultSessionDir, sessionFilePath, sessionsRoot } from "pi-host";
 import { newestFirst, newestSessionFile, summariesIn, summariesUnder } from "./list-sessions.js";
 import { CURRENT_VERSION } from "./migrate-format.js";
 import { openSessionFile } from "./open-file.js";

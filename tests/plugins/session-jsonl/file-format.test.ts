@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { defaultSessionDir, fileTimestamp } from "../../../plugins/session/session-jsonl/location.js";
+import { defaultSessionDir, fileTimestamp } from "../../../kit/session/session-location.js";
 import {
   assistant,
   bootStore,

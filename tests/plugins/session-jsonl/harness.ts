@@ -3,7 +3,7 @@
  * through its stable handle, message factories in pi's shapes, and a plain line-by-line reader that
  * reads a file the way pi's parser does.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentMessage } from "../../../contracts/agent.js";
@@ -11,6 +11,12 @@ import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../../
 import { SessionStoreContract, type SessionStore } from "../../../contracts/session.js";
 import { Kernel, type Handle, type PluginDefinition } from "../../../kernel/index.js";
 import sessionPlugin from "../../../plugins/session/session-jsonl/index.js";
+import {
+  database,
+  parseSessionPath,
+  readEntries,
+  readHeader,
+} from "../../../plugins/session/session-sqlite/database.js";
 
 /** A fresh empty folder under the system temp folder. */
 export function tempDir(prefix = "pi-session-"): string {
@@ -59,15 +65,20 @@ export interface BootedStore {
   store: SessionStore;
 }
 
+/**
+ * The store the behaviour tests boot: session-jsonl, unless a test file (tests/plugins/session-sqlite)
+ * sets another store with the same contract before its tests run.
+ */
+export const storeUnderTest: { definition: PluginDefinition<any, any> } = { definition: sessionPlugin };
+
 /** Boots the plugin (or another definition of it) in a new Kernel. */
 export async function bootStore(
   agentDir: string,
-  definition: PluginDefinition<any, any> = sessionPlugin,
+  definition: PluginDefinition<any, any> = storeUnderTest.definition,
 ): Promise<BootedStore> {
   const kernel = new Kernel();
-  const result = await kernel.boot([
-    { id: "session-jsonl", source: { kind: "inline", label: "session-jsonl", definition }, config: { agentDir } },
-  ]);
+  const id = definition.id;
+  const result = await kernel.boot([{ id, source: { kind: "inline", label: id, definition }, config: { agentDir } }]);
   if (result.errors.length > 0 || !result.ok) throw new Error(`boot failed: ${JSON.stringify(result)}`);
   const handle = kernel.use(SessionStoreContract);
   return { kernel, handle, store: throughHandle(handle) };
@@ -115,6 +126,14 @@ export function toolResult(toolCallId: string, text: string): ToolResultMessage 
 
 /** The JSON objects of a file, one per line, read the way pi's parser reads it (split on "\n", skip blanks). */
 export function readJsonLines(path: string): Array<Record<string, any>> {
+  // A session-sqlite session path: its header and rows, as the lines `pi session export --jsonl` writes.
+  const named = parseSessionPath(path);
+  if (named !== undefined) {
+    if (!existsSync(named.file)) throw new Error(`ENOENT: no such file or directory, open '${path}'`);
+    const header = readHeader(database(named.file), named.id);
+    if (header === undefined) throw new Error(`ENOENT: no such session, open '${path}'`);
+    return [header, ...readEntries(database(named.file), named.id)] as Array<Record<string, any>>;
+  }
   return readFileSync(path, "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "")

@@ -3,7 +3,7 @@
  * children index, the labels, the name and the active leaf. Walking a path is O(path length), so
  * building the context of a 20,000-message session costs a walk, not a scan.
  */
-import type { LabelEntry, SessionEntry, TreeNode } from "pi-host";
+import type { LabelEntry, SessionEntry, TreeNode } from "../../contracts/session.js";
 import { isLeafMarker } from "./leaf-marker.js";
 
 /** The indexed entries of one session. Entries are only ever added, never changed. */

@@ -1,5 +1,5 @@
 /**
- * Ids in pi's shapes: a session is a time-ordered UUID (version 7), so ids sort by creation time; an
+ * Session and entry ids in pi's shapes (shared by every session store): a session is a time-ordered UUID (version 7), so ids sort by creation time; an
  * entry is 8 hex characters, unique within its file.
  */
 import { randomBytes } from "node:crypto";

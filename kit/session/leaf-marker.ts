@@ -4,7 +4,7 @@
  * new leaf: pi, reading the last line, resumes under it; we read it as "the leaf is my parent". The
  * marker is bookkeeping only and is hidden from the context, the user's tree and message counts.
  */
-import type { CustomEntry, SessionEntry } from "pi-host";
+import type { CustomEntry, SessionEntry } from "../../contracts/session.js";
 
 /** The `customType` of a leaf marker. */
 export const LEAF_MARKER_TYPE = "pi-host/leaf";

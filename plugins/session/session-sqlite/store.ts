@@ -1,0 +1,454 @@
+/**
+ * The SQLite session store: the same tree, leaf, fork and listing behaviour as the JSONL store, with
+ * each session's entries as rows of one database per session folder. Every append is one committed
+ * transaction before it returns (WAL, synchronous=NORMAL), so an entry shown to the user survives a
+ * crash of the process. Like pi, a new session reaches the database only once an assistant message
+ * exists. A failed write keeps the entry in memory, reports once, and the next append writes it.
+ */
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import {
+  buildSessionContext,
+  defaultSessionDir,
+  isLeafMarker,
+  isSessionId,
+  LEAF_MARKER_TYPE,
+  newEntryId,
+  newSessionId,
+  SessionTree,
+} from "pi-host";
+import type {
+  AgentMessage,
+  CustomMessageEntry,
+  EntryBase,
+  OpenReport,
+  SessionContext,
+  SessionEntry,
+  SessionHeader,
+  SessionInfo,
+  SessionSaveProblem,
+  SessionStartOptions,
+  SessionStore,
+  SessionSummary,
+  ThinkingLevel,
+  TreeNode,
+} from "pi-host";
+import { database, parseSessionPath, readEntries, readHeader, sessionPath, writeEntries } from "./database.js";
+import { forkEntries } from "./fork.js";
+import { importJsonlFile } from "./import-jsonl.js";
+import { listSessions, newestSession } from "./list.js";
+import type { SqliteStoreState } from "./state.js";
+
+/** What the plugin hands the store. */
+export interface SqliteStoreOptions {
+  agentDir: string;
+  getState: () => SqliteStoreState;
+  setState: (next: SqliteStoreState) => void;
+  report?: (problem: SessionSaveProblem) => void;
+}
+
+interface OpenSession {
+  header: SessionHeader;
+  path: string | undefined;
+  sessionDir: string | undefined;
+  tree: SessionTree;
+  /** The header row exists. */
+  written: boolean;
+  /** How many of tree.entries are committed. */
+  savedCount: number;
+  failing: boolean;
+}
+
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+
+/** Sessions in SQLite, behind the session store contract. */
+export class SqliteSessionStore implements SessionStore {
+  private session: OpenSession | undefined;
+  private restored = false;
+  private contextCache: { tree: SessionTree; leaf: string | null; size: number; context: SessionContext } | undefined;
+
+  constructor(private readonly options: SqliteStoreOptions) {}
+
+  async newSession(options: SessionStartOptions): Promise<SessionInfo> {
+    const cwd = requireCwd(options, "newSession");
+    if (options.id !== undefined && !isSessionId(options.id))
+      throw new Error(`newSession: "${String(options.id)}" is not a session id (letters, digits, . _ -)`);
+    const header: SessionHeader = {
+      type: "session",
+      version: 3,
+      id: options.id ?? newSessionId(),
+      timestamp: new Date().toISOString(),
+      cwd,
+    };
+    if (options.parentSession !== undefined) header.parentSession = options.parentSession;
+    const sessionDir = options.inMemory ? undefined : this.sessionDirFor(options);
+    const path = sessionDir === undefined ? undefined : sessionPath(sessionDir, header.id);
+    this.switchTo(fresh(header, path, sessionDir, new SessionTree()));
+    return this.info(this.session!);
+  }
+
+  async open(path: string): Promise<OpenReport> {
+    if (typeof path !== "string" || path === "") throw new Error("open needs the path of a session");
+    const named = parseSessionPath(resolve(path));
+    if (named !== undefined) {
+      const db = database(named.file);
+      const header = readHeader(db, named.id);
+      if (header === undefined) {
+        const fresh1 = fresh(newHeader(named.id), resolve(path), dirname(named.file), new SessionTree());
+        this.switchTo(fresh1);
+        return this.info(fresh1);
+      }
+      const entries = readEntries(db, named.id);
+      const s = fresh(header, resolve(path), dirname(named.file), new SessionTree(entries));
+      s.written = true;
+      s.savedCount = entries.length;
+      this.switchTo(s);
+      return this.info(s);
+    }
+    const absolute = resolve(path);
+    if (!existsSync(absolute)) {
+      // As pi does for a path with no file: a new session, kept beside it.
+      const header = newHeader(newSessionId());
+      this.switchTo(fresh(header, sessionPath(dirname(absolute), header.id), dirname(absolute), new SessionTree()));
+      return this.info(this.session!);
+    }
+    // A JSONL session file: imported into this folder's database (once; a second open finds it there).
+    const imported = importJsonlFile(absolute);
+    const sessionDir = defaultSessionDir(this.options.agentDir, imported.header.cwd);
+    const target = sessionPath(sessionDir, imported.header.id);
+    const db = database(parseSessionPath(target)!.file);
+    if (readHeader(db, imported.header.id) === undefined) writeEntries(db, imported.header, imported.entries, true);
+    const report = await this.open(target);
+    return imported.setAside > 0
+      ? { ...report, problems: [`${imported.setAside} torn line(s) of ${absolute} left out`] }
+      : report;
+  }
+
+  async continueRecent(options: SessionStartOptions): Promise<SessionInfo> {
+    requireCwd(options, "continueRecent");
+    if (options.inMemory) return this.newSession(options);
+    const dir = this.sessionDirFor(options);
+    const newest = newestSession(dir);
+    return newest === undefined ? this.newSession(options) : this.open(sessionPath(dir, newest));
+  }
+
+  async list(options: { cwd?: string; sessionDir?: string } = {}): Promise<SessionSummary[]> {
+    if (options.cwd !== undefined)
+      return listSessions([this.sessionDirFor({ cwd: options.cwd, sessionDir: options.sessionDir })]);
+    if (options.sessionDir !== undefined) return listSessions([resolve(options.sessionDir)]);
+    return listSessions(undefined, this.options.agentDir);
+  }
+
+  current(): SessionInfo | undefined {
+    this.ensureRestored();
+    return this.session === undefined ? undefined : this.info(this.session);
+  }
+
+  appendMessage(message: AgentMessage): string {
+    if (message === null || typeof message !== "object" || typeof message.role !== "string")
+      throw new Error("appendMessage needs a message with a string `role`");
+    const s = this.requireSession();
+    return this.commit(s, { type: "message", ...this.base(s), message });
+  }
+
+  appendModelChange(provider: string, modelId: string): string {
+    if (!nonEmpty(provider) || !nonEmpty(modelId)) throw new Error("appendModelChange needs a provider and a model id");
+    const s = this.requireSession();
+    return this.commit(s, { type: "model_change", ...this.base(s), provider, modelId });
+  }
+
+  appendThinkingLevelChange(level: ThinkingLevel): string {
+    if (!THINKING_LEVELS.includes(level))
+      throw new Error(`unknown thinking level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`);
+    const s = this.requireSession();
+    return this.commit(s, { type: "thinking_level_change", ...this.base(s), thinkingLevel: level });
+  }
+
+  appendCompaction(
+    summary: string,
+    firstKeptEntryId: string,
+    tokensBefore: number,
+    details?: unknown,
+    fromHook?: boolean,
+  ): string {
+    if (typeof summary !== "string") throw new Error("appendCompaction needs a summary string");
+    if (typeof tokensBefore !== "number" || !Number.isFinite(tokensBefore))
+      throw new Error("appendCompaction needs tokensBefore as a number");
+    const s = this.requireSession();
+    this.requireEntry(s, firstKeptEntryId, "appendCompaction: firstKeptEntryId");
+    return this.commit(s, {
+      type: "compaction",
+      ...this.base(s),
+      summary,
+      firstKeptEntryId,
+      tokensBefore,
+      ...(details !== undefined ? { details } : {}),
+      ...(fromHook !== undefined ? { fromHook } : {}),
+    });
+  }
+
+  appendBranchSummary(fromId: string, summary: string, details?: unknown, fromHook?: boolean): string {
+    if (!nonEmpty(fromId) || typeof summary !== "string")
+      throw new Error("appendBranchSummary needs the id the branch was left from and a summary string");
+    const s = this.requireSession();
+    return this.commit(s, {
+      type: "branch_summary",
+      ...this.base(s),
+      fromId,
+      summary,
+      ...(details !== undefined ? { details } : {}),
+      ...(fromHook !== undefined ? { fromHook } : {}),
+    });
+  }
+
+  appendCustom(customType: string, data?: unknown): string {
+    if (!nonEmpty(customType)) throw new Error("appendCustom needs a customType");
+    const s = this.requireSession();
+    return this.commit(s, { type: "custom", customType, ...(data !== undefined ? { data } : {}), ...this.base(s) });
+  }
+
+  appendCustomMessage(
+    customType: string,
+    content: CustomMessageEntry["content"],
+    display: boolean,
+    details?: unknown,
+  ): string {
+    if (!nonEmpty(customType)) throw new Error("appendCustomMessage needs a customType");
+    if (typeof content !== "string" && !Array.isArray(content))
+      throw new Error("appendCustomMessage needs content as a string or an array of text/image blocks");
+    if (typeof display !== "boolean") throw new Error("appendCustomMessage needs display as a boolean");
+    const s = this.requireSession();
+    return this.commit(s, {
+      type: "custom_message",
+      customType,
+      content,
+      display,
+      ...(details !== undefined ? { details } : {}),
+      ...this.base(s),
+    });
+  }
+
+  appendLabel(targetId: string, label: string | undefined): string {
+    if (label !== undefined && typeof label !== "string")
+      throw new Error("appendLabel needs a label string, or undefined to clear it");
+    const s = this.requireSession();
+    this.requireEntry(s, targetId, "appendLabel: target");
+    return this.commit(s, { type: "label", ...this.base(s), targetId, ...(label !== undefined ? { label } : {}) });
+  }
+
+  appendSessionInfo(name: string): string {
+    if (typeof name !== "string") throw new Error("appendSessionInfo needs a name string");
+    const s = this.requireSession();
+    return this.commit(s, { type: "session_info", ...this.base(s), name: name.trim() });
+  }
+
+  entries(): SessionEntry[] {
+    this.ensureRestored();
+    return this.session === undefined ? [] : [...this.session.tree.entries];
+  }
+
+  entry(id: string): SessionEntry | undefined {
+    this.ensureRestored();
+    return this.session?.tree.entry(id);
+  }
+
+  leafId(): string | null {
+    this.ensureRestored();
+    return this.session === undefined ? null : this.session.tree.leafId;
+  }
+
+  branch(entryId: string | null): void {
+    const s = this.requireSession();
+    let target = entryId;
+    if (target !== null) {
+      const entry = this.requireEntry(s, target, "branch");
+      if (isLeafMarker(entry)) target = entry.parentId;
+    }
+    if (target === s.tree.leafId) return;
+    if (s.path === undefined) {
+      s.tree.moveLeaf(target);
+      this.saveState();
+      return;
+    }
+    this.commit(s, {
+      type: "custom",
+      customType: LEAF_MARKER_TYPE,
+      data: {},
+      id: newEntryId(s.tree.ids),
+      parentId: target,
+      timestamp: new Date().toISOString(),
+    });
+  }
+
+  path(entryId?: string): SessionEntry[] {
+    const s = this.requireSession();
+    if (entryId !== undefined) this.requireEntry(s, entryId, "path");
+    return s.tree.rawPath(entryId ?? s.tree.leafId).filter((entry) => !isLeafMarker(entry));
+  }
+
+  tree(): TreeNode[] {
+    this.ensureRestored();
+    return this.session === undefined ? [] : this.session.tree.tree();
+  }
+
+  label(entryId: string): string | undefined {
+    this.ensureRestored();
+    return this.session?.tree.label(entryId);
+  }
+
+  async fork(entryId?: string): Promise<SessionInfo> {
+    const s = this.requireSession();
+    if (entryId !== undefined) this.requireEntry(s, entryId, "fork");
+    const path = this.path(entryId).filter((entry) => entry.type !== "label");
+    const header: SessionHeader = {
+      type: "session",
+      version: 3,
+      id: newSessionId(),
+      timestamp: new Date().toISOString(),
+      cwd: s.header.cwd,
+    };
+    if (s.path !== undefined) header.parentSession = s.path;
+    const tree = new SessionTree(forkEntries(s.tree, path));
+    const forked = fresh(header, s.sessionDir && sessionPath(s.sessionDir, header.id), s.sessionDir, tree);
+    this.persist(forked);
+    this.switchTo(forked);
+    return this.info(forked);
+  }
+
+  buildContext(): SessionContext {
+    this.ensureRestored();
+    if (this.session === undefined) return { messages: [], entryIds: [] };
+    const tree = this.session.tree;
+    const c = this.contextCache;
+    if (c === undefined || c.tree !== tree || c.leaf !== tree.leafId || c.size !== tree.entries.length)
+      this.contextCache = {
+        tree,
+        leaf: tree.leafId,
+        size: tree.entries.length,
+        context: buildSessionContext(tree.rawPath(tree.leafId)),
+      };
+    const { context } = this.contextCache!;
+    return { ...context, messages: [...context.messages], entryIds: [...context.entryIds] };
+  }
+
+  private commit(s: OpenSession, entry: SessionEntry): string {
+    s.tree.add(entry);
+    this.persist(s);
+    this.saveState();
+    return entry.id;
+  }
+
+  /** Commits what the database lacks; a new session waits for its first assistant message, as pi's files do. */
+  private persist(s: OpenSession): void {
+    if (s.path === undefined || (!s.written && !s.tree.hasAssistant)) return;
+    if (s.savedCount === s.tree.entries.length && s.written) return;
+    const named = parseSessionPath(s.path)!;
+    try {
+      writeEntries(database(named.file), s.header, s.tree.entries.slice(s.savedCount), !s.written);
+      s.written = true;
+      s.savedCount = s.tree.entries.length;
+      s.failing = false;
+    } catch (error) {
+      if (s.failing) return;
+      s.failing = true;
+      this.options.report?.({
+        error: `could not save the session to ${named.file} (${(error as Error).message}); entries are kept and written with the next append`,
+        path: s.path,
+        reason: "write",
+      });
+    }
+  }
+
+  private base(s: OpenSession): EntryBase {
+    return { id: newEntryId(s.tree.ids), parentId: s.tree.leafId, timestamp: new Date().toISOString() };
+  }
+
+  private requireSession(): OpenSession {
+    this.ensureRestored();
+    if (this.session === undefined)
+      throw new Error("no session is open: call newSession, open or continueRecent first");
+    return this.session;
+  }
+
+  private requireEntry(s: OpenSession, id: string, what: string): SessionEntry {
+    const entry = typeof id === "string" ? s.tree.entry(id) : undefined;
+    if (entry === undefined) throw new Error(`${what}: no entry ${JSON.stringify(id)} in session ${s.header.id}`);
+    return entry;
+  }
+
+  private sessionDirFor(options: { cwd: string; sessionDir?: string }): string {
+    return options.sessionDir !== undefined
+      ? resolve(options.sessionDir)
+      : defaultSessionDir(this.options.agentDir, options.cwd);
+  }
+
+  private switchTo(next: OpenSession): void {
+    this.session = next;
+    this.restored = true;
+    this.saveState();
+  }
+
+  private info(s: OpenSession): SessionInfo {
+    const info: SessionInfo = { id: s.header.id, path: s.path, cwd: s.header.cwd };
+    if (s.header.parentSession !== undefined) info.parentSession = s.header.parentSession;
+    if (s.tree.name !== undefined) info.name = s.tree.name;
+    return info;
+  }
+
+  /** Records the open session in plugin state: the rows are re-read after a reload; uncommitted entries travel in state. */
+  private saveState(): void {
+    const s = this.session;
+    if (s === undefined) return this.options.setState({});
+    const open: NonNullable<SqliteStoreState["open"]> = {
+      header: s.header,
+      leafId: s.tree.leafId,
+      savedCount: s.savedCount,
+      written: s.written,
+    };
+    if (s.path !== undefined) open.path = s.path;
+    if (s.sessionDir !== undefined) open.sessionDir = s.sessionDir;
+    if (s.savedCount < s.tree.entries.length) open.unwritten = s.tree.entries.slice(s.savedCount);
+    this.options.setState({ open });
+  }
+
+  private ensureRestored(): void {
+    if (this.restored) return;
+    this.restored = true;
+    const open = this.options.getState().open;
+    if (open === undefined) return;
+    const header = open.header as SessionHeader;
+    const committed =
+      open.path !== undefined && open.written
+        ? readEntries(database(parseSessionPath(open.path)!.file), header.id)
+        : [];
+    const tree = new SessionTree([...committed, ...((open.unwritten as SessionEntry[] | undefined) ?? [])]);
+    if (open.leafId === null || tree.entry(open.leafId) !== undefined) tree.moveLeaf(open.leafId);
+    const s = fresh(header, open.path, open.sessionDir, tree);
+    s.written = open.written;
+    s.savedCount = committed.length;
+    this.session = s;
+  }
+}
+
+function fresh(
+  header: SessionHeader,
+  path: string | undefined,
+  sessionDir: string | undefined,
+  tree: SessionTree,
+): OpenSession {
+  return { header, path, sessionDir, tree, written: false, savedCount: 0, failing: false };
+}
+
+function newHeader(id: string): SessionHeader {
+  return { type: "session", version: 3, id, timestamp: new Date().toISOString(), cwd: process.cwd() };
+}
+
+function requireCwd(options: SessionStartOptions, method: string): string {
+  if (options === null || typeof options !== "object" || !nonEmpty(options.cwd))
+    throw new Error(`${method} needs options with a non-empty cwd`);
+  return options.cwd;
+}
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === "string" && value !== "";
+}
