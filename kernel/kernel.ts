@@ -122,7 +122,9 @@ export class Kernel {
   async idle(): Promise<void> {
     for (;;) {
       await this.queue.idle();
-      const waits = [...this.records.values()].flatMap((r) => (r.gating !== undefined ? [r.gating.result] : []));
+      const waits = [...this.records.values()].flatMap((r) =>
+        r.waiting?.result !== undefined ? [r.waiting.result] : [],
+      );
       if (waits.length === 0 && !this.queue.busy) return;
       await Promise.all(waits);
     }
@@ -147,7 +149,7 @@ export class Kernel {
   liveGenerations(pluginId: string): number {
     const r = this.records.get(pluginId);
     if (r === undefined) return 0;
-    return [r.active, r.retiring, r.gating?.next, r.deferred?.next].filter((g) => g !== undefined).length;
+    return [r.active, r.retiring, r.waiting?.next].filter((g) => g !== undefined).length;
   }
 
   /** Starts a distribution. Config errors refuse it before any setup runs; other failures skip one plugin. */
@@ -186,11 +188,10 @@ export class Kernel {
     return this.queue.enqueue("shutdown", async () => {
       this.shuttingDown = true;
       for (const record of [...this.records.values()].reverse()) {
-        const waiting = this.cycle.dropGateWait(record);
+        const waiting = this.cycle.dropWaiting(record);
         const number = waiting?.next?.number ?? record.active?.number ?? 0;
         const stopped = lifecycleError(record.id, "gate", number, new Error("the kernel is shutting down"));
-        waiting?.settle({ pluginId: record.id, status: "aborted", generation: number, error: stopped });
-        this.cycle.discardDeferred(record);
+        waiting?.settle?.({ pluginId: record.id, status: "aborted", generation: number, error: stopped });
         await this.cycle.retireActive(record);
       }
     });
@@ -322,15 +323,14 @@ export class Kernel {
     }
     // A newer request supersedes a reload waiting for its safe point: it starts from what that one asked
     // for (so no requested source or config is dropped), and a caller still waiting gets this outcome.
-    const base: Requested = record.gating?.requested ??
-      record.deferred?.requested ?? { source: record.source, config: record.config, enabled: record.enabled };
-    const superseded = this.cycle.dropGateWait(record);
-    if (record.deferred !== undefined) {
-      this.handles.releaseHolds(record.active);
-      this.cycle.discardDeferred(record);
-    }
+    const base: Requested = record.waiting?.requested ?? {
+      source: record.source,
+      config: record.config,
+      enabled: record.enabled,
+    };
+    const superseded = this.cycle.dropWaiting(record);
     const outcome = await this.applyChange(record, change, over(base, change));
-    if (superseded !== undefined) void settledResult(outcome).then(superseded.settle);
+    if (superseded?.settle !== undefined) void settledResult(outcome).then(superseded.settle);
     return outcome;
   }
 
