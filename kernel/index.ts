@@ -26,7 +26,6 @@ export {
   DeclareOnlyError,
   HandleHeldError,
   StaleGenerationError,
-  formatLifecycleError,
   type LifecycleError,
   type Phase,
 } from "./errors.js";

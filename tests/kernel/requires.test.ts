@@ -3,7 +3,8 @@
  * lifecycle error naming the plugin and the contract; listing it (optional or not) makes the use work.
  */
 import { describe, expect, it } from "vitest";
-import { defineContract, definePlugin, formatLifecycleError, Kernel } from "../../kernel/index.js";
+import { formatLifecycleError } from "../../hosts/lifecycle-error.js";
+import { defineContract, definePlugin, Kernel } from "../../kernel/index.js";
 import { inline } from "./helpers.js";
 
 interface Clock {
