@@ -3,7 +3,6 @@
  * wait for a safe point, or defer past the deadline), migrate, commit (one synchronous re-pointing of
  * handles) and retire (drain, dispose, forget). A step never rejects; failures come back as data.
  */
-import { checkState } from "./config.js";
 import { lifecycleError, type LifecycleError, type Phase } from "./errors.js";
 import type { EventBus } from "./events.js";
 import type { Generation } from "./generation.js";
@@ -116,7 +115,7 @@ export class ReloadCycle {
         `state version changed from ${previousSpec.version} to ${spec.version} but the plugin has no state.migrate`,
       );
     }
-    checkState(spec.schema, migrated);
+    this.options.checkState?.(spec.schema, migrated);
     next.state = migrated;
   }
 
@@ -125,7 +124,7 @@ export class ReloadCycle {
     const spec = gen.definition.state;
     if (spec === undefined || gen.state !== undefined) return;
     const initial = spec.initial();
-    checkState(spec.schema, initial);
+    this.options.checkState?.(spec.schema, initial);
     gen.state = initial;
   }
 

@@ -6,9 +6,9 @@
  * generations and handles — never what any of them mean.
  */
 import "./reflect.js";
+import type { TSchema } from "@sinclair/typebox";
 import { container as rootContainer } from "tsyringe";
 import { checkNeeds, checkOffers, type Need, needsOf, type Offer, offersOf } from "./compat.js";
-import { type SchemaError, validated } from "./config.js";
 import type { Contract } from "./contract.js";
 import { endBySigterm } from "./context.js";
 import {
@@ -65,10 +65,13 @@ export class Kernel {
   private readonly loader: PluginLoader;
   /** What a generation's setup and context reach of the kernel. */
   private readonly host: PrepareHost;
+  /** The host's config check (KernelOptions.validateConfig), or the raw config as given. */
+  private readonly validateConfig: (schema: TSchema | undefined, raw: unknown) => unknown;
   private shuttingDown = false;
 
   constructor(options: KernelOptions = {}) {
     this.loader = new PluginLoader(options);
+    this.validateConfig = options.validateConfig ?? ((_schema, raw) => raw ?? {});
     const root = rootContainer.createChildContainer();
     this.handles = new HandleRegistry(root);
     this.bus = new EventBus((gen, error) => {
@@ -83,6 +86,7 @@ export class Kernel {
         this.staleUses++;
       },
       endProcess: options.endProcess ?? endBySigterm,
+      checkState: options.checkState,
       watchSetup: options.watchSetup ?? ((body) => ({ result: body(), io: [] })),
     };
   }
@@ -235,9 +239,9 @@ export class Kernel {
     }
     for (const item of loaded) {
       try {
-        item.config = validated(item.definition.config, item.record.config, "config");
+        item.config = this.validateConfig(item.definition.config, item.record.config);
       } catch (error) {
-        const e = error as SchemaError;
+        const e = error as Error & { field?: string; reason?: string };
         result.configErrors.push({
           pluginId: item.record.id,
           field: e.field ?? "config",
@@ -364,7 +368,7 @@ export class Kernel {
       await this.cycle.phase(pluginId, "prepare", number);
       const others = this.othersThan(pluginId);
       checkOffers(pluginId, offersOf({ pluginId, definition }), others.offers, others.needs);
-      const validConfig = validated(definition.config, config, "config");
+      const validConfig = this.validateConfig(definition.config, config);
       next = prepare(this.host, pluginId, definition, { entry: source, config, hash }, validConfig, number);
       try {
         checkNeeds(needsOf(next), [...others.offers, ...offersOf(next)]);

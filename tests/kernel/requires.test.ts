@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatLifecycleError } from "../../hosts/lifecycle-error.js";
-import { defineContract, definePlugin, Kernel } from "../../kernel/index.js";
+import { defineContract, definePlugin } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { inline } from "./helpers.js";
 
 interface Clock {
