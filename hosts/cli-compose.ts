@@ -5,8 +5,7 @@
  */
 import { AuthContract } from "../contracts/ai/index.js";
 import type { HostFlags } from "../contracts/host-environment.js";
-import type { Kernel } from "../kernel/index.js";
-import { formatLifecycleError } from "./lifecycle-error.js";
+import { formatLifecycleError, type Kernel } from "../kernel/index.js";
 import { checkConfigFiles } from "./config-check.js";
 import { composeKernel, resolveDistribution, type ComposedKernel } from "./compose.js";
 import { DistributionError } from "./distribution.js";

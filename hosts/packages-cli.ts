@@ -210,7 +210,7 @@ function usage(name: PackageCommand["name"]): string {
 async function bootPackageManager(
   place: PackageCommandPlace,
 ): Promise<{ kernel: Kernel; manager: Handle<PackageManager> }> {
-  const { formatLifecycleError } = await import("./lifecycle-error.js");
+  const { formatLifecycleError } = await import("../kernel/index.js");
   const { Kernel } = await import("./host-kernel.js");
   const { builtinProvidersOf } = await import("./builtin-providers.js");
   const builtins = await builtinProvidersOf([PackagesContract], place, [HostEnvironmentContract, HostPluginsContract]);

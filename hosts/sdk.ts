@@ -22,10 +22,15 @@ import {
 } from "../contracts/agent-session.js";
 import type { ThinkingLevel } from "../contracts/ai/index.js";
 import type { HostFlags } from "../contracts/host-environment.js";
-import type { Handle, Kernel, PluginDefinition, PluginEntry } from "../kernel/index.js";
+import {
+  formatLifecycleError,
+  type Handle,
+  type Kernel,
+  type PluginDefinition,
+  type PluginEntry,
+} from "../kernel/index.js";
 import { composeKernel, resolveDistribution, type ConfigOverride } from "./compose.js";
 import { THINKING_LEVELS } from "./cli-flags.js";
-import { formatLifecycleError } from "./lifecycle-error.js";
 import { DistributionError, type DistributionEntry } from "./distribution.js";
 import { agentDir as defaultAgentDir, expandHome } from "./paths.js";
 

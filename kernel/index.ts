@@ -26,6 +26,7 @@ export {
   DeclareOnlyError,
   HandleHeldError,
   StaleGenerationError,
+  formatLifecycleError,
   type LifecycleError,
   type Phase,
 } from "./errors.js";

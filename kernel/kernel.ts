@@ -19,7 +19,7 @@ import {
   type Requested,
   settledResult,
 } from "./cycle.js";
-import { ContractError, lifecycleError, type LifecycleError, type Phase } from "./errors.js";
+import { ContractError, formatLifecycleError, lifecycleError, type LifecycleError, type Phase } from "./errors.js";
 import { EventBus, type EventKey, type EventToken } from "./events.js";
 import type { Generation } from "./generation.js";
 import type { Handle, ManyHandle } from "./handles.js";
@@ -411,6 +411,9 @@ export class Kernel {
     return this.cycle.report(lifecycleError(record.id, phase, number, cause));
   }
 }
+
+/** Re-exported for hosts that print lifecycle errors. */
+export { formatLifecycleError };
 
 /** `change` over `base`: every field the change names wins (`config` may be any value but undefined). */
 function over<T extends Change>(base: T, change: Change): T {
