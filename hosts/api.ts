@@ -7,6 +7,7 @@
 export * from "../kernel/index.js";
 /** The kernel with the host's policies (source loading, setup I/O watch, process ending); shadows the core one. */
 export { Kernel, type KernelOptions } from "./host-kernel.js";
+export { SchemaError } from "./plugin-schema.js";
 export * from "../contracts/ai/index.js";
 export * from "../contracts/tool.js";
 export * from "../contracts/tool-output.js";

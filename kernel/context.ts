@@ -5,8 +5,8 @@
  */
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { watch as fsWatch, type FSWatcher } from "node:fs";
+import type { TSchema } from "@sinclair/typebox";
 import type { DependencyContainer } from "tsyringe";
-import { checkState } from "./config.js";
 import type { Contract } from "./contract.js";
 import { ContractError, DeclareOnlyError, StaleGenerationError } from "./errors.js";
 import type { EventBus, EventKey, EventToken } from "./events.js";
@@ -35,7 +35,7 @@ export interface ProvideOptions {
 export interface PluginContext<C = unknown, S = unknown> {
   readonly pluginId: string;
   readonly generation: number;
-  /** The entry's config, validated against the plugin's schema with defaults filled in. */
+  /** The entry's config, validated by the host against the plugin's schema with defaults filled in. */
   readonly config: C;
   /** Aborted when this generation retires; pass it to long-running work. */
   readonly signal: AbortSignal;
@@ -79,6 +79,8 @@ export interface ContextHost {
   countStaleUse(): void;
   /** Ends an owned child at retire; `group` is set for a detached child, which leads its own process group. */
   endProcess(child: ChildProcess, group: boolean): void | Promise<void>;
+  /** The host's state check (KernelOptions.checkState); without one state is not checked. */
+  checkState: ((schema: TSchema, value: unknown) => void) | undefined;
 }
 
 /** Builds the context for one generation. */
@@ -144,7 +146,7 @@ export function createContext(
     },
     setState(next) {
       alive("setState");
-      if (gen.definition.state) checkState(gen.definition.state.schema, next);
+      if (gen.definition.state) host.checkState?.(gen.definition.state.schema, next);
       gen.state = next;
     },
     setTimeout(callback, ms) {

@@ -3,7 +3,6 @@
  * wait for a safe point, or defer past the deadline), migrate, commit (one synchronous re-pointing of
  * handles) and retire (drain, dispose, forget). A step never rejects; failures come back as data.
  */
-import { checkState } from "./config.js";
 import { lifecycleError, type LifecycleError, type Phase } from "./errors.js";
 import type { EventBus } from "./events.js";
 import type { Generation } from "./generation.js";
@@ -21,10 +20,8 @@ export interface PluginRecord {
   enabled: boolean;
   active: Generation | undefined;
   retiring: Generation | undefined;
-  /** A reload at its boundary gate, holding new work until its safe point or its deadline. */
-  gating: GateWait | undefined;
-  /** A reload past its gate deadline, applied at the next safe point. */
-  deferred: { next: Generation | undefined; requested: Requested; cancel: () => void } | undefined;
+  /** A reload that left the queue to wait for a safe point: at its gate, or deferred past the deadline. */
+  waiting: Waiting | undefined;
   failed: boolean;
   nextGeneration: number;
 }
@@ -37,15 +34,18 @@ export interface Requested {
 }
 
 /**
- * A reload waiting at a boundary gate. The wait happens beside the lifecycle queue, not in it, so the
- * reloads of other plugins go on meanwhile; `settle` answers the caller once it commits, is deferred at
- * its deadline, is superseded by a newer change (with that change's outcome) or is dropped by shutdown.
+ * A reload waiting for a safe point beside the lifecycle queue, not in it, so the reloads of other plugins
+ * go on meanwhile. At its boundary gate it holds new work until the safe point or its deadline, and
+ * `settle` answers the caller once it commits, is deferred at its deadline, is superseded by a newer change
+ * (with that change's outcome) or is dropped by shutdown. Past the deadline it is deferred: the caller has
+ * its answer already (no `settle`), and the reload is applied at the next safe point.
  */
-export interface GateWait {
+export interface Waiting {
   next: Generation | undefined;
   requested: Requested;
-  settle: (result: OperationResult) => void;
-  result: Promise<OperationResult>;
+  /** At the gate only: answers the caller who waits, and the promise that caller holds. */
+  settle?: (result: OperationResult) => void;
+  result?: Promise<OperationResult>;
   /** Stops waiting: clears the deadline timer and the idle waiter. Holds are released by the caller. */
   cancel: () => void;
 }
@@ -70,8 +70,7 @@ export function newRecord(entry: PluginEntry): PluginRecord {
     enabled: entry.enabled ?? true,
     active: undefined,
     retiring: undefined,
-    gating: undefined,
-    deferred: undefined,
+    waiting: undefined,
     failed: false,
     nextGeneration: 1,
   };
@@ -116,7 +115,7 @@ export class ReloadCycle {
         `state version changed from ${previousSpec.version} to ${spec.version} but the plugin has no state.migrate`,
       );
     }
-    checkState(spec.schema, migrated);
+    this.options.checkState?.(spec.schema, migrated);
     next.state = migrated;
   }
 
@@ -125,7 +124,7 @@ export class ReloadCycle {
     const spec = gen.definition.state;
     if (spec === undefined || gen.state !== undefined) return;
     const initial = spec.initial();
-    checkState(spec.schema, initial);
+    this.options.checkState?.(spec.schema, initial);
     gen.state = initial;
   }
 
@@ -183,24 +182,15 @@ export class ReloadCycle {
     }
   }
 
-  /** Stops a reload waiting at its gate: releases the holds and drops its generation; returns it. */
-  dropGateWait(record: PluginRecord): GateWait | undefined {
-    const wait = record.gating;
+  /** Stops a reload waiting for a safe point: releases the holds and drops its generation; returns it. */
+  dropWaiting(record: PluginRecord): Waiting | undefined {
+    const wait = record.waiting;
     if (wait === undefined) return undefined;
-    record.gating = undefined;
+    record.waiting = undefined;
     wait.cancel();
     this.handles.releaseHolds(record.active);
     wait.next?.discard();
     return wait;
-  }
-
-  /** Drops a reload deferred to the next safe point, and its prepared generation. */
-  discardDeferred(record: PluginRecord): void {
-    const deferred = record.deferred;
-    if (deferred === undefined) return;
-    record.deferred = undefined;
-    deferred.cancel();
-    deferred.next?.discard();
   }
 
   /** Awaits the host's phase hook: tests hold the kernel at an exact point here. */
@@ -233,7 +223,7 @@ export class ReloadCycle {
 
   /**
    * Boundary gate: holds new work on the old generation's stateful contracts. Idle now → on to commit.
-   * Busy → the reload waits for the safe point beside the queue (see GateWait) and the queue moves on.
+   * Busy → the reload waits for the safe point beside the queue (see Waiting) and the queue moves on.
    */
   private async throughGate(reload: Reload): Promise<ChangeOutcome> {
     const held = this.handles.boundaryHandles(reload.old);
@@ -247,12 +237,11 @@ export class ReloadCycle {
     const { record, old, next, requested } = reload;
     let settle!: (result: OperationResult) => void;
     const result = new Promise<OperationResult>((resolve) => (settle = resolve));
-    const wait: GateWait = { next, requested, settle, result, cancel: () => {} };
-    record.gating = wait;
+    const wait: Waiting = { next, requested, settle, result, cancel: () => {} };
+    record.waiting = wait;
     const deadline = Math.max(...held.map((h) => h.contract.deadlineMs));
     const timer = setTimeout(() => {
-      if (record.gating !== wait) return;
-      record.gating = undefined;
+      if (record.waiting !== wait) return;
       stopWaiting();
       for (const h of held) h.release();
       settle(this.defer(reload));
@@ -262,8 +251,8 @@ export class ReloadCycle {
       void this.queue.enqueue(
         `gate:${record.id}`,
         async () => {
-          if (record.gating !== wait) return;
-          record.gating = undefined;
+          if (record.waiting !== wait) return;
+          record.waiting = undefined;
           settle(await this.finish(record, old, next));
         },
         { front: true },
@@ -305,13 +294,15 @@ export class ReloadCycle {
   /** The deadline passed: keep `next` ready and apply it the moment the old generation is idle. */
   private defer(reload: Reload): OperationResult {
     const { record, old, next, requested } = reload;
-    const cancel = old.onIdle(() => {
+    const deferred: Waiting = { next, requested, cancel: () => {} };
+    record.waiting = deferred;
+    deferred.cancel = old.onIdle(() => {
       for (const h of this.handles.boundaryHandles(old)) h.hold();
       void this.queue.enqueue(
         `deferred:${record.id}`,
         async () => {
-          if (record.deferred?.next !== next || record.active !== old) return;
-          record.deferred = undefined;
+          if (record.waiting !== deferred || record.active !== old) return;
+          record.waiting = undefined;
           await this.phase(record.id, "gate", next?.number ?? old.number);
           // Idle and held, this normally commits at once; busy again (an overlap contract of the same
           // plugin), it waits at the gate once more, and past the deadline it is deferred once more.
@@ -320,7 +311,6 @@ export class ReloadCycle {
         { front: true },
       );
     });
-    record.deferred = { next, requested, cancel };
     const number = next?.number ?? old.number;
     this.bus.emit("kernel:deferred", {
       pluginId: record.id,

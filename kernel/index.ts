@@ -30,7 +30,6 @@ export {
   type LifecycleError,
   type Phase,
 } from "./errors.js";
-export { SchemaError } from "./config.js";
 export { defineEvent, type EventToken } from "./events.js";
 export {
   Kernel,

@@ -6,9 +6,9 @@
  * generations and handles — never what any of them mean.
  */
 import "./reflect.js";
+import type { TSchema } from "@sinclair/typebox";
 import { container as rootContainer } from "tsyringe";
 import { checkNeeds, checkOffers, type Need, needsOf, type Offer, offersOf } from "./compat.js";
-import { type SchemaError, validated } from "./config.js";
 import type { Contract } from "./contract.js";
 import { endBySigterm } from "./context.js";
 import {
@@ -65,10 +65,13 @@ export class Kernel {
   private readonly loader: PluginLoader;
   /** What a generation's setup and context reach of the kernel. */
   private readonly host: PrepareHost;
+  /** The host's config check (KernelOptions.validateConfig), or the raw config as given. */
+  private readonly validateConfig: (schema: TSchema | undefined, raw: unknown) => unknown;
   private shuttingDown = false;
 
   constructor(options: KernelOptions = {}) {
     this.loader = new PluginLoader(options);
+    this.validateConfig = options.validateConfig ?? ((_schema, raw) => raw ?? {});
     const root = rootContainer.createChildContainer();
     this.handles = new HandleRegistry(root);
     this.bus = new EventBus((gen, error) => {
@@ -83,6 +86,7 @@ export class Kernel {
         this.staleUses++;
       },
       endProcess: options.endProcess ?? endBySigterm,
+      checkState: options.checkState,
       watchSetup: options.watchSetup ?? ((body) => ({ result: body(), io: [] })),
     };
   }
@@ -122,7 +126,9 @@ export class Kernel {
   async idle(): Promise<void> {
     for (;;) {
       await this.queue.idle();
-      const waits = [...this.records.values()].flatMap((r) => (r.gating !== undefined ? [r.gating.result] : []));
+      const waits = [...this.records.values()].flatMap((r) =>
+        r.waiting?.result !== undefined ? [r.waiting.result] : [],
+      );
       if (waits.length === 0 && !this.queue.busy) return;
       await Promise.all(waits);
     }
@@ -147,7 +153,7 @@ export class Kernel {
   liveGenerations(pluginId: string): number {
     const r = this.records.get(pluginId);
     if (r === undefined) return 0;
-    return [r.active, r.retiring, r.gating?.next, r.deferred?.next].filter((g) => g !== undefined).length;
+    return [r.active, r.retiring, r.waiting?.next].filter((g) => g !== undefined).length;
   }
 
   /** Starts a distribution. Config errors refuse it before any setup runs; other failures skip one plugin. */
@@ -186,11 +192,10 @@ export class Kernel {
     return this.queue.enqueue("shutdown", async () => {
       this.shuttingDown = true;
       for (const record of [...this.records.values()].reverse()) {
-        const waiting = this.cycle.dropGateWait(record);
+        const waiting = this.cycle.dropWaiting(record);
         const number = waiting?.next?.number ?? record.active?.number ?? 0;
         const stopped = lifecycleError(record.id, "gate", number, new Error("the kernel is shutting down"));
-        waiting?.settle({ pluginId: record.id, status: "aborted", generation: number, error: stopped });
-        this.cycle.discardDeferred(record);
+        waiting?.settle?.({ pluginId: record.id, status: "aborted", generation: number, error: stopped });
         await this.cycle.retireActive(record);
       }
     });
@@ -234,9 +239,9 @@ export class Kernel {
     }
     for (const item of loaded) {
       try {
-        item.config = validated(item.definition.config, item.record.config, "config");
+        item.config = this.validateConfig(item.definition.config, item.record.config);
       } catch (error) {
-        const e = error as SchemaError;
+        const e = error as Error & { field?: string; reason?: string };
         result.configErrors.push({
           pluginId: item.record.id,
           field: e.field ?? "config",
@@ -322,15 +327,14 @@ export class Kernel {
     }
     // A newer request supersedes a reload waiting for its safe point: it starts from what that one asked
     // for (so no requested source or config is dropped), and a caller still waiting gets this outcome.
-    const base: Requested = record.gating?.requested ??
-      record.deferred?.requested ?? { source: record.source, config: record.config, enabled: record.enabled };
-    const superseded = this.cycle.dropGateWait(record);
-    if (record.deferred !== undefined) {
-      this.handles.releaseHolds(record.active);
-      this.cycle.discardDeferred(record);
-    }
+    const base: Requested = record.waiting?.requested ?? {
+      source: record.source,
+      config: record.config,
+      enabled: record.enabled,
+    };
+    const superseded = this.cycle.dropWaiting(record);
     const outcome = await this.applyChange(record, change, over(base, change));
-    if (superseded !== undefined) void settledResult(outcome).then(superseded.settle);
+    if (superseded?.settle !== undefined) void settledResult(outcome).then(superseded.settle);
     return outcome;
   }
 
@@ -364,7 +368,7 @@ export class Kernel {
       await this.cycle.phase(pluginId, "prepare", number);
       const others = this.othersThan(pluginId);
       checkOffers(pluginId, offersOf({ pluginId, definition }), others.offers, others.needs);
-      const validConfig = validated(definition.config, config, "config");
+      const validConfig = this.validateConfig(definition.config, config);
       next = prepare(this.host, pluginId, definition, { entry: source, config, hash }, validConfig, number);
       try {
         checkNeeds(needsOf(next), [...others.offers, ...offersOf(next)]);

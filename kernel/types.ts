@@ -3,6 +3,7 @@
  * descriptions they get back. Plain data, so a host can log, compare or serialize any of it.
  */
 import type { ChildProcess } from "node:child_process";
+import type { TSchema } from "@sinclair/typebox";
 import type { LifecycleError, Phase } from "./errors.js";
 import type { PluginSource } from "./loader.js";
 
@@ -23,9 +24,18 @@ export interface PhaseInfo {
 
 /**
  * What the host hands the kernel: its policies for the platform's parts (how plugin source is evaluated,
- * hashed and watched at setup, how a child process ends), and bounds that each have a default.
+ * hashed and watched at setup, how config and state are checked, how a child process ends), and bounds
+ * that each have a default.
  */
 export interface KernelOptions {
+  /**
+   * Checks an entry's raw config against the plugin's config schema and returns it with defaults filled in;
+   * throws on a bad value (an error's `field` and `reason` name it in a boot's config errors). Without it
+   * the raw config is used as given (`{}` when absent).
+   */
+  validateConfig?: (schema: TSchema | undefined, raw: unknown) => unknown;
+  /** Checks a plugin's state against its state schema, throwing on a mismatch; without it state is not checked. */
+  checkState?: (schema: TSchema, value: unknown) => void;
   /** Evaluates a file plugin's module and returns its default export; without it, the runtime's `import()`. */
   importSource?: (path: string) => Promise<unknown>;
   /** Runs a plugin's setup and reports the kinds of I/O it started, refused as declare-only; without it none are seen. */

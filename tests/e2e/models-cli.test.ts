@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AuthContract } from "../../contracts/ai/index.js";
-import { Kernel } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import type { CatalogData } from "../../kit/ai/models-dev.js";
 import { TEXT_ANSWER } from "../fixtures/sse/anthropic-messages/text.js";
 import { textStream as completionsText } from "../fixtures/sse/openai-completions/text.js";

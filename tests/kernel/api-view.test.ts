@@ -5,7 +5,8 @@
  * handle fails with HandleHeldError; an async one waits for the new generation.
  */
 import { describe, expect, it } from "vitest";
-import { defineContract, definePlugin, HandleHeldError, Kernel } from "../../kernel/index.js";
+import { defineContract, definePlugin, HandleHeldError } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { deferred, flush, inline, Phases, track } from "./helpers.js";
 
 interface Worker {

@@ -5,7 +5,8 @@
  * and the deferred reload is applied at the next safe point.
  */
 import { describe, expect, it } from "vitest";
-import { defineContract, definePlugin, Kernel, StaleGenerationError } from "../../kernel/index.js";
+import { defineContract, definePlugin, StaleGenerationError } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { flush, inline, Phases, record, track } from "./helpers.js";
 
 interface Loop {

@@ -4,7 +4,8 @@
  * effect exactly once.
  */
 import { describe, expect, it } from "vitest";
-import { defineContract, definePlugin, Kernel } from "../../kernel/index.js";
+import { defineContract, definePlugin } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { deferred, inline, Phases, record, type Deferred } from "./helpers.js";
 
 interface Worker {

@@ -13,12 +13,12 @@ import {
   DeclareOnlyError,
   defineContract,
   definePlugin,
-  SchemaError,
   type LifecycleError,
   type OperationResult,
   type Phase,
 } from "../../kernel/index.js";
 import { Kernel } from "../../hosts/host-kernel.js";
+import { SchemaError } from "../../hosts/plugin-schema.js";
 import { inline, record } from "./helpers.js";
 
 interface Marker {

@@ -9,7 +9,8 @@
  */
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { defineContract, definePlugin, Kernel } from "../../kernel/index.js";
+import { defineContract, definePlugin } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { flush, inline, record, track } from "./helpers.js";
 
 interface Loop {

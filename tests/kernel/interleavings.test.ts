@@ -9,11 +9,11 @@ import { Type } from "@sinclair/typebox";
 import {
   defineContract,
   definePlugin,
-  Kernel,
   NoProviderError,
   type Contract,
   type OperationResult,
 } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { deferred, flush, inline, type Deferred } from "./helpers.js";
 
 interface Marked {

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { Type } from "@sinclair/typebox";
-import { defineContract, definePlugin, Kernel, type StateSpec } from "../../kernel/index.js";
+import { defineContract, definePlugin, type StateSpec } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { inline, record } from "./helpers.js";
 
 interface Counter {

@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   defineContract,
   definePlugin,
-  Kernel,
   StaleGenerationError,
   type LifecycleError,
   type PluginContext,
 } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { deferred, flush, inline, record } from "./helpers.js";
 
 interface Probe {

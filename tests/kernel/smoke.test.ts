@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
-import { defineContract, definePlugin, inject, Kernel, PluginTokens } from "../../kernel/index.js";
+import { defineContract, definePlugin, inject, PluginTokens } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 
 interface Greeter {
   greet(name: string): string;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { endProcess } from "../../hosts/processes.js";
-import { defineContract, definePlugin, Kernel, type PluginContext } from "../../kernel/index.js";
+import { defineContract, definePlugin, type PluginContext } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { liveGroupMembers, membersAfterKill } from "../support/process-groups.js";
 
 const Probe = defineContract<{ ping(): string }>({

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { Type } from "@sinclair/typebox";
-import { defineContract, definePlugin, Kernel, StaleGenerationError, type PluginContext } from "../../kernel/index.js";
+import { defineContract, definePlugin, StaleGenerationError, type PluginContext } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { deferred, inline, record } from "./helpers.js";
 
 interface Reader {

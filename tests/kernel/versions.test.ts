@@ -4,7 +4,8 @@
  * with an error naming both plugins. Refusal leaves the registry as it was.
  */
 import { describe, expect, it } from "vitest";
-import { defineContract, definePlugin, Kernel, type LifecycleError } from "../../kernel/index.js";
+import { defineContract, definePlugin, type LifecycleError } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import { inline, record } from "./helpers.js";
 
 interface Clock {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SettingsContract } from "../../contracts/resources.js";
-import { Kernel } from "../../kernel/index.js";
+import { Kernel } from "../schema-kernel.js";
 import settingsPlugin from "../../plugins/config/settings/index.js";
 import { hostEnvironmentEntry } from "../support/host-environment.js";
 

@@ -16,7 +16,8 @@ import {
   type StreamOptions,
   type ToolSpec,
 } from "../../../contracts/ai/index.js";
-import { Kernel, type Handle } from "../../../kernel/index.js";
+import type { Handle } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import anthropicPlugin from "../../../plugins/ai/provider-anthropic/index.js";
 import googlePlugin from "../../../plugins/ai/provider-google/index.js";
 import openaiPlugin from "../../../plugins/ai/provider-openai/index.js";

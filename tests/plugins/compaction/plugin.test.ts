@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { AiProviderContract, LlmContract, ModelsContract, type ModelCatalog } from "../../../contracts/ai/index.js";
 import { DEFAULT_COMPACTION, SessionCompactorContract, type SessionEntry } from "../../../contracts/session.js";
-import { definePlugin, Kernel, type PluginDefinition } from "../../../kernel/index.js";
+import { definePlugin, type PluginDefinition } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import llmPlugin from "../../../plugins/ai/llm/index.js";
 import { createFauxProvider } from "../../../plugins/ai/provider-faux/faux.js";
 import compactionPlugin from "../../../plugins/session/compaction/index.js";

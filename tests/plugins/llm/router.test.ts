@@ -16,7 +16,8 @@ import {
   type Model,
   type ModelCatalog,
 } from "../../../contracts/ai/index.js";
-import { definePlugin, Kernel, type PluginDefinition } from "../../../kernel/index.js";
+import { definePlugin, type PluginDefinition } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import llmPlugin from "../../../plugins/ai/llm/index.js";
 import { createFauxProvider, type FauxProvider, type FauxOptions } from "../../../plugins/ai/provider-faux/faux.js";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SESSION_EVENT, type SessionEvent } from "../../../contracts/agent-session.js";
 import type { ProjectTrust } from "../../../contracts/host-environment.js";
-import { Kernel } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import { hostEnvironmentEntry } from "../../support/host-environment.js";
 import { everythingServer, mcpEntry, mcpSource, notices } from "./mcp-harness.js";
 

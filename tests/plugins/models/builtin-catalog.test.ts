@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ModelsContract, type ModelCatalog } from "../../../contracts/ai/index.js";
-import { Kernel, type Handle } from "../../../kernel/index.js";
+import type { Handle } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import {
   buildCatalog,
   type CatalogData,

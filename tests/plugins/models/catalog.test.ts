@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ModelsContract, type ModelCatalog } from "../../../contracts/ai/index.js";
-import { Kernel, type Handle } from "../../../kernel/index.js";
+import type { Handle } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import modelsPlugin from "../../../plugins/ai/models/index.js";
 
 /** Boots the models plugin with `config` and returns a handle to the catalog. */

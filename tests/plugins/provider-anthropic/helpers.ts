@@ -11,7 +11,8 @@ import {
   type Model,
   type RetryPolicy,
 } from "../../../contracts/ai/index.js";
-import { Kernel, type Handle } from "../../../kernel/index.js";
+import type { Handle } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import plugin from "../../../plugins/ai/provider-anthropic/index.js";
 
 /** Retries with no real waiting, so retry tests stay fast and deterministic. */

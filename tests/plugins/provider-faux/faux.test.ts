@@ -12,7 +12,7 @@ import {
   type Context,
   type Model,
 } from "../../../hosts/api.js";
-import { Kernel } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import fauxPlugin from "../../../plugins/ai/provider-faux/index.js";
 import {
   createFauxProvider,

@@ -13,7 +13,8 @@ import {
   type RetryPolicy,
   type StreamOptions,
 } from "../../../contracts/ai/index.js";
-import { Kernel, type Handle } from "../../../kernel/index.js";
+import type { Handle } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import plugin from "../../../plugins/ai/provider-google/index.js";
 
 /** Retries without waiting, so retry tests stay fast and deterministic. */

@@ -12,7 +12,8 @@ import type {
   RetryPolicy,
   StreamOptions,
 } from "../../../contracts/ai/index.js";
-import { Kernel, type Handle } from "../../../kernel/index.js";
+import type { Handle } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import plugin from "../../../plugins/ai/provider-openai/index.js";
 
 /** Retries with delays short enough for tests. */

@@ -9,7 +9,8 @@ import {
   type PromptSection,
   type ResourceSource,
 } from "../../../contracts/resources.js";
-import { Kernel, type Handle } from "../../../kernel/index.js";
+import type { Handle } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import resourcesPlugin, {
   RESOURCES_DIAGNOSTIC_EVENT,
   type ResourceDiagnostic,

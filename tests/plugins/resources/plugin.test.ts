@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ResourcesContract } from "../../../contracts/resources.js";
-import { Kernel } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import resourcesPlugin from "../../../plugins/config/resources/index.js";
 import { makeWorld, put, skillText, type World } from "./harness.js";
 

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import type { AgentMessage } from "../../../contracts/agent.js";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../../contracts/ai/index.js";
 import { SessionStoreContract, type SessionStore } from "../../../contracts/session.js";
-import { Kernel, type Handle, type PluginDefinition } from "../../../kernel/index.js";
+import type { Handle, PluginDefinition } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import sessionPlugin from "../../../plugins/session/session-jsonl/index.js";
 import {
   database,

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionStoreContract } from "../../../contracts/session.js";
-import { Kernel, type PluginSource } from "../../../kernel/index.js";
+import type { PluginSource } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import sessionPlugin from "../../../plugins/session/session-jsonl/index.js";
 import {
   assistant,

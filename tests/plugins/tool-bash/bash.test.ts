@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { TypeGuard } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { ToolContract, type AgentTool, type ToolResult } from "../../../contracts/tool.js";
-import { Kernel } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import { createBashTool, type BashDetails } from "../../../plugins/tools/tool-bash/bash-tool.js";
 import bashPlugin from "../../../plugins/tools/tool-bash/index.js";
 import { KILL_GRACE_MS } from "../../../plugins/tools/tool-bash/process-group.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Kind } from "@sinclair/typebox";
 import { createFileLocks, ToolContract } from "../../../contracts/tool.js";
-import { Kernel } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import editPlugin from "../../../plugins/tools/tool-edit/index.js";
 import { contentOf, put, tempFolder } from "./harness.js";
 

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { TypeGuard } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFileLocks, ToolContract, type ToolResult } from "../../../contracts/tool.js";
-import { Kernel } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import { createFindTool, type FindBackend, type FindDetails } from "../../../plugins/tools/tool-find/find-tool.js";
 import findPlugin from "../../../plugins/tools/tool-find/index.js";
 import { requireSystemTool } from "../../support/system-tools.js";

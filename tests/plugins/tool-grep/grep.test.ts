@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { TypeGuard } from "@sinclair/typebox";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFileLocks, ToolContract, type ToolResult } from "../../../contracts/tool.js";
-import { Kernel } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import { createGrepTool, type GrepBackend, type GrepDetails } from "../../../plugins/tools/tool-grep/grep-tool.js";
 import grepPlugin from "../../../plugins/tools/tool-grep/index.js";
 import { resolveToCwd } from "../../../kit/index.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Kind } from "@sinclair/typebox";
 import { createFileLocks, ToolContract } from "../../../contracts/tool.js";
-import { Kernel } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import lsPlugin from "../../../plugins/tools/tool-ls/index.js";
 
 describe("tool-ls plugin", () => {

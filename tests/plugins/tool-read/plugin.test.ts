@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Kind } from "@sinclair/typebox";
 import { ToolContract } from "../../../contracts/tool.js";
-import { Kernel } from "../../../kernel/index.js";
+import { Kernel } from "../../schema-kernel.js";
 import readPlugin from "../../../plugins/tools/tool-read/index.js";
 import { contextAt, put, tempFolder } from "./harness.js";
 

@@ -1,6 +1,7 @@
 /**
- * Config and state validation against TypeBox schemas, with errors that name the field, so a bad
- * `plugins.json` entry tells its author exactly what to fix.
+ * The host's schema policy for plugins: config and state are checked against the plugin's TypeBox schemas,
+ * with errors that name the field, so a bad `plugins.json` entry tells its author exactly what to fix.
+ * The kernel takes these as its `validateConfig` and `checkState` options (hosts/host-kernel.ts).
  */
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -17,16 +18,16 @@ export class SchemaError extends Error {
 }
 
 /** Fills defaults into a copy of `raw` and checks it; throws SchemaError naming the first bad field. */
-export function validated(schema: TSchema | undefined, raw: unknown, root: string): unknown {
+export function validateConfig(schema: TSchema | undefined, raw: unknown): unknown {
   if (schema === undefined) {
     if (raw !== undefined && !(typeof raw === "object" && raw !== null && Object.keys(raw).length === 0)) {
-      throw new SchemaError(root, "this plugin takes no config; remove the field");
+      throw new SchemaError("config", "this plugin takes no config; remove the field");
     }
     return {};
   }
   const value = Value.Default(schema, structuredClone(raw ?? {}));
   if (Value.Check(schema, value)) return value;
-  throw firstError(schema, value, root);
+  throw firstError(schema, value, "config");
 }
 
 /** Checks a value against a schema without defaults (state must already be whole). */
