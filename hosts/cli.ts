@@ -76,8 +76,10 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   let args: CliArgs;
+  let unclaimed: string[] = [];
   try {
     const split = splitExtensionFlags(argv);
+    unclaimed = Object.keys(split.flags);
     args = Object.assign(parseCliArgs(split.argv), { extensionFlags: split.flags });
   } catch (error) {
     if (error instanceof UsageError) return fail(error.message, EXIT_BAD_INPUT);
@@ -92,6 +94,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const exportInput = exportFlagValue(argv);
+  if (exportInput !== undefined && unclaimed.length > 0)
+    return fail(`unknown flag --${unclaimed[0]}; run "pi --help" for the options`, EXIT_BAD_INPUT);
   if (exportInput !== undefined) {
     const { runExport } = await import("./cli-export.js");
     return runExport(exportInput, args.positionals[0], process.cwd());
@@ -109,6 +113,9 @@ async function main(argv: string[]): Promise<number> {
       ? first
       : undefined;
 
+  // Flags set aside for extensions mean something only to a run of the agent, where extensions load.
+  if (unclaimed.length > 0 && (command !== undefined || args.listModels !== undefined))
+    return fail(`unknown flag --${unclaimed[0]}; run "pi --help" for the options`, EXIT_BAD_INPUT);
   if (args.approve && args.noApprove)
     return fail(`--approve and --no-approve cannot be combined; choose one`, EXIT_BAD_INPUT);
   if (args.apiKey === "") return fail(`--api-key is empty; give the key`, EXIT_BAD_INPUT);

@@ -358,7 +358,7 @@ describe("pi plugin eject (installed package, built CLI)", () => {
     };
     await refused(
       ["plugin", "eject", "no-such-plugin"],
-      `pi: no plugin "no-such-plugin" in the distribution and no built-in of that name; see "pi plugins" (built-ins: agent-loop,`,
+      `pi: no plugin "no-such-plugin" in the distribution and no built-in of that name; see "pi plugins" (built-ins: account-login, agent-loop,`,
     );
     await refused(["plugin", "eject"], "pi: pi plugin eject takes one <id>: pi plugin eject <id>");
     await refused(
@@ -423,9 +423,11 @@ describe("pi plugin eject (installed package, built CLI)", () => {
       const status = optIn.has(plugin.id) ? "disabled" : "active";
       expect(plugin, plugin.id).toMatchObject({ status, source: join(user.agent, "plugins", plugin.id, "index.ts") });
     }
-    // An opt-in copy boots too, once turned on.
+    // An opt-in copy boots too, once turned on (in place of the default it is an alternative to).
+    const alternativeTo: Record<string, string> = { "session-sqlite": "session-jsonl" };
     for (const id of optIn) {
-      const on = await pi(["plugins", "--json", "--plugin", `${id}=${join(user.agent, "plugins", id)}`], {
+      const instead = alternativeTo[id] !== undefined ? ["--no-plugin", alternativeTo[id]] : [];
+      const on = await pi(["plugins", "--json", "--plugin", `${id}=${join(user.agent, "plugins", id)}`, ...instead], {
         cwd: user.project,
         env: user.env,
       });
