@@ -28,3 +28,4 @@ export * from "./session/session-tree.js";
 export * from "./session/leaf-marker.js";
 export * from "./session/session-ids.js";
 export * from "./session/session-location.js";
+export * from "./session/tree-store.js";

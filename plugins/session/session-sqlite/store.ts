@@ -5,22 +5,11 @@
  * crash of the process. Like pi, a new session reaches the database only once an assistant message
  * exists. A failed write keeps the entry in memory, reports once, and the next append writes it.
  */
+import { nonEmpty, TreeSessionStore } from "pi-host";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import {
-  buildSessionContext,
-  defaultSessionDir,
-  isLeafMarker,
-  isSessionId,
-  LEAF_MARKER_TYPE,
-  newEntryId,
-  newSessionId,
-  SessionTree,
-} from "pi-host";
+import { buildSessionContext, defaultSessionDir, isSessionId, newSessionId, SessionTree } from "pi-host";
 import type {
-  AgentMessage,
-  CustomMessageEntry,
-  EntryBase,
   OpenReport,
   SessionContext,
   SessionEntry,
@@ -30,8 +19,6 @@ import type {
   SessionStartOptions,
   SessionStore,
   SessionSummary,
-  ThinkingLevel,
-  TreeNode,
 } from "pi-host";
 import { database, parseSessionPath, readEntries, readHeader, sessionPath, writeEntries } from "./database.js";
 import { forkEntries } from "./fork.js";
@@ -59,15 +46,14 @@ interface OpenSession {
   failing: boolean;
 }
 
-const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
-
 /** Sessions in SQLite, behind the session store contract. */
-export class SqliteSessionStore implements SessionStore {
-  private session: OpenSession | undefined;
+export class SqliteSessionStore extends TreeSessionStore<OpenSession> implements SessionStore {
   private restored = false;
   private contextCache: { tree: SessionTree; leaf: string | null; size: number; context: SessionContext } | undefined;
 
-  constructor(private readonly options: SqliteStoreOptions) {}
+  constructor(private readonly options: SqliteStoreOptions) {
+    super();
+  }
 
   async newSession(options: SessionStartOptions): Promise<SessionInfo> {
     const cwd = requireCwd(options, "newSession");
@@ -144,158 +130,6 @@ export class SqliteSessionStore implements SessionStore {
     return this.session === undefined ? undefined : this.info(this.session);
   }
 
-  appendMessage(message: AgentMessage): string {
-    if (message === null || typeof message !== "object" || typeof message.role !== "string")
-      throw new Error("appendMessage needs a message with a string `role`");
-    const s = this.requireSession();
-    return this.commit(s, { type: "message", ...this.base(s), message });
-  }
-
-  appendModelChange(provider: string, modelId: string): string {
-    if (!nonEmpty(provider) || !nonEmpty(modelId)) throw new Error("appendModelChange needs a provider and a model id");
-    const s = this.requireSession();
-    return this.commit(s, { type: "model_change", ...this.base(s), provider, modelId });
-  }
-
-  appendThinkingLevelChange(level: ThinkingLevel): string {
-    if (!THINKING_LEVELS.includes(level))
-      throw new Error(`unknown thinking level ${JSON.stringify(level)}; use one of ${THINKING_LEVELS.join(", ")}`);
-    const s = this.requireSession();
-    return this.commit(s, { type: "thinking_level_change", ...this.base(s), thinkingLevel: level });
-  }
-
-  appendCompaction(
-    summary: string,
-    firstKeptEntryId: string,
-    tokensBefore: number,
-    details?: unknown,
-    fromHook?: boolean,
-  ): string {
-    if (typeof summary !== "string") throw new Error("appendCompaction needs a summary string");
-    if (typeof tokensBefore !== "number" || !Number.isFinite(tokensBefore))
-      throw new Error("appendCompaction needs tokensBefore as a number");
-    const s = this.requireSession();
-    this.requireEntry(s, firstKeptEntryId, "appendCompaction: firstKeptEntryId");
-    return this.commit(s, {
-      type: "compaction",
-      ...this.base(s),
-      summary,
-      firstKeptEntryId,
-      tokensBefore,
-      ...(details !== undefined ? { details } : {}),
-      ...(fromHook !== undefined ? { fromHook } : {}),
-    });
-  }
-
-  appendBranchSummary(fromId: string, summary: string, details?: unknown, fromHook?: boolean): string {
-    if (!nonEmpty(fromId) || typeof summary !== "string")
-      throw new Error("appendBranchSummary needs the id the branch was left from and a summary string");
-    const s = this.requireSession();
-    return this.commit(s, {
-      type: "branch_summary",
-      ...this.base(s),
-      fromId,
-      summary,
-      ...(details !== undefined ? { details } : {}),
-      ...(fromHook !== undefined ? { fromHook } : {}),
-    });
-  }
-
-  appendCustom(customType: string, data?: unknown): string {
-    if (!nonEmpty(customType)) throw new Error("appendCustom needs a customType");
-    const s = this.requireSession();
-    return this.commit(s, { type: "custom", customType, ...(data !== undefined ? { data } : {}), ...this.base(s) });
-  }
-
-  appendCustomMessage(
-    customType: string,
-    content: CustomMessageEntry["content"],
-    display: boolean,
-    details?: unknown,
-  ): string {
-    if (!nonEmpty(customType)) throw new Error("appendCustomMessage needs a customType");
-    if (typeof content !== "string" && !Array.isArray(content))
-      throw new Error("appendCustomMessage needs content as a string or an array of text/image blocks");
-    if (typeof display !== "boolean") throw new Error("appendCustomMessage needs display as a boolean");
-    const s = this.requireSession();
-    return this.commit(s, {
-      type: "custom_message",
-      customType,
-      content,
-      display,
-      ...(details !== undefined ? { details } : {}),
-      ...this.base(s),
-    });
-  }
-
-  appendLabel(targetId: string, label: string | undefined): string {
-    if (label !== undefined && typeof label !== "string")
-      throw new Error("appendLabel needs a label string, or undefined to clear it");
-    const s = this.requireSession();
-    this.requireEntry(s, targetId, "appendLabel: target");
-    return this.commit(s, { type: "label", ...this.base(s), targetId, ...(label !== undefined ? { label } : {}) });
-  }
-
-  appendSessionInfo(name: string): string {
-    if (typeof name !== "string") throw new Error("appendSessionInfo needs a name string");
-    const s = this.requireSession();
-    return this.commit(s, { type: "session_info", ...this.base(s), name: name.trim() });
-  }
-
-  entries(): SessionEntry[] {
-    this.ensureRestored();
-    return this.session === undefined ? [] : [...this.session.tree.entries];
-  }
-
-  entry(id: string): SessionEntry | undefined {
-    this.ensureRestored();
-    return this.session?.tree.entry(id);
-  }
-
-  leafId(): string | null {
-    this.ensureRestored();
-    return this.session === undefined ? null : this.session.tree.leafId;
-  }
-
-  branch(entryId: string | null): void {
-    const s = this.requireSession();
-    let target = entryId;
-    if (target !== null) {
-      const entry = this.requireEntry(s, target, "branch");
-      if (isLeafMarker(entry)) target = entry.parentId;
-    }
-    if (target === s.tree.leafId) return;
-    if (s.path === undefined) {
-      s.tree.moveLeaf(target);
-      this.saveState();
-      return;
-    }
-    this.commit(s, {
-      type: "custom",
-      customType: LEAF_MARKER_TYPE,
-      data: {},
-      id: newEntryId(s.tree.ids),
-      parentId: target,
-      timestamp: new Date().toISOString(),
-    });
-  }
-
-  path(entryId?: string): SessionEntry[] {
-    const s = this.requireSession();
-    if (entryId !== undefined) this.requireEntry(s, entryId, "path");
-    return s.tree.rawPath(entryId ?? s.tree.leafId).filter((entry) => !isLeafMarker(entry));
-  }
-
-  tree(): TreeNode[] {
-    this.ensureRestored();
-    return this.session === undefined ? [] : this.session.tree.tree();
-  }
-
-  label(entryId: string): string | undefined {
-    this.ensureRestored();
-    return this.session?.tree.label(entryId);
-  }
-
   async fork(entryId?: string): Promise<SessionInfo> {
     const s = this.requireSession();
     if (entryId !== undefined) this.requireEntry(s, entryId, "fork");
@@ -331,7 +165,7 @@ export class SqliteSessionStore implements SessionStore {
     return { ...context, messages: [...context.messages], entryIds: [...context.entryIds] };
   }
 
-  private commit(s: OpenSession, entry: SessionEntry): string {
+  protected commit(s: OpenSession, entry: SessionEntry): string {
     s.tree.add(entry);
     this.persist(s);
     this.saveState();
@@ -359,23 +193,6 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
-  private base(s: OpenSession): EntryBase {
-    return { id: newEntryId(s.tree.ids), parentId: s.tree.leafId, timestamp: new Date().toISOString() };
-  }
-
-  private requireSession(): OpenSession {
-    this.ensureRestored();
-    if (this.session === undefined)
-      throw new Error("no session is open: call newSession, open or continueRecent first");
-    return this.session;
-  }
-
-  private requireEntry(s: OpenSession, id: string, what: string): SessionEntry {
-    const entry = typeof id === "string" ? s.tree.entry(id) : undefined;
-    if (entry === undefined) throw new Error(`${what}: no entry ${JSON.stringify(id)} in session ${s.header.id}`);
-    return entry;
-  }
-
   private sessionDirFor(options: { cwd: string; sessionDir?: string }): string {
     return options.sessionDir !== undefined
       ? resolve(options.sessionDir)
@@ -396,7 +213,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   /** Records the open session in plugin state: the rows are re-read after a reload; uncommitted entries travel in state. */
-  private saveState(): void {
+  protected saveState(): void {
     const s = this.session;
     if (s === undefined) return this.options.setState({});
     const open: NonNullable<SqliteStoreState["open"]> = {
@@ -411,7 +228,7 @@ export class SqliteSessionStore implements SessionStore {
     this.options.setState({ open });
   }
 
-  private ensureRestored(): void {
+  protected ensureRestored(): void {
     if (this.restored) return;
     this.restored = true;
     const open = this.options.getState().open;
@@ -447,8 +264,4 @@ function requireCwd(options: SessionStartOptions, method: string): string {
   if (options === null || typeof options !== "object" || !nonEmpty(options.cwd))
     throw new Error(`${method} needs options with a non-empty cwd`);
   return options.cwd;
-}
-
-function nonEmpty(value: unknown): value is string {
-  return typeof value === "string" && value !== "";
 }
