@@ -29,3 +29,4 @@ export * from "./session/leaf-marker.js";
 export * from "./session/session-ids.js";
 export * from "./session/session-location.js";
 export * from "./session/tree-store.js";
+export * from "./session/fork-entries.js";

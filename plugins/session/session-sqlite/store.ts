@@ -5,23 +5,13 @@
  * crash of the process. Like pi, a new session reaches the database only once an assistant message
  * exists. A failed write keeps the entry in memory, reports once, and the next append writes it.
  */
-import { nonEmpty, TreeSessionStore } from "pi-host";
+import { forkEntries, nonEmpty, TreeSessionStore } from "pi-host";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { buildSessionContext, defaultSessionDir, isSessionId, newSessionId, SessionTree } from "pi-host";
-import type {
-  OpenReport,
-  SessionContext,
-  SessionEntry,
-  SessionHeader,
-  SessionInfo,
-  SessionSaveProblem,
-  SessionStartOptions,
-  SessionStore,
-  SessionSummary,
-} from "pi-host";
+import type { OpenReport, SessionContext, SessionEntry, SessionHeader, SessionInfo } from "pi-host";
+import type { SessionSaveProblem, SessionStartOptions, SessionStore, SessionSummary } from "pi-host";
 import { database, parseSessionPath, readEntries, readHeader, sessionPath, writeEntries } from "./database.js";
-import { forkEntries } from "./fork.js";
 import { importJsonlFile } from "./import-jsonl.js";
 import { listSessions, newestSession } from "./list.js";
 import type { SqliteStoreState } from "./state.js";

@@ -2,7 +2,9 @@
  * A fork's entries: the copied path, then the labels set on it re-created at its end, as pi forks, so
  * they survive without the history they were set in.
  */
-import { newEntryId, type LabelEntry, type SessionEntry, type SessionTree } from "pi-host";
+import type { LabelEntry, SessionEntry } from "../../contracts/session.js";
+import { newEntryId } from "./session-ids.js";
+import type { SessionTree } from "./session-tree.js";
 
 /** `path` (root first, without labels) followed by a label entry for each labelled entry on it. */
 export function forkEntries(tree: SessionTree, path: SessionEntry[]): SessionEntry[] {
