@@ -27,6 +27,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   server.requests.length = 0;
+  server.clearScript();
   user = agentHome();
   // One reasoning model, so a thinking level reaches the request as reasoning_effort.
   writeFileSync(
@@ -44,6 +45,10 @@ beforeEach(() => {
   );
 });
 afterEach(() => tmux?.killPanes());
+
+/** Waits until the answer is on screen and the run around it has ended (the working line is gone). */
+const answered = (pane: ReturnType<typeof start>, text: string) =>
+  pane.waitFor((screen) => screen.includes(text) && !screen.includes("Working…"));
 
 const start = () =>
   tmux!.start({
@@ -82,7 +87,7 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux (built CLI)", { timeout: 
     await pane.waitFor("think-1");
     pane.type("remember this");
     pane.keys("Enter");
-    await pane.waitFor("the first answer");
+    await answered(pane, "the first answer");
     pane.type("/clone");
     pane.keys("Enter");
     await pane.waitFor("Cloned into a new session");
@@ -104,7 +109,7 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux (built CLI)", { timeout: 
     await pane.waitFor("think-1");
     pane.type("say it");
     pane.keys("Enter");
-    await pane.waitFor("copy me, please");
+    await answered(pane, "copy me, please");
     pane.type("/copy");
     pane.keys("Enter");
     await pane.waitFor("Copied the last assistant message");

@@ -76,6 +76,11 @@ export class MockLlmServer {
     return this;
   }
 
+  /** Drops answers a previous test queued but never had asked for, so a failure does not spill over. */
+  clearScript(): void {
+    this.script.length = 0;
+  }
+
   /** Starts listening on an ephemeral port of 127.0.0.1. */
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
