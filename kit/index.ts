@@ -30,3 +30,5 @@ export * from "./session/session-ids.js";
 export * from "./session/session-location.js";
 export * from "./session/tree-store.js";
 export * from "./session/fork-entries.js";
+export * from "./session/check-entries.js";
+export * from "./session/migrate-format.js";

@@ -5,7 +5,7 @@
 import type { SessionEntry, SessionHeader } from "pi-host";
 import { forkEntries, newSessionId } from "pi-host";
 import { sessionFilePath } from "pi-host";
-import { CURRENT_VERSION } from "./migrate-format.js";
+import { SESSION_FORMAT_VERSION } from "pi-host";
 import { freshSession, type OpenSession } from "./open-session.js";
 import { SessionTree } from "pi-host";
 
@@ -14,7 +14,7 @@ export function forkedSession(s: OpenSession, path: SessionEntry[]): OpenSession
   const timestamp = new Date().toISOString();
   const header: SessionHeader = {
     type: "session",
-    version: CURRENT_VERSION,
+    version: SESSION_FORMAT_VERSION,
     id: newSessionId(),
     timestamp,
     cwd: s.header.cwd,

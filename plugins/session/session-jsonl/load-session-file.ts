@@ -9,7 +9,7 @@ import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync
 import type { SessionEntry, SessionHeader } from "pi-host";
 import { SESSION_FILE_MODE } from "./append-file.js";
 import { fileTimestamp } from "pi-host";
-import { migrateRecords, type RawRecord } from "./migrate-format.js";
+import { migrateSessionRecords, type RawSessionRecord } from "pi-host";
 
 /** A session file as found on disk, after repair and upgrade. */
 export type LoadedFile =
@@ -30,7 +30,7 @@ interface Line {
   text: string;
   /** Whether a newline follows the text (false only for the file's last line). */
   terminated: boolean;
-  record: RawRecord | undefined;
+  record: RawSessionRecord | undefined;
 }
 
 /** Thrown for a file whose first line is not a session header: it is not ours to repair. */
@@ -71,7 +71,7 @@ function loadOnce(path: string): LoadedFile | undefined {
   const parsed = lines.filter((line) => line.record !== undefined);
   const records = parsed.map((line) => line.record!);
   if (records.length > 0 && !isHeader(records[0])) throw new NotASessionFileError(path);
-  const migratedFrom = records.length > 0 ? migrateRecords(records) : undefined;
+  const migratedFrom = records.length > 0 ? migrateSessionRecords(records) : undefined;
 
   // After the upgrade every entry must carry an id; a second header or an id-less record is a bad line too.
   const bad: Line[] = [];
@@ -140,7 +140,7 @@ function byteRanges(buffer: Buffer): Array<{ start: number; end: number }> {
 }
 
 /** A JSON object with a string `type`, or undefined for anything else. */
-function parseRecord(text: string): RawRecord | undefined {
+function parseRecord(text: string): RawSessionRecord | undefined {
   try {
     const value: unknown = JSON.parse(text);
     if (
@@ -149,7 +149,7 @@ function parseRecord(text: string): RawRecord | undefined {
       !Array.isArray(value) &&
       typeof (value as { type?: unknown }).type === "string"
     )
-      return value as RawRecord;
+      return value as RawSessionRecord;
   } catch {
     // Not JSON: the caller sets the line aside.
   }
@@ -168,7 +168,7 @@ function startsLikeSession(lines: Line[]): boolean {
   return lines.length === 1 && !first.terminated && /^\s*\{\s*"type"\s*:\s*"session"/.test(first.text);
 }
 
-function isHeader(record: RawRecord): boolean {
+function isHeader(record: RawSessionRecord): boolean {
   return record.type === "session" && typeof record.id === "string";
 }
 

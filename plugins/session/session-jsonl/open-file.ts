@@ -7,10 +7,10 @@ import { statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { OpenReport, SessionHeader } from "pi-host";
 import { SESSION_FILE_MODE } from "./append-file.js";
-import { checkEntries } from "./check-entries.js";
+import { checkSessionEntries } from "pi-host";
 import { newSessionId } from "pi-host";
 import { loadSessionFile } from "./load-session-file.js";
-import { CURRENT_VERSION } from "./migrate-format.js";
+import { SESSION_FORMAT_VERSION } from "pi-host";
 import { freshSession, type OpenSession } from "./open-session.js";
 import { SessionTree } from "pi-host";
 
@@ -35,7 +35,7 @@ export function openSessionFile(absolute: string): OpenedFile {
     writeFileSync(absolute, `${JSON.stringify(header)}\n`, { mode: SESSION_FILE_MODE });
     session = { ...freshSession(header, absolute, dirname(absolute)), written: true };
   } else {
-    const checked = checkEntries(loaded.entries, absolute);
+    const checked = checkSessionEntries(loaded.entries, absolute);
     problems = checked.problems;
     const tree = new SessionTree(checked.entries);
     session = {
@@ -57,7 +57,7 @@ export function openSessionFile(absolute: string): OpenedFile {
 function newHeader(): SessionHeader {
   return {
     type: "session",
-    version: CURRENT_VERSION,
+    version: SESSION_FORMAT_VERSION,
     id: newSessionId(),
     timestamp: new Date().toISOString(),
     cwd: process.cwd(),
@@ -78,7 +78,7 @@ function fileExists(path: string): boolean {
 function normalHeader(header: SessionHeader): SessionHeader {
   const normal: SessionHeader = {
     ...header,
-    version: CURRENT_VERSION,
+    version: SESSION_FORMAT_VERSION,
     timestamp: typeof header.timestamp === "string" ? header.timestamp : new Date(0).toISOString(),
     cwd: typeof header.cwd === "string" ? header.cwd : process.cwd(),
   };

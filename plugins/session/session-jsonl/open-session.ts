@@ -5,7 +5,7 @@
  */
 import type { SessionHeader } from "pi-host";
 import type { AppendFile } from "./append-file.js";
-import { checkEntries } from "./check-entries.js";
+import { checkSessionEntries } from "pi-host";
 import { loadSessionFile } from "./load-session-file.js";
 import { SessionTree } from "pi-host";
 import { restoredEntries, type OpenSessionState } from "./state.js";
@@ -70,7 +70,7 @@ export function restoreOpenSession(open: OpenSessionState): OpenSession {
     tree = new SessionTree(open.unwritten === undefined ? [] : restoredEntries(open.unwritten));
   } else {
     const loaded = loadSessionFile(open.path);
-    const entries = loaded.kind === "session" ? checkEntries(loaded.entries, open.path).entries : [];
+    const entries = loaded.kind === "session" ? checkSessionEntries(loaded.entries, open.path).entries : [];
     tree = new SessionTree(entries);
     savedCount = entries.length;
     needsNewline = loaded.kind === "session" && !loaded.endsWithNewline;

@@ -28,7 +28,7 @@ import { forkedSession } from "./fork.js";
 import { isSessionId, newSessionId } from "pi-host";
 import { defaultSessionDir, sessionFilePath, sessionsRoot } from "pi-host";
 import { newestFirst, newestSessionFile, summariesIn, summariesUnder } from "./list-sessions.js";
-import { CURRENT_VERSION } from "./migrate-format.js";
+import { SESSION_FORMAT_VERSION } from "pi-host";
 import { openSessionFile } from "./open-file.js";
 import { freshSession, openSessionState, restoreOpenSession, type OpenSession } from "./open-session.js";
 import { persistSession } from "./persist.js";
@@ -61,7 +61,7 @@ export class JsonlSessionStore extends TreeSessionStore<OpenSession> implements 
       throw new Error(`newSession: "${String(options.id)}" is not a session id (letters, digits, . _ -)`);
     const timestamp = new Date().toISOString();
     const id = options.id ?? newSessionId();
-    const header: SessionHeader = { type: "session", version: CURRENT_VERSION, id, timestamp, cwd };
+    const header: SessionHeader = { type: "session", version: SESSION_FORMAT_VERSION, id, timestamp, cwd };
     if (options.parentSession !== undefined) header.parentSession = options.parentSession;
     const sessionDir = options.inMemory ? undefined : this.sessionDirFor(options);
     const path = sessionDir === undefined ? undefined : sessionFilePath(sessionDir, timestamp, header.id);

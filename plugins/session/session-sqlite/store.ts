@@ -94,10 +94,12 @@ export class SqliteSessionStore extends TreeSessionStore<OpenSession> implements
     const target = sessionPath(sessionDir, imported.header.id);
     const db = database(parseSessionPath(target)!.file);
     if (readHeader(db, imported.header.id) === undefined) writeEntries(db, imported.header, imported.entries, true);
-    const report = await this.open(target);
-    return imported.setAside > 0
-      ? { ...report, problems: [`${imported.setAside} torn line(s) of ${absolute} left out`] }
-      : report;
+    const report: OpenReport = await this.open(target);
+    const problems = [...imported.problems];
+    if (imported.setAside > 0) problems.push(`${imported.setAside} torn line(s) of ${absolute} left out`);
+    if (problems.length > 0) report.problems = problems;
+    if (imported.migratedFrom !== undefined) report.migratedFrom = imported.migratedFrom;
+    return report;
   }
 
   async continueRecent(options: SessionStartOptions): Promise<SessionInfo> {
@@ -224,10 +226,17 @@ export class SqliteSessionStore extends TreeSessionStore<OpenSession> implements
     const open = this.options.getState().open;
     if (open === undefined) return;
     const header = open.header as SessionHeader;
-    const committed =
-      open.path !== undefined && open.written
-        ? readEntries(database(parseSessionPath(open.path)!.file), header.id)
-        : [];
+    let committed: SessionEntry[] = [];
+    if (open.path !== undefined && open.written) {
+      const file = parseSessionPath(open.path)!.file;
+      const db = existsSync(file) ? database(file) : undefined;
+      if (db === undefined || readHeader(db, header.id) === undefined) {
+        // Nothing usable to resume: say so once, and start from "no session open".
+        this.options.setState({});
+        throw new Error(`the session open before the reload could not be resumed: no session file at ${open.path}`);
+      }
+      committed = readEntries(db, header.id);
+    }
     const tree = new SessionTree([...committed, ...((open.unwritten as SessionEntry[] | undefined) ?? [])]);
     if (open.leafId === null || tree.entry(open.leafId) !== undefined) tree.moveLeaf(open.leafId);
     const s = fresh(header, open.path, open.sessionDir, tree);

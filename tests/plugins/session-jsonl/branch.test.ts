@@ -3,13 +3,16 @@
  * leaf marker (a `custom` entry "pi-host/leaf" whose parent is the new leaf): we resume at the leaf, and
  * so does pi. Markers are bookkeeping: never in the context, the user's tree, paths or message counts.
  */
-import { appendFileSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   assistant,
   bootStore,
   brief,
+  storedText,
+  filePerSession,
+  appendForeign,
   formatProblems,
   readJsonLines,
   tempDir,
@@ -127,7 +130,7 @@ describe("branch and the persisted leaf", () => {
       timestamp: "2025-03-02T00:00:00.000Z",
       message: user("from pi"),
     };
-    appendFileSync(path, `${JSON.stringify(piLine)}\n`);
+    appendForeign(path, piLine);
 
     const restarted = await boot(agentDir);
     await restarted.store.open(path);
@@ -158,9 +161,9 @@ describe("branch and the persisted leaf", () => {
   it("writes nothing when the leaf does not move, and nothing at all in memory", async () => {
     const agentDir = tempDir();
     const { store, path, a2 } = await fourMessages(agentDir);
-    const before = readFileSync(path, "utf8");
+    const before = storedText(path);
     store.branch(a2);
-    expect(readFileSync(path, "utf8")).toBe(before);
+    expect(storedText(path)).toBe(before);
 
     await store.newSession({ cwd: "/p", inMemory: true });
     const q = store.appendMessage(user("q"));
@@ -168,7 +171,8 @@ describe("branch and the persisted leaf", () => {
     store.branch(q);
     expect(store.leafId()).toBe(q);
     expect(store.entries()).toHaveLength(2);
-    expect(readFileSync(path, "utf8")).toBe(before);
-    expect(readdirSync(dirname(path))).toHaveLength(1);
+    expect(storedText(path)).toBe(before);
+    expect((await store.list({ cwd: "/p" })).map((s) => s.path)).toEqual([path]);
+    if (filePerSession()) expect(readdirSync(dirname(path))).toHaveLength(1);
   });
 });

@@ -3,10 +3,19 @@
  * header names the session it came from (`parentSession`), re-creates the labels of copied entries, and
  * makes the copy the open session. The original file is left as it was.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { assistant, bootStore, formatProblems, readJsonLines, tempDir, user, type BootedStore } from "./harness.js";
+import {
+  assistant,
+  bootStore,
+  formatProblems,
+  readJsonLines,
+  storedText,
+  tempDir,
+  user,
+  type BootedStore,
+} from "./harness.js";
 
 let booted: BootedStore | undefined;
 afterEach(async () => {
@@ -35,7 +44,7 @@ async function branched() {
 describe("fork", () => {
   it("writes a new file whose header has parentSession and which holds the path and its labels", async () => {
     const { store, original, q1, a1, q3, a3 } = await branched();
-    const originalText = readFileSync(original.path!, "utf8");
+    const originalText = storedText(original.path!);
     const contextBefore = store.buildContext();
 
     const forked = await store.fork();
@@ -61,7 +70,7 @@ describe("fork", () => {
 
     expect(store.label(q1)).toBe("start");
     expect(store.buildContext()).toEqual(contextBefore);
-    expect(readFileSync(original.path!, "utf8")).toBe(originalText);
+    expect(storedText(original.path!)).toBe(originalText);
   });
 
   it("forks at an earlier entry, leaving out the other branch", async () => {

@@ -3,10 +3,11 @@
  * through its stable handle, message factories in pi's shapes, and a plain line-by-line reader that
  * reads a file the way pi's parser does.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentMessage } from "../../../contracts/agent.js";
+import type { SessionEntry } from "../../../contracts/session.js";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../../contracts/ai/index.js";
 import { SessionStoreContract, type SessionStore } from "../../../contracts/session.js";
 import type { Handle, PluginDefinition } from "../../../kernel/index.js";
@@ -17,6 +18,7 @@ import {
   parseSessionPath,
   readEntries,
   readHeader,
+  writeEntries,
 } from "../../../plugins/session/session-sqlite/database.js";
 
 /** A fresh empty folder under the system temp folder. */
@@ -192,4 +194,40 @@ export function formatProblems(path: string, options: { ownHeader?: boolean } = 
     seen.add(entry.id);
   }
   return problems;
+}
+
+/** Whether the store under test keeps one file per session (session-jsonl), so file-level checks apply. */
+export function filePerSession(): boolean {
+  return storeUnderTest.definition.id === "session-jsonl";
+}
+
+/** Another writer's entry added to the stored session at `path` (a line for a file, a row for SQLite). */
+export function appendForeign(path: string, entry: Record<string, any>): void {
+  const named = parseSessionPath(path);
+  if (named === undefined) {
+    appendFileSync(path, `${JSON.stringify(entry)}\n`);
+    return;
+  }
+  const db = database(named.file);
+  writeEntries(db, readHeader(db, named.id)!, [entry as SessionEntry], false);
+}
+
+/** The stored session at `path` removed behind the store's back (its file, or its database). */
+export function removeStorage(path: string): void {
+  const named = parseSessionPath(path);
+  if (named === undefined) rmSync(path);
+  else for (const suffix of ["", "-wal", "-shm"]) rmSync(`${named.file}${suffix}`, { force: true });
+}
+
+/** Bytes on disk behind the session at `path` (the file, or the whole database it sits in). */
+export function storageBytes(path: string): number {
+  return statSync(parseSessionPath(path)?.file ?? path).size;
+}
+
+/** What is stored for the session at `path`, as text: the file's bytes, or its header and rows as lines. */
+export function storedText(path: string): string {
+  if (parseSessionPath(path) === undefined) return readFileSync(path, "utf8");
+  return readJsonLines(path)
+    .map((line) => `${JSON.stringify(line)}\n`)
+    .join("");
 }

@@ -6,7 +6,7 @@
 import { mkdirSync, utimesSync, writeFileSync, appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { assistant, bootStore, tempDir, toolResult, user, type BootedStore } from "./harness.js";
+import { assistant, bootStore, filePerSession, tempDir, toolResult, user, type BootedStore } from "./harness.js";
 
 let booted: BootedStore | undefined;
 afterEach(async () => {
@@ -113,12 +113,15 @@ describe("listing sessions", () => {
     const second = await store.newSession({ cwd: "/p" });
     store.appendMessage(user("second"));
     store.appendMessage(assistant("two"));
-    // The first file was written to last.
-    utimesSync(second.path!, new Date(1_000_000), new Date(1_000_000));
+    // The first session is written to last.
+    await store.open(first.path!);
+    store.appendMessage(user("first again"));
+    store.appendMessage(assistant("three"));
+    if (filePerSession()) utimesSync(second.path!, new Date(1_000_000), new Date(1_000_000));
 
     const resumed = await store.continueRecent({ cwd: "/p" });
     expect(resumed.id).toBe(first.id);
-    expect(store.buildContext().messages).toHaveLength(2);
+    expect(store.buildContext().messages).toHaveLength(4);
 
     mkdirSync(join(agentDir, "sessions", "--empty--"), { recursive: true });
     const fresh = await store.continueRecent({ cwd: "/empty" });

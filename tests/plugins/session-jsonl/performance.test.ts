@@ -2,10 +2,9 @@
  * A 20,000-message session opens and builds its context fast (target: under ~300 ms here). The time is
  * logged, not asserted, so a slow CI machine cannot fail the build; the test checks the work is right.
  */
-import { statSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { afterEach, describe, expect, it } from "vitest";
-import { assistant, bootStore, tempDir, user, type BootedStore } from "./harness.js";
+import { assistant, bootStore, storageBytes, storeUnderTest, tempDir, user, type BootedStore } from "./harness.js";
 
 const MESSAGES = 20_000;
 
@@ -49,9 +48,9 @@ describe("a 20,000-message session", () => {
     reader.store.appendCompaction("summary", firstKept, 123_456);
     expect(reader.store.buildContext().messages).toHaveLength(1 + 1_000);
 
-    const mb = (statSync(info.path!).size / 1_048_576).toFixed(1);
+    const mb = (storageBytes(info.path!) / 1_048_576).toFixed(1);
     console.log(
-      `session-jsonl: ${MESSAGES} messages (${mb} MB): open + buildContext ${openAndBuildMs.toFixed(0)} ms ` +
+      `${storeUnderTest.definition.id}: ${MESSAGES} messages (${mb} MB): open + buildContext ${openAndBuildMs.toFixed(0)} ms ` +
         `(buildContext alone ${buildMs.toFixed(1)} ms); ${MESSAGES} appends ${appendMs.toFixed(0)} ms`,
     );
   });

@@ -4,29 +4,29 @@
  * (a compaction's `firstKeptEntryIndex` becomes `firstKeptEntryId`); v2 → v3 renames the message role
  * `hookMessage` to `custom`.
  */
-import { newEntryId } from "pi-host";
+import { newEntryId } from "./session-ids.js";
 
 /** The format version this store writes. */
-export const CURRENT_VERSION = 3;
+export const SESSION_FORMAT_VERSION = 3;
 
 /** A parsed line: a JSON object with a string `type`. */
-export type RawRecord = Record<string, unknown> & { type: string };
+export type RawSessionRecord = Record<string, unknown> & { type: string };
 
 /**
  * Upgrades `records` (every parsed line in file order, header first) in place. Returns the version it
  * upgraded from, or undefined when the file is already current.
  */
-export function migrateRecords(records: RawRecord[]): number | undefined {
+export function migrateSessionRecords(records: RawSessionRecord[]): number | undefined {
   const header = records.find((r) => r.type === "session");
   const version = typeof header?.version === "number" ? header.version : 1;
-  if (version >= CURRENT_VERSION) return undefined;
+  if (version >= SESSION_FORMAT_VERSION) return undefined;
   if (version < 2) addTreeLinks(records);
   if (version < 3) renameHookMessages(records);
   return version;
 }
 
 /** v1 → v2: a linear file becomes a one-branch tree. */
-function addTreeLinks(records: RawRecord[]): void {
+function addTreeLinks(records: RawSessionRecord[]): void {
   const ids = new Set<string>();
   let previous: string | null = null;
   for (const record of records) {
@@ -49,7 +49,7 @@ function addTreeLinks(records: RawRecord[]): void {
 }
 
 /** v2 → v3: extension messages got the role name `custom`. */
-function renameHookMessages(records: RawRecord[]): void {
+function renameHookMessages(records: RawSessionRecord[]): void {
   for (const record of records) {
     if (record.type === "session") {
       record.version = 3;

@@ -24,7 +24,7 @@ interface EntryFields {
 }
 
 /** The entries fit to index, and one line per problem found. */
-export interface CheckedEntries<Entry> {
+export interface CheckedSessionEntries<Entry> {
   entries: Entry[];
   problems: string[];
 }
@@ -39,10 +39,10 @@ const ZERO_USAGE = {
 };
 
 /** Checks `entries` (file order) and returns usable copies where something had to change. */
-export function checkEntries<Entry extends EntryFields>(
+export function checkSessionEntries<Entry extends EntryFields>(
   entries: readonly Entry[],
   path: string,
-): CheckedEntries<Entry> {
+): CheckedSessionEntries<Entry> {
   const problems: string[] = [];
   const kept: Entry[] = [];
   const byId = new Map<string, EntryFields>();
