@@ -84,6 +84,16 @@ export interface HostFlags {
   noExtensions?: boolean;
   /** `--no-mcp`: the built-in MCP support starts no server this run (no MCP tools, no `/mcp`). */
   noMcp?: boolean;
+  /** `--theme`: theme files or folders of this run, loaded even with `noThemes`. */
+  themePaths?: string[];
+  /** `--use-theme`: the interactive theme of this run, a name or a `light/dark` pair; settings stay. */
+  useTheme?: string;
+  /** `--no-themes`: no theme discovery (themes folders, the `themes` setting, packages). */
+  noThemes?: boolean;
+  /** `--verbose`: the full startup header whatever the `quietStartup` setting says. */
+  verbose?: boolean;
+  /** `--offline` or PI_OFFLINE: no automatic network activity (catalog refreshes, update checks). */
+  offline?: boolean;
   /**
    * `--name` / `--name=value` flags pi doesn't know, for pi extensions' `registerFlag` (`true` for a bare
    * flag); the plugin running extensions reports the ones no extension registers.
@@ -128,7 +138,8 @@ export interface HostEnvironmentProvider {
 /** Provided by the host, never by a distribution plugin. */
 export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   id: "host/environment",
-  version: "1.3.0",
+  // 1.4: the theme, verbose and offline flags.
+  version: "1.4.0",
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },
