@@ -115,6 +115,8 @@ export interface HostPackageContributions {
   resources: PackageResources[];
   /** pi extension files or folders of every package whose code may run, in install order. */
   extensions: string[];
+  /** Theme files or folders of every package, in install order (absent from an older host). */
+  themes?: string[];
 }
 
 /** The host's facts. */

@@ -229,7 +229,8 @@ function applyOffline(argv: string[]): string[] {
   process.env.PI_SKIP_VERSION_CHECK = "1";
   const word = argv[0];
   const commandWithOwnFlags =
-    word !== undefined && (PACKAGE_COMMANDS.has(word) || AUTH_WORD.test(word) || word === "plugin" || word === "session");
+    word !== undefined &&
+    (PACKAGE_COMMANDS.has(word) || AUTH_WORD.test(word) || word === "plugin" || word === "session");
   return commandWithOwnFlags ? argv.filter((arg) => arg !== "--offline") : argv;
 }
 

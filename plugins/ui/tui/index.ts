@@ -8,6 +8,7 @@
 import { Type } from "@sinclair/typebox";
 import { AgentSessionContract } from "pi-host";
 import { HostPluginsContract, readPluginTable } from "pi-host";
+import { HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSION_EVENT } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiShortcutsContract, TuiViewContract } from "pi-host";
@@ -32,6 +33,8 @@ export default definePlugin({
     { contract: HostPluginsContract, optional: true },
     // Shortcuts other plugins add (pi extensions' registerShortcut).
     { contract: TuiShortcutsContract, optional: true },
+    // The run's theme flags (--theme, --use-theme, --no-themes), project trust and packages' themes.
+    { contract: HostEnvironmentContract, optional: true },
   ],
   config: Type.Object({
     /** Where `themes/<name>.json` are looked up; default PI_CODING_AGENT_DIR or ~/.pi/agent. */
@@ -44,6 +47,9 @@ export default definePlugin({
     const resources = ctx.useAll(ResourcesContract);
 
     const hostPlugins = ctx.use(HostPluginsContract);
+    const host = ctx.use(HostEnvironmentContract);
+    let themes: { unwatch(): void } | undefined;
+    ctx.onDispose(() => themes?.unwatch(), "stop watching the theme file");
     const shortcuts = ctx.useAll(TuiShortcutsContract);
 
     // The state of a generation that retired is no longer this plugin's to touch.
@@ -69,9 +75,25 @@ export default definePlugin({
       session: ctx.use(AgentSessionContract),
       store: ctx.use(SessionStoreContract),
       async settingsTheme(cwd) {
-        if (!settings.available) return undefined;
-        const theme = (await settings.api.get(cwd)).theme;
-        return typeof theme === "string" && theme !== "" ? theme : undefined;
+        const values = settings.available ? await settings.api.get(cwd) : {};
+        const environment = readHostEnvironment(host);
+        const flags = environment?.flags ?? {};
+        const { ThemeRegistry, useThemes, settingThemePaths } = await import("./themes.js");
+        const registry = new ThemeRegistry({
+          agentDir,
+          projectDir: (await projectFilesApply(host, cwd)) ? cwd : undefined,
+          noThemes: flags.noThemes === true,
+          themePaths: flags.themePaths ?? [],
+          settingPaths: settingThemePaths(values.themes, agentDir),
+          packagePaths: environment?.packages?.themes ?? [],
+        });
+        useThemes(registry);
+        themes = registry;
+        for (const message of registry.problems) ctx.emit(SESSION_EVENT, { type: "notice", level: "warning", message });
+        // pi hot-reloads the active theme when it is the user's <agent dir>/themes/<name>.json.
+        registry.onChange = () => ctx.emit(TUI_REDRAW_EVENT);
+        const setting = typeof values.theme === "string" && values.theme.trim() !== "" ? values.theme : undefined;
+        return registry.select(flags.useTheme, setting);
       },
       async extraCommands(cwd) {
         const extra: Array<{ value: string; detail?: string }> = [];
