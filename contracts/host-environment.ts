@@ -176,3 +176,23 @@ export async function projectFilesApply(
   const root = resolve(environment.cwd);
   return here === root || here.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }
+
+/**
+ * A plugin that takes command-line flags the host cannot know while it parses (pi extensions'
+ * `registerFlag`) says which ones, so the host can refuse an unknown flag before the run starts, as pi
+ * does. Asking may load what registers them (the extensions); that is what pi does at startup too.
+ */
+export interface FlagOwner {
+  /** The names (without `--`) of the flags this plugin takes. */
+  registeredFlags(): Promise<string[]>;
+}
+
+/** Provided by plugins that take flags of their own (the pi-extensions plugin); the CLI asks every one. */
+export const FlagOwnerContract = defineContract<FlagOwner>({
+  id: "host/flag-owner",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+  shape: { registeredFlags: "function" },
+  methods: { registeredFlags: "async" },
+});

@@ -296,6 +296,12 @@ export class ExtensionRuntime {
     });
   }
 
+  /** The names of the flags the loaded extensions register (loading them first). */
+  async registeredFlags(): Promise<string[]> {
+    await this.ensureLoaded();
+    return [...new Set(this.extensions.flatMap((e) => [...e.flags.keys()]))];
+  }
+
   /** The value of a registered flag: the command line or the plugin's `flags` config, else the flag's default. */
   flagValue(name: string): boolean | string | undefined {
     const flag = this.extensions.map((e) => e.flags.get(name)).find((f) => f !== undefined);

@@ -13,6 +13,7 @@ import { ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiShortcutsContract, TuiViewContract } from "pi-host";
 import { UiContract } from "pi-host";
+import { ModelsContract } from "pi-host";
 import { agentDir as agentDirOf, definePlugin } from "pi-host";
 import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
 import { DialogBroker } from "./dialogs.js";
@@ -35,6 +36,8 @@ export default definePlugin({
     { contract: TuiShortcutsContract, optional: true },
     // The run's theme flags (--theme, --use-theme, --no-themes), project trust and packages' themes.
     { contract: HostEnvironmentContract, optional: true },
+    // The --models / enabledModels scope, for the header's "Model scope" line.
+    { contract: ModelsContract, optional: true },
   ],
   config: Type.Object({
     /** Where `themes/<name>.json` are looked up; default PI_CODING_AGENT_DIR or ~/.pi/agent. */
@@ -48,6 +51,8 @@ export default definePlugin({
 
     const hostPlugins = ctx.use(HostPluginsContract);
     const host = ctx.use(HostEnvironmentContract);
+    const models = ctx.use(ModelsContract);
+    const session = ctx.use(AgentSessionContract);
     let themes: { unwatch(): void } | undefined;
     ctx.onDispose(() => themes?.unwatch(), "stop watching the theme file");
     const shortcuts = ctx.useAll(TuiShortcutsContract);
@@ -72,12 +77,19 @@ export default definePlugin({
     const view = new LazyView({
       state: () => ctx.getState() as ViewState,
       save: (state) => ctx.setState(state),
-      session: ctx.use(AgentSessionContract),
+      session,
       store: ctx.use(SessionStoreContract),
+      // The theme to show, once the settings and flags are read; the startup header's options too.
       async settingsTheme(cwd) {
         const values = settings.available ? await settings.api.get(cwd) : {};
         const environment = readHostEnvironment(host);
         const flags = environment?.flags ?? {};
+        const { setStartupOptions, quietStartupOf, scopeLabels } = await import("./startup-header.js");
+        setStartupOptions({
+          quietStartup: quietStartupOf(values.quietStartup),
+          verbose: flags.verbose === true,
+          scope: await scopeLabels(flags.models ?? values.enabledModels, models, session),
+        });
         const { ThemeRegistry, useThemes, settingThemePaths } = await import("./themes.js");
         const registry = new ThemeRegistry({
           agentDir,

@@ -15,6 +15,7 @@ import { renderEntry, type EntryStyle } from "./entries.js";
 import { renderFooter } from "./footer.js";
 import { isAction, KeybindingsFile } from "./keybindings.js";
 import { renderPicker } from "./picker.js";
+import { startupHeaderRows } from "./startup-header.js";
 import type { ViewState } from "./state.js";
 import { oneLine, padTo, truncate } from "./text.js";
 import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
@@ -392,9 +393,7 @@ export class TerminalView implements TuiView, ViewActions {
   }
 
   private header(width: number, theme: Theme): string[] {
-    const title = theme.bold(theme.fg("accent", " pi-host"));
-    const help = theme.fg("dim", " · esc interrupt · ctrl+c twice exit · / commands · ctrl+p next model");
-    return [truncate(title + help, width)];
+    return startupHeaderRows(width, theme);
   }
 }
 
