@@ -2,7 +2,8 @@
  * The startup header above the transcript, as pi 1.6.0's `quietStartup` setting and `--verbose` flag
  * shape it: `quietStartup: true` hides it, `"header"` keeps the title and key hints but hides the
  * details (the model scope line), `false` (the default) shows both; `--verbose` always shows both.
- * The plugin learns the setting, the flag and the scope after start-up (index.ts) and sets them here.
+ * The plugin learns the setting, the flag and the scope after start-up (index.ts) and sets them here;
+ * until then no header shows (pi too holds its header back until it knows its colours).
  */
 import type { AgentSession, Handle, ModelCatalog } from "pi-host";
 import { truncate } from "./text.js";
@@ -15,7 +16,8 @@ export interface StartupOptions {
   scope: string[];
 }
 
-let options: StartupOptions = { quietStartup: false, verbose: false, scope: [] };
+/** Unset until the plugin read the settings: no header shows before it is known whether one may. */
+let options: StartupOptions | undefined;
 
 /** Sets what the header shows (the plugin calls it once the settings and flags are known). */
 export function setStartupOptions(next: StartupOptions): void {
@@ -29,6 +31,7 @@ export function quietStartupOf(value: unknown): boolean | "header" {
 
 /** The header rows for a frame `width` wide. */
 export function startupHeaderRows(width: number, theme: Theme): string[] {
+  if (options === undefined) return [];
   const showHeader = options.verbose || options.quietStartup !== true;
   const showDetails = options.verbose || options.quietStartup === false;
   const rows: string[] = [];
