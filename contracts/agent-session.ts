@@ -111,7 +111,10 @@ export interface AgentSession {
   navigateTree(entryId: string, options?: { summarize?: boolean; instructions?: string }): Promise<void>;
 
   setModel(provider: string, modelId: string): Promise<Model>;
-  cycleModel(direction?: "forward" | "backward"): Promise<{ model: Model; thinkingLevel: ThinkingLevel } | undefined>;
+  /** `isScoped`: the model came from a `--models` / `enabledModels` scope (pi's RPC answer says so). */
+  cycleModel(
+    direction?: "forward" | "backward",
+  ): Promise<{ model: Model; thinkingLevel: ThinkingLevel; isScoped?: boolean } | undefined>;
   availableModels(): Promise<Model[]>;
   setThinkingLevel(level: ThinkingLevel): Promise<void>;
   cycleThinkingLevel(): Promise<ThinkingLevel | undefined>;

@@ -84,6 +84,16 @@ export interface HostFlags {
   noExtensions?: boolean;
   /** `--no-mcp`: the built-in MCP support starts no server this run (no MCP tools, no `/mcp`). */
   noMcp?: boolean;
+  /** `--theme`: theme files or folders of this run, loaded even with `noThemes`. */
+  themePaths?: string[];
+  /** `--use-theme`: the interactive theme of this run, a name or a `light/dark` pair; settings stay. */
+  useTheme?: string;
+  /** `--no-themes`: no theme discovery (themes folders, the `themes` setting, packages). */
+  noThemes?: boolean;
+  /** `--verbose`: the full startup header whatever the `quietStartup` setting says. */
+  verbose?: boolean;
+  /** `--offline` or PI_OFFLINE: no automatic network activity (catalog refreshes, update checks). */
+  offline?: boolean;
   /**
    * `--name` / `--name=value` flags pi doesn't know, for pi extensions' `registerFlag` (`true` for a bare
    * flag); the plugin running extensions reports the ones no extension registers.
@@ -105,6 +115,8 @@ export interface HostPackageContributions {
   resources: PackageResources[];
   /** pi extension files or folders of every package whose code may run, in install order. */
   extensions: string[];
+  /** Theme files or folders of every package, in install order (absent from an older host). */
+  themes?: string[];
 }
 
 /** The host's facts. */
@@ -128,7 +140,8 @@ export interface HostEnvironmentProvider {
 /** Provided by the host, never by a distribution plugin. */
 export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   id: "host/environment",
-  version: "1.3.0",
+  // 1.4: the theme, verbose and offline flags.
+  version: "1.4.0",
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },
@@ -163,3 +176,23 @@ export async function projectFilesApply(
   const root = resolve(environment.cwd);
   return here === root || here.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
 }
+
+/**
+ * A plugin that takes command-line flags the host cannot know while it parses (pi extensions'
+ * `registerFlag`) says which ones, so the host can refuse an unknown flag before the run starts, as pi
+ * does. Asking may load what registers them (the extensions); that is what pi does at startup too.
+ */
+export interface FlagOwner {
+  /** The names (without `--`) of the flags this plugin takes. */
+  registeredFlags(): Promise<string[]>;
+}
+
+/** Provided by plugins that take flags of their own (the pi-extensions plugin); the CLI asks every one. */
+export const FlagOwnerContract = defineContract<FlagOwner>({
+  id: "host/flag-owner",
+  version: "1.0.0",
+  kind: "many",
+  gate: "overlap",
+  shape: { registeredFlags: "function" },
+  methods: { registeredFlags: "async" },
+});

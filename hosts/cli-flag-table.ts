@@ -179,6 +179,24 @@ export const FLAGS: FlagSpec[] = [
   },
   {
     group: "Prompt and resources",
+    name: "theme",
+    value: "<path>",
+    repeat: true,
+    help: "Load a theme file or folder of themes (repeatable; still loads with --no-themes)",
+  },
+  {
+    group: "Prompt and resources",
+    name: "use-theme",
+    value: "<name[/name]>",
+    help: "The interactive theme for this run (light/dark: by the terminal's background); settings stay as they are",
+  },
+  {
+    group: "Prompt and resources",
+    name: "no-themes",
+    help: "Skip theme discovery (themes folders, the themes setting, packages); --theme still loads",
+  },
+  {
+    group: "Prompt and resources",
     name: "no-context-files",
     short: ["-nc"],
     help: "Leave AGENTS.md / CLAUDE.md out of the system prompt",
@@ -232,6 +250,16 @@ export const FLAGS: FlagSpec[] = [
   },
   { group: "Plugins", name: "watch", help: "Reload file-based plugins when their source changes" },
   { group: "Plugins", name: "json", help: "pi plugins: print the list as JSON" },
+  {
+    group: "Other",
+    name: "verbose",
+    help: "Show the full startup header (model scope, loaded resources), overriding the quietStartup setting",
+  },
+  {
+    group: "Other",
+    name: "offline",
+    help: "No automatic network activity at startup or in pi update (same as PI_OFFLINE=1)",
+  },
   { group: "Other", name: "version", short: ["-v"], help: "Print the version and exit" },
   { group: "Other", name: "help", short: ["-h"], help: "Print this help and exit" },
 ];

@@ -48,6 +48,15 @@ export interface CliArgs {
   promptTemplates: string[];
   noPromptTemplates: boolean;
   noContextFiles: boolean;
+  /** `--theme`: theme files or folders, loaded even with `--no-themes`. */
+  themes: string[];
+  /** `--use-theme`: the theme (or `light/dark` pair) of this run. */
+  useTheme: string | undefined;
+  noThemes: boolean;
+  /** `--verbose`: the full startup header whatever `quietStartup` says. */
+  verbose: boolean;
+  /** `--offline` (or PI_OFFLINE): no automatic network activity. */
+  offline: boolean;
   extensions: string[];
   noExtensions: boolean;
   noMcp: boolean;
@@ -207,6 +216,11 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     promptTemplates: all("prompt-template"),
     noPromptTemplates: flag("no-prompt-templates"),
     noContextFiles: flag("no-context-files"),
+    themes: all("theme"),
+    useTheme: themeSelection(one("use-theme")),
+    noThemes: flag("no-themes"),
+    verbose: flag("verbose"),
+    offline: flag("offline"),
     extensions: all("extension"),
     noExtensions: flag("no-extensions"),
     noMcp: flag("no-mcp"),
@@ -222,6 +236,15 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     positionals,
     files,
   };
+}
+
+/** `--use-theme dark` or `--use-theme light/dark`: a name, or two names around one slash. */
+function themeSelection(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const parts = value.split("/").map((p) => p.trim());
+  if (parts.length > 2 || parts.some((p) => p === ""))
+    throw new UsageError(`--use-theme takes a theme name or light/dark names such as light/dark, not "${value}"`);
+  return parts.join("/");
 }
 
 /** `--models a,b:high,c*`: the patterns; an empty list is refused. */

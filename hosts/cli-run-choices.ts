@@ -84,6 +84,16 @@ export function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice)
       args.extensions.length > 0 ? args.extensions.map((path) => resolve(place.cwd, expandHome(path))) : undefined,
     noExtensions: args.noExtensions || undefined,
     noMcp: args.noMcp || undefined,
+    themePaths: args.themes.length > 0 ? args.themes.map((path) => resolve(place.cwd, expandHome(path))) : undefined,
+    useTheme: args.useTheme,
+    noThemes: args.noThemes || undefined,
+    verbose: args.verbose || undefined,
+    offline: args.offline || isTruthyFlag(process.env.PI_OFFLINE) || undefined,
   };
   return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)) as HostFlags;
+}
+
+/** PI_OFFLINE's spellings for "on", as pi reads them: 1, true, yes. */
+export function isTruthyFlag(value: string | undefined): boolean {
+  return value !== undefined && ["1", "true", "yes"].includes(value.trim().toLowerCase());
 }

@@ -13,6 +13,7 @@ import { activeUi, UiContract, type UserInterface } from "../contracts/ui.js";
 import type { Handle, Kernel, OperationResult } from "../kernel/index.js";
 import { UsageError, type CliArgs } from "./cli-flags.js";
 import { composeForCli, EXIT_BAD_INPUT, type PackagePaths } from "./cli-compose.js";
+import { unknownExtensionFlag } from "./cli-extension-flags.js";
 import { buildModeInput, readPipedStdin } from "./cli-input.js";
 import { prepareSession } from "./cli-session-flags.js";
 import { checkCombinations, runFlags, sessionChoice } from "./cli-run-choices.js";
@@ -79,6 +80,13 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
   const composed = await composeForCli(args, runFlags(args, place, session), place, { configFiles: true });
   if (typeof composed === "number") return composed;
   const { kernel } = composed;
+  // pi refuses an unknown flag at startup, once its extensions registered theirs.
+  const extensionFlags = (args as CliArgs & { extensionFlags?: Record<string, unknown> }).extensionFlags ?? {};
+  const unknownFlag = await unknownExtensionFlag(kernel, Object.keys(extensionFlags));
+  if (unknownFlag !== undefined) {
+    await kernel.shutdown();
+    return fail(unknownFlag, EXIT_BAD_INPUT);
+  }
   let watcher: { close(): Promise<void> } | undefined;
   let stopReloadRequests: (() => void) | undefined;
   let stopTrials: (() => void) | undefined;

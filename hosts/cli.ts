@@ -27,7 +27,8 @@ const AUTH_WORD = /^auth$/;
 /** `pi install/remove/uninstall/update/list`: package commands with their own flags (hosts/packages-cli.ts). */
 const PACKAGE_COMMANDS = new Set(["install", "remove", "uninstall", "update", "list"]);
 
-async function main(argv: string[]): Promise<number> {
+async function main(input: string[]): Promise<number> {
+  const argv = applyOffline(input);
   if (argv[0] === "plugin") {
     const [{ runPluginCommand }, { agentDir }] = await Promise.all([import("./plugin-cli.js"), import("./paths.js")]);
     return runPluginCommand(argv.slice(1), {
@@ -213,6 +214,24 @@ function formatTable(plugins: Described[]): string {
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return `${rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n")}\n`;
+}
+
+/**
+ * pi's `--offline`: PI_OFFLINE=1 (and PI_SKIP_VERSION_CHECK=1) for the whole process, so every part of
+ * it and every child (extensions, their commands) sees it. Commands with flags of their own (pi update,
+ * pi install, pi auth ...) get their arguments without it, as in pi; an agent run keeps it for the parser.
+ */
+function applyOffline(argv: string[]): string[] {
+  const value = process.env.PI_OFFLINE?.trim().toLowerCase();
+  const offline = argv.includes("--offline") || (value !== undefined && ["1", "true", "yes"].includes(value));
+  if (!offline) return argv;
+  process.env.PI_OFFLINE = "1";
+  process.env.PI_SKIP_VERSION_CHECK = "1";
+  const word = argv[0];
+  const commandWithOwnFlags =
+    word !== undefined &&
+    (PACKAGE_COMMANDS.has(word) || AUTH_WORD.test(word) || word === "plugin" || word === "session");
+  return commandWithOwnFlags ? argv.filter((arg) => arg !== "--offline") : argv;
 }
 
 function fail(message: string, code: number): number {

@@ -34,3 +34,17 @@ export function closestSpelling(written: string, candidates: string[]): string |
   }
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(written.length / 3)) ? best : undefined;
 }
+
+/** The candidate nearest to `written` however far it is (for "the closest known flag is ..."). */
+export function nearestSpelling(written: string, candidates: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(written, candidate);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}

@@ -53,10 +53,22 @@ interface PackageCommand {
 /** The signals that cancel a running command, with the exit code a shell expects after each. */
 const CANCEL_SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 
+/** Whether PI_OFFLINE is set (the CLI sets it for `--offline`). */
+function offline(): boolean {
+  return ["1", "true", "yes"].includes(process.env.PI_OFFLINE?.trim().toLowerCase() ?? "");
+}
+
+/** A step offline mode leaves out, said on stdout as pi does; not an error. */
+function skipped(line: string): number {
+  process.stdout.write(`${line}\n`);
+  return 0;
+}
+
 /** Runs one package command; resolves with the exit code. */
 export async function runPackageCommand(argv: string[], place: PackageCommandPlace): Promise<number> {
   if (argv[0] === "update" && argv.includes("--models")) {
     if (argv.length > 2) return fail(`--models takes nothing else; usage: pi update --models`, EXIT_BAD_INPUT);
+    if (offline()) return skipped("Skipped the model catalog refresh (offline mode)");
     return (await import("./models-update.js")).updateModels(place.agentDir);
   }
   let command: PackageCommand;
@@ -69,6 +81,8 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
     process.stdout.write(usage(command.name));
     return 0;
   }
+  // pi's offline mode: `pi update` skips every package update (no npm or git request).
+  if (command.name === "update" && offline()) return skipped("Skipped package updates (offline mode)");
   const controller = new AbortController();
   let cancelledBy: keyof typeof CANCEL_SIGNALS | undefined;
   const cancels = (Object.keys(CANCEL_SIGNALS) as Array<keyof typeof CANCEL_SIGNALS>).map((signal) => {

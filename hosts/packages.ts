@@ -44,6 +44,8 @@ export interface DistributionPackage {
   plugins: PackagePlugin[];
   skills: string[];
   prompts: string[];
+  /** Theme files or folders (pi's `themes`); JSON only, so they apply whether or not code may run. */
+  themes: string[];
   /** pi extension files or folders; empty when the package's code does not run. */
   extensions: string[];
   distribution: string | undefined;
@@ -102,6 +104,7 @@ export function packageContributionsOf(packages: DistributionPackage[]): HostPac
       .filter((p) => p.skills.length > 0 || p.prompts.length > 0)
       .map((p) => ({ name: p.source, skills: p.skills, prompts: p.prompts })),
     extensions: packages.flatMap((p) => p.extensions),
+    themes: packages.flatMap((p) => p.themes),
   };
 }
 
@@ -183,6 +186,7 @@ export async function readInstalledPackages(
         plugins,
         skills: contributes.skills,
         prompts: contributes.prompts,
+        themes: contributes.themes,
         extensions: contributes.extensions,
         distribution: contributes.distribution,
       });

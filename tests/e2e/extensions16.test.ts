@@ -62,11 +62,15 @@ describe("pi 1.6.0 extensions (built CLI)", () => {
     expect(typo.stderr).toMatch(/unknown flag --modle; did you mean --model\?/);
   });
 
-  it("an extension flag no extension registers is one error line", async () => {
+  it("an extension flag no extension registers is one error line and exit 2, before anything is sent", async () => {
     writeFileSync(join(user.project, "hooks.ts"), HOOKS);
-    server.enqueue({ sse: completionsText("ok") });
+    const before = server.requests.length;
     const run = await user.pi(["-p", "--model", "mock/mock-1", "-e", "hooks.ts", "--reviewer=strict", "hello"]);
-    expect(run.stderr).toContain("pi-extensions: unknown flag --reviewer: no extension registers it");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^pi: unknown flag --reviewer \(no extension registers it\); the closest known flag is --\S+; run "pi --help" for the options\n$/,
+    );
+    expect(server.requests.length).toBe(before);
   });
 
   it("--mode rpc: a command's ctx.ui.confirm is an extension_ui_request the client answers; ui_prompt events frame it", async () => {

@@ -116,6 +116,19 @@ describe("--models scopes (built CLI)", () => {
     expect(cycled).toEqual(["gamma-think", "alpha-1"]);
     const levels = responses.filter((r) => r.id === "1" || r.id === "2").map((r) => r.data?.thinkingLevel);
     expect(levels).toEqual(["minimal", "off"]);
+    // pi's answer says the model came from the scope.
+    expect(responses.filter((r) => r.id === "1" || r.id === "2").map((r) => r.data?.isScoped)).toEqual([true, true]);
+  });
+
+  it("RPC cycle_model without a scope cycles every available model and says isScoped: false", async () => {
+    const input = `${JSON.stringify({ id: "1", type: "cycle_model" })}\n`;
+    const run = await user().pi(["--mode", "rpc", "--model", "mock/alpha-1"], { input });
+    const response = run.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { type: string; id?: string; data?: any })
+      .find((r) => r.type === "response" && r.id === "1");
+    expect(response?.data).toMatchObject({ model: { id: "beta-think" }, isScoped: false });
   });
 
   it("an empty --models is a usage error, exit 2", async () => {

@@ -86,6 +86,11 @@ export class Pane {
     return this.server.run("capture-pane", "-p", "-t", this.name);
   }
 
+  /** The visible screen with its colours (SGR sequences as tmux keeps them). */
+  captureColors(): string {
+    return this.server.run("capture-pane", "-p", "-e", "-t", this.name);
+  }
+
   /** Scrollback and screen. */
   captureAll(): string {
     return this.server.run("capture-pane", "-p", "-S", "-", "-E", "-", "-t", this.name);

@@ -57,17 +57,17 @@ const TABLE: Pi16Flag[] = [
   accepted(["--no-skills", "-ns"]),
   accepted(["--prompt-template"], "./prompts"),
   accepted(["--no-prompt-templates", "-np"]),
-  notYet(["--theme"], "./theme.json"),
-  notYet(["--use-theme"], "dark"),
-  notYet(["--no-themes"]),
+  accepted(["--theme"], "./theme.json"),
+  accepted(["--use-theme"], "dark"),
+  accepted(["--no-themes"]),
   accepted(["--no-context-files", "-nc"]),
   accepted(["--export"], "session.jsonl"),
   accepted(["--list-models"], "sonnet"),
-  notYet(["--verbose"]),
+  accepted(["--verbose"]),
   notYet(["--tui-mode"], "regular"),
   accepted(["--approve", "-a"]),
   accepted(["--no-approve", "-na"]),
-  notYet(["--offline"]),
+  accepted(["--offline"]),
   accepted(["--"], "message"),
   accepted(["--help", "-h"]),
   accepted(["--version", "-v"]),
@@ -152,6 +152,23 @@ describe("pi 1.6.0's flag values", () => {
         `--session-id "${bad}" is not a session id (letters, digits, . _ -; a letter or digit first and last)`,
       );
     }
+  });
+
+  it("--theme repeats, --use-theme takes a name or a light/dark pair, and the switches are typed", () => {
+    const args = parseCliArgs(["--theme", "a.json", "--theme", "themes/", "--use-theme", "light/dark", "--no-themes"]);
+    expect([args.themes, args.useTheme, args.noThemes]).toEqual([["a.json", "themes/"], "light/dark", true]);
+    expect(parseCliArgs(["--verbose", "--offline"])).toMatchObject({ verbose: true, offline: true });
+    expect(parseCliArgs([])).toMatchObject({
+      themes: [],
+      useTheme: undefined,
+      noThemes: false,
+      verbose: false,
+      offline: false,
+    });
+    for (const bad of ["a/b/c", "/dark", "light/"])
+      expect(refusal(["--use-theme", bad])).toBe(
+        `--use-theme takes a theme name or light/dark names such as light/dark, not "${bad}"`,
+      );
   });
 
   it("-n/--name and --fork keep their values", () => {

@@ -17,7 +17,7 @@ import { Type } from "@sinclair/typebox";
 import { SESSION_EVENT, AgentSessionContract, type SessionEvent } from "pi-host";
 import { AuthContract, LlmContract, ModelsContract } from "pi-host";
 import { HooksContract } from "pi-host";
-import { HostEnvironmentContract } from "pi-host";
+import { FlagOwnerContract, HostEnvironmentContract } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { ToolContract, ToolSourceContract } from "pi-host";
@@ -50,7 +50,7 @@ export default definePlugin({
   id: "pi-extensions",
   version: "1.0.0",
   description: "Runs pi extensions: their tools, commands, event handlers and UI calls on pi-host's contracts",
-  provides: [ToolSourceContract, HooksContract, ResourcesContract, TuiShortcutsContract],
+  provides: [ToolSourceContract, HooksContract, ResourcesContract, TuiShortcutsContract, FlagOwnerContract],
   requires: [
     AgentSessionContract,
     { contract: SessionStoreContract, optional: true },
@@ -83,6 +83,8 @@ export default definePlugin({
     // Skills and prompt templates of `resources_discover` paths.
     ctx.provide(ResourcesContract, runtime.resourcePaths.source(), { key: "pi-extensions" });
     ctx.provide(TuiShortcutsContract, createShortcuts(runtime), { key: "pi-extensions" });
+    // The host refuses a command-line flag no extension registers before the run starts.
+    ctx.provide(FlagOwnerContract, { registeredFlags: () => runtime.registeredFlags() }, { key: "pi-extensions" });
     ctx.on(SESSION_EVENT, (event: SessionEvent) => runtime.onSessionEvent(event));
     ctx.onDispose(() => runtime.shutdown(), "session_shutdown to extensions");
   },

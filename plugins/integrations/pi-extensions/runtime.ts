@@ -178,7 +178,15 @@ export class ExtensionRuntime {
   /** Loads every extension once; later calls wait for the same load. Never rejects. */
   ensureLoaded(): Promise<void> {
     this.loading ??= this.load().catch((error: unknown) => this.report(undefined, "loading extensions", error));
-    return this.loading;
+    return this.loading.then(() => this.release());
+  }
+
+  /** Notices of a load the host asked for before any mode listened (`registeredFlags`); the next use says them. */
+  private held: Array<["info" | "warning" | "error", string]> | undefined;
+  private release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const [level, message] of held) this.notice(level, message);
   }
 
   private async load(): Promise<void> {
@@ -294,6 +302,13 @@ export class ExtensionRuntime {
       seen.set(c.name, index);
       return { ...c, invocationName: counts.get(c.name)! > 1 ? `${c.name}:${index}` : c.name };
     });
+  }
+
+  /** The names of the flags the loaded extensions register (loading them first, notices held). */
+  async registeredFlags(): Promise<string[]> {
+    if (this.loading === undefined) this.held = [];
+    await (this.loading ??= this.load().catch((error: unknown) => this.report(undefined, "loading extensions", error)));
+    return [...new Set(this.extensions.flatMap((e) => [...e.flags.keys()]))];
   }
 
   /** The value of a registered flag: the command line or the plugin's `flags` config, else the flag's default. */
@@ -427,7 +442,8 @@ export class ExtensionRuntime {
   /** A notice on the session's event bus (print and JSON modes write warnings and errors to stderr). */
   notice(level: "info" | "warning" | "error", message: string): void {
     if (this.services.ctx.signal.aborted) return;
-    this.publish({ type: "notice", level, message });
+    if (this.held !== undefined) this.held.push([level, message]);
+    else this.publish({ type: "notice", level, message });
   }
 
   /** Publishes a session event (a message an extension added) for modes and observers. */

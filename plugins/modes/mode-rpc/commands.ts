@@ -78,7 +78,9 @@ export const COMMANDS: Record<string, CommandHandler> = {
   },
   async cycle_model(_command, { session }) {
     const next = await session.api.cycleModel();
-    return next === undefined ? null : { model: next.model, thinkingLevel: next.thinkingLevel, isScoped: false };
+    return next === undefined
+      ? null
+      : { model: next.model, thinkingLevel: next.thinkingLevel, isScoped: next.isScoped === true };
   },
   get_available_models: async (_command, { session }) => ({ models: await session.api.availableModels() }),
   async set_thinking_level(command, { session }) {

@@ -122,7 +122,7 @@ export class ModelChoice {
   cycle(
     available: Model[],
     direction: "forward" | "backward",
-  ): { model: Model; thinkingLevel: ThinkingLevel } | undefined {
+  ): { model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | undefined {
     const ring: ScopedModel[] = this.scoped.length > 0 ? this.scoped : available.map((model) => ({ model }));
     if (ring.length === 0) return undefined;
     const current = this.model;
@@ -132,7 +132,7 @@ export class ModelChoice {
     const step = direction === "forward" ? 1 : ring.length - 1;
     const next = ring[(index + step + ring.length) % ring.length]!;
     this.apply(next.model, next.thinking ?? this.levelForNewModel(), true);
-    return { model: next.model, thinkingLevel: this.thinkingLevel };
+    return { model: next.model, thinkingLevel: this.thinkingLevel, isScoped: this.scoped.length > 0 };
   }
 
   /** Sets the thinking level; an unknown level or no model is a clear error. */

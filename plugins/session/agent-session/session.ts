@@ -334,7 +334,7 @@ export class SessionOrchestrator implements AgentSession {
 
   async cycleModel(
     direction: "forward" | "backward" = "forward",
-  ): Promise<{ model: Model; thinkingLevel: ThinkingLevel } | undefined> {
+  ): Promise<{ model: Model; thinkingLevel: ThinkingLevel; isScoped: boolean } | undefined> {
     return this.choice.cycle(await this.availableModels(), direction);
   }
 

@@ -8,10 +8,12 @@
 import { Type } from "@sinclair/typebox";
 import { AgentSessionContract } from "pi-host";
 import { HostPluginsContract, readPluginTable } from "pi-host";
+import { HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSION_EVENT } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiShortcutsContract, TuiViewContract } from "pi-host";
 import { UiContract } from "pi-host";
+import { ModelsContract } from "pi-host";
 import { agentDir as agentDirOf, definePlugin } from "pi-host";
 import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
 import { DialogBroker } from "./dialogs.js";
@@ -32,6 +34,10 @@ export default definePlugin({
     { contract: HostPluginsContract, optional: true },
     // Shortcuts other plugins add (pi extensions' registerShortcut).
     { contract: TuiShortcutsContract, optional: true },
+    // The run's theme flags (--theme, --use-theme, --no-themes), project trust and packages' themes.
+    { contract: HostEnvironmentContract, optional: true },
+    // The --models / enabledModels scope, for the header's "Model scope" line.
+    { contract: ModelsContract, optional: true },
   ],
   config: Type.Object({
     /** Where `themes/<name>.json` are looked up; default PI_CODING_AGENT_DIR or ~/.pi/agent. */
@@ -44,6 +50,11 @@ export default definePlugin({
     const resources = ctx.useAll(ResourcesContract);
 
     const hostPlugins = ctx.use(HostPluginsContract);
+    const host = ctx.use(HostEnvironmentContract);
+    const models = ctx.use(ModelsContract);
+    const session = ctx.use(AgentSessionContract);
+    let themes: { unwatch(): void } | undefined;
+    ctx.onDispose(() => themes?.unwatch(), "stop watching the theme file");
     const shortcuts = ctx.useAll(TuiShortcutsContract);
 
     // The state of a generation that retired is no longer this plugin's to touch.
@@ -66,12 +77,35 @@ export default definePlugin({
     const view = new LazyView({
       state: () => ctx.getState() as ViewState,
       save: (state) => ctx.setState(state),
-      session: ctx.use(AgentSessionContract),
+      session,
       store: ctx.use(SessionStoreContract),
+      // The theme to show, once the settings and flags are read; the startup header's options too.
       async settingsTheme(cwd) {
-        if (!settings.available) return undefined;
-        const theme = (await settings.api.get(cwd)).theme;
-        return typeof theme === "string" && theme !== "" ? theme : undefined;
+        const values = settings.available ? await settings.api.get(cwd) : {};
+        const environment = readHostEnvironment(host);
+        const flags = environment?.flags ?? {};
+        const { setStartupOptions, quietStartupOf, scopeLabels } = await import("./startup-header.js");
+        setStartupOptions({
+          quietStartup: quietStartupOf(values.quietStartup),
+          verbose: flags.verbose === true,
+          scope: await scopeLabels(flags.models ?? values.enabledModels, models, session),
+        });
+        const { ThemeRegistry, useThemes, settingThemePaths } = await import("./themes.js");
+        const registry = new ThemeRegistry({
+          agentDir,
+          projectDir: (await projectFilesApply(host, cwd)) ? cwd : undefined,
+          noThemes: flags.noThemes === true,
+          themePaths: flags.themePaths ?? [],
+          settingPaths: settingThemePaths(values.themes, agentDir),
+          packagePaths: environment?.packages?.themes ?? [],
+        });
+        useThemes(registry);
+        themes = registry;
+        for (const message of registry.problems) ctx.emit(SESSION_EVENT, { type: "notice", level: "warning", message });
+        // pi hot-reloads the active theme when it is the user's <agent dir>/themes/<name>.json.
+        registry.onChange = () => ctx.emit(TUI_REDRAW_EVENT);
+        const setting = typeof values.theme === "string" && values.theme.trim() !== "" ? values.theme : undefined;
+        return registry.select(flags.useTheme, setting);
       },
       async extraCommands(cwd) {
         const extra: Array<{ value: string; detail?: string }> = [];

@@ -170,7 +170,7 @@ export function initialViewState(): ViewState {
     toolsExpanded: false,
     ctrlCAt: 0,
     hint: "",
-    theme: "dark",
+    theme: "system",
     cwd: "",
     started: false,
     running: false,

@@ -1,198 +1,71 @@
 /**
- * Colours, in pi's theme format: a JSON object with `name`, optional `vars` and `colors` whose values are
- * "#rrggbb", an xterm-256 index, "" (the terminal's default) or the name of a var. Built in: `dark` and
- * `light`; others load from `<agent dir>/themes/<name>.json`, so pi users' theme files work unchanged.
- * A token a theme leaves out falls back to the dark theme's.
+ * The colours the view paints with, from the loaded theme. Themes are pi 1.6.0's theme files
+ * (theme-parse.ts): built in are `system` (the default, made from the terminal's own colours), `dark`
+ * and `light`; others come from the themes folders, the `themes` setting, packages and `--theme`
+ * (themes.ts), so pi users' theme files work unchanged.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { DARK_THEME, LIGHT_THEME } from "./theme-builtin.js";
+import { parseTheme, type ParsedTheme, type TermColor, type ThemeJson } from "./theme-parse.js";
+import { THEME_TOKENS, TOKEN_NAMES, type ThemeToken } from "./theme-tokens.js";
+import { currentThemes } from "./themes.js";
 
-/** pi's theme JSON. */
-export interface ThemeJson {
-  name: string;
-  vars?: Record<string, string | number>;
-  colors: Record<string, string | number>;
+export { DARK_THEME, LIGHT_THEME } from "./theme-builtin.js";
+export type { ThemeJson } from "./theme-parse.js";
+
+/** A colour token of pi's theme format (every one of its 56). */
+export type ColorToken = ThemeToken;
+
+/** The theme used when none is chosen, and when the chosen one cannot be loaded (as in pi). */
+export const DEFAULT_THEME = "system";
+
+/** How a parsed theme is painted: faint tokens (the system theme's secondary text) and where it came from. */
+export interface ThemeOptions {
+  /** Foreground tokens drawn faint (SGR 2) on top of their colour. */
+  dim?: readonly ThemeToken[];
+  /** The file the theme was read from, for hot reload and /theme. */
+  file?: string;
+  /** Changes when the theme file is reloaded, so cached rows are painted again. */
+  revision?: number;
 }
-
-/** The tokens this view paints with (a subset of pi's 51; the rest are accepted and ignored). */
-export type ColorToken =
-  | "accent"
-  | "border"
-  | "borderMuted"
-  | "success"
-  | "error"
-  | "warning"
-  | "muted"
-  | "dim"
-  | "text"
-  | "thinkingText"
-  | "selectedBg"
-  | "userMessageBg"
-  | "userMessageText"
-  | "toolPendingBg"
-  | "toolSuccessBg"
-  | "toolErrorBg"
-  | "toolTitle"
-  | "toolOutput"
-  | "mdHeading"
-  | "mdLink"
-  | "mdLinkUrl"
-  | "mdCode"
-  | "mdCodeBlock"
-  | "mdCodeBlockBorder"
-  | "mdQuote"
-  | "mdQuoteBorder"
-  | "mdHr"
-  | "mdListBullet"
-  | "toolDiffAdded"
-  | "toolDiffRemoved"
-  | "toolDiffContext"
-  | "syntaxComment"
-  | "syntaxKeyword"
-  | "syntaxFunction"
-  | "syntaxString"
-  | "syntaxNumber"
-  | "syntaxType"
-  | "syntaxPunctuation";
-
-/** The default theme, and the fallback for tokens another theme leaves out. */
-export const DARK_THEME: ThemeJson = {
-  name: "dark",
-  vars: {
-    cyan: "#00d7ff",
-    blue: "#5f87ff",
-    green: "#b5bd68",
-    red: "#cc6666",
-    yellow: "#ffff00",
-    gray: "#808080",
-    dimGray: "#666666",
-    darkGray: "#505050",
-  },
-  colors: {
-    accent: "#8abeb7",
-    border: "blue",
-    borderMuted: "darkGray",
-    success: "green",
-    error: "red",
-    warning: "yellow",
-    muted: "gray",
-    dim: "dimGray",
-    text: "",
-    thinkingText: "gray",
-    selectedBg: "#3a3a4a",
-    userMessageBg: "#343541",
-    userMessageText: "",
-    toolPendingBg: "#282832",
-    toolSuccessBg: "#283228",
-    toolErrorBg: "#3c2828",
-    toolTitle: "",
-    toolOutput: "gray",
-    mdHeading: "#f0c674",
-    mdLink: "#81a2be",
-    mdLinkUrl: "dimGray",
-    mdCode: "#8abeb7",
-    mdCodeBlock: "green",
-    mdCodeBlockBorder: "gray",
-    mdQuote: "gray",
-    mdQuoteBorder: "gray",
-    mdHr: "gray",
-    mdListBullet: "#8abeb7",
-    toolDiffAdded: "green",
-    toolDiffRemoved: "red",
-    toolDiffContext: "gray",
-    syntaxComment: "#6a9955",
-    syntaxKeyword: "#569cd6",
-    syntaxFunction: "#dcdcaa",
-    syntaxString: "#ce9178",
-    syntaxNumber: "#b5cea8",
-    syntaxType: "#4ec9b0",
-    syntaxPunctuation: "#d4d4d4",
-  },
-};
-
-/** For light terminal backgrounds. */
-export const LIGHT_THEME: ThemeJson = {
-  name: "light",
-  vars: {
-    teal: "#5f8787",
-    blue: "#5f87af",
-    green: "#5f8700",
-    red: "#af0000",
-    yellow: "#9a7326",
-    gray: "#6c6c6c",
-    lightGray: "#b0b0b0",
-  },
-  colors: {
-    accent: "teal",
-    border: "blue",
-    borderMuted: "lightGray",
-    success: "green",
-    error: "red",
-    warning: "yellow",
-    muted: "gray",
-    dim: "lightGray",
-    text: "",
-    thinkingText: "gray",
-    selectedBg: "#d0d0e0",
-    userMessageBg: "#e8e8e8",
-    userMessageText: "",
-    toolPendingBg: "#e8e8f0",
-    toolSuccessBg: "#e8f0e8",
-    toolErrorBg: "#f0e8e8",
-    toolTitle: "",
-    toolOutput: "gray",
-    mdHeading: "yellow",
-    mdLink: "blue",
-    mdLinkUrl: "gray",
-    mdCode: "teal",
-    mdCodeBlock: "green",
-    mdCodeBlockBorder: "gray",
-    mdQuote: "gray",
-    mdQuoteBorder: "gray",
-    mdHr: "gray",
-    mdListBullet: "green",
-    toolDiffAdded: "green",
-    toolDiffRemoved: "red",
-    toolDiffContext: "gray",
-    syntaxComment: "#008000",
-    syntaxKeyword: "#0000ff",
-    syntaxFunction: "#795e26",
-    syntaxString: "#a31515",
-    syntaxNumber: "#098658",
-    syntaxType: "#267f99",
-    syntaxPunctuation: "#000000",
-  },
-};
 
 /** A theme ready to paint: SGR codes per token. */
 export class Theme {
   private readonly fgCodes = new Map<string, string>();
   private readonly bgCodes = new Map<string, string>();
+  private readonly dim: ReadonlySet<string>;
+  readonly name: string;
+  readonly appearance: "dark" | "light" | undefined;
+  readonly file: string | undefined;
+  /** The name and revision: what rendered rows are cached by. */
+  readonly key: string;
 
-  constructor(readonly json: ThemeJson) {
-    for (const [token, fallback] of Object.entries(DARK_THEME.colors)) {
-      const own = token in json.colors;
-      const value = own ? json.colors[token]! : fallback;
-      const vars = (own ? json.vars : DARK_THEME.vars) ?? {};
-      const resolved = typeof value === "string" && value in vars ? vars[value]! : value;
-      this.fgCodes.set(token, colorCode(resolved, 38));
-      this.bgCodes.set(token, colorCode(resolved, 48));
+  /** From a theme file's JSON (checked; throws a ThemeError) or an already parsed theme. */
+  constructor(theme: ThemeJson | ParsedTheme, options: ThemeOptions = {}) {
+    const parsed = isParsed(theme) ? theme : parseTheme(theme.name, theme);
+    this.name = parsed.name;
+    this.appearance = parsed.appearance;
+    this.file = options.file;
+    this.key = `${parsed.name}#${options.revision ?? 0}`;
+    this.dim = new Set(options.dim ?? []);
+    for (const token of TOKEN_NAMES) {
+      const color = parsed.colors[token];
+      if (color === undefined) continue;
+      const codes = THEME_TOKENS[token].slot === "bg" ? this.bgCodes : this.fgCodes;
+      codes.set(token, sgr(color, THEME_TOKENS[token].slot === "bg" ? 48 : 38));
     }
-  }
-
-  get name(): string {
-    return this.json.name;
   }
 
   /** `text` in the token's foreground colour. */
   fg(token: ColorToken, text: string): string {
-    const code = this.fgCodes.get(token) ?? "";
-    return code === "" || text === "" ? text : `${code}${text}\x1b[39m`;
+    if (text === "") return text;
+    const code = this.fgCodes.get(token) ?? this.bgCodes.get(token)?.replace("[48", "[38") ?? "";
+    const painted = code === "" ? text : `${code}${text}\x1b[39m`;
+    return this.dim.has(token) ? `\x1b[2m${painted}\x1b[22m` : painted;
   }
 
   /** `text` on the token's background colour. */
   bg(token: ColorToken, text: string): string {
-    const code = this.bgCodes.get(token) ?? "";
+    const code = this.bgCodes.get(token) ?? this.fgCodes.get(token)?.replace("[38", "[48") ?? "";
     return code === "" || text === "" ? text : `${code}${text}\x1b[49m`;
   }
 
@@ -209,30 +82,25 @@ export class Theme {
   }
 }
 
-/** An SGR colour code for "#rrggbb" or a 256-colour index; "" for the default colour. */
-function colorCode(value: string | number, base: 38 | 48): string {
-  if (typeof value === "number") return `\x1b[${base};5;${value}m`;
-  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(value);
-  if (hex === null) return "";
-  return `\x1b[${base};2;${Number.parseInt(hex[1]!, 16)};${Number.parseInt(hex[2]!, 16)};${Number.parseInt(hex[3]!, 16)}m`;
+function isParsed(theme: ThemeJson | ParsedTheme): theme is ParsedTheme {
+  const first = Object.values(theme.colors)[0] as unknown;
+  return typeof first === "object" && first !== null && "kind" in first;
 }
 
-/** A theme by name: built-in, or `<agentDir>/themes/<name>.json`. Throws one line when it cannot be used. */
-export function loadTheme(name: string, agentDir: string): Theme {
-  if (name === "dark") return new Theme(DARK_THEME);
-  if (name === "light") return new Theme(LIGHT_THEME);
-  const file = join(agentDir, "themes", `${name}.json`);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new Error(
-      `theme "${name}": cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    );
-  }
-  const theme = json as Partial<ThemeJson> | null;
-  if (theme === null || typeof theme !== "object" || typeof theme.colors !== "object" || theme.colors === null) {
-    throw new Error(`theme "${name}": ${file} needs a "colors" object`);
-  }
-  return new Theme({ name, vars: theme.vars ?? {}, colors: theme.colors });
+/** The SGR code of a colour; "" for the terminal's default (nothing to set). */
+function sgr(color: TermColor, base: 38 | 48): string {
+  if (color.kind === "default") return "";
+  if (color.kind === "index") return `\x1b[${base};5;${color.index}m`;
+  return `\x1b[${base};2;${color.r};${color.g};${color.b}m`;
 }
+
+/**
+ * A theme by name: `system`, `dark`, `light`, or one the themes of this run include (themes.ts: the
+ * themes folders, the `themes` setting, packages, `--theme`). Throws one line when it cannot be used.
+ */
+export function loadTheme(name: string, agentDir: string): Theme {
+  return currentThemes(agentDir).load(name);
+}
+
+/** The built-in `dark` and `light` themes, parsed once. */
+export const BUILTIN_THEMES: Record<"dark" | "light", ThemeJson> = { dark: DARK_THEME, light: LIGHT_THEME };

@@ -3,6 +3,7 @@
  * session housekeeping, reload, plugins and themes. Each drives the agent through the `agent/session`
  * contract, so the view stays a front end.
  */
+import { currentThemes } from "./themes.js";
 import { copyToClipboard, type KeyOutcome, type PluginTableEntry, THINKING_LEVELS, type ThinkingLevel } from "pi-host";
 import { exportOpenSession } from "pi-host";
 import { COMMANDS, KEY_HELP } from "./commands.js";
@@ -140,7 +141,7 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       if (args === "")
         notice(
           s,
-          `Theme: ${s.theme} (built in: dark, light; others from ${shortPath(view.deps.agentDir)}/themes/<name>.json)`,
+          `Theme: ${s.theme} (available: ${currentThemes(view.deps.agentDir).names().join(", ")}; add one in ${shortPath(view.deps.agentDir)}/themes/<name>.json)`,
         );
       else view.useTheme(s, args);
       return {};

@@ -15,9 +15,10 @@ import { renderEntry, type EntryStyle } from "./entries.js";
 import { renderFooter } from "./footer.js";
 import { isAction, KeybindingsFile } from "./keybindings.js";
 import { renderPicker } from "./picker.js";
+import { startupHeaderRows } from "./startup-header.js";
 import type { ViewState } from "./state.js";
 import { oneLine, padTo, truncate } from "./text.js";
-import { loadTheme, type Theme } from "./theme.js";
+import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
 import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
 import { parseBang, runBang, type BangRun } from "./view-bash.js";
 import { runCommand } from "./view-commands.js";
@@ -142,7 +143,7 @@ export class TerminalView implements TuiView, ViewActions {
     const s = this.deps.state();
     const theme = this.currentTheme(s);
     const style: EntryStyle = { width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded };
-    const styleKey = `${width}|${theme.name}|${s.thinkingExpanded}|${s.toolsExpanded}`;
+    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}`;
     const lines: string[] = this.header(width, theme);
     const alive = new Set<number>();
     for (const entry of s.entries) {
@@ -320,13 +321,12 @@ export class TerminalView implements TuiView, ViewActions {
     }
   }
 
+  /** The theme to paint with (the run's themes keep it loaded; a reloaded theme file is a new one). */
   private currentTheme(s: ViewState): Theme {
-    if (this.theme === undefined || this.theme.name !== s.theme) {
-      try {
-        this.theme = loadTheme(s.theme, this.deps.agentDir);
-      } catch {
-        this.theme = loadTheme("dark", this.deps.agentDir);
-      }
+    try {
+      this.theme = loadTheme(s.theme, this.deps.agentDir);
+    } catch {
+      this.theme = loadTheme(DEFAULT_THEME, this.deps.agentDir);
     }
     return this.theme;
   }
@@ -393,9 +393,7 @@ export class TerminalView implements TuiView, ViewActions {
   }
 
   private header(width: number, theme: Theme): string[] {
-    const title = theme.bold(theme.fg("accent", " pi-host"));
-    const help = theme.fg("dim", " · esc interrupt · ctrl+c twice exit · / commands · ctrl+p next model");
-    return [truncate(title + help, width)];
+    return startupHeaderRows(width, theme);
   }
 }
 

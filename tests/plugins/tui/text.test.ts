@@ -39,7 +39,9 @@ describe("markdown", () => {
     const text = plain(rows);
     expect(text).toContain("```ts");
     expect(text.some((r) => r.startsWith("  const answer"))).toBe(true);
-    expect(rows.find((r) => r.includes("const"))).toContain("\x1b[38;2;86;156;214m");
+    expect(rows.find((r) => r.includes("const"))).toContain(
+      theme.fg("syntaxKeyword", "x").slice(0, -"x\x1b[39m".length),
+    );
     expect(text).toContain("• item one that is long");
     expect(text).toContain("  enough to wrap around");
   });
@@ -72,7 +74,9 @@ describe("transcript entries", () => {
       { ...base, name: "edit", args: { path: "a.ts" }, diff: "-1 old\n+1 new", text: "ok" },
       style,
     );
-    expect(edit.find((r) => r.includes("+1 new"))).toContain("\x1b[38;2;181;189;104m");
+    expect(edit.find((r) => r.includes("+1 new"))).toContain(
+      theme.fg("toolDiffAdded", "x").slice(0, -"x\x1b[39m".length),
+    );
     expect(initialViewState().entries).toEqual([]);
   });
 });

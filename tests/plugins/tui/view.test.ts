@@ -174,7 +174,7 @@ describe("tui commands in-process", () => {
     h.type("/theme\r");
     await h.waitFor("Theme: light");
     h.type("/theme nosuch\r");
-    await h.waitFor('theme "nosuch": cannot read');
+    await h.waitFor('theme "nosuch": no such theme (themes here: system, dark, light)');
     h.type("/help\r");
     await h.waitFor("complete /commands and @files");
   });
