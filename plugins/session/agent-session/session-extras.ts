@@ -1,12 +1,12 @@
 /**
  * The `agent/session` operations pi 1.6.0's `/import` and `/scoped-models` need, on top of the
  * orchestrator (session.ts is kept to its size): importing a session JSONL file (copied next to the
- * current session, then switched to) and the session's model scope, which Ctrl+P cycles through.
+ * current session, then switched to, announced by a notice) and the session's model scope, which Ctrl+P cycles through.
  */
 import { constants, copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, parse, resolve } from "node:path";
-import type { AgentSession, SessionInfo } from "pi-host";
+import { type AgentSession, SESSION_EVENT, type SessionInfo } from "pi-host";
 import { SessionOrchestrator } from "./session.js";
 
 /** The orchestrator with every `agent/session` method: what the plugin provides. */
@@ -25,7 +25,10 @@ export class AgentSessionService extends SessionOrchestrator implements AgentSes
     const copied = !inPlace;
     if (copied) copyFileSync(source, target, constants.COPYFILE_EXCL);
     try {
-      return await this.switchSession(target);
+      const info = await this.switchSession(target);
+      // After session_change on the same bus, so a front end that rebuilds its transcript on it keeps this.
+      this.deps.ctx.emit(SESSION_EVENT, { type: "notice", level: "info", message: `Session imported from: ${path}` });
+      return info;
     } catch (error) {
       // The import did not happen: leave no stray copy behind.
       if (copied) rmSync(target, { force: true });

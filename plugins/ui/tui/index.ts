@@ -7,7 +7,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { AgentSessionContract } from "pi-host";
-import { HostPluginsContract, readPluginTable } from "pi-host";
+import { HostPluginsContract, HostTrustContract, readPluginTable } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiShortcutsContract, TuiViewContract } from "pi-host";
@@ -30,6 +30,8 @@ export default definePlugin({
     { contract: ResourcesContract, optional: true },
     // The host's plugin table, which /plugins lists.
     { contract: HostPluginsContract, optional: true },
+    // The host's project-trust store, which /trust shows and saves to.
+    { contract: HostTrustContract, optional: true },
     // Shortcuts other plugins add (pi extensions' registerShortcut).
     { contract: TuiShortcutsContract, optional: true },
   ],
@@ -68,6 +70,8 @@ export default definePlugin({
       save: (state) => ctx.setState(state),
       session: ctx.use(AgentSessionContract),
       store: ctx.use(SessionStoreContract),
+      settings,
+      trust: ctx.use(HostTrustContract),
       async settingsTheme(cwd) {
         if (!settings.available) return undefined;
         const theme = (await settings.api.get(cwd)).theme;
