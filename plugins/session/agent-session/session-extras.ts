@@ -40,14 +40,15 @@ export class AgentSessionService extends SessionOrchestrator implements AgentSes
     return this.choice.scoped.map((s) => `${s.model.provider}/${s.model.id}`);
   }
 
+  /** Counts scope changes, so one that resolves after a later one does not overwrite it. */
+  private scopeChanges = 0;
+
   async setScopedModels(patterns: readonly string[] | null): Promise<void> {
+    const change = ++this.scopeChanges;
     await this.ready();
-    if (patterns === null || patterns.length === 0) {
-      this.choice.scoped = [];
-      return;
-    }
-    const scope = this.deps.models.api.scope(patterns, await this.deps.llm.api.available());
-    this.choice.scoped = scope.models;
+    const available = patterns === null || patterns.length === 0 ? [] : await this.deps.llm.api.available();
+    if (change !== this.scopeChanges) return;
+    this.choice.scoped = available.length === 0 ? [] : this.deps.models.api.scope(patterns ?? [], available).models;
   }
 }
 
