@@ -232,7 +232,9 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux: pi 1.6.0's remaining one
     pane.keys("Enter");
     await pane.waitFor("steeringMode: all (saved to settings.json)");
     expect(settingsFile().steeringMode).toBe("all");
+    // Escape alone first: an Escape the terminal reads together with the next "/" would be Alt+/.
     pane.keys("Escape");
+    await pane.waitFor((screen) => !screen.includes("filter: steeringMode"), { all: false });
     command(pane, "/settings");
     pane.type("retry.maxRetries");
     await pane.waitFor("retry.maxRetries  3");
