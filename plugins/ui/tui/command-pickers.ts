@@ -198,12 +198,21 @@ function changeSetting(view: ViewActions, s: ViewState, picker: Picker, key: str
   picker.subject = key;
 }
 
-/** Keys while a /settings value is typed: Enter saves it (empty: back to pi's default), Esc cancels. */
+/**
+ * Keys while a /settings value is typed (Enter saves it, empty: back to pi's default; Esc cancels), or
+ * /bug's description (Enter goes on to the transcript question; Esc cancels the report).
+ */
 export function settingsEditKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): KeyOutcome {
-  if (key.name === "escape" || (key.ctrl && key.name === "c")) picker.labelEdit = undefined;
+  if (picker.kind === "bug" && (key.name === "escape" || (key.ctrl && key.name === "c"))) {
+    s.picker = null;
+    notice(s, "Bug report cancelled");
+  } else if (key.name === "escape" || (key.ctrl && key.name === "c")) picker.labelEdit = undefined;
   else if (key.name === "backspace") picker.labelEdit = picker.labelEdit!.slice(0, -1);
   else if (key.name === "text" || key.name === "paste") picker.labelEdit += (key.text ?? "").replace(/\n/g, " ");
-  else if (key.name === "enter") {
+  else if (key.name === "enter" && picker.kind === "bug") {
+    picker.subject = (picker.labelEdit ?? "").trim();
+    picker.labelEdit = undefined;
+  } else if (key.name === "enter") {
     const info = SETTINGS.find((x) => x.key === picker.subject);
     const text = picker.labelEdit ?? "";
     picker.labelEdit = undefined;

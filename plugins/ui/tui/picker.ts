@@ -98,7 +98,8 @@ export function renderPicker(picker: Picker, width: number, height: number, them
     rows.push(selected ? theme.bg("selectedBg", padTo(text, width)) : item.current ? theme.fg("accent", text) : text);
   }
   if (picker.labelEdit !== undefined) {
-    const prompt = picker.kind === "settings" ? "value:" : "label:";
+    const prompt =
+      picker.kind === "settings" ? "value:" : picker.kind === "bug" ? "What went wrong? (optional)" : "label:";
     rows.push(` ${theme.fg("warning", prompt)} ${truncate(picker.labelEdit, width - 9)}`);
   }
   const more = shown.length > page ? ` ${picker.selected + 1}/${shown.length} ·` : "";

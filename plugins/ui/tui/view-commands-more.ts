@@ -50,6 +50,8 @@ export function runMoreCommand(view: ViewActions, s: ViewState, name: string, ar
         TRANSCRIPT_CHOICES.map((label) => ({ label, value: label })),
       );
       Object.assign(s.picker!, { header: [BUG_DISCLAIMER, TRANSCRIPT_NOTE], subject: args });
+      // pi asks what went wrong first when the command did not say (optional: Enter on nothing goes on).
+      if (args === "") s.picker!.labelEdit = "";
       break;
     case "changelog":
       notice(s, changelogText());

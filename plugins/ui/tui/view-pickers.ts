@@ -57,7 +57,7 @@ export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker,
 
 /** Keys while a tree entry's label is typed: Enter saves it (empty removes it), Esc cancels. */
 export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): KeyOutcome {
-  if (picker.kind === "settings") return settingsEditKey(view, s, picker, key);
+  if (picker.kind === "settings" || picker.kind === "bug") return settingsEditKey(view, s, picker, key);
   if (key.name === "escape" || (key.ctrl && key.name === "c")) picker.labelEdit = undefined;
   else if (key.name === "backspace") picker.labelEdit = picker.labelEdit!.slice(0, -1);
   else if (key.name === "text" || key.name === "paste") picker.labelEdit += (key.text ?? "").replace(/\n/g, " ");
