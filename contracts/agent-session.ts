@@ -104,6 +104,11 @@ export interface AgentSession {
   fork(entryId: string): Promise<{ text: string; session: SessionInfo | undefined }>;
   /** Copies the whole current path into a new session and switches to it. */
   clone(): Promise<SessionInfo | undefined>;
+  /**
+   * pi's `/import`: copies a session JSONL file next to the current session (a `-1`, `-2` suffix when the
+   * name is taken), keeping its id and working folder, and switches to the copy. A missing file throws.
+   */
+  importSession(path: string): Promise<SessionInfo | undefined>;
   /** Adds a message that did not come from a run (a user's shell command, an extension's message), after any run. */
   recordMessage(message: AgentMessage): Promise<void>;
   setSessionName(name: string): Promise<void>;
@@ -111,6 +116,10 @@ export interface AgentSession {
   navigateTree(entryId: string, options?: { summarize?: boolean; instructions?: string }): Promise<void>;
 
   setModel(provider: string, modelId: string): Promise<Model>;
+  /** The models Ctrl+P cycles through ("provider/id"); empty: every available model. */
+  scopedModels(): string[];
+  /** `/scoped-models` for this session only: scope patterns (empty or null: every model). Saving is the settings' `enabledModels`. */
+  setScopedModels(patterns: readonly string[] | null): Promise<void>;
   /** `isScoped`: the model came from a `--models` / `enabledModels` scope (pi's RPC answer says so). */
   cycleModel(
     direction?: "forward" | "backward",
@@ -139,7 +148,7 @@ export interface AgentSession {
 /** The session swaps only when no operation is running (a run in progress defers a reload). */
 export const AgentSessionContract = defineContract<AgentSession>({
   id: "agent/session",
-  version: "1.1.0",
+  version: "1.2.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,
@@ -157,10 +166,13 @@ export const AgentSessionContract = defineContract<AgentSession>({
     switchSession: "async",
     fork: "async",
     clone: "async",
+    importSession: "async",
     recordMessage: "async",
     setSessionName: "async",
     navigateTree: "async",
     setModel: "async",
+    scopedModels: "sync",
+    setScopedModels: "async",
     cycleModel: "async",
     availableModels: "async",
     setThinkingLevel: "async",

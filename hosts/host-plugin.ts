@@ -10,8 +10,10 @@ import { SESSION_EVENT } from "../contracts/agent-session.js";
 import { CommandContract } from "../contracts/command.js";
 import { HostEnvironmentContract, type HostEnvironment } from "../contracts/host-environment.js";
 import { HostPluginsContract } from "../contracts/host-plugins.js";
+import { HostTrustContract } from "../contracts/host-trust.js";
 import { definePlugin, type PluginEntry } from "../kernel/index.js";
 import { deepFreeze, type PluginTable } from "./plugin-table.js";
+import { hostTrust } from "./trust-status.js";
 import { saveTrustDecision } from "./trust.js";
 
 /** The id the host's plugin runs under; `pi plugins` leaves it out, since no distribution can change it. */
@@ -34,10 +36,11 @@ function hostPlugin(environment: HostEnvironment, table: PluginTable) {
     id: HOST_PLUGIN_ID,
     version: "1.0.0",
     description: "The host's facts for plugins (working folder, agent folder, project trust, plugin table) and /trust",
-    provides: [HostEnvironmentContract, HostPluginsContract, CommandContract],
+    provides: [HostEnvironmentContract, HostPluginsContract, HostTrustContract, CommandContract],
     setup(ctx) {
       ctx.provide(HostEnvironmentContract, { environment: () => frozen });
       ctx.provide(HostPluginsContract, { plugins: () => table.plugins() });
+      ctx.provide(HostTrustContract, hostTrust(frozen.agentDir, frozen.projectTrust.trusted));
       ctx.provide(
         CommandContract,
         {

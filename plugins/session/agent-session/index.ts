@@ -20,7 +20,7 @@ import {
 import { ToolContract, ToolSourceContract } from "pi-host";
 import { definePlugin } from "pi-host";
 import { effectiveSessionConfig } from "./run-choices.js";
-import { SessionOrchestrator } from "./session.js";
+import { AgentSessionService } from "./session-extras.js";
 import type { SessionConfig, SessionPluginState } from "./types.js";
 
 const Thinking = Type.Union(["off", "minimal", "low", "medium", "high", "xhigh"].map((l) => Type.Literal(l)));
@@ -88,7 +88,7 @@ export default definePlugin({
   },
   setup(ctx) {
     const host = ctx.use(HostEnvironmentContract);
-    const session = new SessionOrchestrator({
+    const session = new AgentSessionService({
       ctx: ctx as never,
       config: () => effectiveSessionConfig(ctx.config as SessionConfig, readHostEnvironment(host)),
       loop: ctx.use(AgentLoopContract),

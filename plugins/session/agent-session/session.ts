@@ -28,18 +28,18 @@ import { SessionTree } from "./session-tree.js";
 import { sessionState, sessionStats } from "./stats.js";
 import { SystemPromptCache } from "./system-prompt.js";
 import { assembleTurn } from "./turn-config.js";
-import type { SessionConfig, SessionDeps, SessionPluginState } from "./types.js";
+import type { SessionConfig, SessionDeps, SessionExtraMethods, SessionPluginState } from "./types.js";
 
 export type { SessionConfig, SessionDeps, SessionPluginState } from "./types.js";
 
 /** The orchestrator. One per plugin generation; its lasting state lives in the plugin state. */
-export class SessionOrchestrator implements AgentSession {
+export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMethods> {
   private readonly emit = (event: SessionEvent): void => this.deps.ctx.emit(SESSION_EVENT, event);
   private readonly queues = new PromptQueues(this.emit);
   private readonly locks = createFileLocks();
   private readonly systemPrompts = new SystemPromptCache();
-  private readonly choice: ModelChoice;
-  private readonly sessions: SessionTree;
+  protected readonly choice: ModelChoice;
+  protected readonly sessions: SessionTree;
   private readonly compaction: SessionCompaction;
   private readying: Promise<void> | undefined;
   private settings: Settings = {};
@@ -47,7 +47,7 @@ export class SessionOrchestrator implements AgentSession {
   private abortController: AbortController | undefined;
   private retries: RunRetries | undefined;
 
-  constructor(private readonly deps: SessionDeps) {
+  constructor(protected readonly deps: SessionDeps) {
     const saved = (): SessionPluginState => this.saved;
     const patchState = (patch: Partial<SessionPluginState>): void => this.patchState(patch);
     const { emit } = this;
@@ -283,7 +283,7 @@ export class SessionOrchestrator implements AgentSession {
   // ── sessions and the tree (session-tree.ts), only while no run goes on ──────────────────────
 
   /** Start-up first; then refused while a run goes on. */
-  private async whenIdle(what: string): Promise<void> {
+  protected async whenIdle(what: string): Promise<void> {
     await this.ready();
     if (this.runs.busy) throw new Error(`the agent is working; ${what} when it is done, or abort it first`);
   }

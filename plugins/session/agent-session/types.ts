@@ -62,3 +62,6 @@ export interface SessionDeps {
   toolSources: ManyHandle<ToolSource>;
   commands: ManyHandle<SlashCommand>;
 }
+
+/** The `agent/session` methods session-extras.ts adds to the orchestrator (session.ts has no room left). */
+export type SessionExtraMethods = "importSession" | "scopedModels" | "setScopedModels";

@@ -12,7 +12,9 @@ export interface CommandInfo {
 
 /** Every command, in the order /help and the completion list show them. */
 export const COMMANDS: CommandInfo[] = [
+  { name: "settings", description: "Open settings (every setting, saved to settings.json)" },
   { name: "model", description: "Pick the model (or /model <search>)" },
+  { name: "scoped-models", description: "Configure the models used by interactive cycling (Ctrl+P)" },
   { name: "thinking", description: "Set the thinking level (/thinking [level])" },
   { name: "tree", description: "Navigate the session tree: switch branch, label entries" },
   { name: "fork", description: "Fork a new session from an earlier user message" },
@@ -23,11 +25,17 @@ export const COMMANDS: CommandInfo[] = [
   { name: "session", description: "Show the session's file, id, messages, tokens and cost" },
   { name: "name", description: "Name the session (/name <name>)" },
   { name: "copy", description: "Copy the last assistant message to the clipboard" },
+  { name: "import", description: "Import a JSONL session, preserving its ID and working directory (/import <path>)" },
   { name: "export", description: "Write the session as HTML (/export [path]; a .jsonl path: the branch)" },
+  { name: "share", description: "Upload the session as a secret GitHub gist and return a viewer link" },
+  { name: "bug", description: "Prepare a private bug report as a zip (/bug [description])" },
+  { name: "trust", description: "Save a project trust decision for future pi processes" },
   { name: "reload", description: "Ask the host to reload plugins from source" },
   { name: "plugins", description: "List the plugins serving the session, with their generations" },
   { name: "theme", description: "Switch theme (/theme dark|light|<name>)" },
   { name: "hotkeys", description: "Show the keyboard shortcuts" },
+  { name: "changelog", description: "Show changelog entries" },
+  { name: "debug", description: "Write the rendered screen and the messages to the debug log" },
   { name: "help", description: "Show commands and keys" },
   { name: "quit", description: "Leave pi" },
 ];

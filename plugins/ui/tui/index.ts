@@ -7,7 +7,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { AgentSessionContract } from "pi-host";
-import { HostPluginsContract, readPluginTable } from "pi-host";
+import { HostPluginsContract, HostTrustContract, readPluginTable } from "pi-host";
 import { HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSION_EVENT } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
@@ -32,6 +32,8 @@ export default definePlugin({
     { contract: ResourcesContract, optional: true },
     // The host's plugin table, which /plugins lists.
     { contract: HostPluginsContract, optional: true },
+    // The host's project-trust store, which /trust shows and saves to.
+    { contract: HostTrustContract, optional: true },
     // Shortcuts other plugins add (pi extensions' registerShortcut).
     { contract: TuiShortcutsContract, optional: true },
     // The run's theme flags (--theme, --use-theme, --no-themes), project trust and packages' themes.
@@ -79,6 +81,8 @@ export default definePlugin({
       save: (state) => ctx.setState(state),
       session,
       store: ctx.use(SessionStoreContract),
+      settings,
+      trust: ctx.use(HostTrustContract),
       // The theme to show, once the settings and flags are read; the startup header's options too.
       async settingsTheme(cwd) {
         const values = settings.available ? await settings.api.get(cwd) : {};

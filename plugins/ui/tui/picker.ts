@@ -82,6 +82,7 @@ export function renderPicker(picker: Picker, width: number, height: number, them
   rows.push(
     ` ${theme.bold(theme.fg("accent", truncate(picker.title, width - 2)))}${picker.query ? theme.fg("muted", `  filter: ${truncate(picker.query, Math.max(1, width - cellWidth(picker.title) - 12))}`) : ""}`,
   );
+  for (const line of picker.header ?? []) rows.push(theme.fg("muted", ` ${truncate(line, width - 2)}`));
   if (picker.loading) rows.push(theme.fg("muted", " Loading…"));
   else if (shown.length === 0)
     rows.push(theme.fg("muted", picker.items.length === 0 ? " Nothing to show" : " No match"));
@@ -96,13 +97,17 @@ export function renderPicker(picker: Picker, width: number, height: number, them
     const text = ` ${label}${room > 2 && detail ? theme.fg("muted", truncate(detail, room)) : ""}`;
     rows.push(selected ? theme.bg("selectedBg", padTo(text, width)) : item.current ? theme.fg("accent", text) : text);
   }
-  if (picker.labelEdit !== undefined)
-    rows.push(` ${theme.fg("warning", "label:")} ${truncate(picker.labelEdit, width - 9)}`);
+  if (picker.labelEdit !== undefined) {
+    const prompt =
+      picker.kind === "settings" ? "value:" : picker.kind === "bug" ? "What went wrong? (optional)" : "label:";
+    rows.push(` ${theme.fg("warning", prompt)} ${truncate(picker.labelEdit, width - 9)}`);
+  }
   const more = shown.length > page ? ` ${picker.selected + 1}/${shown.length} ·` : "";
   const hint =
-    picker.kind === "tree"
+    picker.hint ??
+    (picker.kind === "tree"
       ? "enter switch · L label · type to filter · esc close"
-      : "enter choose · type to filter · esc close";
+      : "enter choose · type to filter · esc close");
   rows.push(theme.fg("dim", truncate(`${more} ${hint}`, width)));
   return rows;
 }

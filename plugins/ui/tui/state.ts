@@ -47,14 +47,20 @@ export interface PickerItem {
 
 /** A list to choose from (/model, /tree, /resume, /fork), with its scroll position. */
 export interface Picker {
-  kind: "model" | "tree" | "resume" | "fork" | "thinking";
+  kind: "model" | "tree" | "resume" | "fork" | "thinking" | "scoped-models" | "trust" | "settings" | "confirm" | "bug";
   title: string;
+  /** Lines shown under the title (what /trust and /import ask about). */
+  header?: string[];
+  /** The key hint in place of the default one. */
+  hint?: string;
+  /** What a confirm or /bug picker acts on (the file /import reads, the /bug description). */
+  subject?: string;
   items: PickerItem[];
   selected: number;
   scroll: number;
   query: string;
   loading: boolean;
-  /** The tree: editing the label of the selected entry. */
+  /** The tree: editing the label of the selected entry; /settings: the value being typed. */
   labelEdit?: string;
 }
 

@@ -13,10 +13,12 @@ import { oneLine } from "./text.js";
 import { notice } from "./transcript.js";
 import { treeItems } from "./tree-items.js";
 import { syncCall, type ViewActions } from "./view-deps.js";
+import { MORE_COMMANDS, runMoreCommand } from "./view-commands-more.js";
 import { openPicker } from "./view-pickers.js";
 
 /** Runs one of the view's own slash commands (`/model`, `/tree`, `/session`, ...); unknown names do nothing. */
 export function runCommand(view: ViewActions, s: ViewState, name: string, args: string): KeyOutcome {
+  if (MORE_COMMANDS.has(name)) return runMoreCommand(view, s, name, args);
   const session = view.deps.session;
   switch (name) {
     case "quit":
@@ -25,7 +27,7 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
     case "hotkeys": {
       const keys = KEY_HELP.map(([k, what]) => `  ${k.padEnd(34)} ${what}`);
       const commands =
-        name === "help" ? ["Commands:", ...COMMANDS.map((c) => `  /${c.name.padEnd(10)} ${c.description}`), ""] : [];
+        name === "help" ? ["Commands:", ...COMMANDS.map((c) => `  /${c.name.padEnd(14)} ${c.description}`), ""] : [];
       notice(s, [...commands, "Keys:", ...keys].join("\n"));
       return {};
     }

@@ -3,7 +3,8 @@
  * the session, redraws, dialogs), the view's own actions that the key, command and picker handlers call
  * back into, and the guard for synchronous session calls while a reload holds the session.
  */
-import type { AgentSession, Handle, PluginTableEntry, SessionState, SessionStore, UserBashSpawn } from "pi-host";
+import type { AgentSession, Handle, HostTrust, PluginTableEntry, SessionState, SessionStore } from "pi-host";
+import type { SettingsStore, UserBashSpawn } from "pi-host";
 import type { ExtraCommand } from "./complete.js";
 import type { ViewState } from "./state.js";
 
@@ -14,6 +15,10 @@ export interface ViewDeps {
   save(state: ViewState): void;
   session: Handle<AgentSession>;
   store: Handle<SessionStore>;
+  /** settings.json, for /settings and /scoped-models (absent: nothing to save to). */
+  settings?: Handle<SettingsStore>;
+  /** The host's trust store, for /trust (absent: no host provides host/trust). */
+  trust?: Handle<HostTrust>;
   /** The selected theme name from settings.json, if any. */
   settingsTheme(cwd: string): Promise<string | undefined>;
   /** Prompt templates and skills, for `/` completion. */
@@ -52,6 +57,8 @@ export interface ViewActions {
   rebuild(s: ViewState): void;
   /** Switches to a theme by name; a theme that fails to load becomes an error notice. */
   useTheme(s: ViewState, name: string): void;
+  /** The current frame's rows at the terminal's size, for `/debug`. */
+  renderedFrame(): { width: number; height: number; lines: string[] };
   /** Hands the terminal a control sequence with the next frame (OSC 52). */
   writeToTerminal(sequence: string): void;
 }

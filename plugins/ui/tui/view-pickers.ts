@@ -3,6 +3,7 @@
  * opening one while its items load, its keys, labels on tree entries, and acting on the choice.
  */
 import type { KeyOutcome, ThinkingLevel, TuiKey } from "pi-host";
+import { COMMAND_PICKERS, commandPickerKey, settingsEditKey } from "./command-pickers.js";
 import * as editor from "./editor.js";
 import { filtered, pickerKey, visibleRows } from "./picker.js";
 import type { Picker, PickerItem, ViewState } from "./state.js";
@@ -44,6 +45,7 @@ export function openPicker(
 
 /** Keys while a picker is shown: move, filter, choose, close, or start a label. */
 export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): void {
+  if (COMMAND_PICKERS.has(picker.kind)) return commandPickerKey(view, s, picker, key);
   const action = pickerKey(picker, key, view.terminalHeight());
   if (action.type === "close") s.picker = null;
   else if (action.type === "label") picker.labelEdit = "";
@@ -55,6 +57,7 @@ export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker,
 
 /** Keys while a tree entry's label is typed: Enter saves it (empty removes it), Esc cancels. */
 export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): KeyOutcome {
+  if (picker.kind === "settings" || picker.kind === "bug") return settingsEditKey(view, s, picker, key);
   if (key.name === "escape" || (key.ctrl && key.name === "c")) picker.labelEdit = undefined;
   else if (key.name === "backspace") picker.labelEdit = picker.labelEdit!.slice(0, -1);
   else if (key.name === "text" || key.name === "paste") picker.labelEdit += (key.text ?? "").replace(/\n/g, " ");

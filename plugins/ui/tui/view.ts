@@ -48,6 +48,7 @@ export class TerminalView implements TuiView, ViewActions {
   };
   private extra: ExtraCommand[] = [];
   private height = 24;
+  private width = 80;
   /** Sequences for the terminal that the next frame carries (a clipboard copy's OSC 52). */
   private readonly terminalOutput: string[] = [];
   /** The user's `!` command while it runs. */
@@ -140,6 +141,7 @@ export class TerminalView implements TuiView, ViewActions {
 
   render(width: number, height: number): TuiFrame {
     this.height = height;
+    this.width = width;
     const s = this.deps.state();
     const theme = this.currentTheme(s);
     const style: EntryStyle = { width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded };
@@ -334,6 +336,13 @@ export class TerminalView implements TuiView, ViewActions {
   /** The terminal's height in rows at the last frame (pickers page by it). */
   terminalHeight(): number {
     return this.height;
+  }
+
+  /** The rows the last frame's size renders now, for `/debug` (a pending OSC 52 stays for the next frame). */
+  renderedFrame(): { width: number; height: number; lines: string[] } {
+    const frame = this.render(this.width, this.height);
+    if (frame.terminalOutput !== undefined) this.terminalOutput.unshift(frame.terminalOutput);
+    return { width: this.width, height: this.height, lines: frame.lines };
   }
 
   /** The session's state as of the last refresh. */
