@@ -33,6 +33,8 @@ export function soakInlinePlugins(api) {
           return { model: MODEL };
         },
         initialModel: () => MODEL,
+        // No `--models` scope in the soak: an empty one, as the catalog answers for no patterns.
+        scope: () => ({ models: [], warnings: [] }),
       });
     },
   });

@@ -92,6 +92,11 @@ export interface AgentSession {
   prompt(text: string, options?: { images?: ImageContent[]; streamingBehavior?: StreamingBehavior }): Promise<void>;
   steer(text: string, images?: ImageContent[]): Promise<void>;
   followUp(text: string, images?: ImageContent[]): Promise<void>;
+  /**
+   * Carries on a run the previous generation parked between two turns while a reload moved it (1.2.0).
+   * The kernel calls it for the caller of the parked `prompt`, whose promise settles when the run ends.
+   */
+  resumeRun(runId: string): Promise<void>;
   abort(): Promise<void>;
   /** Empties the steering and follow-up queues; returns the text of what was queued (pi's `clear_queue`). */
   clearQueue(): Promise<{ steering: string[]; followUp: string[] }>;
@@ -145,7 +150,11 @@ export interface AgentSession {
   forkPoints(): Array<{ entryId: string; text: string }>;
 }
 
-/** The session swaps only when no operation is running (a run in progress defers a reload). */
+/**
+ * The session swaps between turns: a reload waits for the current turn, the run parks at the next safe
+ * point and the next generation carries it on (`resumeRun`, 1.2.0). Other operations (compaction, a
+ * retry's wait) still hold a reload until they end, bounded by the deadline.
+ */
 export const AgentSessionContract = defineContract<AgentSession>({
   id: "agent/session",
   version: "1.2.0",
@@ -157,6 +166,7 @@ export const AgentSessionContract = defineContract<AgentSession>({
     ready: "async",
     cwd: "sync",
     prompt: "async",
+    resumeRun: "async",
     steer: "async",
     followUp: "async",
     abort: "async",

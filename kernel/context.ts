@@ -15,6 +15,7 @@ import type { Handle, ManyHandle } from "./handles.js";
 import { requiresOf } from "./plugin.js";
 import { recordProvide } from "./provide.js";
 import type { HandleRegistry } from "./registry.js";
+import { safePoint, type MovedCall, type ReloadWaits } from "./safe-point.js";
 
 /** What a class provider's constructor may inject besides contract handles. */
 export const PluginTokens = {
@@ -70,6 +71,12 @@ export interface PluginContext<C = unknown, S = unknown> {
   onStart(hook: () => void | Promise<void>): void;
   /** Runs at retire, in reverse order of registration. */
   onDispose(dispose: Disposer, name?: string): void;
+  /**
+   * Between two steps of a long call: undefined (go on), or, while a reload of this plugin waits, the
+   * outcome to return at once after parking the call's work in the state; the handle then carries the
+   * call on with `method(...args)` on the next generation (safe-point.ts).
+   */
+  safePoint(method: string, ...args: unknown[]): MovedCall | undefined;
 }
 
 /** What the context needs from the kernel. */
@@ -81,6 +88,8 @@ export interface ContextHost {
   endProcess(child: ChildProcess, group: boolean): void | Promise<void>;
   /** The host's state check (KernelOptions.checkState); without one state is not checked. */
   checkState: ((schema: TSchema, value: unknown) => void) | undefined;
+  /** Whether a reload of a generation's plugin waits for a safe point (safe-point.ts). */
+  reloadWaits: ReloadWaits;
 }
 
 /** Builds the context for one generation. */
@@ -184,6 +193,10 @@ export function createContext(
     },
     onDispose(dispose, name = "onDispose") {
       owned("onDispose", name, () => dispose);
+    },
+    safePoint(method, ...args) {
+      alive("safePoint");
+      return safePoint(gen, host.reloadWaits, method, args);
     },
   };
 }

@@ -6,6 +6,7 @@
 import type { Contract, MethodKeys } from "./contract.js";
 import { DeclareOnlyError, HandleHeldError } from "./errors.js";
 import type { Generation } from "./generation.js";
+import { carryOn } from "./safe-point.js";
 
 /** Kernel facts a handle needs: which generation is declaring right now (none outside setup). */
 export interface HandleRuntime {
@@ -112,7 +113,8 @@ export class Handle<T> {
       return result.then(
         (value: unknown) => {
           gen.exit();
-          return value;
+          // A call moved at a safe point (safe-point.ts) goes on where new calls go now.
+          return carryOn(value, (next, nextArgs) => this.invoke(next, nextArgs));
         },
         (error: unknown) => {
           gen.exit();

@@ -42,3 +42,4 @@ export {
   type PluginEntry,
 } from "./kernel.js";
 export type { PluginSource } from "./loader.js";
+export { MovedCall } from "./safe-point.js";

@@ -28,6 +28,7 @@ import { requiresOf } from "./plugin.js";
 import { prepare, type PrepareHost } from "./prepare.js";
 import { LifecycleQueue } from "./queue.js";
 import { HandleRegistry } from "./registry.js";
+import { reloadWaitsIn } from "./safe-point.js";
 import type {
   BootResult,
   KernelDescription,
@@ -87,6 +88,7 @@ export class Kernel {
       },
       endProcess: options.endProcess ?? endBySigterm,
       checkState: options.checkState,
+      reloadWaits: reloadWaitsIn(this.records),
       watchSetup: options.watchSetup ?? ((body) => ({ result: body(), io: [] })),
     };
   }

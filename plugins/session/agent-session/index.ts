@@ -1,7 +1,8 @@
 /**
  * The agent session plugin: provides `agent/session`, the orchestrator every mode talks to. Its lasting
  * state (which session is open, model, thinking level, queue modes, auto-compaction and auto-retry)
- * survives a reload; a reload waits until no run is going on.
+ * survives a reload, and so does a run: a reload waits for the current turn only, the run parks between
+ * two turns and the next generation resumes it (run.ts).
  */
 import { Type } from "@sinclair/typebox";
 import { AgentSessionContract, SESSION_EVENT, type SessionEvent } from "pi-host";
@@ -41,6 +42,23 @@ const Config = Type.Object(
   { additionalProperties: false },
 );
 
+/** A run parked between two turns (run.ts); messages are the loop's and the store's own shapes. */
+const Messages = Type.Array(Type.Unknown());
+const ParkedRun = Type.Object({
+  id: Type.String(),
+  loop: Type.Object({
+    messages: Messages,
+    newMessages: Messages,
+    pending: Messages,
+    turns: Type.Number(),
+    done: Type.Boolean(),
+  }),
+  retryAttempt: Type.Number(),
+  overflowCompacted: Type.Boolean(),
+  steering: Messages,
+  followUps: Messages,
+});
+
 const State = Type.Object({
   sessionPath: Type.Optional(Type.String()),
   provider: Type.Optional(Type.String()),
@@ -50,6 +68,7 @@ const State = Type.Object({
   followUpMode: QueueMode,
   autoCompaction: Type.Boolean(),
   autoRetry: Type.Boolean(),
+  run: Type.Optional(ParkedRun),
 });
 
 export default definePlugin({
@@ -105,6 +124,8 @@ export default definePlugin({
       commands: ctx.useAll(CommandContract),
     });
     ctx.provide(AgentSessionContract, session);
+    // A run the previous generation parked between two turns is this one's before any call comes in.
+    ctx.onStart(() => session.adoptParkedRun());
     // The store reports a session it cannot save on the bus; every mode hears it as a session event.
     ctx.on(SESSION_SAVE_ERROR_EVENT, (problem: SessionSaveProblem) => {
       const event: SessionEvent = {

@@ -23,6 +23,11 @@ export class MessageQueue {
     return this.mode === "all" ? this.items.splice(0) : this.items.splice(0, 1);
   }
 
+  /** The queued messages themselves, oldest first (a run parked for a reload keeps them). */
+  snapshot(): AgentMessage[] {
+    return [...this.items];
+  }
+
   /** Empties the queue (abort), returning what was queued. */
   clear(): AgentMessage[] {
     return this.items.splice(0);
@@ -62,6 +67,15 @@ export class PromptQueues {
     const taken = this[queue].take();
     if (taken.length > 0) this.announce();
     return taken;
+  }
+
+  /** Puts back what a parked run kept (run.ts), before anything queued here since. */
+  restore(kept: { steering: AgentMessage[]; followUps: AgentMessage[] }): void {
+    const steering = this.steering.clear();
+    const followUps = this.followUps.clear();
+    for (const m of [...kept.steering, ...steering]) this.steering.push(m);
+    for (const m of [...kept.followUps, ...followUps]) this.followUps.push(m);
+    if (this.pending > 0) this.announce();
   }
 
   /** Drops everything queued (abort, `clear_queue`); returns the texts it dropped. */

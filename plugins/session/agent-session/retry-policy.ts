@@ -84,7 +84,6 @@ export function isRetryable(message: AssistantMessage): boolean {
  * `auto_retry_end` events. `cancel()` (abort, abort_retry) ends a wait at once and the run with it.
  */
 export class RunRetries {
-  private attempt = 0;
   private waiting: AbortController | undefined;
 
   constructor(
@@ -92,7 +91,14 @@ export class RunRetries {
     /** The session's auto-retry toggle, read at each decision (it may change during a run). */
     private readonly autoRetry: () => boolean,
     private readonly emit: (event: SessionEvent) => void,
+    /** Retries already made: a run resumed in a new generation goes on counting (run.ts). */
+    private attempt = 0,
   ) {}
+
+  /** Retries made so far in this run, for a run that parks between turns. */
+  get attempts(): number {
+    return this.attempt;
+  }
 
   /**
    * After a run ended in the error `last`: waits the backoff and resolves true when the run should go

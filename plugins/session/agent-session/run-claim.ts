@@ -6,6 +6,11 @@
 /** The session's one claim at a time. */
 export class RunClaim {
   private current: Promise<void> | undefined;
+  /**
+   * The last claim ended because its run moved to the next generation (run.ts), not because it is over:
+   * whoever waited for its end goes on waiting there. Cleared by the next claim.
+   */
+  moved = false;
 
   /** Whether a run (or a manual compaction) is going on. */
   get busy(): boolean {
@@ -14,6 +19,7 @@ export class RunClaim {
 
   /** Marks a run as going on; the returned function ends it (once) and wakes whoever waits. */
   claim(): () => void {
+    this.moved = false;
     let finish!: () => void;
     const running = new Promise<void>((resolve) => (finish = resolve));
     this.current = running;

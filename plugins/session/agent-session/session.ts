@@ -1,12 +1,14 @@
 /**
- * The orchestrator behind `agent/session`. It owns the run: a prompt becomes loop turns, every message
- * is persisted as it ends, a transient failure runs again (retry-policy.ts), a full or overflowing
- * context is compacted (compaction-policy.ts), and every event goes out on the kernel bus. The rest it
+ * The orchestrator behind `agent/session`. It owns the run (run.ts): a prompt becomes loop turns, every
+ * message is persisted as it ends, a transient failure runs again (retry-policy.ts), a full or overflowing
+ * context is compacted (compaction-policy.ts), and every event goes out on the kernel bus. A run parked
+ * between turns for a reload is resumed here by the next generation (`resumeRun`). The rest it
  * delegates: what a prompt line means to the resources plugin's prompt expander, the model to
  * model-choice.ts, the session file and tree to session-tree.ts, a turn's snapshot to turn-config.ts
  * (tools, hooks, system prompt), the queues to queue.ts and what it reports to stats.ts.
  */
-import { createFileLocks, isContextOverflow, runAgent, SESSION_EVENT } from "pi-host";
+import { randomUUID } from "node:crypto";
+import { createFileLocks, SESSION_EVENT } from "pi-host";
 import type { AgentEvent, AgentMessage, AgentSession, CompactionResult, ImageContent, Model } from "pi-host";
 import type {
   SessionEvent,
@@ -22,8 +24,7 @@ import { hookProviders } from "./loop-hooks.js";
 import { lastAssistant, messageText, userMessage } from "./messages.js";
 import { ModelChoice } from "./model-choice.js";
 import { PromptQueues, type QueueMode } from "./queue.js";
-import { RunRetries, sessionRetryPolicy } from "./retry-policy.js";
-import { RunClaim } from "./run-claim.js";
+import { RunKeeper } from "./run-keeper.js";
 import { SessionTree } from "./session-tree.js";
 import { sessionState, sessionStats } from "./stats.js";
 import { SystemPromptCache } from "./system-prompt.js";
@@ -43,9 +44,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   private readonly compaction: SessionCompaction;
   private readying: Promise<void> | undefined;
   private settings: Settings = {};
-  private readonly runs = new RunClaim();
-  private abortController: AbortController | undefined;
-  private retries: RunRetries | undefined;
+  private readonly runs: RunKeeper;
 
   constructor(protected readonly deps: SessionDeps) {
     const saved = (): SessionPluginState => this.saved;
@@ -73,6 +72,24 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
       model: () => this.choice.model,
       autoCompaction: () => this.saved.autoCompaction,
     });
+    this.runs = new RunKeeper(
+      {
+        loop: deps.loop,
+        settings: () => this.settings,
+        autoRetry: () => this.saved.autoRetry,
+        emit,
+        compaction: this.compaction,
+        contextWindow: () => this.choice.model?.contextWindow,
+        contextMessages: () => this.contextMessages(),
+        turnConfig: (signal) => this.turnConfig(signal),
+        safePoint: (runId) => deps.ctx.safePoint("resumeRun", runId),
+        queues: this.queues,
+        saved,
+        patchState,
+        onRunStart: () => this.systemPrompts.reset(),
+      },
+      emit,
+    );
   }
 
   /** The run's choices: read when needed, since the host's handle answers only once the boot has committed. */
@@ -119,6 +136,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
     options: { images?: ImageContent[]; streamingBehavior?: "steer" | "followUp" } = {},
   ): Promise<void> {
     await this.ready();
+    this.runs.adopt();
     if (this.runs.busy) {
       if (options.streamingBehavior === "steer") return this.steer(text, options.images);
       if (options.streamingBehavior === "followUp") return this.followUp(text, options.images);
@@ -146,32 +164,27 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
       // Only a model turn needs a model: a `/command` or an input hook above runs without one, as in pi.
       this.choice.required();
       const expanded = await this.expand(input);
-      let aborted = false;
-      try {
-        aborted = await this.run([userMessage(expanded, options.images)]);
-      } finally {
-        // Released before agent_settled goes out, so a client that prompts again on it is not refused.
-        release();
-        this.emit({ type: "agent_settled", aborted });
-      }
+      return await this.runs.start(release, randomUUID(), [userMessage(expanded, options.images)]);
     } finally {
       release();
     }
   }
 
   async steer(text: string, images?: ImageContent[]): Promise<void> {
-    this.queues.push("steering", userMessage(await this.expand(text), images));
+    this.runs.queue("steering", userMessage(await this.expand(text), images));
   }
 
   async followUp(text: string, images?: ImageContent[]): Promise<void> {
-    this.queues.push("followUps", userMessage(await this.expand(text), images));
+    this.runs.queue("followUps", userMessage(await this.expand(text), images));
   }
 
   async abort(): Promise<void> {
-    this.retries?.cancel();
-    this.abortController?.abort();
+    this.runs.adopt();
+    this.runs.run?.retries.cancel();
+    this.runs.run?.abort.abort();
     this.queues.clear();
     await this.runs.ended();
+    return this.runs.carriedOn("abort");
   }
 
   async clearQueue(): Promise<{ steering: string[]; followUp: string[] }> {
@@ -179,7 +192,9 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   }
 
   async idle(): Promise<void> {
+    this.runs.adopt();
     await this.runs.idle();
+    return this.runs.carriedOn("idle");
   }
 
   /** `/skill:name args` and `/template args` through the prompt expander; without one, text as typed. */
@@ -190,41 +205,15 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
 
   // ── the run ─────────────────────────────────────────────────────────────────────────────────
 
-  /**
-   * Runs turns for `prompts` (the session is already claimed). An answer that ends in an error runs
-   * again: once after compacting when the context overflowed, else as the retry policy allows. After
-   * the run, a context past the threshold is compacted. Resolves with whether the run was aborted.
-   */
-  private async run(prompts: AgentMessage[]): Promise<boolean> {
-    const abort = new AbortController();
-    this.abortController = abort;
-    this.systemPrompts.reset();
-    const retries = new RunRetries(sessionRetryPolicy(this.settings), () => this.saved.autoRetry, this.emit);
-    this.retries = retries;
-    const { compaction } = this;
-    let overflowCompacted = false;
-    try {
-      let pending = prompts;
-      for (;;) {
-        const added = await runAgent(this.deps.loop, pending, this.contextMessages(), () => this.turnConfig());
-        pending = [];
-        const last = lastAssistant(added);
-        if (last === undefined || last.stopReason !== "error" || abort.signal.aborted) break;
-        if (!overflowCompacted && compaction.autoOn() && isContextOverflow(last, this.choice.model?.contextWindow)) {
-          overflowCompacted = true;
-          if ((await compaction.run("overflow", { willRetry: true, signal: abort.signal })) !== undefined) continue;
-          break;
-        }
-        if (!(await retries.again(last))) break;
-      }
-      retries.finish();
-      if (compaction.autoOn() && !abort.signal.aborted && compaction.isFull(this.contextMessages()))
-        await compaction.run("threshold", { signal: abort.signal });
-      return abort.signal.aborted;
-    } finally {
-      this.abortController = undefined;
-      this.retries = undefined;
-    }
+  /** Takes over a run the previous generation parked between two turns; the plugin calls it at commit. */
+  adoptParkedRun(): void {
+    this.runs.adopt();
+  }
+
+  /** Carries on a run parked between two turns by the previous generation (see run.ts). */
+  async resumeRun(runId: string): Promise<void> {
+    await this.ready();
+    return this.runs.resume(runId);
   }
 
   /** The transcript the next run starts from: the session's context, leaf to root. */
@@ -233,7 +222,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   }
 
   /** Snapshot for one turn (turn-config.ts): model, prompt, tools and options in force as it starts. */
-  private turnConfig(): Promise<TurnConfig> {
+  private turnConfig(signal: AbortSignal): Promise<TurnConfig> {
     const { deps } = this;
     return assembleTurn({
       model: this.choice.model!,
@@ -249,7 +238,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
       takeFollowUps: () => this.queues.take("followUps"),
       notice: this.emit,
       onEvent: (event) => this.onAgentEvent(event),
-      signal: this.abortController?.signal,
+      signal,
     });
   }
 
@@ -264,7 +253,9 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   /** Compacts once the current run (if any) has finished, including its own retries and compaction. */
   async compact(instructions?: string): Promise<CompactionResult | undefined> {
     await this.ready();
-    await this.idle();
+    this.runs.adopt();
+    await this.runs.idle();
+    if (this.runs.moved) return this.runs.carriedOn("compact", instructions);
     return this.runs.holding(() => this.compaction.run("manual", { instructions }));
   }
 
@@ -277,7 +268,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   }
 
   async abortRetry(): Promise<void> {
-    this.retries?.cancel();
+    this.runs.run?.retries.cancel();
   }
 
   // ── sessions and the tree (session-tree.ts), only while no run goes on ──────────────────────
@@ -285,6 +276,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   /** Start-up first; then refused while a run goes on. */
   protected async whenIdle(what: string): Promise<void> {
     await this.ready();
+    this.runs.adopt();
     if (this.runs.busy) throw new Error(`the agent is working; ${what} when it is done, or abort it first`);
   }
 
@@ -314,7 +306,9 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
 
   async recordMessage(message: AgentMessage): Promise<void> {
     await this.ready();
-    await this.idle();
+    this.runs.adopt();
+    await this.runs.idle();
+    if (this.runs.moved) return this.runs.carriedOn("recordMessage", message);
     this.deps.store.api.appendMessage(message);
     this.emit({ type: "message_start", message });
     this.emit({ type: "message_end", message });

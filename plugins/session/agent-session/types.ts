@@ -7,6 +7,7 @@ import type { AgentHooks, AgentLoop, AgentTool, Handle, Llm, ManyHandle, ModelCa
 import type { PromptExpander, ResourceSource, SessionCompactor, SessionStore, SettingsStore } from "pi-host";
 import type { SlashCommand, ThinkingLevel, ToolSource } from "pi-host";
 import type { QueueMode } from "./queue.js";
+import type { ParkedRun } from "./run.js";
 
 /** Per-invocation choices: the plugin's config with the host's run flags (CLI flags, SDK options) over it. */
 export interface SessionConfig {
@@ -41,6 +42,8 @@ export interface SessionPluginState {
   followUpMode: QueueMode;
   autoCompaction: boolean;
   autoRetry: boolean;
+  /** A run parked between two turns while a reload moves it to the next generation (run.ts). */
+  run?: ParkedRun;
 }
 
 /** The handles the orchestrator works through. */
