@@ -84,6 +84,8 @@ export interface HostFlags {
   noExtensions?: boolean;
   /** `--no-mcp`: the built-in MCP support starts no server this run (no MCP tools, no `/mcp`). */
   noMcp?: boolean;
+  /** `--tui-mode`: the interactive mode's terminal mode, beating the `tuiMode` setting. */
+  tuiMode?: "fullscreen" | "regular";
   /**
    * `--name` / `--name=value` flags pi doesn't know, for pi extensions' `registerFlag` (`true` for a bare
    * flag); the plugin running extensions reports the ones no extension registers.
@@ -128,7 +130,7 @@ export interface HostEnvironmentProvider {
 /** Provided by the host, never by a distribution plugin. */
 export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   id: "host/environment",
-  version: "1.3.0",
+  version: "1.4.0",
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },

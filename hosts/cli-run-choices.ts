@@ -84,6 +84,7 @@ export function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice)
       args.extensions.length > 0 ? args.extensions.map((path) => resolve(place.cwd, expandHome(path))) : undefined,
     noExtensions: args.noExtensions || undefined,
     noMcp: args.noMcp || undefined,
+    tuiMode: args.tuiMode,
   };
   return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)) as HostFlags;
 }
