@@ -7,7 +7,13 @@ import { SearchCache } from "../../../plugins/ui/tui/transcript-search.js";
 
 const plain = (text: string): string => text.replace(/\x1b\[[0-9;:]*m/g, "").trimEnd();
 const { bindings } = buildBindings(undefined);
-const key = (name: string, mods: Partial<TuiKey> = {}): TuiKey => ({ name, ctrl: false, alt: false, shift: false, ...mods });
+const key = (name: string, mods: Partial<TuiKey> = {}): TuiKey => ({
+  name,
+  ctrl: false,
+  alt: false,
+  shift: false,
+  ...mods,
+});
 const is = (k: TuiKey) => (action: string) => isAction(bindings, action, k);
 
 /** A document of `n` transcript rows and a 4-row live area (blank, editor rule, editor, footer). */
@@ -27,7 +33,12 @@ function setup(n = 100, height = 24) {
   const search = new SearchCache();
   const copied: string[] = [];
   const frame = () => composeFullscreen(doc(n), 40, height, fs, search);
-  const input = (): FullscreenInput => ({ layout: frame().layout, search, copy: (t) => copied.push(t), listFocused: false });
+  const input = (): FullscreenInput => ({
+    layout: frame().layout,
+    search,
+    copy: (t) => copied.push(t),
+    listFocused: false,
+  });
   const press = (k: TuiKey) => fullscreenKey(fs, k, is(k), input());
   return { fs, frame, press, copied };
 }
@@ -122,7 +133,11 @@ describe("fullscreen screen", () => {
     press(key("f", { ctrl: true, shift: true }));
     for (const ch of "nothing-like-it") press(key("text", { text: ch }));
     expect(fs.search?.current).toBe(-1);
-    expect(frame().lines.map(plain).some((r) => r.includes("No matches"))).toBe(true);
+    expect(
+      frame()
+        .lines.map(plain)
+        .some((r) => r.includes("No matches")),
+    ).toBe(true);
     expect(press(key("c", { ctrl: true }))).toBeUndefined();
   });
 
