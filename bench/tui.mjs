@@ -7,7 +7,8 @@
  *    "openai-completions" provider. Each agent's BUILT CLI runs in a detached tmux pane (100×40) and
  *    `tmux pipe-pane` records every byte it writes from just before the prompt is typed until its output has
  *    been still for 1.5 s after the last token is on screen. pi-host: dist/cli.js; pi 0.73.1:
- *    bench/node_modules. Target: ≤ 150 KB (pi measured 1.30 MB).
+ *    bench/node_modules. Target: ≤ 150 KB (pi measured 1.30 MB). pi-host runs twice: in fullscreen mode (the
+ *    default: the alternate screen, the transcript scrolling in a viewport) and with `--tui-mode regular`.
  * 2. One frame with a 10,000-row transcript: the tui view's render() plus the shell's differential
  *    renderer, for a frame in which the streaming answer grew by one token (the steady state while
  *    streaming), median of 300 frames; also the first frame (every entry rendered) and a full redraw
@@ -137,11 +138,11 @@ async function waitFor(predicate, timeoutMs, what) {
 }
 
 /** Runs one agent's CLI in tmux, types a prompt, and counts the bytes it writes until the answer is done. */
-async function measureBytes(name, cli, port) {
+async function measureBytes(name, cli, port, args = []) {
   const { home, agent, work } = makeHome(port);
   const session = `bench-${name}`;
   const log = join(home, "terminal.log");
-  const command = `cd ${quote(work)} && env PI_CODING_AGENT_DIR=${quote(agent)} HOME=${quote(home)} TERM=xterm-256color ${quote(process.execPath)} ${quote(cli)}; sleep 600`;
+  const command = `cd ${quote(work)} && env PI_CODING_AGENT_DIR=${quote(agent)} HOME=${quote(home)} TERM=xterm-256color ${quote(process.execPath)} ${quote(cli)} ${args.map(quote).join(" ")}; sleep 600`;
   tmux("new-session", "-d", "-s", session, "-x", String(WIDTH), "-y", String(HEIGHT), command);
   try {
     const screen = () => tmux("capture-pane", "-p", "-t", session);
@@ -303,7 +304,9 @@ if (hasTmux) {
   try {
     console.log(`streaming ${TOKENS} tokens at ${TOKENS_PER_SECOND}/s to pi-host in tmux ...`);
     result.piHost = await measureBytes("pi-host", DIST_CLI, port);
-    console.log(`  pi-host: ${result.piHost.bytes} bytes in ${result.piHost.streamedMs} ms`);
+    console.log(`  pi-host (fullscreen): ${result.piHost.bytes} bytes in ${result.piHost.streamedMs} ms`);
+    result.piHostRegular = await measureBytes("pi-host-regular", DIST_CLI, port, ["--tui-mode", "regular"]);
+    console.log(`  pi-host (regular): ${result.piHostRegular.bytes} bytes in ${result.piHostRegular.streamedMs} ms`);
     if (existsSync(PI_CLI)) {
       console.log(`streaming the same answer to pi 0.73.1 ...`);
       try {
@@ -322,7 +325,18 @@ if (hasTmux) {
     }
   }
   checks.push(
-    check(`bytes for a ${TOKENS}-token answer (pi-host)`, result.piHost.bytes / 1024, "KB", TARGET_BYTES / 1024),
+    check(
+      `bytes for a ${TOKENS}-token answer (pi-host, fullscreen)`,
+      result.piHost.bytes / 1024,
+      "KB",
+      TARGET_BYTES / 1024,
+    ),
+    check(
+      `bytes for a ${TOKENS}-token answer (pi-host, --tui-mode regular)`,
+      result.piHostRegular.bytes / 1024,
+      "KB",
+      TARGET_BYTES / 1024,
+    ),
   );
   if (result.pi) {
     checks.push(check(`bytes for the same answer (pi 0.73.1)`, result.pi.bytes / 1024, "KB", null));
