@@ -185,7 +185,8 @@ async function measureBytes(name, cli, port, args = []) {
 
 // ── frame time ──────────────────────────────────────────────────────────────────────────────────
 
-async function measureFrames() {
+/** Frame times in regular mode, or (`fullscreen`) with the view laying out the screen for the alternate one. */
+async function measureFrames(fullscreen = false) {
   const { createJiti } = await import("jiti");
   // The view's files import the kernel and contracts as "pi-host" (type-only today); point that name at
   // the built host this run measures, as the kernel does for source-loaded plugins.
@@ -212,6 +213,8 @@ async function measureFrames() {
   const streaming = { id: state.nextId++, rev: 0, kind: "text", text: "Streaming: ", streaming: true };
   state.entries.push(streaming);
   state.busy = true;
+  state.running = true;
+  state.fullscreen = { ...state.fullscreen, enabled: fullscreen };
 
   const sessionState = {
     model: { id: "bench-model", provider: "bench", reasoning: false },
@@ -241,7 +244,7 @@ async function measureFrames() {
     agentDir: tmpdir(),
   });
   let written = 0;
-  const renderer = new DiffRenderer((bytes) => (written += bytes.length));
+  const renderer = new DiffRenderer((bytes) => (written += bytes.length), fullscreen ? "alternate" : "normal");
 
   let t = performance.now();
   let frame = view.render(WIDTH, HEIGHT);
@@ -355,6 +358,11 @@ checks.push(check(`  of which diff + write (p50)`, frames.diff.p50, "ms", null))
 checks.push(check(`frame while streaming (p95)`, frames.total.p95, "ms", null));
 checks.push(check(`first frame, every entry rendered`, frames.firstViewMs, "ms", null));
 checks.push(check(`full redraw at a new width`, frames.fullRedrawMs, "ms", null));
+const fullscreenFrames = await measureFrames(true);
+result.fullscreenFrames = fullscreenFrames;
+checks.push(check(`fullscreen frame while streaming (p50)`, fullscreenFrames.total.p50, "ms", null));
+checks.push(check(`  of which diff + write (p50)`, fullscreenFrames.diff.p50, "ms", null));
+checks.push(check(`fullscreen frame while streaming (p95)`, fullscreenFrames.total.p95, "ms", null));
 
 printChecks(checks);
 writeResult("tui", { checks, ...result, ...(piSkipped ? { piSkipped } : {}) });
