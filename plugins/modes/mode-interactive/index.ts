@@ -42,7 +42,7 @@ export default definePlugin({
     ctx.on(SESSION_EVENT, (event: SessionEvent) => active?.onSessionEvent(event));
     ctx.on(TUI_REDRAW_EVENT, () => active?.redraw());
     // A plugin swapped (the view itself, a provider, the session): its next frame may differ.
-    ctx.on("kernel:commit", () => active?.redraw());
+    ctx.on("kernel:commit", () => active?.swapped());
     ctx.onDispose(() => active?.stop(0), "leave the terminal");
 
     const mode: Mode = {

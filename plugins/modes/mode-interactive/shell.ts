@@ -163,6 +163,17 @@ export class InteractiveShell {
     if (!this.finished) this.frames.request();
   }
 
+  /**
+   * A plugin was swapped: a new view generation learns the terminal's size (it lays out fullscreen keys
+   * by it) before the next frame.
+   */
+  swapped(): void {
+    if (this.finished) return;
+    const { width, height } = this.size();
+    this.enqueue(() => this.options.view.api.resize(width, height));
+    this.frames.request();
+  }
+
   /** Ends the run with `code`. */
   stop(code: number): void {
     if (this.finished) return;

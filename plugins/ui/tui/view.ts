@@ -50,6 +50,9 @@ export class TerminalView implements TuiView, ViewActions {
   };
   private extra: ExtraCommand[] = [];
   private height = 24;
+  private width = 80;
+  /** This instance drew a frame (a new generation after a swap has not, until its first). */
+  private rendered = false;
   /** Sequences for the terminal that the next frame carries (a clipboard copy's OSC 52). */
   private readonly terminalOutput: string[] = [];
   /** The user's `!` command while it runs. */
@@ -73,6 +76,7 @@ export class TerminalView implements TuiView, ViewActions {
       syncCall(() => (this.deps.store.available ? this.deps.store.api.current()?.cwd : undefined), undefined) ??
       info.cwd;
     this.height = info.height;
+    this.width = info.width;
     // The mode is the run's; the scroll, search and selection of an earlier run do not carry over.
     s.fullscreen = {
       ...s.fullscreen,
@@ -134,7 +138,8 @@ export class TerminalView implements TuiView, ViewActions {
     this.deps.save(s);
   }
 
-  resize(_width: number, height: number): void {
+  resize(width: number, height: number): void {
+    this.width = width;
     this.height = height;
   }
 
@@ -147,6 +152,8 @@ export class TerminalView implements TuiView, ViewActions {
 
   handleKey(key: TuiKey): KeyOutcome {
     const s = this.deps.state();
+    // Fullscreen keys act on the last frame's layout: a new generation lays one out first.
+    if (s.fullscreen.enabled && !this.rendered) this.render(this.width, this.height);
     const outcome = this.key(s, key);
     this.deps.save(s);
     return outcome;
@@ -154,6 +161,8 @@ export class TerminalView implements TuiView, ViewActions {
 
   render(width: number, height: number): TuiFrame {
     this.height = height;
+    this.width = width;
+    this.rendered = true;
     const s = this.deps.state();
     const theme = this.currentTheme(s);
     const style: EntryStyle = { width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded };

@@ -47,6 +47,28 @@ describe("interactive shell in fullscreen mode", () => {
     h = undefined;
   });
 
+  it("a reload of the tui plugin keeps the scroll position and the open search", async () => {
+    h = await bootTui({ tuiMode: "fullscreen", height: 20, faux: { responses: [{ content: answer }] } });
+    await h.waitFor((s) => s.includes("pi-host") && s.includes("faux-1"));
+    h.type("go\r");
+    await h.waitFor((s) => s.includes("marker39.") && !s.includes("Working"));
+    h.type("\x1b[5~");
+    await h.waitFor((s) => !s.includes("marker39.") && s.includes("marker32."));
+    h.type("\x1b[102;6u");
+    h.type("marker30.");
+    await h.waitFor((s) => s.includes("1/1"));
+    const before = h.screen();
+    const frames = h.vt.frames;
+    expect((await h.kernel.reload("tui")).status).toBe("committed");
+    // The new generation draws the same screen: viewport, search box and match where they were.
+    await h.waitFor(() => h!.vt.frames > frames);
+    expect(h.screen()).toBe(before);
+    // And it goes on from there: the query edited in the new generation finds its match at once.
+    h.type("\x7f");
+    await h.waitFor((s) => /│ marker30 +1\/1 │/.test(s));
+    expect(h.vt.alternate).toBe(true);
+  });
+
   it("gives the normal screen back when the process ends before the run does", async () => {
     const before = new Set(process.listeners("exit"));
     h = await bootTui({ tuiMode: "fullscreen" });
