@@ -2,7 +2,7 @@
  * Fullscreen mode (pi 1.6.0's default) end to end: the BUILT `pi` in a detached tmux pane against
  * provider-faux (scripted through the user's plugins.json). It starts on the alternate screen with the
  * editor at the bottom, PageUp scrolls the transcript inside the screen, Ctrl+Shift+F searches it, the
- * wheel scrolls it, a quit gives the normal screen back (cursor shown, cooked mode) with the transcript
+ * wheel scrolls it, a mouse selection is copied, a quit gives the normal screen back (cursor shown, cooked mode) with the transcript
  * printed there; `--tui-mode regular` keeps the terminal's scrollback instead.
  */
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
@@ -109,6 +109,17 @@ describe.skipIf(!HAS_TMUX)("fullscreen TUI in tmux (built CLI)", { timeout: 60_0
     // Escape closed the search, not the run: the editor takes text again.
     pane.type("after search");
     await pane.waitFor(/^after search/m);
+  });
+
+  it("copies a mouse selection on release (OSC 52 without a display)", async () => {
+    tmux!.run("set-option", "-s", "set-clipboard", "on");
+    const pane = await answered();
+    const row = rows(pane).findIndex((r) => r.startsWith(" Paragraph 39 holds"));
+    expect(row).toBeGreaterThanOrEqual(0);
+    // Press on "P" (column 2, 1-based), drag to column 12, release: cells 1–11 of that row.
+    pane.type(`\x1b[<0;2;${row + 1}M\x1b[<32;12;${row + 1}M\x1b[<0;12;${row + 1}m`);
+    await pane.waitFor("Copied the selection");
+    expect(tmux!.run("show-buffer")).toBe("Paragraph 3");
   });
 
   it("quitting restores the terminal: normal screen, cursor shown, cooked mode, the transcript left in the scrollback", async () => {
