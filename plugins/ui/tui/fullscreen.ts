@@ -102,8 +102,10 @@ function rowSpans(
 ): CellSpan[] {
   const spans: CellSpan[] = [];
   for (const m of matches) {
-    if (m.row === row)
-      spans.push({ col: m.col, width: m.width, style: m === current ? CURRENT_MATCH_STYLE : MATCH_STYLE });
+    for (const seg of m.segments) {
+      if (seg.row === row)
+        spans.push({ col: seg.col, width: seg.width, style: m === current ? CURRENT_MATCH_STYLE : MATCH_STYLE });
+    }
   }
   if (selection !== null) {
     const [start, end] = ordered(selection.anchor, selection.head);

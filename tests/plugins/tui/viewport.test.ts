@@ -69,15 +69,28 @@ describe("fullscreen viewport", () => {
 describe("transcript search", () => {
   const rows = ["\x1b[1m Alpha beta\x1b[0m", " gamma", " beta 中文 beta", ""];
 
+  const at = (row: number, col: number, width: number) => ({ row, segments: [{ row, col, width }] });
+
   it("finds every match without case, with its row and cells", () => {
-    expect(findMatches(rows, "BETA")).toEqual([
-      { row: 0, col: 7, width: 4 },
-      { row: 2, col: 1, width: 4 },
-      { row: 2, col: 11, width: 4 },
-    ]);
-    expect(findMatches(rows, "中文")).toEqual([{ row: 2, col: 6, width: 4 }]);
+    expect(findMatches(rows, "BETA")).toEqual([at(0, 7, 4), at(2, 1, 4), at(2, 11, 4)]);
+    expect(findMatches(rows, "中文")).toEqual([at(2, 6, 4)]);
     expect(findMatches(rows, "   ")).toEqual([]);
     expect(findMatches(rows, "delta")).toEqual([]);
+  });
+
+  it("finds a phrase wrapped over a row's end, as pi's search does, one segment per row", () => {
+    expect(findMatches(rows, "beta  gamma")).toEqual([
+      {
+        row: 0,
+        segments: [
+          { row: 0, col: 7, width: 4 },
+          { row: 1, col: 1, width: 5 },
+        ],
+      },
+    ]);
+    expect(findMatches(rows, "alpha beta")).toEqual([at(0, 1, 10)]);
+    // Words a space apart on one row make one segment, the space painted too.
+    expect(findMatches(rows, "中文 be")).toEqual([at(2, 6, 7)]);
   });
 
   it("selects the match nearest the viewport's bottom and steps through matches with wrap-around", () => {
@@ -97,6 +110,6 @@ describe("transcript search", () => {
     const first = cache.get(rows, "beta");
     expect(cache.get([...rows], "beta")).toBe(first);
     expect(cache.get([...rows, " beta"], "beta")).toHaveLength(4);
-    expect(cache.get(rows, "gamma")).toEqual([{ row: 1, col: 1, width: 5 }]);
+    expect(cache.get(rows, "gamma")).toEqual([at(1, 1, 5)]);
   });
 });
