@@ -7,7 +7,8 @@
  *    "openai-completions" provider. Each agent's BUILT CLI runs in a detached tmux pane (100×40) and
  *    `tmux pipe-pane` records every byte it writes from just before the prompt is typed until its output has
  *    been still for 1.5 s after the last token is on screen. pi-host: dist/cli.js; pi 0.73.1:
- *    bench/node_modules. Target: ≤ 150 KB (pi measured 1.30 MB).
+ *    bench/node_modules. Target: ≤ 150 KB (pi measured 1.30 MB). pi-host runs twice: in fullscreen mode (the
+ *    default: the alternate screen, the transcript scrolling in a viewport) and with `--tui-mode regular`.
  * 2. One frame with a 10,000-row transcript: the tui view's render() plus the shell's differential
  *    renderer, for a frame in which the streaming answer grew by one token (the steady state while
  *    streaming), median of 300 frames; also the first frame (every entry rendered) and a full redraw
@@ -137,11 +138,11 @@ async function waitFor(predicate, timeoutMs, what) {
 }
 
 /** Runs one agent's CLI in tmux, types a prompt, and counts the bytes it writes until the answer is done. */
-async function measureBytes(name, cli, port) {
+async function measureBytes(name, cli, port, args = []) {
   const { home, agent, work } = makeHome(port);
   const session = `bench-${name}`;
   const log = join(home, "terminal.log");
-  const command = `cd ${quote(work)} && env PI_CODING_AGENT_DIR=${quote(agent)} HOME=${quote(home)} TERM=xterm-256color ${quote(process.execPath)} ${quote(cli)}; sleep 600`;
+  const command = `cd ${quote(work)} && env PI_CODING_AGENT_DIR=${quote(agent)} HOME=${quote(home)} TERM=xterm-256color ${quote(process.execPath)} ${quote(cli)} ${args.map(quote).join(" ")}; sleep 600`;
   tmux("new-session", "-d", "-s", session, "-x", String(WIDTH), "-y", String(HEIGHT), command);
   try {
     const screen = () => tmux("capture-pane", "-p", "-t", session);
@@ -184,7 +185,8 @@ async function measureBytes(name, cli, port) {
 
 // ── frame time ──────────────────────────────────────────────────────────────────────────────────
 
-async function measureFrames() {
+/** Frame times in regular mode, or (`fullscreen`) with the view laying out the screen for the alternate one. */
+async function measureFrames(fullscreen = false) {
   const { createJiti } = await import("jiti");
   // The view's files import the kernel and contracts as "pi-host" (type-only today); point that name at
   // the built host this run measures, as the kernel does for source-loaded plugins.
@@ -211,6 +213,8 @@ async function measureFrames() {
   const streaming = { id: state.nextId++, rev: 0, kind: "text", text: "Streaming: ", streaming: true };
   state.entries.push(streaming);
   state.busy = true;
+  state.running = true;
+  state.fullscreen = { ...state.fullscreen, enabled: fullscreen };
 
   const sessionState = {
     model: { id: "bench-model", provider: "bench", reasoning: false },
@@ -240,7 +244,7 @@ async function measureFrames() {
     agentDir: tmpdir(),
   });
   let written = 0;
-  const renderer = new DiffRenderer((bytes) => (written += bytes.length));
+  const renderer = new DiffRenderer((bytes) => (written += bytes.length), fullscreen ? "alternate" : "normal");
 
   let t = performance.now();
   let frame = view.render(WIDTH, HEIGHT);
@@ -303,7 +307,9 @@ if (hasTmux) {
   try {
     console.log(`streaming ${TOKENS} tokens at ${TOKENS_PER_SECOND}/s to pi-host in tmux ...`);
     result.piHost = await measureBytes("pi-host", DIST_CLI, port);
-    console.log(`  pi-host: ${result.piHost.bytes} bytes in ${result.piHost.streamedMs} ms`);
+    console.log(`  pi-host (fullscreen): ${result.piHost.bytes} bytes in ${result.piHost.streamedMs} ms`);
+    result.piHostRegular = await measureBytes("pi-host-regular", DIST_CLI, port, ["--tui-mode", "regular"]);
+    console.log(`  pi-host (regular): ${result.piHostRegular.bytes} bytes in ${result.piHostRegular.streamedMs} ms`);
     if (existsSync(PI_CLI)) {
       console.log(`streaming the same answer to pi 0.73.1 ...`);
       try {
@@ -322,7 +328,18 @@ if (hasTmux) {
     }
   }
   checks.push(
-    check(`bytes for a ${TOKENS}-token answer (pi-host)`, result.piHost.bytes / 1024, "KB", TARGET_BYTES / 1024),
+    check(
+      `bytes for a ${TOKENS}-token answer (pi-host, fullscreen)`,
+      result.piHost.bytes / 1024,
+      "KB",
+      TARGET_BYTES / 1024,
+    ),
+    check(
+      `bytes for a ${TOKENS}-token answer (pi-host, --tui-mode regular)`,
+      result.piHostRegular.bytes / 1024,
+      "KB",
+      TARGET_BYTES / 1024,
+    ),
   );
   if (result.pi) {
     checks.push(check(`bytes for the same answer (pi 0.73.1)`, result.pi.bytes / 1024, "KB", null));
@@ -341,6 +358,11 @@ checks.push(check(`  of which diff + write (p50)`, frames.diff.p50, "ms", null))
 checks.push(check(`frame while streaming (p95)`, frames.total.p95, "ms", null));
 checks.push(check(`first frame, every entry rendered`, frames.firstViewMs, "ms", null));
 checks.push(check(`full redraw at a new width`, frames.fullRedrawMs, "ms", null));
+const fullscreenFrames = await measureFrames(true);
+result.fullscreenFrames = fullscreenFrames;
+checks.push(check(`fullscreen frame while streaming (p50)`, fullscreenFrames.total.p50, "ms", null));
+checks.push(check(`  of which diff + write (p50)`, fullscreenFrames.diff.p50, "ms", null));
+checks.push(check(`fullscreen frame while streaming (p95)`, fullscreenFrames.total.p95, "ms", null));
 
 printChecks(checks);
 writeResult("tui", { checks, ...result, ...(piSkipped ? { piSkipped } : {}) });

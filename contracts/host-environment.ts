@@ -94,6 +94,8 @@ export interface HostFlags {
   verbose?: boolean;
   /** `--offline` or PI_OFFLINE: no automatic network activity (catalog refreshes, update checks). */
   offline?: boolean;
+  /** `--tui-mode`: the interactive mode's terminal mode, beating the `tuiMode` setting. */
+  tuiMode?: "fullscreen" | "regular";
   /**
    * `--name` / `--name=value` flags pi doesn't know, for pi extensions' `registerFlag` (`true` for a bare
    * flag); the plugin running extensions reports the ones no extension registers.
@@ -140,7 +142,7 @@ export interface HostEnvironmentProvider {
 /** Provided by the host, never by a distribution plugin. */
 export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   id: "host/environment",
-  // 1.4: the theme, verbose and offline flags.
+  // 1.4: the theme, verbose, offline and tui-mode flags.
   version: "1.4.0",
   kind: "single",
   gate: "overlap",

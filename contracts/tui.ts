@@ -19,9 +19,44 @@ export interface TuiKey {
   ctrl: boolean;
   alt: boolean;
   shift: boolean;
+  /** For `name: "mouse"`: a mouse report (fullscreen mode turns SGR mouse reporting on). */
+  mouse?: TuiMouse;
 }
 
-/** A frame: the whole document (transcript and live area), one entry per terminal row, and the cursor. */
+/**
+ * One SGR mouse report: what happened, where (0-based screen cell), and the button (0 left, 1 middle,
+ * 2 right). Wheel events come as "wheelUp"/"wheelDown" with the pointer's position.
+ */
+export interface TuiMouse {
+  action: "press" | "drag" | "release" | "wheelUp" | "wheelDown" | "move";
+  button: number;
+  row: number;
+  col: number;
+}
+
+/**
+ * How the interactive mode uses the terminal, as pi 1.6.0's `tuiMode` setting and `--tui-mode` flag name
+ * it: "fullscreen" (the alternate screen, the transcript scrolling inside it) or "regular" (the normal
+ * screen, the transcript going into the terminal's scrollback).
+ */
+export type TuiMode = "fullscreen" | "regular";
+
+/** Fullscreen options (pi's `fullscreen*` settings) the view applies. */
+export interface TuiFullscreenOptions {
+  /** `fullscreenScrollbar`: "auto" shows it while the transcript is scrolled away from its end. */
+  scrollbar: "auto" | "always" | "hidden";
+  /** `fullscreenCopyOnSelect`: a mouse selection is copied when the button is released. */
+  copyOnSelect: boolean;
+  /** `fullscreenWheelScrollLines`: lines per wheel event, or "auto". */
+  wheelScrollLines: "auto" | number;
+}
+
+/**
+ * A frame: the whole document (transcript and live area), one entry per terminal row, and the cursor. In
+ * fullscreen mode the document is the screen: at most `height` rows, the transcript's visible part in a
+ * viewport above the live area. After `stop`, a view renders the whole document again (what fullscreen
+ * mode leaves on the normal screen when it exits).
+ */
 export interface TuiFrame {
   /** Rows of at most the render width in terminal cells; SGR colour codes only, no cursor movement. */
   lines: string[];
@@ -47,6 +82,10 @@ export interface TuiStart {
   height: number;
   /** Messages from the command line (`pi "fix it"`), sent as the first prompts. */
   initialMessages: string[];
+  /** The terminal mode of this run; absent means "regular" (an older shell). */
+  tuiMode?: TuiMode;
+  /** Fullscreen options, with `tuiMode: "fullscreen"`. */
+  fullscreen?: TuiFullscreenOptions;
 }
 
 /**
@@ -81,7 +120,7 @@ export const HOST_RELOAD_REQUEST_EVENT = "host:reload-request";
 /** One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short. */
 export const TuiViewContract = defineContract<TuiView>({
   id: "tui/view",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 250,

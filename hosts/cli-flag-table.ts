@@ -27,6 +27,8 @@ export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhig
  */
 export const CLI_THINKING_LEVELS = [...THINKING_LEVELS, "max"] as const;
 export const MODES = ["text", "json", "rpc", "acp"] as const;
+/** What `--tui-mode` accepts, as pi 1.6.0 names the interactive terminal modes. */
+export const TUI_MODES = ["fullscreen", "regular"] as const;
 
 /** Every flag `pi` knows, in help order. */
 export const FLAGS: FlagSpec[] = [
@@ -49,6 +51,12 @@ export const FLAGS: FlagSpec[] = [
     optionalValue: true,
     inlineValue: true,
     help: "JSON/RPC: pi 0.73's event shapes (whole partial message on every update) instead of pi 1.6's deltas",
+  },
+  {
+    group: "Modes",
+    name: "tui-mode",
+    value: "<fullscreen|regular>",
+    help: "Interactive terminal: fullscreen (default; alternate screen, scrollable transcript, mouse) or regular (normal scrollback)",
   },
   {
     group: "Model",

@@ -3,7 +3,7 @@
  * It imports nothing but the table and two helpers, so `pi --version` and `pi --help` stay as fast as
  * Node starts.
  */
-import { CLI_THINKING_LEVELS, FLAGS, type FlagSpec, MODES, type THINKING_LEVELS } from "./cli-flag-table.js";
+import { CLI_THINKING_LEVELS, FLAGS, type FlagSpec, MODES, type THINKING_LEVELS, TUI_MODES } from "./cli-flag-table.js";
 import { splitToolList, toolSelectionProblem } from "./cli-tool-flags.js";
 import { closestSpelling } from "./edit-distance.js";
 
@@ -15,6 +15,8 @@ export interface CliArgs {
   print: boolean;
   mode: (typeof MODES)[number] | undefined;
   compatEvents: boolean;
+  /** `--tui-mode`: the interactive terminal mode. */
+  tuiMode: (typeof TUI_MODES)[number] | undefined;
   model: string | undefined;
   provider: string | undefined;
   apiKey: string | undefined;
@@ -178,6 +180,9 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
   const mode = one("mode");
   if (mode !== undefined && !(MODES as readonly string[]).includes(mode))
     throw new UsageError(`--mode must be one of ${MODES.join(", ")}, not "${mode}"`);
+  const tuiMode = one("tui-mode");
+  if (tuiMode !== undefined && !(TUI_MODES as readonly string[]).includes(tuiMode))
+    throw new UsageError(`--tui-mode must be one of ${TUI_MODES.join(", ")}, not "${tuiMode}"`);
   const thinking = one("thinking");
   if (thinking !== undefined && !(CLI_THINKING_LEVELS as readonly string[]).includes(thinking)) {
     throw new UsageError(`--thinking must be one of ${CLI_THINKING_LEVELS.join(", ")}, not "${thinking}"`);
@@ -190,6 +195,7 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     print: flag("print"),
     mode: mode as CliArgs["mode"],
     compatEvents: compatEventsOf(values.get("compat-events")),
+    tuiMode: tuiMode as CliArgs["tuiMode"],
     model: one("model"),
     provider: one("provider"),
     apiKey: one("api-key"),

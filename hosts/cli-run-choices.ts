@@ -89,6 +89,7 @@ export function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice)
     noThemes: args.noThemes || undefined,
     verbose: args.verbose || undefined,
     offline: args.offline || isTruthyFlag(process.env.PI_OFFLINE) || undefined,
+    tuiMode: args.tuiMode,
   };
   return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)) as HostFlags;
 }

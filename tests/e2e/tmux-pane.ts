@@ -118,6 +118,11 @@ export class Pane {
     return this.server.run("display-message", "-p", "-t", this.name, "#{alternate_on} #{cursor_flag}").trim();
   }
 
+  /** `mouse_any_flag` and `mouse_sgr_flag` of the pane: "1 1" while SGR mouse reporting is on. */
+  mouseModes(): string {
+    return this.server.run("display-message", "-p", "-t", this.name, "#{mouse_any_flag} #{mouse_sgr_flag}").trim();
+  }
+
   /** The line discipline after pi ended ("icanon echo" is cooked mode), or undefined while pi runs. */
   ttyAfterExit(): string | undefined {
     return /\[tty ([^\]]*)\]/.exec(this.captureAll())?.[1]?.trim();

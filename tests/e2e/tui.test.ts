@@ -238,7 +238,8 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
       ),
     ].join("\n");
     const { home, cwd } = makeHome([{ content: answer }], { tokensPerSecond: 60 });
-    const pane = start({ home, cwd, width: 80, height: 24 });
+    // The scrollback is what this checks: regular mode keeps the transcript there.
+    const pane = start({ home, cwd, width: 80, height: 24, args: ["--tui-mode", "regular"] });
     await pane.waitFor((s) => s.includes("pi-host") && s.includes("faux-1"));
     pane.type("show wide text");
     pane.keys("Enter");

@@ -64,7 +64,7 @@ const TABLE: Pi16Flag[] = [
   accepted(["--export"], "session.jsonl"),
   accepted(["--list-models"], "sonnet"),
   accepted(["--verbose"]),
-  notYet(["--tui-mode"], "regular"),
+  accepted(["--tui-mode"], "regular"),
   accepted(["--approve", "-a"]),
   accepted(["--no-approve", "-na"]),
   accepted(["--offline"]),

@@ -209,6 +209,11 @@ export class KeyDecoder {
       return 1;
     }
     const final = input[end]!;
+    if (input[2] === "<" && (final === "M" || final === "m")) {
+      const mouse = sgrMouse(input.slice(3, end), final === "M");
+      if (mouse !== undefined) keys.push(mouse);
+      return end + 1;
+    }
     const params = input
       .slice(2, end)
       .split(";")
@@ -237,6 +242,26 @@ export class KeyDecoder {
     // Anything else (focus reports, cursor position replies) is not a key.
     return length;
   }
+}
+
+/**
+ * An SGR mouse report (`CSI < b ; x ; y M|m`) as a key named "mouse": bits 0–1 of `b` the button, 4 Shift,
+ * 8 Alt, 16 Ctrl, 32 motion, 64 the wheel; `m` is a release.
+ */
+export function sgrMouse(params: string, pressed: boolean): TuiKey | undefined {
+  const [b, x, y] = params.split(";").map((p) => Number.parseInt(p, 10));
+  if (b === undefined || x === undefined || y === undefined || [b, x, y].some(Number.isNaN)) return undefined;
+  const mods = { shift: (b & 4) !== 0, alt: (b & 8) !== 0, ctrl: (b & 16) !== 0 };
+  const button = b & 3;
+  const motion = (b & 32) !== 0;
+  let action: NonNullable<TuiKey["mouse"]>["action"];
+  if ((b & 64) !== 0) {
+    if (button > 1) return undefined; // horizontal wheel
+    action = button === 0 ? "wheelUp" : "wheelDown";
+  } else if (!pressed) action = "release";
+  else if (motion) action = button === 3 ? "move" : "drag";
+  else action = "press";
+  return { name: "mouse", ...mods, mouse: { action, button, row: y - 1, col: x - 1 } };
 }
 
 /** How many characters at the end of `text` could be the start of `marker`. */

@@ -12,6 +12,11 @@
  *
  * Model: the document starts at screen row 0 (see `begin`). `extent` counts the document rows the screen
  * has reached; the top `max(0, extent - height)` of them have scrolled into scrollback.
+ *
+ * On the alternate screen (fullscreen mode) the document is the screen: at most `height` rows, nothing
+ * ever reaches scrollback, and a block of rows that moved up (the transcript viewport following a stream)
+ * is scrolled by the terminal inside a scroll region (DECSTBM + CSI S), so only the rows that came in are
+ * written.
  */
 import type { TuiFrame } from "pi-host";
 import { activeSgr, cellWidth, graphemeStart, truncateToWidth, withoutTrailingSgr } from "./ansi.js";
@@ -20,6 +25,23 @@ const SYNC_START = "\x1b[?2026h";
 const SYNC_END = "\x1b[?2026l";
 const RESET = "\x1b[0m";
 const CLEAR_ALL = "\x1b[2J\x1b[3J\x1b[H";
+const CLEAR_SCREEN = "\x1b[2J\x1b[H";
+const ALT_SCREEN_ON = "\x1b[?1049h";
+const ALT_SCREEN_OFF = "\x1b[?1049l";
+/** Button and drag reporting in SGR form (no all-motion: multiplexers lag on every pointer move). */
+export const MOUSE_ON = "\x1b[?1000h\x1b[?1002h\x1b[?1006h";
+export const MOUSE_OFF = "\x1b[?1006l\x1b[?1002l\x1b[?1000l";
+/** The most rows a scroll is looked for over (a stream moves the viewport a row or two per frame). */
+const MAX_SCROLL = 12;
+
+/** Which screen the renderer draws on: the normal one (scrollback kept) or the alternate one. */
+export type RenderScreen = "normal" | "alternate";
+
+/**
+ * What leaves the alternate screen from any state (mouse off, colours reset, cursor shown): written by
+ * `end`, and by the shell's exit hook when the process ends before `end` could run.
+ */
+export const LEAVE_ALTERNATE = `${MOUSE_OFF}${RESET}\x1b[r${ALT_SCREEN_OFF}\x1b[?25h`;
 
 /** Counters a benchmark or test reads. */
 export interface RenderStats {
@@ -40,7 +62,11 @@ export class DiffRenderer {
   private title: string | undefined = undefined;
   readonly stats: RenderStats = { frames: 0, bytes: 0, fullRedraws: 0 };
 
-  constructor(private readonly write: (bytes: string) => void) {}
+  constructor(
+    private readonly write: (bytes: string) => void,
+    /** "alternate": fullscreen mode (entered by `begin`, left by `end`). */
+    readonly screen: RenderScreen = "normal",
+  ) {}
 
   /**
    * Takes the screen for a new document: scrolls what the screen shows into scrollback (a user's shell
@@ -53,6 +79,12 @@ export class DiffRenderer {
     this.extent = 1;
     this.cursorRow = 0;
     this.started = true;
+    if (this.screen === "alternate") {
+      // Every row of the screen is reachable by cursor movement: no row is ever below the "extent".
+      this.extent = height;
+      this.emit(`${ALT_SCREEN_ON}${MOUSE_ON}${RESET}${CLEAR_SCREEN}`);
+      return;
+    }
     const lines = Math.max(0, height - 1);
     this.emit(`${RESET}${"\n".repeat(lines)}${lines > 0 ? `\x1b[${lines}A` : ""}\r\x1b[J`);
   }
@@ -61,7 +93,14 @@ export class DiffRenderer {
   render(frame: TuiFrame, width: number, height: number): void {
     if (!this.started) this.begin(width, height);
     // A copy: the caller may reuse or change its array after the frame.
-    const next = frame.lines.length > 0 ? frame.lines.slice() : [""];
+    let next = frame.lines.length > 0 ? frame.lines.slice() : [""];
+    let cursor = frame.cursor;
+    if (this.screen === "alternate" && next.length > height) {
+      // The screen holds `height` rows: the bottom ones (editor, footer) are the ones to keep.
+      const cut = next.length - height;
+      next = next.slice(cut);
+      cursor = cursor !== null && cursor.row >= cut ? { row: cursor.row - cut, col: cursor.col } : null;
+    }
     let out = SYNC_START;
     if (width !== this.width || height !== this.height) {
       this.width = width;
@@ -70,7 +109,7 @@ export class DiffRenderer {
     } else {
       out += this.diff(next);
     }
-    out += this.placeCursor(frame.cursor);
+    out += this.placeCursor(cursor);
     if (frame.title !== undefined && frame.title !== this.title) {
       this.title = frame.title;
       out += `\x1b]0;${frame.title.replace(/[\x00-\x1f\x7f]/g, " ")}\x07`;
@@ -84,6 +123,12 @@ export class DiffRenderer {
   /** Leaves the cursor on a fresh line below the document, visible, colours reset (for the shell prompt). */
   end(): void {
     if (!this.started) return;
+    if (this.screen === "alternate") {
+      this.started = false;
+      this.cursorShown = true;
+      this.emit(LEAVE_ALTERNATE);
+      return;
+    }
     let out = `${RESET}${this.moveTo(Math.max(0, this.previous.length - 1))}\r\n`;
     this.cursorRow = this.previous.length;
     this.extent = Math.max(this.extent, this.cursorRow + 1);
@@ -110,6 +155,10 @@ export class DiffRenderer {
     while (first < common && previous[first] === next[first]) first++;
     if (first === previous.length && first === next.length) return "";
     if (first < this.visibleTop) return this.fullRedraw(next);
+    if (this.screen === "alternate" && next.length === previous.length) {
+      const scrolled = this.scrolledDiff(previous, next, first);
+      if (scrolled !== undefined) return scrolled;
+    }
     // Rows equal at the end (the editor and footer under a streaming answer) keep their text; when the row
     // count changed they move, which the terminal does itself: insert or delete rows above them.
     let same = 0;
@@ -126,6 +175,43 @@ export class DiffRenderer {
     const end = grow === 0 ? next.length - same : next.length;
     let out = this.rewriteRange(previous, next, first, end, previous.length);
     if (grow < 0) out += `${this.moveTo(next.length)}\r\x1b[J`;
+    return out;
+  }
+
+  /**
+   * Alternate screen, same row count: when the changed rows [first, end) are mostly the previous ones moved
+   * up by k rows (a viewport that follows new output), the terminal scrolls that region by k and only the
+   * rows that still differ are written. Undefined when no such k pays.
+   */
+  private scrolledDiff(previous: string[], next: string[], first: number): string | undefined {
+    let end = next.length;
+    while (end > first && previous[end - 1] === next[end - 1]) end--;
+    const rows = end - first;
+    if (rows < 3) return undefined;
+    let best = 0;
+    let bestSame = 0;
+    for (let k = 1; k <= Math.min(MAX_SCROLL, rows - 2); k++) {
+      let same = 0;
+      for (let row = first; row < end - k; row++) if (next[row] === previous[row + k]) same++;
+      if (same > bestSame) {
+        best = k;
+        bestSame = same;
+      }
+    }
+    // Worth it only when most moved rows are unchanged (then each costs nothing instead of a rewrite).
+    if (best === 0 || bestSame * 2 < rows - best) return undefined;
+    // The screen after the scroll: rows moved up by `best`, blank rows at the region's bottom.
+    const screen = previous.slice();
+    for (let row = first; row < end; row++) screen[row] = row + best < end ? previous[row + best]! : "";
+    // DECSTBM homes the cursor; so does resetting it.
+    let out = `\x1b[${first + 1};${end}r\x1b[${best}S\x1b[r`;
+    this.cursorRow = 0;
+    out += "\x1b[H";
+    for (let row = first; row < end; row++) {
+      if (screen[row] === next[row]) continue;
+      out += this.moveTo(row);
+      out += screen[row] === "" ? this.line(next[row]!) : this.rewrite(screen[row]!, next[row]!);
+    }
     return out;
   }
 
@@ -187,12 +273,13 @@ export class DiffRenderer {
   /** Clears screen and scrollback and writes the whole document from the top. */
   private fullRedraw(next: string[]): string {
     this.stats.fullRedraws++;
-    let out = RESET + CLEAR_ALL;
+    // The alternate screen has no scrollback to clear (and CSI 3J would clear the normal screen's).
+    let out = RESET + (this.screen === "alternate" ? CLEAR_SCREEN : CLEAR_ALL);
     for (let row = 0; row < next.length; row++) {
       const fitted = this.fit(next[row]!);
       out += (row > 0 ? "\r\n" : "") + fitted + (fitted.includes("\x1b[") ? RESET : "");
     }
-    this.extent = next.length;
+    this.extent = this.screen === "alternate" ? this.height : next.length;
     this.cursorRow = next.length - 1;
     return out;
   }

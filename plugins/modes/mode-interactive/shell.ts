@@ -3,15 +3,21 @@
  * decoding, resize, frame timing and the renderer — and keeps no UI state. Every key, session event and
  * frame is one call to the view through its handle, made one at a time in arrival order, so the kernel can
  * swap the view between any two of them.
+ *
+ * In fullscreen mode the run takes the alternate screen (with mouse reporting) and gives it back on every
+ * way out: a normal exit, a stop signal, and a process that ends first (an uncaught error, `process.exit`)
+ * through an exit hook; the terminal is left on its normal screen with the cursor shown and, as pi does,
+ * the transcript printed there so it stays in the scrollback.
  */
 import { StringDecoder } from "node:string_decoder";
 import type { SessionEvent } from "pi-host";
 import type { ModeInput, ModeIO } from "pi-host";
-import type { TuiView } from "pi-host";
+import type { TuiFullscreenOptions, TuiMode, TuiView } from "pi-host";
 import type { Handle } from "pi-host";
+import { cellWidth, truncateToWidth } from "./ansi.js";
 import { FrameScheduler } from "./frame-scheduler.js";
 import { KeyDecoder } from "./keys.js";
-import { DiffRenderer } from "./renderer.js";
+import { DiffRenderer, LEAVE_ALTERNATE } from "./renderer.js";
 
 /** How long an unfinished escape sequence may wait for its remaining bytes. */
 const ESCAPE_WAIT_MS = 30;
@@ -24,7 +30,20 @@ export interface ShellOptions {
   cwd: string;
   /** Frame coalescing interval while streaming. */
   frameIntervalMs?: number;
+  /** The terminal mode; default "regular" (the normal screen). */
+  tuiMode?: TuiMode;
+  /** Fullscreen options handed to the view. */
+  fullscreen?: TuiFullscreenOptions;
+  /** pi's `fullscreenExitOutput`: what is left on the normal screen when fullscreen mode exits. */
+  exitOutput?: "transcript" | "resume-hint";
 }
+
+/** pi's fullscreen defaults. */
+export const DEFAULT_FULLSCREEN: TuiFullscreenOptions = {
+  scrollbar: "auto",
+  copyOnSelect: true,
+  wheelScrollLines: "auto",
+};
 
 type TtyIn = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 type TtyOut = NodeJS.WritableStream & {
@@ -53,7 +72,10 @@ export class InteractiveShell {
     private readonly io: ModeIO,
     private readonly options: ShellOptions,
   ) {
-    this.renderer = new DiffRenderer((bytes) => this.io.stdout.write(bytes));
+    this.renderer = new DiffRenderer(
+      (bytes) => this.io.stdout.write(bytes),
+      options.tuiMode === "fullscreen" ? "alternate" : "normal",
+    );
     this.frames = new FrameScheduler(() => this.drawFrame(), options.frameIntervalMs ?? 16);
   }
 
@@ -81,21 +103,47 @@ export class InteractiveShell {
     void this.io.stopped.then(() => this.stop(0));
 
     const { width, height } = this.size();
+    const fullscreen = this.options.tuiMode === "fullscreen";
+    // Should the process end before the run does, the terminal still gets its normal screen back.
+    const onExit = (): void => {
+      this.io.stdout.write(`${LEAVE_ALTERNATE}${BRACKETED_PASTE_OFF}`);
+      if (stdin.isTTY === true) stdin.setRawMode?.(false);
+    };
+    if (fullscreen) process.once("exit", onExit);
     this.io.stdout.write(BRACKETED_PASTE_ON);
     this.renderer.begin(width, height);
     this.enqueue(() =>
-      this.options.view.api.start({ cwd: this.options.cwd, width, height, initialMessages: this.input.messages }),
+      this.options.view.api.start({
+        cwd: this.options.cwd,
+        width,
+        height,
+        initialMessages: this.input.messages,
+        tuiMode: fullscreen ? "fullscreen" : "regular",
+        ...(fullscreen ? { fullscreen: this.options.fullscreen ?? DEFAULT_FULLSCREEN } : {}),
+      }),
     );
     this.frames.drawNow();
 
     const code = await done;
     await this.frames.stop();
     this.enqueue(() => this.options.view.api.stop());
+    let exitDocument: string[] = [];
+    // A stopped view renders the whole document: what fullscreen mode leaves on the normal screen.
+    if (fullscreen && this.options.exitOutput !== "resume-hint") {
+      this.enqueue(async () => {
+        const { width: w, height: h } = this.size();
+        exitDocument = (await this.options.view.api.render(w, h)).lines;
+      });
+    }
     await this.chain;
     clearTimeout(this.escapeTimer);
     stdin.off("data", onData);
     stdout.off?.("resize", onResize);
     this.renderer.end();
+    if (fullscreen) {
+      process.off("exit", onExit);
+      this.io.stdout.write(exitTranscript(exitDocument, this.size().width));
+    }
     this.io.stdout.write(BRACKETED_PASTE_OFF);
     if (stdin.isTTY === true) stdin.setRawMode?.(false);
     stdin.pause();
@@ -113,6 +161,17 @@ export class InteractiveShell {
   /** The view (or a swap of it) changed what it shows: draw soon. */
   redraw(): void {
     if (!this.finished) this.frames.request();
+  }
+
+  /**
+   * A plugin was swapped: a new view generation learns the terminal's size (it lays out fullscreen keys
+   * by it) before the next frame.
+   */
+  swapped(): void {
+    if (this.finished) return;
+    const { width, height } = this.size();
+    this.enqueue(() => this.options.view.api.resize(width, height));
+    this.frames.request();
   }
 
   /** Ends the run with `code`. */
@@ -172,4 +231,14 @@ export class InteractiveShell {
     this.chain = next;
     return next;
   }
+}
+
+/** The document printed on the normal screen after fullscreen mode: rows cut to the width, colours reset. */
+export function exitTranscript(lines: string[], width: number): string {
+  let out = "";
+  for (const line of lines) {
+    const fitted = cellWidth(line) > width ? truncateToWidth(line, width) : line;
+    out += `${fitted}\x1b[0m\r\n`;
+  }
+  return out;
 }

@@ -5,6 +5,7 @@
  * new generation rebuilds them from this.
  */
 import { Type } from "@sinclair/typebox";
+import { type FullscreenState, initialFullscreenState } from "./fullscreen-state.js";
 
 /** One block of the transcript; `rev` changes whenever its content does (render caches key on it). */
 export interface Entry {
@@ -127,6 +128,8 @@ export interface ViewState {
   widgets: Record<string, { lines: string[]; placement: "aboveEditor" | "belowEditor" }>;
   /** The terminal title another plugin asked for. */
   title: string;
+  /** Fullscreen mode: on or off for this run, the viewport's scroll, the search, the selection. */
+  fullscreen: FullscreenState;
 }
 
 /** Bump with a `migrateViewState` step when a field changes meaning. */
@@ -184,6 +187,7 @@ export function initialViewState(): ViewState {
     statuses: {},
     widgets: {},
     title: "",
+    fullscreen: initialFullscreenState(),
   };
 }
 

@@ -13,6 +13,8 @@ import type { ExtraCommand } from "./complete.js";
 import * as editor from "./editor.js";
 import { renderEntry, type EntryStyle } from "./entries.js";
 import { renderFooter } from "./footer.js";
+import { composeFullscreen, type FullscreenLayout, fullscreenKey } from "./fullscreen.js";
+import { copySelection } from "./fullscreen-copy.js";
 import { isAction, KeybindingsFile } from "./keybindings.js";
 import { renderPicker } from "./picker.js";
 import { startupHeaderRows } from "./startup-header.js";
@@ -20,6 +22,7 @@ import type { ViewState } from "./state.js";
 import { oneLine, padTo, truncate } from "./text.js";
 import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
 import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
+import { SearchCache } from "./transcript-search.js";
 import { parseBang, runBang, type BangRun } from "./view-bash.js";
 import { runCommand } from "./view-commands.js";
 import { syncCall, type ViewActions, type ViewDeps } from "./view-deps.js";
@@ -49,10 +52,15 @@ export class TerminalView implements TuiView, ViewActions {
   private extra: ExtraCommand[] = [];
   private height = 24;
   private width = 80;
+  /** This instance drew a frame (a new generation after a swap has not, until its first). */
+  private rendered = false;
   /** Sequences for the terminal that the next frame carries (a clipboard copy's OSC 52). */
   private readonly terminalOutput: string[] = [];
   /** The user's `!` command while it runs. */
   private bang: BangRun | undefined = undefined;
+  /** Fullscreen: where the last frame put the transcript, and the search's matches. */
+  private layout: FullscreenLayout = { transcript: [], top: 0, rows: 1, width: 80, prompts: [] };
+  private readonly search = new SearchCache();
 
   private readonly keybindings: KeybindingsFile;
 
@@ -69,6 +77,16 @@ export class TerminalView implements TuiView, ViewActions {
       syncCall(() => (this.deps.store.available ? this.deps.store.api.current()?.cwd : undefined), undefined) ??
       info.cwd;
     this.height = info.height;
+    this.width = info.width;
+    // The mode is the run's; the scroll, search and selection of an earlier run do not carry over.
+    s.fullscreen = {
+      ...s.fullscreen,
+      ...(info.fullscreen ?? {}),
+      enabled: info.tuiMode === "fullscreen",
+      scrollTop: null,
+      search: null,
+      selection: null,
+    };
     const first = !s.started;
     s.started = true;
     s.running = true;
@@ -121,7 +139,8 @@ export class TerminalView implements TuiView, ViewActions {
     this.deps.save(s);
   }
 
-  resize(_width: number, height: number): void {
+  resize(width: number, height: number): void {
+    this.width = width;
     this.height = height;
   }
 
@@ -134,6 +153,8 @@ export class TerminalView implements TuiView, ViewActions {
 
   handleKey(key: TuiKey): KeyOutcome {
     const s = this.deps.state();
+    // Fullscreen keys act on the last frame's layout: a new generation lays one out first.
+    if (s.fullscreen.enabled && !this.rendered) this.render(this.width, this.height);
     const outcome = this.key(s, key);
     this.deps.save(s);
     return outcome;
@@ -142,14 +163,17 @@ export class TerminalView implements TuiView, ViewActions {
   render(width: number, height: number): TuiFrame {
     this.height = height;
     this.width = width;
+    this.rendered = true;
     const s = this.deps.state();
     const theme = this.currentTheme(s);
     const style: EntryStyle = { width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded };
     const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}`;
     const lines: string[] = this.header(width, theme);
     const alive = new Set<number>();
+    const prompts: number[] = [];
     for (const entry of s.entries) {
       alive.add(entry.id);
+      if (entry.kind === "user") prompts.push(lines.length);
       let cached = this.entryRows.get(entry.id);
       if (cached === undefined || cached.rev !== entry.rev || cached.style !== styleKey) {
         cached = { rev: entry.rev, style: styleKey, rows: renderEntry(entry, style) };
@@ -160,6 +184,7 @@ export class TerminalView implements TuiView, ViewActions {
     if (this.entryRows.size > alive.size)
       for (const id of this.entryRows.keys()) if (!alive.has(id)) this.entryRows.delete(id);
 
+    const transcriptEnd = lines.length;
     lines.push("");
     if (s.busy || s.compacting) {
       const label = s.compacting ? "Compacting… (esc to abort)" : "Working… (esc to interrupt)";
@@ -205,6 +230,22 @@ export class TerminalView implements TuiView, ViewActions {
     // The session picks its model once it is ready; until then, ask again each frame.
     if (this.info.state?.model == null) this.refreshInfo();
     for (const row of renderFooter(s.cwd, this.info.state, this.info.stats, width, theme)) lines.push(row);
+    // Fullscreen while the run lasts; a stopped view renders the whole document (left on the normal screen).
+    if (s.fullscreen.enabled && s.running) {
+      const screen = composeFullscreen(
+        { lines, transcriptEnd, cursor, prompts },
+        width,
+        height,
+        s.fullscreen,
+        this.search,
+      );
+      this.layout = screen.layout;
+      return this.frame(s, screen.lines, screen.cursor);
+    }
+    return this.frame(s, lines, cursor);
+  }
+
+  private frame(s: ViewState, lines: string[], cursor: TuiFrame["cursor"]): TuiFrame {
     const frame: TuiFrame = s.title !== "" ? { lines, cursor, title: s.title } : { lines, cursor };
     if (this.terminalOutput.length > 0) frame.terminalOutput = this.terminalOutput.splice(0).join("");
     return frame;
@@ -218,6 +259,16 @@ export class TerminalView implements TuiView, ViewActions {
     const is = (action: string): boolean => isAction(loaded.bindings, action, key);
     const isClear = is("app.clear");
     if (!isClear && s.hint !== "") s.hint = "";
+    if (s.fullscreen.enabled && (key.name === "mouse" || (s.dialogs.length === 0 && s.picker === null))) {
+      const outcome = fullscreenKey(s.fullscreen, key, is, {
+        layout: this.layout,
+        search: this.search,
+        copy: (text) => copySelection(this, text),
+        listFocused: s.completion !== null,
+      });
+      if (outcome !== undefined) return outcome;
+    }
+    if (key.name === "mouse") return {};
     if (s.dialogs.length > 0) {
       dialogKey(s.dialogs[0]!, key, (id, value) => this.deps.settleDialog(id, value));
       return {};

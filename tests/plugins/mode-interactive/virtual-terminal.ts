@@ -1,8 +1,9 @@
 /**
  * A small terminal emulator for tests: a screen of cells plus scrollback that understands exactly the
  * sequences a well-behaved renderer may send (text with wide characters, CR, LF, cursor movement CSI
- * A/B/C/D/G/H, erase J/K, insert/delete lines L/M, SGR, private modes). Anything else throws, so a test notices a renderer that
- * emits something it should not. Colours are dropped: tests compare text.
+ * A/B/C/D/G/H, erase J/K, insert/delete lines L/M, a scroll region (DECSTBM r) scrolled with CSI S, SGR,
+ * private modes: the alternate screen 1049, SGR mouse reporting). Anything else throws, so a test notices a
+ * renderer that emits something it should not. Colours are dropped: tests compare text.
  */
 import stringWidth from "string-width";
 
@@ -21,6 +22,13 @@ export class VirtualTerminal {
   syncDepth = 0;
   /** Synchronized-output frames seen. */
   frames = 0;
+  /** On the alternate screen (CSI ? 1049 h); the normal screen and its scrollback wait in `saved`. */
+  alternate = false;
+  /** Mouse reporting modes turned on (1000, 1002, 1006). */
+  readonly mouseModes = new Set<string>();
+  private saved: { screen: string[][]; scrollback: string[]; row: number; col: number } | undefined = undefined;
+  /** The scroll region's rows [top, bottom], 0-based inclusive. */
+  private region: [number, number] | undefined = undefined;
 
   constructor(
     public width: number,
@@ -122,6 +130,16 @@ export class VirtualTerminal {
   }
 
   private lineFeed(): void {
+    if (this.region !== undefined && this.row === this.region[1]) {
+      this.scrollRegion(1);
+      return;
+    }
+    if (this.alternate && this.row === this.height - 1) {
+      // The alternate screen has no scrollback.
+      this.screen.shift();
+      this.screen.push(this.blankRow());
+      return;
+    }
     if (this.row === this.height - 1) {
       this.scrollback.push(
         this.screen
@@ -158,7 +176,11 @@ export class VirtualTerminal {
         this.syncDepth += final === "h" ? 1 : -1;
         if (final === "h") this.frames++;
       } else if (params === "?25") this.cursorVisible = final === "h";
-      else if (params !== "?2004") throw new Error(`unexpected private mode ${params}${final}`);
+      else if (params === "?1049") this.switchScreen(final === "h");
+      else if (params === "?1000" || params === "?1002" || params === "?1006") {
+        if (final === "h") this.mouseModes.add(params);
+        else this.mouseModes.delete(params);
+      } else if (params !== "?2004") throw new Error(`unexpected private mode ${params}${final}`);
       return end + 1;
     }
     switch (final) {
@@ -213,9 +235,47 @@ export class VirtualTerminal {
         this.col = 0;
         break;
       }
+      case "r": {
+        const [top, bottom] = params.split(";").map((p) => Number.parseInt(p, 10));
+        this.region =
+          params === "" || (top === 1 && bottom === this.height)
+            ? undefined
+            : [(top ?? 1) - 1, Math.min(this.height, bottom ?? this.height) - 1];
+        this.row = 0;
+        this.col = 0;
+        break;
+      }
+      case "S":
+        this.scrollRegion(n(1));
+        break;
       default:
         throw new Error(`unexpected sequence CSI ${params}${final}`);
     }
     return end + 1;
+  }
+
+  /** Scrolls the region (or the whole screen) up by `count` rows; nothing goes to scrollback. */
+  private scrollRegion(count: number): void {
+    const [top, bottom] = this.region ?? [0, this.height - 1];
+    for (let i = 0; i < count; i++) {
+      this.screen.splice(top, 1);
+      this.screen.splice(bottom, 0, this.blankRow());
+    }
+  }
+
+  private switchScreen(on: boolean): void {
+    if (on === this.alternate) return;
+    if (on) {
+      this.saved = { screen: this.screen, scrollback: this.scrollback, row: this.row, col: this.col };
+      this.screen = Array.from({ length: this.height }, () => this.blankRow());
+      this.scrollback = [];
+    } else if (this.saved !== undefined) {
+      this.screen = this.saved.screen;
+      this.scrollback = this.saved.scrollback;
+      this.row = this.saved.row;
+      this.col = this.saved.col;
+      this.saved = undefined;
+    }
+    this.alternate = on;
   }
 }

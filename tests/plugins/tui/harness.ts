@@ -25,13 +25,26 @@ export interface TuiHarness extends SessionHarness {
 }
 
 export async function bootTui(
-  options: Parameters<typeof bootSession>[0] & { width?: number; height?: number } = {},
+  options: Parameters<typeof bootSession>[0] & {
+    width?: number;
+    height?: number;
+    /** The terminal mode; "regular" (the normal screen and its scrollback), which these tests were written for. */
+    tuiMode?: "fullscreen" | "regular";
+  } = {},
 ): Promise<TuiHarness> {
   const host = hostPluginsEntry();
   const h = await bootSession({
     ...options,
-    extra: [...(options.extra ?? []), tui, modeInteractive],
-    entries: [host.entry, ...(options.entries ?? [])],
+    extra: [...(options.extra ?? []), tui],
+    entries: [
+      host.entry,
+      {
+        id: modeInteractive.id,
+        source: { kind: "inline", label: modeInteractive.id, definition: modeInteractive },
+        config: { tuiMode: options.tuiMode ?? "regular" },
+      },
+      ...(options.entries ?? []),
+    ],
   });
   host.table.attach(h.kernel);
   const vt = new VirtualTerminal(options.width ?? 80, options.height ?? 24);
