@@ -10,13 +10,14 @@
 import { Type } from "@sinclair/typebox";
 import { agentDir, HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSION_EVENT } from "pi-host";
 import { HooksContract } from "pi-host";
-import { SettingsContract } from "pi-host";
+import { SessionStoreContract, SettingsContract } from "pi-host";
 import { ToolSourceContract } from "pi-host";
 import { definePlugin, type PluginContext } from "pi-host";
 import { handleMcpCommand } from "./mcp-command.js";
 import { loadMcpFiles } from "./mcp-files.js";
 import { McpToolSource } from "./mcp-source.js";
 import { ServerEntrySchema } from "./server-config.js";
+import { loadedOnBranch } from "./tool-search.js";
 
 const VERSION = "1.0.0";
 
@@ -35,8 +36,16 @@ const ConfigSchema = Type.Object({
   exposeResources: Type.Boolean({ default: true }),
   /** How long a server may take to start and answer `initialize` (a server entry's `startTimeoutMs` overrides it). */
   startTimeoutMs: Type.Integer({ minimum: 1, default: 30_000 }),
-  /** How long one tool call may go without an answer or a progress report. */
+  /** How long one tool call may go without an answer or a progress report (a server's `timeout`, in seconds, overrides it). */
   callTimeoutMs: Type.Integer({ minimum: 1, default: 600_000 }),
+  /**
+   * How a server's tools reach the model when its entry sets no `exposure`: pi 1.6's `codemode` (from
+   * codemode scripts only), `deferred` (after `tool_search` loads them), `direct` (declared) or `hidden`.
+   */
+  defaultExposure: Type.Union(
+    [Type.Literal("codemode"), Type.Literal("deferred"), Type.Literal("direct"), Type.Literal("hidden")],
+    { default: "codemode" },
+  ),
 });
 
 /** `/mcp enable|disable` choices by server name. */
@@ -54,6 +63,8 @@ export default definePlugin({
   requires: [
     { contract: SettingsContract, optional: true },
     { contract: HostEnvironmentContract, optional: true },
+    // The current branch, where `tool_search` results record the tools they loaded.
+    { contract: SessionStoreContract, optional: true },
   ],
   config: ConfigSchema,
   state: {
@@ -87,6 +98,12 @@ export default definePlugin({
       toggles: () => ctx.getState().toggles,
       spawn: (command, args, options) => ctx.spawn(command, args, options),
       notice,
+      defaultExposure: config.defaultExposure,
+      loadedTools: () => {
+        const store = ctx.use(SessionStoreContract);
+        if (store === undefined || !store.available || store.peek()?.current() === undefined) return new Set();
+        return loadedOnBranch(store.api.path());
+      },
     });
     ctx.provide(ToolSourceContract, source);
     ctx.provide(HooksContract, {
