@@ -286,7 +286,7 @@ export class ServerConnection {
       (client) =>
         client.callTool({ name, arguments: args }, undefined, {
           signal,
-          timeout: (this.spec.callTimeoutMs ?? this.host.callTimeoutMs),
+          timeout: this.spec.callTimeoutMs ?? this.host.callTimeoutMs,
           resetTimeoutOnProgress: true,
           ...(onProgress && { onprogress: onProgress }),
         }) as Promise<CallToolResult>,
@@ -295,13 +295,16 @@ export class ServerConnection {
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     return this.request(`reading "${uri}"`, (client) =>
-      client.readResource({ uri }, { signal, timeout: (this.spec.callTimeoutMs ?? this.host.callTimeoutMs) }),
+      client.readResource({ uri }, { signal, timeout: this.spec.callTimeoutMs ?? this.host.callTimeoutMs }),
     );
   }
 
   getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
     return this.request(`getting prompt "${name}"`, (client) =>
-      client.getPrompt({ name, arguments: args }, { signal, timeout: (this.spec.callTimeoutMs ?? this.host.callTimeoutMs) }),
+      client.getPrompt(
+        { name, arguments: args },
+        { signal, timeout: this.spec.callTimeoutMs ?? this.host.callTimeoutMs },
+      ),
     );
   }
 

@@ -65,5 +65,10 @@ export function widestExposure(exposures: readonly Exposure[]): Exposure {
 }
 
 function patternRegExp(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+  return new RegExp(
+    `^${pattern
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
 }

@@ -48,7 +48,6 @@ export interface McpSourceHost {
   loadedTools(): Set<string>;
 }
 
-
 /** A configured server and whether it runs. */
 export interface ServerStatus {
   spec: ServerSpec;
@@ -192,7 +191,8 @@ export class McpToolSource implements ToolSource {
       if (this.host.exposeResources) {
         // The helpers reach the whole server: the widest exposure among its tools (pi's resource tools).
         const exposures = out.map((o) => o.exposure);
-        const exposure = exposures.length > 0 ? widestExposure(exposures) : (connection.spec.exposure ?? defaultExposure);
+        const exposure =
+          exposures.length > 0 ? widestExposure(exposures) : (connection.spec.exposure ?? defaultExposure);
         out.push(...helperTools(server, caps).map((helper) => ({ ...helper, exposure })));
       }
       return out;
@@ -238,7 +238,10 @@ export class McpToolSource implements ToolSource {
     const route = this.routes.get(name);
     if (route?.kind === "tool_search") {
       const loaded = this.host.loadedTools();
-      return runToolSearch(params, this.searchable.filter((tool) => !loaded.has(tool.name)));
+      return runToolSearch(
+        params,
+        this.searchable.filter((tool) => !loaded.has(tool.name)),
+      );
     }
     if (route === undefined)
       throw new Error(

@@ -14,9 +14,7 @@ export interface RankedTool {
   namespaceText?: string;
 }
 
-const STOP_WORDS = new Set(
-  "a an and are as at be by for from in is it of on or that the this to with".split(" "),
-);
+const STOP_WORDS = new Set("a an and are as at be by for from in is it of on or that the this to with".split(" "));
 const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
 const NAME_WEIGHT = 3;
 const NAMESPACE_WEIGHT = 0.5;

@@ -1,0 +1,79 @@
+/**
+ * The built CLI's model requests beside pi 1.6.0's for the same mcp.json (`npm run build` first). The
+ * fixture `tests/fixtures/mcp/pi16-tools.json` holds the `tools` of every request pi 1.6.0 sent in print
+ * mode with the tiny stdio server under each exposure mode (captured by capture-pi16.mjs in that folder);
+ * here pi-host runs the same modes, prompts and scripted answers against a MockLlmServer. The tool names
+ * (built-in tools aside) must come in the same order on every request, and every MCP tool and
+ * `tool_search` must be declared exactly as pi declares it. `codemode` is compared by name: its
+ * description is its own plugin's (it describes its sandbox differently, see docs/codemode.md).
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pi16Tools from "../../fixtures/mcp/pi16-tools.json" with { type: "json" };
+import { MODES } from "../../fixtures/mcp/exposure-modes.mjs";
+import { agentHome, completionsText, completionsToolCall } from "../../e2e/agent-home.js";
+import { PI_BIN } from "../../e2e/run-pi.js";
+import { MockLlmServer } from "../../support/mock-llm-server.js";
+
+const TINY_SERVER = fileURLToPath(new URL("../../fixtures/mcp/tiny-server.mjs", import.meta.url));
+
+interface WireTool {
+  type: string;
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/**
+ * The built-in tools, left out of the comparison: which of them are on by default is the tool plugins'
+ * and the distribution's business (pi 1.6.0 declares read, bash, edit and write), not MCP's.
+ */
+const BUILTIN_TOOLS = ["read", "bash", "edit", "write", "grep", "find", "ls"];
+
+/** Compared whole: the tools whose declaration MCP decides. */
+function comparedWhole(name: string): boolean {
+  return name.startsWith("mcp__") || name === "tool_search";
+}
+
+let server: MockLlmServer;
+beforeAll(async () => {
+  if (!existsSync(PI_BIN)) throw new Error('dist is missing; run "npm run build" first');
+  server = await new MockLlmServer().start();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe("MCP exposure: pi-host's request tools match pi 1.6.0's", () => {
+  for (const mode of MODES) {
+    it(`${mode.name}: ${JSON.stringify(mode.entry)}`, async () => {
+      const user = agentHome();
+      user.useMockServer(`${server.url}/v1`);
+      writeFileSync(
+        join(user.agent, "mcp.json"),
+        JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER], ...mode.entry } } }),
+      );
+      server.clearScript();
+      const before = server.requests.length;
+      for (const answer of [...mode.answers, { text: "done" }])
+        server.enqueue({
+          sse:
+            "tool" in answer ? completionsToolCall("call_1", answer.tool, answer.args) : completionsText(answer.text),
+        });
+      const run = await user.pi(["-p", "--no-session", "--model", "mock/mock-1", mode.prompt]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const ours = server.requests.slice(before).map((r) => (r.body.tools ?? []) as WireTool[]);
+      const theirs = (pi16Tools as unknown as Record<string, WireTool[][]>)[mode.name]!;
+      const names = (requests: WireTool[][]): string[][] =>
+        requests.map((tools) => tools.map((t) => t.function.name).filter((name) => !BUILTIN_TOOLS.includes(name)));
+      expect(names(ours)).toEqual(names(theirs));
+      for (const [i, tools] of theirs.entries()) {
+        for (const tool of tools.filter((t) => comparedWhole(t.function.name))) {
+          const mine = ours[i]!.find((t) => t.function.name === tool.function.name)!;
+          expect({ type: mine.type, ...mine.function }).toEqual({ type: tool.type, ...tool.function });
+        }
+      }
+    });
+  }
+});
