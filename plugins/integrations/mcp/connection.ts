@@ -15,7 +15,9 @@ import type {
   ResourceTemplate,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { ServerSpec } from "./server-config.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { HttpServerSpec, ServerSpec } from "./server-config.js";
+import { usesOAuth } from "./oauth-provider.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { resolveValues } from "./config-values.js";
 import { describeExit, OwnedStdioTransport, type ExitInfo } from "./stdio-transport.js";
@@ -29,6 +31,8 @@ export interface ConnectionHost {
   startTimeoutMs: number;
   callTimeoutMs: number;
   clientVersion: string;
+  /** The OAuth provider of an HTTP server without an `Authorization` header (oauth-provider.ts). */
+  oauthProvider?(spec: HttpServerSpec): OAuthClientProvider | undefined;
 }
 
 /** Where a server is in its life. `failed` stays until the user restarts it or its entry changes. */
@@ -175,7 +179,11 @@ export class ServerConnection {
   private createTransport(sdk: McpSdk, epoch: number, values: Record<string, string>) {
     const spec = this.spec;
     if (spec.transport === "http") {
-      return new sdk.StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: values } });
+      const authProvider = usesOAuth(values) ? this.host.oauthProvider?.(spec) : undefined;
+      return new sdk.StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: values },
+        ...(authProvider !== undefined && { authProvider }),
+      });
     }
     const transport = new OwnedStdioTransport(
       () =>

@@ -11,13 +11,16 @@ import { Type } from "@sinclair/typebox";
 import { agentDir, HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSION_EVENT } from "pi-host";
 import { HooksContract } from "pi-host";
 import { SessionStoreContract, SettingsContract } from "pi-host";
-import { ToolSourceContract } from "pi-host";
+import { CliCommandContract, ToolSourceContract } from "pi-host";
 import { definePlugin, type PluginContext } from "pi-host";
 import { handleMcpCommand } from "./mcp-command.js";
 import { loadMcpFiles } from "./mcp-files.js";
 import { McpToolSource } from "./mcp-source.js";
 import { ServerEntrySchema } from "./server-config.js";
 import { loadedOnBranch } from "./tool-search.js";
+import { runMcpCli } from "./mcp-cli.js";
+import { createOAuthProvider } from "./oauth-provider.js";
+import { McpOAuthStore, mcpAuthPath } from "./oauth-store.js";
 
 const VERSION = "1.0.0";
 
@@ -58,7 +61,7 @@ export default definePlugin({
   version: VERSION,
   description:
     "MCP servers' tools, resources and prompts as agent tools (stdio and streamable HTTP); /mcp toggles servers",
-  provides: [ToolSourceContract, HooksContract],
+  provides: [ToolSourceContract, HooksContract, CliCommandContract],
   // The host's project-trust decision: without it (a kernel booted without a host) `.pi/mcp.json` stays out.
   requires: [
     { contract: SettingsContract, optional: true },
@@ -78,6 +81,8 @@ export default definePlugin({
     const host = ctx.use(HostEnvironmentContract);
     // `--no-mcp`, read when asked (the host's handle answers only once the boot has committed).
     const off = (): boolean => readHostEnvironment(host)?.flags?.noMcp === true;
+    // Read when asked: the host's handle answers only once the boot has committed.
+    const folder = (): string => agentDir(config.agentDir ?? readHostEnvironment(host)?.agentDir);
     const source = new McpToolSource({
       configServers: config.servers,
       readSettings: config.readSettings,
@@ -90,15 +95,19 @@ export default definePlugin({
       off,
       mcpFiles: async (cwd) => {
         if (!config.readMcpFiles) return { specs: [], problems: [] };
-        // Read when asked: the host's handle answers only once the boot has committed.
-        const folder = agentDir(config.agentDir ?? readHostEnvironment(host)?.agentDir);
         const trusted = await projectFilesApply(host, cwd).catch(() => false);
-        return loadMcpFiles(folder, cwd, trusted);
+        return loadMcpFiles(folder(), cwd, trusted);
       },
       toggles: () => ctx.getState().toggles,
       spawn: (command, args, options) => ctx.spawn(command, args, options),
       notice,
       defaultExposure: config.defaultExposure,
+      oauthProvider: (spec) =>
+        createOAuthProvider({
+          server: spec.name,
+          store: new McpOAuthStore(mcpAuthPath(folder()), spec.name, spec.url),
+          settings: spec.oauth ?? {},
+        }),
       loadedTools: () => {
         const store = ctx.use(SessionStoreContract);
         if (store === undefined || !store.available || store.peek()?.current() === undefined) return new Set();
@@ -118,6 +127,19 @@ export default definePlugin({
         return handled ? { handled: true } : undefined;
       },
     });
+    ctx.provide(
+      CliCommandContract,
+      {
+        name: "mcp",
+        description: "Sign in to and out of remote MCP servers (pi mcp login|logout <server>)",
+        run: (args, io) =>
+          runMcpCli(args, io, {
+            servers: async (cwd) => (await source.servers(cwd)).map((s) => s.spec),
+            agentDir: folder,
+          }),
+      },
+      { key: "mcp" },
+    );
     ctx.onDispose(() => source.dispose(), "close MCP clients");
   },
 });

@@ -46,6 +46,8 @@ export interface McpSourceHost {
   defaultExposure: Exposure;
   /** The tools `tool_search` loaded on the session's current branch (declared from then on). */
   loadedTools(): Set<string>;
+  /** The OAuth provider of an HTTP server that signs in (stored in `<agentDir>/mcp-auth.json`). */
+  oauthProvider?: ConnectionHost["oauthProvider"];
 }
 
 /** A configured server and whether it runs. */
@@ -157,8 +159,8 @@ export class McpToolSource implements ToolSource {
   }
 
   private connectionHost(): ConnectionHost {
-    const { spawn, notice, startTimeoutMs, callTimeoutMs, clientVersion } = this.host;
-    return { spawn, notice, startTimeoutMs, callTimeoutMs, clientVersion };
+    const { spawn, notice, startTimeoutMs, callTimeoutMs, clientVersion, oauthProvider } = this.host;
+    return { spawn, notice, startTimeoutMs, callTimeoutMs, clientVersion, oauthProvider };
   }
 
   /** One server's offered tools; a server that cannot start or list is reported once and offers none. */
