@@ -76,11 +76,19 @@ export async function runMcpCli(args: string[], io: CliCommandIo, deps: McpCliDe
 
 async function login(spec: HttpServerSpec, store: McpOAuthStore, io: CliCommandIo, noBrowser: boolean): Promise<void> {
   const settings = spec.oauth ?? {};
-  const callback = await listenForCallback(settings.callbackPort ?? portOf(settings.callbackUrl) ?? 0);
+  // A registered client stays in use while its redirect URI matches (pi 1.6), so its port is tried first.
+  const registered = (store.load().clientInformation?.redirect_uris as string[] | undefined)?.[0];
+  const wanted = settings.callbackPort ?? portOf(settings.callbackUrl);
+  const callback = await listenForCallback(wanted ?? portOf(registered) ?? 0).catch((error: unknown) => {
+    if (wanted !== undefined) throw error;
+    return listenForCallback(0);
+  });
   try {
     const redirectUrl = settings.callbackUrl
       ? withPort(settings.callbackUrl, callback.port)
       : `http://127.0.0.1:${callback.port}/callback`;
+    if (registered !== undefined && registered !== redirectUrl)
+      store.update(({ clientInformation: _c, ...rest }) => rest);
     const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
     // A pending sign-in of an earlier attempt is not reused: a fresh state and verifier each time.
     store.update(({ codeVerifier: _v, oauthState: _s, ...rest }) => rest);
