@@ -76,4 +76,39 @@ describe("MCP exposure: pi-host's request tools match pi 1.6.0's", () => {
       }
     });
   }
+
+  it("a codemode script calls a tool of a codemode-exposure server; tool_search loads a deferred one for the next call", async () => {
+    const user = agentHome();
+    user.useMockServer(`${server.url}/v1`);
+    const entry = (exposure: string) => ({ command: process.execPath, args: [TINY_SERVER], exposure });
+    writeFileSync(
+      join(user.agent, "mcp.json"),
+      JSON.stringify({ mcpServers: { tiny: entry("codemode"), later: entry("deferred") } }),
+    );
+    server.clearScript();
+    const before = server.requests.length;
+    const code = 'return await tools.mcp__tiny__echo({ text: "from a script" });';
+    server.enqueue(
+      { sse: completionsToolCall("call_1", "codemode", { code }) },
+      { sse: completionsToolCall("call_2", "tool_search", { query: "later add", limit: 1 }) },
+      { sse: completionsToolCall("call_3", "mcp__later__add", { a: 2, b: 3 }) },
+      { sse: completionsText("done") },
+    );
+    const run = await user.pi(["-p", "--no-session", "--model", "mock/mock-1", "go"]);
+    expect(run.code).toBe(0);
+    const requests = server.requests.slice(before).map((r) => r.body);
+    const toolTexts = (requests.at(-1)!.messages as any[])
+      .filter((m) => m.role === "tool")
+      .map((m) => (typeof m.content === "string" ? m.content : m.content.map((c: any) => c.text).join("")));
+    expect(toolTexts[0]).toBe("echo: from a script");
+    expect(toolTexts[1]).toContain(
+      "Loaded 1 tool. They are available from your next call:\n- mcp__later__add: Add two numbers",
+    );
+    expect(toolTexts[2]).toBe("5");
+    const declared = (i: number) => (requests[i]!.tools as WireTool[]).map((t) => t.function.name);
+    expect(declared(0)).toContain("codemode");
+    expect(declared(0)).toContain("tool_search");
+    expect(declared(0).filter((n) => n.startsWith("mcp__"))).toEqual([]);
+    expect(declared(2).filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__later__add"]);
+  });
 });
