@@ -95,6 +95,11 @@ export type ToolSpecOf<T extends AgentTool<any, any> = AgentTool<any, any>> = Om
    * source then lists them without `exposure`). Absent: declared to the model like any tool.
    */
   exposure?: ToolExposure;
+  /**
+   * Listed but off (since 1.1.0) unless the run's selection names it (`--tools +name`, or `name` in a
+   * `--tools` list): pi's tools that are registered inactive, such as `codemode` with no MCP server needing it.
+   */
+  inactive?: boolean;
 };
 
 /** How an undeclared tool is reached: from codemode scripts (`codemode`), or after `tool_search` loads it (`deferred`). */

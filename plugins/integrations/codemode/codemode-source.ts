@@ -49,7 +49,8 @@ export interface CodemodeOptions {
   deny: string[];
   /**
    * `always`: the tool is offered every turn. `with-codemode-tools`: only while some tool is reachable
-   * only from codemode (an MCP server with `codemode` exposure), as pi 1.6 activates codemode.
+   * only from codemode (an MCP server with `codemode` exposure), as pi 1.6 activates codemode, or when
+   * the run's `--tools` names it; otherwise it is listed inactive.
    */
   offer: "always" | "with-codemode-tools";
 }
@@ -60,10 +61,12 @@ export class CodemodeSource implements ToolSource {
 
   async listTools(cwd: string, allowedToolNames?: readonly string[]): Promise<ToolSpecOf[]> {
     const nested = await this.nestedTools(cwd, allowedToolNames);
-    if (this.options.offer === "with-codemode-tools" && !nested.some((t) => t.spec.exposure === "codemode")) return [];
+    // Listed either way, so `--tools +codemode` can still turn it on.
+    const inactive = this.options.offer === "with-codemode-tools" && !nested.some((t) => t.spec.exposure === "codemode");
     const bound = bindIdentifiers(nested);
     return [
       {
+        ...(inactive && { inactive: true }),
         name: CODEMODE_TOOL,
         label: "codemode",
         description: describeCodemode(bound, this.options.limits),

@@ -66,6 +66,10 @@ export async function activeToolSet(
       offered.map((t) => t.spec.name),
       assembly.allowed,
     );
+  // Inactive tools (codemode with nothing needing it) stay off unless the selection names them.
+  const named = new Set((assembly.allowed ?? []).map((e) => (e.startsWith("+") ? e.slice(1) : e)));
+  for (const spec of [...listings.values()].flat())
+    if (spec.inactive === true && !named.has(spec.name)) selected.delete(spec.name);
   const restricted = assembly.allowed !== undefined || (assembly.excluded ?? []).length > 0;
   for (const source of sources) {
     let specs = listings.get(source) ?? [];
