@@ -62,7 +62,8 @@ export class CodemodeSource implements ToolSource {
   async listTools(cwd: string, allowedToolNames?: readonly string[]): Promise<ToolSpecOf[]> {
     const nested = await this.nestedTools(cwd, allowedToolNames);
     // Listed either way, so `--tools +codemode` can still turn it on.
-    const inactive = this.options.offer === "with-codemode-tools" && !nested.some((t) => t.spec.exposure === "codemode");
+    const inactive =
+      this.options.offer === "with-codemode-tools" && !nested.some((t) => t.spec.exposure === "codemode");
     const bound = bindIdentifiers(nested);
     return [
       {
