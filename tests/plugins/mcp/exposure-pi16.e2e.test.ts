@@ -7,7 +7,7 @@
  * `tool_search` must be declared exactly as pi declares it. `codemode` is compared by name: its
  * description is its own plugin's (it describes its sandbox differently, see docs/codemode.md).
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -110,5 +110,29 @@ describe("MCP exposure: pi-host's request tools match pi 1.6.0's", () => {
     expect(declared(0)).toContain("tool_search");
     expect(declared(0).filter((n) => n.startsWith("mcp__"))).toEqual([]);
     expect(declared(2).filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__later__add"]);
+  });
+
+  it("a trusted project's .pi/mcp.json override changes the user server's exposure: pi 1.6.0's direct list", async () => {
+    const user = agentHome();
+    user.useMockServer(`${server.url}/v1`);
+    writeFileSync(
+      join(user.agent, "mcp.json"),
+      JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } } }),
+    );
+    mkdirSync(join(user.project, ".pi"), { recursive: true });
+    writeFileSync(
+      join(user.project, ".pi", "mcp.json"),
+      JSON.stringify({ mcpServers: { tiny: { exposure: "direct" } } }),
+    );
+    server.clearScript();
+    const before = server.requests.length;
+    server.enqueue({ sse: completionsText("done") });
+    const run = await user.pi(["-p", "--no-session", "--approve", "--model", "mock/mock-1", "hi"]);
+    expect(run.code).toBe(0);
+    const ours = server.requests.slice(before).map((r) => (r.body.tools ?? []) as WireTool[]);
+    const theirs = (pi16Tools as unknown as Record<string, WireTool[][]>).direct!;
+    const mcp = (tools: WireTool[]) => tools.filter((t) => comparedWhole(t.function.name));
+    expect(mcp(ours[0]!)).toEqual(mcp(theirs[0]!));
+    expect(ours[0]!.map((t) => t.function.name)).not.toContain("codemode");
   });
 });
