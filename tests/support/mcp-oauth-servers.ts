@@ -132,6 +132,11 @@ export class McpOAuthServers {
     json(res, 400, { error: "unsupported_grant_type" });
   }
 
+  /** Tokens issued outside a sign-in, as another client (pi 1.6) would hold them. */
+  mint(): { access_token: string; token_type: string; expires_in: number; refresh_token: string } {
+    return this.issue() as ReturnType<McpOAuthServers["mint"]>;
+  }
+
   private issue(): Record<string, unknown> {
     const access = `at-${randomBytes(8).toString("hex")}`;
     const refresh = `rt-${randomBytes(8).toString("hex")}`;

@@ -88,7 +88,11 @@ export function createOAuthProvider(options: ProviderOptions): OAuthClientProvid
       update((s) => ({ ...s, clientInformation: information as McpOAuthState["clientInformation"] }));
     },
     tokens() {
-      return store.load().tokens as OAuthTokens | undefined;
+      const { tokens, clientInformation } = store.load();
+      if (tokens === undefined || typeof tokens.issuer === "string") return tokens as OAuthTokens | undefined;
+      // Tokens written without an issuer (by pi 1.6) take the client's, which the SDK stamped when it registered.
+      const issuer = clientInformation?.issuer;
+      return (typeof issuer === "string" ? { ...tokens, issuer } : tokens) as OAuthTokens;
     },
     saveTokens(tokens) {
       update((s) => {

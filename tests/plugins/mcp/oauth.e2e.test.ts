@@ -142,4 +142,26 @@ describe("MCP OAuth on the built CLI", () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no MCP server "nope" is configured');
   });
+
+  it("a sign-in pi 1.6 stored (its key and fields, no issuer) is used, and refreshed", async () => {
+    const tokens = oauth.mint();
+    const state = {
+      serverUrl: oauth.mcpUrl,
+      clientInformation: { client_id: "client-from-pi", redirect_uris: ["http://127.0.0.1:1/callback"] },
+      tokens,
+      tokensExpireAt: Date.now() + 3_600_000,
+    };
+    writeFileSync(
+      join(user.agent, "mcp-auth.json"),
+      `${JSON.stringify({ [`mcp__remote|${oauth.mcpUrl}`]: state }, null, 2)}\n`,
+    );
+    const run = await callWhoami();
+    expect(run.result).toBe("you are signed in");
+    expect(oauth.calls.at(-1)!.token).toBe(tokens.access_token);
+    oauth.expireAccessTokens();
+    expect((await callWhoami()).result).toBe("you are signed in");
+    expect(oauth.grants.at(-1)).toBe("refresh_token");
+    expect(stored()!.tokens.access_token).not.toBe(tokens.access_token);
+    expect(stored()!.clientInformation.client_id).toBe("client-from-pi");
+  });
 });
