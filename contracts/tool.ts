@@ -27,7 +27,8 @@ export interface ToolContext {
   /** Runs `work` while holding the write lock of `path` (absolute), so writes to one file never interleave. */
   withFileLock<T>(path: string, work: () => Promise<T>): Promise<T>;
   /**
-   * The names of the tools the session offers this turn (its allow-list applied). A tool that runs
+   * The names of the tools the session offers this turn (its allow-list applied), undeclared ones (a
+   * source's tools with an `exposure`) included. A tool that runs
    * other tools (codemode) offers only these, so `--tools` bounds nested calls too. Undefined when the
    * caller does not know the set (a test host); such a tool then uses its own configuration.
    */
@@ -88,7 +89,21 @@ export function createFileLocks(): ToolContext["withFileLock"] {
  */
 export type ToolSpecOf<T extends AgentTool<any, any> = AgentTool<any, any>> = Omit<T, "execute"> & {
   replacesBuiltin?: boolean;
+  /**
+   * pi's MCP exposure for a tool the model is not told about (since 1.1.0): `codemode` tools are callable
+   * from codemode scripts only, `deferred` ones too and are declared once `tool_search` loads them (the
+   * source then lists them without `exposure`). Absent: declared to the model like any tool.
+   */
+  exposure?: ToolExposure;
+  /**
+   * Listed but off (since 1.1.0) unless the run's selection names it (`--tools +name`, or `name` in a
+   * `--tools` list): pi's tools that are registered inactive, such as `codemode` with no MCP server needing it.
+   */
+  inactive?: boolean;
 };
+
+/** How an undeclared tool is reached: from codemode scripts (`codemode`), or after `tool_search` loads it (`deferred`). */
+export type ToolExposure = "codemode" | "deferred";
 
 /**
  * Tools known only at run time: MCP servers' tools, tools an extension registers while running. A source
@@ -113,7 +128,7 @@ export interface ToolSource {
 
 export const ToolSourceContract = defineContract<ToolSource>({
   id: "tool/source",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "many",
   gate: "overlap",
   shape: { listTools: "function", executeTool: "function" },

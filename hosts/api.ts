@@ -18,6 +18,7 @@ export * from "../contracts/resources.js";
 export * from "../contracts/mode.js";
 export * from "../contracts/hooks.js";
 export * from "../contracts/command.js";
+export * from "../contracts/cli-command.js";
 export * from "../contracts/ui.js";
 export * from "../contracts/tui.js";
 export * from "../contracts/packages.js";

@@ -40,6 +40,8 @@ export const EXIT_BAD_INPUT = 2;
 export interface ComposeChecks {
   /** Read settings.json, models.json and auth.json after boot; a broken one is bad input (exit 2). */
   configFiles?: boolean;
+  /** Print no notices or boot errors (a probe whose run may not happen: the real run prints them). */
+  quiet?: boolean;
 }
 
 /**
@@ -70,18 +72,18 @@ export async function composeForCli(
       ...(flags.askTrust === true && { askProjectTrust: (await import("./trust-prompt.js")).askOnTerminal }),
     });
     notices = distribution.notices;
-    if (checks.configFiles !== true) printNotices(notices);
+    if (checks.configFiles !== true && checks.quiet !== true) printNotices(notices);
     composed = await composeKernel(distribution, where.paths.builtinDir);
   } catch (error) {
     if (error instanceof DistributionError) {
-      process.stderr.write(`pi: ${error.message}\n`);
+      if (checks.quiet !== true) process.stderr.write(`pi: ${error.message}\n`);
       return EXIT_BAD_INPUT;
     }
     throw error;
   }
   if (composed.configErrors.length > 0) {
     if (checks.configFiles === true) printNotices(notices);
-    for (const line of composed.configErrors) process.stderr.write(`pi: ${line}\n`);
+    if (checks.quiet !== true) for (const line of composed.configErrors) process.stderr.write(`pi: ${line}\n`);
     await composed.kernel.shutdown();
     return EXIT_BAD_INPUT;
   }
@@ -97,6 +99,7 @@ export async function composeForCli(
       return EXIT_BAD_INPUT;
     }
   }
+  if (checks.quiet === true) return composed;
   for (const error of composed.boot.errors) process.stderr.write(`pi: ${formatLifecycleError(error)}\n`);
   printNotices(unusedFlagNotices(composed.kernel, runFlags));
   return composed;

@@ -76,6 +76,20 @@ async function main(input: string[]): Promise<number> {
       stderr: process.stderr,
     });
   }
+  // A word a plugin provides as a subcommand (`pi mcp login <server>`); any other word is a prompt.
+  const { maybeSubcommand } = await import("./cli-subcommand.js");
+  if (maybeSubcommand(argv) && !COMMANDS.has(argv[0]!)) {
+    const [{ runContributedCommand }, { agentDir }] = await Promise.all([
+      import("./cli-subcommand.js"),
+      import("./paths.js"),
+    ]);
+    const paths = {
+      defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
+      builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
+    };
+    const code = await runContributedCommand(argv, { agentDir: agentDir(), cwd: process.cwd(), paths });
+    if (code !== undefined) return code;
+  }
   let args: CliArgs;
   let unclaimed: string[] = [];
   try {

@@ -43,7 +43,7 @@ describe("host/plugins in a composed kernel", () => {
       generation: 1,
     });
     expect(byId.get("session-jsonl")!.provides.map((c) => c.contract)).toContain("session/store");
-    expect(byId.get("codemode")).toMatchObject({ enabled: false, state: "disabled", generation: undefined });
+    expect(byId.get("session-sqlite")).toMatchObject({ enabled: false, state: "disabled", generation: undefined });
     expect(table!.every((p) => p.lastError === undefined)).toBe(true);
   });
 });

@@ -37,8 +37,9 @@ function overlay(
     file,
     JSON.stringify({
       plugins: [
-        { id: "mcp", use: "mcp", config: { servers } },
-        { id: "codemode", use: "codemode", enabled: true },
+        // Declared tools and an always-offered codemode: the model here calls MCP tools by name.
+        { id: "mcp", use: "mcp", config: { servers, defaultExposure: "direct" } },
+        { id: "codemode", use: "codemode", enabled: true, config: { offer: "always" } },
       ],
     }),
   );
@@ -147,6 +148,7 @@ describe("pi -p with the mcp and codemode plugins (built CLI)", () => {
           everything: {
             command: process.execPath,
             args: [EVERYTHING, "stdio"],
+            exposure: "direct",
             env: { FROM_VAR: "v-${PI_MCP_E2E_VALUE}", FROM_COMMAND: "!echo from-command" },
           },
         },

@@ -59,7 +59,7 @@ describe("pi 1.6.0's tool flags", () => {
   it("-nbt/--no-builtin-tools turns the built-in tools off and keeps extension and plugin tools", async () => {
     const greet = join(import.meta.dirname, "../fixtures/pi-extensions/greet-tool.ts");
     expect(await offeredTools(["-nbt"])).toEqual([]);
-    expect(await offeredTools(["--no-builtin-tools", "-e", greet, "--plugin", "codemode"])).toEqual([
+    expect(await offeredTools(["--no-builtin-tools", "-e", greet, "--tools", "+codemode"])).toEqual([
       "codemode",
       "greet",
       "hello",

@@ -47,6 +47,12 @@ export interface CodemodeOptions {
   allow: string[] | undefined;
   /** Tool names scripts may never call. */
   deny: string[];
+  /**
+   * `always`: the tool is offered every turn. `with-codemode-tools`: only while some tool is reachable
+   * only from codemode (an MCP server with `codemode` exposure), as pi 1.6 activates codemode, or when
+   * the run's `--tools` names it; otherwise it is listed inactive.
+   */
+  offer: "always" | "with-codemode-tools";
 }
 
 /** The source offering the `codemode` tool, its description rebuilt from the tools active each turn. */
@@ -54,9 +60,14 @@ export class CodemodeSource implements ToolSource {
   constructor(private readonly options: CodemodeOptions) {}
 
   async listTools(cwd: string, allowedToolNames?: readonly string[]): Promise<ToolSpecOf[]> {
-    const bound = bindIdentifiers(await this.nestedTools(cwd, allowedToolNames));
+    const nested = await this.nestedTools(cwd, allowedToolNames);
+    // Listed either way, so `--tools +codemode` can still turn it on.
+    const inactive =
+      this.options.offer === "with-codemode-tools" && !nested.some((t) => t.spec.exposure === "codemode");
+    const bound = bindIdentifiers(nested);
     return [
       {
+        ...(inactive && { inactive: true }),
         name: CODEMODE_TOOL,
         label: "codemode",
         description: describeCodemode(bound, this.options.limits),

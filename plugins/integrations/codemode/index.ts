@@ -40,6 +40,11 @@ export default definePlugin({
     tools: Type.Optional(Type.Array(Type.String())),
     /** Tool names programs may never call. */
     excludeTools: Type.Array(Type.String(), { default: [] }),
+    /**
+     * `always` offers the tool every turn; `with-codemode-tools` only while an MCP server with `codemode`
+     * exposure offers tools (pi 1.6's automatic activation; the default distribution uses it).
+     */
+    offer: Type.Union([Type.Literal("always"), Type.Literal("with-codemode-tools")], { default: "always" }),
   }),
   setup(ctx) {
     const { config } = ctx;
@@ -63,6 +68,7 @@ export default definePlugin({
         },
         allow: config.tools,
         deny: config.excludeTools,
+        offer: config.offer,
       }),
     );
   },

@@ -15,7 +15,9 @@ import type {
   ResourceTemplate,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { ServerSpec } from "./server-config.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { HttpServerSpec, ServerSpec } from "./server-config.js";
+import { usesOAuth } from "./oauth-provider.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.js";
 import { resolveValues } from "./config-values.js";
 import { describeExit, OwnedStdioTransport, type ExitInfo } from "./stdio-transport.js";
@@ -29,6 +31,8 @@ export interface ConnectionHost {
   startTimeoutMs: number;
   callTimeoutMs: number;
   clientVersion: string;
+  /** The OAuth provider of an HTTP server without an `Authorization` header (oauth-provider.ts). */
+  oauthProvider?(spec: HttpServerSpec): OAuthClientProvider | undefined;
 }
 
 /** Where a server is in its life. `failed` stays until the user restarts it or its entry changes. */
@@ -175,7 +179,11 @@ export class ServerConnection {
   private createTransport(sdk: McpSdk, epoch: number, values: Record<string, string>) {
     const spec = this.spec;
     if (spec.transport === "http") {
-      return new sdk.StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: values } });
+      const authProvider = usesOAuth(values) ? this.host.oauthProvider?.(spec) : undefined;
+      return new sdk.StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: values },
+        ...(authProvider !== undefined && { authProvider }),
+      });
     }
     const transport = new OwnedStdioTransport(
       () =>
@@ -286,7 +294,7 @@ export class ServerConnection {
       (client) =>
         client.callTool({ name, arguments: args }, undefined, {
           signal,
-          timeout: this.host.callTimeoutMs,
+          timeout: this.spec.callTimeoutMs ?? this.host.callTimeoutMs,
           resetTimeoutOnProgress: true,
           ...(onProgress && { onprogress: onProgress }),
         }) as Promise<CallToolResult>,
@@ -295,13 +303,16 @@ export class ServerConnection {
 
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
     return this.request(`reading "${uri}"`, (client) =>
-      client.readResource({ uri }, { signal, timeout: this.host.callTimeoutMs }),
+      client.readResource({ uri }, { signal, timeout: this.spec.callTimeoutMs ?? this.host.callTimeoutMs }),
     );
   }
 
   getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
     return this.request(`getting prompt "${name}"`, (client) =>
-      client.getPrompt({ name, arguments: args }, { signal, timeout: this.host.callTimeoutMs }),
+      client.getPrompt(
+        { name, arguments: args },
+        { signal, timeout: this.spec.callTimeoutMs ?? this.host.callTimeoutMs },
+      ),
     );
   }
 

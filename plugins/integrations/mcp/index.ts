@@ -10,13 +10,17 @@
 import { Type } from "@sinclair/typebox";
 import { agentDir, HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSION_EVENT } from "pi-host";
 import { HooksContract } from "pi-host";
-import { SettingsContract } from "pi-host";
-import { ToolSourceContract } from "pi-host";
+import { SessionStoreContract, SettingsContract } from "pi-host";
+import { CliCommandContract, ToolSourceContract } from "pi-host";
 import { definePlugin, type PluginContext } from "pi-host";
 import { handleMcpCommand } from "./mcp-command.js";
 import { loadMcpFiles } from "./mcp-files.js";
 import { McpToolSource } from "./mcp-source.js";
 import { ServerEntrySchema } from "./server-config.js";
+import { loadedOnBranch } from "./tool-search.js";
+import { runMcpCli } from "./mcp-cli.js";
+import { createOAuthProvider } from "./oauth-provider.js";
+import { McpOAuthStore, mcpAuthPath } from "./oauth-store.js";
 
 const VERSION = "1.0.0";
 
@@ -35,8 +39,16 @@ const ConfigSchema = Type.Object({
   exposeResources: Type.Boolean({ default: true }),
   /** How long a server may take to start and answer `initialize` (a server entry's `startTimeoutMs` overrides it). */
   startTimeoutMs: Type.Integer({ minimum: 1, default: 30_000 }),
-  /** How long one tool call may go without an answer or a progress report. */
+  /** How long one tool call may go without an answer or a progress report (a server's `timeout`, in seconds, overrides it). */
   callTimeoutMs: Type.Integer({ minimum: 1, default: 600_000 }),
+  /**
+   * How a server's tools reach the model when its entry sets no `exposure`: pi 1.6's `codemode` (from
+   * codemode scripts only), `deferred` (after `tool_search` loads them), `direct` (declared) or `hidden`.
+   */
+  defaultExposure: Type.Union(
+    [Type.Literal("codemode"), Type.Literal("deferred"), Type.Literal("direct"), Type.Literal("hidden")],
+    { default: "codemode" },
+  ),
 });
 
 /** `/mcp enable|disable` choices by server name. */
@@ -49,11 +61,13 @@ export default definePlugin({
   version: VERSION,
   description:
     "MCP servers' tools, resources and prompts as agent tools (stdio and streamable HTTP); /mcp toggles servers",
-  provides: [ToolSourceContract, HooksContract],
+  provides: [ToolSourceContract, HooksContract, CliCommandContract],
   // The host's project-trust decision: without it (a kernel booted without a host) `.pi/mcp.json` stays out.
   requires: [
     { contract: SettingsContract, optional: true },
     { contract: HostEnvironmentContract, optional: true },
+    // The current branch, where `tool_search` results record the tools they loaded.
+    { contract: SessionStoreContract, optional: true },
   ],
   config: ConfigSchema,
   state: {
@@ -67,6 +81,8 @@ export default definePlugin({
     const host = ctx.use(HostEnvironmentContract);
     // `--no-mcp`, read when asked (the host's handle answers only once the boot has committed).
     const off = (): boolean => readHostEnvironment(host)?.flags?.noMcp === true;
+    // Read when asked: the host's handle answers only once the boot has committed.
+    const folder = (): string => agentDir(config.agentDir ?? readHostEnvironment(host)?.agentDir);
     const source = new McpToolSource({
       configServers: config.servers,
       readSettings: config.readSettings,
@@ -79,14 +95,24 @@ export default definePlugin({
       off,
       mcpFiles: async (cwd) => {
         if (!config.readMcpFiles) return { specs: [], problems: [] };
-        // Read when asked: the host's handle answers only once the boot has committed.
-        const folder = agentDir(config.agentDir ?? readHostEnvironment(host)?.agentDir);
         const trusted = await projectFilesApply(host, cwd).catch(() => false);
-        return loadMcpFiles(folder, cwd, trusted);
+        return loadMcpFiles(folder(), cwd, trusted);
       },
       toggles: () => ctx.getState().toggles,
       spawn: (command, args, options) => ctx.spawn(command, args, options),
       notice,
+      defaultExposure: config.defaultExposure,
+      oauthProvider: (spec) =>
+        createOAuthProvider({
+          server: spec.name,
+          store: new McpOAuthStore(mcpAuthPath(folder()), spec.name, spec.url),
+          settings: spec.oauth ?? {},
+        }),
+      loadedTools: () => {
+        const store = ctx.use(SessionStoreContract);
+        if (store === undefined || !store.available || store.peek()?.current() === undefined) return new Set();
+        return loadedOnBranch(store.api.path());
+      },
     });
     ctx.provide(ToolSourceContract, source);
     ctx.provide(HooksContract, {
@@ -101,6 +127,19 @@ export default definePlugin({
         return handled ? { handled: true } : undefined;
       },
     });
+    ctx.provide(
+      CliCommandContract,
+      {
+        name: "mcp",
+        description: "Sign in to and out of remote MCP servers (pi mcp login|logout <server>)",
+        run: (args, io) =>
+          runMcpCli(args, io, {
+            servers: async (cwd) => (await source.servers(cwd)).map((s) => s.spec),
+            agentDir: folder,
+          }),
+      },
+      { key: "mcp" },
+    );
     ctx.onDispose(() => source.dispose(), "close MCP clients");
   },
 });

@@ -6,7 +6,6 @@
  * out while the others work. A server whose process dies is reported and started again on next use.
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
-import { Type } from "@sinclair/typebox";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { SettingsStore } from "pi-host";
 import type { ToolContext, ToolResult, ToolSource, ToolSpecOf, ToolUpdate } from "pi-host";
@@ -15,6 +14,10 @@ import { McpServerError, ServerConnection, type ConnectionHost } from "./connect
 import { checkableSchema } from "./json-schema.js";
 import { parseServers, sameServer, type ServerProblem, type ServerSpec } from "./server-config.js";
 import { mcpToolName } from "./tool-names.js";
+import { helperTools, type Route } from "./helper-tools.js";
+import { toolExposureOf, widestExposure, type Exposure } from "./exposure.js";
+import { runToolSearch, TOOL_SEARCH, toolSearchSpec } from "./tool-search.js";
+import type { RankedTool } from "./tool-ranker.js";
 import { promptResult, resourceResult, toolResultFromMcp } from "./tool-result.js";
 
 /** What the source needs from its plugin: config, toggles, owned processes and the notice channel. */
@@ -39,12 +42,13 @@ export interface McpSourceHost {
   toggles(): Record<string, boolean>;
   spawn(command: string, args: readonly string[], options: SpawnOptions): ChildProcess;
   notice(level: "info" | "warning" | "error", message: string): void;
+  /** The exposure of tools whose server sets none (pi 1.6: `codemode`). */
+  defaultExposure: Exposure;
+  /** The tools `tool_search` loaded on the session's current branch (declared from then on). */
+  loadedTools(): Set<string>;
+  /** The OAuth provider of an HTTP server that signs in (stored in `<agentDir>/mcp-auth.json`). */
+  oauthProvider?: ConnectionHost["oauthProvider"];
 }
-
-/** Where an offered tool name leads. */
-type Route =
-  | { kind: "tool"; server: string; tool: string }
-  | { kind: "list_resources" | "read_resource" | "list_prompts" | "get_prompt"; server: string };
 
 /** A configured server and whether it runs. */
 export interface ServerStatus {
@@ -57,6 +61,8 @@ export interface ServerStatus {
 export class McpToolSource implements ToolSource {
   private readonly connections = new Map<string, ServerConnection>();
   private routes = new Map<string, Route>();
+  /** The undeclared tools of the last listing, which `tool_search` ranks. */
+  private searchable: RankedTool[] = [];
   private readonly reported = new Set<string>();
   private readonly schemas = new WeakMap<Tool, ReturnType<typeof checkableSchema> | Error>();
   private lastCwd: string | undefined;
@@ -71,14 +77,30 @@ export class McpToolSource implements ToolSource {
     const listed = await Promise.all(running.map((s) => this.listServer(s.connection!)));
     const routes = new Map<string, Route>();
     const specs: ToolSpecOf[] = [];
+    const searchable: RankedTool[] = [];
+    const loaded = this.host.loadedTools();
+    let deferred = false;
     for (const entries of listed) {
-      for (const { spec, route } of entries) {
-        if (routes.has(spec.name)) continue;
+      for (const { spec, route, exposure } of entries) {
+        if (routes.has(spec.name) || exposure === "hidden") continue;
+        if (exposure === "deferred") deferred = true;
         routes.set(spec.name, route);
-        specs.push(spec);
+        if (exposure === "direct" || loaded.has(spec.name)) {
+          specs.push(spec);
+          continue;
+        }
+        specs.push({ ...spec, exposure });
+        const { name, description, parameters } = spec;
+        searchable.push({ name, description, parameters, namespaceText: route.server });
       }
     }
+    // pi 1.6 offers tool_search while some tool is `deferred`, ahead of the MCP tools.
+    if (deferred && !routes.has(TOOL_SEARCH)) {
+      routes.set(TOOL_SEARCH, { kind: "tool_search", server: "" });
+      specs.unshift(toolSearchSpec());
+    }
     this.routes = routes;
+    this.searchable = searchable;
     return specs;
   }
 
@@ -137,17 +159,20 @@ export class McpToolSource implements ToolSource {
   }
 
   private connectionHost(): ConnectionHost {
-    const { spawn, notice, startTimeoutMs, callTimeoutMs, clientVersion } = this.host;
-    return { spawn, notice, startTimeoutMs, callTimeoutMs, clientVersion };
+    const { spawn, notice, startTimeoutMs, callTimeoutMs, clientVersion, oauthProvider } = this.host;
+    return { spawn, notice, startTimeoutMs, callTimeoutMs, clientVersion, oauthProvider };
   }
 
   /** One server's offered tools; a server that cannot start or list is reported once and offers none. */
-  private async listServer(connection: ServerConnection): Promise<Array<{ spec: ToolSpecOf; route: Route }>> {
+  private async listServer(
+    connection: ServerConnection,
+  ): Promise<Array<{ spec: ToolSpecOf; route: Route; exposure: Exposure }>> {
     const server = connection.spec.name;
+    const { defaultExposure } = this.host;
     try {
       await connection.ensureStarted();
       this.forgetNotices(server);
-      const out: Array<{ spec: ToolSpecOf; route: Route }> = [];
+      const out: Array<{ spec: ToolSpecOf; route: Route; exposure: Exposure }> = [];
       const caps = connection.capabilities();
       if (caps.tools) {
         for (const tool of await connection.listTools()) {
@@ -161,10 +186,17 @@ export class McpToolSource implements ToolSource {
               parameters,
             },
             route: { kind: "tool", server, tool: tool.name },
+            exposure: toolExposureOf(connection.spec, tool.name, defaultExposure),
           });
         }
       }
-      if (this.host.exposeResources) out.push(...helperTools(server, caps));
+      if (this.host.exposeResources) {
+        // The helpers reach the whole server: the widest exposure among its tools (pi's resource tools).
+        const exposures = out.map((o) => o.exposure);
+        const exposure =
+          exposures.length > 0 ? widestExposure(exposures) : (connection.spec.exposure ?? defaultExposure);
+        out.push(...helperTools(server, caps).map((helper) => ({ ...helper, exposure })));
+      }
       return out;
     } catch (error) {
       if (connection.status === "stopped" && error instanceof McpServerError) return [];
@@ -206,6 +238,13 @@ export class McpToolSource implements ToolSource {
     _ctx: ToolContext,
   ): Promise<ToolResult> {
     const route = this.routes.get(name);
+    if (route?.kind === "tool_search") {
+      const loaded = this.host.loadedTools();
+      return runToolSearch(
+        params,
+        this.searchable.filter((tool) => !loaded.has(tool.name)),
+      );
+    }
     if (route === undefined)
       throw new Error(
         `"${name}" is not a tool of any running MCP server; the server may have been disabled or reconfigured`,
@@ -281,6 +320,8 @@ export class McpToolSource implements ToolSource {
           details: { server, tool: "list_prompts" },
         };
       }
+      case "tool_search":
+        throw new Error("tool_search runs without a server");
       case "get_prompt":
         return promptResult(
           await connection.getPrompt(String(params.name), (params.arguments ?? {}) as Record<string, string>, signal),
@@ -318,64 +359,6 @@ export class McpToolSource implements ToolSource {
     this.reported.add(key);
     this.host.notice(level, message);
   }
-}
-
-/** The resource and prompt helpers of a server that offers them. */
-function helperTools(
-  server: string,
-  caps: { resources: boolean; prompts: boolean },
-): Array<{ spec: ToolSpecOf; route: Route }> {
-  const out: Array<{ spec: ToolSpecOf; route: Route }> = [];
-  if (caps.resources) {
-    out.push(
-      {
-        spec: {
-          name: mcpToolName(server, "list_resources"),
-          label: `${server}: list resources`,
-          description: `Lists the resources (and resource templates) the MCP server "${server}" offers: URI, name, type.`,
-          parameters: Type.Object({}),
-        },
-        route: { kind: "list_resources", server },
-      },
-      {
-        spec: {
-          name: mcpToolName(server, "read_resource"),
-          label: `${server}: read resource`,
-          description: `Reads one resource of the MCP server "${server}" by URI (see ${mcpToolName(server, "list_resources")}).`,
-          parameters: Type.Object({ uri: Type.String({ description: "The resource URI", minLength: 1 }) }),
-        },
-        route: { kind: "read_resource", server },
-      },
-    );
-  }
-  if (caps.prompts) {
-    out.push(
-      {
-        spec: {
-          name: mcpToolName(server, "list_prompts"),
-          label: `${server}: list prompts`,
-          description: `Lists the prompts the MCP server "${server}" offers, with their arguments (? = optional).`,
-          parameters: Type.Object({}),
-        },
-        route: { kind: "list_prompts", server },
-      },
-      {
-        spec: {
-          name: mcpToolName(server, "get_prompt"),
-          label: `${server}: get prompt`,
-          description: `Gets one prompt of the MCP server "${server}", filled with its arguments (see ${mcpToolName(server, "list_prompts")}).`,
-          parameters: Type.Object({
-            name: Type.String({ description: "The prompt name", minLength: 1 }),
-            arguments: Type.Optional(
-              Type.Record(Type.String(), Type.String(), { description: "The prompt's arguments by name" }),
-            ),
-          }),
-        },
-        route: { kind: "get_prompt", server },
-      },
-    );
-  }
-  return out;
 }
 
 function errorResult(text: string): ToolResult {

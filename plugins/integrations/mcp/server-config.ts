@@ -6,6 +6,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { isAbsolute, resolve } from "node:path";
+import { parseExposure, type ExposureConfig } from "./exposure.js";
 
 const StringMap = Type.Record(Type.String(), Type.String());
 
@@ -21,31 +22,49 @@ export const ServerEntrySchema = Type.Object({
   disabled: Type.Optional(Type.Boolean()),
   enabled: Type.Optional(Type.Boolean()),
   startTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+  exposure: Type.Optional(Type.String()),
+  toolExposure: Type.Optional(StringMap),
+  timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+  oauth: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 });
 
-/** A local server: a child process speaking MCP on stdin/stdout. */
-export interface StdioServerSpec {
-  transport: "stdio";
+/** What both kinds of server share: pi's exposure and per-request `timeout` (seconds). */
+interface CommonSpec extends ExposureConfig {
   name: string;
+  disabled: boolean;
+  startTimeoutMs?: number;
+  /** pi's `timeout`, in ms: how long one request may go without an answer or a progress report. */
+  callTimeoutMs?: number;
+}
+
+/** An HTTP server's `oauth` settings (pi 1.6's names); all optional. */
+export interface OAuthSettings {
+  clientId?: string;
+  clientSecret?: string;
+  clientName?: string;
+  scope?: string;
+  callbackPort?: number;
+  callbackUrl?: string;
+}
+
+/** A local server: a child process speaking MCP on stdin/stdout. */
+export interface StdioServerSpec extends CommonSpec {
+  transport: "stdio";
   command: string;
   args: string[];
   env: Record<string, string>;
   /** Absolute; relative entries resolve against the session's working folder. */
   cwd: string;
-  disabled: boolean;
-  startTimeoutMs?: number;
   /** The mcp.json the entry came from: its `env` values are expanded (`${NAME}`, `!command`) at start. */
   valuesFrom?: string;
 }
 
 /** A remote server over streamable HTTP. */
-export interface HttpServerSpec {
+export interface HttpServerSpec extends CommonSpec {
   transport: "http";
-  name: string;
   url: string;
   headers: Record<string, string>;
-  disabled: boolean;
-  startTimeoutMs?: number;
+  oauth?: OAuthSettings;
   /** The mcp.json the entry came from: its `headers` values are expanded (`${NAME}`, `!command`) at start. */
   valuesFrom?: string;
 }
@@ -103,7 +122,15 @@ export function parseServerEntry(name: string, entry: unknown, cwd: string): Ser
   const startTimeoutMs = e.startTimeoutMs;
   if (startTimeoutMs !== undefined && !(Number.isInteger(startTimeoutMs) && (startTimeoutMs as number) > 0))
     return `"startTimeoutMs" must be a positive whole number of milliseconds`;
-  const timeout = startTimeoutMs === undefined ? {} : { startTimeoutMs: startTimeoutMs as number };
+  const exposure = parseExposure(e);
+  if (typeof exposure === "string") return exposure;
+  if (e.timeout !== undefined && !(typeof e.timeout === "number" && e.timeout > 0))
+    return `"timeout" must be a positive number of seconds`;
+  const timeout = {
+    ...(startTimeoutMs !== undefined && { startTimeoutMs: startTimeoutMs as number }),
+    ...(typeof e.timeout === "number" && { callTimeoutMs: Math.round(e.timeout * 1000) }),
+    ...exposure,
+  };
   const type = e.type;
   if (type !== undefined && (typeof type !== "string" || (!STDIO_TYPES.has(type) && !HTTP_TYPES.has(type)))) {
     return `"type" ${JSON.stringify(type)} is not supported; use "stdio" or "http" (streamable HTTP)`;
@@ -115,7 +142,9 @@ export function parseServerEntry(name: string, entry: unknown, cwd: string): Ser
       return `"url" must be an http:// or https:// address, got ${JSON.stringify(e.url)}`;
     const headers = stringMap(e.headers, "headers");
     if (typeof headers === "string") return headers;
-    return { transport: "http", name, url: e.url, headers, disabled, ...timeout };
+    const oauth = parseOAuth(e.oauth);
+    if (typeof oauth === "string") return oauth;
+    return { transport: "http", name, url: e.url, headers, disabled, ...timeout, ...(oauth && { oauth }) };
   }
   if (typeof e.command !== "string" || e.command === "")
     return `needs "command" (a local server) or "url" (a remote one)`;
@@ -135,6 +164,26 @@ export function parseServerEntry(name: string, entry: unknown, cwd: string): Ser
     disabled,
     ...timeout,
   };
+}
+
+/** `oauth`: an object of pi's fields; strings where pi takes strings, `callbackPort` a port number. */
+function parseOAuth(value: unknown): OAuthSettings | undefined | string {
+  if (value === undefined) return undefined;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return `"oauth" must be an object`;
+  const raw = value as Record<string, unknown>;
+  const out: OAuthSettings = {};
+  for (const key of ["clientId", "clientSecret", "clientName", "scope", "callbackUrl"] as const) {
+    if (raw[key] === undefined) continue;
+    if (typeof raw[key] !== "string") return `"oauth.${key}" must be a string`;
+    out[key] = raw[key] as string;
+  }
+  if (raw.callbackPort !== undefined) {
+    const port = raw.callbackPort;
+    if (!(Number.isInteger(port) && (port as number) > 0 && (port as number) < 65536))
+      return `"oauth.callbackPort" must be a port number`;
+    out.callbackPort = port as number;
+  }
+  return out;
 }
 
 function stringMap(value: unknown, field: string): Record<string, string> | string {

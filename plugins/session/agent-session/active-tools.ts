@@ -26,8 +26,19 @@ export interface ToolAssembly {
   emit: (event: SessionEvent) => void;
 }
 
-/** The turn's tools, in order, each name once. */
+/** The turn's tools, in order, each name once: the ones declared to the model. */
 export async function activeTools(assembly: ToolAssembly): Promise<AgentTool<any, any>[]> {
+  return (await activeToolSet(assembly)).tools;
+}
+
+/**
+ * The turn's declared tools, and the names of the selected tools a source lists with an `exposure`
+ * (MCP tools reached from codemode scripts or loaded by `tool_search`): selected like any tool, never
+ * declared, so a tool that runs other tools (codemode) may still call them.
+ */
+export async function activeToolSet(
+  assembly: ToolAssembly,
+): Promise<{ tools: AgentTool<any, any>[]; undeclared: string[] }> {
   const offered: { spec: ToolSpecOf; execute: AgentTool<any, any>["execute"] }[] = [];
   const builtin = new Set<string>();
   const offer = (spec: ToolSpecOf, execute: AgentTool<any, any>["execute"]): void => {
@@ -55,6 +66,10 @@ export async function activeTools(assembly: ToolAssembly): Promise<AgentTool<any
       offered.map((t) => t.spec.name),
       assembly.allowed,
     );
+  // Inactive tools (codemode with nothing needing it) stay off unless the selection names them.
+  const named = new Set((assembly.allowed ?? []).map((e) => (e.startsWith("+") ? e.slice(1) : e)));
+  for (const spec of [...listings.values()].flat())
+    if (spec.inactive === true && !named.has(spec.name)) selected.delete(spec.name);
   const restricted = assembly.allowed !== undefined || (assembly.excluded ?? []).length > 0;
   for (const source of sources) {
     let specs = listings.get(source) ?? [];
@@ -64,12 +79,17 @@ export async function activeTools(assembly: ToolAssembly): Promise<AgentTool<any
     for (const spec of specs) offer(spec, (...args) => source.api.executeTool(spec.name, ...args));
   }
   const tools: AgentTool<any, any>[] = [];
+  const undeclared: string[] = [];
   for (const { spec, execute } of offered) {
     if (!selected.has(spec.name) || tools.some((t) => t.name === spec.name)) continue;
+    if (spec.exposure !== undefined) {
+      if (!undeclared.includes(spec.name)) undeclared.push(spec.name);
+      continue;
+    }
     const { name, label, description, parameters, guidelines, executionMode, prepareArguments } = spec;
     tools.push({ name, label, description, parameters, guidelines, executionMode, prepareArguments, execute });
   }
-  return tools;
+  return { tools, undeclared };
 }
 
 function listSource(

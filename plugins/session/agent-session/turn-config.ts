@@ -13,7 +13,7 @@ import type {
   ToolContext,
   TurnConfig,
 } from "pi-host";
-import { activeTools } from "./active-tools.js";
+import { activeToolSet } from "./active-tools.js";
 import { composeHooks } from "./loop-hooks.js";
 import { providerRetryPolicy, streamTimeouts } from "./retry-policy.js";
 import { buildSystemPrompt, type SystemPromptCache } from "./system-prompt.js";
@@ -44,7 +44,7 @@ export interface TurnInputs {
 /** The snapshot for one turn. */
 export async function assembleTurn(inputs: TurnInputs): Promise<TurnConfig> {
   const { config, cwd, settings, handles } = inputs;
-  const tools = await activeTools({
+  const { tools, undeclared } = await activeToolSet({
     tools: handles.tools,
     toolSources: handles.toolSources,
     allowed: config.tools,
@@ -77,7 +77,8 @@ export async function assembleTurn(inputs: TurnInputs): Promise<TurnConfig> {
       retry: providerRetryPolicy(settings, inputs.autoRetry),
       ...streamTimeouts(settings),
     },
-    toolContext: { cwd, withFileLock: inputs.withFileLock, activeToolNames: toolNames },
+    // Undeclared tools (MCP `codemode`/`deferred` exposure) count as offered: codemode scripts may call them.
+    toolContext: { cwd, withFileLock: inputs.withFileLock, activeToolNames: [...toolNames, ...undeclared] },
     hooks: composeHooks(handles.hooks),
     takeSteering: inputs.takeSteering,
     takeFollowUps: inputs.takeFollowUps,

@@ -9,10 +9,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { agentHome, sessionLines } from "../../e2e/agent-home.js";
 import { PI_BIN } from "../../e2e/run-pi.js";
 
-/** A distribution overlay that enables the codemode plugin (off by default). */
+/** A distribution overlay that offers codemode every turn (by default only with MCP codemode tools). */
 function withCodemode(dir: string): string {
   const file = join(dir, "codemode-distribution.json");
-  writeFileSync(file, JSON.stringify({ plugins: [{ id: "codemode", use: "codemode", enabled: true }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({ plugins: [{ id: "codemode", use: "codemode", enabled: true, config: { offer: "always" } }] }),
+  );
   return file;
 }
 

@@ -36,9 +36,16 @@ export function silentServer(): Record<string, unknown> {
   return { command: process.execPath, args: ["-e", "setInterval(() => {}, 1 << 30)"] };
 }
 
-/** The MCP plugin as a harness entry. */
+/**
+ * The MCP plugin as a harness entry. Tools are declared (`defaultExposure: "direct"`) unless the config
+ * says otherwise, so tests of calls and results can have the model call them by name.
+ */
 export function mcpEntry(config: Record<string, unknown>): PluginEntry {
-  return { id: "mcp", source: { kind: "inline", label: "mcp", definition: mcpPlugin }, config };
+  return {
+    id: "mcp",
+    source: { kind: "inline", label: "mcp", definition: mcpPlugin },
+    config: { defaultExposure: "direct", ...config },
+  };
 }
 
 /** The running plugin's source object, for looking at server processes. */

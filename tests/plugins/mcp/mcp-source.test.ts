@@ -20,6 +20,8 @@ function host(overrides: Partial<McpSourceHost>): McpSourceHost & { notices: str
       throw new Error("no server should start in this test");
     },
     notice: (_level, message) => notices.push(message),
+    defaultExposure: "direct",
+    loadedTools: () => new Set(),
     notices,
     ...overrides,
   };

@@ -1,0 +1,198 @@
+/**
+ * `pi mcp login <server>` and `pi mcp logout <server>` (pi 1.6's shell commands for OAuth sign-in to a
+ * remote MCP server). Login listens on a loopback callback, lets the MCP SDK's `auth()` discover the
+ * authorization server, register a client when none is stored and build the PKCE authorization URL, which
+ * is printed (and opened in a browser where there is a desktop); the redirected code is exchanged for
+ * tokens, stored in `<agentDir>/mcp-auth.json` as pi 1.6 stores them. A stored refresh token that still
+ * works signs in without a browser.
+ */
+import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { CliCommandIo } from "pi-host";
+import { createOAuthProvider } from "./oauth-provider.js";
+import { McpOAuthStore, mcpAuthPath } from "./oauth-store.js";
+import type { HttpServerSpec, ServerSpec } from "./server-config.js";
+
+/** What the command needs from the plugin. */
+export interface McpCliDeps {
+  /** Every configured server for `cwd` (mcp.json, settings, config), disabled ones too. */
+  servers(cwd: string): Promise<ServerSpec[]>;
+  agentDir(): string;
+}
+
+/** pi 1.6's usage lines for the commands this plugin has. */
+export const MCP_USAGE = `Usage:
+  pi mcp login <server> [--no-browser]
+  pi mcp logout <server>
+
+Sign in to a remote MCP server with OAuth, or delete its stored credentials (~/.pi/agent/mcp-auth.json).
+`;
+
+/** Runs `pi mcp <args>`; resolves with the exit code. */
+export async function runMcpCli(args: string[], io: CliCommandIo, deps: McpCliDeps): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") {
+    io.stdout(MCP_USAGE);
+    return 0;
+  }
+  if (sub !== "login" && sub !== "logout") {
+    io.stderr(`Error: unknown mcp command "${sub}"; use "pi mcp login <server>" or "pi mcp logout <server>"\n`);
+    return 2;
+  }
+  const noBrowser = rest.includes("--no-browser");
+  const names = rest.filter((a) => a !== "--no-browser");
+  const unknown = names.find((a) => a.startsWith("-"));
+  if (unknown !== undefined || names.length !== 1) {
+    io.stderr(`Error: ${unknown !== undefined ? `unknown option ${unknown}; ` : ""}usage: pi mcp ${sub} <server>\n`);
+    return 2;
+  }
+  const name = names[0]!;
+  const spec = (await deps.servers(io.cwd)).find((s) => s.name === name);
+  if (spec === undefined) {
+    io.stderr(`Error: no MCP server "${name}" is configured; add it to ~/.pi/agent/mcp.json\n`);
+    return 1;
+  }
+  if (spec.transport !== "http") {
+    io.stderr(`Error: MCP server "${name}" is a local (stdio) server; only remote servers sign in\n`);
+    return 1;
+  }
+  const store = new McpOAuthStore(mcpAuthPath(deps.agentDir()), name, spec.url);
+  if (sub === "logout") {
+    io.stdout(
+      store.remove() ? `Signed out of MCP server "${name}".\n` : `MCP server "${name}" had no stored sign-in.\n`,
+    );
+    return 0;
+  }
+  try {
+    await login(spec, store, io, noBrowser);
+    io.stdout(`Signed in to MCP server "${name}".\n`);
+    return 0;
+  } catch (error) {
+    io.stderr(`Error: sign-in to MCP server "${name}" failed: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function login(spec: HttpServerSpec, store: McpOAuthStore, io: CliCommandIo, noBrowser: boolean): Promise<void> {
+  const settings = spec.oauth ?? {};
+  // A registered client stays in use while its redirect URI matches (pi 1.6), so its port is tried first.
+  const registered = (store.load().clientInformation?.redirect_uris as string[] | undefined)?.[0];
+  const wanted = settings.callbackPort ?? portOf(settings.callbackUrl);
+  const callback = await listenForCallback(wanted ?? portOf(registered) ?? 0).catch((error: unknown) => {
+    if (wanted !== undefined) throw error;
+    return listenForCallback(0);
+  });
+  try {
+    const redirectUrl = settings.callbackUrl
+      ? withPort(settings.callbackUrl, callback.port)
+      : `http://127.0.0.1:${callback.port}/callback`;
+    if (registered !== undefined && registered !== redirectUrl)
+      store.update(({ clientInformation: _c, ...rest }) => rest);
+    const { auth } = await import("@modelcontextprotocol/sdk/client/auth.js");
+    // A pending sign-in of an earlier attempt is not reused: a fresh state and verifier each time.
+    store.update(({ codeVerifier: _v, oauthState: _s, ...rest }) => rest);
+    const provider = createOAuthProvider({
+      server: spec.name,
+      store,
+      settings,
+      redirectUrl,
+      onRedirect: (url) => {
+        io.stderr(`Open this URL to sign in to MCP server "${spec.name}":\n${url.href}\n`);
+        if (!noBrowser) openBrowser(url.href);
+      },
+    });
+    const first = await auth(provider, { serverUrl: spec.url, ...(settings.scope && { scope: settings.scope }) });
+    if (first === "AUTHORIZED") return;
+    const answer = await callback.next(io.signal);
+    if (answer.error !== undefined) throw new Error(`the authorization server answered ${answer.error}`);
+    if (answer.state !== store.load().oauthState) throw new Error("the redirect's state does not match this sign-in");
+    const result = await auth(provider, { serverUrl: spec.url, authorizationCode: answer.code });
+    if (result !== "AUTHORIZED") throw new Error("the authorization code was not accepted");
+    store.update(({ codeVerifier: _v, oauthState: _s, ...rest }) => rest);
+  } finally {
+    callback.close();
+  }
+}
+
+/** What the browser brought back to the loopback callback. */
+interface CallbackAnswer {
+  code?: string;
+  state?: string;
+  error?: string;
+}
+
+/** A loopback HTTP server on 127.0.0.1 whose `/callback…` request ends the wait. */
+async function listenForCallback(
+  port: number,
+): Promise<{ port: number; next(signal: AbortSignal): Promise<CallbackAnswer>; close(): void }> {
+  let deliver: ((answer: CallbackAnswer) => void) | undefined;
+  const answers: CallbackAnswer[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    if (!url.pathname.startsWith("/callback")) {
+      res.writeHead(404).end();
+      return;
+    }
+    const answer: CallbackAnswer = {
+      ...(url.searchParams.get("code") !== null && { code: url.searchParams.get("code")! }),
+      ...(url.searchParams.get("state") !== null && { state: url.searchParams.get("state")! }),
+      ...(url.searchParams.get("error") !== null && { error: url.searchParams.get("error")! }),
+    };
+    const ok = answer.code !== undefined && answer.error === undefined;
+    res.writeHead(ok ? 200 : 400, { "content-type": "text/html; charset=utf-8" });
+    res.end(
+      ok
+        ? "<p>Signed in to the MCP server. You may now close this page.</p>"
+        : "<p>Sign-in failed; see the terminal.</p>",
+    );
+    if (deliver !== undefined) deliver(answer);
+    else answers.push(answer);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    next: (signal) =>
+      new Promise<CallbackAnswer>((resolve, reject) => {
+        const queued = answers.shift();
+        if (queued !== undefined) return resolve(queued);
+        const onAbort = (): void => reject(new Error("cancelled"));
+        signal.addEventListener("abort", onAbort, { once: true });
+        deliver = (answer) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(answer);
+        };
+      }),
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+function portOf(url: string | undefined): number | undefined {
+  if (url === undefined) return undefined;
+  const port = new URL(url).port;
+  return port === "" ? undefined : Number(port);
+}
+
+/** RFC 8252: a loopback redirect without a port gets the one the callback listens on. */
+function withPort(url: string, port: number): string {
+  const parsed = new URL(url);
+  if (parsed.port !== "") return url;
+  parsed.port = String(port);
+  return parsed.href;
+}
+
+/** Opens the URL where there is a desktop; elsewhere the printed URL is the way. */
+function openBrowser(url: string): void {
+  const desktop = process.platform !== "linux" || process.env.DISPLAY || process.env.WAYLAND_DISPLAY;
+  if (!desktop) return;
+  const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
+  const child = spawn(command, [url], { stdio: "ignore", detached: true });
+  child.on("error", () => undefined);
+  child.unref();
+}
