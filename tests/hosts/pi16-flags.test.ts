@@ -22,11 +22,6 @@ const accepted = (spellings: string[], ...value: string[]): Pi16Flag => ({
   argv: [spellings[0]!, ...value],
   status: "accepted",
 });
-const notYet = (spellings: string[], ...value: string[]): Pi16Flag => ({
-  spellings,
-  argv: [spellings[0]!, ...value],
-  status: "not yet",
-});
 
 const TABLE: Pi16Flag[] = [
   accepted(["--provider"], "openai"),
