@@ -152,7 +152,9 @@ export class ExtensionRuntime {
 
   /** pi's `ctx.mode`: the running mode whose user interface answers ("interactive", "rpc"), else "print". */
   mode(): "interactive" | "rpc" | "json" | "print" {
-    const key = this.services.uis.list().find((h) => h.peek()?.hasUI() === true)?.key;
+    // Slots are keyed `<pluginId>#<key>`; the mode's own key follows the "#".
+    const slot = this.services.uis.list().find((h) => h.peek()?.hasUI() === true)?.key;
+    const key = slot?.slice(slot.indexOf("#") + 1);
     if (key === "rpc") return "rpc";
     if (key !== undefined) return "interactive";
     return "print";
