@@ -53,9 +53,7 @@ async function installAndLoad(user: ReturnType<typeof newUser>, spec: string): P
 
 /** Lines of stderr that report a failure (load errors, handler errors, unsupported members). */
 function errorLines(stderr: string): string[] {
-  return stderr
-    .split("\n")
-    .filter((line) => /failed|error|not supported|cannot/i.test(line));
+  return stderr.split("\n").filter((line) => /failed|error|not supported|cannot/i.test(line));
 }
 
 function rpc(user: ReturnType<typeof newUser>): RpcProcess {
@@ -148,7 +146,10 @@ describe("real pi packages from npm, installed with pi install (built CLI, vendo
           },
         ],
       };
-      llm.enqueue({ sse: completionsToolCall("call_ask", "ask_user_question", question) }, { sse: completionsText("noted") });
+      llm.enqueue(
+        { sse: completionsToolCall("call_ask", "ask_user_question", question) },
+        { sse: completionsText("noted") },
+      );
       const p = rpc(user);
       const seen = p.records.length;
       await p.prompt("pick a library");
@@ -172,7 +173,13 @@ describe("real pi packages from npm, installed with pi install (built CLI, vendo
       const user = newUser();
       await installAndLoad(user, "@aliou/pi-processes@0.12.0");
       llm.enqueue(
-        { sse: completionsToolCall("call_start", "process", { action: "start", name: "hello", command: "echo compat-hello-$((6*7))" }) },
+        {
+          sse: completionsToolCall("call_start", "process", {
+            action: "start",
+            name: "hello",
+            command: "echo compat-hello-$((6*7))",
+          }),
+        },
         { sse: completionsText("started") },
       );
       const run = await pi(user, ["-p", "--model", "mock/mock-1", "start hello"]);

@@ -106,8 +106,8 @@ export function createModelRegistryView(runtime: ExtensionRuntime) {
     getAll: () => models().api.list(),
     getApiKeyForProvider: async (provider: string) =>
       runtime.services.auth.available ? runtime.services.auth.api.apiKey(provider) : undefined,
-    getAvailable: unsupported("getAvailable", "which models have keys is known only asynchronously here"),
-    hasConfiguredAuth: unsupported("hasConfiguredAuth"),
+    getAvailable: () => runtime.keyedProviders.available(),
+    hasConfiguredAuth: (model: { provider: string }) => runtime.keyedProviders.has(model),
     getApiKeyAndHeaders: unsupported("getApiKeyAndHeaders"),
     getProviderAuthStatus: unsupported("getProviderAuthStatus"),
     getProviderDisplayName: unsupported("getProviderDisplayName"),
@@ -184,12 +184,19 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
 
 /**
  * pi's ExtensionCommandContext: the context plus `waitForIdle` and the session operations
- * (session-control.ts). A command runs while no run goes on, so `waitForIdle` resolves at once.
+ * (session-control.ts).
  */
 export function createCommandContext(runtime: ExtensionRuntime) {
   const control = sessionControl(runtime);
   return Object.defineProperties(createExtensionContext(runtime), {
-    waitForIdle: { value: async (): Promise<void> => {}, enumerable: true },
+    waitForIdle: {
+      // A command runs while no run goes on, so this resolves at once, unless the command's own
+      // `sendUserMessage` started a run beside it: then it waits for that run to end.
+      value: async (): Promise<void> => {
+        if (runtime.delivery.commandScope?.sent === true) await runtime.services.session.api.idle();
+      },
+      enumerable: true,
+    },
     newSession: { value: control.newSession, enumerable: true },
     fork: { value: control.fork, enumerable: true },
     navigateTree: { value: control.navigateTree, enumerable: true },

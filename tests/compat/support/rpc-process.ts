@@ -76,7 +76,11 @@ export class RpcProcess {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.resolve !== done);
-        reject(new Error(`no ${what} within ${WAIT_LIMIT_MS / 1000} s; records: ${JSON.stringify(this.records).slice(-3000)}\nstderr: ${this.stderr}`));
+        reject(
+          new Error(
+            `no ${what} within ${WAIT_LIMIT_MS / 1000} s; records: ${JSON.stringify(this.records).slice(-3000)}\nstderr: ${this.stderr}`,
+          ),
+        );
       }, WAIT_LIMIT_MS);
       const done = (record: Rec): void => {
         clearTimeout(timer);
