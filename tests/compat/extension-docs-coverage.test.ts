@@ -23,7 +23,11 @@ function testSources(): string {
     const dir = join(ROOT, folder);
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
-      if (!/\.(ts|js|mjs)$/.test(name) || name.includes("node_modules") || name.endsWith("extension-docs-coverage.test.ts"))
+      if (
+        !/\.(ts|js|mjs)$/.test(name) ||
+        name.includes("node_modules") ||
+        name.endsWith("extension-docs-coverage.test.ts")
+      )
         continue;
       texts.push(readFileSync(join(dir, name), "utf8"));
     }

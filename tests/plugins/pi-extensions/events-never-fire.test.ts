@@ -44,7 +44,11 @@ describe("pi 1.6.0 events that never fire here", () => {
     expect(lines).toHaveLength(NEVER.length);
     for (const name of NEVER) {
       const line = lines.find((l) => l.includes(`pi.on("${name}")`));
-      expect(line, name).toMatch(new RegExp(`^extension ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: pi\\.on\\("${name}"\\): \\S.*never fires`));
+      expect(line, name).toMatch(
+        new RegExp(
+          `^extension ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: pi\\.on\\("${name}"\\): \\S.*never fires`,
+        ),
+      );
     }
   });
 });
