@@ -23,10 +23,9 @@ export function vendoredTarballs(): string[] {
 /** A verdaccio registry holding every vendored tarball. */
 export async function startVendoredRegistry(): Promise<TestRegistry> {
   const registry = await startRegistry();
-  const cache = join(TARBALLS, ".."); // unused placeholder cwd; npm publish of a tarball reads nothing else
   for (const tarball of vendoredTarballs()) {
     // A tarball as published: its own scripts do not run; provenance needs a CI identity this test has not.
-    await runNpm(["publish", tarball, "--provenance=false", "--loglevel=warn", "--registry", registry.url], cache, {
+    await runNpm(["publish", tarball, "--provenance=false", "--loglevel=warn", "--registry", registry.url], TARBALLS, {
       ...registry.env,
       npm_config_cache: join(registry.env.npm_config_cache!, "..", "publish-cache"),
     });
