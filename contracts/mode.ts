@@ -42,3 +42,11 @@ export const ModeContract = defineContract<Mode>({
   shape: { name: "string", run: "function" },
   methods: { run: "async" },
 });
+
+/**
+ * Bus event a plugin emits to ask the host to end the run, as pi's `ctx.shutdown()` does (payload: none).
+ * Plugins cannot reach the process; a host that honours it stops the running mode once the session is
+ * idle (the interactive and RPC modes), and ignores it in print and JSON mode, which end by themselves
+ * after their prompts, as pi's print mode does.
+ */
+export const HOST_SHUTDOWN_REQUEST_EVENT = "host:shutdown-request";

@@ -17,6 +17,7 @@ import { unknownExtensionFlag } from "./cli-extension-flags.js";
 import { buildModeInput, readPipedStdin } from "./cli-input.js";
 import { prepareSession } from "./cli-session-flags.js";
 import { checkCombinations, runFlags, sessionChoice } from "./cli-run-choices.js";
+import { stopOnShutdownRequest } from "./shutdown-request.js";
 import { keepShortRunsOnBaselineWasm } from "./wasm-tiering.js";
 
 const EXIT_FAILURE = 1;
@@ -139,7 +140,7 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
       if (started.folders().length > 0) trials.warmTrialWorker();
       else process.stderr.write(`pi: --watch: no plugin is loaded from a source file, so nothing is watched\n`);
     }
-    return await runMode(handle, input, whileRunning);
+    return await runMode(handle, input, whileRunning, (stop) => stopOnShutdownRequest(kernel, mode, stop));
   } finally {
     await abortUnfinishedTurn(kernel);
     stopReloadRequests?.();
@@ -224,9 +225,11 @@ async function runMode(
   handle: Handle<Mode>,
   input: ModeInput,
   whileRunning?: (control: RunControl) => Promise<void>,
+  listenForStop?: (stop: () => void) => () => void,
 ): Promise<number> {
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const stopListening = listenForStop?.(() => stop());
   let modeRunning = true;
   let signals = 0;
   const onSignal = (): void => {
@@ -264,6 +267,7 @@ async function runMode(
       await beside;
     }
   } finally {
+    stopListening?.();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }

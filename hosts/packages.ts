@@ -17,7 +17,7 @@ import { basename, dirname, extname, join } from "node:path";
 import {
   packageContributions,
   packageIdentity,
-  packageInstallPath,
+  installedPackagePath,
   parsePackageSource,
   PLUGIN_INDEX_FILES,
   scopeBaseDir,
@@ -152,7 +152,7 @@ export async function readInstalledPackages(
         notices.push(`${file}: ${(error as Error).message}`);
         continue;
       }
-      const root = packageInstallPath(source, base);
+      const root = installedPackagePath(source, base);
       if (!existsSync(root)) {
         notices.push(
           `package ${text} in ${file} is not installed; run "pi install ${text}${scope === "project" ? " -l" : ""}"`,

@@ -60,7 +60,11 @@ export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): 
   const watcher = watch(initial, {
     ignoreInitial: true,
     awaitWriteFinish: { stabilityThreshold: options.stabilityMs ?? 20, pollInterval: 5 },
-    ignored: (path: string) => path.split(/[\\/]/).includes("node_modules"),
+    // Only a node_modules below a watched folder: npm package plugins live in npm/node_modules/<name>.
+    ignored: (path: string) => {
+      const root = [...watched].find((dir) => path === dir || path.startsWith(dir + sep));
+      return (root === undefined ? path : path.slice(root.length)).split(/[\\/]/).includes("node_modules");
+    },
   }) as unknown as ChokidarWatcher;
   // chokidar never reports "ready" for an empty list; with nothing to watch there is no scan to wait for.
   const ready =
@@ -80,8 +84,8 @@ export async function watchPlugins(kernel: Kernel, options: WatchOptions = {}): 
     );
   };
   const changed = (path: string): void => {
-    if (!isSourceFile(path)) return;
     for (const root of roots()) {
+      if (!isSourceFile(path, root.dir)) continue;
       const owns = root.file !== undefined ? path === root.file : path.startsWith(root.dir + sep);
       if (owns) schedule(root.id);
     }

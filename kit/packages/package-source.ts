@@ -3,6 +3,7 @@
  * distribution layer before any plugin runs) must agree on: how a source string parses, which settings
  * entries name the same package, where a package is installed, and what a package contributes.
  */
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type {
@@ -104,13 +105,30 @@ export function scopeBaseDir(scope: PackageScope, agentDir: string, cwd: string)
 }
 
 /**
- * Where a package lives: npm packages in `<base>/npm/<name>`, git repositories in
- * `<base>/git/<host>/<path>` (pi's layout), local paths where they are (relative to `<base>`).
+ * Where a package is installed: npm packages in `<base>/npm/node_modules/<name>`, git repositories in
+ * `<base>/git/<host>/<path>` (pi 1.6.0's layout, so either program finds what the other installed),
+ * local paths where they are (relative to `<base>`).
  */
 export function packageInstallPath(source: PackageSource, baseDir: string): string {
-  if (source.kind === "npm") return join(baseDir, "npm", ...source.name.split("/"));
+  if (source.kind === "npm") return join(baseDir, "npm", "node_modules", ...source.name.split("/"));
   if (source.kind === "git") return join(baseDir, "git", source.host, ...source.path.split("/"));
   return resolveLocalPath(source.path, baseDir);
+}
+
+/**
+ * Where an installed package is on disk: `packageInstallPath`, or for an npm package that earlier
+ * pi-host versions installed at `<base>/npm/<name>` and that is only there, that folder (so updating
+ * pi-host loses no install; a new install or update of it moves nowhere, it stays where it is).
+ */
+export function installedPackagePath(
+  source: PackageSource,
+  baseDir: string,
+  exists: (path: string) => boolean = existsSync,
+): string {
+  const current = packageInstallPath(source, baseDir);
+  if (source.kind !== "npm" || exists(current)) return current;
+  const earlier = join(baseDir, "npm", ...source.name.split("/"));
+  return exists(join(earlier, "package.json")) ? earlier : current;
 }
 
 /** A local source's absolute path: `~` is the home folder, a relative path is relative to `baseDir`. */

@@ -99,7 +99,8 @@ describe("pi install as concurrent and interrupted processes", () => {
       for (const run of runs) expect(run, run.stderr).toMatchObject({ code: 0 });
       const recorded = JSON.parse(readFileSync(join(user.agent, "settings.json"), "utf8")).packages as string[];
       expect([...recorded].sort()).toEqual(names.map((n) => `npm:${n}`).sort());
-      for (const name of names) expect(existsSync(join(user.agent, "npm", name, "package.json"))).toBe(true);
+      for (const name of names)
+        expect(existsSync(join(user.agent, "npm", "node_modules", name, "package.json"))).toBe(true);
       expect(stagingFolders()).toEqual([]);
     },
     SLOW,
@@ -126,7 +127,7 @@ describe("pi install as concurrent and interrupted processes", () => {
       expect(processesMentioning(registry)).toEqual([]);
       expect(stagingFolders()).toEqual([]);
       expect(readFileSync(join(user.agent, "settings.json"), "utf8")).toBe(settingsBefore);
-      expect(existsSync(join(user.agent, "npm", "pi-fixture-greeter"))).toBe(false);
+      expect(existsSync(join(user.agent, "npm", "node_modules", "pi-fixture-greeter"))).toBe(false);
     },
     SLOW,
   );

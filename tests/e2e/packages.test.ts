@@ -96,7 +96,7 @@ describe("npm: packages from a verdaccio registry on 127.0.0.1", () => {
       expect(install.stdout).toContain("Installed npm:pi-fixture-greeter 1.0.0 (global)");
       expect(install.stderr).toContain("fetching pi-fixture-greeter with npm"); // progress on stderr
       expect(settings().packages).toEqual(["npm:pi-fixture-greeter"]);
-      const folder = join(user.agent, "npm", "pi-fixture-greeter");
+      const folder = join(user.agent, "npm", "node_modules", "pi-fixture-greeter");
       expect(existsSync(join(folder, "plugins", "greeter", "index.ts"))).toBe(true);
 
       const list = await piOk(["list"]);
@@ -185,7 +185,9 @@ describe("npm: packages from a verdaccio registry on 127.0.0.1", () => {
       const projectSettings = JSON.parse(readFileSync(join(user.project, ".pi", "settings.json"), "utf8"));
       expect(projectSettings.packages).toEqual(["npm:pi-fixture-local"]);
       expect(existsSync(join(user.agent, "settings.json"))).toBe(false);
-      expect(existsSync(join(user.project, ".pi", "npm", "pi-fixture-local", "package.json"))).toBe(true);
+      expect(existsSync(join(user.project, ".pi", "npm", "node_modules", "pi-fixture-local", "package.json"))).toBe(
+        true,
+      );
       expect((await piOk(["list"])).stdout).toContain(
         `Project packages (${join(user.project, ".pi", "settings.json")}):`,
       );
@@ -201,7 +203,7 @@ describe("npm: packages from a verdaccio registry on 127.0.0.1", () => {
         { status: "active", version: "2.0.0" },
       );
       await piOk(["remove", "npm:pi-fixture-local", "-l"]);
-      expect(existsSync(join(user.project, ".pi", "npm", "pi-fixture-local"))).toBe(false);
+      expect(existsSync(join(user.project, ".pi", "npm", "node_modules", "pi-fixture-local"))).toBe(false);
       expect(JSON.parse(readFileSync(join(user.project, ".pi", "settings.json"), "utf8")).packages).toEqual([]);
     },
     SLOW,
@@ -368,7 +370,15 @@ describe("failed installs leave settings.json and the install folders byte-for-b
       await piOk(["install", "npm:pi-fixture-needs-dep"]);
       expect(
         existsSync(
-          join(user.agent, "npm", "pi-fixture-needs-dep", "node_modules", "pi-fixture-late-dep", "package.json"),
+          join(
+            user.agent,
+            "npm",
+            "node_modules",
+            "pi-fixture-needs-dep",
+            "node_modules",
+            "pi-fixture-late-dep",
+            "package.json",
+          ),
         ),
       ).toBe(true);
     },
@@ -431,7 +441,7 @@ describe("a package plugin that replaces a built-in (id tool-bash)", () => {
         {
           status: "active",
           version: "1.0.0",
-          source: join(user.agent, "npm", "pi-fixture-bash", "plugin", "index.ts"),
+          source: join(user.agent, "npm", "node_modules", "pi-fixture-bash", "plugin", "index.ts"),
         },
       ]);
       expect(await callToolThroughFaux("bash", { command: "ls" })).toBe("fixture bash 1.0.0 would run: ls");

@@ -19,7 +19,7 @@ import type { Skill } from "pi-host";
 import { resolveUserPath } from "./user-path.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
 import type { FileCache } from "./file-cache.js";
-import { FrontmatterError, parseFrontmatter } from "./frontmatter.js";
+import { FrontmatterError, parseFrontmatter } from "pi-host";
 import { skillDescriptionProblems, skillNameProblems } from "./skill-rules.js";
 
 /** A skill as this plugin returns it: the contract's fields plus pi's opt-out from the prompt. */

@@ -13,7 +13,7 @@ import { resolveUserPath } from "./user-path.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
 import type { PackageResources } from "./skills.js";
 import type { FileCache } from "./file-cache.js";
-import { FrontmatterError, parseFrontmatter } from "./frontmatter.js";
+import { FrontmatterError, parseFrontmatter } from "pi-host";
 
 /** A template as this plugin returns it: the contract's fields plus pi's autocomplete hint. */
 export interface LoadedTemplate extends PromptTemplate {

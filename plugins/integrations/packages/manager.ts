@@ -9,6 +9,7 @@ import { stat } from "node:fs/promises";
 import { relative } from "node:path";
 import {
   packageIdentity,
+  installedPackagePath,
   packageInstallPath,
   parsePackageSource,
   resolveLocalPath,
@@ -109,7 +110,7 @@ export class FilePackageManager implements PackageManager {
     options.onProgress?.(`removing ${source.source} (${scope})`);
     const staging = await Staging.open(base);
     try {
-      await staging.takeAway(packageInstallPath(source, base), write);
+      await staging.takeAway(installedPackagePath(source, base), write);
     } finally {
       await staging.close();
     }
@@ -204,7 +205,7 @@ export class FilePackageManager implements PackageManager {
       to,
     });
     if (source.kind === "local") return outcome("local");
-    const target = packageInstallPath(source, base);
+    const target = installedPackagePath(source, base);
     const npm = await this.npmRunner(scope, options.cwd, options.projectTrusted === true);
     const installed = await exists(target);
     const current = !installed
@@ -304,7 +305,7 @@ export class FilePackageManager implements PackageManager {
 
   /** A package of the setting as it is on disk. */
   private async describe(source: PackageSource, scope: PackageScope, base: string): Promise<InstalledPackage> {
-    const path = packageInstallPath(source, base);
+    const path = installedPackagePath(source, base);
     const installed = await exists(path);
     const inspection = installed ? await inspectPackage(path) : undefined;
     const commit =

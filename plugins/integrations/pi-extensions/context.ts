@@ -5,12 +5,14 @@
  *
  * `ctx.ui` maps onto the ui contract (dialogs, notify, status, widgets, title, editor text), answered by
  * whichever mode runs — over the RPC extension UI sub-protocol in `--mode rpc`, with each dialog's
- * default where no user can answer (print, JSON). Members pi's TUI offers and ours does not yet
- * (custom components, footer, header, themes, editor components...) throw "not supported yet".
+ * default where no user can answer (print, JSON). Members for pi's own TUI (custom components, footer,
+ * header, themes, editor components...) answer as pi answers them without a TUI in those modes
+ * (plain-ui.ts); in the TUI, which does not offer them yet, they throw "not supported yet".
  */
 import { dirname } from "node:path";
-import type { UiDialogOptions, WidgetPlacement } from "pi-host";
+import { HOST_SHUTDOWN_REQUEST_EVENT, type UiDialogOptions, type WidgetPlacement } from "pi-host";
 import { notSupported, unsupportedFunction } from "./not-supported.js";
+import { plainUiMembers, TUI_ONLY_MEMBERS } from "./plain-ui.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import type { UiPromptKind } from "./ui-prompts.js";
 import { compactWithHooks, sessionControl } from "./session-control.js";
@@ -21,7 +23,7 @@ export function createExtensionUi(runtime: ExtensionRuntime) {
   const unsupported = (name: string) => unsupportedFunction(`ctx.ui.${name}`);
   const waiting = <T>(kind: UiPromptKind, title: string, dialog: () => Promise<T>) =>
     runtime.uiPrompts.around(kind, title, dialog);
-  return {
+  const base = {
     select: (title: string, options: string[], opts?: UiDialogOptions) =>
       waiting("select", title, () => ui().select(title, options, opts)),
     confirm: (title: string, message: string, opts?: UiDialogOptions) =>
@@ -32,8 +34,11 @@ export function createExtensionUi(runtime: ExtensionRuntime) {
     notify: (message: string, type?: "info" | "warning" | "error") => ui().notify(message, type),
     setStatus: (key: string, text: string | undefined) => ui().setStatus(key, text),
     setWidget(key: string, content: unknown, options?: { placement?: WidgetPlacement }) {
-      if (typeof content === "function")
+      if (typeof content === "function") {
+        // pi draws a component only in its TUI; elsewhere it ignores the factory (rpc-mode.ts).
+        if (runtime.mode() !== "interactive") return;
         notSupported("ctx.ui.setWidget with a component factory", "pass lines (string[]) instead");
+      }
       if (content !== undefined && !(Array.isArray(content) && content.every((line) => typeof line === "string"))) {
         throw new Error(`ctx.ui.setWidget("${key}") needs lines (string[]) or undefined to clear`);
       }
@@ -41,28 +46,20 @@ export function createExtensionUi(runtime: ExtensionRuntime) {
     },
     setTitle: (title: string) => ui().setTitle(title),
     setEditorText: (text: string) => ui().setEditorText(text),
-    onTerminalInput: unsupported("onTerminalInput"),
-    setWorkingMessage: unsupported("setWorkingMessage"),
-    setWorkingVisible: unsupported("setWorkingVisible"),
-    setWorkingIndicator: unsupported("setWorkingIndicator"),
-    setHiddenThinkingLabel: unsupported("setHiddenThinkingLabel"),
-    setFooter: unsupported("setFooter"),
-    setHeader: unsupported("setHeader"),
-    custom: unsupported("custom"),
-    pasteToEditor: unsupported("pasteToEditor"),
-    getEditorText: unsupported("getEditorText"),
-    addAutocompleteProvider: unsupported("addAutocompleteProvider"),
-    setEditorComponent: unsupported("setEditorComponent"),
-    getEditorComponent: unsupported("getEditorComponent"),
-    get theme(): never {
-      return notSupported("ctx.ui.theme");
-    },
-    getAllThemes: unsupported("getAllThemes"),
-    getTheme: unsupported("getTheme"),
-    setTheme: unsupported("setTheme"),
-    getToolsExpanded: unsupported("getToolsExpanded"),
-    setToolsExpanded: unsupported("setToolsExpanded"),
   };
+  // The TUI-only members: pi's answers without a TUI in RPC, print and JSON mode (plain-ui.ts); in the
+  // TUI, which does not offer them yet, they throw "not supported yet". Read when used, like the mode.
+  for (const name of TUI_ONLY_MEMBERS) {
+    Object.defineProperty(base, name, {
+      enumerable: true,
+      get() {
+        const mode = runtime.mode();
+        if (mode === "interactive") return name === "theme" ? notSupported("ctx.ui.theme") : unsupported(name);
+        return plainUiMembers((text) => ui().setEditorText(text), mode)[name];
+      },
+    });
+  }
+  return base;
 }
 
 /** pi's `ctx.sessionManager` (ReadonlySessionManager) over the session store. */
@@ -109,8 +106,8 @@ export function createModelRegistryView(runtime: ExtensionRuntime) {
     getAll: () => models().api.list(),
     getApiKeyForProvider: async (provider: string) =>
       runtime.services.auth.available ? runtime.services.auth.api.apiKey(provider) : undefined,
-    getAvailable: unsupported("getAvailable", "which models have keys is known only asynchronously here"),
-    hasConfiguredAuth: unsupported("hasConfiguredAuth"),
+    getAvailable: () => runtime.keyedProviders.available(),
+    hasConfiguredAuth: (model: { provider: string }) => runtime.keyedProviders.has(model),
     getApiKeyAndHeaders: unsupported("getApiKeyAndHeaders"),
     getProviderAuthStatus: unsupported("getProviderAuthStatus"),
     getProviderDisplayName: unsupported("getProviderDisplayName"),
@@ -154,7 +151,8 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
     isIdle: () => runtime.isIdle(),
     abort: () => void session.api.abort().catch(report("ctx.abort")),
     hasPendingMessages: () => (runtime.state()?.pendingMessageCount ?? 0) > 0,
-    shutdown: unsupportedFunction("ctx.shutdown", "a mode ends the process; extensions cannot ask it to yet"),
+    /** pi's `ctx.shutdown()`: the host ends the interactive or RPC mode once the session is idle; print mode ignores it. */
+    shutdown: () => runtime.services.ctx.emit(HOST_SHUTDOWN_REQUEST_EVENT, {}),
     getContextUsage: () => (session.available ? session.api.stats().contextUsage : undefined),
     compact(
       options: {
@@ -186,12 +184,19 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
 
 /**
  * pi's ExtensionCommandContext: the context plus `waitForIdle` and the session operations
- * (session-control.ts). A command runs while no run goes on, so `waitForIdle` resolves at once.
+ * (session-control.ts).
  */
 export function createCommandContext(runtime: ExtensionRuntime) {
   const control = sessionControl(runtime);
   return Object.defineProperties(createExtensionContext(runtime), {
-    waitForIdle: { value: async (): Promise<void> => {}, enumerable: true },
+    waitForIdle: {
+      // A command runs while no run goes on, so this resolves at once, unless the command's own
+      // `sendUserMessage` started a run beside it: then it waits for that run to end.
+      value: async (): Promise<void> => {
+        if (runtime.delivery.commandScope?.sent === true) await runtime.services.session.api.idle();
+      },
+      enumerable: true,
+    },
     newSession: { value: control.newSession, enumerable: true },
     fork: { value: control.fork, enumerable: true },
     navigateTree: { value: control.navigateTree, enumerable: true },

@@ -34,6 +34,13 @@ export interface CommandScope {
   replacement: string | undefined;
   /** Ends the command's hold on its prompt (a session operation must wait for the session to be free). */
   detach(): void;
+  /**
+   * The first `sendUserMessage` was made: the prompt goes on with it at once, while the handler keeps
+   * running (pi starts that run right away, and commands wait for it with `ctx.waitForIdle()`).
+   */
+  send(): void;
+  /** Whether `send` happened: `ctx.waitForIdle()` then waits for the run it started. */
+  sent: boolean;
 }
 
 /** A message delivered into a run, kept right after `anchor` in every later request of that run. */
@@ -161,8 +168,10 @@ export class MessageDelivery {
     if (scope !== undefined) {
       if (images !== undefined)
         notSupported("sendUserMessage with images from a command handler", "a command's prompt carries text only");
-      if (scope.replacement === undefined) scope.replacement = text;
-      else report(session.api.followUp(text));
+      if (scope.replacement === undefined) {
+        scope.replacement = text;
+        scope.send();
+      } else report(session.api.followUp(text));
       return;
     }
     if (!this.runtime.isIdle()) {

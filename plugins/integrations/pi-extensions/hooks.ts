@@ -136,6 +136,8 @@ function findCommand(runtime: ExtensionRuntime, text: string): { command: Resolv
  * Runs a command handler; returns the text its first `sendUserMessage` asked to send, if any. A failing
  * handler is reported and the prompt counts as handled, as in pi. A handler that changes the session
  * (session-control.ts) detaches: the prompt ends as handled and the handler goes on once it is free.
+ * The first `sendUserMessage` lets the prompt go on with that text at once, the handler still running
+ * beside the run it started, as in pi (a handler may wait for that run with `ctx.waitForIdle()`).
  */
 async function runCommand(
   runtime: ExtensionRuntime,
@@ -146,7 +148,19 @@ async function runCommand(
   const detached = new Promise<"detached">((resolve) => {
     detach = () => resolve("detached");
   });
-  const scope = { replacement: undefined as string | undefined, detach };
+  let markSent!: () => void;
+  const sending = new Promise<"sent">((resolve) => {
+    markSent = () => resolve("sent");
+  });
+  const scope = {
+    replacement: undefined as string | undefined,
+    detach,
+    sent: false,
+    send() {
+      scope.sent = true;
+      markSent();
+    },
+  };
   runtime.delivery.commandScope = scope;
   const running = (async () => {
     try {
@@ -158,7 +172,7 @@ async function runCommand(
     }
     return "done" as const;
   })();
-  const how = await Promise.race([running, detached]);
+  const how = await Promise.race([running, detached, sending]);
   return how === "detached" ? undefined : scope.replacement;
 }
 

@@ -22,6 +22,7 @@ import {
   type Model,
   type StreamOptions,
   type Usage,
+  parseFrontmatter,
 } from "pi-host";
 import { createEventBus } from "./event-bus.js";
 import { addUnsupported } from "./not-supported.js";
@@ -135,6 +136,9 @@ function codingAgentModule(deps: HostModuleDeps): Record<string, unknown> {
     formatSize,
     withFileMutationQueue: <T>(path: string, work: () => Promise<T>) => deps.withFileMutationQueue(path, work),
     createEventBus: () => createEventBus((channel, error) => deps.reportBusError(channel, error)),
+    // The reader pi-host's own skills and templates use (kit/text/frontmatter.ts), pi's shape: { frontmatter, body }.
+    parseFrontmatter: (content: string) => parseFrontmatter(content),
+    stripFrontmatter: (content: string) => parseFrontmatter(content).body,
   };
   addUnsupported(module, {
     functions: [

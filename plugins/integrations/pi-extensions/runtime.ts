@@ -26,6 +26,7 @@ import { createEventBus, type ExtensionEventBus } from "./event-bus.js";
 import { SessionEventTranslator, type PiEvent } from "./events.js";
 import { ExtensionModuleLoader } from "./load.js";
 import { UiPromptSpans } from "./ui-prompts.js";
+import { KeyedProviders } from "./keyed-providers.js";
 import type {
   ExtensionCommandDefinition,
   ExtensionHandler,
@@ -92,6 +93,8 @@ export class ExtensionRuntime {
   inPromptPhase = false;
   private loading: Promise<void> | undefined;
   private loaded = false;
+  /** Which providers have keys, for `ctx.modelRegistry.getAvailable()`. */
+  readonly keyedProviders: KeyedProviders;
   private translator: SessionEventTranslator | undefined;
   private observers: Promise<void> = Promise.resolve();
   private resourceCommands: ResourceCommand[] = [];
@@ -112,6 +115,7 @@ export class ExtensionRuntime {
 
   constructor(readonly services: RuntimeServices) {
     this.delivery = new MessageDelivery(this);
+    this.keyedProviders = new KeyedProviders(services.models, services.auth);
     this.events = createEventBus((channel, error) => this.report(undefined, `events "${channel}"`, error));
   }
 
@@ -152,7 +156,9 @@ export class ExtensionRuntime {
 
   /** pi's `ctx.mode`: the running mode whose user interface answers ("interactive", "rpc"), else "print". */
   mode(): "interactive" | "rpc" | "json" | "print" {
-    const key = this.services.uis.list().find((h) => h.peek()?.hasUI() === true)?.key;
+    // Slots are keyed `<pluginId>#<key>`; the mode's own key follows the "#".
+    const slot = this.services.uis.list().find((h) => h.peek()?.hasUI() === true)?.key;
+    const key = slot?.slice(slot.indexOf("#") + 1);
     if (key === "rpc") return "rpc";
     if (key !== undefined) return "interactive";
     return "print";
@@ -226,7 +232,7 @@ export class ExtensionRuntime {
     }
     this.loaded = true;
     this.checkFlags();
-    if (this.extensions.length > 0) await this.refreshResourceCommands();
+    if (this.extensions.length > 0) await Promise.all([this.refreshResourceCommands(), this.keyedProviders.refresh()]);
     await this.emit({ type: "session_start", reason: "startup" });
     await this.resourcePaths.discover(this, "startup");
   }

@@ -84,7 +84,7 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     offer("greeter", "1.0.0");
     const lines: string[] = [];
     const installed = await manager.call("install", "npm:greeter", { cwd, onProgress: (line) => lines.push(line) });
-    const folder = join(agentDir, "npm", "greeter");
+    const folder = join(agentDir, "npm", "node_modules", "greeter");
     expect(installed).toMatchObject({
       source: "npm:greeter",
       scope: "global",
@@ -122,7 +122,9 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
       "another process is writing it",
     );
     expect(treeHash(agentDir)).toBe(held);
-    expect(JSON.parse(readFileSync(join(agentDir, "npm", "greeter", "package.json"), "utf8")).version).toBe("1.0.0");
+    expect(
+      JSON.parse(readFileSync(join(agentDir, "npm", "node_modules", "greeter", "package.json"), "utf8")).version,
+    ).toBe("1.0.0");
     expect(before).not.toBe(held);
   });
 
@@ -239,8 +241,8 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
 
     expect(await manager.call("remove", "npm:a@9.9.9", { cwd })).toBe(true); // the version does not matter
     expect(settings().packages).toEqual(["npm:b", "npm:gone"]);
-    expect(existsSync(join(agentDir, "npm", "a"))).toBe(false);
-    expect(existsSync(join(agentDir, "npm", "b"))).toBe(true);
+    expect(existsSync(join(agentDir, "npm", "node_modules", "a"))).toBe(false);
+    expect(existsSync(join(agentDir, "npm", "node_modules", "b"))).toBe(true);
     expect(await manager.call("remove", "npm:a", { cwd })).toBe(false);
   });
 
@@ -248,7 +250,7 @@ describe("packages plugin (npm through the npmCommand setting)", () => {
     offer("proj", "1.0.0");
     await manager.call("install", "npm:proj", { cwd, local: true });
     expect(JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")).packages).toEqual(["npm:proj"]);
-    expect(existsSync(join(cwd, ".pi", "npm", "proj", "package.json"))).toBe(true);
+    expect(existsSync(join(cwd, ".pi", "npm", "node_modules", "proj", "package.json"))).toBe(true);
     expect(settings().packages).toBeUndefined();
 
     const local = join(root, "my-local-package");
@@ -319,7 +321,7 @@ describe("packages plugin: settings lock, project trust, leftover staging", () =
     expect(existsSync(marker)).toBe(false);
     await manager.call("install", "npm:greeter", { cwd, local: true });
     expect(existsSync(marker)).toBe(false);
-    expect(existsSync(join(cwd, ".pi", "npm", "greeter", "package.json"))).toBe(true);
+    expect(existsSync(join(cwd, ".pi", "npm", "node_modules", "greeter", "package.json"))).toBe(true);
     await manager.call("update", undefined, { cwd });
     expect(existsSync(marker)).toBe(false);
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import {
   packageContributions,
   packageIdentity,
+  installedPackagePath,
   packageInstallPath,
   parsePackageSource,
   PackageSourceError,
@@ -97,10 +98,10 @@ describe("parsePackageSource", () => {
 });
 
 describe("install paths and identities", () => {
-  it("npm in <base>/npm/<name>, git in <base>/git/<host>/<path>, local where it is; base is the agent folder or <cwd>/.pi", () => {
+  it("npm in <base>/npm/node_modules/<name> (pi 1.6.0's layout), git in <base>/git/<host>/<path>, local where it is; base is the agent folder or <cwd>/.pi", () => {
     expect(scopeBaseDir("global", "/home/u/.pi/agent", "/work/p")).toBe("/home/u/.pi/agent");
     expect(scopeBaseDir("project", "/home/u/.pi/agent", "/work/p")).toBe("/work/p/.pi");
-    expect(packageInstallPath(parsePackageSource("npm:@foo/bar@1.0.0"), "/a")).toBe("/a/npm/@foo/bar");
+    expect(packageInstallPath(parsePackageSource("npm:@foo/bar@1.0.0"), "/a")).toBe("/a/npm/node_modules/@foo/bar");
     expect(packageInstallPath(parsePackageSource("git:github.com/user/repo@v1"), "/a")).toBe(
       "/a/git/github.com/user/repo",
     );
@@ -188,5 +189,17 @@ describe("packageContributions", () => {
     expect(packageContributions("/p", { pi: [] }, []).problems).toEqual([
       `package.json: "pi" must be an object like {"plugins": ["./plugin"]}`,
     ]);
+  });
+});
+
+describe("installedPackagePath", () => {
+  it("an npm package only at <base>/npm/<name> (earlier pi-host installs) is found there; else pi's layout", () => {
+    const source = parsePackageSource("npm:@foo/bar@1.0.0");
+    const only = (present: string[]) => (path: string) => present.includes(path);
+    expect(installedPackagePath(source, "/a", only(["/a/npm/@foo/bar/package.json"]))).toBe("/a/npm/@foo/bar");
+    expect(
+      installedPackagePath(source, "/a", only(["/a/npm/@foo/bar/package.json", "/a/npm/node_modules/@foo/bar"])),
+    ).toBe("/a/npm/node_modules/@foo/bar");
+    expect(installedPackagePath(source, "/a", only([]))).toBe("/a/npm/node_modules/@foo/bar");
   });
 });

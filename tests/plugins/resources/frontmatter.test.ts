@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFrontmatter } from "../../../plugins/config/resources/frontmatter.js";
+import { parseFrontmatter } from "../../../kit/text/frontmatter.js";
 
 describe("resources: frontmatter", () => {
   it("returns the whole text as body when there is no frontmatter or it never closes", () => {

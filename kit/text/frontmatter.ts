@@ -1,5 +1,6 @@
 /**
- * The YAML frontmatter of SKILL.md files and prompt templates: a block between a first line `---` and
+ * The YAML frontmatter of SKILL.md files and prompt templates (the resources plugin, and pi's
+ * `parseFrontmatter` for extensions): a block between a first line `---` and
  * the next line starting with `---`. Only the subset of YAML these files use is read — `key: value`
  * with plain, 'single' or "double" quoted scalars, `|` and `>` block scalars, folded continuation lines,
  * booleans and null, and nested mappings or `- item` lists (kept, not interpreted). Anything else is a
