@@ -147,7 +147,7 @@ async function copyPluginData(): Promise<void> {
 
 export default defineConfig({
   onSuccess: copyPluginData,
-  entry: { cli: "hosts/cli.ts", api: "hosts/api.ts", sdk: "hosts/sdk.ts", ...pluginEntries },
+  entry: { cli: "hosts/cli-start.ts", api: "hosts/api.ts", sdk: "hosts/sdk.ts", ...pluginEntries },
   format: ["esm"],
   platform: "node",
   target: "node20",
