@@ -11,7 +11,14 @@
  * can send is refused. Proxies: neither this nor Node's `fetch` reads proxy variables.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
+import { createRequire } from "node:module";
 import { LiteHeaders, type LiteHeadersInit } from "./lite-headers.js";
+
+/**
+ * node:http, node:https and node:zlib through `require`: on Node 22 an ESM import of node:http builds
+ * the module's export list, which reads its lazy `WebSocket` getter and so loads undici after all.
+ */
+const requireBuiltin = createRequire(import.meta.url);
 
 /** What fetch follows at most before failing, as undici does. */
 const MAX_REDIRECTS = 20;
@@ -144,7 +151,9 @@ async function send(
   payload: Buffer | undefined,
   signal: AbortSignal | undefined,
 ): Promise<LiteResponse> {
-  const transport = url.protocol === "https:" ? await import("node:https") : await import("node:http");
+  const transport = (
+    url.protocol === "https:" ? requireBuiltin("node:https") : requireBuiltin("node:http")
+  ) as typeof import("node:http");
   const record = headers.toRecord();
   if (payload !== undefined) record["content-length"] = String(payload.length);
   const options: RequestOptions = { method, headers: record };
@@ -233,7 +242,7 @@ function socketCause(error: unknown): unknown {
 async function decoded(res: IncomingMessage, encoding: string | null): Promise<BodyStream> {
   const coding = encoding?.trim().toLowerCase();
   if (coding === undefined || coding === "" || coding === "identity") return res;
-  const zlib = await import("node:zlib");
+  const zlib = requireBuiltin("node:zlib") as typeof import("node:zlib");
   const decoder =
     coding === "gzip" || coding === "x-gzip"
       ? zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH })
