@@ -136,10 +136,10 @@ describe("pi -p through each provider plugin (models.json providers on MockLlmSe
       );
       expect(run.stdout).toBe(`${wire.text}\n`);
       expect(sdksIn(modules)).toEqual([wire.sdk]);
-      // The OpenAI wire sends over node:http (kit nodeFetch): Node's fetch (undici) stays unloaded.
-      // Google's SDK uses the global fetch, so there the recorder must see undici.
+      // The OpenAI and Anthropic wires send over node:http (kit nodeFetch): Node's fetch (undici) stays
+      // unloaded. Google's SDK uses the global fetch, so there the recorder must see undici.
       const undici = "internal/deps/undici/undici";
-      if (wire.sdk === "openai") expect(builtins).not.toContain(undici);
+      if (wire.sdk === "openai" || wire.sdk === "@anthropic-ai/sdk") expect(builtins).not.toContain(undici);
       if (wire.sdk === "@google/genai") expect(builtins).toContain(undici);
     });
 
