@@ -1,5 +1,5 @@
 import { copyFileSync, mkdirSync, readdirSync, existsSync, readFileSync } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { defineConfig, type Options } from "tsup";
 
 const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
@@ -129,6 +129,48 @@ const oneBuiltinsChunk: EsbuildPlugin = {
   },
 };
 
+/** The SDK packages whose web-global references are pointed at kit's stand-ins. */
+const SDK_FILE = /[\\/]node_modules[\\/](openai|@anthropic-ai[\\/]sdk)[\\/].*\.mjs$/;
+
+/** Each web global the SDKs name on a request's path, and the "pi-host" export that stands in for it. */
+const SDK_GLOBAL_STANDINS: Record<string, string> = {
+  Headers: "LiteHeaders",
+  FormData: "LazyFormData",
+  Response: "LazyResponse",
+};
+
+/**
+ * The OpenAI and Anthropic SDKs build every request's headers with `new Headers()` and check
+ * `instanceof Headers` / `instanceof FormData` on every request; Node's globals of those names load
+ * undici (~30 ms of CPU, ~13 MB of RSS) on first touch. In those SDK files, they are kit's stand-ins
+ * (kit/ai/lite-headers.ts, kit/ai/lazy-web-globals.ts, reached through "pi-host", the runtime chunk
+ * every run has loaded), so a request sent with `nodeFetch` over node:http never loads undici. The
+ * stand-ins pass `instanceof` for the real classes too, and the global fetch accepts a `LiteHeaders` as
+ * a header list. Measured in bench/RESULTS.md.
+ */
+const liteHeadersInSdks: EsbuildPlugin = {
+  name: "lite-headers-in-sdks",
+  setup(build) {
+    build.onLoad({ filter: SDK_FILE }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const aliases = Object.entries(SDK_GLOBAL_STANDINS).filter(
+        ([name]) =>
+          new RegExp(`\\b(?:new|instanceof)\\s+${name}\\b`).test(source) &&
+          !new RegExp(
+            `\\b(?:const|let|var|class|function)\\s+${name}\\b|\\bimport\\b[^;]*\\b${name}\\b[^;]*\\bfrom\\b`,
+          ).test(source),
+      );
+      if (aliases.length === 0) return undefined;
+      const names = aliases.map(([name, standIn]) => `${standIn} as ${name}`).join(", ");
+      return {
+        contents: `import { ${names} } from "pi-host";\n${source}`,
+        loader: "js",
+        resolveDir: dirname(args.path),
+      };
+    });
+  },
+};
+
 /**
  * A built-in plugin's data files (`*.json` beside its code, e.g. the models plugin's catalog) are read at
  * run time next to the module that reads them: `dist/plugins/<name>/` for a plugin built on its own, and
@@ -147,7 +189,7 @@ async function copyPluginData(): Promise<void> {
 
 export default defineConfig({
   onSuccess: copyPluginData,
-  entry: { cli: "hosts/cli.ts", api: "hosts/api.ts", sdk: "hosts/sdk.ts", ...pluginEntries },
+  entry: { cli: "hosts/cli-start.ts", api: "hosts/api.ts", sdk: "hosts/sdk.ts", ...pluginEntries },
   format: ["esm"],
   platform: "node",
   target: "node20",
@@ -174,7 +216,7 @@ export default defineConfig({
     "@agentclientprotocol/sdk",
   ],
   define: { __PI_VERSION__: JSON.stringify(pkg.version) },
-  esbuildPlugins: [oneRuntimeChunk, oneBuiltinsChunk],
+  esbuildPlugins: [oneRuntimeChunk, oneBuiltinsChunk, liteHeadersInSdks],
   banner: {
     js: `import { createRequire as __piCreateRequire } from "node:module"; const require = __piCreateRequire(import.meta.url);`,
   },

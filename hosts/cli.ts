@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The `pi` command. It parses flags, answers `--version` and `--help` before loading anything, and
  * otherwise composes a kernel from the distribution: `pi plugins` lists it, `pi trust` saves project trust,

@@ -9,7 +9,7 @@
  */
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 
 /** How long a plugin's top level may run in the trial before the reload is refused. */
 export const DEFAULT_TRIAL_DEADLINE_MS = 5_000;
@@ -114,6 +114,8 @@ class TrialWorker {
       this.ready = Promise.resolve(false);
       return;
     }
+    // node:worker_threads only when a trial really starts: a run that never reloads never loads it.
+    const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { jitiPath, moduleUrls: hostModuleUrls() } });
     this.worker = worker;
     let started!: (ok: boolean) => void;

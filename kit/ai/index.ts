@@ -49,6 +49,9 @@ export {
   StreamGuardError,
   type RequestLimits,
 } from "./request-guard.js";
+export { LiteResponse, nodeFetch, type LiteRequestInit } from "./node-fetch.js";
+export { LiteHeaders, type LiteHeadersInit } from "./lite-headers.js";
+export { LazyFormData, LazyResponse } from "./lazy-web-globals.js";
 export { interpolateValue, isCommandValue, type TemplateResult } from "./config-template.js";
 export { CONFIG_COMMAND_TIMEOUT_MS, resolveConfigSpec, type ConfigSpawner } from "./config-value.js";
 export {

@@ -6,6 +6,7 @@
  * request and parsing code stays in charge of everything else. One guard per request attempt.
  */
 import { linkAbort, type LinkedAbort } from "./abort.js";
+import { LiteResponse } from "./node-fetch.js";
 
 /** pi's `httpIdleTimeoutMs` default: how long a response may stay silent (headers or body). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
@@ -54,10 +55,13 @@ export class RequestGuard {
   private readonly link: LinkedAbort;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly bodies = new Set<TransformStreamDefaultController<Uint8Array>>();
+  private readonly iterables = new Set<{ error(failure: Error): void }>();
 
   constructor(
     callerSignal: AbortSignal | undefined,
     private readonly limits: RequestLimits,
+    /** How the request is sent: the global fetch (read at call time) unless given, e.g. `nodeFetch`. */
+    private readonly transport?: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response | LiteResponse>,
   ) {
     this.link = linkAbort(callerSignal);
   }
@@ -84,81 +88,68 @@ export class RequestGuard {
     if (!this.link.controller.signal.aborted) this.link.controller.abort();
   }
 
-  /** A fetch for the SDK: global fetch, with the first-byte timer, idle timer and line cap on the body. */
+  /**
+   * A fetch for the SDK: the guard's transport (global fetch unless the guard was given another, such
+   * as `nodeFetch`), with the first-byte timer, idle timer and line cap on the body.
+   */
   readonly fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     this.arm(
       this.limits.firstByteTimeoutMs,
       (s) => `no response from the provider within ${s} (request sent, no headers received)`,
     );
-    let response: Response;
+    let response: Response | LiteResponse;
     try {
-      response = await fetch(input, init);
+      response = await (this.transport ?? fetch)(input, init);
     } catch (error) {
       this.clearTimer();
       throw this.failure ?? error;
     }
     this.clearTimer();
     if (this.failure !== undefined) throw this.failure;
-    if (response.body === null) return response;
+    if (response.body === null) return response as Response;
     this.arm(this.limits.idleTimeoutMs, (s) => `the provider sent response headers, then nothing for ${s}`);
     // Line limits apply to a streamed answer; an error body is read whole by the SDK and its text is
     // cut to 4 KB when it becomes the error message.
-    const checkLines = response.ok;
-    let lineBytes = 0;
+    const lines = new LineWatch(response.ok, this.limits.maxLineBytes);
     let chunks = 0;
-    // Bytes of a line still open, held back: SDK line decoders rescan their buffer on every chunk they
-    // get, so a long line forwarded in 64 KB pieces costs them quadratic time. Forwarded in big pieces
-    // (or as soon as a line break arrives) it costs them a few passes.
-    let held: Uint8Array[] = [];
-    let heldBytes = 0;
-    const release = (controller: TransformStreamDefaultController<Uint8Array>): void => {
-      if (heldBytes === 0) return;
-      controller.enqueue(held.length === 1 ? held[0]! : Buffer.concat(held, heldBytes));
-      held = [];
-      heldBytes = 0;
+    const onChunk = (chunk: Uint8Array): Uint8Array | undefined => {
+      chunks++;
+      this.arm(
+        this.limits.idleTimeoutMs,
+        (s) => `the response stream went silent for ${s} after ${chunks} chunk${chunks === 1 ? "" : "s"}`,
+      );
+      const passed = lines.take(chunk);
+      if (passed === "overlong")
+        this.cut(
+          new StreamGuardError(
+            `the provider sent a stream line longer than ${formatBytes(this.limits.maxLineBytes)}; the response was dropped`,
+            false,
+          ),
+        );
+      return passed === "overlong" ? undefined : passed;
     };
+    if (response instanceof LiteResponse) {
+      const source = response.body!;
+      const guarded = this.guardedIterable(source, onChunk, lines);
+      return new LiteResponse(
+        guarded,
+        response.status,
+        response.statusText,
+        response.headers,
+        response.url,
+        response.redirected,
+      ) as unknown as Response;
+    }
     const body = response.body.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         start: (controller) => void this.bodies.add(controller),
         transform: (chunk, controller) => {
-          chunks++;
-          this.arm(
-            this.limits.idleTimeoutMs,
-            (s) => `the response stream went silent for ${s} after ${chunks} chunk${chunks === 1 ? "" : "s"}`,
-          );
-          if (!checkLines) {
-            controller.enqueue(chunk);
-            return;
-          }
-          // Linear: each byte is looked at once; only the length of the current line is kept.
-          let longest = 0;
-          let sawBreak = false;
-          for (let i = 0; i < chunk.length; i++) {
-            const byte = chunk[i]!;
-            if (byte === 0x0a || byte === 0x0d) {
-              sawBreak = true;
-              if (lineBytes > longest) longest = lineBytes;
-              lineBytes = 0;
-            } else {
-              lineBytes++;
-            }
-          }
-          if (lineBytes > longest) longest = lineBytes;
-          if (longest > this.limits.maxLineBytes) {
-            this.cut(
-              new StreamGuardError(
-                `the provider sent a stream line longer than ${formatBytes(this.limits.maxLineBytes)}; the response was dropped`,
-                false,
-              ),
-            );
-            return;
-          }
-          held.push(chunk);
-          heldBytes += chunk.length;
-          if (sawBreak || heldBytes >= HOLD_LONG_LINE_BYTES) release(controller);
+          const passed = onChunk(chunk);
+          if (passed !== undefined) controller.enqueue(passed);
         },
         flush: (controller) => {
-          release(controller);
+          const rest = lines.rest();
+          if (rest !== undefined) controller.enqueue(rest);
           this.bodies.delete(controller);
           this.clearTimer();
         },
@@ -166,6 +157,40 @@ export class RequestGuard {
     );
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+
+  /** A LiteResponse body with the guard's checks; `cut()` ends it with the guard's failure. */
+  private guardedIterable(
+    source: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void },
+    onChunk: (chunk: Uint8Array) => Uint8Array | undefined,
+    lines: LineWatch,
+  ): AsyncIterable<Uint8Array> & { destroy: (error?: Error) => void } {
+    const guard = this;
+    const iterable = {
+      destroy: (error?: Error) => source.destroy?.(error),
+      async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+        const stop = { error: (failure: Error) => source.destroy?.(failure) };
+        guard.iterables.add(stop);
+        try {
+          for await (const chunk of source) {
+            if (guard.failure !== undefined) throw guard.failure;
+            const passed = onChunk(chunk);
+            if (guard.failure !== undefined) throw guard.failure;
+            if (passed !== undefined) yield passed;
+          }
+          if (guard.failure !== undefined) throw guard.failure;
+          const rest = lines.rest();
+          if (rest !== undefined) yield rest;
+        } catch (error) {
+          throw guard.failure ?? error;
+        } finally {
+          guard.iterables.delete(stop);
+          guard.clearTimer();
+          source.destroy?.();
+        }
+      },
+    };
+    return iterable;
+  }
 
   private arm(ms: number, describe: (span: string) => string): void {
     this.clearTimer();
@@ -196,6 +221,8 @@ export class RequestGuard {
       }
     }
     this.bodies.clear();
+    for (const body of this.iterables) body.error(failure);
+    this.iterables.clear();
     this.link.controller.abort(failure);
   }
 }
@@ -206,4 +233,52 @@ function formatSpan(ms: number): string {
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Number((bytes / 1024 / 1024).toFixed(1))} MB` : `${bytes} bytes`;
+}
+
+/**
+ * The line cap over a body's chunks. Bytes of a line still open are held back: SDK line decoders rescan
+ * their buffer on every chunk they get, so a long line forwarded in 64 KB pieces costs them quadratic
+ * time. Forwarded in big pieces (or as soon as a line break arrives) it costs them a few passes.
+ */
+class LineWatch {
+  private lineBytes = 0;
+  private held: Uint8Array[] = [];
+  private heldBytes = 0;
+
+  constructor(
+    private readonly checkLines: boolean,
+    private readonly maxLineBytes: number,
+  ) {}
+
+  /** The bytes to pass on now (possibly none), or "overlong" when a line passed the cap. */
+  take(chunk: Uint8Array): Uint8Array | undefined | "overlong" {
+    if (!this.checkLines) return chunk;
+    // Linear: each byte is looked at once; only the length of the current line is kept.
+    let longest = 0;
+    let sawBreak = false;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i]!;
+      if (byte === 0x0a || byte === 0x0d) {
+        sawBreak = true;
+        if (this.lineBytes > longest) longest = this.lineBytes;
+        this.lineBytes = 0;
+      } else {
+        this.lineBytes++;
+      }
+    }
+    if (this.lineBytes > longest) longest = this.lineBytes;
+    if (longest > this.maxLineBytes) return "overlong";
+    this.held.push(chunk);
+    this.heldBytes += chunk.length;
+    return sawBreak || this.heldBytes >= HOLD_LONG_LINE_BYTES ? this.rest() : undefined;
+  }
+
+  /** Whatever is still held back, in one piece (at the end of the body). */
+  rest(): Uint8Array | undefined {
+    if (this.heldBytes === 0) return undefined;
+    const out = this.held.length === 1 ? this.held[0]! : Buffer.concat(this.held, this.heldBytes);
+    this.held = [];
+    this.heldBytes = 0;
+    return out;
+  }
 }

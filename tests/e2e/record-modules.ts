@@ -51,16 +51,30 @@ function chunkText(url: string): string {
   return text;
 }
 
+/** A preload that writes the Node built-in modules the process loaded (internal ones too) at exit. */
+const BUILTINS_PRELOAD = `
+const { writeFileSync } = require("node:fs");
+process.on("exit", () => {
+  const names = process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => m.slice(13));
+  writeFileSync(process.env.PI_TEST_BUILTINS_LOG, names.join("\\n"));
+});
+`;
+
 /**
  * Runs `node --import <hook> dist/cli.js ...args` in `cwd` (where the hook files and log are written);
- * returns the run and every module URL it resolved, in order.
+ * returns the run, every module URL it resolved, in order, and the Node built-ins it loaded
+ * (`internal/deps/undici/undici` among them when something touched fetch, Headers or Response).
  */
 export async function runPiRecordingModules(
   args: string[],
   cwd: string,
   env: Record<string, string>,
-): Promise<{ run: PiRun; modules: string[] }> {
+): Promise<{ run: PiRun; modules: string[]; builtins: string[] }> {
   const hook = join(cwd, "record-hook.mjs");
+  const preload = join(cwd, "record-builtins.cjs");
+  const builtinsLog = join(cwd, "builtins.log");
+  writeFileSync(preload, BUILTINS_PRELOAD);
+  writeFileSync(builtinsLog, "");
   const register = join(cwd, "register.mjs");
   const log = join(cwd, "modules.log");
   writeFileSync(hook, RECORDING_HOOK);
@@ -70,11 +84,15 @@ export async function runPiRecordingModules(
     `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)}, { data: { log: ${JSON.stringify(log)} } });\n`,
   );
   const run = await new Promise<PiRun>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, PI_BIN, ...args], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--require", preload, "--import", pathToFileURL(register).href, PI_BIN, ...args],
+      {
+        cwd,
+        env: { ...process.env, ...env, PI_TEST_BUILTINS_LOG: builtinsLog },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -85,6 +103,9 @@ export async function runPiRecordingModules(
   return {
     run,
     modules: readFileSync(log, "utf8")
+      .split("\n")
+      .filter((line) => line !== ""),
+    builtins: readFileSync(builtinsLog, "utf8")
       .split("\n")
       .filter((line) => line !== ""),
   };

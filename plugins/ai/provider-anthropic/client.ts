@@ -6,7 +6,7 @@
 import type { ServerSentEvent } from "@anthropic-ai/sdk/core/streaming";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
 import { isOAuthToken, oauthHeaders } from "./oauth.js";
-import { RequestGuard, requestLimits, type Model, type StreamOptions } from "pi-host";
+import { nodeFetch, RequestGuard, requestLimits, type Model, type StreamOptions } from "pi-host";
 
 /** An open streamed response: its raw events, and `close()` to release the connection when done with it. */
 export interface EventStreamConnection {
@@ -31,7 +31,7 @@ export async function openEventStream(
   options: StreamOptions,
 ): Promise<EventStreamConnection> {
   // The guard links to the caller's signal (one shared listener, removed on close) and cuts stalls.
-  const guard = new RequestGuard(options.signal, requestLimits(options));
+  const guard = new RequestGuard(options.signal, requestLimits(options), nodeFetch);
   try {
     const { default: Anthropic } = await import("@anthropic-ai/sdk");
     const { Stream } = await import("@anthropic-ai/sdk/core/streaming");

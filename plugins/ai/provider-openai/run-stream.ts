@@ -5,7 +5,7 @@
  * never throws and its result never rejects.
  */
 import type OpenAI from "openai";
-import { AssistantEventStream, noteRetryAfter, RequestGuard, requestLimits, withRetry } from "pi-host";
+import { AssistantEventStream, nodeFetch, noteRetryAfter, RequestGuard, requestLimits, withRetry } from "pi-host";
 import type { AssistantStream, Context, Model, StreamOptions } from "pi-host";
 import { createOpenAIClient, SdkLogSink } from "./client.js";
 import { describeError } from "./errors.js";
@@ -59,7 +59,7 @@ export function runStream<Body, Event>(
       async () => {
         builder.resetForRetry();
         // One guard per attempt: its own abort link (removed when the attempt ends) and stall timers.
-        const attempt = new RequestGuard(signal, requestLimits(options));
+        const attempt = new RequestGuard(signal, requestLimits(options), nodeFetch);
         guard = attempt;
         try {
           const stream = await format.send(client, body, attempt.signal);

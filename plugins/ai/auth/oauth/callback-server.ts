@@ -3,7 +3,14 @@
  * It answers the browser with a short page and hands the code to the flow; a wrong state or a missing
  * code is refused, so another page cannot inject a code.
  */
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
+import { createRequire } from "node:module";
+
+/**
+ * node:http through `require`: on Node 22 an ESM import of it builds the module's export list, which
+ * reads its lazy `WebSocket` getter and loads undici (~30 ms, ~13 MB) into every run, sign-in or not.
+ */
+const requireBuiltin = createRequire(import.meta.url);
 
 /** A listening callback server. */
 export interface CallbackServer {
@@ -30,6 +37,7 @@ export async function startCallbackServer(options: {
   });
   code.catch(() => undefined);
   let done = false;
+  const { createServer } = requireBuiltin("node:http") as typeof import("node:http");
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     const page = (status: number, text: string) => {
