@@ -5,8 +5,17 @@
  * own, never a second copy.
  */
 export * from "../kernel/index.js";
-/** The kernel with the host's policies (source loading, setup I/O watch, process ending); shadows the core one. */
-export { Kernel, type KernelOptions } from "./host-kernel.js";
+/** The kernel with the host's policies (source loading, setup I/O watch, schemas); shadows the core one. */
+export { Kernel, type ConfigError, type HostBootResult, type KernelOptions } from "./host-kernel.js";
+export {
+  formatLifecycleError,
+  ReportingKernel,
+  type KernelDescription,
+  type PluginDescription,
+} from "./kernel-report.js";
+export { sourceLabel } from "./plugin-source.js";
+/** The DI library itself, handed to source-loaded plugins as the "tsyringe" module (one shared copy). */
+export * as tsyringe from "tsyringe";
 export { SchemaError } from "./plugin-schema.js";
 export * from "../contracts/ai/index.js";
 export * from "../contracts/tool.js";

@@ -5,8 +5,6 @@
 import "./reflect.js";
 
 export { inject } from "tsyringe";
-/** The DI library itself, handed to source-loaded plugins as the "tsyringe" module (one shared copy). */
-export * as tsyringe from "tsyringe";
 export {
   defineContract,
   type Contract,
@@ -18,7 +16,15 @@ export {
   type MethodList,
   type MethodMode,
 } from "./contract.js";
-export { definePlugin, type PluginDefinition, type ProvideDecl, type RequireDecl, type StateSpec } from "./plugin.js";
+export {
+  definePlugin,
+  definitionProblem,
+  requiresOf,
+  type PluginDefinition,
+  type ProvideDecl,
+  type RequireDecl,
+  type StateSpec,
+} from "./plugin.js";
 export { PluginTokens, type PluginContext, type ProvideOptions } from "./context.js";
 export { Handle, ManyHandle, NoProviderError, type ContractApi, type Lease } from "./handles.js";
 export {
@@ -26,7 +32,6 @@ export {
   DeclareOnlyError,
   HandleHeldError,
   StaleGenerationError,
-  formatLifecycleError,
   type LifecycleError,
   type Phase,
 } from "./errors.js";
@@ -34,11 +39,12 @@ export { defineEvent, type EventToken } from "./events.js";
 export {
   Kernel,
   type BootResult,
-  type KernelDescription,
+  type GenerationView,
   type KernelOptions,
+  type KernelSnapshot,
   type OperationResult,
   type PhaseInfo,
-  type PluginDescription,
   type PluginEntry,
+  type PluginSnapshot,
 } from "./kernel.js";
-export type { PluginSource } from "./loader.js";
+export type { InlineSource, LoadedPlugin, PluginSource, PluginSources } from "./loader.js";
