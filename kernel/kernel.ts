@@ -28,17 +28,6 @@ import { LifecycleQueue } from "./queue.js";
 import { HandleRegistry } from "./registry.js";
 import type { BootResult, KernelOptions, KernelSnapshot, OperationResult, PluginEntry } from "./types.js";
 
-export type {
-  BootResult,
-  GenerationView,
-  KernelOptions,
-  KernelSnapshot,
-  OperationResult,
-  PhaseInfo,
-  PluginEntry,
-  PluginSnapshot,
-} from "./types.js";
-
 /** A change requested of one plugin: new code, new config, or a new enabled state. */
 type Change = Partial<Requested>;
 

@@ -4,9 +4,9 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { LifecycleError, Phase } from "./errors.js";
-import type { Provided } from "./generation.js";
+import type { PluginRecord } from "./cycle.js";
+import type { Generation } from "./generation.js";
 import type { LoadedPlugin, PluginSource } from "./loader.js";
-import type { PluginDefinition } from "./plugin.js";
 
 /** One plugin the kernel should run: an id, where its code is, its raw config, and whether it is on. */
 export interface PluginEntry {
@@ -66,25 +66,13 @@ export interface BootResult {
 }
 
 /** A generation as hosts read it. */
-export interface GenerationView {
-  readonly number: number;
-  readonly definition: PluginDefinition<any, any>;
-  /** The validated config this generation runs with. */
-  readonly config: unknown;
-  readonly provided: ReadonlyArray<Readonly<Provided>>;
-}
+export type GenerationView = Readonly<Pick<Generation, "number" | "definition" | "config" | "provided">>;
 
-/** One plugin record as hosts read it: what it was asked to run, and what runs. */
-export interface PluginSnapshot {
-  readonly id: string;
-  readonly source: PluginSource;
-  readonly config: unknown;
-  readonly enabled: boolean;
-  readonly failed: boolean;
+/** One plugin record as hosts read it: what it was asked to run, what runs, and how many generations are alive. */
+export type PluginSnapshot = Readonly<Pick<PluginRecord, "id" | "source" | "config" | "enabled" | "failed">> & {
   readonly active: GenerationView | undefined;
-  /** How many generations are alive: active, retiring or waiting at a gate. */
   readonly live: number;
-}
+};
 
 /** The kernel's records, read-only, for the host's reports (hosts/kernel-report.ts). */
 export interface KernelSnapshot {
