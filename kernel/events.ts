@@ -23,10 +23,7 @@ function eventName(event: EventKey): string {
   return typeof event === "string" ? event : event.name;
 }
 
-interface Listener {
-  gen: Generation | undefined;
-  handler: (payload: unknown) => void;
-}
+type Listener = { gen: Generation | undefined; handler: (payload: unknown) => void };
 
 /** A synchronous bus; a throwing handler is reported and the others still run. */
 export class EventBus {

@@ -6,7 +6,6 @@
  * generations and handles — never what any of them mean.
  */
 import "./reflect.js";
-import type { TSchema } from "@sinclair/typebox";
 import { container as rootContainer } from "tsyringe";
 import { checkNeeds, checkOffers, type Need, needsOf, type Offer, offersOf } from "./compat.js";
 import type { Contract } from "./contract.js";
@@ -46,7 +45,7 @@ export class Kernel {
   /** What a generation's setup and context reach of the kernel. */
   private readonly host: PrepareHost;
   /** The host's config check (KernelOptions.validateConfig), or the raw config as given. */
-  private readonly validateConfig: (schema: TSchema | undefined, raw: unknown) => unknown;
+  private readonly validateConfig: NonNullable<KernelOptions["validateConfig"]>;
   private shuttingDown = false;
 
   constructor(private readonly options: KernelOptions = {}) {
@@ -61,9 +60,7 @@ export class Kernel {
       root,
       handles: this.handles,
       bus: this.bus,
-      countStaleUse: () => {
-        this.staleUses++;
-      },
+      countStaleUse: () => void this.staleUses++,
       checkState: options.checkState,
       watchSetup: options.watchSetup ?? ((body) => ({ result: body(), io: [] })),
     };
@@ -104,9 +101,7 @@ export class Kernel {
   async idle(): Promise<void> {
     for (;;) {
       await this.queue.idle();
-      const waits = [...this.records.values()].flatMap((r) =>
-        r.waiting?.result !== undefined ? [r.waiting.result] : [],
-      );
+      const waits = [...this.records.values()].flatMap((r) => r.waiting?.result ?? []);
       if (waits.length === 0 && !this.queue.busy) return;
       await Promise.all(waits);
     }
@@ -116,6 +111,7 @@ export class Kernel {
   snapshot(): KernelSnapshot {
     const plugins = [...this.records.values()].map((r) => ({
       ...r,
+      active: r.active,
       live: [r.active, r.retiring, r.waiting?.next].filter((g) => g !== undefined).length,
     }));
     return { plugins, listeners: this.bus.listeners };
@@ -171,19 +167,19 @@ export class Kernel {
   private async bootNow(entries: PluginEntry[]): Promise<BootResult> {
     const result: BootResult = { ok: true, configErrors: [], errors: [] };
     for (const entry of entries) this.records.set(entry.id, newRecord(entry));
-    const loaded: Array<LoadedPlugin & { record: PluginRecord; config: unknown }> = [];
+    const loaded: Array<LoadedPlugin & { record: PluginRecord }> = [];
     for (const record of this.records.values()) {
       if (!record.enabled) continue;
       const number = record.nextGeneration++;
       try {
-        loaded.push({ record, ...(await this.load(record.id, record.source, number)), config: undefined });
+        loaded.push({ record, ...(await this.load(record.id, record.source, number)) });
       } catch (error) {
         result.errors.push(this.fail(record, "load", number, error));
       }
     }
     for (const item of loaded) {
       try {
-        item.config = this.validateConfig(item.definition.config, item.record.config);
+        this.validateConfig(item.definition.config, item.record.config);
       } catch (error) {
         result.configErrors.push({ pluginId: item.record.id, error: error as Error });
       }
@@ -196,7 +192,7 @@ export class Kernel {
       const number = record.nextGeneration - 1;
       try {
         const offers = { offers: prepared.flatMap(offersOf), needs: [] };
-        prepared.push(await this.prepareNext(record, item, record, () => item.config, number, offers));
+        prepared.push(await this.prepareNext(record, item, record, number, offers));
       } catch (error) {
         result.errors.push(this.fail(item.record, "prepare", number, error));
       }
@@ -265,11 +261,8 @@ export class Kernel {
     }
     // A newer request supersedes a reload waiting for its safe point: it starts from what that one asked
     // for (so no requested source or config is dropped), and a caller still waiting gets this outcome.
-    const base: Requested = record.waiting?.requested ?? {
-      source: record.source,
-      config: record.config,
-      enabled: record.enabled,
-    };
+    const { source, config, enabled } = record.waiting?.requested ?? record;
+    const base: Requested = { source, config, enabled };
     const superseded = this.cycle.dropWaiting(record);
     const outcome = await this.applyChange(record, change, over(base, change));
     if (superseded?.settle !== undefined) void settledResult(outcome).then(superseded.settle);
@@ -284,9 +277,7 @@ export class Kernel {
       const blocker = active !== undefined ? this.removalBlocker(pluginId) : undefined;
       if (active !== undefined && blocker !== undefined)
         return this.cycle.abort(pluginId, "prepare", active.number, blocker);
-      record.enabled = false;
-      record.source = source;
-      record.config = config;
+      Object.assign(record, { enabled: false, source, config });
       if (active === undefined) return { pluginId, status: "noop" };
       return this.cycle.transition(record, undefined, requested);
     }
@@ -303,8 +294,7 @@ export class Kernel {
       const loaded = await this.load(pluginId, source, number);
       phase = "prepare";
       const others = this.othersThan(pluginId);
-      const validConfig = () => this.validateConfig(loaded.definition.config, config);
-      next = await this.prepareNext(record, loaded, requested, validConfig, number, others);
+      next = await this.prepareNext(record, loaded, requested, number, others);
       try {
         checkNeeds(needsOf(next), [...others.offers, ...offersOf(next)]);
       } catch (error) {
@@ -328,21 +318,21 @@ export class Kernel {
   }
 
   /**
-   * The prepare phase: offers checked against the plugins that stay live, config validated (`validConfig`,
-   * after the offers), setup run in declare mode. Throws on any problem; changes nothing.
+   * The prepare phase: offers checked against the plugins that stay live, config validated (at boot a second
+   * time: the check is pure), setup run in declare mode. Throws on any problem; changes nothing.
    */
   private async prepareNext(
     record: PluginRecord,
     loaded: LoadedPlugin,
     requested: { source: PluginSource; config: unknown },
-    validConfig: () => unknown,
     number: number,
     others: { offers: Offer[]; needs: Need[] },
   ): Promise<Generation> {
     await this.cycle.phase(record.id, "prepare", number);
     checkOffers(record.id, offersOf({ pluginId: record.id, ...loaded }), others.offers, others.needs);
     const origin = { entry: requested.source, config: requested.config, hash: loaded.hash };
-    return prepare(this.host, record.id, loaded.definition, origin, validConfig(), number);
+    const config = this.validateConfig(loaded.definition.config, requested.config);
+    return prepare(this.host, record.id, loaded.definition, origin, config, number);
   }
 
   // ── who else is live ──────────────────────────────────────────────────────────────────────────
@@ -377,10 +367,5 @@ export class Kernel {
 
 /** `change` over `base`: every field the change names wins (`config` may be any value but undefined). */
 function over<T extends Change>(base: T, change: Change): T {
-  return {
-    ...base,
-    source: change.source ?? base.source,
-    config: change.config !== undefined ? change.config : base.config,
-    enabled: change.enabled ?? base.enabled,
-  };
+  return { ...base, ...Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) };
 }

@@ -5,16 +5,10 @@
  */
 import type { PluginDefinition } from "./plugin.js";
 
-/** A definition in hand, labelled for reports. */
-export interface InlineSource {
-  kind: "inline";
-  label: string;
-  definition: PluginDefinition<any, any>;
-}
-
 /** Source kinds by name: the kernel's `inline`, and the host's, added with `declare module` (hosts/plugin-source.ts). */
 export interface PluginSources {
-  inline: InlineSource;
+  /** A definition in hand, labelled for reports. */
+  inline: { kind: "inline"; label: string; definition: PluginDefinition<any, any> };
 }
 
 /** Any source the kernel may be handed: inline, or one of the host's kinds. */
