@@ -4,6 +4,10 @@
  * this very module instance through jiti's virtual modules, so contract tokens and errors are the host's
  * own, never a second copy.
  */
+// The Reflect polyfill, imported here directly (not only through the kernel) so that in the bundle it is
+// nearer to this entry than tsyringe is, and esbuild's chunk order evaluates it first.
+import "../kernel/reflect.js";
+
 export * from "../kernel/index.js";
 /** The kernel with the host's policies (source loading, setup I/O watch, schemas); shadows the core one. */
 export { Kernel, type ConfigError, type HostBootResult, type KernelOptions } from "./host-kernel.js";
