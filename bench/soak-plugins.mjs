@@ -33,6 +33,8 @@ export function soakInlinePlugins(api) {
           return { model: MODEL };
         },
         initialModel: () => MODEL,
+        // The soak runs no `--models`: every model it has is in scope.
+        scope: (_patterns, among) => ({ models: among.map((model) => ({ model })), warnings: [] }),
       });
     },
   });
