@@ -78,10 +78,15 @@ const oneRuntimeChunk: EsbuildPlugin = {
       if (target !== KERNEL_API && !isInside(CONTRACTS_DIR, target) && !isInside(KIT_DIR, target)) return undefined;
       return { path: "runtime", namespace: "pi-runtime" };
     });
+    // esbuild orders a chunk's modules by their distance from an entry point, so the Reflect polyfill is
+    // imported here first, one step nearer than tsyringe (reached through kernel/index.ts), which needs it.
     build.onLoad({ filter: /.*/, namespace: "pi-runtime" }, () => ({
-      contents: [KERNEL_API, ...contractFiles(CONTRACTS_DIR), ...contractFiles(KIT_DIR)]
-        .map((file) => `export * from "./${relative(ROOT, file).split(sep).join("/")}";`)
-        .join("\n"),
+      contents: [
+        `import "./kernel/reflect.ts";`,
+        ...[KERNEL_API, ...contractFiles(CONTRACTS_DIR), ...contractFiles(KIT_DIR)].map(
+          (file) => `export * from "./${relative(ROOT, file).split(sep).join("/")}";`,
+        ),
+      ].join("\n"),
       resolveDir: ROOT,
       loader: "ts",
     }));

@@ -33,8 +33,8 @@ export function soakInlinePlugins(api) {
           return { model: MODEL };
         },
         initialModel: () => MODEL,
-        // No `--models` scope in the soak: an empty one, as the catalog answers for no patterns.
-        scope: () => ({ models: [], warnings: [] }),
+        // The soak runs no `--models`: every model it has is in scope.
+        scope: (_patterns, among) => ({ models: among.map((model) => ({ model })), warnings: [] }),
       });
     },
   });

@@ -4,9 +4,22 @@
  * this very module instance through jiti's virtual modules, so contract tokens and errors are the host's
  * own, never a second copy.
  */
+// The Reflect polyfill, imported here directly (not only through the kernel) so that in the bundle it is
+// nearer to this entry than tsyringe is, and esbuild's chunk order evaluates it first.
+import "../kernel/reflect.js";
+
 export * from "../kernel/index.js";
-/** The kernel with the host's policies (source loading, setup I/O watch, process ending); shadows the core one. */
-export { Kernel, type KernelOptions } from "./host-kernel.js";
+/** The kernel with the host's policies (source loading, setup I/O watch, schemas); shadows the core one. */
+export { Kernel, type ConfigError, type HostBootResult, type KernelOptions } from "./host-kernel.js";
+export {
+  formatLifecycleError,
+  ReportingKernel,
+  type KernelDescription,
+  type PluginDescription,
+} from "./kernel-report.js";
+export { sourceLabel } from "./plugin-source.js";
+/** The DI library itself, handed to source-loaded plugins as the "tsyringe" module (one shared copy). */
+export * as tsyringe from "tsyringe";
 export { SchemaError } from "./plugin-schema.js";
 export * from "../contracts/ai/index.js";
 export * from "../contracts/tool.js";

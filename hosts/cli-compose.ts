@@ -5,7 +5,8 @@
  */
 import { AuthContract } from "../contracts/ai/index.js";
 import type { HostFlags } from "../contracts/host-environment.js";
-import { formatLifecycleError, type Kernel } from "../kernel/index.js";
+import type { Kernel } from "./host-kernel.js";
+import { formatLifecycleError } from "./kernel-report.js";
 import { checkConfigFiles } from "./config-check.js";
 import { composeKernel, resolveDistribution, type ComposedKernel } from "./compose.js";
 import { DistributionError } from "./distribution.js";

@@ -209,7 +209,7 @@ async function listPlugins(args: CliArgs, agent: string, cwd: string, paths: Pat
   return boot.ok ? 0 : EXIT_FAILURE;
 }
 
-type Described = Awaited<ReturnType<import("../kernel/index.js").Kernel["describe"]>>["plugins"][number];
+type Described = import("./kernel-report.js").PluginDescription;
 
 /** A plain aligned table for humans. */
 function formatTable(plugins: Described[]): string {

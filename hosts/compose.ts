@@ -13,8 +13,8 @@ import {
   type DistributionLayer,
   type MergedEntry,
 } from "./distribution.js";
-import type { BootResult, Kernel, PluginEntry, PluginSource } from "../kernel/index.js";
-import type { KernelOptions } from "./host-kernel.js";
+import type { PluginEntry, PluginSource } from "../kernel/index.js";
+import type { HostBootResult, Kernel, KernelOptions } from "./host-kernel.js";
 import { hashSource } from "./source-policy.js";
 import { installedPackageLayers, resolvePackageUses } from "./packages.js";
 import { expandHome, projectDir } from "./paths.js";
@@ -257,7 +257,7 @@ export function builtinNames(builtinDir: string): string[] {
 /** A booted kernel, or the config errors that refused the boot, each as one line naming file, entry and field. */
 export interface ComposedKernel {
   kernel: Kernel;
-  boot: BootResult;
+  boot: HostBootResult;
   configErrors: string[];
 }
 

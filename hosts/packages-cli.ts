@@ -18,7 +18,8 @@ import {
   type UpdateOutcome,
 } from "../contracts/packages.js";
 import { PackageSourceError } from "../kit/packages/package-source.js";
-import type { Handle, Kernel } from "../kernel/index.js";
+import type { Handle } from "../kernel/index.js";
+import type { Kernel } from "./host-kernel.js";
 import { HostEnvironmentContract } from "../contracts/host-environment.js";
 import { HostPluginsContract } from "../contracts/host-plugins.js";
 import { HOST_PLUGIN_ID, hostPluginEntry } from "./host-plugin.js";
@@ -224,7 +225,7 @@ function usage(name: PackageCommand["name"]): string {
 async function bootPackageManager(
   place: PackageCommandPlace,
 ): Promise<{ kernel: Kernel; manager: Handle<PackageManager> }> {
-  const { formatLifecycleError } = await import("../kernel/index.js");
+  const { formatLifecycleError } = await import("./kernel-report.js");
   const { Kernel } = await import("./host-kernel.js");
   const { builtinProvidersOf } = await import("./builtin-providers.js");
   const builtins = await builtinProvidersOf([PackagesContract], place, [HostEnvironmentContract, HostPluginsContract]);

@@ -6,7 +6,8 @@
  */
 import { sep } from "node:path";
 import type { PluginSourceKind, PluginTableEntry, PluginTableError } from "../contracts/host-plugins.js";
-import type { Kernel, LifecycleError, PluginSource } from "../kernel/index.js";
+import type { LifecycleError, PluginSource } from "../kernel/index.js";
+import type { Kernel } from "./host-kernel.js";
 
 /** An installed package: its source as the user wrote it and the folder it lives in. */
 export interface PackageRoot {

@@ -22,13 +22,9 @@ import {
 } from "../contracts/agent-session.js";
 import type { ThinkingLevel } from "../contracts/ai/index.js";
 import type { HostFlags } from "../contracts/host-environment.js";
-import {
-  formatLifecycleError,
-  type Handle,
-  type Kernel,
-  type PluginDefinition,
-  type PluginEntry,
-} from "../kernel/index.js";
+import type { Handle, PluginDefinition, PluginEntry } from "../kernel/index.js";
+import type { Kernel } from "./host-kernel.js";
+import { formatLifecycleError } from "./kernel-report.js";
 import { composeKernel, resolveDistribution, type ConfigOverride } from "./compose.js";
 import { THINKING_LEVELS } from "./cli-flags.js";
 import { DistributionError, type DistributionEntry } from "./distribution.js";
@@ -191,4 +187,5 @@ function configOverrides(options: CreateAgentSessionOptions, entries: Distributi
 }
 
 export type { AgentSession, SessionEvent } from "../contracts/agent-session.js";
-export type { Handle, Kernel, PluginDefinition } from "../kernel/index.js";
+export type { Handle, PluginDefinition } from "../kernel/index.js";
+export type { Kernel } from "./host-kernel.js";

@@ -9,7 +9,8 @@ import { existsSync } from "node:fs";
 import { sep } from "node:path";
 // Loads the kernel (and the reflect polyfill tsyringe needs) ahead of this module in the bundle's order.
 import "../kernel/index.js";
-import type { Kernel, OperationResult } from "../kernel/index.js";
+import type { OperationResult } from "../kernel/index.js";
+import type { Kernel } from "./host-kernel.js";
 import { hashSource, isSourceFile, sourceRoot } from "./source-policy.js";
 import { trialLoad } from "./load-trial.js";
 

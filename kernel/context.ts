@@ -3,8 +3,6 @@
  * kernel can own it: effects start at commit and are undone at retire, and a retired generation's
  * context refuses every use with StaleGenerationError.
  */
-import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { watch as fsWatch, type FSWatcher } from "node:fs";
 import type { TSchema } from "@sinclair/typebox";
 import type { DependencyContainer } from "tsyringe";
 import type { Contract } from "./contract.js";
@@ -57,16 +55,13 @@ export interface PluginContext<C = unknown, S = unknown> {
   /** This plugin's state, carried across reloads by `state.migrate`. */
   getState(): S;
   setState(next: S): void;
-  /** An owned timer; cleared at retire. */
-  setTimeout(callback: () => void, ms: number): void;
-  /** An owned interval; cleared at retire. */
-  setInterval(callback: () => void, ms: number): void;
-  /** An owned child process (not from setup); ended at retire by the host's `endProcess` (with `detached: true`, its group). */
-  spawn(command: string, args: readonly string[], options?: SpawnOptions): ChildProcess;
-  /** An owned file watcher (not from setup); closed at retire. */
-  watch(path: string, listener: (event: string, filename: string | null) => void): FSWatcher;
   /** A generic owned effect: `start` runs at commit and returns its disposer. */
   effect(name: string, start: () => Disposer | void): void;
+  /**
+   * Owns something already running (not from setup): `dispose` ends it at retire. Returns the function to
+   * call when it ended by itself. Timers, child processes and watchers build on this (kit/process/owned.ts).
+   */
+  own(name: string, dispose: Disposer): () => void;
   /** Runs after this generation is committed; the place for I/O at start-up. */
   onStart(hook: () => void | Promise<void>): void;
   /** Runs at retire, in reverse order of registration. */
@@ -84,8 +79,6 @@ export interface ContextHost {
   handles: HandleRegistry;
   bus: EventBus;
   countStaleUse(): void;
-  /** Ends an owned child at retire; `group` is set for a detached child, which leads its own process group. */
-  endProcess(child: ChildProcess, group: boolean): void | Promise<void>;
   /** The host's state check (KernelOptions.checkState); without one state is not checked. */
   checkState: ((schema: TSchema, value: unknown) => void) | undefined;
   /** Whether a reload of a generation's plugin waits for a safe point (safe-point.ts). */
@@ -158,34 +151,12 @@ export function createContext(
       if (gen.definition.state) host.checkState?.(gen.definition.state.schema, next);
       gen.state = next;
     },
-    setTimeout(callback, ms) {
-      owned("setTimeout", "timeout", () => {
-        const timer = setTimeout(callback, ms);
-        return () => clearTimeout(timer);
-      });
-    },
-    setInterval(callback, ms) {
-      owned("setInterval", "interval", () => {
-        const timer = setInterval(callback, ms);
-        return () => clearInterval(timer);
-      });
-    },
-    spawn(command, args, options) {
-      acting("spawn", true);
-      const child = spawn(command, args, options ?? {});
-      // A detached child leads its own process group, so the host can end the group, grandchildren too.
-      const forget = gen.own(`process ${command}`, () => host.endProcess(child, options?.detached === true));
-      child.once("exit", forget);
-      return child;
-    },
-    watch(path, listener) {
-      acting("watch", true);
-      const watcher = fsWatch(path, listener);
-      gen.own(`watch ${path}`, () => watcher.close());
-      return watcher;
-    },
     effect(name, start) {
       owned("effect", name, start);
+    },
+    own(name, dispose) {
+      acting("own", true);
+      return gen.own(name, dispose);
     },
     onStart(hook) {
       alive("onStart", true);
@@ -199,16 +170,4 @@ export function createContext(
       return safePoint(gen, host.reloadWaits, method, args);
     },
   };
-}
-
-/**
- * Ends a child when the host gave no `endProcess`: SIGTERM, and retire waits for its exit (bounded by
- * the disposer timeout). Hosts pass a policy with a grace period, SIGKILL and process groups.
- */
-export function endBySigterm(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
 }

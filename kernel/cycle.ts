@@ -18,10 +18,10 @@ export interface PluginRecord {
   source: PluginSource;
   config: unknown;
   enabled: boolean;
-  active: Generation | undefined;
-  retiring: Generation | undefined;
+  active?: Generation;
+  retiring?: Generation;
   /** A reload that left the queue to wait for a safe point: at its gate, or deferred past the deadline. */
-  waiting: Waiting | undefined;
+  waiting?: Waiting;
   failed: boolean;
   nextGeneration: number;
 }
@@ -62,18 +62,8 @@ interface Reload {
 export type ChangeOutcome = OperationResult | { waiting: Promise<OperationResult> };
 
 /** A fresh record for an entry: nothing loaded yet. */
-export function newRecord(entry: PluginEntry): PluginRecord {
-  return {
-    id: entry.id,
-    source: entry.source,
-    config: entry.config,
-    enabled: entry.enabled ?? true,
-    active: undefined,
-    retiring: undefined,
-    waiting: undefined,
-    failed: false,
-    nextGeneration: 1,
-  };
+export function newRecord({ id, source, config, enabled = true }: PluginEntry): PluginRecord {
+  return { id, source, config, enabled, failed: false, nextGeneration: 1 };
 }
 
 /** The final result of a change, waiting for it if it is still at its gate. */
@@ -200,12 +190,8 @@ export class ReloadCycle {
 
   /** An aborted operation's result, its error reported on the bus. */
   abort(pluginId: string, phase: Phase, generation: number, cause: unknown): OperationResult {
-    return {
-      pluginId,
-      status: "aborted",
-      generation,
-      error: this.report(lifecycleError(pluginId, phase, generation, cause)),
-    };
+    const error = this.report(lifecycleError(pluginId, phase, generation, cause));
+    return { pluginId, status: "aborted", generation, error };
   }
 
   /** Emits a lifecycle error on the bus and hands it back, for the operation's result. */

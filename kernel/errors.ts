@@ -19,11 +19,6 @@ export function lifecycleError(pluginId: string, phase: Phase, generation: numbe
   return { pluginId, phase, generation, cause: cause instanceof Error ? cause : new Error(String(cause)) };
 }
 
-/** One line for humans: `plugin "x" failed at prepare (generation 3): message`. */
-export function formatLifecycleError(error: LifecycleError): string {
-  return `plugin "${error.pluginId}" failed at ${error.phase} (generation ${error.generation}): ${error.cause.message}`;
-}
-
 /** Thrown when code of a retired generation keeps using its context: it is running on borrowed time. */
 export class StaleGenerationError extends Error {
   constructor(

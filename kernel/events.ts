@@ -23,14 +23,12 @@ function eventName(event: EventKey): string {
   return typeof event === "string" ? event : event.name;
 }
 
-interface Listener {
-  gen: Generation | undefined;
-  handler: (payload: unknown) => void;
-}
+type Listener = { gen: Generation | undefined; handler: (payload: unknown) => void };
 
 /** A synchronous bus; a throwing handler is reported and the others still run. */
 export class EventBus {
-  private readonly listeners = new Map<string, Set<Listener>>();
+  /** Every event's handlers; read-only outside the bus (the kernel's snapshot). */
+  readonly listeners = new Map<string, Set<Listener>>();
 
   constructor(private readonly onHandlerError: (gen: Generation | undefined, error: unknown) => void) {}
 
@@ -62,12 +60,5 @@ export class EventBus {
         this.onHandlerError(listener.gen, error);
       }
     }
-  }
-
-  /** Handler counts per event, for the kernel's description. */
-  counts(): Record<string, number> {
-    const out: Record<string, number> = {};
-    for (const [event, set] of [...this.listeners].sort(([a], [b]) => a.localeCompare(b))) out[event] = set.size;
-    return out;
   }
 }

@@ -128,11 +128,8 @@ export class Handle<T> {
 
   /** Pins the current provider for a stretch of work (a stream, a turn): it cannot retire until released. */
   async acquire(): Promise<Lease<T>> {
-    let binding = this.admit("acquire");
-    while (binding === undefined) {
-      await this.later();
-      binding = this.admit("acquire");
-    }
+    let binding: Binding | undefined;
+    while ((binding = this.admit("acquire")) === undefined) await this.later();
     const gen = binding.gen;
     gen.enter();
     let released = false;

@@ -6,11 +6,9 @@
  * generations and handles — never what any of them mean.
  */
 import "./reflect.js";
-import type { TSchema } from "@sinclair/typebox";
 import { container as rootContainer } from "tsyringe";
 import { checkNeeds, checkOffers, type Need, needsOf, type Offer, offersOf } from "./compat.js";
 import type { Contract } from "./contract.js";
-import { endBySigterm } from "./context.js";
 import {
   type ChangeOutcome,
   newRecord,
@@ -19,34 +17,16 @@ import {
   type Requested,
   settledResult,
 } from "./cycle.js";
-import { ContractError, formatLifecycleError, lifecycleError, type LifecycleError, type Phase } from "./errors.js";
+import { ContractError, lifecycleError, type LifecycleError, type Phase } from "./errors.js";
 import { EventBus, type EventKey, type EventToken } from "./events.js";
 import type { Generation } from "./generation.js";
 import type { Handle, ManyHandle } from "./handles.js";
-import { type LoadedPlugin, PluginLoader, type PluginSource, sourceLabel } from "./loader.js";
-import { requiresOf } from "./plugin.js";
+import type { LoadedPlugin, PluginSource } from "./loader.js";
 import { prepare, type PrepareHost } from "./prepare.js";
 import { LifecycleQueue } from "./queue.js";
 import { HandleRegistry } from "./registry.js";
 import { reloadWaitsIn } from "./safe-point.js";
-import type {
-  BootResult,
-  KernelDescription,
-  KernelOptions,
-  OperationResult,
-  PluginDescription,
-  PluginEntry,
-} from "./types.js";
-
-export type {
-  BootResult,
-  KernelDescription,
-  KernelOptions,
-  OperationResult,
-  PhaseInfo,
-  PluginDescription,
-  PluginEntry,
-} from "./types.js";
+import type { BootResult, KernelOptions, KernelSnapshot, OperationResult, PluginEntry } from "./types.js";
 
 /** A change requested of one plugin: new code, new config, or a new enabled state. */
 type Change = Partial<Requested>;
@@ -63,15 +43,13 @@ export class Kernel {
   private readonly bus: EventBus;
   private readonly handles: HandleRegistry;
   private readonly cycle: ReloadCycle;
-  private readonly loader: PluginLoader;
   /** What a generation's setup and context reach of the kernel. */
   private readonly host: PrepareHost;
   /** The host's config check (KernelOptions.validateConfig), or the raw config as given. */
-  private readonly validateConfig: (schema: TSchema | undefined, raw: unknown) => unknown;
+  private readonly validateConfig: NonNullable<KernelOptions["validateConfig"]>;
   private shuttingDown = false;
 
-  constructor(options: KernelOptions = {}) {
-    this.loader = new PluginLoader(options);
+  constructor(private readonly options: KernelOptions = {}) {
     this.validateConfig = options.validateConfig ?? ((_schema, raw) => raw ?? {});
     const root = rootContainer.createChildContainer();
     this.handles = new HandleRegistry(root);
@@ -83,10 +61,7 @@ export class Kernel {
       root,
       handles: this.handles,
       bus: this.bus,
-      countStaleUse: () => {
-        this.staleUses++;
-      },
-      endProcess: options.endProcess ?? endBySigterm,
+      countStaleUse: () => void this.staleUses++,
       checkState: options.checkState,
       reloadWaits: reloadWaitsIn(this.records),
       watchSetup: options.watchSetup ?? ((body) => ({ result: body(), io: [] })),
@@ -128,34 +103,20 @@ export class Kernel {
   async idle(): Promise<void> {
     for (;;) {
       await this.queue.idle();
-      const waits = [...this.records.values()].flatMap((r) =>
-        r.waiting?.result !== undefined ? [r.waiting.result] : [],
-      );
+      const waits = [...this.records.values()].flatMap((r) => r.waiting?.result ?? []);
       if (waits.length === 0 && !this.queue.busy) return;
       await Promise.all(waits);
     }
   }
 
-  /** The entries the kernel knows, with their current source and config. */
-  entries(): PluginEntry[] {
-    return [...this.records.values()].map((r) => ({
-      id: r.id,
-      source: r.source,
-      config: r.config,
-      enabled: r.enabled,
+  /** A read-only view of every plugin record, in distribution order, and the bus's listeners: hosts build their reports from it. */
+  snapshot(): KernelSnapshot {
+    const plugins = [...this.records.values()].map((r) => ({
+      ...r,
+      active: r.active,
+      live: [r.active, r.retiring, r.waiting?.next].filter((g) => g !== undefined).length,
     }));
-  }
-
-  /** The generation currently serving a plugin, for hosts and tests. */
-  activeGeneration(pluginId: string): number | undefined {
-    return this.records.get(pluginId)?.active?.number;
-  }
-
-  /** How many generations of a plugin are alive (active, retiring or waiting at a gate). */
-  liveGenerations(pluginId: string): number {
-    const r = this.records.get(pluginId);
-    if (r === undefined) return 0;
-    return [r.active, r.retiring, r.waiting?.next].filter((g) => g !== undefined).length;
+    return { plugins, listeners: this.bus.listeners };
   }
 
   /** Starts a distribution. Config errors refuse it before any setup runs; other failures skip one plugin. */
@@ -203,64 +164,37 @@ export class Kernel {
     });
   }
 
-  /** Everything registered, in a stable order: plugins, bound handles, listener counts. */
-  describe(): KernelDescription {
-    const plugins = [...this.records.values()].map((r): PluginDescription => {
-      const gen = r.active;
-      return {
-        id: r.id,
-        name: gen?.definition.id,
-        version: gen?.definition.version,
-        source: sourceLabel(r.source),
-        generation: gen?.number,
-        status: gen ? "active" : r.enabled && r.failed ? "failed" : "disabled",
-        config: gen?.config,
-        provides: (gen?.provided ?? []).map((p) => ({ contract: p.contract.id, version: p.version, key: p.key })),
-        requires: gen ? requiresOf(gen.definition).map((q) => ({ contract: q.contract.id, range: q.range })) : [],
-      };
-    });
-    return { plugins, handles: this.handles.describe(), listeners: this.bus.counts() };
-  }
-
   // ── boot ──────────────────────────────────────────────────────────────────────────────────────
 
   private async bootNow(entries: PluginEntry[]): Promise<BootResult> {
     const result: BootResult = { ok: true, configErrors: [], errors: [] };
     for (const entry of entries) this.records.set(entry.id, newRecord(entry));
-    const loaded: Array<LoadedPlugin & { record: PluginRecord; config: unknown }> = [];
+    const loaded: Array<LoadedPlugin & { record: PluginRecord }> = [];
     for (const record of this.records.values()) {
       if (!record.enabled) continue;
       const number = record.nextGeneration++;
-      await this.cycle.phase(record.id, "load", number);
       try {
-        const { definition, hash } = await this.loader.load(record.source);
-        loaded.push({ record, definition, hash, config: undefined });
+        loaded.push({ record, ...(await this.load(record.id, record.source, number)) });
       } catch (error) {
         result.errors.push(this.fail(record, "load", number, error));
       }
     }
     for (const item of loaded) {
       try {
-        item.config = this.validateConfig(item.definition.config, item.record.config);
+        this.validateConfig(item.definition.config, item.record.config);
       } catch (error) {
-        const e = error as Error & { field?: string; reason?: string };
-        result.configErrors.push({
-          pluginId: item.record.id,
-          field: e.field ?? "config",
-          message: e.reason ?? e.message,
-        });
+        result.configErrors.push({ pluginId: item.record.id, error: error as Error });
       }
     }
     if (result.configErrors.length > 0) return { ...result, ok: false };
 
     const prepared: Generation[] = [];
     for (const item of loaded) {
-      const number = item.record.nextGeneration - 1;
+      const { record } = item;
+      const number = record.nextGeneration - 1;
       try {
-        await this.cycle.phase(item.record.id, "prepare", number);
-        checkOffers(item.record.id, offersOf({ pluginId: item.record.id, ...item }), prepared.flatMap(offersOf), []);
-        const origin = { entry: item.record.source, config: item.record.config, hash: item.hash };
-        prepared.push(prepare(this.host, item.record.id, item.definition, origin, item.config, number));
+        const offers = { offers: prepared.flatMap(offersOf), needs: [] };
+        prepared.push(await this.prepareNext(record, item, record, number, offers));
       } catch (error) {
         result.errors.push(this.fail(item.record, "prepare", number, error));
       }
@@ -329,11 +263,8 @@ export class Kernel {
     }
     // A newer request supersedes a reload waiting for its safe point: it starts from what that one asked
     // for (so no requested source or config is dropped), and a caller still waiting gets this outcome.
-    const base: Requested = record.waiting?.requested ?? {
-      source: record.source,
-      config: record.config,
-      enabled: record.enabled,
-    };
+    const { source, config, enabled } = record.waiting?.requested ?? record;
+    const base: Requested = { source, config, enabled };
     const superseded = this.cycle.dropWaiting(record);
     const outcome = await this.applyChange(record, change, over(base, change));
     if (superseded?.settle !== undefined) void settledResult(outcome).then(superseded.settle);
@@ -348,15 +279,13 @@ export class Kernel {
       const blocker = active !== undefined ? this.removalBlocker(pluginId) : undefined;
       if (active !== undefined && blocker !== undefined)
         return this.cycle.abort(pluginId, "prepare", active.number, blocker);
-      record.enabled = false;
-      record.source = source;
-      record.config = config;
+      Object.assign(record, { enabled: false, source, config });
       if (active === undefined) return { pluginId, status: "noop" };
       return this.cycle.transition(record, undefined, requested);
     }
-    // A plain reload of a file whose content hash is unchanged has nothing to do.
-    if (active !== undefined && change.source === undefined && change.config === undefined && source.kind === "file") {
-      const hash = await this.loader.hash(source.path);
+    // A plain reload of a source whose content hash (the host's) is unchanged has nothing to do.
+    if (active !== undefined && change.source === undefined && change.config === undefined) {
+      const hash = await this.options.sourceHash?.(source);
       if (hash !== undefined && hash === active.source.hash)
         return { pluginId, status: "noop", generation: active.number };
     }
@@ -364,14 +293,10 @@ export class Kernel {
     let next: Generation;
     let phase: Phase = "load";
     try {
-      await this.cycle.phase(pluginId, "load", number);
-      const { definition, hash } = await this.loader.load(source);
+      const loaded = await this.load(pluginId, source, number);
       phase = "prepare";
-      await this.cycle.phase(pluginId, "prepare", number);
       const others = this.othersThan(pluginId);
-      checkOffers(pluginId, offersOf({ pluginId, definition }), others.offers, others.needs);
-      const validConfig = this.validateConfig(definition.config, config);
-      next = prepare(this.host, pluginId, definition, { entry: source, config, hash }, validConfig, number);
+      next = await this.prepareNext(record, loaded, requested, number, others);
       try {
         checkNeeds(needsOf(next), [...others.offers, ...offersOf(next)]);
       } catch (error) {
@@ -382,6 +307,34 @@ export class Kernel {
       return this.cycle.abort(pluginId, phase, number, error);
     }
     return this.cycle.transition(record, next, requested);
+  }
+
+  // ── load and prepare: one path for boot and for a change ──────────────────────────────────────
+
+  /** The load phase: an inline definition as it is, any other source through the host's `loadSource`. */
+  private async load(pluginId: string, source: PluginSource, number: number): Promise<LoadedPlugin> {
+    await this.cycle.phase(pluginId, "load", number);
+    if (source.kind === "inline") return { definition: source.definition, hash: undefined };
+    if (this.options.loadSource === undefined) throw new Error(`no loader for a "${source.kind}" source`);
+    return this.options.loadSource(source);
+  }
+
+  /**
+   * The prepare phase: offers checked against the plugins that stay live, config validated (at boot a second
+   * time: the check is pure), setup run in declare mode. Throws on any problem; changes nothing.
+   */
+  private async prepareNext(
+    record: PluginRecord,
+    loaded: LoadedPlugin,
+    requested: { source: PluginSource; config: unknown },
+    number: number,
+    others: { offers: Offer[]; needs: Need[] },
+  ): Promise<Generation> {
+    await this.cycle.phase(record.id, "prepare", number);
+    checkOffers(record.id, offersOf({ pluginId: record.id, ...loaded }), others.offers, others.needs);
+    const origin = { entry: requested.source, config: requested.config, hash: loaded.hash };
+    const config = this.validateConfig(loaded.definition.config, requested.config);
+    return prepare(this.host, record.id, loaded.definition, origin, config, number);
   }
 
   // ── who else is live ──────────────────────────────────────────────────────────────────────────
@@ -414,15 +367,7 @@ export class Kernel {
   }
 }
 
-/** Re-exported for hosts that print lifecycle errors. */
-export { formatLifecycleError };
-
 /** `change` over `base`: every field the change names wins (`config` may be any value but undefined). */
 function over<T extends Change>(base: T, change: Change): T {
-  return {
-    ...base,
-    source: change.source ?? base.source,
-    config: change.config !== undefined ? change.config : base.config,
-    enabled: change.enabled ?? base.enabled,
-  };
+  return { ...base, ...Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) };
 }

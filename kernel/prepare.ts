@@ -27,10 +27,9 @@ export function prepare(
 ): Generation {
   const gen = new Generation(pluginId, number, definition, config, origin);
   const container = host.root.createChildContainer();
-  for (const need of requiresOf(definition)) {
-    if (need.contract.kind === "single") host.handles.use(need.contract);
-    else host.handles.useAll(need.contract);
-  }
+  // Every required contract's handle exists before DI resolves a class provider's parameters.
+  for (const { contract } of requiresOf(definition))
+    void (contract.kind === "single" ? host.handles.use(contract) : host.handles.useAll(contract));
   const ctx = createContext(gen, host, container);
   container.register(PluginTokens.Context, { useValue: ctx });
   container.register(PluginTokens.Config, { useValue: config });

@@ -7,7 +7,6 @@ import type { DependencyContainer } from "tsyringe";
 import type { Contract } from "./contract.js";
 import type { Generation } from "./generation.js";
 import { Handle, type HandleRuntime, ManyHandle } from "./handles.js";
-import type { KernelDescription } from "./types.js";
 
 /** The kernel's handles, registered in its root container under each contract's token. */
 export class HandleRegistry {
@@ -55,16 +54,6 @@ export class HandleRegistry {
   releaseHolds(gen: Generation | undefined): void {
     if (gen === undefined) return;
     for (const p of gen.provided) this.slotOf(gen.pluginId, p.contract, p.key).release();
-  }
-
-  /** Every bound handle, singles first, for the kernel's description. */
-  describe(): KernelDescription["handles"] {
-    const slots = [...this.manys.values()].flatMap((m) => m.list());
-    return [...this.singles.values(), ...slots].flatMap((h) =>
-      h.binding === undefined
-        ? []
-        : [{ contract: h.contract.id, key: h.key, pluginId: h.binding.gen.pluginId, generation: h.binding.gen.number }],
-    );
   }
 
   private slotOf(pluginId: string, contract: Contract<any>, key: string): Handle<any> {

@@ -2,7 +2,8 @@
  * kit: the pure code that plugins (and hosts) share, one floor between contracts and plugins — file
  * system helpers (walk, globs, ignore rules, executables, model paths, the agent folder), output
  * truncation, the AI library (streaming, handoff, retry, estimates, request guards), the one
- * entry → model-context conversion, the session export page, the user's shell runs, wire events and package-source rules. It
+ * entry → model-context conversion, the session export page, the user's shell runs, the timers, child
+ * processes and watchers a plugin generation owns, wire events and package-source rules. It
  * imports only the kernel's public API, contracts and npm packages; plugins reach it only through
  * "pi-host" (hosts/api.ts).
  */
@@ -21,6 +22,7 @@ export * from "./session/wire-events.js";
 export * from "./session/wire-stream.js";
 export * from "./shell/user-bash.js";
 export * from "./shell/clipboard.js";
+export * from "./process/owned.js";
 export * from "./packages/package-source.js";
 export * from "./session/export/markdown.js";
 export * from "./session/export/page.js";

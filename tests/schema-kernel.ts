@@ -1,14 +1,22 @@
 /**
- * The core kernel with the host's schema policy (hosts/plugin-schema.ts) and nothing else of the host's:
- * tests that run plugins on the bare kernel still get config defaults and config and state checks, as
- * the host kernel gives them.
+ * The core kernel with the host's schema policy (hosts/plugin-schema.ts) and reports (hosts/kernel-report.ts)
+ * and nothing else of the host's: tests that run plugins on the bare kernel still get config defaults,
+ * config and state checks, config errors naming their field, and `describe()`, as the host kernel gives them.
  */
+import { type HostBootResult, namedConfigError } from "../hosts/host-kernel.js";
+import { ReportingKernel } from "../hosts/kernel-report.js";
 import { checkState, validateConfig } from "../hosts/plugin-schema.js";
-import { Kernel as CoreKernel, type KernelOptions } from "../kernel/index.js";
+import type { KernelOptions, PluginEntry } from "../kernel/index.js";
 
 /** The bare kernel, handed `validateConfig` and `checkState`; any option given explicitly wins. */
-export class Kernel extends CoreKernel {
+export class Kernel extends ReportingKernel {
   constructor(options: KernelOptions = {}) {
     super({ validateConfig, checkState, ...options });
+  }
+
+  /** Starts a distribution; a config error names its field and reason, as the host's kernel does. */
+  override async boot(entries: PluginEntry[]): Promise<HostBootResult> {
+    const result = await super.boot(entries);
+    return { ...result, configErrors: result.configErrors.map(namedConfigError) };
   }
 }

@@ -32,7 +32,7 @@ export interface BashExecutionMessage extends BashResult {
   [key: string]: unknown;
 }
 
-/** Starts a process; the plugin passes `ctx.spawn`, so the kernel owns the child. */
+/** Starts a process; the plugin passes `ownedSpawn(ctx, …)`, so the kernel owns the child. */
 export type UserBashSpawn = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 
 /** How long a cancelled command's group gets between SIGTERM and SIGKILL. */

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defineContract, definePlugin, type PhaseInfo } from "../../kernel/index.js";
 import { Kernel } from "../../hosts/host-kernel.js";
+import { ownedInterval } from "../../kit/process/owned.js";
 import { deferred, inline, record } from "./helpers.js";
 
 interface Numbered {
@@ -85,7 +86,7 @@ describe("garbage collection of retired generations", () => {
           registry.register(ctx, `ctx:${ctx.generation}`);
           registry.register(provider, `provider:${ctx.generation}`);
           ctx.on("test:ping", () => provider.n());
-          ctx.setInterval(() => provider.n(), 60_000);
+          ownedInterval(ctx, () => provider.n(), 60_000);
           ctx.onDispose(() => void provider.n());
           ctx.provide(NumberedC, provider);
         },

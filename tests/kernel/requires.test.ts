@@ -3,7 +3,8 @@
  * lifecycle error naming the plugin and the contract; listing it (optional or not) makes the use work.
  */
 import { describe, expect, it } from "vitest";
-import { defineContract, definePlugin, formatLifecycleError } from "../../kernel/index.js";
+import { formatLifecycleError } from "../../hosts/kernel-report.js";
+import { defineContract, definePlugin } from "../../kernel/index.js";
 import { Kernel } from "../schema-kernel.js";
 import { inline } from "./helpers.js";
 

@@ -16,6 +16,7 @@ import {
   type LifecycleError,
   type PluginContext,
 } from "../../kernel/index.js";
+import { ownedInterval, ownedSpawn, ownedTimeout, ownedWatch } from "../../kit/process/owned.js";
 import { Kernel } from "../schema-kernel.js";
 import { deferred, flush, inline, record } from "./helpers.js";
 
@@ -54,17 +55,17 @@ function busy(marker: string, world: World, dir: string, work = deferred<void>()
     provides: [ProbeC],
     setup(ctx) {
       ctx.on("test:tick", (payload) => void world.heard.push(`${marker}:${payload}`));
-      ctx.setTimeout(() => void world.log.push(`${marker} timeout fired`), 60_000);
-      ctx.setInterval(() => void world.log.push(`${marker} interval fired`), 60_000);
+      ownedTimeout(ctx, () => void world.log.push(`${marker} timeout fired`), 60_000);
+      ownedInterval(ctx, () => void world.log.push(`${marker} interval fired`), 60_000);
       ctx.effect("server", () => {
         world.log.push(`${marker} server started`);
         return () => void world.log.push(`${marker} server stopped`);
       });
       ctx.onStart(() => {
-        const child = ctx.spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"]);
+        const child = ownedSpawn(ctx, process.execPath, ["-e", "setInterval(() => {}, 1000)"]);
         world.children.push(child);
         world.closed.push(new Promise((resolve) => child.once("close", resolve)));
-        world.watchers.push(ctx.watch(dir, () => {}));
+        world.watchers.push(ownedWatch(ctx, dir, () => {}));
       });
       ctx.onDispose(() => void world.log.push(`${marker} disposed`));
       ctx.provide(ProbeC, { ping: () => marker, work: () => work.promise.then(() => marker) });
@@ -267,11 +268,14 @@ describe("retire", () => {
 
     // Old code, called back mid-disposal, tries to take new effects: each is refused, loudly.
     const attempts: Array<[string, () => unknown]> = [
-      ["setInterval", () => oldCtx!.setInterval(() => {}, 60_000)],
-      ["setTimeout", () => oldCtx!.setTimeout(() => {}, 60_000)],
+      ["setInterval", () => ownedInterval(oldCtx!, () => {}, 60_000)],
+      ["setTimeout", () => ownedTimeout(oldCtx!, () => {}, 60_000)],
       ["on", () => oldCtx!.on("test:tick", () => void late.push("heard"))],
-      ["spawn", () => oldCtx!.spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" })],
-      ["watch", () => oldCtx!.watch(dir, () => {})],
+      [
+        "spawn",
+        () => ownedSpawn(oldCtx!, process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" }),
+      ],
+      ["watch", () => ownedWatch(oldCtx!, dir, () => {})],
       ["effect", () => oldCtx!.effect("late", () => () => {})],
     ];
     const accepted: unknown[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { endProcess } from "../../hosts/processes.js";
 import { defineContract, definePlugin, type PluginContext } from "../../kernel/index.js";
 import { Kernel } from "../schema-kernel.js";
+import { ownedSpawn } from "../../kit/process/owned.js";
 import { liveGroupMembers, membersAfterKill } from "../support/process-groups.js";
 
 const Probe = defineContract<{ ping(): string }>({
@@ -12,10 +12,10 @@ const Probe = defineContract<{ ping(): string }>({
   methods: { ping: "sync" },
 });
 
-describe("ctx.spawn", () => {
+describe("ownedSpawn", () => {
   it("a detached child is retired with its whole process group, grandchildren included", async () => {
     let ctxRef: PluginContext | undefined;
-    const kernel = new Kernel({ disposeTimeoutMs: 5_000, endProcess });
+    const kernel = new Kernel({ disposeTimeoutMs: 5_000 });
     await kernel.boot([
       {
         id: "spawner",
@@ -32,7 +32,7 @@ describe("ctx.spawn", () => {
       },
     ]);
     // The grandchildren ignore SIGTERM, so only the group SIGKILL after the grace period ends them.
-    const child = ctxRef!.spawn("bash", ["-c", "trap '' TERM; sleep 1000 & sleep 1000 & wait"], {
+    const child = ownedSpawn(ctxRef!, "bash", ["-c", "trap '' TERM; sleep 1000 & sleep 1000 & wait"], {
       detached: true,
       stdio: "ignore",
     });
@@ -45,7 +45,7 @@ describe("ctx.spawn", () => {
   it("children that already exited leave nothing to dispose", async () => {
     let ctxRef: PluginContext | undefined;
     const errors: unknown[] = [];
-    const kernel = new Kernel({ disposeTimeoutMs: 200, endProcess });
+    const kernel = new Kernel({ disposeTimeoutMs: 200 });
     kernel.on("kernel:error", (e) => errors.push(e));
     await kernel.boot([
       {
@@ -63,7 +63,7 @@ describe("ctx.spawn", () => {
       },
     ]);
     for (let i = 0; i < 20; i++) {
-      const child = ctxRef!.spawn(process.execPath, ["-e", "0"], { stdio: "ignore" });
+      const child = ownedSpawn(ctxRef!, process.execPath, ["-e", "0"], { stdio: "ignore" });
       await new Promise((resolve) => child.once("exit", resolve));
     }
     const result = await kernel.disable("spawner");

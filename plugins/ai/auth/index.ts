@@ -6,7 +6,7 @@
 import { Type } from "@sinclair/typebox";
 import { AccountAuthContract, AuthContract } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
-import { agentDir, definePlugin } from "pi-host";
+import { agentDir, definePlugin, ownedSpawn } from "pi-host";
 import { ApiKeyStore } from "./auth-store.js";
 
 export default definePlugin({
@@ -41,7 +41,7 @@ export default definePlugin({
         return flags.apiKey !== undefined ? flags.provider : ctx.config.apiKeyProvider;
       },
       env: process.env,
-      spawn: (command, args, options) => ctx.spawn(command, args, options),
+      spawn: (command, args, options) => ownedSpawn(ctx, command, args, options),
     });
     ctx.provide(AuthContract, store);
     ctx.provide(AccountAuthContract, store.oauth);

@@ -24,7 +24,7 @@ import { describeExit, OwnedStdioTransport, type ExitInfo } from "./stdio-transp
 
 /** What a connection needs from the plugin: owned processes, notices and limits. */
 export interface ConnectionHost {
-  /** `ctx.spawn`: the child belongs to the plugin's generation. */
+  /** `ownedSpawn(ctx, …)`: the child belongs to the plugin's generation. */
   spawn(command: string, args: readonly string[], options: SpawnOptions): ChildProcess;
   /** Tells the user something happened to a server (a notice on the session bus). */
   notice(level: "info" | "warning" | "error", message: string): void;

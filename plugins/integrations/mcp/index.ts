@@ -12,7 +12,7 @@ import { agentDir, HostEnvironmentContract, projectFilesApply, readHostEnvironme
 import { HooksContract } from "pi-host";
 import { SessionStoreContract, SettingsContract } from "pi-host";
 import { CliCommandContract, ToolSourceContract } from "pi-host";
-import { definePlugin, type PluginContext } from "pi-host";
+import { definePlugin, ownedSpawn, type PluginContext } from "pi-host";
 import { handleMcpCommand } from "./mcp-command.js";
 import { loadMcpFiles } from "./mcp-files.js";
 import { McpToolSource } from "./mcp-source.js";
@@ -99,7 +99,7 @@ export default definePlugin({
         return loadMcpFiles(folder(), cwd, trusted);
       },
       toggles: () => ctx.getState().toggles,
-      spawn: (command, args, options) => ctx.spawn(command, args, options),
+      spawn: (command, args, options) => ownedSpawn(ctx, command, args, options),
       notice,
       defaultExposure: config.defaultExposure,
       oauthProvider: (spec) =>

@@ -1,7 +1,7 @@
 /**
  * MCP over a child process's stdin/stdout, on a process the plugin's generation owns. The SDK's own
  * `StdioClientTransport` spawns its child behind the kernel's back; this one takes the child from
- * `ctx.spawn`, so retiring the generation ends every server (its whole process group), and it keeps
+ * `ownedSpawn(ctx, …)`, so retiring the generation ends every server (its whole process group), and it keeps
  * what a crash report needs: the exit code or signal and the last lines the server wrote to stderr.
  * Framing (newline-delimited JSON-RPC) is the SDK's own `ReadBuffer` / `serializeMessage`.
  */
@@ -26,7 +26,7 @@ export interface ExitInfo {
 const STDERR_TAIL_BYTES = 2_000;
 const CLOSE_GRACE_MS = 1_000;
 
-/** Stdio transport over an owned child process. `launch` spawns it (through `ctx.spawn`). */
+/** Stdio transport over an owned child process. `launch` spawns it (through `ownedSpawn(ctx, …)`). */
 export class OwnedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;

@@ -9,7 +9,7 @@
 import { Type } from "@sinclair/typebox";
 import { PackagesContract, agentDir } from "pi-host";
 import { SettingsContract } from "pi-host";
-import { definePlugin } from "pi-host";
+import { definePlugin, ownedSpawn } from "pi-host";
 import { HostEnvironmentContract, readHostEnvironment } from "pi-host";
 import { FilePackageManager } from "./manager.js";
 
@@ -33,7 +33,7 @@ export default definePlugin({
         get agentDir() {
           return agentDir(ctx.config.agentDir ?? readHostEnvironment(host)?.agentDir);
         },
-        spawn: (command, args, options) => ctx.spawn(command, args, options),
+        spawn: (command, args, options) => ownedSpawn(ctx, command, args, options),
       }),
     );
   },

@@ -35,7 +35,7 @@ import { Staging } from "./staging.js";
 /** What the manager is built from. */
 export interface ManagerOptions {
   agentDir: string;
-  /** Starts npm and git; the plugin passes its owned `ctx.spawn`. */
+  /** Starts npm and git; the plugin passes its owned `ownedSpawn(ctx, …)`. */
   spawn: Spawner;
 }
 

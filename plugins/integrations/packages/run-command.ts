@@ -5,7 +5,7 @@
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
 
-/** Starts a child process; the plugin passes its owned `ctx.spawn`, tests may pass node's. */
+/** Starts a child process; the plugin passes its owned `ownedSpawn(ctx, …)`, tests may pass node's. */
 export type Spawner = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 
 /** What a finished command printed. */

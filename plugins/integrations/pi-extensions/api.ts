@@ -6,6 +6,7 @@
  * throw "not supported yet: <name>".
  */
 import type { ThinkingLevel, Model } from "pi-host";
+import { ownedSpawn } from "pi-host";
 import type { SendMessageOptions } from "./delivery.js";
 import { eventWarning } from "./events.js";
 import { registerMembers } from "./api-register.js";
@@ -121,7 +122,7 @@ export function createExtensionApi(extension: LoadedExtension, runtime: Extensio
 
     exec(command: string, args: string[], options?: ExecOptions) {
       acting("exec");
-      return execCommand((c, a, o) => services.ctx.spawn(c, a, o), command, args, runtime.cwd, options);
+      return execCommand((c, a, o) => ownedSpawn(services.ctx, c, a, o), command, args, runtime.cwd, options);
     },
 
     getActiveTools(): string[] {

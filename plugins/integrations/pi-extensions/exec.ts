@@ -1,7 +1,7 @@
 /**
  * `pi.exec(command, args, options)`: runs a program (no shell) and collects its output, as pi does —
  * never rejects: a program that cannot start reports code 1, one killed by the timeout or the abort
- * signal reports `killed: true`. The child is owned by the plugin generation (ctx.spawn), so a reload
+ * signal reports `killed: true`. The child is owned by the plugin generation (ownedSpawn), so a reload
  * or shutdown never leaves it running.
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";

@@ -9,7 +9,7 @@ import { ModeContract, type Mode } from "pi-host";
 import { ResourcesContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { UiContract } from "pi-host";
-import { definePlugin } from "pi-host";
+import { definePlugin, ownedSpawn } from "pi-host";
 import { RpcConnection } from "./connection.js";
 import { RpcUserInterface } from "./rpc-ui.js";
 
@@ -46,7 +46,7 @@ export default definePlugin({
           store,
           resources,
           ui,
-          spawn: (command, args, options) => ctx.spawn(command, args, options),
+          spawn: (command, args, options) => ownedSpawn(ctx, command, args, options),
           publish: (event) => ctx.emit(SESSION_EVENT, event),
         });
         active = connection;

@@ -14,7 +14,7 @@ import { SessionStoreContract } from "pi-host";
 import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiShortcutsContract, TuiViewContract } from "pi-host";
 import { UiContract } from "pi-host";
 import { ModelsContract } from "pi-host";
-import { agentDir as agentDirOf, definePlugin } from "pi-host";
+import { agentDir as agentDirOf, definePlugin, ownedSpawn } from "pi-host";
 import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
 import { DialogBroker } from "./dialogs.js";
 import { LazyView } from "./lazy-view.js";
@@ -126,7 +126,7 @@ export default definePlugin({
       settleAllDialogs: () => dialogs.settleAll(),
       plugins: () => readPluginTable(hostPlugins),
       agentDir,
-      spawn: (command, args, options) => ctx.spawn(command, args, options),
+      spawn: (command, args, options) => ownedSpawn(ctx, command, args, options),
       shortcut(keyId) {
         const owner = shortcuts.list().find((h) => h.peek()?.keys().includes(keyId) === true);
         if (owner === undefined) return false;

@@ -34,7 +34,7 @@ export interface ViewDeps {
   agentDir: string;
   /** Runs another plugin's shortcut for `keyId` ("ctrl+shift+p"); false when none has it. */
   shortcut?(keyId: string): boolean;
-  /** Starts the user's `!command` shell (the plugin passes `ctx.spawn`, so the kernel owns the child). */
+  /** Starts the user's `!command` shell (the plugin passes `ownedSpawn(ctx, …)`, so the kernel owns the child). */
   spawn: UserBashSpawn;
   now?: () => number;
 }

@@ -1,6 +1,6 @@
 /**
- * How the host ends a plugin's child process when its generation retires, handed to the kernel as
- * `endProcess`: SIGTERM, a grace period, then SIGKILL — for a detached child, of its whole process group.
+ * How a plugin's owned child process ends when its generation retires (kit/process/owned.ts): SIGTERM,
+ * a grace period, then SIGKILL — for a detached child, of its whole process group.
  */
 import type { ChildProcess } from "node:child_process";
 
