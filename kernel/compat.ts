@@ -19,19 +19,15 @@ export interface Need extends Requirement {
 /** Throws ContractError if `offers` of one plugin clash with the `others` already live or their `needs`. */
 export function checkOffers(pluginId: string, offers: Offer[], others: Offer[], needs: Need[]): void {
   for (const offer of offers) {
-    if (!semver.valid(offer.version)) {
+    if (!semver.valid(offer.version))
       throw new ContractError(
         `plugin "${pluginId}" provides "${offer.contract.id}" at "${offer.version}", which is not a semver version`,
       );
-    }
-    if (offer.contract.kind === "single") {
-      const rival = others.find((o) => o.contract.id === offer.contract.id && o.pluginId !== pluginId);
-      if (rival !== undefined) {
-        throw new ContractError(
-          `"${offer.contract.id}" takes a single provider: plugin "${rival.pluginId}" already provides it, so plugin "${pluginId}" cannot; disable one of them`,
-        );
-      }
-    }
+    const rival = others.find((o) => o.contract.id === offer.contract.id && o.pluginId !== pluginId);
+    if (offer.contract.kind === "single" && rival !== undefined)
+      throw new ContractError(
+        `"${offer.contract.id}" takes a single provider: plugin "${rival.pluginId}" already provides it, so plugin "${pluginId}" cannot; disable one of them`,
+      );
     checkRanges(
       needs.filter((need) => need.who !== `plugin "${pluginId}"`),
       [offer],
@@ -42,16 +38,14 @@ export function checkOffers(pluginId: string, offers: Offer[], others: Offer[], 
 /** Throws ContractError if a need of `who` is unmet or met at an incompatible version. */
 export function checkNeeds(needs: Need[], offers: Offer[]): void {
   for (const need of needs) {
-    if (!semver.validRange(need.range)) {
+    if (!semver.validRange(need.range))
       throw new ContractError(
         `${need.who} requires "${need.contract.id}" at "${need.range}", which is not a semver range`,
       );
-    }
-    if (need.contract.kind === "single" && !need.optional && !offers.some((o) => o.contract.id === need.contract.id)) {
+    if (need.contract.kind === "single" && !need.optional && !offers.some((o) => o.contract.id === need.contract.id))
       throw new ContractError(
         `${need.who} requires "${need.contract.id}" ${need.range}, but no enabled plugin provides it`,
       );
-    }
     checkRanges([need], offers);
   }
 }

@@ -62,12 +62,10 @@ const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 
 /** Declares a contract. Contract modules call this once at import; the result is a plain frozen object. */
 export function defineContract<T>(spec: ContractSpec<T>): Contract<T> {
-  if (!/^[a-z][a-z0-9-]*(?:\/[a-z0-9-]+)*$/.test(spec.id)) {
+  if (!/^[a-z][a-z0-9-]*(?:\/[a-z0-9-]+)*$/.test(spec.id))
     throw new Error(`contract id "${spec.id}" must be lower-case words separated by "/" or "-"`);
-  }
-  if (!SEMVER.test(spec.version)) {
+  if (!SEMVER.test(spec.version))
     throw new Error(`contract "${spec.id}": version "${spec.version}" is not semver (x.y.z)`);
-  }
   return Object.freeze({
     id: spec.id,
     version: spec.version,
@@ -82,14 +80,11 @@ export function defineContract<T>(spec: ContractSpec<T>): Contract<T> {
 
 /** Checks a provider value against the contract's declared shape; returns the first mismatch, if any. */
 export function shapeMismatch(contract: Contract, value: unknown): string | undefined {
-  if (value === null || (typeof value !== "object" && typeof value !== "function")) {
+  if (value === null || (typeof value !== "object" && typeof value !== "function"))
     return `provider of "${contract.id}" must be an object, got ${value === null ? "null" : typeof value}`;
-  }
   for (const [member, expected] of Object.entries(contract.shape)) {
     const actual = typeof (value as Record<string, unknown>)[member];
-    if (actual !== expected) {
-      return `provider of "${contract.id}" needs "${member}" to be a ${expected}, got ${actual}`;
-    }
+    if (actual !== expected) return `provider of "${contract.id}" needs "${member}" to be a ${expected}, got ${actual}`;
   }
   return undefined;
 }

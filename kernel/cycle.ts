@@ -7,17 +7,13 @@ import { lifecycleError, type LifecycleError, type Phase } from "./errors.js";
 import type { EventBus } from "./events.js";
 import type { Generation } from "./generation.js";
 import type { Handle } from "./handles.js";
-import type { PluginSource } from "./loader.js";
 import type { LifecycleQueue } from "./queue.js";
 import type { HandleRegistry } from "./registry.js";
 import type { KernelOptions, OperationResult, PluginEntry } from "./types.js";
 
 /** What the kernel tracks of one plugin entry across its generations. */
-export interface PluginRecord {
+export interface PluginRecord extends Requested {
   id: string;
-  source: PluginSource;
-  config: unknown;
-  enabled: boolean;
   active?: Generation;
   retiring?: Generation;
   /** A reload that left the queue to wait for a safe point: at its gate, or deferred past the deadline. */
@@ -27,11 +23,7 @@ export interface PluginRecord {
 }
 
 /** What a change resolved to: a newer change that supersedes it while it waits starts from here. */
-export interface Requested {
-  source: PluginSource;
-  config: unknown;
-  enabled: boolean;
-}
+export type Requested = Required<Omit<PluginEntry, "id">>;
 
 /**
  * A reload waiting for a safe point beside the lifecycle queue, not in it, so the reloads of other plugins
@@ -51,11 +43,9 @@ export interface Waiting {
 }
 
 /** One reload at its gate: the record, the generation leaving, the one arriving (none: off), what was asked. */
-interface Reload {
+interface Reload extends Pick<Waiting, "next" | "requested"> {
   record: PluginRecord;
   old: Generation;
-  next: Generation | undefined;
-  requested: Requested;
 }
 
 /** How a change left the queue: done, or still waiting at its gate (the queue moves on regardless). */

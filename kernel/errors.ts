@@ -44,10 +44,7 @@ export class DeclareOnlyError extends Error {
 
 /** A contract version or cardinality conflict found at prepare. */
 export class ContractError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ContractError";
-  }
+  override name = "ContractError";
 }
 
 /**

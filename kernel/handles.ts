@@ -97,9 +97,7 @@ export class Handle<T> {
   /** Admits one call, pins its generation until the result settles; held calls wait for the release. */
   private invoke(method: string, args: unknown[]): any {
     const binding = this.admit(method);
-    if (binding === undefined) {
-      return this.later().then(() => this.invoke(method, args));
-    }
+    if (binding === undefined) return this.later().then(() => this.invoke(method, args));
     const gen = binding.gen;
     gen.enter();
     let result: any;
@@ -169,9 +167,8 @@ export class Handle<T> {
 
   private admit(member: string): Binding | undefined {
     const declaring = this.runtime.declaring;
-    if (declaring !== undefined) {
+    if (declaring !== undefined)
       throw new DeclareOnlyError(declaring.pluginId, `it used "${this.contract.id}" (${member})`);
-    }
     if (this.held !== undefined) return undefined;
     if (this.binding === undefined) throw new NoProviderError(this.contract.id);
     return this.binding;

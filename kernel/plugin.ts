@@ -65,17 +65,10 @@ export function definitionProblem(value: unknown): string | undefined {
 }
 
 /** A `provides` entry normalized: the contract and the version this plugin offers it at. */
-export interface Provision {
-  contract: Contract<any>;
-  version: string;
-}
+export type Provision = Required<ProvideDecl>;
 
 /** A `requires` entry normalized: the contract, the accepted range, and whether it may be missing. */
-export interface Requirement {
-  contract: Contract<any>;
-  range: string;
-  optional: boolean;
-}
+export type Requirement = Required<RequireDecl>;
 
 /** Normalizes `provides` entries to `{contract, version}`. */
 export function providesOf(definition: PluginDefinition<any, any>): Provision[] {

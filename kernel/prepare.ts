@@ -41,21 +41,19 @@ export function prepare(
       throw new DeclareOnlyError(pluginId, "setup returned a promise; setup must be synchronous");
     }
     if (io.length > 0) throw new DeclareOnlyError(pluginId, `it started I/O (${[...new Set(io)].join(", ")})`);
+    // A `many` contract may legitimately get no provider this time (an extension host with no extensions).
+    const missing = providesOf(definition).find(
+      (p) => p.contract.kind === "single" && !gen.provided.some((q) => q.contract.id === p.contract.id),
+    );
+    if (missing !== undefined)
+      throw new ContractError(
+        `plugin "${pluginId}" declares it provides "${missing.contract.id}" but its setup never called ctx.provide() for it`,
+      );
   } catch (error) {
     gen.discard();
     throw error;
   } finally {
     host.handles.runtime.declaring = undefined;
-  }
-  // A `many` contract may legitimately get no provider this time (an extension host with no extensions).
-  const missing = providesOf(definition).find(
-    (p) => p.contract.kind === "single" && !gen.provided.some((q) => q.contract.id === p.contract.id),
-  );
-  if (missing !== undefined) {
-    gen.discard();
-    throw new ContractError(
-      `plugin "${pluginId}" declares it provides "${missing.contract.id}" but its setup never called ctx.provide() for it`,
-    );
   }
   return gen;
 }

@@ -9,12 +9,7 @@ import type { Generation } from "./generation.js";
 import { providesOf } from "./plugin.js";
 
 /** Checks and records one provider value; throws ContractError naming the plugin and the contract. */
-export function recordProvide(
-  gen: Generation,
-  contract: Contract<any>,
-  implementation: unknown,
-  key: string | undefined,
-): void {
+export function recordProvide(gen: Generation, contract: Contract<any>, implementation: unknown, key?: string): void {
   const declared = providesOf(gen.definition).find((p) => p.contract.id === contract.id);
   if (declared === undefined)
     throw new ContractError(`plugin "${gen.pluginId}" provides "${contract.id}" without listing it in \`provides\``);
@@ -42,8 +37,8 @@ function isClass(value: unknown): value is new (...args: any[]) => unknown {
 function instantiate(ctor: new (...args: any[]) => unknown, container: DependencyContainer): unknown {
   type Descriptor = { token: string | symbol; multiple?: boolean; isOptional?: boolean };
   const tokens = (Reflect.getOwnMetadata("injectionTokens", ctor) ?? {}) as Record<
-    string,
-    Descriptor | string | symbol
+    number,
+    Descriptor | Descriptor["token"]
   >;
   const args = Array.from({ length: ctor.length }, (_, i) => {
     const entry = tokens[i];

@@ -3,7 +3,7 @@
  * descriptions they get back. Plain data, so a host can log, compare or serialize any of it.
  */
 import type { TSchema } from "@sinclair/typebox";
-import type { LifecycleError, Phase } from "./errors.js";
+import type { LifecycleError } from "./errors.js";
 import type { PluginRecord } from "./cycle.js";
 import type { Generation } from "./generation.js";
 import type { LoadedPlugin, PluginSource } from "./loader.js";
@@ -17,11 +17,7 @@ export interface PluginEntry {
 }
 
 /** Where the kernel is in a lifecycle operation; tests pause here through `phaseHook`. */
-export interface PhaseInfo {
-  pluginId: string;
-  phase: Phase;
-  generation: number;
-}
+export type PhaseInfo = Omit<LifecycleError, "cause">;
 
 /**
  * What the host hands the kernel: its policies for the platform's parts (how plugin source is loaded,
