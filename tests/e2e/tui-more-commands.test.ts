@@ -97,6 +97,9 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux: pi 1.6.0's remaining one
     const pane = start();
     await pane.waitFor("alpha-1");
     command(pane, "/changelog");
+    // Fullscreen shows the end of the transcript: the last line first, then the heading after scrolling up.
+    await pane.waitFor("Benchmarks against pi 1.6.0");
+    pane.keys("PageUp", "PageUp", "PageUp");
     await pane.waitFor("What's New");
     await pane.waitFor("## [0.1.0]");
   });

@@ -68,7 +68,20 @@ function renderBlock(block: string, width: number, theme: Theme): string[] {
   if (open !== null) return renderCode(lines, open[3] ?? "", open[2]!, width, theme);
   const rows: string[] = [];
   let paragraph: string[] = [];
+  /** The list item being read: its text goes on over the indented lines that follow it. */
+  let item: { indent: string; marker: string; text: string } | undefined;
+  const flushItem = (): void => {
+    if (item === undefined) return;
+    const { indent, marker } = item;
+    const hang = " ".repeat(cellWidth(`${indent}${marker} `));
+    const body = wrapText(inline(item.text, theme), Math.max(1, width - hang.length));
+    body.forEach((row, i) => {
+      rows.push(i === 0 ? `${indent}${theme.fg("mdListBullet", marker)} ${row}` : hang + row);
+    });
+    item = undefined;
+  };
   const flushParagraph = (): void => {
+    flushItem();
     if (paragraph.length === 0) return;
     for (const row of wrapText(inline(paragraph.join(" "), theme), width)) rows.push(row);
     paragraph = [];
@@ -85,14 +98,8 @@ function renderBlock(block: string, width: number, theme: Theme): string[] {
       rows.push(theme.fg("mdHr", "─".repeat(Math.max(1, width))));
     } else if (bullet !== null) {
       flushParagraph();
-      const indent = " ".repeat(Math.min(bullet[1]!.length, 8));
       const marker = /\d/.test(bullet[2]!) ? bullet[2]! : "•";
-      const lead = `${indent}${marker} `;
-      const hang = " ".repeat(cellWidth(lead));
-      const body = wrapText(inline(bullet[3]!, theme), Math.max(1, width - hang.length));
-      body.forEach((row, i) => {
-        rows.push(i === 0 ? `${indent}${theme.fg("mdListBullet", marker)} ${row}` : hang + row);
-      });
+      item = { indent: " ".repeat(Math.min(bullet[1]!.length, 8)), marker, text: bullet[3]! };
     } else if (/^>/.test(line)) {
       flushParagraph();
       const body = wrapText(
@@ -103,10 +110,13 @@ function renderBlock(block: string, width: number, theme: Theme): string[] {
     } else if (/^\s*\|/.test(line)) {
       flushParagraph();
       rows.push(truncate(line, width));
+    } else if (item !== undefined && /^\s+\S/.test(line)) {
+      // A continuation of the list item: one text, wrapped under its marker.
+      item.text += ` ${line.trim()}`;
     } else if (/^\s{2,}\S/.test(line) && paragraph.length === 0 && rows.length > 0) {
-      // A continuation of a list item.
       for (const row of wrapText(inline(line.trim(), theme), Math.max(1, width - 2))) rows.push(`  ${row}`);
     } else {
+      flushItem();
       paragraph.push(line.trim());
     }
   }

@@ -46,6 +46,16 @@ describe("markdown", () => {
     expect(text).toContain("  enough to wrap around");
   });
 
+  it("joins a list item's indented lines into one text wrapped under its marker", () => {
+    const md = "- first item, written\n  over two source lines\n- second\nA paragraph after.";
+    expect(plain(renderMarkdown(md, 30, theme))).toEqual([
+      "• first item, written over two",
+      "  source lines",
+      "• second",
+      "A paragraph after.",
+    ]);
+  });
+
   it("cuts blocks at blank lines but keeps a fenced block (even unfinished) whole", () => {
     expect(splitBlocks("a\nb\n\nc\n```\nx\n\ny")).toEqual(["a\nb", "c", "```\nx\n\ny"]);
   });
