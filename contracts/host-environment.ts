@@ -132,6 +132,11 @@ export interface HostEnvironment {
   flags?: HostFlags;
   /** What installed packages bring; absent when the host read no packages. */
   packages?: HostPackageContributions;
+  /**
+   * The lines the host printed on stderr before the run (the untrusted project's skipped resources, a
+   * package that failed to load): a UI drawing over the whole terminal shows them again, or they are lost.
+   */
+  notices?: readonly string[];
 }
 
 /** The provider: one method, so the answer always comes from the host's current generation. */
@@ -142,8 +147,8 @@ export interface HostEnvironmentProvider {
 /** Provided by the host, never by a distribution plugin. */
 export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   id: "host/environment",
-  // 1.4: the theme, verbose, offline and tui-mode flags.
-  version: "1.4.0",
+  // 1.4: the theme, verbose, offline and tui-mode flags; 1.5: the startup notices.
+  version: "1.5.0",
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },

@@ -136,6 +136,7 @@ export async function resolveDistribution(inputs: DistributionInputs): Promise<R
     projectTrust: decision.trust,
     flags: inputs.flags ?? {},
     packages: installed.contributions,
+    notices,
   };
   const packages = installed.packages.map((p) => ({ source: p.source, root: p.root }));
   return { entries, layers: layers.map((l) => l.file), notices, environment, packages };

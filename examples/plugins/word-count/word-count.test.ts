@@ -66,9 +66,12 @@ describe("the word-count plugin in a kernel", () => {
   it("validates config before setup runs, and uses it", async () => {
     const refused = await newKernel().boot([{ id: "word-count", source: fromFile, config: { maxBytes: 0 } }]);
     expect(refused.ok).toBe(false);
-    expect(refused.configErrors).toEqual([
-      { pluginId: "word-count", field: "config.maxBytes", message: "Expected integer to be greater or equal to 1" },
-    ]);
+    expect(refused.configErrors).toHaveLength(1);
+    expect(refused.configErrors[0]).toMatchObject({
+      pluginId: "word-count",
+      field: "config.maxBytes",
+      message: "Expected integer to be greater or equal to 1",
+    });
 
     const k = newKernel();
     await k.boot([{ id: "word-count", source: fromFile, config: { maxBytes: 8 } }]);

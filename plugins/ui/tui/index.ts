@@ -83,6 +83,7 @@ export default definePlugin({
       store: ctx.use(SessionStoreContract),
       settings,
       trust: ctx.use(HostTrustContract),
+      hostNotices: () => readHostEnvironment(host)?.notices ?? [],
       // The theme to show, once the settings and flags are read; the startup header's options too.
       async settingsTheme(cwd) {
         const values = settings.available ? await settings.api.get(cwd) : {};

@@ -11,6 +11,8 @@ import type { ViewState } from "./state.js";
 /** What the view needs from its plugin: its state, the session, and a way to ask for a frame. */
 export interface ViewDeps {
   state(): ViewState;
+  /** The lines the host printed before the UI started; fullscreen mode draws over them, so it shows them. */
+  hostNotices?(): readonly string[];
   /** Hands the (mutated) state back to the kernel, which checks its shape. */
   save(state: ViewState): void;
   session: Handle<AgentSession>;

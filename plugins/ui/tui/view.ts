@@ -95,7 +95,8 @@ export class TerminalView implements TuiView, ViewActions {
         s,
         syncCall(() => this.deps.session.api.messages(), []),
       );
-    const keyWarnings = this.keybindings.current().warnings;
+    const startupNotices = [...this.keybindings.current().warnings];
+    if (first && info.tuiMode === "fullscreen") startupNotices.unshift(...(this.deps.hostNotices?.() ?? []));
     this.refreshInfo();
     this.deps.save(s);
     // The session opens its file and picks its model on first use; ask it to, so the footer shows the model.
@@ -105,7 +106,7 @@ export class TerminalView implements TuiView, ViewActions {
       () => this.deps.session.api.availableModels(),
       () =>
         this.later((state) => {
-          for (const warning of keyWarnings) notice(state, warning, "warning");
+          for (const warning of startupNotices) notice(state, warning, "warning");
         }),
     );
     void this.deps
