@@ -27,6 +27,7 @@ import { SessionEventTranslator, type PiEvent } from "./events.js";
 import { ExtensionModuleLoader } from "./load.js";
 import { UiPromptSpans } from "./ui-prompts.js";
 import { KeyedProviders } from "./keyed-providers.js";
+import { describeResourceCommand, readResourceCommands, type ResourceCommand } from "./resource-commands.js";
 import type {
   ExtensionCommandDefinition,
   ExtensionHandler,
@@ -66,15 +67,6 @@ export interface ResolvedCommand {
   name: string;
   extension: LoadedExtension;
   definition: ExtensionCommandDefinition;
-}
-
-/** A prompt template or skill, for `pi.getCommands()`. */
-interface ResourceCommand {
-  name: string;
-  description: string;
-  source: "prompt" | "skill";
-  path: string;
-  origin: string;
 }
 
 /** One generation's extensions and their world. */
@@ -351,41 +343,15 @@ export class ExtensionRuntime {
       source: "extension",
       sourceInfo: c.extension.sourceInfo,
     }));
-    const resources = this.resourceCommands.map((r) => ({
-      name: r.name,
-      description: r.description,
-      source: r.source,
-      sourceInfo: {
-        path: r.path,
-        source: "local",
-        scope: r.origin === "user" || r.origin === "project" ? r.origin : "temporary",
-        origin: r.origin.startsWith("package:") ? "package" : "top-level",
-      },
-    }));
+    const resources = this.resourceCommands.map(describeResourceCommand);
     return [...extensionCommands, ...resources];
   }
 
   /** Re-reads templates and skills so the synchronous `getCommands()` can list them. */
   async refreshResourceCommands(): Promise<void> {
-    const cwd = this.cwd;
-    const out: ResourceCommand[] = [];
-    for (const source of this.services.resources.list()) {
-      try {
-        for (const t of await source.api.templates(cwd))
-          out.push({ name: t.name, description: t.description, source: "prompt", path: t.path, origin: t.origin });
-        for (const s of await source.api.skills(cwd))
-          out.push({
-            name: `skill:${s.name}`,
-            description: s.description,
-            source: "skill",
-            path: s.path,
-            origin: s.origin,
-          });
-      } catch (error) {
-        this.report(undefined, "listing prompt templates and skills", error);
-      }
-    }
-    this.resourceCommands = out;
+    this.resourceCommands = await readResourceCommands(this.services.resources.list(), this.cwd, (error) =>
+      this.report(undefined, "listing prompt templates and skills", error),
+    );
   }
 
   // ── events ──────────────────────────────────────────────────────────────────────────────────
