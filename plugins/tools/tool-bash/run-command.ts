@@ -56,13 +56,24 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
     let stdioTimer: NodeJS.Timeout | undefined;
 
     // Once the shell is gone, output pipes close when every process holding them has exited. A process
-    // that left the group (setsid, a daemon) may hold them forever, so after a short grace stop reading.
-    const closeStdioSoon = () => {
-      stdioTimer ??= setTimeout(() => {
+    // that left the group (setsid, a daemon) may hold them forever, so after a short quiet grace stop
+    // reading. The grace counts from the last output read, and not while reading waits on the spill
+    // file: output still coming, or still in the pipe, is never cut off.
+    let draining = false;
+    let paused = false;
+    const armStdioTimer = () => {
+      clearTimeout(stdioTimer);
+      if (!draining || paused || settled) return;
+      stdioTimer = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();
         settle(() => resolve(outcome()));
       }, STDIO_GRACE_MS);
+    };
+    const closeStdioSoon = () => {
+      if (draining) return;
+      draining = true;
+      armStdioTimer();
     };
 
     stop = (reason) => {
@@ -91,12 +102,16 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
 
     const onData = (chunk: Buffer) => {
       const wait = run.onData(chunk);
-      if (wait === undefined) return;
+      if (wait === undefined) return armStdioTimer();
       child.stdout.pause();
       child.stderr.pause();
+      paused = true;
+      clearTimeout(stdioTimer);
       const resume = () => {
+        paused = false;
         child.stdout.resume();
         child.stderr.resume();
+        armStdioTimer();
       };
       wait.then(resume, resume);
     };
