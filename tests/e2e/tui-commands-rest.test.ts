@@ -157,7 +157,7 @@ export default definePlugin({
       await pane.waitFor("alpha-1");
       pane.type("/marker-on");
       await pane.waitFor("the marker-one template");
-      pane.keys("C-c");
+      pane.keys("C-u");
       await pane.waitFor((screen) => !screen.includes("the marker-one template"), { all: false });
       writeFileSync(join(dir, "index.ts"), plugin("marker-two"));
       command(pane, "/reload");
@@ -171,9 +171,9 @@ export default definePlugin({
         } catch (error) {
           if (i === 20) throw error;
         }
-        pane.keys("C-c");
+        pane.keys("C-u");
       }
-      pane.keys("C-c");
+      pane.keys("C-u");
       pane.type("/marker-on");
       await pane.waitFor((screen) => !screen.includes("the marker-one template"), { all: false });
     });
