@@ -204,7 +204,7 @@ export default definePlugin({
             PI_OAUTH_ANTHROPIC_TOKEN_URL: `${oauth.url}/v1/oauth/token`,
             PI_OAUTH_CALLBACK_PORT: "0",
           },
-          400,
+          1000,
         );
         await pane.waitFor("alpha-1");
         command(pane, "/logout");
@@ -212,6 +212,9 @@ export default definePlugin({
         command(pane, "/login");
         await pane.waitFor("Select a provider to log in to");
         await pane.waitFor("GitHub Copilot (github-copilot)");
+        pane.keys("Enter");
+        await pane.waitFor("Select Anthropic login method:", { all: false });
+        await pane.waitFor("Browser login (default)");
         pane.keys("Enter");
         const screen = await pane.waitFor(/https?:\/\/\S+authorize\S*/);
         const url = /https?:\/\/\S+authorize\S*/.exec(screen)![0];
