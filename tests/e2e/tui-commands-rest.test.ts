@@ -84,6 +84,22 @@ describe.skipIf(!HAS_TMUX)(
   "TUI slash commands in tmux: /name /fork /hotkeys /reload /mcp /login /logout",
   { timeout: 60_000 },
   () => {
+    it.each([
+      ["/name", "Name the session"],
+      ["/fork", "Fork a new session from an earlier user message"],
+      ["/hotkeys", "Show the keyboard shortcuts"],
+      ["/reload", "Ask the host to reload plugins"],
+      ["/login", "Log in to a provider with your subscription"],
+      ["/logout", "Log out of a provider"],
+      ["/llama", "Manage models on the configured llama.cpp router"],
+    ])("%s shows in the editor's autocomplete with its description", async (typed, description) => {
+      const pane = start();
+      await pane.waitFor("alpha-1");
+      // The whole name alone would be a complete match, which closes the list: type all but its last letter.
+      pane.type(typed.slice(0, -1));
+      await pane.waitFor(description);
+    });
+
     it("/name sets the session name, saved as a session_info entry; /name alone shows it", async () => {
       const pane = start();
       await pane.waitFor("alpha-1");
@@ -193,6 +209,27 @@ export default definePlugin({
       await pane.waitFor(`${TINY_MCP}: disabled`);
       command(pane, "/mcp enable nothere");
       await pane.waitFor('/mcp enable: no MCP server is named "nothere" (configured: tiny)');
+    });
+
+    it("/logout signs out of a stored subscription, leaving the other credentials in auth.json", async () => {
+      const authFile = join(user.agent, "auth.json");
+      const stored = {
+        "github-copilot": { type: "oauth", access: "a", refresh: "r", expires: Date.now() + 3_600_000 },
+        openai: { type: "api_key", key: "sk-kept" },
+      };
+      writeFileSync(authFile, JSON.stringify(stored));
+      const pane = start();
+      await pane.waitFor("alpha-1");
+      command(pane, "/logout nothere");
+      await pane.waitFor('Unknown provider "nothere". Providers: github-copilot');
+      command(pane, "/logout");
+      await pane.waitFor("Select a provider to log out of");
+      await pane.waitFor("GitHub Copilot (github-copilot)");
+      pane.keys("Enter");
+      await pane.waitFor("Logged out of GitHub Copilot.");
+      expect(JSON.parse(readFileSync(authFile, "utf8"))).toEqual({ openai: { type: "api_key", key: "sk-kept" } });
+      command(pane, "/logout");
+      await pane.waitFor("No provider is logged in.");
     });
 
     it("/login signs in to a subscription provider through the browser, stored in auth.json; /logout removes it", async () => {
