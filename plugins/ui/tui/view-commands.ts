@@ -28,7 +28,7 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       const keys = KEY_HELP.map(([k, what]) => `  ${k.padEnd(34)} ${what}`);
       const commands =
         name === "help" ? ["Commands:", ...COMMANDS.map((c) => `  /${c.name.padEnd(14)} ${c.description}`), ""] : [];
-      notice(s, [...commands, "Keys:", ...keys].join("\n"));
+      notice(s, [...commands, name === "hotkeys" ? "Keyboard Shortcuts" : "Keys:", ...keys].join("\n"));
       return {};
     }
     case "model":
@@ -99,12 +99,16 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       view.background("compact", () => session.api.compact(args === "" ? undefined : args));
       return {};
     case "name":
-      if (args === "") notice(s, "Give a name: /name <name>", "warning");
-      else
+      // pi's /name: alone it shows the current name (or the usage); with a name it sets it.
+      if (args === "") {
+        const current = view.sessionState()?.sessionName;
+        if (current) notice(s, `Session name: ${current}`);
+        else notice(s, "Usage: /name <name>", "warning");
+      } else
         view.background(
           "name",
           () => session.api.setSessionName(args),
-          () => view.later((state) => notice(state, `Session named "${args}"`)),
+          () => view.later((state) => notice(state, `Session name set: ${view.sessionState()?.sessionName ?? args}`)),
         );
       return {};
     case "session": {

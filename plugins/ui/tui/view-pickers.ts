@@ -92,7 +92,10 @@ function choose(view: ViewActions, picker: Picker, item: PickerItem): void {
     case "fork":
       view.background("fork", async () => {
         const result = await session.api.fork(item.value);
-        view.later((state) => editor.setText(state, result.text));
+        view.later((state) => {
+          editor.setText(state, result.text);
+          notice(state, "Forked to new session");
+        });
       });
       return;
     case "tree":

@@ -316,7 +316,24 @@ export class TerminalView implements TuiView, ViewActions {
     // A key none of the view's bindings takes may be another plugin's shortcut (not plain typing).
     const id = shortcutId(key);
     if (id !== undefined && this.deps.shortcut?.(id) === true) return {};
-    return editKey(s, key, this.extra, is);
+    const wasSlash = s.editor.text.startsWith("/");
+    const outcome = editKey(s, key, this.extra, is);
+    // A "/" starting the line re-reads the templates and skills: a /reload may have changed them.
+    if (!wasSlash && s.editor.text.startsWith("/")) this.refreshExtra(s.cwd);
+    return outcome;
+  }
+
+  /** Re-reads the `/` names of the resources plugins, then recomputes an open completion list. */
+  private refreshExtra(cwd: string): void {
+    void this.deps.extraCommands(cwd).then(
+      (extra) => {
+        this.extra = extra;
+        this.later((state) => {
+          if (state.completion !== null) afterEdit(state, extra);
+        });
+      },
+      () => undefined,
+    );
   }
 
   private ctrlC(s: ViewState): KeyOutcome {
