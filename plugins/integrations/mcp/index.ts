@@ -18,7 +18,6 @@ import { loadMcpFiles } from "./mcp-files.js";
 import { McpToolSource } from "./mcp-source.js";
 import { ServerEntrySchema } from "./server-config.js";
 import { loadedOnBranch } from "./tool-search.js";
-import { runMcpCli } from "./mcp-cli.js";
 import { createOAuthProvider } from "./oauth-provider.js";
 import { McpOAuthStore, mcpAuthPath } from "./oauth-store.js";
 
@@ -132,8 +131,10 @@ export default definePlugin({
       {
         name: "mcp",
         description: "Sign in to and out of remote MCP servers (pi mcp login|logout <server>)",
-        run: (args, io) =>
-          runMcpCli(args, io, {
+        // Loaded when the command runs: its callback server's node:http would bring Node's fetch
+        // (undici) into every run on Node 22.
+        run: async (args, io) =>
+          (await import("./mcp-cli.js")).runMcpCli(args, io, {
             servers: async (cwd) => (await source.servers(cwd)).map((s) => s.spec),
             agentDir: folder,
           }),
