@@ -112,10 +112,7 @@ export class TerminalView implements TuiView, ViewActions {
     void this.deps
       .settingsTheme(info.cwd)
       .then((name) => this.later((state) => name !== undefined && name !== state.theme && this.useTheme(state, name)));
-    void this.deps.extraCommands(info.cwd).then(
-      (extra) => (this.extra = extra),
-      () => undefined,
-    );
+    this.refreshExtra(info.cwd);
     if (first && info.initialMessages.length > 0) {
       const messages = [...info.initialMessages];
       this.background("prompt", async () => {
@@ -328,8 +325,9 @@ export class TerminalView implements TuiView, ViewActions {
     void this.deps.extraCommands(cwd).then(
       (extra) => {
         this.extra = extra;
+        // Typed meanwhile, "/llam" may have matched nothing in the old list: recompute whenever "/" leads.
         this.later((state) => {
-          if (state.completion !== null) afterEdit(state, extra);
+          if (state.editor.text.startsWith("/")) afterEdit(state, extra);
         });
       },
       () => undefined,
