@@ -72,7 +72,20 @@ export interface TuiFrame {
 export interface KeyOutcome {
   /** The user asked to leave (Ctrl+C twice, Ctrl+D on an empty editor, /quit). */
   exit?: boolean;
+  /** pi's `app.suspend`: give the terminal back, stop the process (SIGTSTP), and redraw in full on SIGCONT. */
+  suspend?: boolean;
+  /**
+   * pi's `app.editor.external`: the shell leaves the TUI, edits `content` in `$VISUAL`/`$EDITOR`, and hands the
+   * result back as a key named `EXTERNAL_EDITOR_KEY` (`text` the new content) or `EXTERNAL_EDITOR_FAILED_KEY`
+   * (`text` a one-line reason, the editor text unchanged).
+   */
+  externalEditor?: { content: string };
 }
+
+/** Key name of an external editor's result (see `KeyOutcome.externalEditor`). */
+export const EXTERNAL_EDITOR_KEY = "external-editor";
+/** Key name of an external editor that failed (see `KeyOutcome.externalEditor`). */
+export const EXTERNAL_EDITOR_FAILED_KEY = "external-editor-failed";
 
 /** What the shell tells the view when a run of the interactive mode starts. */
 export interface TuiStart {

@@ -26,6 +26,7 @@ import { SearchCache } from "./transcript-search.js";
 import { parseBang, runBang, type BangRun } from "./view-bash.js";
 import { runCommand } from "./view-commands.js";
 import { syncCall, type ViewActions, type ViewDeps } from "./view-deps.js";
+import { appKey } from "./view-app-keys.js";
 import { dialogKey, renderDialog } from "./view-dialog.js";
 import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
@@ -310,6 +311,8 @@ export class TerminalView implements TuiView, ViewActions {
     }
     if (is("app.message.followUp")) return this.submit(s, "followUp");
     if (is("tui.input.submit")) return this.submit(s, "steer");
+    const app = appKey(this, s, key, is);
+    if (app !== undefined) return app;
     // A key none of the view's bindings takes may be another plugin's shortcut (not plain typing).
     const id = shortcutId(key);
     if (id !== undefined && this.deps.shortcut?.(id) === true) return {};
