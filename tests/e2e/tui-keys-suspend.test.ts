@@ -27,15 +27,24 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A user on the faux model, with `$VISUAL` a script that rewrites the prompt (and fails on "FAIL"). */
-function editorUser(): { user: ReturnType<typeof agentHome>; env: Record<string, string> } {
+/**
+ * A user on the faux model, with `$VISUAL` (or, `viaSetting`, pi's `externalEditor` setting, which beats
+ * `$VISUAL`) a script that rewrites the prompt (and fails on "FAIL").
+ */
+function editorUser(viaSetting = false): { user: ReturnType<typeof agentHome>; env: Record<string, string> } {
   const user = agentHome();
   user.scriptFaux([{ content: "unused" }]);
-  writeFileSync(join(user.agent, "settings.json"), JSON.stringify({ defaultProvider: "faux", defaultModel: "faux-1" }));
   const script = join(user.project, "edit.sh");
+  const settings = {
+    defaultProvider: "faux",
+    defaultModel: "faux-1",
+    ...(viaSetting ? { externalEditor: script } : {}),
+  };
+  writeFileSync(join(user.agent, "settings.json"), JSON.stringify(settings));
   writeFileSync(script, '#!/bin/sh\ngrep -q FAIL "$1" && exit 3\nprintf "rewritten <%s>\\n" "$(cat "$1")" > "$1"\n');
   chmodSync(script, 0o755);
   // VISUAL comes before EDITOR, as in pi: an EDITOR of `false` would fail every edit.
+  if (viaSetting) return { user, env: { ...user.env, VISUAL: "false", EDITOR: "false" } };
   return { user, env: { ...user.env, VISUAL: script, EDITOR: "false" } };
 }
 
@@ -57,7 +66,8 @@ async function until(check: () => boolean): Promise<void> {
 describe.skipIf(!HAS_TMUX)("app keys that leave the TUI (built CLI in tmux)", { timeout: 120_000 }, () => {
   for (const mode of ["fullscreen", "regular"] as const) {
     it(`Ctrl+G edits the prompt in $VISUAL and reads it back (${mode}); a failing editor changes nothing`, async () => {
-      const { user, env } = editorUser();
+      // Regular mode also checks that the externalEditor setting beats $VISUAL.
+      const { user, env } = editorUser(mode === "regular");
       const args = mode === "regular" ? ["--tui-mode", "regular"] : [];
       const pane = tmux!.start({ cwd: user.project, env, args, width: 100, height: 30, watch: "screen" });
       await pane.waitFor("faux-1");

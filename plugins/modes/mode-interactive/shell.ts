@@ -37,6 +37,8 @@ export interface ShellOptions {
   fullscreen?: TuiFullscreenOptions;
   /** pi's `fullscreenExitOutput`: what is left on the normal screen when fullscreen mode exits. */
   exitOutput?: "transcript" | "resume-hint";
+  /** pi's `externalEditor` setting, read at each Ctrl+G; undefined falls back to `$VISUAL`/`$EDITOR`. */
+  externalEditor?: () => Promise<string | undefined>;
 }
 
 /** pi's fullscreen defaults. */
@@ -253,11 +255,14 @@ export class InteractiveShell {
 
   /** pi's Ctrl+G: the prompt edited in `$VISUAL`/`$EDITOR`, the result handed to the view as a key. */
   private async externalEdit(content: string): Promise<void> {
-    const { editExternally } = await import("./external-editor.js");
+    const { editExternally, editorCommand } = await import("./external-editor.js");
+    const configured = await this.options.externalEditor?.().catch(() => undefined);
+    const command = configured ?? editorCommand();
     this.releaseTerminal();
+    this.io.stdout.write(`Launching external editor: ${command}\r\nPi will resume when the editor exits.\r\n`);
     let result: Awaited<ReturnType<typeof editExternally>>;
     try {
-      result = await editExternally(content);
+      result = await editExternally(content, command);
     } catch (error) {
       result = { ok: false, message: `External editor failed: ${(error as Error).message}` };
     } finally {
