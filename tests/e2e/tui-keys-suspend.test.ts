@@ -139,12 +139,14 @@ describe.skipIf(!HAS_TMUX)("app keys that leave the TUI (built CLI in tmux)", { 
     await pane.waitFor("Slow answer");
     pane.type("steer this way");
     pane.keys("Enter");
-    await pane.waitFor("Steering: steer this way");
+    const queued = await pane.waitFor("Steering: steer this way");
+    expect(queued).toContain("↳ alt+up to edit all queued messages");
     pane.type("and draft");
     await pane.waitFor("and draft");
     pane.keys("M-Up");
     const restored = await pane.waitFor("Restored 1 queued message to editor");
     expect(restored).not.toContain("Steering: steer this way");
+    expect(restored).not.toContain("to edit all queued messages");
     // Queued text first, then the draft, a blank line between (pi's order).
     expect(restored).toMatch(/steer this way\s*\n(.*\n)?.*and draft/);
   });

@@ -191,6 +191,8 @@ export class TerminalView implements TuiView, ViewActions {
     }
     for (const text of s.queue.steering) lines.push(theme.fg("muted", truncate(` Steering: ${oneLine(text)}`, width)));
     for (const text of s.queue.followUp) lines.push(theme.fg("muted", truncate(` Follow-up: ${oneLine(text)}`, width)));
+    if (s.queue.steering.length + s.queue.followUp.length > 0)
+      lines.push(theme.fg("muted", truncate(" ↳ alt+up to edit all queued messages", width)));
     if (s.hint !== "") lines.push(theme.fg("warning", truncate(` ${s.hint}`, width)));
 
     let cursor: TuiFrame["cursor"] = null;
