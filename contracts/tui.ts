@@ -84,6 +84,8 @@ export interface KeyOutcome {
 
 /** Key name of an external editor's result (see `KeyOutcome.externalEditor`). */
 export const EXTERNAL_EDITOR_KEY = "external-editor";
+/** Key name the shell sends when it cannot suspend (`text` a one-line reason). */
+export const SUSPEND_FAILED_KEY = "suspend-failed";
 /** Key name of an external editor that failed (see `KeyOutcome.externalEditor`). */
 export const EXTERNAL_EDITOR_FAILED_KEY = "external-editor-failed";
 

@@ -122,6 +122,21 @@ describe.skipIf(!HAS_TMUX)("app keys that leave the TUI (built CLI in tmux)", { 
     }
   });
 
+  it("Ctrl+Z under a shell without job control says so and keeps running (a stop there would never end)", async () => {
+    const { user, env } = editorUser();
+    // The pane's `sh -c` has no job control: pi's process group is orphaned, where Linux discards SIGTSTP.
+    const pane = tmux!.start({ cwd: user.project, env, width: 100, height: 30, watch: "screen" });
+    await pane.waitFor("faux-1");
+    pane.type("draft");
+    await pane.waitFor("draft");
+    pane.keys("C-z");
+    const said = await pane.waitFor("Cannot suspend: pi was not started by a shell with job control");
+    expect(said).toContain("draft");
+    expect(processState(piPid(pane))).not.toMatch(/^T/);
+    pane.type(" goes on");
+    await pane.waitFor("draft goes on");
+  });
+
   it("Alt+Up puts the queued steering message back into the editor while the model streams", async () => {
     server = await new MockLlmServer().start();
     server.enqueue({ sse: completionsText(`Slow answer ${"that goes on ".repeat(40)}`), intervalMs: 150 });

@@ -11,7 +11,7 @@
  */
 import { StringDecoder } from "node:string_decoder";
 import type { SessionEvent } from "pi-host";
-import { EXTERNAL_EDITOR_FAILED_KEY, EXTERNAL_EDITOR_KEY } from "pi-host";
+import { EXTERNAL_EDITOR_FAILED_KEY, EXTERNAL_EDITOR_KEY, SUSPEND_FAILED_KEY } from "pi-host";
 import type { ModeInput, ModeIO } from "pi-host";
 import type { TuiFullscreenOptions, TuiMode, TuiView } from "pi-host";
 import type { Handle } from "pi-host";
@@ -235,8 +235,16 @@ export class InteractiveShell {
   }
 
   /** pi's Ctrl+Z: the terminal restored, the process stopped; on SIGCONT the TUI comes back in full. */
-  private suspend(): Promise<void> {
-    if (process.platform === "win32") return Promise.resolve();
+  private async suspend(): Promise<void> {
+    const { canSuspend } = await import("./job-control.js");
+    if (!canSuspend()) {
+      const text = "Cannot suspend: pi was not started by a shell with job control";
+      const key = { name: SUSPEND_FAILED_KEY, text, ctrl: false, alt: false, shift: false };
+      this.enqueue(async () => {
+        if (!this.finished) await this.options.view.api.handleKey(key);
+      });
+      return;
+    }
     return new Promise((resolve) => {
       // Keeps the event loop alive while stopped, so the process is still there to resume.
       const keepAlive = setInterval(() => {}, 2 ** 30);

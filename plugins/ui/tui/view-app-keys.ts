@@ -4,7 +4,7 @@
  * steering and follow-up message back into the editor, as pi 1.6.0 does.
  */
 import type { KeyOutcome, TuiKey } from "pi-host";
-import { EXTERNAL_EDITOR_FAILED_KEY, EXTERNAL_EDITOR_KEY } from "pi-host";
+import { EXTERNAL_EDITOR_FAILED_KEY, EXTERNAL_EDITOR_KEY, SUSPEND_FAILED_KEY } from "pi-host";
 import * as editor from "./editor.js";
 import type { ViewState } from "./state.js";
 import type { IsAction } from "./view-keys.js";
@@ -16,7 +16,7 @@ export function appKey(view: TerminalView, s: ViewState, key: TuiKey, is: IsActi
     setText(s, key.text ?? "");
     return {};
   }
-  if (key.name === EXTERNAL_EDITOR_FAILED_KEY) {
+  if (key.name === EXTERNAL_EDITOR_FAILED_KEY || key.name === SUSPEND_FAILED_KEY) {
     s.hint = key.text ?? "External editor failed; prompt unchanged";
     return {};
   }
