@@ -135,7 +135,7 @@ export const HOST_RELOAD_REQUEST_EVENT = "host:reload-request";
 /** One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short. */
 export const TuiViewContract = defineContract<TuiView>({
   id: "tui/view",
-  version: "1.1.0",
+  version: "1.2.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 250,
