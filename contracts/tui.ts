@@ -72,7 +72,22 @@ export interface TuiFrame {
 export interface KeyOutcome {
   /** The user asked to leave (Ctrl+C twice, Ctrl+D on an empty editor, /quit). */
   exit?: boolean;
+  /** pi's `app.suspend`: give the terminal back, stop the process (SIGTSTP), and redraw in full on SIGCONT. */
+  suspend?: boolean;
+  /**
+   * pi's `app.editor.external`: the shell leaves the TUI, edits `content` in `$VISUAL`/`$EDITOR`, and hands the
+   * result back as a key named `EXTERNAL_EDITOR_KEY` (`text` the new content) or `EXTERNAL_EDITOR_FAILED_KEY`
+   * (`text` a one-line reason, the editor text unchanged).
+   */
+  externalEditor?: { content: string };
 }
+
+/** Key name of an external editor's result (see `KeyOutcome.externalEditor`). */
+export const EXTERNAL_EDITOR_KEY = "external-editor";
+/** Key name the shell sends when it cannot suspend (`text` a one-line reason). */
+export const SUSPEND_FAILED_KEY = "suspend-failed";
+/** Key name of an external editor that failed (see `KeyOutcome.externalEditor`). */
+export const EXTERNAL_EDITOR_FAILED_KEY = "external-editor-failed";
 
 /** What the shell tells the view when a run of the interactive mode starts. */
 export interface TuiStart {
@@ -120,7 +135,7 @@ export const HOST_RELOAD_REQUEST_EVENT = "host:reload-request";
 /** One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short. */
 export const TuiViewContract = defineContract<TuiView>({
   id: "tui/view",
-  version: "1.1.0",
+  version: "1.2.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 250,

@@ -61,6 +61,11 @@ export default definePlugin({
           cwd,
           frameIntervalMs: ctx.config.frameIntervalMs,
           ...choices,
+          externalEditor: async () => {
+            if (settings?.available !== true) return undefined;
+            const value = (await settings.api.get(cwd)).externalEditor;
+            return typeof value === "string" && value.trim() !== "" ? value : undefined;
+          },
         });
         active = shell;
         try {

@@ -11,6 +11,7 @@
  */
 import { StringDecoder } from "node:string_decoder";
 import type { SessionEvent } from "pi-host";
+import { EXTERNAL_EDITOR_FAILED_KEY, EXTERNAL_EDITOR_KEY, SUSPEND_FAILED_KEY } from "pi-host";
 import type { ModeInput, ModeIO } from "pi-host";
 import type { TuiFullscreenOptions, TuiMode, TuiView } from "pi-host";
 import type { Handle } from "pi-host";
@@ -36,6 +37,8 @@ export interface ShellOptions {
   fullscreen?: TuiFullscreenOptions;
   /** pi's `fullscreenExitOutput`: what is left on the normal screen when fullscreen mode exits. */
   exitOutput?: "transcript" | "resume-hint";
+  /** pi's `externalEditor` setting, read at each Ctrl+G; undefined falls back to `$VISUAL`/`$EDITOR`. */
+  externalEditor?: () => Promise<string | undefined>;
 }
 
 /** pi's fullscreen defaults. */
@@ -203,9 +206,82 @@ export class InteractiveShell {
         if (this.finished) return;
         const outcome = await this.options.view.api.handleKey(key);
         if (outcome?.exit) this.stop(0);
+        else if (outcome?.suspend) await this.suspend();
+        else if (outcome?.externalEditor) await this.externalEdit(outcome.externalEditor.content);
       });
     }
     // A keystroke is drawn at once, after every key of this chunk.
+    void this.chain.then(() => this.frames.drawNow());
+  }
+
+  /** Gives the terminal back for a while (cooked mode, the normal screen, input not read). */
+  private releaseTerminal(): void {
+    const stdin = this.io.stdin as TtyIn;
+    this.renderer.end();
+    this.io.stdout.write(BRACKETED_PASTE_OFF);
+    if (stdin.isTTY === true) stdin.setRawMode?.(false);
+    stdin.pause();
+  }
+
+  /** Takes the terminal again after `releaseTerminal` and draws the whole frame afresh. */
+  private retakeTerminal(): void {
+    const stdin = this.io.stdin as TtyIn;
+    if (stdin.isTTY === true) stdin.setRawMode?.(true);
+    stdin.resume();
+    this.io.stdout.write(BRACKETED_PASTE_ON);
+    const { width, height } = this.size();
+    this.renderer.begin(width, height);
+    void this.chain.then(() => this.frames.drawNow());
+  }
+
+  /** pi's Ctrl+Z: the terminal restored, the process stopped; on SIGCONT the TUI comes back in full. */
+  private async suspend(): Promise<void> {
+    const { canSuspend } = await import("./job-control.js");
+    if (!canSuspend()) {
+      const text = "Cannot suspend: pi was not started by a shell with job control";
+      const key = { name: SUSPEND_FAILED_KEY, text, ctrl: false, alt: false, shift: false };
+      this.enqueue(async () => {
+        if (!this.finished) await this.options.view.api.handleKey(key);
+      });
+      return;
+    }
+    return new Promise((resolve) => {
+      // Keeps the event loop alive while stopped, so the process is still there to resume.
+      const keepAlive = setInterval(() => {}, 2 ** 30);
+      const ignoreSigint = (): void => {};
+      process.on("SIGINT", ignoreSigint);
+      process.once("SIGCONT", () => {
+        clearInterval(keepAlive);
+        process.off("SIGINT", ignoreSigint);
+        if (!this.finished) this.retakeTerminal();
+        resolve();
+      });
+      this.releaseTerminal();
+      process.kill(process.pid, "SIGTSTP");
+    });
+  }
+
+  /** pi's Ctrl+G: the prompt edited in `$VISUAL`/`$EDITOR`, the result handed to the view as a key. */
+  private async externalEdit(content: string): Promise<void> {
+    const { editExternally, editorCommand } = await import("./external-editor.js");
+    const configured = await this.options.externalEditor?.().catch(() => undefined);
+    const command = configured ?? editorCommand();
+    this.releaseTerminal();
+    this.io.stdout.write(`Launching external editor: ${command}\r\nPi will resume when the editor exits.\r\n`);
+    let result: Awaited<ReturnType<typeof editExternally>>;
+    try {
+      result = await editExternally(content, command);
+    } catch (error) {
+      result = { ok: false, message: `External editor failed: ${(error as Error).message}` };
+    } finally {
+      if (!this.finished) this.retakeTerminal();
+    }
+    const key = result.ok
+      ? { name: EXTERNAL_EDITOR_KEY, text: result.content, ctrl: false, alt: false, shift: false }
+      : { name: EXTERNAL_EDITOR_FAILED_KEY, text: result.message, ctrl: false, alt: false, shift: false };
+    this.enqueue(async () => {
+      if (!this.finished) await this.options.view.api.handleKey(key);
+    });
     void this.chain.then(() => this.frames.drawNow());
   }
 

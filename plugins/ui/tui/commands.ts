@@ -56,7 +56,10 @@ export const KEY_HELP: Array<[string, string]> = [
   ["up / down", "history (on the first / last line)"],
   ["ctrl+k / ctrl+u / ctrl+w / alt+d", "kill to end / start of line, word back / forward"],
   ["ctrl+y / alt+y", "yank / rotate the kill ring"],
-  ["ctrl+- / ctrl+z", "undo"],
+  ["ctrl+-", "undo"],
+  ["ctrl+g", "edit the prompt in $VISUAL / $EDITOR"],
+  ["ctrl+z", "suspend (fg to resume)"],
+  ["alt+up", "put the queued messages back into the editor"],
   ["tab", "complete /commands and @files"],
 ];
 

@@ -26,6 +26,7 @@ import { SearchCache } from "./transcript-search.js";
 import { parseBang, runBang, type BangRun } from "./view-bash.js";
 import { runCommand } from "./view-commands.js";
 import { syncCall, type ViewActions, type ViewDeps } from "./view-deps.js";
+import { appKey } from "./view-app-keys.js";
 import { dialogKey, renderDialog } from "./view-dialog.js";
 import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
@@ -190,6 +191,8 @@ export class TerminalView implements TuiView, ViewActions {
     }
     for (const text of s.queue.steering) lines.push(theme.fg("muted", truncate(` Steering: ${oneLine(text)}`, width)));
     for (const text of s.queue.followUp) lines.push(theme.fg("muted", truncate(` Follow-up: ${oneLine(text)}`, width)));
+    if (s.queue.steering.length + s.queue.followUp.length > 0)
+      lines.push(theme.fg("muted", truncate(" ↳ alt+up to edit all queued messages", width)));
     if (s.hint !== "") lines.push(theme.fg("warning", truncate(` ${s.hint}`, width)));
 
     let cursor: TuiFrame["cursor"] = null;
@@ -310,6 +313,8 @@ export class TerminalView implements TuiView, ViewActions {
     }
     if (is("app.message.followUp")) return this.submit(s, "followUp");
     if (is("tui.input.submit")) return this.submit(s, "steer");
+    const app = appKey(this, s, key, is);
+    if (app !== undefined) return app;
     // A key none of the view's bindings takes may be another plugin's shortcut (not plain typing).
     const id = shortcutId(key);
     if (id !== undefined && this.deps.shortcut?.(id) === true) return {};
