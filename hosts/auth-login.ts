@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { AccountAuth, AuthStore, LoginInteraction, LoginPrompt, ModelCatalog } from "../contracts/ai/index.js";
+import { closestSpelling } from "./edit-distance.js";
 
 /** The user's terminal: lines out, questions in. */
 export interface Terminal {
@@ -53,6 +54,9 @@ export async function runLogin(
     const all = new Set([...catalogProviders, ...accounts.loginProviders().map((p) => p.id)]);
     terminal.error(`Unknown provider "${provider}".`);
     terminal.error(`Providers: ${[...all].sort().join(", ")}`);
+    // pi 1.6's two lines, then the likely meaning of a typo.
+    const closest = closestSpelling(provider, [...all]);
+    if (closest !== undefined) terminal.error(`Did you mean "${closest}"? Run "pi auth login ${closest}".`);
     return 1;
   }
   if (!terminal.interactive) {

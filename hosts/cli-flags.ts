@@ -190,6 +190,12 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
   const tools = toolList("--tools", one("tools"));
   const toolProblem = tools === undefined ? undefined : toolSelectionProblem(tools);
   if (toolProblem !== undefined) throw new UsageError(toolProblem);
+  const provider = one("provider");
+  // pi 1.6 refuses a provider alone, with this sentence; here it is a usage error (exit 2). With
+  // --list-models the provider filters the list instead (pi prints the sentence and lists anyway).
+  if (provider !== undefined && one("model") === undefined && !values.has("list-models")) {
+    throw new UsageError(`--provider requires --model (for example: --provider ${provider} --model <pattern>)`);
+  }
   const listModels = values.get("list-models");
   return {
     print: flag("print"),
@@ -197,7 +203,7 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     compatEvents: compatEventsOf(values.get("compat-events")),
     tuiMode: tuiMode as CliArgs["tuiMode"],
     model: one("model"),
-    provider: one("provider"),
+    provider,
     apiKey: one("api-key"),
     thinking: (thinking === "max" ? "xhigh" : thinking) as CliArgs["thinking"],
     models: modelPatterns(one("models")),

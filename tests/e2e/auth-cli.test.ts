@@ -41,6 +41,12 @@ describe("pi auth", () => {
     expect(bad.stderr).toBe(
       'Error: Unknown auth command "status". Use "pi auth login", "pi auth logout", "pi auth print-api-key", "pi auth print-bearer-token", or "pi auth check".\n',
     );
+    const typo = await user.pi(["auth", "login", "xaii"]);
+    expect(typo.code).toBe(1);
+    const lines = typo.stderr.trim().split("\n");
+    expect(lines[0]).toBe('Unknown provider "xaii".');
+    expect(lines[1]).toMatch(/^Providers: .*\bxai\b/);
+    expect(lines[2]).toBe('Did you mean "xai"? Run "pi auth login xai".');
     const noTty = await user.pi(["auth", "login", "anthropic"]);
     expect(noTty.code).toBe(1);
     expect(noTty.stderr).toBe(

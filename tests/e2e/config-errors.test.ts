@@ -66,21 +66,61 @@ describe("broken config files through the built CLI", { timeout: 60_000 }, () =>
     );
   });
 
-  it("the same bad models.json exits 2 in print, json and rpc mode, with its line on stderr", async () => {
-    writeFileSync(join(user.agent, "models.json"), BAD_MODELS);
-    const print = await user.pi(["-p", "--model", "local/m1", "hi"]);
-    const json = await user.pi(["--mode", "json", "--model", "local/m1", "hi"]);
-    const rpc = await user.pi(["--mode", "rpc", "--model", "local/m1"], {
-      input: `${JSON.stringify({ id: "1", type: "prompt", message: "hi" })}\n`,
-    });
-    expect([print.code, json.code, rpc.code]).toEqual([2, 2, 2]);
-    for (const run of [print, json, rpc]) {
+  /** Every non-terminal mode, each with the same bad models.json (interactive start is the tmux test below). */
+  const BAD_MODELS_MODES: Array<[mode: string, args: string[], input?: string]> = [
+    ["print", ["-p", "--model", "local/m1", "hi"]],
+    ["json", ["--mode", "json", "--model", "local/m1", "hi"]],
+    [
+      "rpc",
+      ["--mode", "rpc", "--model", "local/m1"],
+      `${JSON.stringify({ id: "1", type: "prompt", message: "hi" })}\n`,
+    ],
+    ["--list-models", ["--list-models"]],
+  ];
+  for (const [mode, args, input] of BAD_MODELS_MODES) {
+    it(`a bad models.json exits 2 in ${mode}, its line naming file, provider and field on stderr`, async () => {
+      writeFileSync(join(user.agent, "models.json"), BAD_MODELS);
+      const run = await user.pi(args, input === undefined ? undefined : { input });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(join(user.agent, "models.json"));
       expect(run.stderr).toMatch(BAD_MODELS_LINE);
-      // Nothing started: no session header, no rpc response.
+      // Nothing started: no session header, no rpc response, no list.
       expect(run.stdout).toBe("");
-    }
-    expect(user.sessionFiles()).toEqual([]);
-  });
+      expect(user.sessionFiles()).toEqual([]);
+    });
+  }
+
+  /** Other bad input: the exit code and the one line that says what to do. */
+  const BAD_INPUT: Array<[what: string, args: string[], code: number, line: string | RegExp]> = [
+    [
+      "an unknown provider names the closest ones",
+      ["-p", "--model", "xaii/grok-4", "hi"],
+      1,
+      'unknown provider "xaii": did you mean xai, zai?',
+    ],
+    [
+      "a missing key names the variable and pi auth login",
+      ["-p", "--model", "xai/grok-4", "hi"],
+      1,
+      /^no API key for "xai": set XAI_API_KEY, run "pi auth login xai", add /,
+    ],
+    [
+      "--provider without --model is refused as pi 1.6 words it",
+      ["-p", "--provider", "anthropic", "hi"],
+      2,
+      /--provider requires --model \(for example: --provider anthropic --model <pattern>\)/,
+    ],
+  ];
+  for (const [what, args, code, line] of BAD_INPUT) {
+    it(`${what}: exit ${code}, one line`, async () => {
+      const run = await user.pi(args);
+      expect(run.code).toBe(code);
+      expect(run.stdout).toBe("");
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      if (typeof line === "string") expect(run.stderr).toContain(line);
+      else expect(run.stderr.trim()).toMatch(line);
+    });
+  }
 
   it("with no default model, the bad models.json line is the one shown, not 'no model selected'", async () => {
     writeFileSync(join(user.agent, "models.json"), BAD_MODELS);

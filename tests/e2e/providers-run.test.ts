@@ -161,7 +161,10 @@ describe("bad input with the built-in providers", () => {
     ["anthropic/claude-sonnet-4-5", "anthropic", "ANTHROPIC_API_KEY"],
     ["openai/gpt-5-mini", "openai", "OPENAI_API_KEY"],
     ["google/gemini-2.5-flash", "google", "GEMINI_API_KEY or GOOGLE_API_KEY"],
+    ["xai/grok-4", "xai", "XAI_API_KEY"],
   ];
+  // Providers with an account sign-in also name `pi auth login`.
+  const withLogin = new Set(["anthropic", "xai"]);
   for (const [model, provider, variables] of keyless) {
     it(`no key for ${provider}: one line naming ${variables} and auth.json; nothing sent`, async () => {
       const run = await user.pi(["-p", "--no-session", "--model", model, "hello"]);
@@ -169,7 +172,7 @@ describe("bad input with the built-in providers", () => {
       expect(run.stdout).toBe("");
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
       expect(run.stderr.trim()).toBe(
-        `no API key for "${provider}": set ${variables}, add {"${provider}": {"type": "api_key", "key": "..."}} to ${join(user.agent, "auth.json")}, or pass --api-key`,
+        `no API key for "${provider}": set ${variables}, ${withLogin.has(provider) ? `run "pi auth login ${provider}", ` : ""}add {"${provider}": {"type": "api_key", "key": "..."}} to ${join(user.agent, "auth.json")}, or pass --api-key`,
       );
     });
   }

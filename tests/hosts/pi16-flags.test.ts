@@ -24,7 +24,7 @@ const accepted = (spellings: string[], ...value: string[]): Pi16Flag => ({
 });
 
 const TABLE: Pi16Flag[] = [
-  accepted(["--provider"], "openai"),
+  accepted(["--provider"], "openai", "--model", "gpt-4.1"),
   accepted(["--model"], "openai/gpt-4.1"),
   accepted(["--api-key"], "sk-test"),
   accepted(["--system-prompt"], "be brief"),
@@ -127,6 +127,11 @@ describe("pi 1.6.0's flags", () => {
 describe("pi 1.6.0's flag values", () => {
   it("--thinking max is pi 1.6.0's level and asks for xhigh, the strongest any provider here takes", () => {
     expect(parseCliArgs(["--thinking", "max"]).thinking).toBe("xhigh");
+    // pi 1.6's sentence for a provider alone; --list-models takes it as a filter.
+    expect(refusal(["--provider", "anthropic", "-p", "hi"])).toBe(
+      "--provider requires --model (for example: --provider anthropic --model <pattern>)",
+    );
+    expect(parseCliArgs(["--list-models", "--provider", "openai"]).provider).toBe("openai");
     expect(refusal(["--thinking", "loud"])).toBe(
       '--thinking must be one of off, minimal, low, medium, high, xhigh, max, not "loud"',
     );

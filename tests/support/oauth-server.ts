@@ -110,6 +110,43 @@ export class OAuthTestServer {
         this.validAccess.add(token);
         return json(200, { token, expires_at: Math.floor(Date.now() / 1000) + this.expiresIn });
       }
+      case "/auth": {
+        // OpenRouter's authorize page: back to callback_url with a code (no state), bound to the challenge.
+        const code = `or-code-${++this.serial}`;
+        this.challenges.set(code, url.searchParams.get("code_challenge") ?? "");
+        const target = new URL(url.searchParams.get("callback_url")!);
+        target.searchParams.set("code", code);
+        res.writeHead(302, { location: target.toString() });
+        res.end();
+        return;
+      }
+      case "/api/v1/auth/keys": {
+        const challenge = this.challenges.get(String(body.code));
+        const expected = createHash("sha256").update(String(body.code_verifier)).digest("base64url");
+        if (challenge === undefined || challenge !== expected) return json(403, { error: { message: "bad code" } });
+        this.challenges.delete(String(body.code));
+        const key = `sk-or-v1-${++this.serial}`;
+        this.validAccess.add(key);
+        return json(200, { key, user_id: "u1" });
+      }
+      case "/oauth2/device/code":
+      case "/api/oauth/device_authorization":
+        return json(200, {
+          device_code: "dev-2",
+          user_code: "WXYZ-9876",
+          verification_uri: `${this.url}/device`,
+          verification_uri_complete: `${this.url}/device?user_code=WXYZ-9876`,
+          interval: 1,
+          expires_in: 120,
+        });
+      case "/oauth2/token":
+      case "/api/oauth/token":
+        if (body.grant_type === "urn:ietf:params:oauth:grant-type:device_code") {
+          if (body.device_code !== "dev-2") return json(400, { error: "invalid_grant" });
+          if (this.pendingPolls-- > 0) return json(400, { error: "authorization_pending" });
+          body.grant_type = "device_granted";
+        }
+        return this.token(url.pathname === "/oauth2/token" ? "xai" : "kimi", body, json);
       case "/v1/messages":
       case "/chat/completions":
         return this.model(url.pathname, req, res);
@@ -119,7 +156,7 @@ export class OAuthTestServer {
   }
 
   private async token(
-    kind: "anthropic" | "codex",
+    kind: "anthropic" | "codex" | "xai" | "kimi",
     body: Record<string, unknown>,
     json: (s: number, v: unknown) => void,
   ) {
@@ -136,9 +173,14 @@ export class OAuthTestServer {
       this.refreshCount++;
       if (this.refreshDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.refreshDelayMs));
       this.refreshTokens.delete(refresh);
-    } else return json(400, { error: "unsupported_grant_type" });
+    } else if (body.grant_type !== "device_granted") return json(400, { error: "unsupported_grant_type" });
     const n = ++this.serial;
-    const access = kind === "codex" ? codexAccessToken("acct-42", n) : `sk-ant-oat01-access-${n}`;
+    const access =
+      kind === "codex"
+        ? codexAccessToken("acct-42", n)
+        : kind === "anthropic"
+          ? `sk-ant-oat01-access-${n}`
+          : `${kind}-access-${n}`;
     this.validAccess.add(access);
     return json(200, {
       access_token: access,

@@ -10,6 +10,7 @@ import { AMBIENT_HINTS, ambientSource } from "./ambient.js";
 import { AuthFile } from "./auth-file.js";
 import { ENV_KEYS, envKey } from "./env-keys.js";
 import { ModelsFileKeys } from "./models-keys.js";
+import { OAUTH_FLOWS } from "./oauth/flows.js";
 import { OAuthStore } from "./oauth-store.js";
 
 /** Where the key for a provider would come from. `label` is what `pi --list-models` prints. */
@@ -129,13 +130,15 @@ export class ApiKeyStore implements AuthStoreWithSources {
     const variables = ENV_KEYS[provider];
     const entry = `{"${provider}": {"type": "api_key", "key": "..."}} to ${this.authFile.path}`;
     const ambient = AMBIENT_HINTS[provider];
+    // Where an account sign-in exists, it is the other way in.
+    const login = OAUTH_FLOWS.has(provider) ? `run "pi auth login ${provider}", ` : "";
     if (variables !== undefined && ambient !== undefined) {
-      return `no credentials for "${provider}": ${ambient}, or set ${variables.join(" or ")}, add ${entry}, or pass --api-key`;
+      return `no credentials for "${provider}": ${ambient}, or set ${variables.join(" or ")}, ${login}add ${entry}, or pass --api-key`;
     }
     if (variables !== undefined) {
-      return `no API key for "${provider}": set ${variables.join(" or ")}, add ${entry}, or pass --api-key`;
+      return `no API key for "${provider}": set ${variables.join(" or ")}, ${login}add ${entry}, or pass --api-key`;
     }
-    return `no API key for "${provider}": add ${entry}, set "apiKey" for it in ${this.modelsKeys.path}, or pass --api-key`;
+    return `no API key for "${provider}": ${login}add ${entry}, set "apiKey" for it in ${this.modelsKeys.path}, or pass --api-key`;
   }
 
   setApiKey(provider: string, key: string): Promise<void> {

@@ -73,6 +73,9 @@ it("/login picks a provider from the list, shows the URL, and stores the sign-in
     "Anthropic (Claude Pro/Max) (anthropic)",
     "OpenAI (ChatGPT Plus/Pro) (openai-codex)",
     "GitHub Copilot (github-copilot)",
+    "OpenRouter OAuth (openrouter)",
+    "xAI (Grok/X subscription) (xai)",
+    "Kimi Code (subscription) (kimi-coding)",
   ]);
   expect((await browsed[0]!).status).toBe(200);
   expect(notices.at(-1)).toBe("Logged in to Anthropic (Claude Pro/Max).");

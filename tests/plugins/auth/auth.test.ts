@@ -256,7 +256,7 @@ describe("auth plugin", () => {
     const auth = await bootAuth();
     const file = join(agentDir, "auth.json");
     expect(auth.call("missingKeyMessage", "anthropic")).toBe(
-      `no API key for "anthropic": set ANTHROPIC_API_KEY, add {"anthropic": {"type": "api_key", "key": "..."}} to ${file}, or pass --api-key`,
+      `no API key for "anthropic": set ANTHROPIC_API_KEY, run "pi auth login anthropic", add {"anthropic": {"type": "api_key", "key": "..."}} to ${file}, or pass --api-key`,
     );
     expect(auth.call("missingKeyMessage", "google")).toContain("set GEMINI_API_KEY or GOOGLE_API_KEY");
     const custom = auth.call("missingKeyMessage", "my-proxy");

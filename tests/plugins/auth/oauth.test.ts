@@ -28,6 +28,9 @@ const OVERRIDES = [
   "PI_OAUTH_GITHUB_API_URL",
   "PI_OAUTH_COPILOT_BASE_URL",
   "PI_OAUTH_CALLBACK_PORT",
+  "PI_OAUTH_OPENROUTER_URL",
+  "PI_OAUTH_XAI_URL",
+  "KIMI_CODE_OAUTH_HOST",
 ];
 
 /** A scripted user: picks `method`, answers text prompts with `text`, and opens auth URLs like a browser. */
@@ -87,6 +90,9 @@ describe("account sign-in (OAuth)", () => {
     process.env.PI_OAUTH_GITHUB_API_URL = server.url;
     process.env.PI_OAUTH_COPILOT_BASE_URL = server.url;
     process.env.PI_OAUTH_CALLBACK_PORT = "0";
+    process.env.PI_OAUTH_OPENROUTER_URL = server.url;
+    process.env.PI_OAUTH_XAI_URL = server.url;
+    process.env.KIMI_CODE_OAUTH_HOST = server.url;
   });
   afterEach(async () => {
     for (const kernel of kernels) await kernel.shutdown();
@@ -204,4 +210,81 @@ describe("account sign-in (OAuth)", () => {
     expect(await accounts.logout("anthropic")).toBeUndefined();
     expect(readAuth()).toEqual({ openai: { type: "api_key", key: "k" } });
   });
+
+  /** A chat-completions call with the sign-in's auth, as a provider sends it; returns the status. */
+  async function callModel(request: { apiKey: string; headers?: Record<string, string> } | undefined) {
+    // The key goes out as the bearer; the sign-in's own headers win, compared without regard to case.
+    const headers = new Headers({ authorization: `Bearer ${request!.apiKey}`, "content-type": "application/json" });
+    for (const [name, value] of Object.entries(request!.headers ?? {})) headers.set(name, value);
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "hi" }] }),
+    });
+    await response.text();
+    return response.status;
+  }
+
+  it("OpenRouter: authorize (PKCE, no state) → loopback callback → permanent key → the key is the bearer", async () => {
+    const { accounts, auth } = await boot();
+    const user = scriptedUser("");
+    await accounts.login("openrouter", user.interaction);
+    const page = await user.browsed[0]!;
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Signed in to OpenRouter");
+    const authorize = new URL((user.events.find((e) => e.type === "auth_url") as { url: string }).url);
+    expect(authorize.pathname).toBe("/auth");
+    expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorize.searchParams.get("callback_url")).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback\/[0-9a-f-]{36}$/,
+    );
+    const stored = readAuth().openrouter;
+    expect(stored).toEqual({ type: "oauth", access: "sk-or-v1-2", refresh: "", expires: Number.MAX_SAFE_INTEGER });
+    expect(statSync(authFile()).mode & 0o777).toBe(0o600);
+    expect(await auth.apiKey("openrouter")).toBe("sk-or-v1-2");
+    expect(await callModel(await accounts.requestAuth("openrouter"))).toBe(200);
+    expect(server.refreshCount).toBe(0);
+  });
+
+  for (const [provider, name, device, token] of [
+    ["xai", "xAI (Grok/X subscription)", "/oauth2/device/code", "/oauth2/token"],
+    ["kimi-coding", "Kimi Code (subscription)", "/api/oauth/device_authorization", "/api/oauth/token"],
+  ] as const) {
+    it(`${provider}: device code → token → bearer call → refresh when expired → revoked says to log in again`, async () => {
+      const { accounts, auth } = await boot();
+      const user = scriptedUser("");
+      await accounts.login(provider, user.interaction);
+      expect(user.events[0]).toEqual({
+        type: "device_code",
+        userCode: "WXYZ-9876",
+        verificationUri: `${server.url}/device?user_code=WXYZ-9876`,
+      });
+      expect(server.requests.filter((r) => r.path === device)).toHaveLength(1);
+      const polls = server.requests.filter((r) => r.path === token);
+      expect(polls).toHaveLength(2);
+      expect(polls[0]!.body).toMatchObject({ grant_type: "urn:ietf:params:oauth:grant-type:device_code" });
+      const stored = readAuth()[provider];
+      expect(stored).toMatchObject({ type: "oauth", access: expect.stringMatching(/-access-/) });
+      expect(stored.expires).toBeGreaterThan(Date.now());
+      expect(statSync(authFile()).mode & 0o777).toBe(0o600);
+      const first = await accounts.requestAuth(provider);
+      expect(first?.apiKey).toBe(stored.access);
+      expect(await callModel(first)).toBe(200);
+
+      // Expired: one refresh, new tokens in auth.json, and the new bearer works.
+      writeFileSync(authFile(), JSON.stringify({ [provider]: { ...stored, expires: Date.now() - 1000 } }));
+      const renewed = await auth.apiKey(provider);
+      expect(server.refreshCount).toBe(1);
+      expect(renewed).not.toBe(stored.access);
+      expect(readAuth()[provider]).toMatchObject({ access: renewed });
+      expect(await callModel(await accounts.requestAuth(provider))).toBe(200);
+
+      const now = readAuth();
+      server.revoked.add(now[provider].refresh);
+      writeFileSync(authFile(), JSON.stringify({ [provider]: { ...now[provider], expires: 0 } }));
+      await expect(auth.apiKey(provider)).rejects.toThrow(
+        `the ${name} sign-in was revoked or has expired; run "pi auth login ${provider}"`,
+      );
+    });
+  }
 });

@@ -26,7 +26,8 @@ export async function startCallbackServer(options: {
   host: string;
   port: number;
   path: string;
-  state: string;
+  /** The state the redirect must carry; undefined for providers that send none (a random path guards those). */
+  state: string | undefined;
   providerName: string;
 }): Promise<CallbackServer> {
   let resolveCode!: (code: string) => void;
@@ -45,7 +46,8 @@ export async function startCallbackServer(options: {
       response.end(`<!doctype html><meta charset="utf-8"><title>pi</title><p>${escapeHtml(text)}</p>`);
     };
     if (url.pathname !== options.path) return page(404, "Not found.");
-    if (url.searchParams.get("state") !== options.state) return page(400, "State mismatch.");
+    if (options.state !== undefined && url.searchParams.get("state") !== options.state)
+      return page(400, "State mismatch.");
     if (done) return page(409, "This sign-in has already been handled.");
     const error = url.searchParams.get("error");
     if (error !== null) {

@@ -11,6 +11,9 @@
  * | PI_OAUTH_GITHUB_URL | https://github.com (or https://<enterprise domain>) |
  * | PI_OAUTH_GITHUB_API_URL | https://api.github.com (or https://api.<enterprise domain>) |
  * | PI_OAUTH_COPILOT_BASE_URL | from the Copilot token's proxy-ep |
+ * | PI_OAUTH_OPENROUTER_URL | https://openrouter.ai (authorize page `/auth`, key exchange `/api/v1/auth/keys`) |
+ * | PI_OAUTH_XAI_URL | https://auth.x.ai (device code and token endpoints below it) |
+ * | KIMI_CODE_OAUTH_HOST / KIMI_OAUTH_HOST | https://auth.kimi.com (pi's own variables) |
  * | PI_OAUTH_CALLBACK_HOST / PI_OAUTH_CALLBACK_PORT | 127.0.0.1 / the provider's port |
  */
 

@@ -2,9 +2,15 @@
 import { anthropicFlow } from "./anthropic.js";
 import type { OAuthFlow } from "./flow.js";
 import { githubCopilotFlow } from "./github-copilot.js";
+import { kimiCodingFlow } from "./kimi-coding.js";
 import { openaiCodexFlow } from "./openai-codex.js";
+import { openrouterFlow } from "./openrouter.js";
+import { xaiFlow } from "./xai.js";
 
 /** Provider id → its flow. */
 export const OAUTH_FLOWS: ReadonlyMap<string, OAuthFlow> = new Map(
-  [anthropicFlow, openaiCodexFlow, githubCopilotFlow].map((flow) => [flow.id, flow]),
+  [anthropicFlow, openaiCodexFlow, githubCopilotFlow, openrouterFlow, xaiFlow, kimiCodingFlow].map((flow) => [
+    flow.id,
+    flow,
+  ]),
 );
