@@ -38,8 +38,11 @@ const ConfigSchema = Type.Object({
   exposeResources: Type.Boolean({ default: true }),
   /** How long a server may take to start and answer `initialize` (a server entry's `startTimeoutMs` overrides it). */
   startTimeoutMs: Type.Integer({ minimum: 1, default: 30_000 }),
-  /** How long one tool call may go without an answer or a progress report (a server's `timeout`, in seconds, overrides it). */
-  callTimeoutMs: Type.Integer({ minimum: 1, default: 600_000 }),
+  /**
+   * How long one request (a tool call, a resource read) may go without an answer or a progress report:
+   * pi 1.6's 60 s; a server entry's `timeout`, in seconds, overrides it.
+   */
+  callTimeoutMs: Type.Integer({ minimum: 1, default: 60_000 }),
   /**
    * How a server's tools reach the model when its entry sets no `exposure`: pi 1.6's `codemode` (from
    * codemode scripts only), `deferred` (after `tool_search` loads them), `direct` (declared) or `hidden`.
