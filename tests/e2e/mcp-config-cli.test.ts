@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PI16_CLI, PI16_NODE, pi16Missing } from "../compat/pi16.js";
+import { McpOAuthServers } from "../support/mcp-oauth-servers.js";
 import { PI_BIN, runPi } from "./run-pi.js";
 
 const built = existsSync(PI_BIN);
@@ -202,5 +203,33 @@ describe.skipIf(!built)("pi mcp list", () => {
     ];
     expect(host.stdout).toBe(pi16.stdout);
     expect(host.code).toBe(pi16.code);
+  });
+
+  it("a remote server without a sign-in needs one, and an untrusted project's file is named as ignored", async () => {
+    const oauth = await new McpOAuthServers().start();
+    try {
+      const h = home();
+      writeFileSync(h.userFile, JSON.stringify({ mcpServers: { remote: { url: oauth.mcpUrl } } }));
+      mkdirSync(join(h.project, ".pi"));
+      const projectFile = join(h.project, ".pi", "mcp.json");
+      writeFileSync(projectFile, JSON.stringify({ mcpServers: { local: { command: "x" } } }));
+      const run = await runPi(["mcp", "list"], { cwd: h.project, env: h.env });
+      expect(run.stdout).toBe(
+        [
+          "remote: needs sign-in (codemode, global)",
+          `  ${oauth.mcpUrl}`,
+          "  sign in with: pi mcp login remote",
+          `${projectFile} is ignored because the project is not trusted. Start pi in the project to trust it.`,
+          "",
+        ].join("\n"),
+      );
+      expect(run.code).toBe(1);
+      if (pi16Missing === undefined) {
+        const pi16 = await runPi16(["mcp", "list"], h.project, h.env);
+        expect(run.stdout).toBe(pi16.stdout);
+      }
+    } finally {
+      await oauth.close();
+    }
   });
 });

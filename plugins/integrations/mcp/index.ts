@@ -143,6 +143,7 @@ export default definePlugin({
             statuses: (cwd) => source.servers(cwd),
             problems: async (cwd) => (await mcpFiles(cwd)).problems.map((p) => p.message),
             paths: (cwd) => mcpFilePaths(folder(), cwd),
+            projectTrusted: (cwd) => projectFilesApply(host, cwd).catch(() => false),
             agentDir: folder,
           }),
       },
