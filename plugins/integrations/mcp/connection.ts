@@ -334,10 +334,17 @@ export class ServerConnection {
         this.unreportedCrash = undefined;
         throw new McpServerError(`${exit} while ${what}; it will be restarted on the next call`);
       }
+      const sdk = await loadMcpSdk();
+      if (error instanceof sdk.McpError && error.code === sdk.ErrorCode.RequestTimeout) {
+        const ms = this.spec.callTimeoutMs ?? this.host.callTimeoutMs;
+        throw new McpServerError(
+          `MCP server "${this.spec.name}" timed out after ${ms / 1000} s ${what}; raise its "timeout" (seconds) in mcp.json`,
+        );
+      }
       if (
         this.spec.transport === "http" &&
         (error as Error).name !== "AbortError" &&
-        !(error instanceof (await loadMcpSdk()).McpError)
+        !(error instanceof sdk.McpError)
       ) {
         // The remote end went away: connect afresh next time.
         await this.close();

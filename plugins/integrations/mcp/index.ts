@@ -14,7 +14,7 @@ import { SessionStoreContract, SettingsContract } from "pi-host";
 import { CliCommandContract, ToolSourceContract } from "pi-host";
 import { definePlugin, ownedSpawn, type PluginContext } from "pi-host";
 import { handleMcpCommand } from "./mcp-command.js";
-import { loadMcpFiles } from "./mcp-files.js";
+import { loadMcpFiles, mcpFilePaths } from "./mcp-files.js";
 import { McpToolSource } from "./mcp-source.js";
 import { ServerEntrySchema } from "./server-config.js";
 import { loadedOnBranch } from "./tool-search.js";
@@ -38,8 +38,11 @@ const ConfigSchema = Type.Object({
   exposeResources: Type.Boolean({ default: true }),
   /** How long a server may take to start and answer `initialize` (a server entry's `startTimeoutMs` overrides it). */
   startTimeoutMs: Type.Integer({ minimum: 1, default: 30_000 }),
-  /** How long one tool call may go without an answer or a progress report (a server's `timeout`, in seconds, overrides it). */
-  callTimeoutMs: Type.Integer({ minimum: 1, default: 600_000 }),
+  /**
+   * How long one request (a tool call, a resource read) may go without an answer or a progress report:
+   * pi 1.6's 60 s; a server entry's `timeout`, in seconds, overrides it.
+   */
+  callTimeoutMs: Type.Integer({ minimum: 1, default: 60_000 }),
   /**
    * How a server's tools reach the model when its entry sets no `exposure`: pi 1.6's `codemode` (from
    * codemode scripts only), `deferred` (after `tool_search` loads them), `direct` (declared) or `hidden`.
@@ -82,6 +85,11 @@ export default definePlugin({
     const off = (): boolean => readHostEnvironment(host)?.flags?.noMcp === true;
     // Read when asked: the host's handle answers only once the boot has committed.
     const folder = (): string => agentDir(config.agentDir ?? readHostEnvironment(host)?.agentDir);
+    const mcpFiles = async (cwd: string): Promise<ReturnType<typeof loadMcpFiles>> => {
+      if (!config.readMcpFiles) return { specs: [], problems: [] };
+      const trusted = await projectFilesApply(host, cwd).catch(() => false);
+      return loadMcpFiles(folder(), cwd, trusted);
+    };
     const source = new McpToolSource({
       configServers: config.servers,
       readSettings: config.readSettings,
@@ -92,11 +100,7 @@ export default definePlugin({
       clientVersion: VERSION,
       settings: ctx.use(SettingsContract),
       off,
-      mcpFiles: async (cwd) => {
-        if (!config.readMcpFiles) return { specs: [], problems: [] };
-        const trusted = await projectFilesApply(host, cwd).catch(() => false);
-        return loadMcpFiles(folder(), cwd, trusted);
-      },
+      mcpFiles,
       toggles: () => ctx.getState().toggles,
       spawn: (command, args, options) => ownedSpawn(ctx, command, args, options),
       notice,
@@ -130,12 +134,16 @@ export default definePlugin({
       CliCommandContract,
       {
         name: "mcp",
-        description: "Sign in to and out of remote MCP servers (pi mcp login|logout <server>)",
+        description: "Add, remove, check and sign in to MCP servers (pi mcp add|remove|list|login|logout)",
         // Loaded when the command runs: its callback server's node:http would bring Node's fetch
         // (undici) into every run on Node 22.
         run: async (args, io) =>
           (await import("./mcp-cli.js")).runMcpCli(args, io, {
             servers: async (cwd) => (await source.servers(cwd)).map((s) => s.spec),
+            statuses: (cwd) => source.servers(cwd),
+            problems: async (cwd) => (await mcpFiles(cwd)).problems.map((p) => p.message),
+            paths: (cwd) => mcpFilePaths(folder(), cwd),
+            projectTrusted: (cwd) => projectFilesApply(host, cwd).catch(() => false),
             agentDir: folder,
           }),
       },

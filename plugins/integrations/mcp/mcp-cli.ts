@@ -1,6 +1,7 @@
 /**
- * `pi mcp login <server>` and `pi mcp logout <server>` (pi 1.6's shell commands for OAuth sign-in to a
- * remote MCP server). Login listens on a loopback callback, lets the MCP SDK's `auth()` discover the
+ * `pi mcp`: pi 1.6's shell commands for MCP servers. `add` / `remove` (mcp-edit.ts) and `list`
+ * (mcp-list.ts) are dispatched from here; `login <server>` and `logout <server>` sign in to a remote
+ * MCP server with OAuth and out again. Login listens on a loopback callback, lets the MCP SDK's `auth()` discover the
  * authorization server, register a client when none is stored and build the PKCE authorization URL, which
  * is printed (and opened in a browser where there is a desktop); the redirected code is exchanged for
  * tokens, stored in `<agentDir>/mcp-auth.json` as pi 1.6 stores them. A stored refresh token that still
@@ -10,34 +11,77 @@ import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { CliCommandIo } from "pi-host";
+import { runAdd, runRemove } from "./mcp-edit.js";
+import { type McpListDeps, runList } from "./mcp-list.js";
 import { createOAuthProvider } from "./oauth-provider.js";
 import { McpOAuthStore, mcpAuthPath } from "./oauth-store.js";
 import type { HttpServerSpec, ServerSpec } from "./server-config.js";
 
 /** What the command needs from the plugin. */
-export interface McpCliDeps {
+export interface McpCliDeps extends McpListDeps {
   /** Every configured server for `cwd` (mcp.json, settings, config), disabled ones too. */
   servers(cwd: string): Promise<ServerSpec[]>;
   agentDir(): string;
 }
 
-/** pi 1.6's usage lines for the commands this plugin has. */
+/** pi 1.6's `pi mcp --help`, for the commands and options this plugin has. */
 export const MCP_USAGE = `Usage:
+  pi mcp add <server> [options] -- <command> [args...]
+  pi mcp add <server> [options] --url <url>
+  pi mcp remove <server> [-l]
+  pi mcp list [--json]
   pi mcp login <server> [--no-browser]
   pi mcp logout <server>
 
-Sign in to a remote MCP server with OAuth, or delete its stored credentials (~/.pi/agent/mcp-auth.json).
+Configure and check MCP servers and sign in to OAuth servers without starting a session.
+Reads ~/.pi/agent/mcp.json and, in trusted projects, .pi/mcp.json.
+
+Commands:
+  add <server>            Add or replace a server in mcp.json
+  remove <server>         Remove a server from mcp.json
+  list                    Show state, tools, and errors (exits 1 on failure)
+  login <server>          Sign in through the browser
+  logout <server>         Delete the stored OAuth credentials
+
+Options for add and remove:
+  -l, --local             Use .pi/mcp.json in the current project instead of the global file
+
+Options for add:
+  --url <url>             Streamable HTTP server URL (instead of a command)
+  --env <KEY=VALUE>       Environment variable for a stdio server (repeatable)
+  --cwd <dir>             Working directory for a stdio server
+  --header <KEY=VALUE>    HTTP header (repeatable)
+  --bearer-token-env-var <NAME>
+                          Send "Authorization: Bearer \${NAME}"
+  --oauth-client-id <id>  Pre-registered OAuth client id
+  --oauth-client-secret <secret>
+                          OAuth client secret (may be \${NAME} or !command)
+  --oauth-callback-port <port>
+                          Fixed OAuth callback port
+  --oauth-client-name <name>
+                          Client name sent when registering with the OAuth server
+  --oauth-client-registration <mode>
+                          auto (default), cimd, or dcr
+  --exposure <mode>       codemode (default), deferred, direct, or hidden
+  --description <text>    What the server offers, shown in the system prompt
+
+Other options:
+  --json                  Print the list as JSON
+  --no-browser            Print the sign-in URL without opening a browser
 `;
 
 /** Runs `pi mcp <args>`; resolves with the exit code. */
 export async function runMcpCli(args: string[], io: CliCommandIo, deps: McpCliDeps): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") {
+  if (sub === undefined || sub === "help" || args.includes("--help") || args.includes("-h")) {
     io.stdout(MCP_USAGE);
     return 0;
   }
+  if (sub === "add") return runAdd(rest, io, deps.agentDir());
+  if (sub === "remove") return runRemove(rest, io, deps.agentDir());
+  if (sub === "list") return runList(rest, io, deps);
   if (sub !== "login" && sub !== "logout") {
-    io.stderr(`Error: unknown mcp command "${sub}"; use "pi mcp login <server>" or "pi mcp logout <server>"\n`);
+    io.stderr(`Error: unknown mcp command "${sub}"; use add, remove, list, login or logout (pi mcp --help)\n`);
     return 2;
   }
   const noBrowser = rest.includes("--no-browser");

@@ -30,6 +30,7 @@ async function importSdk() {
     getDefaultEnvironment: stdioClient.getDefaultEnvironment,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     McpError: types.McpError,
+    ErrorCode: types.ErrorCode,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
     PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
