@@ -371,10 +371,14 @@ async function main() {
       return { ms: run.ms, cpuMs: run.cpuMs };
     },
     rpc: async (tool) => {
-      const run = await runRpc(tool.node, [...(tool.nodeArgs ?? []), tool.cli, "--mode", "rpc", "--model", MODEL, ...tool.extraRpc], {
-        cwd: tool.user.project,
-        env: tool.user.env,
-      });
+      const run = await runRpc(
+        tool.node,
+        [...(tool.nodeArgs ?? []), tool.cli, "--mode", "rpc", "--model", MODEL, ...tool.extraRpc],
+        {
+          cwd: tool.user.project,
+          env: tool.user.env,
+        },
+      );
       const r = run.record;
       if (r.command !== "get_state" || r.success !== true || r.data?.model?.id !== "bench-1")
         throw new Error(`${tool.name} rpc: unexpected response ${JSON.stringify(r).slice(0, 400)}`);
