@@ -38,6 +38,7 @@
  *   node bench/cli.mjs              (or: node bench/run.mjs cli)
  *   PI_BENCH_CLI_RUNS=5 node bench/cli.mjs   (a quick look)
  *   PI_BENCH_CLI_BASELINE=/tmp/old/dist node bench/cli.mjs   (before/after)
+ *   PI_BENCH_CLI_NODE22_FLAGS="--max-semi-space-size=1" node bench/cli.mjs   (pi-host on Node 22 with node flags, as a fourth tool)
  */
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
@@ -309,6 +310,15 @@ async function main() {
   const hostRpc = rpcPluginArgs(dirname(DIST_CLI));
   const tools = [{ name: "pi-host", node: process.execPath, cli: DIST_CLI, extraRpc: hostRpc }];
   if (existsSync(NODE22)) tools.push({ name: "pi-host (Node 22)", node: NODE22, cli: DIST_CLI, extraRpc: hostRpc });
+  const nodeFlags = process.env.PI_BENCH_CLI_NODE22_FLAGS;
+  if (nodeFlags && existsSync(NODE22))
+    tools.push({
+      name: `pi-host (Node 22, ${nodeFlags})`,
+      node: NODE22,
+      cli: DIST_CLI,
+      nodeArgs: nodeFlags.split(/\s+/).filter(Boolean),
+      extraRpc: hostRpc,
+    });
   const baseline = process.env.PI_BENCH_CLI_BASELINE;
   if (baseline) {
     const cli = join(baseline, "cli.js");
@@ -323,7 +333,7 @@ async function main() {
   /** Runs `<cli> ...args` under the usage preload; returns the run with its peak RSS (MB) and CPU (ms). */
   const measured = async (tool, args) => {
     rmSync(usageFile, { force: true });
-    const run = await runToExit(tool.node, ["--require", preload, tool.cli, ...args], {
+    const run = await runToExit(tool.node, [...(tool.nodeArgs ?? []), "--require", preload, tool.cli, ...args], {
       cwd: tool.user.project,
       env: { ...tool.user.env, PI_BENCH_USAGE_FILE: usageFile },
     });
@@ -361,10 +371,14 @@ async function main() {
       return { ms: run.ms, cpuMs: run.cpuMs };
     },
     rpc: async (tool) => {
-      const run = await runRpc(tool.node, [tool.cli, "--mode", "rpc", "--model", MODEL, ...tool.extraRpc], {
-        cwd: tool.user.project,
-        env: tool.user.env,
-      });
+      const run = await runRpc(
+        tool.node,
+        [...(tool.nodeArgs ?? []), tool.cli, "--mode", "rpc", "--model", MODEL, ...tool.extraRpc],
+        {
+          cwd: tool.user.project,
+          env: tool.user.env,
+        },
+      );
       const r = run.record;
       if (r.command !== "get_state" || r.success !== true || r.data?.model?.id !== "bench-1")
         throw new Error(`${tool.name} rpc: unexpected response ${JSON.stringify(r).slice(0, 400)}`);
