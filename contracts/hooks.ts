@@ -30,7 +30,7 @@ export interface AgentHooks {
    * The slash commands `beforePrompt` handles, so the TUI's `/` completion and RPC `get_commands` can
    * list them (pi's `getCommands()` shape for extension commands).
    */
-  commands?(): PromptCommandInfo[];
+  commands?(): Promise<PromptCommandInfo[]>;
 }
 
 /** One slash command a hook handles, as pi's `get_commands` lists an extension command. */
@@ -54,6 +54,6 @@ export const HooksContract = defineContract<AgentHooks>({
     transformContext: "async",
     prepareRequest: "async",
     beforePrompt: "async",
-    commands: "sync",
+    commands: "async",
   },
 });

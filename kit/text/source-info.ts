@@ -12,12 +12,22 @@ export interface ResourceSourceInfo {
   baseDir?: string;
 }
 
-/** The `sourceInfo` of a resource at `path` whose resources origin is `origin` ("user", "project", "package:…", a path). */
+/**
+ * The `sourceInfo` of a resource at `path` whose resources origin is `origin` ("user", "project",
+ * "package:…", anything else: given on the command line). pi calls a resource found in the agent or
+ * project folder "auto" and gives that folder (the part before `/prompts/` or `/skills/`) as `baseDir`.
+ */
 export function resourceSourceInfo(path: string, origin: string): ResourceSourceInfo {
-  return {
-    path,
-    source: "local",
-    scope: origin === "user" || origin === "project" ? origin : "temporary",
-    origin: origin.startsWith("package:") ? "package" : "top-level",
-  };
+  if (origin === "user" || origin === "project") {
+    const cut = Math.max(path.lastIndexOf("/prompts/"), path.lastIndexOf("/skills/"));
+    return {
+      path,
+      source: "auto",
+      scope: origin,
+      origin: "top-level",
+      ...(cut > 0 && { baseDir: path.slice(0, cut) }),
+    };
+  }
+  if (origin.startsWith("package:")) return { path, source: "local", scope: "temporary", origin: "package" };
+  return { path, source: "cli", scope: "temporary", origin: "top-level" };
 }

@@ -56,7 +56,7 @@ const MCP_COMMAND: PromptCommandInfo = {
   name: "mcp",
   description: "Manage MCP servers: sign in, reconnect, enable or disable, and change exposure",
   source: "extension",
-  sourceInfo: { path: "builtin:mcp", source: "builtin", scope: "user", origin: "top-level" },
+  sourceInfo: { path: "builtin:mcp", source: "builtin", scope: "temporary", origin: "top-level" },
 };
 
 /** `/mcp enable|disable` choices by server name. */
@@ -124,7 +124,7 @@ export default definePlugin({
     });
     ctx.provide(ToolSourceContract, source);
     ctx.provide(HooksContract, {
-      commands: () => (off() ? [] : [MCP_COMMAND]),
+      commands: async () => (off() ? [] : [MCP_COMMAND]),
       beforePrompt: async ({ text }) => {
         if (off()) return undefined;
         const handled = await handleMcpCommand(text, {

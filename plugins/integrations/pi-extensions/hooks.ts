@@ -31,7 +31,10 @@ export function createExtensionHooks(
   >
 > {
   return {
-    commands: () => runtime.listCommands().filter((c) => c.source === "extension") as PromptCommandInfo[],
+    async commands() {
+      await runtime.ensureLoaded();
+      return runtime.listCommands().filter((c) => c.source === "extension") as PromptCommandInfo[];
+    },
     async beforePrompt({ text }) {
       await runtime.ensureLoaded();
       if (runtime.extensions.length === 0) return undefined;

@@ -186,7 +186,7 @@ export const COMMANDS: Record<string, CommandHandler> = {
   // ── slash commands ────────────────────────────────────────────────────────────────────────────
   async get_commands(_command, { hooks, resources, cwd }) {
     const folder = cwd();
-    const hooked = hooks.list().flatMap((h) => h.peek()?.commands?.() ?? []);
+    const hooked = (await Promise.all(hooks.list().map(async (h) => (await h.peek()?.commands?.()) ?? []))).flat();
     const sources = resources.list();
     const templates = (await Promise.all(sources.map((s) => s.api.templates(folder)))).flat();
     const skills = (await Promise.all(sources.map((s) => s.api.skills(folder)))).flat();

@@ -125,7 +125,7 @@ export default definePlugin({
           if (api !== undefined) extra.push({ value: api.name, detail: api.description });
         }
         for (const hook of hooks.list())
-          for (const c of hook.peek()?.commands?.() ?? []) extra.push({ value: c.name, detail: c.description });
+          for (const c of (await hook.peek()?.commands?.()) ?? []) extra.push({ value: c.name, detail: c.description });
         for (const source of resources.list()) {
           for (const t of await source.api.templates(cwd)) extra.push({ value: t.name, detail: t.description });
           for (const skill of await source.api.skills(cwd))

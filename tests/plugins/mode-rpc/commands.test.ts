@@ -444,16 +444,17 @@ describe("get_commands", () => {
         source: "prompt",
         sourceInfo: {
           path: "/p/.pi/agent/prompts/fix-tests.md",
-          source: "local",
+          source: "auto",
           scope: "project",
           origin: "top-level",
+          baseDir: "/p/.pi/agent",
         },
       },
       {
         name: "explain",
         description: "Explain code",
         source: "prompt",
-        sourceInfo: { path: "/x/explain.md", source: "local", scope: "temporary", origin: "top-level" },
+        sourceInfo: { path: "/x/explain.md", source: "cli", scope: "temporary", origin: "top-level" },
       },
       {
         name: "skill:brave-search",
@@ -461,9 +462,10 @@ describe("get_commands", () => {
         source: "skill",
         sourceInfo: {
           path: "/home/u/.pi/agent/skills/brave-search/SKILL.md",
-          source: "local",
+          source: "auto",
           scope: "user",
           origin: "top-level",
+          baseDir: "/home/u/.pi/agent",
         },
       },
     ]);
