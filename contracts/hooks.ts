@@ -26,11 +26,26 @@ export interface AgentHooks {
   }): Promise<{ context: Context; options: StreamOptions } | undefined>;
   /** May rewrite (or, returning `handled: true`, consume) what the user typed before it is sent. */
   beforePrompt?(input: { text: string }): Promise<{ text?: string; handled?: boolean } | undefined>;
+  /**
+   * The slash commands `beforePrompt` handles, so the TUI's `/` completion and RPC `get_commands` can
+   * list them (pi's `getCommands()` shape for extension commands).
+   */
+  commands?(): Promise<PromptCommandInfo[]>;
+}
+
+/** One slash command a hook handles, as pi's `get_commands` lists an extension command. */
+export interface PromptCommandInfo {
+  /** Without the slash. */
+  readonly name: string;
+  readonly description?: string;
+  readonly source: "extension";
+  /** pi's `sourceInfo`: where the command comes from (path, source, scope, origin, baseDir?). */
+  readonly sourceInfo: unknown;
 }
 
 export const HooksContract = defineContract<AgentHooks>({
   id: "hooks",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "many",
   gate: "overlap",
   methods: {
@@ -39,5 +54,6 @@ export const HooksContract = defineContract<AgentHooks>({
     transformContext: "async",
     prepareRequest: "async",
     beforePrompt: "async",
+    commands: "async",
   },
 });

@@ -16,6 +16,7 @@ export * from "./fs/executables.js";
 export * from "./fs/file-lock.js";
 export * from "./text/frontmatter.js";
 export * from "./text/truncate.js";
+export * from "./text/source-info.js";
 export * from "./ai/index.js";
 export * from "./session/model-context.js";
 export * from "./session/wire-events.js";

@@ -85,6 +85,7 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux: pi 1.6.0's remaining one
     ["/bug", "Prepare a private bug report"],
     ["/changelog", "Show changelog entries"],
     ["/debug", "Write the rendered screen"],
+    ["/mcp", "Manage MCP servers"],
   ])("%s shows in the editor's autocomplete with its description", async (typed, description) => {
     const pane = start();
     await pane.waitFor("alpha-1");

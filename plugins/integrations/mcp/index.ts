@@ -13,6 +13,7 @@ import { HooksContract } from "pi-host";
 import { SessionStoreContract, SettingsContract } from "pi-host";
 import { CliCommandContract, ToolSourceContract } from "pi-host";
 import { definePlugin, ownedSpawn, type PluginContext } from "pi-host";
+import type { PromptCommandInfo } from "pi-host";
 import { handleMcpCommand } from "./mcp-command.js";
 import { loadMcpFiles, mcpFilePaths } from "./mcp-files.js";
 import { McpToolSource } from "./mcp-source.js";
@@ -52,6 +53,14 @@ const ConfigSchema = Type.Object({
     { default: "codemode" },
   ),
 });
+
+/** `/mcp` as pi 1.6 lists it: a command of its built-in `builtin:mcp` extension. */
+const MCP_COMMAND: PromptCommandInfo = {
+  name: "mcp",
+  description: "Manage MCP servers: sign in, reconnect, enable or disable, and change exposure",
+  source: "extension",
+  sourceInfo: { path: "builtin:mcp", source: "builtin", scope: "temporary", origin: "top-level" },
+};
 
 /** `/mcp enable|disable` choices by server name. */
 interface McpState {
@@ -119,6 +128,7 @@ export default definePlugin({
     });
     ctx.provide(ToolSourceContract, source);
     ctx.provide(HooksContract, {
+      commands: async () => (off() ? [] : [MCP_COMMAND]),
       beforePrompt: async ({ text }) => {
         if (off()) return undefined;
         const handled = await handleMcpCommand(text, {

@@ -15,7 +15,7 @@
  */
 import type { AfterToolCallResult, AgentMessage, BeforeToolCallResult, ToolCallInfo } from "pi-host";
 import type { Context, ImageContent, Message, StreamOptions } from "pi-host";
-import type { AgentHooks } from "pi-host";
+import type { AgentHooks, PromptCommandInfo } from "pi-host";
 import type { ToolResult } from "pi-host";
 import { messageOf, type ExtensionRuntime, type ResolvedCommand } from "./runtime.js";
 import { providerHooks } from "./provider-hooks.js";
@@ -25,9 +25,16 @@ import { customMessage, type CustomMessageInput } from "./types.js";
 export function createExtensionHooks(
   runtime: ExtensionRuntime,
 ): Required<
-  Pick<AgentHooks, "beforePrompt" | "transformContext" | "prepareRequest" | "beforeToolCall" | "afterToolCall">
+  Pick<
+    AgentHooks,
+    "commands" | "beforePrompt" | "transformContext" | "prepareRequest" | "beforeToolCall" | "afterToolCall"
+  >
 > {
   return {
+    async commands() {
+      await runtime.ensureLoaded();
+      return runtime.listCommands().filter((c) => c.source === "extension") as PromptCommandInfo[];
+    },
     async beforePrompt({ text }) {
       await runtime.ensureLoaded();
       if (runtime.extensions.length === 0) return undefined;

@@ -3,6 +3,7 @@
  * (the call is synchronous in pi) and described with pi's `sourceInfo`.
  */
 import type { Handle, ResourceSource } from "pi-host";
+import { resourceSourceInfo } from "pi-host";
 
 /** A prompt template or skill, for `pi.getCommands()`. */
 export interface ResourceCommand {
@@ -45,11 +46,6 @@ export function describeResourceCommand(r: ResourceCommand) {
     name: r.name,
     description: r.description,
     source: r.source,
-    sourceInfo: {
-      path: r.path,
-      source: "local",
-      scope: r.origin === "user" || r.origin === "project" ? r.origin : "temporary",
-      origin: r.origin.startsWith("package:") ? "package" : "top-level",
-    },
+    sourceInfo: resourceSourceInfo(r.path, r.origin),
   };
 }

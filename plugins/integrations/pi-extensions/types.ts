@@ -115,13 +115,17 @@ export function customMessage(input: CustomMessageInput): CustomMessage {
 export function newExtension(location: { path: string; scope: SourceInfo["scope"] }): LoadedExtension {
   return {
     path: location.path,
-    sourceInfo: {
-      path: location.path,
-      source: "local",
-      scope: location.scope,
-      origin: "top-level",
-      baseDir: dirname(location.path),
-    },
+    // pi 1.6 calls an extension given with -e "cli", with no baseDir.
+    sourceInfo:
+      location.scope === "temporary"
+        ? { path: location.path, source: "cli", scope: "temporary", origin: "top-level" }
+        : {
+            path: location.path,
+            source: "local",
+            scope: location.scope,
+            origin: "top-level",
+            baseDir: dirname(location.path),
+          },
     handlers: new Map(),
     tools: new Map(),
     commands: new Map(),

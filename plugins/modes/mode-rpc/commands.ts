@@ -9,6 +9,8 @@ import type { ThinkingLevel } from "pi-host";
 import type { ResourceSource } from "pi-host";
 import type { SessionStore } from "pi-host";
 import type { Handle, ManyHandle } from "pi-host";
+import type { AgentHooks } from "pi-host";
+import { resourceSourceInfo } from "pi-host";
 import { convertToLlm, estimateMessageTokens, exportOpenSession } from "pi-host";
 import {
   optionalImages,
@@ -26,6 +28,8 @@ export interface CommandContext {
   /** For what `agent/session` does not offer yet: recording a user shell run, clone, the leaf id. */
   store: Handle<SessionStore>;
   resources: ManyHandle<ResourceSource>;
+  /** Hooks whose `commands()` list the slash commands they handle (extension commands, `/mcp`). */
+  hooks: ManyHandle<AgentHooks>;
   /** Publishes a session event on the bus (clone's `session_change`). */
   publish(event: SessionEvent): void;
   /** The session's working folder. */
@@ -180,36 +184,31 @@ export const COMMANDS: Record<string, CommandHandler> = {
   }),
 
   // ── slash commands ────────────────────────────────────────────────────────────────────────────
-  async get_commands(_command, { resources, cwd }) {
+  async get_commands(_command, { hooks, resources, cwd }) {
     const folder = cwd();
+    const hooked = (await Promise.all(hooks.list().map(async (h) => (await h.peek()?.commands?.()) ?? []))).flat();
     const sources = resources.list();
     const templates = (await Promise.all(sources.map((s) => s.api.templates(folder)))).flat();
     const skills = (await Promise.all(sources.map((s) => s.api.skills(folder)))).flat();
     return {
       commands: [
+        ...hooked.map((c) => ({ ...c })),
         ...templates.map((t) => ({
           name: t.name,
           description: t.description,
           source: "prompt",
-          location: locationOf(t.origin),
-          path: t.path,
+          sourceInfo: resourceSourceInfo(t.path, t.origin),
         })),
         ...skills.map((s) => ({
           name: `skill:${s.name}`,
           description: s.description,
           source: "skill",
-          location: locationOf(s.origin),
-          path: s.path,
+          sourceInfo: resourceSourceInfo(s.path, s.origin),
         })),
       ],
     };
   },
 };
-
-/** pi's `location`: "user" and "project" as they are; anything else was given by path. */
-function locationOf(origin: string): "user" | "project" | "path" {
-  return origin === "user" || origin === "project" ? origin : "path";
-}
 
 /**
  * Appends a user shell run to the session once no run is going on, so it never lands between a tool

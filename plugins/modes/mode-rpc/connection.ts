@@ -6,7 +6,7 @@
  */
 import type { AgentSession, SessionEvent } from "pi-host";
 import type { ModeInput, ModeIO } from "pi-host";
-import type { ResourceSource } from "pi-host";
+import type { AgentHooks, ResourceSource } from "pi-host";
 import type { SessionStore } from "pi-host";
 import type { Handle, ManyHandle } from "pi-host";
 import { COMMANDS, type CommandContext } from "./commands.js";
@@ -31,6 +31,7 @@ export interface ConnectionDeps {
   session: Handle<AgentSession>;
   store: Handle<SessionStore>;
   resources: ManyHandle<ResourceSource>;
+  hooks: ManyHandle<AgentHooks>;
   ui: RpcUserInterface;
   spawn: Spawn;
   publish(event: SessionEvent): void;
@@ -214,11 +215,12 @@ export class RpcConnection {
   // ── services for the command handlers ───────────────────────────────────────────────────────
 
   private commandContext(): CommandContext {
-    const { session, store, resources, publish } = this.deps;
+    const { session, store, resources, hooks, publish } = this.deps;
     return {
       session,
       store,
       resources,
+      hooks,
       publish,
       cwd: () => (store.available ? store.api.current()?.cwd : undefined) ?? process.cwd(),
       bash: { run: (command) => this.runBash(command), abort: () => this.bashAbort?.abort() },

@@ -6,7 +6,7 @@
  */
 import { SESSION_EVENT, AgentSessionContract, type SessionEvent } from "pi-host";
 import { ModeContract, type Mode } from "pi-host";
-import { ResourcesContract } from "pi-host";
+import { HooksContract, ResourcesContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { UiContract } from "pi-host";
 import { definePlugin, ownedSpawn } from "pi-host";
@@ -22,11 +22,14 @@ export default definePlugin({
     AgentSessionContract,
     { contract: SessionStoreContract, optional: true },
     { contract: ResourcesContract, optional: true },
+    // Hooks list the slash commands they handle (extension commands, /mcp) for get_commands.
+    { contract: HooksContract, optional: true },
   ],
   setup(ctx) {
     const session = ctx.use(AgentSessionContract);
     const store = ctx.use(SessionStoreContract);
     const resources = ctx.useAll(ResourcesContract);
+    const hooks = ctx.useAll(HooksContract);
     const ui = new RpcUserInterface();
     let active: RpcConnection | undefined;
 
@@ -45,6 +48,7 @@ export default definePlugin({
           session,
           store,
           resources,
+          hooks,
           ui,
           spawn: (command, args, options) => ownedSpawn(ctx, command, args, options),
           publish: (event) => ctx.emit(SESSION_EVENT, event),

@@ -9,7 +9,7 @@ import { Type } from "@sinclair/typebox";
 import { AgentSessionContract } from "pi-host";
 import { HostPluginsContract, HostTrustContract, readPluginTable } from "pi-host";
 import { HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSION_EVENT } from "pi-host";
-import { CommandContract, ResourcesContract, SettingsContract } from "pi-host";
+import { CommandContract, HooksContract, ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiShortcutsContract, TuiViewContract } from "pi-host";
 import { UiContract } from "pi-host";
@@ -32,6 +32,8 @@ export default definePlugin({
     { contract: ResourcesContract, optional: true },
     // Plugins' slash commands (/login, /llama, ...), for `/` completion.
     { contract: CommandContract, optional: true },
+    // Hooks' slash commands (extension commands, /mcp), for `/` completion.
+    { contract: HooksContract, optional: true },
     // The host's plugin table, which /plugins lists.
     { contract: HostPluginsContract, optional: true },
     // The host's project-trust store, which /trust shows and saves to.
@@ -53,6 +55,7 @@ export default definePlugin({
     const settings = ctx.use(SettingsContract);
     const resources = ctx.useAll(ResourcesContract);
     const commands = ctx.useAll(CommandContract);
+    const hooks = ctx.useAll(HooksContract);
 
     const hostPlugins = ctx.use(HostPluginsContract);
     const host = ctx.use(HostEnvironmentContract);
@@ -121,6 +124,8 @@ export default definePlugin({
           const api = command.peek();
           if (api !== undefined) extra.push({ value: api.name, detail: api.description });
         }
+        for (const hook of hooks.list())
+          for (const c of (await hook.peek()?.commands?.()) ?? []) extra.push({ value: c.name, detail: c.description });
         for (const source of resources.list()) {
           for (const t of await source.api.templates(cwd)) extra.push({ value: t.name, detail: t.description });
           for (const skill of await source.api.skills(cwd))

@@ -442,16 +442,31 @@ describe("get_commands", () => {
         name: "fix-tests",
         description: "Fix failing tests",
         source: "prompt",
-        location: "project",
-        path: "/p/.pi/agent/prompts/fix-tests.md",
+        sourceInfo: {
+          path: "/p/.pi/agent/prompts/fix-tests.md",
+          source: "auto",
+          scope: "project",
+          origin: "top-level",
+          baseDir: "/p/.pi/agent",
+        },
       },
-      { name: "explain", description: "Explain code", source: "prompt", location: "path", path: "/x/explain.md" },
+      {
+        name: "explain",
+        description: "Explain code",
+        source: "prompt",
+        sourceInfo: { path: "/x/explain.md", source: "cli", scope: "temporary", origin: "top-level" },
+      },
       {
         name: "skill:brave-search",
         description: "Web search",
         source: "skill",
-        location: "user",
-        path: "/home/u/.pi/agent/skills/brave-search/SKILL.md",
+        sourceInfo: {
+          path: "/home/u/.pi/agent/skills/brave-search/SKILL.md",
+          source: "auto",
+          scope: "user",
+          origin: "top-level",
+          baseDir: "/home/u/.pi/agent",
+        },
       },
     ]);
   });

@@ -53,7 +53,7 @@ describe("ExtensionAPI and ExtensionContext", () => {
       "extension:hello",
       "extension:ask",
     ]);
-    expect(tour.tools).toEqual(["builtin:bash", "local:queue_followup"]);
+    expect(tour.tools).toEqual(["builtin:bash", "cli:queue_followup"]);
     expect(tour.active).toEqual(["bash", "queue_followup"]);
     expect(tour).toMatchObject({
       thinking: "medium",
