@@ -186,7 +186,10 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
     await pane.waitFor((s) => s.includes("Session tree") && s.includes("user: second question"));
     pane.type("first question");
     pane.keys("Enter");
-    await pane.waitFor((s) => !s.includes("Session tree") && !s.includes("answer one"));
+    // pi's question about the branch being left: "No summary" is the first answer.
+    await pane.waitFor((s) => s.includes("Summarize branch?") && s.includes("Summarize with custom prompt"));
+    pane.keys("Enter");
+    await pane.waitFor((s) => !s.includes("Summarize branch?") && !s.includes("answer one"));
     pane.type(" again");
     pane.keys("Enter");
     const branched = await pane.waitFor("answer three");
@@ -200,7 +203,9 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
     expect(tree).toContain("assistant: answer two");
     pane.type("answer two");
     pane.keys("Enter");
-    const switched = await pane.waitFor((s) => !s.includes("Session tree") && s.includes("answer two"));
+    await pane.waitFor("Summarize branch?");
+    pane.keys("Enter");
+    const switched = await pane.waitFor((s) => !s.includes("Summarize branch?") && s.includes("answer two"));
     expect(switched).toContain("second question");
     expect(switched).not.toContain("answer three");
 

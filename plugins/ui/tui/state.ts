@@ -44,11 +44,24 @@ export interface PickerItem {
   depth?: number;
   /** Marks the current model / the leaf's path. */
   current?: boolean;
+  /** The tree: the id of the nearest shown ancestor (a filter change keeps the selection near it). */
+  parent?: string;
 }
 
 /** A list to choose from (/model, /tree, /resume, /fork), with its scroll position. */
 export interface Picker {
-  kind: "model" | "tree" | "resume" | "fork" | "thinking" | "scoped-models" | "trust" | "settings" | "confirm" | "bug";
+  kind:
+    | "model"
+    | "tree"
+    | "branch-summary"
+    | "resume"
+    | "fork"
+    | "thinking"
+    | "scoped-models"
+    | "trust"
+    | "settings"
+    | "confirm"
+    | "bug";
   title: string;
   /** Lines shown under the title (what /trust and /import ask about). */
   header?: string[];
@@ -63,6 +76,10 @@ export interface Picker {
   loading: boolean;
   /** The tree: editing the label of the selected entry; /settings: the value being typed. */
   labelEdit?: string;
+  /** What `labelEdit` is asked with, in place of the kind's own prompt. */
+  editPrompt?: string;
+  /** The tree: pi's filter mode (`treeFilterMode`). */
+  filterMode?: string;
 }
 
 /** The autocomplete list under the editor. */

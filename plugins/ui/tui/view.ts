@@ -276,7 +276,7 @@ export class TerminalView implements TuiView, ViewActions {
     }
     if (s.picker !== null) {
       if (s.picker.labelEdit !== undefined) return handleLabelKey(this, s, s.picker, key);
-      handlePickerKey(this, s, s.picker, key);
+      handlePickerKey(this, s, s.picker, key, is);
       return {};
     }
     if (isClear) return this.ctrlC(s);
