@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionStoreContract } from "../../../contracts/session.js";
-import { fauxText, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
+import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import settingsPlugin from "../../../plugins/config/settings/index.js";
 import { testTool } from "../agent-session/harness.js";
 import { bootTui, type TuiHarness } from "./harness.js";
@@ -125,7 +125,7 @@ describe("/tree filters and branch summaries (in-process)", () => {
     expect(moved).not.toContain("first answer");
     const summaries = store.call("entries").filter((e) => e.type === "branch_summary");
     expect(summaries).toHaveLength(1);
-    const entry = summaries[0] as { fromId: string; summary: string; parentId: string | null };
+    const entry = summaries[0] as { id: string; fromId: string; summary: string };
     expect(entry.fromId).toBe(oldLeaf);
     expect(entry.summary).toContain("Summary of the left branch.");
     expect(store.call("leafId")).toBe(entry.id);
