@@ -68,6 +68,11 @@ export class InteractiveShell {
   private escapeTimer: NodeJS.Timeout | undefined = undefined;
   private finished = false;
   private finish!: (code: number) => void;
+  /** An external `kill -TSTP`: restores the terminal first, as Ctrl+Z does (listened to while the run owns it). */
+  private readonly onStopSignal = (): void => {
+    this.enqueue(() => (this.finished ? undefined : this.suspend()));
+  };
+  private listeningForStop = false;
   readonly errors: string[] = [];
 
   constructor(
@@ -115,6 +120,7 @@ export class InteractiveShell {
     if (fullscreen) process.once("exit", onExit);
     this.io.stdout.write(BRACKETED_PASTE_ON);
     this.renderer.begin(width, height);
+    this.listenForStop(true);
     this.enqueue(() =>
       this.options.view.api.start({
         cwd: this.options.cwd,
@@ -139,6 +145,7 @@ export class InteractiveShell {
       });
     }
     await this.chain;
+    this.listenForStop(false);
     clearTimeout(this.escapeTimer);
     stdin.off("data", onData);
     stdout.off?.("resize", onResize);
@@ -221,6 +228,8 @@ export class InteractiveShell {
     this.io.stdout.write(BRACKETED_PASTE_OFF);
     if (stdin.isTTY === true) stdin.setRawMode?.(false);
     stdin.pause();
+    // Last: a stop signal during the restore is still caught; from here on its default action stops pi.
+    this.listenForStop(false);
   }
 
   /** Takes the terminal again after `releaseTerminal` and draws the whole frame afresh. */
@@ -231,10 +240,26 @@ export class InteractiveShell {
     this.io.stdout.write(BRACKETED_PASTE_ON);
     const { width, height } = this.size();
     this.renderer.begin(width, height);
+    this.listenForStop(true);
     void this.chain.then(() => this.frames.drawNow());
   }
 
-  /** pi's Ctrl+Z: the terminal restored, the process stopped; on SIGCONT the TUI comes back in full. */
+  /**
+   * SIGTSTP is caught only while the run owns the terminal: a child that has it (the external editor) or a
+   * released terminal lets the signal stop the process as usual. Only real changes touch the listener, so
+   * no gap opens where a stop would catch the TUI drawn.
+   */
+  private listenForStop(listen: boolean): void {
+    if (process.platform === "win32" || listen === this.listeningForStop) return;
+    this.listeningForStop = listen;
+    if (listen) process.on("SIGTSTP", this.onStopSignal);
+    else process.off("SIGTSTP", this.onStopSignal);
+  }
+
+  /**
+   * pi's Ctrl+Z (and an external SIGTSTP): the terminal restored, the process stopped; on SIGCONT the TUI
+   * comes back in full.
+   */
   private async suspend(): Promise<void> {
     const { canSuspend } = await import("./job-control.js");
     if (!canSuspend()) {
