@@ -5,6 +5,7 @@
  * new generation rebuilds them from this.
  */
 import { Type } from "@sinclair/typebox";
+import type { TuiTerminalColors } from "pi-host";
 import { type FullscreenState, initialFullscreenState } from "./fullscreen-state.js";
 
 /** One block of the transcript; `rev` changes whenever its content does (render caches key on it). */
@@ -147,6 +148,8 @@ export interface ViewState {
   title: string;
   /** Fullscreen mode: on or off for this run, the viewport's scroll, the search, the selection. */
   fullscreen: FullscreenState;
+  /** The colours the terminal reported at start (the system theme picks dark or light by them). */
+  terminalColors: TuiTerminalColors;
 }
 
 /** Bump with a `migrateViewState` step when a field changes meaning. */
@@ -205,6 +208,7 @@ export function initialViewState(): ViewState {
     widgets: {},
     title: "",
     fullscreen: initialFullscreenState(),
+    terminalColors: {},
   };
 }
 

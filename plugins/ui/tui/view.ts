@@ -21,6 +21,7 @@ import { startupHeaderRows } from "./startup-header.js";
 import type { ViewState } from "./state.js";
 import { oneLine, padTo, truncate } from "./text.js";
 import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
+import { reportTerminalColors } from "./theme-system.js";
 import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
 import { SearchCache } from "./transcript-search.js";
 import { parseBang, runBang, type BangRun } from "./view-bash.js";
@@ -67,6 +68,8 @@ export class TerminalView implements TuiView, ViewActions {
 
   constructor(readonly deps: ViewDeps) {
     this.keybindings = new KeybindingsFile(join(deps.agentDir, "keybindings.json"));
+    // A new generation after a reload paints the system theme as the terminal's reported colours say.
+    reportTerminalColors(syncCall(() => deps.state().terminalColors, undefined));
   }
 
   // ── contract ────────────────────────────────────────────────────────────────────────────────
@@ -79,6 +82,8 @@ export class TerminalView implements TuiView, ViewActions {
       info.cwd;
     this.height = info.height;
     this.width = info.width;
+    s.terminalColors = info.terminalColors ?? {};
+    reportTerminalColors(s.terminalColors);
     // The mode is the run's; the scroll, search and selection of an earlier run do not carry over.
     s.fullscreen = {
       ...s.fullscreen,
