@@ -5,6 +5,7 @@
  */
 import {
   convertToLlm,
+  withoutImages,
   type AfterToolCallResult,
   type AgentHooks,
   type Handle,
@@ -17,10 +18,13 @@ export function hookProviders(hooks: ManyHandle<AgentHooks>, name: keyof AgentHo
   return hooks.list().filter((h) => typeof h.peek()?.[name] === "function");
 }
 
-/** The loop's hooks over every provider of `hooks`, read at each call so a reloaded provider serves the next one. */
-export function composeHooks(hooks: ManyHandle<AgentHooks>): LoopHooks {
+/**
+ * The loop's hooks over every provider of `hooks`, read at each call so a reloaded provider serves the next
+ * one. `blockImages` (pi's `images.blockImages`) keeps every image from the model.
+ */
+export function composeHooks(hooks: ManyHandle<AgentHooks>, options: { blockImages?: boolean } = {}): LoopHooks {
   return {
-    convertToLlm: (messages) => convertToLlm(messages),
+    convertToLlm: (messages) => (options.blockImages ? withoutImages(convertToLlm(messages)) : convertToLlm(messages)),
     transformContext: async (messages, signal) => {
       let current = messages;
       for (const h of hookProviders(hooks, "transformContext"))

@@ -79,7 +79,9 @@ export async function assembleTurn(inputs: TurnInputs): Promise<TurnConfig> {
     },
     // Undeclared tools (MCP `codemode`/`deferred` exposure) count as offered: codemode scripts may call them.
     toolContext: { cwd, withFileLock: inputs.withFileLock, activeToolNames: [...toolNames, ...undeclared] },
-    hooks: composeHooks(handles.hooks),
+    hooks: composeHooks(handles.hooks, {
+      blockImages: (settings.images as { blockImages?: unknown } | undefined)?.blockImages === true,
+    }),
     takeSteering: inputs.takeSteering,
     takeFollowUps: inputs.takeFollowUps,
     emit: inputs.onEvent,

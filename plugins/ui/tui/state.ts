@@ -27,6 +27,8 @@ export interface Entry {
   diff?: string;
   /** text/thinking: still streaming. */
   streaming?: boolean;
+  /** user/tool: the images of the message or result (base64 data and type), drawn under its text. */
+  images?: Array<{ data: string; mimeType: string }>;
 }
 
 /** The editor: text and cursor (a UTF-16 offset into text). */
