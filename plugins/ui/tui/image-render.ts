@@ -33,6 +33,11 @@ export function setShowImages(value: boolean): void {
   showImages = value;
 }
 
+/** Whether inline images are drawn this run (rendered rows are cached by it). */
+export function imagesShown(): boolean {
+  return showImages;
+}
+
 /** The protocol the terminal speaks, from the environment, as pi-tui detects it. */
 export function detectImageProtocol(env: NodeJS.ProcessEnv = process.env): ImageProtocol {
   const override = env.PI_IMAGE_PROTOCOL?.toLowerCase();

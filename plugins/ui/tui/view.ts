@@ -13,6 +13,7 @@ import type { ExtraCommand } from "./complete.js";
 import * as editor from "./editor.js";
 import { renderEntry, type EntryStyle } from "./entries.js";
 import { renderFooter } from "./footer.js";
+import { imagesShown } from "./image-render.js";
 import { composeFullscreen, type FullscreenLayout, fullscreenKey } from "./fullscreen.js";
 import { copySelection } from "./fullscreen-copy.js";
 import { isAction, KeybindingsFile } from "./keybindings.js";
@@ -171,7 +172,7 @@ export class TerminalView implements TuiView, ViewActions {
     const s = this.deps.state();
     const theme = this.currentTheme(s);
     const style: EntryStyle = { width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded };
-    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}`;
+    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}|${imagesShown()}`;
     const lines: string[] = this.header(width, theme);
     const alive = new Set<number>();
     const prompts: number[] = [];

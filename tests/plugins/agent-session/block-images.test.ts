@@ -1,0 +1,51 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import settingsPlugin from "../../../plugins/config/settings/index.js";
+import { tinyPng } from "../../support/tiny-png.js";
+import { bootSession, type SessionHarness } from "./harness.js";
+
+let h: SessionHarness | undefined;
+afterEach(async () => {
+  await h?.kernel.shutdown();
+  h = undefined;
+});
+
+async function withSettings(settings: Record<string, unknown>): Promise<SessionHarness> {
+  const agentDir = mkdtempSync(join(tmpdir(), "pi-block-images-"));
+  writeFileSync(join(agentDir, "settings.json"), JSON.stringify(settings));
+  return bootSession({
+    agentDir,
+    faux: { responses: [{ content: "seen" }] },
+    entries: [
+      {
+        id: settingsPlugin.id,
+        source: { kind: "inline", label: "settings", definition: settingsPlugin },
+        config: { agentDir },
+      },
+    ],
+  });
+}
+
+const image = { type: "image" as const, data: tinyPng(2, 2).toString("base64"), mimeType: "image/png" };
+
+describe("images.blockImages", () => {
+  it("on: the model gets pi's text in place of the image; the session keeps the image", async () => {
+    h = await withSettings({ images: { blockImages: true } });
+    await h.session.call("prompt", "what is this", { images: [image] });
+    const sent = h.faux.requests[0]!.context.messages[0]!;
+    expect(sent.content).toEqual([
+      { type: "text", text: "what is this" },
+      { type: "text", text: "Image reading is disabled." },
+    ]);
+    const kept = h.session.call("messages")[0]!;
+    expect(JSON.stringify(kept)).toContain(image.data);
+  });
+
+  it("off (pi's default): the image goes to the model", async () => {
+    h = await withSettings({});
+    await h.session.call("prompt", "what is this", { images: [image] });
+    expect(h.faux.requests[0]!.context.messages[0]!.content).toContainEqual(image);
+  });
+});
