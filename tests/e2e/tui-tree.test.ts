@@ -52,7 +52,7 @@ describe.skipIf(!HAS_TMUX)("/tree filters and branch summaries (built CLI in tmu
     pane.type("/tree");
     pane.keys("Enter");
     // The setting's filter first: no tool results.
-    const noTools = await pane.waitFor((s) => s.includes("Session tree") && s.includes("[no-tools]"));
+    const noTools = await pane.waitFor((s) => s.includes("Session Tree") && s.includes("[no-tools]"));
     expect(noTools).toContain("user: list the files");
     expect(noTools).not.toContain("[ls: .]");
     pane.keys("C-o");

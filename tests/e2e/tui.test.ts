@@ -183,7 +183,7 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
     // /tree: choose the first user message — the editor gets its text, the transcript goes back before it.
     pane.type("/tree");
     pane.keys("Enter");
-    await pane.waitFor((s) => s.includes("Session tree") && s.includes("user: second question"));
+    await pane.waitFor((s) => s.includes("Session Tree") && s.includes("user: second question"));
     pane.type("first question");
     pane.keys("Enter");
     // pi's question about the branch being left: "No summary" is the first answer.
@@ -199,7 +199,7 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
     // /tree again: both branches; switching to the old one shows its messages.
     pane.type("/tree");
     pane.keys("Enter");
-    const tree = await pane.waitFor((s) => s.includes("Session tree") && s.includes("user: first question again"));
+    const tree = await pane.waitFor((s) => s.includes("Session Tree") && s.includes("user: first question again"));
     expect(tree).toContain("assistant: answer two");
     pane.type("answer two");
     pane.keys("Enter");

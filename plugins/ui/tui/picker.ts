@@ -116,7 +116,7 @@ export function renderPicker(picker: Picker, width: number, height: number, them
   const hint =
     picker.hint ??
     (picker.kind === "tree"
-      ? "enter switch · L label · ^O/⇧^O filters · type to search · esc close"
+      ? "enter switch · L label · type to filter · esc close"
       : "enter choose · type to filter · esc close");
   rows.push(theme.fg("dim", truncate(`${more} ${hint}`, width)));
   return rows;

@@ -316,7 +316,7 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
         });
         break;
       case "branchSummary":
-        addEntry(state, { kind: "summary", text: String(custom.summary ?? ""), name: "Summary of the branch left" });
+        addEntry(state, { kind: "summary", text: String(custom.summary ?? ""), name: "Branch summary" });
         break;
       case "bashExecution":
         addEntry(state, {

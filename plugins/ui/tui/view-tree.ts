@@ -37,7 +37,21 @@ export function openTree(view: ViewActions, s: ViewState, query: string, selectI
     notice(s, "No entries in session");
     return;
   }
-  s.picker = { kind: "tree", title: "Session tree", query, items: [], selected: 0, scroll: 0, loading: true };
+  s.picker = {
+    kind: "tree",
+    title: "Session Tree",
+    // pi's help rows, for the keys this tree has.
+    header: [
+      "↑/↓ move · enter switch · shift+l label · type to search",
+      "filters ctrl+d/t/u/l/a · cycle ctrl+o/shift+ctrl+o",
+    ],
+    hint: "esc close",
+    query,
+    items: [],
+    selected: 0,
+    scroll: 0,
+    loading: true,
+  };
   s.completion = null;
   treeSettings(view, s.cwd).then(
     ({ mode }) =>
@@ -53,7 +67,7 @@ export function openTree(view: ViewActions, s: ViewState, query: string, selectI
     (error: unknown) =>
       view.later((state) => {
         state.picker = null;
-        notice(state, `Session tree: ${(error as Error).message}`, "error");
+        notice(state, `Session Tree: ${(error as Error).message}`, "error");
       }),
   );
 }

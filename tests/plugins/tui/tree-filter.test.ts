@@ -56,10 +56,10 @@ async function branched(
   return harness;
 }
 
-/** The tree's list rows (the lines between the title and the hint). */
+/** The tree's list rows (the lines between pi's help rows and the position row). */
 function treeRows(screen: string): string[] {
   const lines = screen.split("\n");
-  const start = lines.findIndex((l) => l.includes("Session tree"));
+  const start = lines.findIndex((l) => l.includes("filters ctrl+d/t/u/l/a"));
   const end = lines.findIndex((l, i) => i > start && /\(\d+\/\d+\)/.test(l));
   return lines.slice(start + 1, end).map((l) => l.trim());
 }
@@ -68,7 +68,7 @@ describe("/tree filters and branch summaries (in-process)", () => {
   it("Ctrl+O cycles pi's filters, Ctrl+T/Ctrl+U toggle theirs, Ctrl+D goes back to default; the status names the filter", async () => {
     h = await branched();
     h.type("/tree\r");
-    const initial = await h.waitFor((s) => s.includes("Session tree") && /\(\d+\/\d+\)/.test(s));
+    const initial = await h.waitFor((s) => s.includes("Session Tree") && /\(\d+\/\d+\)/.test(s));
     const rows = treeRows(initial);
     // default: user, tool result (named after its call), answers; the tool-only assistant turn is hidden.
     expect(rows.some((r) => r.includes(`[probe: {"path":"a.txt"}]`))).toBe(true);
@@ -115,7 +115,7 @@ describe("/tree filters and branch summaries (in-process)", () => {
     await h.waitFor((s) => s.includes("Summarize branch?") && s.includes("Summarize with custom prompt"));
     // Esc goes back to the tree with the entry still selected.
     h.type("\x1b");
-    await h.waitFor((s) => s.includes("Session tree") && s.includes("(1/2) [user]"));
+    await h.waitFor((s) => s.includes("Session Tree") && s.includes("(1/2) [user]"));
     h.type("\r");
     await h.waitFor("Summarize branch?");
     h.type("\x1b[B\r");
@@ -160,7 +160,7 @@ describe("/tree filters and branch summaries (in-process)", () => {
   it("choosing the current point says so and moves nowhere", async () => {
     h = await branched();
     h.type("/tree\r");
-    await h.waitFor((s) => s.includes("Session tree") && s.includes("← current"));
+    await h.waitFor((s) => s.includes("Session Tree") && s.includes("← current"));
     h.type("\r");
     await h.waitFor("Already at this point");
     expect(h.screen()).not.toContain("Summarize branch?");
