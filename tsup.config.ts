@@ -244,7 +244,7 @@ export default defineConfig({
   // loads one file of it instead of 154 modules (bench/RESULTS.md). The rest below stay external and
   // are imported lazily, only when a feature needs them.
   noExternal: [
-    /^(?!(jiti|chokidar|@google\/genai|@aws-sdk\/client-bedrock-runtime|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk)(\/|$)).*/,
+    /^(?!(jiti|chokidar|@google\/genai|@aws-sdk\/client-bedrock-runtime|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk|@silvia-odwyer\/photon-node)(\/|$)).*/,
   ],
   external: [
     "jiti",
@@ -255,6 +255,8 @@ export default defineConfig({
     "quickjs-emscripten-core",
     "@jitl/quickjs-wasmfile-release-sync",
     "@agentclientprotocol/sdk",
+    // Reads its WebAssembly file next to itself, so it cannot be bundled; loaded for a large image only.
+    "@silvia-odwyer/photon-node",
   ],
   define: { __PI_VERSION__: JSON.stringify(pkg.version) },
   esbuildPlugins: [oneRuntimeChunk, oneBuiltinsChunk, liteHeadersInSdks],

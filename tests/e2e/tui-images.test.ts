@@ -83,6 +83,24 @@ describe.skipIf(!HAS_TMUX)("images (built CLI in tmux)", { timeout: 120_000 }, (
     await pane.waitFor("copied words");
   });
 
+  it("images.autoResize (pi's default): the read tool's 2400x1200 PNG reaches the model at 2000x1000, with pi's note", async () => {
+    const user = await mockUser(
+      completionsToolCall("call-1", "read", { path: "big.png" }),
+      completionsText("Big and red."),
+    );
+    writeFileSync(join(user.project, "big.png"), tinyPng(2400, 1200));
+    const pane = tmux!.start({ cwd: user.project, env: user.env, width: 100, height: 30, watch: "screen" });
+    await pane.waitFor("mock-1");
+    pane.type("look at big.png");
+    pane.keys("Enter");
+    await pane.waitFor("Big and red.");
+    const request = JSON.stringify(server!.requests.at(-1)!.body);
+    expect(request).toContain(
+      "[Image: original 2400x1200, displayed at 2000x1000. Multiply coordinates by 1.20 to map to original image.]",
+    );
+    expect(request).not.toContain(tinyPng(2400, 1200).toString("base64"));
+  });
+
   for (const protocol of ["none", "kitty"] as const) {
     it(`an image the read tool returns: ${protocol === "none" ? "pi's placeholder in tmux" : "a kitty graphics sequence of the PNG with PI_IMAGE_PROTOCOL=kitty"}`, async () => {
       const user = await mockUser(

@@ -12,6 +12,7 @@ import {
   type LoopHooks,
   type ManyHandle,
 } from "pi-host";
+import { withResizedImages } from "./image-resize.js";
 
 /** The hook providers that implement `name`, in distribution order (a capability check, not a lookup by key). */
 export function hookProviders(hooks: ManyHandle<AgentHooks>, name: keyof AgentHooks): Array<Handle<AgentHooks>> {
@@ -20,11 +21,19 @@ export function hookProviders(hooks: ManyHandle<AgentHooks>, name: keyof AgentHo
 
 /**
  * The loop's hooks over every provider of `hooks`, read at each call so a reloaded provider serves the next
- * one. `blockImages` (pi's `images.blockImages`) keeps every image from the model.
+ * one. `blockImages` (pi's `images.blockImages`) keeps every image from the model; `autoResize` (pi's
+ * `images.autoResize`) scales oversized ones down first.
  */
-export function composeHooks(hooks: ManyHandle<AgentHooks>, options: { blockImages?: boolean } = {}): LoopHooks {
+export function composeHooks(
+  hooks: ManyHandle<AgentHooks>,
+  options: { blockImages?: boolean; autoResize?: boolean } = {},
+): LoopHooks {
   return {
-    convertToLlm: (messages) => (options.blockImages ? withoutImages(convertToLlm(messages)) : convertToLlm(messages)),
+    convertToLlm: async (messages) => {
+      const converted = convertToLlm(messages);
+      if (options.blockImages) return withoutImages(converted);
+      return options.autoResize ? withResizedImages(converted) : converted;
+    },
     transformContext: async (messages, signal) => {
       let current = messages;
       for (const h of hookProviders(hooks, "transformContext"))

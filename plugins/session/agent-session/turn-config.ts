@@ -81,6 +81,8 @@ export async function assembleTurn(inputs: TurnInputs): Promise<TurnConfig> {
     toolContext: { cwd, withFileLock: inputs.withFileLock, activeToolNames: [...toolNames, ...undeclared] },
     hooks: composeHooks(handles.hooks, {
       blockImages: (settings.images as { blockImages?: unknown } | undefined)?.blockImages === true,
+      // pi's default is on.
+      autoResize: (settings.images as { autoResize?: unknown } | undefined)?.autoResize !== false,
     }),
     takeSteering: inputs.takeSteering,
     takeFollowUps: inputs.takeFollowUps,
