@@ -61,7 +61,9 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
 /** An entry's images under it: inline where the terminal draws them, else pi's placeholder. */
 function imagesRows(entry: Entry, style: EntryStyle): string[] {
   if (entry.images === undefined) return [];
-  return entry.images.flatMap((image) => imageRows(image, style.width, (text) => style.theme.fg("muted", text)));
+  return entry.images.flatMap((image, index) =>
+    imageRows(image, style.width, (text) => style.theme.fg("muted", text), { key: `${entry.id}:${index}` }),
+  );
 }
 
 /** A one-row summary of a tool call's arguments, the way a user thinks of the call. */

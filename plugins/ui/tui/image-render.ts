@@ -125,9 +125,12 @@ export function cellSize(size: ImageSize, maxColumns: number, maxRows: number): 
   };
 }
 
-/** The kitty graphics sequence (PNG data, `C=1`: the cursor stays), in pi's 4096-byte chunks. */
-export function kittySequence(data: string, columns: number, rows: number): string {
-  const head = `a=T,f=100,q=2,C=1,c=${columns},r=${rows}`;
+/**
+ * The kitty graphics sequence (PNG data, `C=1`: the cursor stays), in pi's 4096-byte chunks. `id` (`i=`)
+ * names the image, so writing it again replaces its old placement instead of adding one.
+ */
+export function kittySequence(data: string, columns: number, rows: number, id?: number): string {
+  const head = `a=T,f=100,q=2,C=1,c=${columns},r=${rows}${id !== undefined ? `,i=${id}` : ""}`;
   const size = 4096;
   if (data.length <= size) return `\x1b_G${head};${data}\x1b\\`;
   let out = "";
@@ -146,14 +149,16 @@ export function iterm2Sequence(data: string, columns: number): string {
 
 /**
  * The rows of one image `width` cells wide (the transcript's indent of one cell before it): inline
- * where the terminal draws images (kitty only takes PNG), else the placeholder in `paint`.
+ * where the terminal draws images (kitty only takes PNG), else the placeholder in `paint`. `key` tells
+ * two equal images of the transcript apart (each gets its own kitty id).
  */
 export function imageRows(
   image: ImageBlock,
   width: number,
   paint: (text: string) => string,
-  protocol: ImageProtocol = showImages ? detectImageProtocol() : null,
+  options: { protocol?: ImageProtocol; key?: string } = {},
 ): string[] {
+  const protocol = options.protocol !== undefined ? options.protocol : showImages ? detectImageProtocol() : null;
   const size = imageSize(image.data, image.mimeType);
   const inline = protocol === "kitty" ? image.mimeType === "image/png" : protocol === "iterm2";
   if (!inline || size === undefined) return [` ${paint(imagePlaceholder(image.mimeType, size))}`];
@@ -161,8 +166,19 @@ export function imageRows(
   const maxRows = Math.max(1, Math.ceil((maxColumns * CELL.widthPx) / CELL.heightPx));
   const { columns, rows } = cellSize(size, maxColumns, maxRows);
   const blank = Array.from({ length: rows - 1 }, () => "");
-  if (protocol === "kitty") return [` ${kittySequence(image.data, columns, rows)}`, ...blank];
+  if (protocol === "kitty")
+    return [` ${kittySequence(image.data, columns, rows, imageId(`${options.key ?? ""}|${image.data}`))}`, ...blank];
   return [...blank, ` ${rows > 1 ? `\x1b[${rows - 1}A` : ""}${iterm2Sequence(image.data, columns)}`];
+}
+
+/** A stable id for an image's text (FNV-1a over its start and a sample of the rest; kitty ids are 1 to 2^32 - 1). */
+export function imageId(data: string): number {
+  let hash = 0x811c9dc5;
+  const step = Math.max(1, Math.floor(data.length / 4096));
+  for (let i = 0; i < Math.min(64, data.length); i++) hash = Math.imul(hash ^ data.charCodeAt(i), 0x01000193) >>> 0;
+  for (let i = 64; i < data.length; i += step) hash = Math.imul(hash ^ data.charCodeAt(i), 0x01000193) >>> 0;
+  hash = Math.imul(hash ^ data.length, 0x01000193) >>> 0;
+  return hash === 0 ? 1 : hash;
 }
 
 /** The image blocks of message content (a string has none). */

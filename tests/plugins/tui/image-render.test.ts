@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { stripImageSequences, withoutImages } from "../../../kit/index.js";
 import { preferredImageType } from "../../../kit/shell/clipboard-read.js";
 import { cellWidth as shellCellWidth } from "../../../plugins/modes/mode-interactive/ansi.js";
+import { removedPlacements } from "../../../plugins/modes/mode-interactive/kitty-placements.js";
+import { DiffRenderer } from "../../../plugins/modes/mode-interactive/renderer.js";
 import {
   detectImageProtocol,
   imagePlaceholder,
@@ -41,19 +43,20 @@ describe("images in the transcript", () => {
   it("kitty: the sequence on the first row (cursor kept), blank rows under it; iTerm2: blank rows, then the sequence after moving up", () => {
     // As pi does, the image is scaled to at most 60 columns and as many rows as keep its shape (9×18 px cells).
     const data = png(180, 90);
-    const kitty = imageRows({ data, mimeType: "image/png" }, 80, (t) => t, "kitty");
-    expect(kitty[0]).toBe(` \x1b_Ga=T,f=100,q=2,C=1,c=60,r=15;${data}\x1b\\`);
+    const kitty = imageRows({ data, mimeType: "image/png" }, 80, (t) => t, { protocol: "kitty" });
+    expect(kitty[0]).toMatch(/^ \x1b_Ga=T,f=100,q=2,C=1,c=60,r=15,i=\d+;/);
+    expect(kitty[0]!.endsWith(`;${data}\x1b\\`)).toBe(true);
     expect(kitty.slice(1)).toEqual(Array(14).fill(""));
-    const iterm = imageRows({ data, mimeType: "image/png" }, 80, (t) => t, "iterm2");
+    const iterm = imageRows({ data, mimeType: "image/png" }, 80, (t) => t, { protocol: "iterm2" });
     expect(iterm.slice(0, -1)).toEqual(Array(14).fill(""));
     expect(iterm.at(-1)).toMatch(/^ \x1b\[14A\x1b\]1337;File=inline=1;size=\d+;width=60;height=auto:/);
     // A narrow terminal: the width bounds it.
-    expect(imageRows({ data, mimeType: "image/png" }, 22, (t) => t, "kitty")[0]).toContain("c=20,r=5;");
+    expect(imageRows({ data, mimeType: "image/png" }, 22, (t) => t, { protocol: "kitty" })[0]).toContain("c=20,r=5,i=");
     // Elsewhere (and kitty with a non-PNG image), pi's placeholder.
-    expect(imageRows({ data, mimeType: "image/png" }, 80, (t) => `<${t}>`, null)).toEqual([
+    expect(imageRows({ data, mimeType: "image/png" }, 80, (t) => `<${t}>`, { protocol: null })).toEqual([
       " <[Image: [image/png] 180x90]>",
     ]);
-    expect(imageRows({ data: png(4, 4), mimeType: "image/jpeg" }, 80, (t) => t, "kitty")).toEqual([
+    expect(imageRows({ data: png(4, 4), mimeType: "image/jpeg" }, 80, (t) => t, { protocol: "kitty" })).toEqual([
       " [Image: [image/jpeg]]",
     ]);
   });
@@ -69,6 +72,27 @@ describe("images in the transcript", () => {
     expect(cellWidth(row)).toBe(1);
     expect(shellCellWidth(row)).toBe(1);
     expect(shellCellWidth(" \x1b[4A\x1b]1337;File=inline=1;size=3:QUJD\x07")).toBe(1);
+  });
+
+  it("two equal images get their own kitty ids; an image whose row leaves the alternate screen loses its placement", () => {
+    const data = png(20, 20);
+    const [a] = imageRows({ data, mimeType: "image/png" }, 80, (t) => t, { protocol: "kitty", key: "1:0" });
+    const [b] = imageRows({ data, mimeType: "image/png" }, 80, (t) => t, { protocol: "kitty", key: "2:0" });
+    const id = (row: string) => Number(/,i=(\d+);/.exec(row)![1]);
+    expect(id(a!)).not.toBe(id(b!));
+    expect(removedPlacements([a!, "x", b!], ["x", b!])).toBe(`\x1b_Ga=d,d=i,i=${id(a!)},q=2\x1b\\`);
+    expect(removedPlacements([a!], [a!])).toBe("");
+    // Through the renderer: scrolling the image's row away deletes its placement once.
+    let out = "";
+    const renderer = new DiffRenderer((bytes) => (out += bytes), "alternate");
+    renderer.begin(40, 4);
+    renderer.render({ lines: [a!, "", "", "editor"], cursor: null }, 40, 4);
+    out = "";
+    renderer.render({ lines: ["one", "two", "three", "editor"], cursor: null }, 40, 4);
+    expect(out).toContain(`\x1b_Ga=d,d=i,i=${id(a!)},q=2\x1b\\`);
+    out = "";
+    renderer.render({ lines: ["one", "two", "three!", "editor"], cursor: null }, 40, 4);
+    expect(out).not.toContain("a=d");
   });
 
   it("images.blockImages: each run of images becomes pi's one line of text; other blocks stay", () => {
