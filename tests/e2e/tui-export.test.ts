@@ -52,7 +52,7 @@ describe.skipIf(!HAS_TMUX)("TUI /export in tmux (built CLI)", { timeout: 60_000 
     pane.type("/export branch.jsonl");
     pane.keys("Enter");
     // The result line, not the typed command (which shows "branch.jsonl" before the file is written).
-    await pane.waitFor("Session exported to: branch.jsonl");
+    await pane.waitFor(/Session exported to: \S*branch\.jsonl/);
     const lines = readFileSync(join(user.project, "branch.jsonl"), "utf8").trimEnd().split("\n");
     expect(JSON.parse(lines[0]!).type).toBe("session");
     expect(lines.some((l) => l.includes("Exported <soon>."))).toBe(true);
