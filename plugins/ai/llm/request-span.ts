@@ -21,7 +21,7 @@ export interface RequestObserver {
   readonly span: TelemetrySpan;
   /** Every event the router passes on, in order (the final `done` or `error` included). */
   onEvent(event: AssistantMessageEvent): void;
-  /** Ends the span; called once the stream is over, however it ended. */
+  /** Ends the span if the final event has not already; called once the stream is over, however it ended. */
   end(): void;
 }
 
@@ -80,10 +80,10 @@ export function observeRequest(model: Model, options: StreamOptions): RequestObs
           chars,
           tool: event.toolCall.name,
         });
-      } else if (event.type === "done") {
-        recordResult(span, event.message);
-      } else if (event.type === "error") {
-        recordResult(span, event.error);
+      } else if (event.type === "done" || event.type === "error") {
+        // Ended at the final event, not when the provider's stream winds down: the caller goes on at once.
+        recordResult(span, event.type === "done" ? event.message : event.error);
+        span.end();
       }
     },
     end: () => span.end(),

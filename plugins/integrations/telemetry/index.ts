@@ -12,8 +12,8 @@ import {
   SESSION_EVENT,
   SettingsContract,
   TelemetryContract,
-  Type,
 } from "pi-host";
+import { Type } from "@sinclair/typebox";
 import { TelemetryBackend } from "./backend.js";
 import { telemetrySwitch } from "./switch.js";
 
