@@ -42,7 +42,7 @@ export class TelemetryBackend implements Telemetry {
 
   /** Exports the spans left, waiting at most `flushTimeoutMs`; nothing to do when telemetry never started. */
   async shutdown(): Promise<void> {
-    const tracing = await this.tracing;
+    const tracing = await this.tracing?.catch(() => undefined);
     if (tracing === undefined) return;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<"late">((resolve) => {
@@ -60,7 +60,7 @@ export class TelemetryBackend implements Telemetry {
   }
 
   private async start(): Promise<TracingHandle | undefined> {
-    const decision = await this.deps.decide();
+    const decision = await this.deps.decide().catch((): TelemetrySwitch => ({ on: false }));
     if (!decision.on) {
       if (decision.warning !== undefined) this.warnOnce(decision.warning);
       return undefined;

@@ -46,8 +46,9 @@ export default definePlugin({
     const backend = new TelemetryBackend({
       async decide() {
         const cwd = readHostEnvironment(host)?.cwd ?? process.cwd();
-        const values = settings.available ? await settings.api.get(cwd) : {};
-        return telemetrySwitch(process.env, values.telemetry);
+        // A settings file that cannot be read is the session's to report; the variables still decide.
+        const values = settings.available ? await settings.api.get(cwd).catch(() => ({})) : {};
+        return telemetrySwitch(process.env, (values as { telemetry?: unknown }).telemetry);
       },
       async load(onExportFailure) {
         const { startTracing } = await import("./otel.js");

@@ -15,13 +15,14 @@ import type { TelemetrySwitch } from "../../../plugins/integrations/telemetry/sw
 import { SpanLog } from "../../support/recording-span.js";
 
 /** A backend over a scripted tracing; returns it with what it did. */
-function backendWith(decision: TelemetrySwitch, tracing: Partial<TracingHandle> & { fail?: boolean } = {}) {
+function backendWith(decision: TelemetrySwitch | Error, tracing: Partial<TracingHandle> & { fail?: boolean } = {}) {
   const seen = { decided: 0, loaded: 0, warnings: [] as string[] };
   const log = new SpanLog();
   let failExport: ((error: Error | undefined) => void) | undefined;
   const deps: BackendDeps = {
     async decide() {
       seen.decided++;
+      if (decision instanceof Error) throw decision;
       return decision;
     },
     async load(onExportFailure) {
@@ -82,6 +83,13 @@ describe("TelemetryBackend", () => {
     expect(seen.warnings).toEqual([
       "pi: telemetry: the collector at http://127.0.0.1:9/v1/traces did not take the spans within 20 ms; they were dropped",
     ]);
+  });
+
+  it("a decision that fails (settings unreadable) is off, and shutdown still resolves", async () => {
+    const { backend, seen } = backendWith(new Error("bad settings.json"));
+    expect(await backend.startRoot("run")).toBe(NOOP_TELEMETRY_SPAN);
+    await backend.shutdown();
+    expect(seen).toMatchObject({ loaded: 0, warnings: [] });
   });
 
   it("an SDK that fails to load leaves telemetry off with one line", async () => {
