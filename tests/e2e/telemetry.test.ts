@@ -171,13 +171,11 @@ describe("telemetry (built CLI, OTLP/HTTP to a local collector)", () => {
     expect(answer!.events.map((e) => e.name)).toEqual(["pi.ai.first_chunk", "pi.ai.block"]);
     expect(answer!.events[1]!.attributes).toMatchObject({ type: "text", index: 0, chars: 17 });
 
-    // Every child lies within its parent's time.
-    const byId = new Map(spans.map((s) => [s.spanId, s]));
-    for (const span of spans) {
-      const parent = byId.get(span.parentSpanId);
-      if (parent === undefined) continue;
-      expect(span.startNs >= parent.startNs && span.endNs <= parent.endNs).toBe(true);
-    }
+    // One tree: every span but the root has its parent among the spans. (Containment in time is not
+    // checked here: the SDK stamps a span's start from Date.now(), so sibling clocks differ by up to 1 ms;
+    // the loop and router tests check the end order.)
+    const ids = new Set(spans.map((s) => s.spanId));
+    expect(spans.filter((s) => s !== root && !ids.has(s.parentSpanId)).map((s) => s.name)).toEqual([]);
   });
 
   it("a tool call that fails is an error span with the flag set; a provider error fails the request span", async () => {
