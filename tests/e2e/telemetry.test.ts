@@ -235,12 +235,17 @@ describe("telemetry (built CLI, OTLP/HTTP to a local collector)", () => {
     server.enqueue({ sse: cachedAnswer("Hello.") });
     const on = await runPiRecordingModules(["-p", ...MODEL, "hi"], user.project, { ...user.env, ...otel() });
     expect(on.run.stdout).toBe("Hello.\n");
-    expect(openTelemetryIn(on.modules)).toContain("@opentelemetry/sdk-trace-base");
+    expect(openTelemetryIn(on.modules)).toEqual(
+      expect.arrayContaining(["@opentelemetry/sdk-trace-base", "telemetry/otel.ts"]),
+    );
     expect(named(collector.spans, "pi.agent.run")).toHaveLength(1);
   });
 });
 
-/** The @opentelemetry packages among the loaded modules: their own files, or our chunks that bundle them. */
+/**
+ * The @opentelemetry packages among the loaded modules (their own files, or our chunks that bundle them,
+ * marked by esbuild's `// node_modules/<package>/` lines), and the plugin's otel.ts that loads them.
+ */
 function openTelemetryIn(modules: string[]): string[] {
   const found = new Set<string>();
   for (const url of modules) {
@@ -251,6 +256,8 @@ function openTelemetryIn(modules: string[]): string[] {
   for (const url of ours) {
     const text = readText(url);
     for (const match of text.matchAll(/\n\/\/ node_modules\/(@opentelemetry\/[^/]+)\//g)) found.add(match[1]!);
+    // The plugin's own file that loads the SDK (its chunk is imported only when telemetry is on).
+    if (text.includes("\n// plugins/integrations/telemetry/otel.ts\n")) found.add("telemetry/otel.ts");
   }
   return [...found].sort();
 }
