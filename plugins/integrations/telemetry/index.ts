@@ -22,8 +22,9 @@ const Config = Type.Object(
     flushTimeoutMs: Type.Number({
       default: 1500,
       minimum: 0,
-      maximum: 10_000,
-      description: "The longest wait for the last spans to reach the collector when pi exits",
+      // The kernel cuts a plugin's shutdown off at 2 s (disposeTimeoutMs), so the wait stays under it.
+      maximum: 1900,
+      description: "The longest wait for the last spans to reach the collector when pi exits (ms, at most 1900)",
     }),
   },
   { additionalProperties: false },
