@@ -9,6 +9,9 @@
  *   3. the setting `telemetry.enabled` (true or false) decides next;
  *   4. else it is on when an endpoint is set (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or
  *      `OTEL_EXPORTER_OTLP_ENDPOINT`) or `OTEL_TRACES_EXPORTER` names `otlp`.
+ *
+ * On, an endpoint variable that is not an http(s) URL turns it off again with a warning, where the
+ * exporter would send to its default instead.
  */
 
 /** The decision, with the one line to show when a setting was not understood. */
@@ -28,11 +31,30 @@ export function telemetrySwitch(env: NodeJS.ProcessEnv, setting: unknown): Telem
       warning: `pi: telemetry: OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER} is not supported; use "otlp" (or "none"). No spans are sent`,
     };
   const enabled = (setting as { enabled?: unknown } | undefined)?.enabled;
-  if (typeof enabled === "boolean") return enabled ? { on: true } : { on: false };
-  if (enabled !== undefined)
+  if (enabled !== undefined && typeof enabled !== "boolean")
     return { on: false, warning: `pi: telemetry: the setting telemetry.enabled must be true or false` };
   const endpoint = Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim());
-  return endpoint || exporters.includes("otlp") ? { on: true } : { on: false };
+  const on = enabled ?? (endpoint || exporters.includes("otlp"));
+  if (!on) return { on: false };
+  const bad = badEndpoint(env);
+  return bad === undefined ? { on: true } : { on: false, warning: bad };
+}
+
+/** The one line about an endpoint variable that is not an http(s) URL (the exporter would quietly ignore it). */
+function badEndpoint(env: NodeJS.ProcessEnv): string | undefined {
+  for (const name of ["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"]) {
+    const value = env[name]?.trim();
+    if (!value) continue;
+    let protocol: string | undefined;
+    try {
+      protocol = new URL(value).protocol;
+    } catch {
+      protocol = undefined;
+    }
+    if (protocol !== "http:" && protocol !== "https:")
+      return `pi: telemetry: ${name}=${value} is not an http(s) URL (e.g. http://localhost:4318); no spans are sent`;
+  }
+  return undefined;
 }
 
 /** Where the exporter sends, as the OTLP exporter works it out: for naming it in a warning. */

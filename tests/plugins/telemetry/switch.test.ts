@@ -1,7 +1,8 @@
 /**
  * When telemetry is on: OTEL_SDK_DISABLED beats everything, OTEL_TRACES_EXPORTER=none (or a value
  * without otlp, with a warning) turns it off, the `telemetry.enabled` setting decides next, and else an
- * OTLP endpoint (or OTEL_TRACES_EXPORTER=otlp) turns it on. Plus the endpoint a warning names.
+ * OTLP endpoint (or OTEL_TRACES_EXPORTER=otlp) turns it on; an endpoint that is not an http(s) URL turns
+ * it off with a warning. Plus the endpoint a warning names.
  */
 import { describe, expect, it } from "vitest";
 import { telemetrySwitch, tracesEndpoint } from "../../../plugins/integrations/telemetry/switch.js";
@@ -42,6 +43,23 @@ describe("telemetrySwitch", () => {
       warning: expect.stringContaining("telemetry.enabled must be true or false"),
     });
     expect(telemetrySwitch(ENDPOINT, "not an object")).toEqual({ on: true });
+  });
+
+  it("an endpoint that is not an http(s) URL is off with one warning naming the variable", () => {
+    expect(telemetrySwitch({ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" }, undefined)).toEqual({
+      on: false,
+      warning:
+        "pi: telemetry: OTEL_EXPORTER_OTLP_ENDPOINT=not a url is not an http(s) URL (e.g. http://localhost:4318); no spans are sent",
+    });
+    expect(telemetrySwitch({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "grpc://c:4317" }, { enabled: true })).toMatchObject({
+      on: false,
+      warning: expect.stringContaining("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=grpc://c:4317"),
+    });
+    // Off anyway: nothing to warn about.
+    expect(telemetrySwitch({ OTEL_EXPORTER_OTLP_ENDPOINT: "not a url" }, { enabled: false })).toEqual({ on: false });
+    expect(telemetrySwitch({ OTEL_EXPORTER_OTLP_ENDPOINT: "https://otlp.example.com:443" }, undefined)).toEqual({
+      on: true,
+    });
   });
 });
 
