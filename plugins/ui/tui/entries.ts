@@ -62,7 +62,9 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
 function imagesRows(entry: Entry, style: EntryStyle): string[] {
   if (entry.images === undefined) return [];
   return entry.images.flatMap((image, index) =>
-    imageRows(image, style.width, (text) => style.theme.fg("muted", text), { key: `${entry.id}:${index}` }),
+    imageRows(image, style.width, (text) => style.theme.fg(entry.kind === "tool" ? "toolOutput" : "muted", text), {
+      key: `${entry.id}:${index}`,
+    }),
   );
 }
 

@@ -1,8 +1,9 @@
 /**
  * Images in the transcript as pi 1.6.0 shows them: inline through the kitty graphics protocol or
  * iTerm2's inline images when the terminal is known to draw them (detected from the environment as pi
- * does, `PI_IMAGE_PROTOCOL` overriding; never under tmux or screen, which drop them), and as pi's text
- * placeholder (`[Image: [image/png] 640x480]`) everywhere else or with `terminal.showImages: false`.
+ * does, `PI_IMAGE_PROTOCOL` and then the `terminal.images` setting overriding; never under tmux or
+ * screen, which drop them), at most `terminal.imageWidthCells` wide, and as pi's text placeholder
+ * (`[Image: [image/png] 640x480]`) everywhere else or with `terminal.showImages: false`.
  * An inline image is rows of the frame: kitty's sequence on the first row (the cursor kept in place)
  * and blank rows under it; iTerm2's on the last row after moving up over the blank rows above it.
  */
@@ -25,17 +26,40 @@ export interface ImageSize {
 /** pi's default terminal cell size in pixels (the terminal is not asked). */
 const CELL = { widthPx: 9, heightPx: 18 };
 
-/** pi's `terminal.showImages` for this run (the plugin sets it from the settings). */
-let showImages = true;
-
-/** Sets whether inline images are drawn where the terminal can (`terminal.showImages`). */
-export function setShowImages(value: boolean): void {
-  showImages = value;
+/** pi's image settings for this run, as the plugin read them. */
+interface ImageOptions {
+  /** `terminal.showImages`: false draws every image as its placeholder. */
+  showImages: boolean;
+  /** `terminal.imageWidthCells`: the widest an inline image is drawn. */
+  widthCells: number;
+  /** `terminal.images`: a protocol that beats the detection (null: none), or undefined to detect. */
+  protocol: ImageProtocol | undefined;
 }
 
-/** Whether inline images are drawn this run (rendered rows are cached by it). */
-export function imagesShown(): boolean {
-  return showImages;
+let options: ImageOptions = { showImages: true, widthCells: 60, protocol: undefined };
+
+/** Takes pi's `terminal.showImages`, `terminal.imageWidthCells` and `terminal.images` settings. */
+export function setImageOptions(
+  terminal: { showImages?: unknown; imageWidthCells?: unknown; images?: unknown } = {},
+): void {
+  const width = terminal.imageWidthCells;
+  const images = terminal.images;
+  options = {
+    showImages: terminal.showImages !== false,
+    widthCells: typeof width === "number" && Number.isFinite(width) ? Math.max(1, Math.floor(width)) : 60,
+    protocol: images === "kitty" || images === "iterm2" ? images : images === false ? null : undefined,
+  };
+}
+
+/** What rendered rows depend on besides the image (they are cached by it). */
+export function imagesShown(): string {
+  return `${options.showImages}|${options.widthCells}|${options.protocol}`;
+}
+
+/** The protocol this run draws images with: none when hidden, the setting's, else the detected one. */
+function runProtocol(): ImageProtocol {
+  if (!options.showImages) return null;
+  return options.protocol !== undefined ? options.protocol : detectImageProtocol();
 }
 
 /** The protocol the terminal speaks, from the environment, as pi-tui detects it. */
@@ -156,18 +180,18 @@ export function imageRows(
   image: ImageBlock,
   width: number,
   paint: (text: string) => string,
-  options: { protocol?: ImageProtocol; key?: string } = {},
+  draw: { protocol?: ImageProtocol; key?: string } = {},
 ): string[] {
-  const protocol = options.protocol !== undefined ? options.protocol : showImages ? detectImageProtocol() : null;
+  const protocol = draw.protocol !== undefined ? draw.protocol : runProtocol();
   const size = imageSize(image.data, image.mimeType);
   const inline = protocol === "kitty" ? image.mimeType === "image/png" : protocol === "iterm2";
   if (!inline || size === undefined) return [` ${paint(imagePlaceholder(image.mimeType, size))}`];
-  const maxColumns = Math.max(1, Math.min(width - 2, 60));
+  const maxColumns = Math.max(1, Math.min(width - 2, options.widthCells));
   const maxRows = Math.max(1, Math.ceil((maxColumns * CELL.widthPx) / CELL.heightPx));
   const { columns, rows } = cellSize(size, maxColumns, maxRows);
   const blank = Array.from({ length: rows - 1 }, () => "");
   if (protocol === "kitty")
-    return [` ${kittySequence(image.data, columns, rows, imageId(`${options.key ?? ""}|${image.data}`))}`, ...blank];
+    return [` ${kittySequence(image.data, columns, rows, imageId(`${draw.key ?? ""}|${image.data}`))}`, ...blank];
   return [...blank, ` ${rows > 1 ? `\x1b[${rows - 1}A` : ""}${iterm2Sequence(image.data, columns)}`];
 }
 

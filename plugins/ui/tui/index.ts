@@ -101,9 +101,8 @@ export default definePlugin({
           verbose: flags.verbose === true,
           scope: await scopeLabels(flags.models ?? values.enabledModels, models, session),
         });
-        // pi's `terminal.showImages`: false draws every image as its text placeholder.
-        const terminal = values.terminal as { showImages?: unknown } | undefined;
-        (await import("./image-render.js")).setShowImages(terminal?.showImages !== false);
+        // pi's `terminal.showImages`, `terminal.imageWidthCells` and `terminal.images`.
+        (await import("./image-render.js")).setImageOptions((values.terminal ?? {}) as Record<string, unknown>);
         const { ThemeRegistry, useThemes, settingThemePaths } = await import("./themes.js");
         const registry = new ThemeRegistry({
           agentDir,

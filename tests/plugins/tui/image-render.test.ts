@@ -10,6 +10,7 @@ import {
   imageRows,
   imageSize,
   kittySequence,
+  setImageOptions,
 } from "../../../plugins/ui/tui/image-render.js";
 import { cellWidth } from "../../../plugins/ui/tui/text.js";
 import { tinyPng } from "../../support/tiny-png.js";
@@ -59,6 +60,23 @@ describe("images in the transcript", () => {
     expect(imageRows({ data: png(4, 4), mimeType: "image/jpeg" }, 80, (t) => t, { protocol: "kitty" })).toEqual([
       " [Image: [image/jpeg]]",
     ]);
+  });
+
+  it("terminal.images beats the detection, terminal.imageWidthCells bounds the width, showImages false hides them", () => {
+    const data = png(180, 90);
+    const paint = (t: string) => t;
+    try {
+      setImageOptions({ images: "kitty", imageWidthCells: 20 });
+      expect(imageRows({ data, mimeType: "image/png" }, 80, paint)[0]).toContain("c=20,r=5,i=");
+      setImageOptions({ images: "iterm2" });
+      expect(imageRows({ data, mimeType: "image/png" }, 80, paint).at(-1)).toContain("width=60;");
+      setImageOptions({ images: false });
+      expect(imageRows({ data, mimeType: "image/png" }, 80, paint)).toEqual([" [Image: [image/png] 180x90]"]);
+      setImageOptions({ images: "kitty", showImages: false });
+      expect(imageRows({ data, mimeType: "image/png" }, 80, paint)).toEqual([" [Image: [image/png] 180x90]"]);
+    } finally {
+      setImageOptions({});
+    }
   });
 
   it("big images go in 4096-byte chunks; image rows measure as the cells they show", () => {
