@@ -5,7 +5,7 @@
  * instructions; `branchSummary.skipPrompt` skips it) before moving there through `agent/session`'s
  * `navigateTree`, which has the compaction plugin summarize the branch being left.
  */
-import type { TuiKey } from "pi-host";
+import { BRANCH_SUMMARY_CANCELLED, type TuiKey } from "pi-host";
 import * as editor from "./editor.js";
 import { filtered, keepInView, pickerKey, visibleRows } from "./picker.js";
 import type { Picker, PickerItem, ViewState } from "./state.js";
@@ -17,8 +17,8 @@ import type { IsAction } from "./view-keys.js";
 /** pi's three answers to "Summarize branch?". */
 export const SUMMARY_CHOICES = ["No summary", "Summarize", "Summarize with custom prompt"] as const;
 
-/** The status shown while the branch left is summarized. */
-const SUMMARIZING = "Summarizing branch...";
+/** The status shown while the branch left is summarized (Esc, `app.interrupt`, cancels it). */
+const SUMMARIZING = "Summarizing branch... (esc to cancel)";
 
 /** The tree settings that apply when `/tree` opens. */
 async function treeSettings(view: ViewActions, cwd: string): Promise<{ mode: TreeFilterMode; skipPrompt: boolean }> {
@@ -222,17 +222,24 @@ export function navigate(
         // Before the first message there is no entry to move to (nor to hang a summary on).
         if (target === null) store.api.branch(null);
         else await session.api.navigateTree(target, options);
-        return text;
+        return { text };
       } catch (error) {
         view.later(done);
+        // Esc while the summary was written: pi says so and shows the tree again, the entry selected.
+        if ((error as Error)?.message === BRANCH_SUMMARY_CANCELLED) return { cancelled: true };
         throw error;
       }
     },
-    (text) =>
+    (result: { text?: string; cancelled?: boolean }) =>
       view.later((state) => {
         done(state);
+        if (result.cancelled) {
+          notice(state, BRANCH_SUMMARY_CANCELLED);
+          openTree(view, state, "", entryId);
+          return;
+        }
         view.rebuild(state);
-        if (text !== undefined && state.editor.text.trim() === "") editor.setText(state, text);
+        if (result.text !== undefined && state.editor.text.trim() === "") editor.setText(state, result.text);
         notice(state, "Navigated to selected point");
       }),
   );

@@ -290,7 +290,8 @@ export class TerminalView implements TuiView, ViewActions {
     if (is("app.interrupt")) {
       if (s.completion !== null) s.completion = null;
       else if (this.bang !== undefined) this.bang.abort.abort();
-      else if (s.busy || s.compacting) this.background("abort", () => this.deps.session.api.abort());
+      else if (s.busy || s.compacting || s.statuses.branchSummary !== undefined)
+        this.background("abort", () => this.deps.session.api.abort());
       return {};
     }
     if (s.completion !== null && completionKey(s, this.extra, is)) return {};

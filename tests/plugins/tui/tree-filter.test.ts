@@ -24,6 +24,7 @@ const CTRL_D = "\x04";
 async function branched(
   settings: Record<string, unknown> = {},
   summary = "Summary of the left branch.",
+  tokensPerSecond = 0,
 ): Promise<TuiHarness> {
   const agentDir = mkdtempSync(join(tmpdir(), "pi-tree-agent-"));
   writeFileSync(join(agentDir, "settings.json"), JSON.stringify(settings));
@@ -33,6 +34,7 @@ async function branched(
     height: 40,
     tools: [testTool("probe", async () => "probe output")],
     faux: {
+      tokensPerSecond,
       responses: [
         { content: [fauxToolCall("probe", { path: "a.txt" })] },
         { content: "first answer" },
@@ -155,6 +157,27 @@ describe("/tree filters and branch summaries (in-process)", () => {
     expect(moved).not.toContain("Summarize branch?");
     expect(store.call("entries").some((e) => e.type === "branch_summary")).toBe(false);
     expect(h.faux.requests).toHaveLength(3);
+  });
+
+  it("Esc while the summary is written cancels it: pi's line, the tree again, nothing written, the point kept", async () => {
+    h = await branched({}, `${"summary words ".repeat(400)}END`, 100);
+    const store = h.kernel.use(SessionStoreContract);
+    const leaf = store.call("leafId");
+    h.type("/tree\r");
+    await h.waitFor("user: another question");
+    h.type("another question\r");
+    await h.waitFor("Summarize branch?");
+    h.type("\x1b[B\r");
+    await h.waitFor("Summarizing branch... (esc to cancel)");
+    h.type("\x1b");
+    const cancelled = await h.waitFor(
+      (s) => s.includes("Branch summarization cancelled") && s.includes("Session Tree"),
+    );
+    expect(cancelled).not.toContain("Summarizing branch...");
+    // The entry chosen is still the selected one.
+    expect(cancelled).toMatch(/› user: another question/);
+    expect(store.call("leafId")).toBe(leaf);
+    expect(store.call("entries").some((e) => e.type === "branch_summary")).toBe(false);
   });
 
   it("choosing the current point says so and moves nowhere", async () => {
