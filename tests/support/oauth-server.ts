@@ -299,7 +299,7 @@ export class OAuthTestServer {
       const chunk = (delta: unknown, finish: string | null) =>
         `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       res.end(
-        `${chunk({ role: "assistant", content: "hello from copilot" }, null)}${chunk({}, "stop")}data: [DONE]\n\n`,
+        `${chunk({ role: "assistant", content: "hello from chat completions" }, null)}${chunk({}, "stop")}data: [DONE]\n\n`,
       );
       return;
     }
