@@ -1,6 +1,6 @@
 /**
- * pi 1.6's ChatGPT (`openai`), Meta and Radius sign-ins through the built CLI against the local sign-in
- * server: for each, two `pi` processes that find the token expired make exactly one refresh request and
+ * pi 1.6's ChatGPT (`openai`), Meta and Radius sign-ins (and the earlier Codex, Copilot, xAI and Kimi
+ * ones) through the built CLI against the local sign-in server: for each, two `pi` processes that find the token expired make exactly one refresh request and
  * print the same new bearer; a revoked refresh token ends in one line naming `pi auth login <provider>`.
  * Then `pi -p` sends a ChatGPT sign-in's bearer to a local Responses server, `pi auth login` offers and
  * suggests the new providers, and `pi auth check` reports them ready.
@@ -28,6 +28,9 @@ beforeEach(async () => {
     PI_OAUTH_META_URL: server.url,
     PI_OAUTH_META_API_URL: server.url,
     PI_RADIUS_GATEWAY: server.url,
+    PI_OAUTH_GITHUB_API_URL: server.url,
+    PI_OAUTH_XAI_URL: server.url,
+    KIMI_CODE_OAUTH_HOST: server.url,
   };
 });
 afterEach(async () => {
@@ -47,6 +50,23 @@ const EXPIRED: Record<string, { name: string; entry: (refresh: string) => Record
   radius: {
     name: "Radius",
     entry: (refresh) => ({ type: "oauth", refresh, access: "radius-old", expires: 0 }),
+  },
+  // The sign-ins that were here before refresh the same way.
+  "openai-codex": {
+    name: "OpenAI (ChatGPT Plus/Pro)",
+    entry: (refresh) => ({ type: "oauth", refresh, access: "codex-old", expires: 0, accountId: "acct-42" }),
+  },
+  "github-copilot": {
+    name: "GitHub Copilot",
+    entry: (refresh) => ({ type: "oauth", refresh, access: "tid=old;proxy-ep=proxy.example.test;", expires: 0 }),
+  },
+  xai: {
+    name: "xAI (Grok/X subscription)",
+    entry: (refresh) => ({ type: "oauth", refresh, access: "xai-old", expires: 0 }),
+  },
+  "kimi-coding": {
+    name: "Kimi Code (subscription)",
+    entry: (refresh) => ({ type: "oauth", refresh, access: "kimi-old", expires: 0 }),
   },
 };
 

@@ -178,6 +178,9 @@ export class OAuthTestServer {
         const github = (req.headers.authorization ?? "").replace(/^Bearer /, "");
         if (!this.refreshTokens.has(github) || this.revoked.has(github))
           return json(401, { message: "Bad credentials" });
+        // Exchanging the GitHub token for a Copilot token is Copilot's refresh.
+        this.refreshCount++;
+        if (this.refreshDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.refreshDelayMs));
         const token = `tid=t${++this.serial};exp=1;proxy-ep=proxy.example.test;`;
         this.validAccess.add(token);
         return json(200, { token, expires_at: Math.floor(Date.now() / 1000) + this.expiresIn });
