@@ -137,6 +137,28 @@ describe("pi auth with the ChatGPT, Meta and Radius sign-ins", () => {
   });
 });
 
+describe("pi -p with a Radius sign-in", () => {
+  it("refreshes the expired token and sends pi's own protocol to the gateway with it", async () => {
+    server.issueRefresh("rr-1");
+    writeAuth({ radius: EXPIRED.radius!.entry("rr-1") });
+    // The gateway's catalog is not fetched; the model is named in models.json, as for any provider.
+    writeFileSync(
+      join(user.agent, "models.json"),
+      JSON.stringify({
+        providers: { radius: { models: [{ id: "balanced", contextWindow: 200000, maxTokens: 32000 }] } },
+      }),
+    );
+    const run = await user.pi(["-p", "--no-session", "--model", "radius/balanced", "--no-tools", "hi"], { env });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("hello from radius\n");
+    expect(server.refreshCount).toBe(1);
+    const call = server.requests.find((r) => r.path === "/v1/messages")!;
+    expect(call.headers.authorization).toBe(`Bearer ${readAuth().radius.access}`);
+    expect(call.body).toMatchObject({ model: "balanced", context: { messages: [{ role: "user", content: "hi" }] } });
+  });
+});
+
 describe("pi -p with a ChatGPT sign-in", () => {
   it("refreshes the expired token, then sends it as the bearer to the Responses API", async () => {
     server.issueRefresh("r-1");

@@ -17,6 +17,7 @@ const PROVIDERS: Record<string, string[]> = {
   "provider-google": ["google-generative-ai", "google-vertex"],
   "provider-bedrock": ["bedrock-converse-stream"],
   "provider-mistral": ["mistral-conversations"],
+  "provider-pi-messages": ["pi-messages"],
 };
 
 describe("provider plugins in the default distribution (built CLI)", () => {

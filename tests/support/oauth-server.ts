@@ -5,7 +5,7 @@
  * Anthropic `/v1/messages` that streams a reply only for a bearer it issued. It counts refreshes.
  * Also: Sign in with ChatGPT (a registration callback naming the issued client id), Meta's device code
  * and API-key mint, the Radius gateway (discovery, browser and device grants), and a Responses API
- * `/responses` (and `/v1/responses`) stream for the signed-in bearers.
+ * `/responses` (and `/v1/responses`) stream and pi's own `/v1/messages` protocol for the signed-in bearers.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -149,7 +149,7 @@ export class OAuthTestServer {
         });
       case "/responses":
       case "/v1/responses":
-        return this.model(url.pathname, req, res);
+        return this.model(url.pathname, req, res, body);
       case "/v1/oauth/token":
         // The Radius gateway's token endpoint shares Anthropic's path; its client id tells them apart.
         if (body.client_id === "pi-gateway") {
@@ -224,7 +224,7 @@ export class OAuthTestServer {
         return this.token(url.pathname === "/oauth2/token" ? "xai" : "kimi", body, json);
       case "/v1/messages":
       case "/chat/completions":
-        return this.model(url.pathname, req, res);
+        return this.model(url.pathname, req, res, body);
       default:
         return json(404, { error: "not found" });
     }
@@ -271,7 +271,7 @@ export class OAuthTestServer {
     });
   }
 
-  private model(path: string, req: IncomingMessage, res: ServerResponse): void {
+  private model(path: string, req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>): void {
     const bearer = (req.headers.authorization ?? "").replace(/^Bearer /, "");
     if (!this.validAccess.has(bearer)) {
       res.writeHead(401, { "content-type": "application/json" });
@@ -279,6 +279,26 @@ export class OAuthTestServer {
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream" });
+    if (path === "/v1/messages" && "context" in body) {
+      // pi's own protocol (the Radius gateway): pi's events, then the terminal one.
+      const usage = {
+        input: 3,
+        output: 4,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 7,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      };
+      const events = [
+        { type: "start" },
+        { type: "text_start", contentIndex: 0 },
+        { type: "text_delta", contentIndex: 0, delta: "hello from radius" },
+        { type: "text_end", contentIndex: 0, content: "hello from radius" },
+        { type: "done", reason: "stop", usage },
+      ];
+      res.end(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+      return;
+    }
     if (path.endsWith("/responses")) {
       const recorded = {
         id: "resp_1",

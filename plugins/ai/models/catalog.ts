@@ -156,7 +156,7 @@ export class ModelCatalogStore implements ModelCatalog {
     const keyed = new Set<string>();
     const layer = (providers: ProvidersConfig, source: string, root: string): void => {
       for (const [name, p] of Object.entries(providers)) if (p.apiKey !== undefined) keyed.add(name);
-      applyProviders(draft, providers, source, root);
+      applyProviders(draft, providers, source, root, builtins.providers);
     };
     if (this.options.inlineProviders !== undefined) {
       const inline = checkProviders(INLINE_SOURCE, this.options.inlineProviders, rules, "config.providers");

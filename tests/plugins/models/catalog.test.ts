@@ -231,6 +231,20 @@ describe("models plugin: catalog", () => {
     expect(catalog.call("list").some((m) => m.name === "ignored")).toBe(false);
   });
 
+  it("gives a model added to a built-in provider without catalog models that provider's api and base URL", () => {
+    writeModels(agentDir, {
+      providers: { radius: { models: [{ id: "balanced" }] }, meta: { models: [{ id: "muse" }] } },
+    });
+    expect(catalog.call("find", "radius", "balanced")).toMatchObject({
+      api: "pi-messages",
+      baseUrl: "https://radius.pi.dev/v1",
+    });
+    expect(catalog.call("find", "meta", "muse")).toMatchObject({
+      api: "openai-responses",
+      baseUrl: "https://api.meta.ai/v1",
+    });
+  });
+
   it("lets the provider with a key take a bare id several offer, and asks for provider/id on a tie", () => {
     writeModels(agentDir, {
       providers: {
