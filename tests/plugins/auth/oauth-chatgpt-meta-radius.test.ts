@@ -132,6 +132,22 @@ describe("account sign-in: ChatGPT, Meta, Radius", () => {
     );
   });
 
+  it("ChatGPT: a taken callback port is one line saying what holds it; nothing is stored", async () => {
+    const { createServer } = await import("node:net");
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    process.env.PI_OAUTH_CALLBACK_PORT = String((holder.address() as { port: number }).port);
+    try {
+      const { accounts } = await boot();
+      await expect(accounts.login("openai", scriptedUser("").interaction)).rejects.toThrow(
+        /^Port \d+ is in use, probably by an unfinished login in another pi session or by the Codex CLI\. Cancel that login and try again\.$/,
+      );
+      expect(() => readAuth()).toThrow();
+    } finally {
+      holder.close();
+    }
+  });
+
   it("Meta: device code → identity token → minted API key → bearer → re-mint when expired → expired session", async () => {
     const { accounts, auth } = await boot();
     const user = scriptedUser("");

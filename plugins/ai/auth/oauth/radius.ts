@@ -50,7 +50,11 @@ async function browserLogin(interaction: LoginInteraction, env: NodeJS.ProcessEn
     await fetch(discoveryUrl, { headers: { accept: "application/json" }, signal: interaction.signal }),
     false,
   );
-  const endpoint = trustedVerificationUri(discovery.authorizationEndpoint, "Radius OAuth config");
+  const endpoint = discovery.authorizationEndpoint;
+  // The page is opened in a browser: only an http(s) URL is.
+  if (typeof endpoint !== "string" || !URL.canParse(endpoint) || !/^https?:$/.test(new URL(endpoint).protocol)) {
+    throw new Error(`Invalid Radius OAuth config from ${gateway}: no http(s) authorizationEndpoint`);
+  }
   const { verifier, challenge } = createPkce();
   const state = randomUUID();
   const callback = await startCallbackServer({
