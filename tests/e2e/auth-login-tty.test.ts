@@ -71,8 +71,12 @@ describe.skipIf(!HAS_TMUX)("pi auth login in a terminal: openai, meta, radius", 
     const pane = login(["radius", "--no-browser"]);
     await pane.waitFor("Sign in to Radius: Sign in with device code");
     await pane.waitFor(`Open ${server.url}/radius/device and enter code: RAD-1357`);
+    await pane.waitFor("Loaded 1 Radius model");
     await pane.waitFor(`Logged in to Radius. ${savedTo()}`);
     await pane.waitFor("[pi exited 0]");
     expect(stored().radius).toMatchObject({ type: "oauth", scope: "gateway offline_access" });
+    // The account's models, from the gateway, are now in the catalog.
+    const list = await user.pi(["--list-models", "--provider", "radius"]);
+    expect(list.stdout).toMatch(/^radius\s+balanced\s+200K\s+32K\s+yes\s+no\s+auth\.json$/m);
   });
 });

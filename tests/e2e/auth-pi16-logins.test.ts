@@ -141,12 +141,22 @@ describe("pi -p with a Radius sign-in", () => {
   it("refreshes the expired token and sends pi's own protocol to the gateway with it", async () => {
     server.issueRefresh("rr-1");
     writeAuth({ radius: EXPIRED.radius!.entry("rr-1") });
-    // The gateway's catalog is not fetched; the model is named in models.json, as for any provider.
+    // The gateway's model list as a sign-in (ours or pi 1.6's) keeps it.
+    const balanced = {
+      id: "balanced",
+      name: "Balanced",
+      api: "pi-messages",
+      provider: "radius",
+      baseUrl: `${server.url}/v1`,
+      reasoning: true,
+      input: ["text"],
+      cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 0 },
+      contextWindow: 200000,
+      maxTokens: 32000,
+    };
     writeFileSync(
-      join(user.agent, "models.json"),
-      JSON.stringify({
-        providers: { radius: { models: [{ id: "balanced", contextWindow: 200000, maxTokens: 32000 }] } },
-      }),
+      join(user.agent, "models-store.json"),
+      JSON.stringify({ radius: { models: [balanced], checkedAt: Date.now() } }),
     );
     const run = await user.pi(["-p", "--no-session", "--model", "radius/balanced", "--no-tools", "hi"], { env });
     expect(run.stderr).toBe("");

@@ -139,6 +139,27 @@ export class OAuthTestServer {
       }
       case "/v1/oauth":
         return json(200, { authorizationEndpoint: `${this.url}/radius/authorize` });
+      case "/v1/config": {
+        // The Radius gateway's model list for the signed-in account (one entry is not a model).
+        const bearer = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+        if (!this.validAccess.has(bearer)) return json(401, { error: { message: "unauthorized" } });
+        const cost = { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 0 };
+        return json(200, {
+          baseUrl: `${this.url}/v1`,
+          models: [
+            {
+              id: "balanced",
+              name: "Balanced",
+              reasoning: true,
+              input: ["text"],
+              cost,
+              contextWindow: 200000,
+              maxTokens: 32000,
+            },
+            { id: "broken", name: "No limits" },
+          ],
+        });
+      }
       case "/v1/oauth/device":
         return json(200, {
           device_code: "dev-radius",

@@ -34,7 +34,10 @@ export class OAuthStore implements AccountAuth {
   async login(provider: string, interaction: LoginInteraction): Promise<void> {
     const flow = this.flow(provider);
     const agentDir = dirname(this.file().path);
-    const credential = await flow.login(interaction, this.env, { deviceId: () => installationDeviceId(agentDir) });
+    const credential = await flow.login(interaction, this.env, {
+      deviceId: () => installationDeviceId(agentDir),
+      agentDir,
+    });
     await this.file().update(provider, () => credential);
   }
 

@@ -203,6 +203,24 @@ describe("account sign-in: ChatGPT, Meta, Radius", () => {
       const stored = readAuth().radius;
       expect(stored).toMatchObject({ type: "oauth", access: expect.stringMatching(/^radius-access-/) });
       expect(stored.scope).toBe("gateway offline_access");
+      // The gateway's model list, read with the new token, kept where pi 1.6 keeps it.
+      expect(user.events).toContainEqual({ type: "progress", message: "Loaded 1 Radius model" });
+      const store = JSON.parse(readFileSync(join(agentDir, "models-store.json"), "utf8"));
+      expect(store.radius.models).toEqual([
+        {
+          id: "balanced",
+          name: "Balanced",
+          reasoning: true,
+          input: ["text"],
+          cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 0 },
+          contextWindow: 200000,
+          maxTokens: 32000,
+          api: "pi-messages",
+          provider: "radius",
+          baseUrl: `${server.url}/v1`,
+        },
+      ]);
+      expect(store.radius.checkedAt).toBeGreaterThan(0);
       const request = await accounts.requestAuth("radius");
       expect(request).toEqual({ apiKey: stored.access, baseUrl: `${server.url}/v1` });
       expect(await callModel(request)).toBe(200);

@@ -15,6 +15,8 @@ export interface OAuthCredential {
 export interface LoginContext {
   /** This installation's stable id (a UUID kept in settings.json as pi keeps it). */
   deviceId(): Promise<string>;
+  /** The agent folder (auth.json's), for what a sign-in keeps beside the credential. */
+  agentDir: string;
 }
 
 /** One provider's sign-in. `env` carries the endpoint overrides (endpoints.ts). */

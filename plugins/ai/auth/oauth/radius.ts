@@ -3,7 +3,8 @@
  * 127.0.0.1:1456, the authorize page found at `<gateway>/v1/oauth`) or a device code, both against the
  * gateway's own token endpoint (`<gateway>/v1/oauth/token`, client `pi-gateway`). The gateway is
  * https://radius.pi.dev unless `PI_RADIUS_GATEWAY` names another (pi's variable); requests then go to
- * that gateway with the access token as the bearer.
+ * that gateway with the access token as the bearer, and the sign-in keeps the gateway's model list
+ * (radius-catalog.ts).
  */
 import { randomUUID } from "node:crypto";
 import type { LoginInteraction } from "pi-host";
@@ -13,6 +14,7 @@ import { callbackAddress, override } from "./endpoints.js";
 import type { OAuthCredential, OAuthFlow } from "./flow.js";
 import { numberField, postForJson, readJson, stringField } from "./http.js";
 import { createPkce } from "./pkce.js";
+import { saveRadiusCatalog } from "./radius-catalog.js";
 
 const CLIENT_ID = "pi-gateway";
 const SCOPE = "gateway offline_access";
@@ -127,22 +129,39 @@ async function deviceLogin(interaction: LoginInteraction, env: NodeJS.ProcessEnv
   });
 }
 
+/** Asks for the sign-in method (the first is the default; `--no-browser` takes the other) and runs it. */
+async function signIn(interaction: LoginInteraction, env: NodeJS.ProcessEnv): Promise<OAuthCredential> {
+  const method = await interaction.prompt({
+    type: "select",
+    message: "Sign in to Radius:",
+    options: [
+      { id: "browser", label: "Sign in with browser (recommended)" },
+      { id: "device-code", label: "Sign in with device code (when signing in from another device)" },
+    ],
+  });
+  if (method === "device-code") return deviceLogin(interaction, env);
+  if (method === "browser") return browserLogin(interaction, env);
+  throw new Error(`Unknown Radius sign-in method: ${method}`);
+}
+
 /** The Radius flow (provider id `radius`). */
 export const radiusFlow: OAuthFlow = {
   id: "radius",
   name: "Radius",
-  async login(interaction, env) {
-    const method = await interaction.prompt({
-      type: "select",
-      message: "Sign in to Radius:",
-      options: [
-        { id: "browser", label: "Sign in with browser (recommended)" },
-        { id: "device-code", label: "Sign in with device code (when signing in from another device)" },
-      ],
-    });
-    if (method === "device-code") return deviceLogin(interaction, env);
-    if (method === "browser") return browserLogin(interaction, env);
-    throw new Error(`Unknown Radius sign-in method: ${method}`);
+  async login(interaction, env, context) {
+    const signedIn = await signIn(interaction, env);
+    // As pi does after a Radius sign-in: the account's models, from the gateway. A failure leaves the
+    // sign-in in place and says so.
+    try {
+      const count = await saveRadiusCatalog(radiusGateway(env), signedIn.access, context.agentDir, interaction.signal);
+      interaction.notify({ type: "progress", message: `Loaded ${count} Radius model${count === 1 ? "" : "s"}` });
+    } catch (error) {
+      interaction.notify({
+        type: "progress",
+        message: `Could not load the Radius model list: ${(error as Error).message}`,
+      });
+    }
+    return signedIn;
   },
   async refresh(current, env, signal) {
     const body = { grant_type: "refresh_token", client_id: CLIENT_ID, refresh_token: current.refresh };
