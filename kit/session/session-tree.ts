@@ -77,8 +77,41 @@ export class SessionTree {
     return this.labels;
   }
 
-  /** Entries from the root to `id`, leaf markers included (the context builder ignores them). */
+  /**
+   * Entries from the root to `id`, leaf markers included (the context builder ignores them). A path
+   * cannot be longer than the entries: a walk that goes on past that is in a loop, and stops where the
+   * loop closes.
+   */
   rawPath(id: string | null): SessionEntry[] {
+    const path: SessionEntry[] = [];
+    let current = id === null ? undefined : this.byId.get(id);
+    while (current !== undefined && path.length <= this.entries.length) {
+      path.push(current);
+      current = current.parentId === null ? undefined : this.byId.get(current.parentId);
+    }
+    if (path.length > this.entries.length) return this.loopedPath(id);
+    return path.reverse();
+  }
+
+  /**
+   * The entries after `ancestor` on the path to `id`, oldest first, when `ancestor` is at most `limit`
+   * steps up from `id` (null: the root's side); undefined when it is not on that stretch of the path.
+   */
+  pathAfter(ancestor: string | null, id: string | null, limit: number): SessionEntry[] | undefined {
+    const after: SessionEntry[] = [];
+    let current = id;
+    while (current !== ancestor) {
+      if (current === null || after.length >= limit) return undefined;
+      const entry = this.byId.get(current);
+      if (entry === undefined) return undefined;
+      after.push(entry);
+      current = entry.parentId;
+    }
+    return after.reverse();
+  }
+
+  /** rawPath for a parent chain that loops back (only hand-edited data can): each entry once. */
+  private loopedPath(id: string | null): SessionEntry[] {
     const path: SessionEntry[] = [];
     const seen = new Set<string>();
     let current = id === null ? undefined : this.byId.get(id);
