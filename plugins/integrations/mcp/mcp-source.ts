@@ -78,14 +78,16 @@ export class McpToolSource implements ToolSource {
     const routes = new Map<string, Route>();
     const specs: ToolSpecOf[] = [];
     const searchable: RankedTool[] = [];
-    const loaded = this.host.loadedTools();
+    // The tools tool_search loaded on this branch: read from the session path only when a tool is not
+    // direct (a walk of the whole path, every turn, in a long session).
+    let loaded: Set<string> | undefined;
     let deferred = false;
     for (const entries of listed) {
       for (const { spec, route, exposure } of entries) {
         if (routes.has(spec.name) || exposure === "hidden") continue;
         if (exposure === "deferred") deferred = true;
         routes.set(spec.name, route);
-        if (exposure === "direct" || loaded.has(spec.name)) {
+        if (exposure === "direct" || (loaded ??= this.host.loadedTools()).has(spec.name)) {
           specs.push(spec);
           continue;
         }
