@@ -1,0 +1,92 @@
+/**
+ * What an eval prints and saves: the results table (one row per run), the checks that did not hold,
+ * a pass count per variant (with a doc set, the answer to "does the documentation help"), and the JSON
+ * report with every run's checks and numbers.
+ */
+import type { RunResult, Variant } from "./run-task.js";
+
+/** The JSON report's shape, version 1. */
+export interface EvalReport {
+  version: 1;
+  suite: string;
+  model: string | undefined;
+  docs: { folder: string; files: string[] } | undefined;
+  runsPerTask: number;
+  startedAt: string;
+  seconds: number;
+  /** Per variant: runs and passes. */
+  summary: Record<string, { runs: number; passed: number; failed: number; errors: number }>;
+  results: RunResult[];
+}
+
+/** Builds the report from the finished runs. */
+export function buildReport(input: Omit<EvalReport, "version" | "summary">): EvalReport {
+  const summary: EvalReport["summary"] = {};
+  for (const result of input.results) {
+    const row = (summary[result.variant] ??= { runs: 0, passed: 0, failed: 0, errors: 0 });
+    row.runs++;
+    if (result.status === "pass") row.passed++;
+    else if (result.status === "fail") row.failed++;
+    else row.errors++;
+  }
+  const { results, ...about } = input;
+  return { version: 1, ...about, summary, results };
+}
+
+const HEADERS = ["task", "variant", "run", "result", "checks", "turns", "tokens", "cost", "time"];
+
+/** The results table, the failures under it and one summary line per variant. */
+export function formatReport(report: EvalReport): string {
+  const rows = report.results.map((r) => [
+    r.task,
+    r.variant,
+    String(r.run),
+    r.status.toUpperCase(),
+    `${r.checks.filter((c) => c.passed).length}/${r.checks.length}`,
+    String(r.turns),
+    String(r.tokens),
+    `$${r.cost.toFixed(4)}`,
+    `${r.seconds.toFixed(1)}s`,
+  ]);
+  const numeric = new Set([2, 5, 6, 7, 8]);
+  const widths = HEADERS.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  const out = [line(HEADERS), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
+  const problems = report.results.flatMap((r) => {
+    const where = `${r.task} (${r.variant}, run ${r.run})`;
+    const errors = r.error !== undefined && r.status === "error" ? [`  ${where}: error: ${r.error}`] : [];
+    const failed = r.checks.filter((c) => !c.passed).map((c) => `  ${where}: ${c.label}: ${c.detail}`);
+    const kept = r.folder !== undefined ? [`  ${where}: kept in ${r.folder}`] : [];
+    return [...errors, ...failed, ...kept];
+  });
+  if (problems.length > 0) out.push("", "Details:", ...problems);
+  out.push("", ...summaryLines(report));
+  return `${out.join("\n")}\n`;
+}
+
+/** `docs: 3/3 passed` per variant, and with both variants the difference. */
+function summaryLines(report: EvalReport): string[] {
+  const variants = Object.keys(report.summary) as Variant[];
+  const lines = variants.map((variant) => {
+    const s = report.summary[variant]!;
+    const extra = [s.failed > 0 ? `${s.failed} failed` : "", s.errors > 0 ? `${s.errors} errors` : ""].filter(Boolean);
+    return `${variant}: ${s.passed}/${s.runs} passed${extra.length > 0 ? ` (${extra.join(", ")})` : ""}`;
+  });
+  const without = report.summary["no-docs"];
+  const withDocs = report.summary.docs;
+  if (without !== undefined && withDocs !== undefined) {
+    const delta = withDocs.passed - without.passed;
+    const verdict =
+      delta > 0
+        ? `the docs helped (+${delta})`
+        : delta < 0
+          ? `the docs hurt (${delta})`
+          : "the docs made no difference";
+    lines.push(`with docs vs without: ${verdict}`);
+  }
+  return lines;
+}

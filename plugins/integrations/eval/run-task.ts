@@ -1,0 +1,171 @@
+/**
+ * One run of one task: a fresh temp folder with a copy of the fixture, the built `pi` spawned there in
+ * JSON mode with the task's prompt on stdin (the same distribution and agent a user's `pi -p` gets, in
+ * its own process, so runs cannot leak state into each other), then the checks on what it left behind.
+ * The temp folder is removed afterwards unless asked to keep it.
+ */
+import { spawn } from "node:child_process";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type CheckResult, killGroup, runChecks } from "./checks.js";
+import { RunEventReader, type RunMetrics } from "./run-events.js";
+import type { EvalTask } from "./suite.js";
+
+/** With or without the doc set. */
+export type Variant = "no-docs" | "docs";
+
+/** How to start pi: a program and the arguments before pi's own. */
+export interface PiLauncher {
+  command: string;
+  args: string[];
+}
+
+/** What every run of an eval shares. */
+export interface RunSettings {
+  launcher: PiLauncher;
+  /** `--model`, passed on to pi. */
+  model: string | undefined;
+  /** Seconds a run may take when the task sets none. */
+  timeout: number;
+  /** The doc set's text, for the "docs" variant. */
+  docsText: string | undefined;
+  /** Arguments after `--`, passed to every pi run. */
+  piArgs: string[];
+  /** Keep each run's temp folder (its path is in the report). */
+  keep: boolean;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+/** The outcome of one run. `error` means the run itself failed (timeout, crash, provider error). */
+export interface RunResult extends RunMetrics {
+  task: string;
+  variant: Variant;
+  /** 1-based, of `--runs`. */
+  run: number;
+  status: "pass" | "fail" | "error";
+  checks: CheckResult[];
+  /** Wall time of the agent run, in seconds. */
+  seconds: number;
+  /** pi's exit code (null when it was ended). */
+  exitCode: number | null;
+  /** The working folder, when kept. */
+  folder: string | undefined;
+}
+
+/** Lines of pi's stderr kept for an error's message. */
+const STDERR_TAIL = 2_000;
+
+/** Runs one task once in one variant. */
+export async function runTask(
+  task: EvalTask,
+  variant: Variant,
+  run: number,
+  settings: RunSettings,
+): Promise<RunResult> {
+  const root = await mkdtemp(join(tmpdir(), "pi-eval-"));
+  const folder = join(root, "work");
+  try {
+    if (task.fixture !== undefined) await cp(task.fixture, folder, { recursive: true, verbatimSymlinks: true });
+    else await mkdir(folder);
+    const args = [...settings.launcher.args, "--mode", "json", "--no-session"];
+    if (settings.model !== undefined) args.push("--model", settings.model);
+    if (variant === "docs" && settings.docsText !== undefined) {
+      const docsFile = join(root, "docs.md");
+      await writeFile(docsFile, settings.docsText);
+      args.push("--append-system-prompt", docsFile);
+    }
+    args.push(...settings.piArgs);
+    const started = performance.now();
+    const agent = await spawnPi(settings.launcher.command, args, {
+      cwd: folder,
+      prompt: task.prompt,
+      timeout: task.timeout ?? settings.timeout,
+      env: settings.env,
+      signal: settings.signal,
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const checks = await runChecks(task.checks, { folder, answer: agent.metrics.answer, signal: settings.signal });
+    const failure = runFailure(agent);
+    const status = failure !== undefined ? "error" : checks.every((c) => c.passed) ? "pass" : "fail";
+    return {
+      task: task.name,
+      variant,
+      run,
+      ...agent.metrics,
+      error: failure,
+      status,
+      checks,
+      seconds,
+      exitCode: agent.exitCode,
+      folder: settings.keep ? folder : undefined,
+    };
+  } finally {
+    if (!settings.keep) await rm(root, { recursive: true, force: true });
+  }
+}
+
+interface AgentRun {
+  metrics: RunMetrics;
+  exitCode: number | null;
+  /** Why pi was ended, when it was. */
+  ended: string | undefined;
+  stderr: string;
+}
+
+/** Why a finished agent run counts as an error, or undefined when it ran to its end. */
+function runFailure(agent: AgentRun): string | undefined {
+  if (agent.ended !== undefined) return agent.ended;
+  if (agent.metrics.error !== undefined) return agent.metrics.error;
+  if (agent.exitCode !== 0) {
+    const last = agent.stderr.trim().split("\n").at(-1)?.trim();
+    return `pi exited ${agent.exitCode ?? "on a signal"}${last ? `: ${last}` : ""}`;
+  }
+  if (!agent.metrics.ended) return "pi exited before the agent finished";
+  return undefined;
+}
+
+/** Spawns pi in its own process group with the prompt on stdin; a timeout or an abort ends the group. */
+function spawnPi(
+  command: string,
+  args: string[],
+  options: { cwd: string; prompt: string; timeout: number; env: NodeJS.ProcessEnv; signal: AbortSignal },
+): Promise<AgentRun> {
+  return new Promise((done) => {
+    const reader = new RunEventReader();
+    let stderr = "";
+    let ended: string | undefined;
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => reader.push(chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL);
+    });
+    // pi may exit before reading its stdin (a bad flag); that is its error to report, not a crash here.
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.prompt);
+    const end = (why: string): void => {
+      ended ??= why;
+      killGroup(child.pid);
+    };
+    const timer = setTimeout(() => end(`timed out after ${options.timeout} s`), options.timeout * 1000);
+    const abort = (): void => end("interrupted");
+    if (options.signal.aborted) abort();
+    else options.signal.addEventListener("abort", abort, { once: true });
+    const finish = (exitCode: number | null): void => {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", abort);
+      done({ metrics: reader.finish(), exitCode, ended, stderr });
+    };
+    child.on("error", (error) => {
+      ended ??= `cannot start ${command}: ${error.message}`;
+      finish(null);
+    });
+    child.on("close", (code) => finish(code));
+  });
+}
