@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
+import { endGroup } from "./process-group.js";
 
 /** Text conditions shared by file and answer checks; both may be given, and both must hold. */
 export interface TextMatch {
@@ -127,8 +128,9 @@ function runCommand(check: CommandCheck, input: CheckInput): Promise<{ passed: b
     child.stderr.on("data", keep);
     let ended: string | undefined;
     const end = (why: string): void => {
+      if (ended !== undefined) return;
       ended = why;
-      killGroup(child.pid);
+      endGroup(child);
     };
     const timer = setTimeout(() => end(`timed out after ${check.timeout} s`), check.timeout * 1000);
     const abort = (): void => end("interrupted");
@@ -148,16 +150,6 @@ function runCommand(check: CommandCheck, input: CheckInput): Promise<{ passed: b
       finish(`exited ${code === null ? `on ${signal}` : status}, expected ${check.exitCode}${shown}`, false);
     });
   });
-}
-
-/** Ends a detached child's whole process group; it may be gone already. */
-export function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The group has exited.
-  }
 }
 
 /** The first line-ish of a text for a one-line detail. */

@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CheckResult, killGroup, runChecks } from "./checks.js";
+import { type CheckResult, runChecks } from "./checks.js";
+import { endGroup } from "./process-group.js";
 import { RunEventReader, type RunMetrics } from "./run-events.js";
 import type { EvalTask } from "./suite.js";
 
@@ -150,8 +151,9 @@ function spawnPi(
     child.stdin.on("error", () => {});
     child.stdin.end(options.prompt);
     const end = (why: string): void => {
-      ended ??= why;
-      killGroup(child.pid);
+      if (ended !== undefined) return;
+      ended = why;
+      endGroup(child);
     };
     const timer = setTimeout(() => end(`timed out after ${options.timeout} s`), options.timeout * 1000);
     const abort = (): void => end("interrupted");
