@@ -5,7 +5,7 @@
  * plain one fails because the documentation reached the model. Also: a broken suite stops with one line
  * and exit 2 before any agent runs, and a run that outlives --timeout is an error (faux provider).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MockLlmServer, type RecordedRequest, type ScriptedResponse } from "../support/mock-llm-server.js";
@@ -181,5 +181,43 @@ describe("pi eval", () => {
     expect(run.stdout).toMatch(/^sleeper\s+no-docs\s+1\s+ERROR\s/m);
     expect(run.stdout).toContain("sleeper (no-docs, run 1): error: timed out after 2 s");
     expect(run.stdout).toContain("no-docs: 0/1 passed (1 errors)");
+  });
+
+  it("--keep leaves each run's folder and session behind and names them; pi flags after -- reach every run", async () => {
+    user.scriptFaux([
+      {
+        content: [{ type: "toolCall", name: "write", arguments: { path: "out.txt", content: "kept" } }],
+        stopReason: "toolUse",
+      },
+      { content: "written" },
+    ]);
+    const suite = join(user.home, "keep");
+    writeTree(suite, { "writer.json": { prompt: "write out.txt", checks: [{ file: "out.txt", contains: "kept" }] } });
+    const report = join(user.home, "keep.json");
+    const run = await user.pi([
+      "eval",
+      suite,
+      "--model",
+      "faux/faux-1",
+      "--keep",
+      "--json",
+      report,
+      "--",
+      "--tools",
+      "write",
+    ]);
+    expect(run.code).toBe(0);
+    const [result] = JSON.parse(readFileSync(report, "utf8")).results;
+    expect(result).toMatchObject({ status: "pass", turns: 2, answer: "written" });
+    expect(run.stdout).toContain(`writer (no-docs, run 1): kept in ${result.folder} (session in ${result.sessionDir})`);
+    expect(readFileSync(join(result.folder, "out.txt"), "utf8")).toBe("kept");
+    const sessions = readdirSync(result.sessionDir).filter((name) => name.endsWith(".jsonl"));
+    expect(sessions).toHaveLength(1);
+    const header = JSON.parse(readFileSync(join(result.sessionDir, sessions[0]!), "utf8").split("\n")[0]!);
+    expect(header).toMatchObject({ type: "session", cwd: result.folder });
+    // Without the write tool (`-- --tools read`) the same script writes nothing, and the check fails.
+    const readOnly = await user.pi(["eval", suite, "--model", "faux/faux-1", "--", "--tools", "read"]);
+    expect(readOnly.code).toBe(1);
+    expect(readOnly.stdout).toContain('writer (no-docs, run 1): file out.txt contains "kept": out.txt does not exist');
   });
 });

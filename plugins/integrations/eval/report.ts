@@ -58,9 +58,11 @@ export function formatReport(report: EvalReport): string {
   const out = [line(HEADERS), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)];
   const problems = report.results.flatMap((r) => {
     const where = `${r.task} (${r.variant}, run ${r.run})`;
-    const errors = r.error !== undefined && r.status === "error" ? [`  ${where}: error: ${r.error}`] : [];
-    const failed = r.checks.filter((c) => !c.passed).map((c) => `  ${where}: ${c.label}: ${c.detail}`);
-    const kept = r.folder !== undefined ? [`  ${where}: kept in ${r.folder}`] : [];
+    // A run that errored did not finish its work: its checks are in the JSON report, not here.
+    const errors = r.status === "error" ? [`  ${where}: error: ${r.error ?? "the run failed"}`] : [];
+    const failed =
+      r.status === "fail" ? r.checks.filter((c) => !c.passed).map((c) => `  ${where}: ${c.label}: ${c.detail}`) : [];
+    const kept = r.folder !== undefined ? [`  ${where}: kept in ${r.folder} (session in ${r.sessionDir})`] : [];
     return [...errors, ...failed, ...kept];
   });
   if (problems.length > 0) out.push("", "Details:", ...problems);

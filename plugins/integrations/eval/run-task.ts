@@ -2,7 +2,7 @@
  * One run of one task: a fresh temp folder with a copy of the fixture, the built `pi` spawned there in
  * JSON mode with the task's prompt on stdin (the same distribution and agent a user's `pi -p` gets, in
  * its own process, so runs cannot leak state into each other), then the checks on what it left behind.
- * The temp folder is removed afterwards unless asked to keep it.
+ * The temp folder is removed afterwards unless asked to keep it (then with the run's session in it).
  */
 import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -33,7 +33,7 @@ export interface RunSettings {
   docsText: string | undefined;
   /** Arguments after `--`, passed to every pi run. */
   piArgs: string[];
-  /** Keep each run's temp folder (its path is in the report). */
+  /** Keep each run's temp folder and session (their paths are in the report). */
   keep: boolean;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
@@ -53,6 +53,8 @@ export interface RunResult extends RunMetrics {
   exitCode: number | null;
   /** The working folder, when kept. */
   folder: string | undefined;
+  /** The folder holding the run's session file, when kept. */
+  sessionDir: string | undefined;
 }
 
 /** Lines of pi's stderr kept for an error's message. */
@@ -70,7 +72,9 @@ export async function runTask(
   try {
     if (task.fixture !== undefined) await cp(task.fixture, folder, { recursive: true, verbatimSymlinks: true });
     else await mkdir(folder);
-    const args = [...settings.launcher.args, "--mode", "json", "--no-session"];
+    // A kept run keeps its session too, beside the working folder, to open with `pi --session <file>`.
+    const session = settings.keep ? ["--session-dir", join(root, "sessions")] : ["--no-session"];
+    const args = [...settings.launcher.args, "--mode", "json", ...session];
     if (settings.model !== undefined) args.push("--model", settings.model);
     if (variant === "docs" && settings.docsText !== undefined) {
       const docsFile = join(root, "docs.md");
@@ -101,6 +105,7 @@ export async function runTask(
       seconds,
       exitCode: agent.exitCode,
       folder: settings.keep ? folder : undefined,
+      sessionDir: settings.keep ? join(root, "sessions") : undefined,
     };
   } finally {
     if (!settings.keep) await rm(root, { recursive: true, force: true });
