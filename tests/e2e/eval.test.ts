@@ -5,11 +5,13 @@
  * plain one fails because the documentation reached the model. Also: a broken suite stops with one line
  * and exit 2 before any agent runs, and a run that outlives --timeout is an error (faux provider).
  */
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MockLlmServer, type RecordedRequest, type ScriptedResponse } from "../support/mock-llm-server.js";
 import { agentHome, completionsText, completionsToolCall, type AgentHome } from "./agent-home.js";
+import { PI_BIN } from "./run-pi.js";
 
 /** The doc set's one fact; only a model that was shown the docs can answer with it. */
 const DOC_FACT = "The billing service listens on port 4711.";
@@ -219,5 +221,41 @@ describe("pi eval", () => {
     const readOnly = await user.pi(["eval", suite, "--model", "faux/faux-1", "--", "--tools", "read"]);
     expect(readOnly.code).toBe(1);
     expect(readOnly.stdout).toContain('writer (no-docs, run 1): file out.txt contains "kept": out.txt does not exist');
+  });
+
+  it("Ctrl+C ends the running task and what its agent started, prints the table of what ran and exits 1", async () => {
+    const marker = join(user.home, "sleeper.pid");
+    // The bash tool's command records its pid, then becomes a long sleep.
+    user.scriptFaux([
+      {
+        content: [{ type: "toolCall", name: "bash", arguments: { command: `echo $$ > ${marker}; exec sleep 60` } }],
+        stopReason: "toolUse",
+      },
+    ]);
+    const suite = join(user.home, "interrupted");
+    writeTree(suite, {
+      "one.json": { prompt: "wait", checks: [{ answer: { contains: "x" } }] },
+      "two.json": { prompt: "wait", checks: [{ answer: { contains: "x" } }] },
+    });
+    const child = spawn(process.execPath, [PI_BIN, "eval", suite, "--model", "faux/faux-1"], {
+      cwd: user.project,
+      env: { ...process.env, ...user.env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    // Interrupt once the first run's agent is inside its bash tool.
+    while (!existsSync(marker) || readFileSync(marker, "utf8").trim() === "")
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const sleeper = Number(readFileSync(marker, "utf8"));
+    child.kill("SIGINT");
+    expect(await closed).toBe(1);
+    expect(stdout).toMatch(/^one\s+no-docs\s+1\s+ERROR\s+0\/0\s/m);
+    expect(stdout).not.toMatch(/^two\s/m);
+    expect(stdout).toContain("one (no-docs, run 1): error: interrupted");
+    expect(stderr).toContain("pi eval: interrupted after 1 of 2 runs");
+    expect(() => process.kill(sleeper, 0)).toThrow(/ESRCH/);
   });
 });

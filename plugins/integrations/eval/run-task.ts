@@ -91,8 +91,11 @@ export async function runTask(
       signal: settings.signal,
     });
     const seconds = (performance.now() - started) / 1000;
-    const checks = await runChecks(task.checks, { folder, answer: agent.metrics.answer, signal: settings.signal });
-    const failure = runFailure(agent);
+    // An interrupted run is not judged: its checks would only slow the way out.
+    const checks = settings.signal.aborted
+      ? []
+      : await runChecks(task.checks, { folder, answer: agent.metrics.answer, signal: settings.signal });
+    const failure = runFailure(agent) ?? (settings.signal.aborted ? "interrupted" : undefined);
     const status = failure !== undefined ? "error" : checks.every((c) => c.passed) ? "pass" : "fail";
     return {
       task: task.name,
