@@ -116,8 +116,8 @@ describe("pi eval", () => {
     expect(row("a-greeting", "no-docs")[6]).toBe("264");
     expect(run.stdout).toContain("b-config (no-docs, run 1): config written: config.json does not exist");
     expect(run.stdout).toMatch(/c-port \(no-docs, run 1\): answer matches .*: the answer does not match/);
-    expect(run.stdout).toContain("no-docs: 1/3 passed (2 failed)");
-    expect(run.stdout).toContain("docs: 2/3 passed (1 failed)");
+    expect(run.stdout).toMatch(/^no-docs: 1\/3 passed \(2 failed\); 528 tokens, \$0\.0000, \d+\.\ds$/m);
+    expect(run.stdout).toMatch(/^docs: 2\/3 passed \(1 failed\); 528 tokens, \$0\.0000, \d+\.\ds$/m);
     expect(run.stdout).toContain("with docs vs without: the docs helped (+1)");
     expect(run.stdout).not.toMatch(/error/i);
 
@@ -127,7 +127,10 @@ describe("pi eval", () => {
       suite,
       model: "mock/mock-1",
       docs: { folder: docs, files: ["services.md"] },
-      summary: { "no-docs": { runs: 3, passed: 1, failed: 2, errors: 0 }, docs: { runs: 3, passed: 2, failed: 1 } },
+      summary: {
+        "no-docs": { runs: 3, passed: 1, failed: 2, errors: 0, tokens: 4 * 132, cost: 0 },
+        docs: { runs: 3, passed: 2, failed: 1, errors: 0, tokens: 4 * 132, cost: 0 },
+      },
     });
     expect(saved.results.map((r: any) => `${r.task}/${r.variant}:${r.status}`)).toEqual([
       "a-greeting/no-docs:pass",
@@ -137,7 +140,13 @@ describe("pi eval", () => {
       "c-port/no-docs:fail",
       "c-port/docs:pass",
     ]);
-    expect(saved.results[0]).toMatchObject({ turns: 2, tokens: 264, answer: "done", exitCode: 0 });
+    expect(saved.results[0]).toMatchObject({
+      turns: 2,
+      tokens: 264,
+      answer: "done",
+      exitCode: 0,
+      model: "mock/mock-1",
+    });
     expect(saved.results[2].checks[0]).toEqual({
       label: "config written",
       passed: false,

@@ -5,6 +5,17 @@
  */
 import type { RunResult, Variant } from "./run-task.js";
 
+/** One variant's totals. */
+export interface VariantSummary {
+  runs: number;
+  passed: number;
+  failed: number;
+  errors: number;
+  tokens: number;
+  cost: number;
+  seconds: number;
+}
+
 /** The JSON report's shape, version 1. */
 export interface EvalReport {
   version: 1;
@@ -14,8 +25,8 @@ export interface EvalReport {
   runsPerTask: number;
   startedAt: string;
   seconds: number;
-  /** Per variant: runs and passes. */
-  summary: Record<string, { runs: number; passed: number; failed: number; errors: number }>;
+  /** Per variant: runs by outcome, and the tokens, cost and seconds they took together. */
+  summary: Record<string, VariantSummary>;
   results: RunResult[];
 }
 
@@ -23,8 +34,19 @@ export interface EvalReport {
 export function buildReport(input: Omit<EvalReport, "version" | "summary">): EvalReport {
   const summary: EvalReport["summary"] = {};
   for (const result of input.results) {
-    const row = (summary[result.variant] ??= { runs: 0, passed: 0, failed: 0, errors: 0 });
+    const row = (summary[result.variant] ??= {
+      runs: 0,
+      passed: 0,
+      failed: 0,
+      errors: 0,
+      tokens: 0,
+      cost: 0,
+      seconds: 0,
+    });
     row.runs++;
+    row.tokens += result.tokens;
+    row.cost += result.cost;
+    row.seconds += result.seconds;
     if (result.status === "pass") row.passed++;
     else if (result.status === "fail") row.failed++;
     else row.errors++;
@@ -70,13 +92,14 @@ export function formatReport(report: EvalReport): string {
   return `${out.join("\n")}\n`;
 }
 
-/** `docs: 3/3 passed` per variant, and with both variants the difference. */
+/** `docs: 3/3 passed; 1200 tokens, $0.0100, 9.0s` per variant, and with both variants the difference. */
 function summaryLines(report: EvalReport): string[] {
   const variants = Object.keys(report.summary) as Variant[];
   const lines = variants.map((variant) => {
     const s = report.summary[variant]!;
     const extra = [s.failed > 0 ? `${s.failed} failed` : "", s.errors > 0 ? `${s.errors} errors` : ""].filter(Boolean);
-    return `${variant}: ${s.passed}/${s.runs} passed${extra.length > 0 ? ` (${extra.join(", ")})` : ""}`;
+    const outcome = `${s.passed}/${s.runs} passed${extra.length > 0 ? ` (${extra.join(", ")})` : ""}`;
+    return `${variant}: ${outcome}; ${s.tokens} tokens, $${s.cost.toFixed(4)}, ${s.seconds.toFixed(1)}s`;
   });
   const without = report.summary["no-docs"];
   const withDocs = report.summary.docs;

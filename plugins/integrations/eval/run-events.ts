@@ -18,11 +18,21 @@ export interface RunMetrics {
   error: string | undefined;
   /** Whether the run reached `agent_end`. */
   ended: boolean;
+  /** `provider/id` of the model that wrote the last assistant message (the one pi chose without --model). */
+  model: string | undefined;
 }
 
 /** Sums a run's events; lines that are not JSON objects (there should be none) are skipped. */
 export class RunEventReader {
-  private readonly metrics: RunMetrics = { turns: 0, tokens: 0, cost: 0, answer: "", error: undefined, ended: false };
+  private readonly metrics: RunMetrics = {
+    turns: 0,
+    tokens: 0,
+    cost: 0,
+    answer: "",
+    error: undefined,
+    ended: false,
+    model: undefined,
+  };
   private rest = "";
 
   /** Takes a chunk of stdout; records are split on LF only, as pi 1.6's JSON mode frames them. */
@@ -68,6 +78,8 @@ export class RunEventReader {
               .map((block: any) => block.text)
               .join("")
           : "";
+    if (typeof message.provider === "string" && typeof message.model === "string")
+      this.metrics.model = `${message.provider}/${message.model}`;
     this.metrics.error =
       message.stopReason === "error" ? String(message.errorMessage ?? "the provider reported an error") : undefined;
   }

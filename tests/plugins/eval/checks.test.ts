@@ -104,6 +104,7 @@ describe("eval run events", () => {
           cacheWrite: 1,
           cost: { total: 0.02 },
         },
+        { provider: "anthropic", model: "claude-x" },
       ),
       JSON.stringify({ type: "turn_end" }),
       JSON.stringify({ type: "agent_end", messages: [] }),
@@ -111,7 +112,14 @@ describe("eval run events", () => {
     const reader = new RunEventReader();
     for (let i = 0; i < stream.length; i += 7) reader.push(stream.slice(i, i + 7));
     const metrics = reader.finish();
-    expect(metrics).toMatchObject({ turns: 2, tokens: 336, answer: "all done", error: undefined, ended: true });
+    expect(metrics).toMatchObject({
+      turns: 2,
+      tokens: 336,
+      answer: "all done",
+      error: undefined,
+      ended: true,
+      model: "anthropic/claude-x",
+    });
     expect(metrics.cost).toBeCloseTo(0.03);
   });
 

@@ -59,6 +59,7 @@ function result(task: string, variant: Variant, status: RunResult["status"], che
     exitCode: status === "error" ? null : 0,
     folder: undefined,
     sessionDir: undefined,
+    model: "faux/faux-1",
   };
 }
 
@@ -79,8 +80,8 @@ describe("pi eval report", () => {
       ],
     });
     expect(report.summary).toEqual({
-      "no-docs": { runs: 2, passed: 0, failed: 1, errors: 1 },
-      docs: { runs: 2, passed: 1, failed: 0, errors: 1 },
+      "no-docs": { runs: 2, passed: 0, failed: 1, errors: 1, tokens: 24690, cost: 0.0246, seconds: 8.5 },
+      docs: { runs: 2, passed: 1, failed: 0, errors: 1, tokens: 24690, cost: 0.0246, seconds: 8.5 },
     });
     expect(formatReport(report)).toBe(
       [
@@ -96,8 +97,8 @@ describe("pi eval report", () => {
         "  t2 (no-docs, run 1): error: timed out after 5 s",
         "  t2 (docs, run 1): error: timed out after 5 s",
         "",
-        "no-docs: 0/2 passed (1 failed, 1 errors)",
-        "docs: 1/2 passed (1 errors)",
+        "no-docs: 0/2 passed (1 failed, 1 errors); 24690 tokens, $0.0246, 8.5s",
+        "docs: 1/2 passed (1 errors); 24690 tokens, $0.0246, 8.5s",
         "with docs vs without: the docs helped (+1)",
         "",
       ].join("\n"),
