@@ -28,14 +28,26 @@ function model(request: RecordedRequest): ScriptedResponse {
   const messages: any[] = request.body?.messages ?? [];
   const system = text(messages.find((m) => m.role === "system" || m.role === "developer")?.content);
   const prompt = text(messages.find((m) => m.role === "user")?.content);
-  if (messages.at(-1)?.role === "tool") return { sse: completionsText("done") };
+  if (prompt.includes("greeting.txt") && messages.at(-1)?.role === "tool") return { sse: completionsText("done") };
   if (prompt.includes("greeting.txt"))
     return {
       sse: completionsToolCall("call_write_greeting_0001", "write", { path: "greeting.txt", content: "hello\n" }),
     };
   if (prompt.includes("port")) {
-    const answer = system.includes(DOC_FACT) ? "It listens on port 4711." : "I cannot tell which port it uses.";
-    return { sse: completionsText(answer) };
+    // The docs in the system prompt (--docs-as context), or read through the skill (--docs-as skill).
+    const seen = text(messages.at(-1)?.content);
+    if (system.includes(DOC_FACT) || seen.includes(DOC_FACT))
+      return { sse: completionsText("It listens on port 4711.") };
+    const skill = /<location>([^<]*\/project-docs\/SKILL\.md)<\/location>/.exec(system)?.[1];
+    if (skill !== undefined && messages.at(-1)?.role !== "tool")
+      return { sse: completionsToolCall("call_read_skill_000001", "read", { path: skill }) };
+    if (skill !== undefined && seen.includes("docs/services.md"))
+      return {
+        sse: completionsToolCall("call_read_docs_0000001", "read", {
+          path: join(skill, "..", "docs", "services.md"),
+        }),
+      };
+    return { sse: completionsText("I cannot tell which port it uses.") };
   }
   return { sse: completionsText("I did not change anything.") };
 }
@@ -160,6 +172,35 @@ describe("pi eval", () => {
     expect(withDocs).toHaveLength(3);
     // The fixture was copied, never changed.
     expect(existsSync(join(suite, "a-greeting", "fixture", "greeting.txt"))).toBe(false);
+  });
+
+  it("--docs-as skill gives the doc set as a skill the agent reads when it chooses to", async () => {
+    const { suite, docs } = writeSuite();
+    const report = join(user.home, "report.json");
+    const run = await user.pi([
+      "eval",
+      suite,
+      "--model",
+      "mock/mock-1",
+      "--docs",
+      docs,
+      "--docs-as",
+      "skill",
+      "--json",
+      report,
+    ]);
+    expect(run.code).toBe(1);
+    const saved = JSON.parse(readFileSync(report, "utf8"));
+    expect(saved.docs).toEqual({ folder: docs, files: ["services.md"], as: "skill" });
+    const port = saved.results.filter((r: any) => r.task === "c-port");
+    // Without docs: one turn, no answer. With the skill: read SKILL.md, read docs/services.md, answer.
+    expect(port.map((r: any) => [r.variant, r.status, r.turns, r.answer])).toEqual([
+      ["no-docs", "fail", 1, "I cannot tell which port it uses."],
+      ["docs", "pass", 3, "It listens on port 4711."],
+    ]);
+    // The fact reached the model only through the read tool, never in a system prompt.
+    expect(server.requests.some((r) => JSON.stringify(r.body.messages[0]).includes(DOC_FACT))).toBe(false);
+    expect(run.stdout).toContain("with docs vs without: the docs helped (+1)");
   });
 
   it("a broken suite is one line naming the file and field, exit 2, and no agent runs", async () => {

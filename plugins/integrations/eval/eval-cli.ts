@@ -8,7 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { CliCommandIo } from "pi-host";
-import { type DocSet, readDocSet } from "./doc-set.js";
+import { DOCS_AS, type DocSet, type DocsAs, readDocSet } from "./doc-set.js";
 import { buildReport, formatReport } from "./report.js";
 import { type PiLauncher, type RunResult, runTask, type Variant } from "./run-task.js";
 import { loadSuite, SuiteError } from "./suite.js";
@@ -24,7 +24,9 @@ suite or bad options. The suite format is in docs/eval.md.
 
 Options:
   --model <provider/id>   Model of every run (default: pi's default model)
-  --docs <folder>         Run each task twice, without and with this doc set in the system prompt
+  --docs <folder>         Run each task twice, without and with this doc set
+  --docs-as <how>         context (default): the doc set in the system prompt; skill: a skill
+                          the agent reads when it chooses to
   --runs <n>              Runs of each task and variant (default 1)
   --json <file>           Write the JSON report to this file
   --timeout <seconds>     Time limit of one run when its task sets none (default 600)
@@ -37,6 +39,7 @@ export interface EvalOptions {
   suite: string;
   model: string | undefined;
   docs: string | undefined;
+  docsAs: DocsAs;
   runs: number;
   json: string | undefined;
   timeout: number;
@@ -47,7 +50,7 @@ export interface EvalOptions {
 /** A bad command line (exit 2). */
 class UsageError extends Error {}
 
-const VALUE_FLAGS = new Set(["--model", "--docs", "--runs", "--json", "--timeout"]);
+const VALUE_FLAGS = new Set(["--model", "--docs", "--docs-as", "--runs", "--json", "--timeout"]);
 
 /** Parses `pi eval` arguments; throws UsageError with what to do. */
 export function parseEvalArgs(args: readonly string[]): EvalOptions {
@@ -80,10 +83,15 @@ export function parseEvalArgs(args: readonly string[]): EvalOptions {
       throw new UsageError(`${flag} must be a ${whole ? "whole number" : "number"} above 0; got "${text}"`);
     return n;
   };
+  const docsAs = values.get("--docs-as") ?? "context";
+  if (!(DOCS_AS as readonly string[]).includes(docsAs))
+    throw new UsageError(`--docs-as must be ${DOCS_AS.join(" or ")}; got "${docsAs}"`);
+  if (values.has("--docs-as") && !values.has("--docs")) throw new UsageError("--docs-as needs --docs <folder>");
   return {
     suite: positionals[0]!,
     model: values.get("--model"),
     docs: values.get("--docs"),
+    docsAs: docsAs as DocsAs,
     runs: number("--runs", 1, true),
     json: values.get("--json"),
     timeout: number("--timeout", 600, false),
@@ -129,7 +137,8 @@ export async function runEvalCli(args: string[], io: CliCommandIo, launcher: PiL
           launcher,
           model: options.model,
           timeout: options.timeout,
-          docsText: docs?.text,
+          docs,
+          docsAs: options.docsAs,
           piArgs: options.piArgs,
           keep: options.keep,
           env: process.env,
@@ -143,7 +152,7 @@ export async function runEvalCli(args: string[], io: CliCommandIo, launcher: PiL
   const report = buildReport({
     suite: resolve(io.cwd, options.suite),
     model: options.model,
-    docs: docs === undefined ? undefined : { folder: docs.folder, files: docs.files },
+    docs: docs === undefined ? undefined : { folder: docs.folder, files: docs.files, as: options.docsAs },
     runsPerTask: options.runs,
     startedAt: startedAt.toISOString(),
     seconds: (Date.now() - startedAt.getTime()) / 1000,

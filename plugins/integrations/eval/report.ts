@@ -3,6 +3,7 @@
  * a pass count per variant (with a doc set, the answer to "does the documentation help"), and the JSON
  * report with every run's checks and numbers.
  */
+import type { DocsAs } from "./doc-set.js";
 import type { RunResult, Variant } from "./run-task.js";
 
 /** One variant's totals. */
@@ -21,7 +22,7 @@ export interface EvalReport {
   version: 1;
   suite: string;
   model: string | undefined;
-  docs: { folder: string; files: string[] } | undefined;
+  docs: { folder: string; files: string[]; as: DocsAs } | undefined;
   runsPerTask: number;
   startedAt: string;
   seconds: number;

@@ -5,10 +5,11 @@
  * The temp folder is removed afterwards unless asked to keep it (then with the run's session in it).
  */
 import { spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CheckResult, runChecks } from "./checks.js";
+import { type DocSet, type DocsAs, placeDocs } from "./doc-set.js";
 import { endGroup } from "./process-group.js";
 import { RunEventReader, type RunMetrics } from "./run-events.js";
 import type { EvalTask } from "./suite.js";
@@ -29,8 +30,9 @@ export interface RunSettings {
   model: string | undefined;
   /** Seconds a run may take when the task sets none. */
   timeout: number;
-  /** The doc set's text, for the "docs" variant. */
-  docsText: string | undefined;
+  /** The doc set of the "docs" variant, and how it reaches the model. */
+  docs: DocSet | undefined;
+  docsAs: DocsAs;
   /** Arguments after `--`, passed to every pi run. */
   piArgs: string[];
   /** Keep each run's temp folder and session (their paths are in the report). */
@@ -76,11 +78,8 @@ export async function runTask(
     const session = settings.keep ? ["--session-dir", join(root, "sessions")] : ["--no-session"];
     const args = [...settings.launcher.args, "--mode", "json", ...session];
     if (settings.model !== undefined) args.push("--model", settings.model);
-    if (variant === "docs" && settings.docsText !== undefined) {
-      const docsFile = join(root, "docs.md");
-      await writeFile(docsFile, settings.docsText);
-      args.push("--append-system-prompt", docsFile);
-    }
+    if (variant === "docs" && settings.docs !== undefined)
+      args.push(...(await placeDocs(settings.docs, settings.docsAs, root)));
     args.push(...settings.piArgs);
     const started = performance.now();
     const agent = await spawnPi(settings.launcher.command, args, {

@@ -12,7 +12,18 @@ describe("pi eval arguments", () => {
   it("reads the options, both --flag value and --flag=value, and keeps pi flags after --", () => {
     expect(
       parseEvalArgs(["s", "--model", "a/b", "--docs=d", "--runs", "3", "--json", "r.json", "--timeout=1.5", "--keep"]),
-    ).toEqual({ suite: "s", model: "a/b", docs: "d", runs: 3, json: "r.json", timeout: 1.5, keep: true, piArgs: [] });
+    ).toEqual({
+      suite: "s",
+      model: "a/b",
+      docs: "d",
+      docsAs: "context",
+      runs: 3,
+      json: "r.json",
+      timeout: 1.5,
+      keep: true,
+      piArgs: [],
+    });
+    expect(parseEvalArgs(["s", "--docs", "d", "--docs-as", "skill"])).toMatchObject({ docs: "d", docsAs: "skill" });
     expect(parseEvalArgs(["s", "--", "--tools", "read", "--thinking", "high"])).toMatchObject({
       runs: 1,
       timeout: 600,
@@ -35,6 +46,8 @@ describe("pi eval arguments", () => {
     expect(message(["s", "--runs", "1.5"])).toBe('--runs must be a whole number above 0; got "1.5"');
     expect(message(["s", "--timeout", "soon"])).toBe('--timeout must be a number above 0; got "soon"');
     expect(message(["s", "--model"])).toBe('--model needs a value; see "pi eval --help"');
+    expect(message(["s", "--docs", "d", "--docs-as", "file"])).toBe('--docs-as must be context or skill; got "file"');
+    expect(message(["s", "--docs-as", "skill"])).toBe("--docs-as needs --docs <folder>");
     expect(message(["s", "--tools", "read"])).toBe('unknown option --tools; see "pi eval --help"');
   });
 });
@@ -68,7 +81,7 @@ describe("pi eval report", () => {
     const report = buildReport({
       suite: "/s",
       model: undefined,
-      docs: { folder: "/d", files: ["a.md"] },
+      docs: { folder: "/d", files: ["a.md"], as: "context" },
       runsPerTask: 1,
       startedAt: "2026-01-01T00:00:00.000Z",
       seconds: 9,
