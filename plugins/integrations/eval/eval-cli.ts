@@ -161,8 +161,13 @@ export async function runEvalCli(args: string[], io: CliCommandIo, launcher: PiL
   io.stdout(formatReport(report));
   if (options.json !== undefined) {
     const path = resolve(io.cwd, options.json);
-    await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
-    io.stdout(`report: ${path}\n`);
+    try {
+      await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
+      io.stdout(`report: ${path}\n`);
+    } catch (error) {
+      io.stderr(`pi eval: cannot write the report ${path}: ${(error as Error).message}\n`);
+      return 1;
+    }
   }
   if (io.signal.aborted) {
     io.stderr(`pi eval: interrupted after ${results.length} of ${total} runs\n`);

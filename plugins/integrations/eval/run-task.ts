@@ -72,15 +72,13 @@ export async function runTask(
   const root = await mkdtemp(join(tmpdir(), "pi-eval-"));
   const folder = join(root, "work");
   try {
-    if (task.fixture !== undefined) await cp(task.fixture, folder, { recursive: true, verbatimSymlinks: true });
-    else await mkdir(folder);
-    // A kept run keeps its session too, beside the working folder, to open with `pi --session <file>`.
-    const session = settings.keep ? ["--session-dir", join(root, "sessions")] : ["--no-session"];
-    const args = [...settings.launcher.args, "--mode", "json", ...session];
-    if (settings.model !== undefined) args.push("--model", settings.model);
-    if (variant === "docs" && settings.docs !== undefined)
-      args.push(...(await placeDocs(settings.docs, settings.docsAs, root)));
-    args.push(...settings.piArgs);
+    let args: string[];
+    try {
+      args = await prepareRun(task, variant, settings, root, folder);
+    } catch (error) {
+      // A fixture that cannot be copied fails this run, not the eval.
+      return setupError(task, variant, run, `cannot prepare the run's folder: ${(error as Error).message}`);
+    }
     const started = performance.now();
     const agent = await spawnPi(settings.launcher.command, args, {
       cwd: folder,
@@ -112,6 +110,48 @@ export async function runTask(
   } finally {
     if (!settings.keep) await rm(root, { recursive: true, force: true });
   }
+}
+
+/** Copies the fixture into `folder` and places the docs; returns pi's arguments for the run. */
+async function prepareRun(
+  task: EvalTask,
+  variant: Variant,
+  settings: RunSettings,
+  root: string,
+  folder: string,
+): Promise<string[]> {
+  if (task.fixture !== undefined) await cp(task.fixture, folder, { recursive: true, verbatimSymlinks: true });
+  else await mkdir(folder);
+  // A kept run keeps its session too, beside the working folder, to open with `pi --session <file>`.
+  const session = settings.keep ? ["--session-dir", join(root, "sessions")] : ["--no-session"];
+  const args = [...settings.launcher.args, "--mode", "json", ...session];
+  if (settings.model !== undefined) args.push("--model", settings.model);
+  if (variant === "docs" && settings.docs !== undefined)
+    args.push(...(await placeDocs(settings.docs, settings.docsAs, root)));
+  args.push(...settings.piArgs);
+  return args;
+}
+
+/** The result of a run that never started. */
+function setupError(task: EvalTask, variant: Variant, run: number, error: string): RunResult {
+  return {
+    task: task.name,
+    variant,
+    run,
+    status: "error",
+    error,
+    checks: [],
+    turns: 0,
+    tokens: 0,
+    cost: 0,
+    answer: "",
+    ended: false,
+    model: undefined,
+    seconds: 0,
+    exitCode: null,
+    folder: undefined,
+    sessionDir: undefined,
+  };
 }
 
 interface AgentRun {
