@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MockLlmServer, type RecordedRequest, type ScriptedResponse } from "../support/mock-llm-server.js";
 import { agentHome, completionsText, completionsToolCall, type AgentHome } from "./agent-home.js";
+import { runPiRecordingModules } from "./record-modules.js";
 import { PI_BIN } from "./run-pi.js";
 
 /** The doc set's one fact; only a model that was shown the docs can answer with it. */
@@ -307,5 +308,18 @@ describe("pi eval", () => {
     expect(stdout).toContain("one (no-docs, run 1): error: interrupted");
     expect(stderr).toContain("pi eval: interrupted after 1 of 2 runs");
     expect(() => process.kill(sleeper, 0)).toThrow(/ESRCH/);
+  });
+
+  it("a pi -p run loads the eval plugin but not its runner; pi eval --help loads the runner", async () => {
+    user.scriptFaux([{ content: "plain answer" }]);
+    const runner = (modules: string[]): boolean => modules.some((url) => /\/dist\/eval-cli-[^/]*\.js$/.test(url));
+    const print = await runPiRecordingModules(["-p", "--model", "faux/faux-1", "hi"], user.project, user.env);
+    expect(print.run.stdout).toBe("plain answer\n");
+    expect(print.modules.some((url) => url.endsWith("/dist/plugins/eval/index.js"))).toBe(true);
+    expect(runner(print.modules)).toBe(false);
+    const help = await runPiRecordingModules(["eval", "--help"], user.project, user.env);
+    expect(help.run.code).toBe(0);
+    expect(help.run.stdout).toMatch(/^Usage:\n {2}pi eval <suite>/);
+    expect(runner(help.modules)).toBe(true);
   });
 });
