@@ -220,6 +220,12 @@ describe("pi eval", () => {
     const bad = await user.pi(["eval", suite]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^pi eval: .*missing-prompt\/task\.json: not valid JSON \(.*\)\n$/);
+    // A mode flag after `--` is still `pi eval`'s to refuse, not a print run of the words before it.
+    const mode = await user.pi(["eval", suite, "--", "-p"]);
+    expect(mode.code).toBe(2);
+    expect(mode.stderr).toBe(
+      "pi eval: -p cannot be passed to the runs: pi eval sets the mode and the session of each run\n",
+    );
     expect(server.requests).toHaveLength(0);
   });
 

@@ -50,6 +50,22 @@ export interface EvalOptions {
 /** A bad command line (exit 2). */
 class UsageError extends Error {}
 
+/** pi flags every run sets itself (JSON mode, no saved session), refused after `--`. */
+const RUN_OWNED = [
+  "-p",
+  "--print",
+  "--mode",
+  "--no-session",
+  "--session",
+  "--session-dir",
+  "--session-id",
+  "--fork",
+  "--continue",
+  "-c",
+  "--resume",
+  "-r",
+];
+
 const VALUE_FLAGS = new Set(["--model", "--docs", "--docs-as", "--runs", "--json", "--timeout"]);
 
 /** Parses `pi eval` arguments; throws UsageError with what to do. */
@@ -83,6 +99,9 @@ export function parseEvalArgs(args: readonly string[]): EvalOptions {
       throw new UsageError(`${flag} must be a ${whole ? "whole number" : "number"} above 0; got "${text}"`);
     return n;
   };
+  const owned = piArgs.find((arg) => RUN_OWNED.some((flag) => arg === flag || arg.startsWith(`${flag}=`)));
+  if (owned !== undefined)
+    throw new UsageError(`${owned} cannot be passed to the runs: pi eval sets the mode and the session of each run`);
   const docsAs = values.get("--docs-as") ?? "context";
   if (!(DOCS_AS as readonly string[]).includes(docsAs))
     throw new UsageError(`--docs-as must be ${DOCS_AS.join(" or ")}; got "${docsAs}"`);

@@ -49,6 +49,10 @@ describe("pi eval arguments", () => {
     expect(message(["s", "--docs", "d", "--docs-as", "file"])).toBe('--docs-as must be context or skill; got "file"');
     expect(message(["s", "--docs-as", "skill"])).toBe("--docs-as needs --docs <folder>");
     expect(message(["s", "--tools", "read"])).toBe('unknown option --tools; see "pi eval --help"');
+    expect(message(["s", "--", "--mode=rpc"])).toBe(
+      "--mode=rpc cannot be passed to the runs: pi eval sets the mode and the session of each run",
+    );
+    expect(message(["s", "--", "-p"])).toMatch(/^-p cannot be passed to the runs/);
   });
 });
 
