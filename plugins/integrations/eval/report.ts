@@ -89,8 +89,23 @@ export function formatReport(report: EvalReport): string {
     return [...errors, ...failed, ...kept];
   });
   if (problems.length > 0) out.push("", "Details:", ...problems);
+  if (report.runsPerTask > 1) out.push("", "Passes by task:", ...taskLines(report));
   out.push("", ...summaryLines(report));
   return `${out.join("\n")}\n`;
+}
+
+/** With several runs of each task: `  add-route: no-docs 1/3, docs 3/3`, one line per task. */
+function taskLines(report: EvalReport): string[] {
+  const tasks = [...new Set(report.results.map((r) => r.task))];
+  return tasks.map((task) => {
+    const mine = report.results.filter((r) => r.task === task);
+    const variants = [...new Set(mine.map((r) => r.variant))];
+    const counts = variants.map((variant) => {
+      const runs = mine.filter((r) => r.variant === variant);
+      return `${variant} ${runs.filter((r) => r.status === "pass").length}/${runs.length}`;
+    });
+    return `  ${task}: ${counts.join(", ")}`;
+  });
 }
 
 /** `docs: 3/3 passed; 1200 tokens, $0.0100, 9.0s` per variant, and with both variants the difference. */

@@ -121,4 +121,31 @@ describe("pi eval report", () => {
       ].join("\n"),
     );
   });
+
+  it("with several runs of each task, counts the passes by task and variant", () => {
+    const second = (r: RunResult): RunResult => ({ ...r, run: 2 });
+    const runs = [
+      result("a", "no-docs", "fail", [failed]),
+      second(result("a", "no-docs", "pass", [passed])),
+      result("a", "docs", "pass", [passed]),
+      second(result("a", "docs", "pass", [passed])),
+      result("b", "no-docs", "pass", [passed]),
+      second(result("b", "no-docs", "error", [])),
+      result("b", "docs", "pass", [passed]),
+      second(result("b", "docs", "pass", [passed])),
+    ];
+    const text = formatReport(
+      buildReport({
+        suite: "/s",
+        model: "m/x",
+        docs: { folder: "/d", files: ["a.md"], as: "skill" },
+        runsPerTask: 2,
+        startedAt: "2026-01-01T00:00:00.000Z",
+        seconds: 1,
+        results: runs,
+      }),
+    );
+    expect(text).toContain("\nPasses by task:\n  a: no-docs 1/2, docs 2/2\n  b: no-docs 1/2, docs 2/2\n\n");
+    expect(text).toContain("with docs vs without: the docs helped (+2)");
+  });
 });
