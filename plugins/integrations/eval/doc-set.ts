@@ -85,7 +85,8 @@ export async function placeDocs(docs: DocSet, how: DocsAs, root: string): Promis
   const skillText = [
     "---",
     `name: ${DOCS_SKILL}`,
-    `description: Documentation of the project this task works on (${docs.files.length} files). Read it before changing or answering questions about the project.`,
+    `description: Documentation of the project this task works on (${docs.files.length} files). ` +
+      "Read it before changing or answering questions about the project.",
     "---",
     "",
     "# Project documentation",

@@ -39,5 +39,7 @@ function launcher(command: string[] | undefined): PiLauncher {
   if (command !== undefined) return { command: command[0]!, args: command.slice(1) };
   const script = process.argv[1];
   if (script === undefined) throw new Error("pi eval: cannot tell which pi runs; set the eval plugin's `command`");
-  return { command: process.execPath, args: [...process.execArgv, script] };
+  // Node's flags carry over (a loader, a memory limit), except a debugger's, whose port only one process can hold.
+  const flags = process.execArgv.filter((flag) => !/^--(inspect|debug-port)/.test(flag));
+  return { command: process.execPath, args: [...flags, script] };
 }

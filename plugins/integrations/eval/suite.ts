@@ -120,7 +120,7 @@ function readCheck(value: unknown, field: string, fail: Fail): Check {
   return { kind: "answer", name, ...match };
 }
 
-/** `contains` (a string) and `matches` (a JS regular expression's source, compiled here: a bad one is a suite error). */
+/** `contains` (a string) and `matches` (a JS regular expression, compiled here: a bad one is a suite error). */
 function readMatch(value: Record<string, unknown>, field: string, fail: Fail): TextMatch {
   const contains = optionalString(value.contains, `${field}.contains`, fail);
   const matches = optionalString(value.matches, `${field}.matches`, fail);
