@@ -171,8 +171,9 @@ describe("pi eval", () => {
     expect(firsts).toHaveLength(6);
     const withDocs = firsts.filter((r) => JSON.stringify(r.body.messages[0]).includes(DOC_FACT));
     expect(withDocs).toHaveLength(3);
-    // The fixture was copied, never changed.
+    // The fixture was copied, never changed, and no run saved a session in the user's agent folder.
     expect(existsSync(join(suite, "a-greeting", "fixture", "greeting.txt"))).toBe(false);
+    expect(user.sessionFiles()).toEqual([]);
   });
 
   it("--docs-as skill gives the doc set as a skill the agent reads when it chooses to", async () => {
