@@ -90,8 +90,10 @@ function writeSuite(): { suite: string; docs: string } {
         { file: "package.json" },
         { command: "grep -q hello greeting.txt", exitCode: 0 },
         { answer: { matches: "^done$" } },
+        { name: "judged by a script the agent never sees", command: 'sh "$PI_EVAL_TASK_DIR/judge.sh"' },
       ],
     },
+    "a-greeting/judge.sh": 'grep -q hello greeting.txt && [ "$PI_EVAL_ANSWER" = done ]\n',
     "a-greeting/fixture/package.json": '{ "name": "fixture" }\n',
     "b-config.json": {
       prompt: "Create config.json with the default settings.",
@@ -119,8 +121,8 @@ describe("pi eval", () => {
     const row = (task: string, variant: string): string[] =>
       lines.find((l) => new RegExp(`^${task}\\s+${variant}\\s`).test(l))?.split(/\s+/) ?? [];
     // task variant run result checks turns tokens cost time
-    expect(row("a-greeting", "no-docs").slice(0, 6)).toEqual(["a-greeting", "no-docs", "1", "PASS", "4/4", "2"]);
-    expect(row("a-greeting", "docs").slice(0, 6)).toEqual(["a-greeting", "docs", "1", "PASS", "4/4", "2"]);
+    expect(row("a-greeting", "no-docs").slice(0, 6)).toEqual(["a-greeting", "no-docs", "1", "PASS", "5/5", "2"]);
+    expect(row("a-greeting", "docs").slice(0, 6)).toEqual(["a-greeting", "docs", "1", "PASS", "5/5", "2"]);
     expect(row("b-config", "no-docs").slice(0, 6)).toEqual(["b-config", "no-docs", "1", "FAIL", "1/2", "1"]);
     expect(row("b-config", "docs").slice(0, 5)).toEqual(["b-config", "docs", "1", "FAIL", "1/2"]);
     expect(row("c-port", "no-docs").slice(0, 5)).toEqual(["c-port", "no-docs", "1", "FAIL", "1/2"]);

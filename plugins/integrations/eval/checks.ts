@@ -57,6 +57,8 @@ export interface CheckInput {
   folder: string;
   /** The agent's final answer text. */
   answer: string;
+  /** The folder of the task's file, where check scripts the agent must not see can live. */
+  taskDir?: string;
   signal?: AbortSignal;
 }
 
@@ -112,11 +114,16 @@ function matchText(match: TextMatch, text: string, what: string): { passed: bool
 /** Output kept in a command check's detail. */
 const OUTPUT_TAIL = 600;
 
-/** Runs a command check with `sh -c` in its own process group, so a timeout ends all it started. */
+/**
+ * Runs a command check with `sh -c` in its own process group, so a timeout ends all it started. The
+ * command sees the final answer as PI_EVAL_ANSWER and the task file's folder as PI_EVAL_TASK_DIR.
+ */
 function runCommand(check: CommandCheck, input: CheckInput): Promise<{ passed: boolean; detail: string }> {
   return new Promise((done) => {
+    const env = { ...process.env, PI_EVAL_ANSWER: input.answer, PI_EVAL_TASK_DIR: input.taskDir ?? input.folder };
     const child = spawn("sh", ["-c", check.command], {
       cwd: input.folder,
+      env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type CheckResult, runChecks } from "./checks.js";
 import { type DocSet, type DocsAs, placeDocs } from "./doc-set.js";
 import { endGroup } from "./process-group.js";
@@ -91,7 +91,12 @@ export async function runTask(
     // An interrupted run is not judged: its checks would only slow the way out.
     const checks = settings.signal.aborted
       ? []
-      : await runChecks(task.checks, { folder, answer: agent.metrics.answer, signal: settings.signal });
+      : await runChecks(task.checks, {
+          folder,
+          answer: agent.metrics.answer,
+          taskDir: dirname(task.file),
+          signal: settings.signal,
+        });
     const failure = runFailure(agent) ?? (settings.signal.aborted ? "interrupted" : undefined);
     const status = failure !== undefined ? "error" : checks.every((c) => c.passed) ? "pass" : "fail";
     return {

@@ -64,6 +64,17 @@ describe("eval checks", () => {
     ]);
   });
 
+  it("command checks see the answer and the task's folder (for check scripts kept out of the fixture)", async () => {
+    const taskDir = mkdtempSync(join(tmpdir(), "pi-eval-task-"));
+    writeFileSync(join(taskDir, "judge.sh"), 'case "$PI_EVAL_ANSWER" in *42*) exit 0;; *) exit 1;; esac\n');
+    const judge = command('sh "$PI_EVAL_TASK_DIR/judge.sh"');
+    expect((await runChecks([judge], { folder, answer: "It is 42.", taskDir }))[0]).toMatchObject({ passed: true });
+    expect((await runChecks([judge], { folder, answer: "No idea.", taskDir }))[0]).toMatchObject({
+      passed: false,
+      detail: "exited 1, expected 0",
+    });
+  });
+
   it("answer checks look at the final answer; a name replaces the label", async () => {
     const results = await runChecks(
       [
