@@ -38,7 +38,9 @@ Commands:
   pi trust [dir] [--no]        Trust a project folder (default: the current one) so its .pi
                                settings, extensions, skills, prompts, plugins and packages
                                load; --no saves "do not trust" (-a/--approve: one run only)
-  pi <command> --help          Show help for install/remove/uninstall/update/list/plugin
+  pi eval <suite> [options]    Run a suite of behaviour evaluations through the agent and print
+                               a results table (--model, --docs <folder>, --runs, --json)
+  pi <command> --help          Show help for install/remove/uninstall/update/list/plugin/eval
 
 Mode: --mode rpc or acp > --mode json > print (-p, --mode text, or stdin/stdout not a terminal) > interactive.
 Piped stdin and @file arguments join the first message (text files as <file name="...">...</file>,
