@@ -37,3 +37,5 @@ export * from "./session/fork-entries.js";
 export * from "./session/check-entries.js";
 export * from "./session/migrate-format.js";
 export * from "./tools/index.js";
+export * from "./remote/remote-target.js";
+export * from "./remote/remote-choice.js";
