@@ -196,8 +196,7 @@ function allTools(
     if (!isToolOffered(tool)) continue;
     const override = extensionTools.get(tool.name);
     if (override !== undefined) add(override.definition, override.extension.sourceInfo);
-    else
-      add(tool, { path: `<builtin:${tool.name}>`, source: "builtin", scope: "temporary", origin: "top-level" });
+    else add(tool, { path: `<builtin:${tool.name}>`, source: "builtin", scope: "temporary", origin: "top-level" });
   }
   for (const { extension, definition } of extensionTools.values()) add(definition, extension.sourceInfo);
   for (const tool of runtime.lastRequestTools)

@@ -6,7 +6,14 @@
  * a tool plugin's tool (a pi extension overriding `read`); a tool source that fails to list its tools is
  * reported and left out.
  */
-import { isToolOffered, type AgentTool, type ManyHandle, type SessionEvent, type ToolSource, type ToolSpecOf } from "pi-host";
+import {
+  isToolOffered,
+  type AgentTool,
+  type ManyHandle,
+  type SessionEvent,
+  type ToolSource,
+  type ToolSpecOf,
+} from "pi-host";
 
 /** Where the tools come from and what the run allows. */
 export interface ToolAssembly {
