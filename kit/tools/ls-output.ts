@@ -40,6 +40,11 @@ export function lsEntryLimit(limit: number | undefined): number {
   return limit ?? DEFAULT_LS_LIMIT;
 }
 
+/** pi's one lines for a folder ls cannot list (`folder` is the resolved path, as pi prints it). */
+export function lsFailure(folder: string, why: "not-found" | "not-directory"): Error {
+  return new Error(why === "not-found" ? `Path not found: ${folder}` : `Not a directory: ${folder}`);
+}
+
 /** Alphabetical ignoring case; names differing only in case keep a fixed order. */
 export function compareEntryNames(a: string, b: string): number {
   const byLetters = a.toLowerCase().localeCompare(b.toLowerCase(), "en");

@@ -73,6 +73,11 @@ export function checkReadLineArguments({ offset, limit }: ReadParams): void {
   }
 }
 
+/** The one line for a file read cannot open: missing (or under a file), or not readable. */
+export function readFailure(path: string, why: "not-found" | "permission"): Error {
+  return new Error(why === "not-found" ? `File not found: ${path}` : `Permission denied: ${path}`);
+}
+
 /** pi's one line for a folder given to read. */
 export function readDirectoryError(path: string): Error {
   return new Error(`${path} is a directory, not a file. Use ls to list its contents.`);

@@ -10,6 +10,7 @@ import {
   compareEntryNames,
   LS_DESCRIPTION,
   lsEntryLimit,
+  lsFailure,
   lsListingResult,
   LsParameters,
   resolveToCwd,
@@ -43,10 +44,10 @@ async function listFolder(
   const entryLimit = lsEntryLimit(limit);
   const folder = resolveToCwd(path || ".", ctx.cwd);
   const folderStats = await stat(folder).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT" || error.code === "ENOTDIR") throw new Error(`Path not found: ${folder}`);
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") throw lsFailure(folder, "not-found");
     throw new Error(`Cannot read directory: ${error.message}`);
   });
-  if (!folderStats.isDirectory()) throw new Error(`Not a directory: ${folder}`);
+  if (!folderStats.isDirectory()) throw lsFailure(folder, "not-directory");
   const entries = await readdir(folder, { withFileTypes: true }).catch((error: Error) => {
     throw new Error(`Cannot read directory: ${error.message}`);
   });

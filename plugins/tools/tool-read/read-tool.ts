@@ -10,6 +10,7 @@ import {
   READ_GUIDELINES,
   readBinaryError,
   readDirectoryError,
+  readFailure,
   readImageResult,
   readNotRegularError,
   readTextResult,
@@ -47,7 +48,7 @@ async function readPath(
   checkReadLineArguments(params);
   const absolutePath = resolveReadPath(params.path, ctx.cwd);
   const stats = await stat(absolutePath).catch((error: unknown) => {
-    throw new Error(describeFsError(error, params.path));
+    throw describeFsError(error, params.path);
   });
   if (stats.isDirectory()) throw readDirectoryError(params.path);
   if (!stats.isFile()) throw readNotRegularError(params.path);
@@ -61,9 +62,9 @@ async function readPath(
 }
 
 /** One line for a failed stat/read, naming the path the model sent. */
-function describeFsError(error: unknown, path: string): string {
+function describeFsError(error: unknown, path: string): Error {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === "ENOENT" || code === "ENOTDIR") return `File not found: ${path}`;
-  if (code === "EACCES" || code === "EPERM") return `Permission denied: ${path}`;
-  return `Could not read ${path}: ${error instanceof Error ? error.message : String(error)}`;
+  if (code === "ENOENT" || code === "ENOTDIR") return readFailure(path, "not-found");
+  if (code === "EACCES" || code === "EPERM") return readFailure(path, "permission");
+  return new Error(`Could not read ${path}: ${error instanceof Error ? error.message : String(error)}`);
 }
