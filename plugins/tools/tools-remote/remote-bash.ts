@@ -121,9 +121,9 @@ async function runRemote(
     if (stopReason !== undefined || pid === undefined) return;
     stopReason = reason;
     const group = pid;
-    const kill = `kill -TERM -- -${group} 2>/dev/null || kill -TERM ${group} 2>/dev/null
-n=0; while [ $n -lt ${KILL_GRACE_SECONDS * 10} ] && kill -0 -- -${group} 2>/dev/null; do sleep 0.1; n=$((n+1)); done
-kill -KILL -- -${group} 2>/dev/null || kill -KILL ${group} 2>/dev/null; exit 0`;
+    const kill = `kill -TERM -${group} 2>/dev/null || kill -TERM ${group} 2>/dev/null
+n=0; while [ $n -lt ${KILL_GRACE_SECONDS * 10} ] && kill -0 -${group} 2>/dev/null; do sleep 0.1; n=$((n+1)); done
+kill -KILL -${group} 2>/dev/null || kill -KILL ${group} 2>/dev/null; exit 0`;
     await runner.run(["sh", "-c", kill]).catch(() => {});
   };
   let pendingStop: "aborted" | "timed-out" | "retired" | undefined;
