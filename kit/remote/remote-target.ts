@@ -49,6 +49,8 @@ export function parseRemoteTarget(value: string): RemoteTarget {
     host = portMatch[1]!;
     port = checkedPort(portMatch[2]!, value);
   }
+  // scp's `host:relative/path`: the tools need an absolute folder.
+  if (host.includes(":")) throw new Error(`--remote ${JSON.stringify(value)}: the folder must be absolute: ${USAGE}`);
   return sshTarget(user, host, port, path, value);
 }
 
