@@ -11,6 +11,9 @@ import { MockLlmServer } from "../support/mock-llm-server.js";
 import { startSshd, sshdMissing, type TestSshd } from "../plugins/tools-remote/sshd.js";
 import { tempFolder } from "../plugins/tools-remote/harness.js";
 import { agentHome, completionsText, completionsToolCall, messageRoles } from "./agent-home.js";
+import { runPiRecordingModules } from "./record-modules.js";
+
+const loadsSsh2 = (modules: string[]): boolean => modules.some((url) => url.includes("/node_modules/ssh2/"));
 
 const missing = sshdMissing();
 if (missing !== undefined) console.log(`skipping pi --remote end to end: ${missing}`);
@@ -48,7 +51,14 @@ describe.skipIf(missing !== undefined)("pi -p --remote over SSH with a mock mode
       { sse: completionsText("Done on the remote machine.") },
     );
     const run = await user.pi(
-      ["-p", "--model", "mock/mock-1", "--remote", `${sshd.user}@127.0.0.1:${sshd.port}:${remoteFolder}`, "work remotely"],
+      [
+        "-p",
+        "--model",
+        "mock/mock-1",
+        "--remote",
+        `${sshd.user}@127.0.0.1:${sshd.port}:${remoteFolder}`,
+        "work remotely",
+      ],
       { env: { PI_REMOTE_KNOWN_HOSTS: sshd.knownHosts, PI_REMOTE_IDENTITY: sshd.identity, SSH_AUTH_SOCK: "" } },
     );
     expect(run.stderr).toBe("");
@@ -81,16 +91,34 @@ describe.skipIf(missing !== undefined)("pi -p --remote over SSH with a mock mode
     expect(stored).not.toContain(readFileSync(sshd.identity, "utf-8").split("\n")[1]!);
   });
 
+  it("ssh2 is loaded only by a run whose tools go remote", async () => {
+    const user = agentHome();
+    user.useMockServer(`${server.url}/v1`);
+    server.enqueue({ sse: completionsText("local") });
+    const plain = await runPiRecordingModules(
+      ["-p", "--no-session", "--model", "mock/mock-1", "hi"],
+      user.project,
+      user.env,
+    );
+    expect(plain.run.stdout).toBe("local\n");
+    expect(loadsSsh2(plain.modules)).toBe(false);
+    server.enqueue({ sse: completionsToolCall("call_l2", "ls", {}) }, { sse: completionsText("remote") });
+    const remote = await runPiRecordingModules(
+      ["-p", "--no-session", "--model", "mock/mock-1", "--remote", `${sshd.user}@127.0.0.1:${sshd.port}:/tmp`, "hi"],
+      user.project,
+      { ...user.env, PI_REMOTE_KNOWN_HOSTS: sshd.knownHosts, PI_REMOTE_IDENTITY: sshd.identity, SSH_AUTH_SOCK: "" },
+    );
+    expect(remote.run.stdout).toBe("remote\n");
+    expect(loadsSsh2(remote.modules)).toBe(true);
+  });
+
   it("an unknown host key stops the tool call with the one-line refusal, and pi still answers", async () => {
     const user = agentHome();
     user.useMockServer(`${server.url}/v1`);
     const empty = join(tempFolder("pi-remote-e2e-kh-"), "known_hosts");
     writeFileSync(empty, "");
     server.requests.length = 0;
-    server.enqueue(
-      { sse: completionsToolCall("call_l1", "ls", {}) },
-      { sse: completionsText("Could not reach it.") },
-    );
+    server.enqueue({ sse: completionsToolCall("call_l1", "ls", {}) }, { sse: completionsText("Could not reach it.") });
     const run = await user.pi(
       ["-p", "--model", "mock/mock-1", "--remote", `${sshd.user}@127.0.0.1:${sshd.port}:/tmp`, "list"],
       { env: { PI_REMOTE_KNOWN_HOSTS: empty, PI_REMOTE_IDENTITY: sshd.identity, SSH_AUTH_SOCK: "" } },
