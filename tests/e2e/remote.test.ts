@@ -65,6 +65,12 @@ describe.skipIf(missing !== undefined)("pi -p --remote over SSH with a mock mode
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("Done on the remote machine.\n");
 
+    // The system prompt names the remote folder as the working folder, not the local project.
+    const system = JSON.stringify(server.requests[0]!.body.messages[0].content);
+    expect(system).toContain(
+      `Current working directory: ${remoteFolder} (on ${sshd.user}@127.0.0.1:${sshd.port}, where every tool acts)`,
+    );
+    expect(system).not.toContain(user.project);
     // The seven tools are offered under their usual names.
     const names = (server.requests[0]!.body.tools ?? []).map((t: any) => t.function.name).sort();
     expect(names).toEqual(["bash", "edit", "find", "grep", "ls", "read", "write"]);

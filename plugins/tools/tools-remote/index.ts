@@ -4,20 +4,30 @@
  * provides the same ToolContract slots as the local tool plugins; its tools are offered when the run
  * chose `--remote` (HostFlags.remote) or the plugin's `target` setting names one, and the local tools
  * step aside for the same flag — so `pi --remote ...` and a distribution with only this plugin both work.
+ * A hook makes the system prompt's working folder the remote one.
  */
 import { Type } from "@sinclair/typebox";
-import { chosenRemote, definePlugin, HostEnvironmentContract, ToolContract, type AgentTool } from "pi-host";
+import {
+  chosenRemote,
+  definePlugin,
+  HooksContract,
+  HostEnvironmentContract,
+  readHostEnvironment,
+  ToolContract,
+  type AgentTool,
+} from "pi-host";
 import { RemoteCommands, createRemoteBash } from "./remote-bash.js";
 import { createRemoteEdit, createRemoteLs, createRemoteRead, createRemoteWrite } from "./remote-file-tools.js";
 import type { HostSource } from "./remote-host.js";
 import { createRemoteFind, createRemoteGrep } from "./remote-search-tools.js";
+import { remotePromptHook } from "./remote-prompt.js";
 import { RemoteConnections } from "./remote-setup.js";
 
 export default definePlugin({
   id: "tools-remote",
   version: "1.0.0",
   description: "The seven built-in tools on a remote folder over SSH (or in a container): pi --remote user@host:/path",
-  provides: [ToolContract],
+  provides: [ToolContract, HooksContract],
   requires: [{ contract: HostEnvironmentContract, optional: true }],
   config: Type.Object({
     /** Where the tools act when the run gives no `--remote`: `user@host[:port]:/path` or `docker:name[:/path]`. */
@@ -59,5 +69,8 @@ export default definePlugin({
       createRemoteLs(source),
     ];
     for (const tool of tools) ctx.provide(ToolContract, { ...tool, enabled }, { key: tool.name });
+    ctx.provide(HooksContract, remotePromptHook({ localCwd: () => readHostEnvironment(host)?.cwd, target, source }), {
+      key: "remote-cwd",
+    });
   },
 });

@@ -96,7 +96,7 @@ async function offeredReads(remote: string | undefined): Promise<string[]> {
     .useAll(ToolContract)
     .list()
     .filter((handle) => handle.peek()?.name === "read" && isToolOffered(handle.peek()))
-    .map((handle) => handle.pluginId);
+    .map((handle) => handle.pluginId ?? "");
 }
 
 describe("which read a run offers", () => {
