@@ -87,7 +87,7 @@ export class RemoteConnection implements HostSource {
     const current = this.current;
     if (current !== undefined) {
       return current.then((host) => {
-        if ((host.runner as { usable?: boolean }).usable === false && this.current === current) {
+        if (host.runner.usable === false && this.current === current) {
           this.current = undefined;
           return this.host();
         }

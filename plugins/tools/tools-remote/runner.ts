@@ -25,6 +25,8 @@ export interface RunEnd {
 export interface RemoteRunner {
   /** A short name for messages and lock keys, never holding a credential. */
   readonly label: string;
+  /** False once the connection was lost or closed (a transport without a connection leaves it out). */
+  readonly usable?: boolean;
   /** Runs `argv` (program first) on the remote side. */
   run(argv: string[], io?: RunIo): Promise<RunEnd>;
   /** Ends the connection; runs still going are cut off. */

@@ -32,8 +32,11 @@ export interface RemoteTools {
 }
 
 /** Boots tools-remote with `config` (target, keys, known_hosts...). */
-export async function bootRemote(config: Record<string, unknown>): Promise<RemoteTools> {
-  const kernel = new Kernel();
+export async function bootRemote(
+  config: Record<string, unknown>,
+  options: ConstructorParameters<typeof Kernel>[0] = {},
+): Promise<RemoteTools> {
+  const kernel = new Kernel(options);
   const boot = await kernel.boot([
     { id: "tools-remote", source: { kind: "inline", label: "tools-remote", definition: remotePlugin }, config },
   ]);

@@ -211,12 +211,44 @@ describe.skipIf(missing !== undefined)("tools-remote over SSH", () => {
     const sleeper = Number(readFileSync(pidFile, "utf-8"));
     expect(processAlive(sleeper)).toBe(false);
   });
+
+  it("unloading the plugin stops its running remote commands", async () => {
+    const own = await bootRemote(sshConfig(sshd, folder), { drainTimeoutMs: 50 });
+    const pidFile = join(folder, "unload.pid");
+    let started: () => void = () => {};
+    const ready = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const running = own.call(
+      "bash",
+      { command: `sleep 1000 & echo $! > ${pidFile}; echo ready; wait` },
+      undefined,
+      (p) => {
+        if (textOf(p as ToolResult).includes("ready")) started();
+      },
+    );
+    const settled = running.then(
+      () => "resolved",
+      (error: Error) => error.message,
+    );
+    await ready;
+    expect((await own.kernel.disable("tools-remote")).status).toBe("committed");
+    expect(await settled).toMatch(/\n\nCommand aborted: the bash tool was unloaded$/);
+    expect(processAlive(Number(readFileSync(pidFile, "utf-8")))).toBe(false);
+    await own.kernel.shutdown();
+  });
 });
 
+/** Whether `pid` still runs: a zombie (killed, not yet reaped by its adoptive parent) counts as ended. */
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf-8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
   } catch {
     return false;
   }
