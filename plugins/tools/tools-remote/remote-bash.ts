@@ -152,6 +152,11 @@ kill -KILL -${group} 2>/dev/null || kill -KILL ${group} 2>/dev/null; exit 0`;
     if (stopReason !== undefined) return { kind: stopReason };
     if (end.code === NO_FOLDER && pid === undefined)
       throw new Error(`Working directory does not exist: ${facts.root}. Cannot execute bash commands.`);
+    // Neither an exit status nor a signal: the channel closed under the command (the connection dropped).
+    if (end.code === null && end.signal === null)
+      throw new Error(
+        `Remote tools: the connection to ${runner.label} ended while the command ran; its outcome is unknown`,
+      );
     return { kind: "exited", code: end.code, signal: end.signal };
   } finally {
     clearTimeout(timer);

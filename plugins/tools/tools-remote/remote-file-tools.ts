@@ -69,6 +69,7 @@ export function createRemoteRead(
       checkReadLineArguments(params);
       const host = await connection.host();
       const bytes = await readRemoteFile(host.runner, remotePath(host, params.path), signal).catch((error) => {
+        throwIfToolAborted(signal);
         throw readProblem(error, params.path);
       });
       throwIfToolAborted(signal);
@@ -137,6 +138,7 @@ export function createRemoteEdit(connection: HostSource): AgentTool<typeof EditP
       return ctx.withFileLock(lockKey(host, absolutePath), async () => {
         throwIfToolAborted(signal);
         const bytes = await readRemoteFile(host.runner, absolutePath, signal).catch((error) => {
+          throwIfToolAborted(signal);
           throw editProblem(error, path);
         });
         const edited = editFileText(bytes, edits, path);
@@ -173,6 +175,7 @@ export function createRemoteLs(connection: HostSource): AgentTool<typeof LsParam
       const host = await connection.host();
       const folder = remotePath(host, path || ".");
       const names = await listRemoteFolder(host.runner, folder, signal).catch((error) => {
+        throwIfToolAborted(signal);
         if (!(error instanceof RemoteFileError)) throw error;
         if (error.problem.why === "not-found") throw lsFailure(folder, "not-found");
         if (error.problem.why === "directory") throw lsFailure(folder, "not-directory");

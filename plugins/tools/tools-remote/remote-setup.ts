@@ -37,6 +37,13 @@ export function identityFiles(settings: RemoteSettings, env: NodeJS.ProcessEnv =
   return [join(homedir(), ".ssh", "id_ed25519"), join(homedir(), ".ssh", "id_rsa")];
 }
 
+/** The machine as messages and the system prompt name it: `user@host[:port]` or `docker:container`. */
+export function targetLabel(target: RemoteTarget): string {
+  if (target.kind === "docker") return `docker:${target.container}`;
+  const user = target.user ?? userInfo().username;
+  return `${user}@${target.host}${target.port === 22 ? "" : `:${target.port}`}`;
+}
+
 /** A (not yet opened) connection to `target`. */
 export function connectionFor(target: RemoteTarget, settings: RemoteSettings): RemoteConnection {
   const useSearchPrograms = settings.searchPrograms !== "posix";
@@ -48,6 +55,7 @@ export function connectionFor(target: RemoteTarget, settings: RemoteSettings): R
       connectSsh({
         target,
         defaultUser: userInfo().username,
+        label: targetLabel(target),
         knownHostsPath: knownHostsPath(settings),
         identityFiles: identityFiles(settings),
         agentSocket: process.env.SSH_AUTH_SOCK,

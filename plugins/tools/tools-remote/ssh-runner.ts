@@ -15,6 +15,8 @@ export interface SshOptions {
   target: SshTarget;
   /** The login name when the target names none. */
   defaultUser: string;
+  /** The machine as messages name it (`user@host[:port]`, remote-setup's targetLabel). */
+  label: string;
   knownHostsPath: string;
   /** Private key files tried in order (missing ones are skipped). */
   identityFiles: string[];
@@ -33,7 +35,7 @@ export async function connectSsh(options: SshOptions): Promise<RemoteRunner> {
   const Client = (ssh2 as { Client?: typeof import("ssh2").Client }).Client ?? ssh2.default.Client;
   const { target } = options;
   const username = target.user ?? options.defaultUser;
-  const label = `${username}@${target.host}${target.port === 22 ? "" : `:${target.port}`}`;
+  const label = options.label;
   const knownHosts = readKnownHosts(options.knownHostsPath);
   const auth = authMethods(options, username);
   if (auth.length === 0)
