@@ -5,7 +5,8 @@
  */
 import { Type } from "@sinclair/typebox";
 import { SettingsContract } from "pi-host";
-import { HostEnvironmentContract, localToolEnabled, ToolContract } from "pi-host";
+import { ToolContract } from "pi-host";
+import { HostEnvironmentContract, localToolEnabled } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createBashTool } from "./bash-tool.js";
 import { RunningCommands } from "./running-commands.js";

@@ -2,7 +2,8 @@
  * The edit tool plugin: provides pi's `edit` tool (ToolContract, key "edit"): unique, non-overlapping
  * text replacements with a forgiving second match, BOM and line endings kept, a numbered diff in details.
  */
-import { HostEnvironmentContract, localToolEnabled, ToolContract } from "pi-host";
+import { ToolContract } from "pi-host";
+import { HostEnvironmentContract, localToolEnabled } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createEditTool } from "./edit-tool.js";
 

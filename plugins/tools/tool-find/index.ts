@@ -4,7 +4,8 @@
  * forces one. Searches still running when this generation retires are aborted.
  */
 import { Type } from "@sinclair/typebox";
-import { HostEnvironmentContract, localToolEnabled, ToolContract } from "pi-host";
+import { ToolContract } from "pi-host";
+import { HostEnvironmentContract, localToolEnabled } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createFindTool } from "./find-tool.js";
 

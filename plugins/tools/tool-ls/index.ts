@@ -2,7 +2,8 @@
  * The ls tool plugin: provides pi's `ls` tool (ToolContract, key "ls"): a sorted, limited listing of
  * one folder with folders marked by a trailing "/".
  */
-import { HostEnvironmentContract, localToolEnabled, ToolContract } from "pi-host";
+import { ToolContract } from "pi-host";
+import { HostEnvironmentContract, localToolEnabled } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createLsTool } from "./ls-tool.js";
 

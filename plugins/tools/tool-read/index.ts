@@ -2,7 +2,8 @@
  * The read tool plugin: provides pi's `read` tool (ToolContract, key "read") for text files and
  * images, with pi's truncation limits and continuation hints.
  */
-import { HostEnvironmentContract, localToolEnabled, ToolContract } from "pi-host";
+import { ToolContract } from "pi-host";
+import { HostEnvironmentContract, localToolEnabled } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createReadTool } from "./read-tool.js";
 

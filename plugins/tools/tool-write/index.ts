@@ -2,7 +2,8 @@
  * The write tool plugin: provides pi's `write` tool (ToolContract, key "write"), which creates or
  * overwrites a file under the session's per-file write lock.
  */
-import { HostEnvironmentContract, localToolEnabled, ToolContract } from "pi-host";
+import { ToolContract } from "pi-host";
+import { HostEnvironmentContract, localToolEnabled } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createWriteTool } from "./write-tool.js";
 
