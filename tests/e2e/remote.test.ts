@@ -97,6 +97,41 @@ describe.skipIf(missing !== undefined)("pi -p --remote over SSH with a mock mode
     expect(stored).not.toContain(readFileSync(sshd.identity, "utf-8").split("\n")[1]!);
   });
 
+  it("a distribution with the local tools off and the target in tools-remote's config works without --remote", async () => {
+    const user = agentHome();
+    user.useMockServer(`${server.url}/v1`);
+    const remoteFolder = tempFolder("pi-remote-e2e-dist-");
+    writeFileSync(join(remoteFolder, "only-there.txt"), "x\n");
+    const local = ["tool-read", "tool-bash", "tool-edit", "tool-write", "tool-grep", "tool-find", "tool-ls"];
+    const overlay = join(user.project, "..", "remote.json");
+    writeFileSync(
+      overlay,
+      JSON.stringify({
+        plugins: [
+          ...local.map((id) => ({ id, enabled: false })),
+          {
+            id: "tools-remote",
+            config: {
+              target: `${sshd.user}@127.0.0.1:${sshd.port}:${remoteFolder}`,
+              knownHostsFile: sshd.knownHosts,
+              identityFile: sshd.identity,
+            },
+          },
+        ],
+      }),
+    );
+    server.requests.length = 0;
+    server.enqueue({ sse: completionsToolCall("call_l3", "ls", {}) }, { sse: completionsText("listed") });
+    const run = await user.pi(["-p", "--model", "mock/mock-1", "--distribution", overlay, "list"], {
+      env: { SSH_AUTH_SOCK: "" },
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("listed\n");
+    const names = (server.requests[0]!.body.tools ?? []).map((t: any) => t.function.name).sort();
+    expect(names).toEqual(["bash", "edit", "find", "grep", "ls", "read", "write"]);
+    expect(JSON.stringify(server.requests[1]!.body.messages.at(-1).content)).toContain("only-there.txt");
+  });
+
   it("ssh2 is loaded only by a run whose tools go remote", async () => {
     const user = agentHome();
     user.useMockServer(`${server.url}/v1`);
