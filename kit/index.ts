@@ -36,3 +36,6 @@ export * from "./session/tree-store.js";
 export * from "./session/fork-entries.js";
 export * from "./session/check-entries.js";
 export * from "./session/migrate-format.js";
+export * from "./tools/index.js";
+export * from "./remote/remote-target.js";
+export * from "./remote/remote-choice.js";
