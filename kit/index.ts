@@ -14,6 +14,7 @@ export * from "./fs/ignore-rules.js";
 export * from "./fs/walk.js";
 export * from "./fs/executables.js";
 export * from "./fs/file-lock.js";
+export * from "./fs/resource-overrides.js";
 export * from "./text/frontmatter.js";
 export * from "./text/truncate.js";
 export * from "./text/source-info.js";
