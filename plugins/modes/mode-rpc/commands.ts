@@ -10,7 +10,8 @@ import type { ResourceSource } from "pi-host";
 import type { SessionStore } from "pi-host";
 import type { Handle, ManyHandle } from "pi-host";
 import type { AgentHooks } from "pi-host";
-import { resourceSourceInfo } from "pi-host";
+import type { SlashCommand } from "pi-host";
+import { listCommands } from "./command-list.js";
 import { convertToLlm, estimateMessageTokens, exportOpenSession } from "pi-host";
 import {
   optionalImages,
@@ -30,6 +31,8 @@ export interface CommandContext {
   resources: ManyHandle<ResourceSource>;
   /** Hooks whose `commands()` list the slash commands they handle (extension commands, `/mcp`). */
   hooks: ManyHandle<AgentHooks>;
+  /** The plugins' slash commands (the command contract), listed by get_commands too. */
+  commands: ManyHandle<SlashCommand>;
   /** Publishes a session event on the bus (clone's `session_change`). */
   publish(event: SessionEvent): void;
   /** The session's working folder. */
@@ -184,29 +187,8 @@ export const COMMANDS: Record<string, CommandHandler> = {
   }),
 
   // ── slash commands ────────────────────────────────────────────────────────────────────────────
-  async get_commands(_command, { hooks, resources, cwd }) {
-    const folder = cwd();
-    const hooked = (await Promise.all(hooks.list().map(async (h) => (await h.peek()?.commands?.()) ?? []))).flat();
-    const sources = resources.list();
-    const templates = (await Promise.all(sources.map((s) => s.api.templates(folder)))).flat();
-    const skills = (await Promise.all(sources.map((s) => s.api.skills(folder)))).flat();
-    return {
-      commands: [
-        ...hooked.map((c) => ({ ...c })),
-        ...templates.map((t) => ({
-          name: t.name,
-          description: t.description,
-          source: "prompt",
-          sourceInfo: resourceSourceInfo(t.path, t.origin),
-        })),
-        ...skills.map((s) => ({
-          name: `skill:${s.name}`,
-          description: s.description,
-          source: "skill",
-          sourceInfo: resourceSourceInfo(s.path, s.origin),
-        })),
-      ],
-    };
+  async get_commands(_command, { hooks, commands, resources, cwd }) {
+    return { commands: await listCommands(cwd(), hooks, commands, resources) };
   },
 };
 
