@@ -22,6 +22,7 @@ export * from "./ai/index.js";
 export * from "./session/model-context.js";
 export * from "./session/wire-events.js";
 export * from "./session/wire-stream.js";
+export * from "./session/session-change.js";
 export * from "./shell/user-bash.js";
 export * from "./shell/clipboard.js";
 export * from "./process/owned.js";

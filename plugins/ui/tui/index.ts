@@ -88,6 +88,7 @@ export default definePlugin({
       session,
       store: ctx.use(SessionStoreContract),
       settings,
+      hooks,
       trust: ctx.use(HostTrustContract),
       hostNotices: () => readHostEnvironment(host)?.notices ?? [],
       // The theme to show, once the settings and flags are read; the startup header's options too.
