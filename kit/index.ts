@@ -18,6 +18,7 @@ export * from "./fs/resource-overrides.js";
 export * from "./text/frontmatter.js";
 export * from "./text/truncate.js";
 export * from "./text/source-info.js";
+export * from "./text/tool-ranker.js";
 export * from "./ai/index.js";
 export * from "./session/model-context.js";
 export * from "./session/wire-events.js";
