@@ -10,7 +10,7 @@ export type UpdateTarget =
   | { type: "self" }
   | { type: "extensions"; source: string | undefined }
   | { type: "all" }
-  | { type: "models" };
+  | { type: "model-catalog" };
 
 /** A parsed `pi update` command line. */
 export interface UpdateCommand {
@@ -65,7 +65,7 @@ export function parseUpdateCommand(args: readonly string[]): UpdateCommand {
     if (flags.self || flags.extensions || extension !== undefined)
       throw usage("--models cannot be combined with --self, --extensions, --all, or --extension");
     if (source !== undefined) throw usage("--models cannot be combined with a positional source");
-    return { ...command, target: { type: "models" } };
+    return { ...command, target: { type: "model-catalog" } };
   }
   if (extension !== undefined) {
     if (flags.self || flags.extensions)
