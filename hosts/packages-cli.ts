@@ -85,7 +85,7 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
       process.stdout.write(UPDATE_HELP);
       return 0;
     }
-    if (update.target.type === "models") {
+    if (update.target.type === "model-catalog") {
       if (offline()) return skipped("Skipped the model catalog refresh (offline mode)");
       return (await import("./models-update.js")).updateModels(place.agentDir);
     }
