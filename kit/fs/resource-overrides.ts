@@ -82,10 +82,13 @@ export function resourcePattern(baseDir: string, path: string): string {
   return relative(baseDir, path);
 }
 
-/** The entries with one resource switched: its earlier `+`/`-`/`!` entries dropped, then `+path` or `-path`. */
-export function withSwitch(entries: readonly string[], pattern: string, enabled: boolean): string[] {
+/**
+ * The entries with one resource switched: its earlier `+`/`-`/`!` entries dropped, then `+path` or
+ * `-path`; with `enabled` undefined, no switch of its own (pi's "inherit" in project settings).
+ */
+export function withSwitch(entries: readonly string[], pattern: string, enabled: boolean | undefined): string[] {
   const kept = entries.filter((entry) => !("+-!".includes(entry[0] ?? "") && entry.slice(1) === pattern));
-  return [...kept, `${enabled ? "+" : "-"}${pattern}`];
+  return enabled === undefined ? kept : [...kept, `${enabled ? "+" : "-"}${pattern}`];
 }
 
 async function readEntries(file: string): Promise<Record<ResourceKind, string[]>> {

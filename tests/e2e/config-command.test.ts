@@ -93,6 +93,42 @@ describe("pi config (built CLI)", () => {
     },
   );
 
+  it.skipIf(!HAS_TMUX)(
+    "-l: Space cycles a user resource through pi's inherit, -, + in the project's settings",
+    { timeout: 60_000 },
+    async () => {
+      mkdirSync(join(user.project, ".pi", "prompts"), { recursive: true });
+      writeFileSync(join(user.project, ".pi", "prompts", "local.md"), "---\ndescription: local\n---\nLocal\n");
+      tmux ??= new TmuxServer();
+      const pane = tmux.start({
+        cwd: user.project,
+        env: user.env,
+        args: ["config", "-l", "-a"],
+        width: 100,
+        height: 30,
+        watch: "screen",
+      });
+      await pane.waitFor((s) => s.includes("Project Local Resources") && s.includes("[x] local.md"));
+      const project = (): any => JSON.parse(readFileSync(join(user.project, ".pi", "settings.json"), "utf8"));
+      const hello = join(user.agent, "extensions", "hello.ts");
+      pane.keys("Space");
+      await pane.waitFor("[-] hello.ts  project unload");
+      expect(project().extensions).toEqual([`-${hello}`]);
+      pane.keys("Space");
+      await pane.waitFor("[+] hello.ts  project load");
+      expect(project().extensions).toEqual([`+${hello}`]);
+      pane.keys("Space");
+      await pane.waitFor("[x] hello.ts");
+      expect(project().extensions).toEqual([]);
+      pane.keys("Escape");
+      await pane.waitFor("[pi exited 0]", { all: true });
+      // The global file was never written.
+      expect(() => settings()).toThrow();
+      const list = await user.pi(["config", "-l", "-a"]);
+      expect(list.stdout).toContain("  Project (.pi/)\n    Prompts\n      [x] local.md\n");
+    },
+  );
+
   it("a switched-off prompt template and skill are left out of the next run", async () => {
     writeFileSync(
       join(user.agent, "settings.json"),

@@ -8,7 +8,7 @@
  */
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { type ResourceKind, type ResourceOverrides, resourceEnabled } from "pi-host";
+import { type ResourceKind, type ResourceOverrides, resourceEnabled, switchFor } from "pi-host";
 
 /** The kinds `pi config` lists, in pi's order. */
 export const LISTED_KINDS = ["extensions", "skills", "prompts"] as const satisfies readonly ResourceKind[];
@@ -31,6 +31,13 @@ export interface ResourceItem {
   /** What pi shows: the file name, `folder/index.ts`, or the skill's folder name. */
   name: string;
   enabled: boolean;
+  /**
+   * In the project's settings: "load" (`+path`), "unload" (`-path`), or "inherit" (no switch of its
+   * own); undefined when the list is for the global settings.
+   */
+  projectState?: "load" | "unload" | "inherit";
+  /** Whether it loads without a project switch: the global settings' say (a project resource: on). */
+  inherited: boolean;
 }
 
 /** A group of items as pi heads it: `User (<folder>/)` or `Project (.pi/)`. */
@@ -53,7 +60,10 @@ export async function listResources(
     const items: ResourceItem[] = [];
     for (const kind of LISTED_KINDS) {
       const found = await FINDERS[kind](join(baseDir, kind));
-      for (const path of found.sort())
+      for (const path of found.sort()) {
+        const inherited =
+          scope === "user" ? (switchFor(overrides.user.entries[kind], overrides.user.baseDir, path) ?? true) : true;
+        const own = overrides.project && switchFor(overrides.project.entries[kind], overrides.project.baseDir, path);
         items.push({
           kind,
           scope,
@@ -61,7 +71,12 @@ export async function listResources(
           baseDir,
           name: displayName(kind, baseDir, path),
           enabled: resourceEnabled(overrides, kind, path),
+          inherited,
+          ...(overrides.project !== undefined && {
+            projectState: own === true ? "load" : own === false ? "unload" : "inherit",
+          }),
         });
+      }
     }
     if (items.length > 0) groups.push({ label, scope, items });
   }

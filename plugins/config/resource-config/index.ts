@@ -16,7 +16,6 @@ import {
   projectFilesApply,
   readHostEnvironment,
   readResourceOverrides,
-  resourceEnabled,
   resourcePattern,
   SettingsContract,
   withSwitch,
@@ -38,6 +37,16 @@ Options:
   -a, --approve     Trust project-local files for this command with -l
   -na, --no-approve Ignore project-local files for this command with -l
 `;
+
+/** pi's project-mode cycle: from inherit to the opposite of what is inherited, then the other, then back. */
+function nextProjectState(
+  state: "load" | "unload" | "inherit",
+  inheritedEnabled: boolean,
+): "load" | "unload" | "inherit" {
+  if (state === "inherit") return inheritedEnabled ? "unload" : "load";
+  if (state === "unload") return inheritedEnabled ? "load" : "inherit";
+  return inheritedEnabled ? "inherit" : "unload";
+}
 
 export default definePlugin({
   id: "resource-config",
@@ -81,13 +90,25 @@ export default definePlugin({
       };
       const toggle = async (item: ResourceItem, scope: WriteScope): Promise<void> => {
         const overrides = await readResourceOverrides(folder, io.cwd, true);
-        const own = scope === "project" ? overrides.project! : overrides.user;
-        // A resource of the other scope is named by its absolute path, as pi does.
-        const sameScope = (scope === "project") === (item.scope === "project");
-        const pattern = sameScope ? resourcePattern(item.baseDir, item.path) : item.path;
-        const visible = await readResourceOverrides(folder, io.cwd, scope === "project");
-        const enabled = !resourceEnabled(visible, item.kind, item.path);
-        await settings.api.set(io.cwd, item.kind, withSwitch(own.entries[item.kind], pattern, enabled), scope);
+        if (scope === "global") {
+          // The global settings: on and off (`+path` / `-path`, relative to the agent folder).
+          const enabled = !item.enabled;
+          const entries = withSwitch(
+            overrides.user.entries[item.kind],
+            resourcePattern(item.baseDir, item.path),
+            enabled,
+          );
+          return settings.api.set(io.cwd, item.kind, entries, "global");
+        }
+        // The project's settings: pi's cycle through inherit, + and -; a user resource is named by its
+        // absolute path there, a project one relative to `.pi`.
+        const pattern = item.scope === "project" ? resourcePattern(item.baseDir, item.path) : item.path;
+        let entries = overrides.project!.entries[item.kind];
+        for (const name of new Set([pattern, item.path, resourcePattern(projectDir, item.path)]))
+          entries = withSwitch(entries, name, undefined);
+        const next = nextProjectState(item.projectState ?? "inherit", item.inherited);
+        if (next !== "inherit") entries = withSwitch(entries, pattern, next === "load");
+        return settings.api.set(io.cwd, item.kind, entries, "project");
       };
       const start: WriteScope = local ? "project" : "global";
       if (!process.stdin.isTTY || !process.stdout.isTTY) {

@@ -155,17 +155,34 @@ function frame(
   visible: number,
 ): string[] {
   const title = scope === "project" ? "Project Local Resources" : "Global Resources";
-  const hints = `${model.projectAvailable ? "tab switch mode · " : ""}space toggle · esc close`;
-  const lines = [`${title}    ${hints}`, `\x1b[2m${model.file(scope)}\x1b[22m`, "", `> ${query}`, ""];
+  const action = scope === "project" ? "space cycle inherit/+/-" : "space toggle";
+  const hints = `${model.projectAvailable ? "tab switch mode · " : ""}${action} · esc close`;
+  const file = scope === "project" ? `${model.file(scope)} · inherited global resources are dimmed` : model.file(scope);
+  const lines = [`${title}    ${hints}`, `\x1b[2m${file}\x1b[22m`, "", `> ${query}`, ""];
   if (rows.length === 0) lines.push("  No resources found");
   const first = Math.max(0, Math.min(selected - Math.floor(visible / 2), rows.length - visible));
   for (const [i, row] of rows.slice(first, first + visible).entries()) {
     if (row.kind === "group") lines.push(`  ${row.text}`);
     else if (row.kind === "heading") lines.push(`    ${row.text}`);
-    else lines.push(`${first + i === selected ? ">" : " "}     ${row.item.enabled ? "[x]" : "[ ]"} ${row.item.name}`);
+    else
+      lines.push(`${first + i === selected ? ">" : " "}     ${checkbox(row.item)} ${row.item.name}${suffix(row.item)}`);
   }
   if (message !== "") lines.push("", message);
   return lines;
+}
+
+/** pi's box: `[x]`/`[ ]`, or in project mode `[+]`/`[-]` for the project's own switch. */
+function checkbox(item: ResourceItem): string {
+  if (item.projectState === "load") return "[+]";
+  if (item.projectState === "unload") return "[-]";
+  return item.enabled ? "[x]" : "[ ]";
+}
+
+/** pi's note after a project switch. */
+function suffix(item: ResourceItem): string {
+  if (item.projectState === "load") return "  project load";
+  if (item.projectState === "unload") return "  project unload";
+  return "";
 }
 
 /** The list as text, for `pi config` without a terminal. */
@@ -175,7 +192,7 @@ export function listText(groups: ResourceGroup[], title: string, file: string): 
   for (const row of flatten(groups, "")) {
     if (row.kind === "group") out += `  ${row.text}\n`;
     else if (row.kind === "heading") out += `    ${row.text}\n`;
-    else out += `      ${row.item.enabled ? "[x]" : "[ ]"} ${row.item.name}\n`;
+    else out += `      ${checkbox(row.item)} ${row.item.name}${suffix(row.item)}\n`;
   }
   return out;
 }
