@@ -25,6 +25,8 @@ beforeEach(() => {
     "---\nname: my-skill\ndescription: A skill\n---\nbody\n",
   );
   writeFileSync(join(user.agent, "prompts", "review.md"), "---\ndescription: review\n---\nReview $1\n");
+  mkdirSync(join(user.agent, "themes"), { recursive: true });
+  writeFileSync(join(user.agent, "themes", "mine.json"), JSON.stringify({ name: "mine", colors: {} }));
 });
 afterEach(() => tmux?.killPanes());
 afterAll(() => tmux?.close());
@@ -46,6 +48,8 @@ describe("pi config (built CLI)", () => {
         "      [x] my-skill",
         "    Prompts",
         "      [ ] review.md",
+        "    Themes",
+        "      [x] mine.json",
         "",
       ].join("\n"),
     );

@@ -1,23 +1,24 @@
 /**
- * What `pi config` lists: the extensions, skills and prompt templates found in pi's folders — the agent
- * folder's `extensions/`, `skills/`, `prompts/` (User) and, in a trusted project, `.pi/`'s (Project) —
+ * What `pi config` lists: the extensions, skills, prompt templates and themes found in pi's folders — the
+ * agent folder's `extensions/`, `skills/`, `prompts/`, `themes/` (User) and, in a trusted project, `.pi/`'s —
  * each with whether it loads, by the switches in settings (kit/fs/resource-overrides.ts, the rule the
  * loaders apply). The folder layout is pi's: an extension is a `*.ts`/`*.js` file or a folder with an
  * `index.ts`/`index.js`; a skill a folder with a SKILL.md (or a loose `*.md` at the top of skills/); a
- * template a `*.md` at the top of prompts/.
+ * template a `*.md` at the top of prompts/; a theme a `*.json` at the top of themes/.
  */
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { type ResourceKind, type ResourceOverrides, resourceEnabled, switchFor } from "pi-host";
 
 /** The kinds `pi config` lists, in pi's order. */
-export const LISTED_KINDS = ["extensions", "skills", "prompts"] as const satisfies readonly ResourceKind[];
+export const LISTED_KINDS = ["extensions", "skills", "prompts", "themes"] as const satisfies readonly ResourceKind[];
 
 /** pi's heading of each kind. */
 export const KIND_LABELS: Record<(typeof LISTED_KINDS)[number], string> = {
   extensions: "Extensions",
   skills: "Skills",
   prompts: "Prompts",
+  themes: "Themes",
 };
 
 /** One switchable resource. */
@@ -113,11 +114,16 @@ const FINDERS: Record<(typeof LISTED_KINDS)[number], (dir: string) => Promise<st
     await walk(dir, true);
     return out;
   },
-  prompts: async (dir) =>
-    (await entries(dir))
-      .filter((e) => e.isFile() && !e.name.startsWith(".") && e.name.endsWith(".md"))
-      .map((e) => join(dir, e.name)),
+  prompts: async (dir) => filesEndingIn(dir, ".md"),
+  themes: async (dir) => filesEndingIn(dir, ".json"),
 };
+
+/** The visible files at the top of `dir` with the ending. */
+async function filesEndingIn(dir: string, ending: string): Promise<string[]> {
+  return (await entries(dir))
+    .filter((e) => e.isFile() && !e.name.startsWith(".") && e.name.endsWith(ending))
+    .map((e) => join(dir, e.name));
+}
 
 async function entries(dir: string) {
   return readdir(dir, { withFileTypes: true }).catch(() => []);

@@ -1,7 +1,7 @@
 /**
- * `pi config`, pi 1.6.0's resource switchboard: lists the extensions, skills and prompt templates found
- * in pi's folders and switches each on or off by writing pi's `+path` / `-path` entries into the
- * `extensions`, `skills` and `prompts` settings (the global file, or with `-l` / Tab the trusted
+ * `pi config`, pi 1.6.0's resource switchboard: lists the extensions, skills, prompt templates and
+ * themes found in pi's folders and switches each on or off by writing pi's `+path` / `-path` entries
+ * into the `extensions`, `skills`, `prompts` and `themes` settings (the global file, or with `-l` / Tab the trusted
  * project's `.pi/settings.json`), through the settings contract. The loaders read the same entries
  * (kit/fs/resource-overrides.ts), so a switched-off resource stays out of the next run. In a terminal
  * it is an interactive list (screen.ts); without one it prints the list and exits 0.
@@ -51,7 +51,7 @@ function nextProjectState(
 export default definePlugin({
   id: "resource-config",
   version: "1.0.0",
-  description: "pi config: switch discovered extensions, skills and prompt templates on or off in settings",
+  description: "pi config: switch discovered extensions, skills, prompt templates and themes on or off in settings",
   provides: [CliCommandContract],
   requires: [{ contract: SettingsContract }, { contract: HostEnvironmentContract, optional: true }],
   setup(ctx) {
@@ -125,7 +125,7 @@ export default definePlugin({
     };
     ctx.provide(
       CliCommandContract,
-      { name: "config", description: "Switch discovered extensions, skills and prompt templates (pi config)", run },
+      { name: "config", description: "Switch discovered extensions, skills, prompt templates and themes (pi config)", run },
       { key: "config" },
     );
   },
