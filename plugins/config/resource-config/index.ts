@@ -53,7 +53,11 @@ export default definePlugin({
   version: "1.0.0",
   description: "pi config: switch discovered extensions, skills, prompt templates and themes on or off in settings",
   provides: [CliCommandContract],
-  requires: [{ contract: SettingsContract }, { contract: HostEnvironmentContract, optional: true }],
+  // Settings are written through the settings plugin; without one `pi config` says so when run.
+  requires: [
+    { contract: SettingsContract, optional: true },
+    { contract: HostEnvironmentContract, optional: true },
+  ],
   setup(ctx) {
     const settings = ctx.use(SettingsContract);
     const host = ctx.use(HostEnvironmentContract);
@@ -74,6 +78,10 @@ export default definePlugin({
           );
           return 2;
         }
+      }
+      if (!settings.available) {
+        io.stderr("pi config needs the settings plugin to save switches; enable it in plugins.json\n");
+        return 1;
       }
       const folder = agentDir(readHostEnvironment(host)?.agentDir ?? io.agentDir);
       const trusted = approve ?? (await projectFilesApply(host, io.cwd).catch(() => false));
@@ -125,7 +133,11 @@ export default definePlugin({
     };
     ctx.provide(
       CliCommandContract,
-      { name: "config", description: "Switch discovered extensions, skills, prompt templates and themes (pi config)", run },
+      {
+        name: "config",
+        description: "Switch discovered extensions, skills, prompt templates and themes (pi config)",
+        run,
+      },
       { key: "config" },
     );
   },
