@@ -17,7 +17,7 @@ import { mcpToolName } from "./tool-names.js";
 import { helperTools, type Route } from "./helper-tools.js";
 import { toolExposureOf, widestExposure, type Exposure } from "./exposure.js";
 import { runToolSearch, TOOL_SEARCH, toolSearchSpec } from "./tool-search.js";
-import type { RankedTool } from "./tool-ranker.js";
+import type { RankedTool } from "pi-host";
 import { promptResult, resourceResult, toolResultFromMcp } from "./tool-result.js";
 
 /** What the source needs from its plugin: config, toggles, owned processes and the notice channel. */
