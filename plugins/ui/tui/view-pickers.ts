@@ -12,6 +12,7 @@ import { treeFilterModeOf, treeItems } from "./tree-items.js";
 import type { ViewActions } from "./view-deps.js";
 import type { IsAction } from "./view-keys.js";
 import { summaryKey, treeKey } from "./view-tree.js";
+import { sessionChangeAllowed } from "./session-gate.js";
 
 /** Opens a picker at once, showing it loading; its items arrive from `load`, the current one selected. */
 export function openPicker(
@@ -95,10 +96,14 @@ function choose(view: ViewActions, picker: Picker, item: PickerItem): void {
       return;
     }
     case "resume":
-      view.background("resume", () => session.api.switchSession(item.value));
+      view.background("resume", async () => {
+        if ((await sessionChangeAllowed(view, { kind: "resume", targetSessionFile: item.value })).go)
+          await session.api.switchSession(item.value);
+      });
       return;
     case "fork":
       view.background("fork", async () => {
+        if (!(await sessionChangeAllowed(view, { kind: "fork", entryId: item.value })).go) return;
         const result = await session.api.fork(item.value);
         view.later((state) => {
           editor.setText(state, result.text);

@@ -8,6 +8,7 @@
 import { BRANCH_SUMMARY_CANCELLED, type TuiKey } from "pi-host";
 import * as editor from "./editor.js";
 import { filtered, keepInView, pickerKey, visibleRows } from "./picker.js";
+import { sessionChangeAllowed } from "./session-gate.js";
 import type { Picker, PickerItem, ViewState } from "./state.js";
 import { contentText, notice } from "./transcript.js";
 import { TREE_FILTER_MODES, type TreeFilterMode, treeFilterModeOf, treeItems } from "./tree-items.js";
@@ -210,6 +211,15 @@ export function navigate(
     "tree",
     async () => {
       try {
+        // pi extensions' session_before_tree may cancel the move, do it themselves, or choose the instructions.
+        const allowed = await sessionChangeAllowed(view, {
+          kind: "tree",
+          targetId: entryId,
+          summarize,
+          ...(instructions !== undefined ? { customInstructions: instructions } : {}),
+        });
+        if (!allowed.go) return { skipped: true };
+        const focus = allowed.customInstructions ?? instructions;
         // The user committed to moving: a running answer stops first, as in pi.
         if (syncCall(() => session.api.state(), undefined)?.isStreaming === true) await session.api.abort();
         let text: string | undefined;
@@ -218,7 +228,7 @@ export function navigate(
           text = contentText((entry.message as { content: string }).content);
           target = entry.parentId;
         }
-        const options = summarize ? { summarize: true, ...(instructions !== undefined ? { instructions } : {}) } : {};
+        const options = summarize ? { summarize: true, ...(focus !== undefined ? { instructions: focus } : {}) } : {};
         // Before the first message there is no entry to move to (nor to hang a summary on).
         if (target === null) store.api.branch(null);
         else await session.api.navigateTree(target, options);
@@ -230,9 +240,10 @@ export function navigate(
         throw error;
       }
     },
-    (result: { text?: string; cancelled?: boolean }) =>
+    (result: { text?: string; cancelled?: boolean; skipped?: boolean }) =>
       view.later((state) => {
         done(state);
+        if (result.skipped) return;
         if (result.cancelled) {
           notice(state, BRANCH_SUMMARY_CANCELLED);
           openTree(view, state, "", entryId);

@@ -39,7 +39,6 @@ describe("members pi-host does not support yet", () => {
     ]);
     await h.session.call("prompt", "/footer");
     expect(notices(h.events)).toEqual([
-      `extension ${fixture("unsupported-call.ts")}: pi.on("session_before_switch"): fires for ctx.newSession and ctx.switchSession, not for /new and /resume typed in a mode`,
       `extension ${fixture("unsupported-call.ts")}: /footer: not supported yet: ctx.ui.setFooter`,
     ]);
   });
