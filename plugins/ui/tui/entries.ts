@@ -4,6 +4,7 @@
  * brief, the tail of their output (Ctrl+O shows all) and an edit's diff in colour. Every row is exactly
  * the width or shorter, and each entry starts with one blank row.
  */
+import { imageRows } from "./image-render.js";
 import { renderMarkdown } from "./markdown.js";
 import type { Entry } from "./state.js";
 import { hardWrap, oneLine, padTo, sanitize, truncate, wrapText } from "./text.js";
@@ -29,7 +30,7 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
       const rows = wrapText(sanitize(entry.text), inner).map((row) =>
         theme.bg("userMessageBg", padTo(` ${row}`, width)),
       );
-      return ["", ...rows];
+      return ["", ...rows, ...imagesRows(entry, style)];
     }
     case "text":
       return ["", ...renderMarkdown(entry.text, inner, theme).map((row) => ` ${row}`)];
@@ -44,7 +45,7 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
       ];
     }
     case "tool":
-      return ["", ...renderTool(entry, style)];
+      return ["", ...renderTool(entry, style), ...imagesRows(entry, style)];
     case "notice": {
       const token = entry.level === "error" ? "error" : entry.level === "warning" ? "warning" : "muted";
       return ["", ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.fg(token, row)}`)];
@@ -55,6 +56,16 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
       return ["", title, ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.fg("muted", row)}`)];
     }
   }
+}
+
+/** An entry's images under it: inline where the terminal draws them, else pi's placeholder. */
+function imagesRows(entry: Entry, style: EntryStyle): string[] {
+  if (entry.images === undefined) return [];
+  return entry.images.flatMap((image, index) =>
+    imageRows(image, style.width, (text) => style.theme.fg(entry.kind === "tool" ? "toolOutput" : "muted", text), {
+      key: `${entry.id}:${index}`,
+    }),
+  );
 }
 
 /** A one-row summary of a tool call's arguments, the way a user thinks of the call. */

@@ -13,6 +13,7 @@ import type { ExtraCommand } from "./complete.js";
 import * as editor from "./editor.js";
 import { renderEntry, type EntryStyle } from "./entries.js";
 import { renderFooter } from "./footer.js";
+import { imagesShown } from "./image-render.js";
 import { composeFullscreen, type FullscreenLayout, fullscreenKey } from "./fullscreen.js";
 import { copySelection } from "./fullscreen-copy.js";
 import { isAction, KeybindingsFile } from "./keybindings.js";
@@ -21,6 +22,7 @@ import { startupHeaderRows } from "./startup-header.js";
 import type { ViewState } from "./state.js";
 import { oneLine, padTo, truncate } from "./text.js";
 import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
+import { reportTerminalColors } from "./theme-system.js";
 import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
 import { SearchCache } from "./transcript-search.js";
 import { parseBang, runBang, type BangRun } from "./view-bash.js";
@@ -67,6 +69,8 @@ export class TerminalView implements TuiView, ViewActions {
 
   constructor(readonly deps: ViewDeps) {
     this.keybindings = new KeybindingsFile(join(deps.agentDir, "keybindings.json"));
+    // A new generation after a reload paints the system theme as the terminal's reported colours say.
+    reportTerminalColors(syncCall(() => deps.state().terminalColors, undefined));
   }
 
   // ── contract ────────────────────────────────────────────────────────────────────────────────
@@ -79,6 +83,8 @@ export class TerminalView implements TuiView, ViewActions {
       info.cwd;
     this.height = info.height;
     this.width = info.width;
+    s.terminalColors = info.terminalColors ?? {};
+    reportTerminalColors(s.terminalColors);
     // The mode is the run's; the scroll, search and selection of an earlier run do not carry over.
     s.fullscreen = {
       ...s.fullscreen,
@@ -166,7 +172,7 @@ export class TerminalView implements TuiView, ViewActions {
     const s = this.deps.state();
     const theme = this.currentTheme(s);
     const style: EntryStyle = { width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded };
-    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}`;
+    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}|${imagesShown()}`;
     const lines: string[] = this.header(width, theme);
     const alive = new Set<number>();
     const prompts: number[] = [];
@@ -276,7 +282,7 @@ export class TerminalView implements TuiView, ViewActions {
     }
     if (s.picker !== null) {
       if (s.picker.labelEdit !== undefined) return handleLabelKey(this, s, s.picker, key);
-      handlePickerKey(this, s, s.picker, key);
+      handlePickerKey(this, s, s.picker, key, is);
       return {};
     }
     if (isClear) return this.ctrlC(s);
@@ -284,7 +290,8 @@ export class TerminalView implements TuiView, ViewActions {
     if (is("app.interrupt")) {
       if (s.completion !== null) s.completion = null;
       else if (this.bang !== undefined) this.bang.abort.abort();
-      else if (s.busy || s.compacting) this.background("abort", () => this.deps.session.api.abort());
+      else if (s.busy || s.compacting || s.statuses.branchSummary !== undefined)
+        this.background("abort", () => this.deps.session.api.abort());
       return {};
     }
     if (s.completion !== null && completionKey(s, this.extra, is)) return {};
