@@ -219,10 +219,46 @@ const SEQUENCES: Record<string, string> = {
   "\x1bOS": "f4",
 };
 
+const LETTER_KEYS: Record<string, string> = {
+  A: "up",
+  B: "down",
+  C: "right",
+  D: "left",
+  H: "home",
+  F: "end",
+  P: "f1",
+  Q: "f2",
+  R: "f3",
+  S: "f4",
+};
+const TILDE_KEYS: Record<number, string> = {
+  1: "home",
+  2: "insert",
+  3: "delete",
+  4: "end",
+  5: "pageUp",
+  6: "pageDown",
+  15: "f5",
+  17: "f6",
+  18: "f7",
+  19: "f8",
+  20: "f9",
+  21: "f10",
+  23: "f11",
+  24: "f12",
+};
+
 /** The key id of one key press as the terminal sent it (legacy sequences and kitty `CSI u`), if known. */
 export function parseKey(data: string): string | undefined {
   const known = SEQUENCES[data];
   if (known !== undefined) return known;
+  const xterm = /^\x1b\[1;(\d+)([A-DHFPQRS])$/.exec(data) ?? /^\x1b\[(\d+)(?:;(\d+))?~$/.exec(data);
+  if (xterm !== null) {
+    const tilde = data.endsWith("~");
+    const base = tilde ? TILDE_KEYS[Number(xterm[1])] : LETTER_KEYS[xterm[2]!];
+    const mods = Number((tilde ? xterm[2] : xterm[1]) ?? 1) - 1;
+    return base === undefined ? undefined : withMods(base, mods & 4 ? ["ctrl"] : [], mods & 2, mods & 1);
+  }
   const kitty = /^\x1b\[(\d+)(?:;(\d+))?u$/.exec(data);
   if (kitty !== null) {
     const base = keyOfCode(Number(kitty[1]));

@@ -8,6 +8,7 @@ import { renderMarkdown } from "./markdown.js";
 import type { Entry } from "./state.js";
 import { hardWrap, oneLine, padTo, sanitize, truncate, wrapText } from "./text.js";
 import type { Theme } from "./theme.js";
+import type { ViewSurfaces } from "./surfaces.js";
 
 /** What rendering depends on besides the entry itself. */
 export interface EntryStyle {
@@ -15,6 +16,8 @@ export interface EntryStyle {
   theme: Theme;
   thinkingExpanded: boolean;
   toolsExpanded: boolean;
+  /** Other plugins' renderers for custom messages and tools (pi extensions'); absent: the view's own. */
+  surfaces?: ViewSurfaces;
 }
 
 /** Output rows a collapsed tool box shows (its last ones). */
@@ -49,6 +52,8 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
       const token = entry.level === "error" ? "error" : entry.level === "warning" ? "warning" : "muted";
       return ["", ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.fg(token, row)}`)];
     }
+    case "custom":
+      return ["", ...renderCustomMessage(entry, style)];
     case "summary": {
       const title = ` ${theme.fg("accent", theme.bold(entry.name ?? "Summary"))}`;
       if (!style.toolsExpanded) return ["", title + theme.fg("muted", " (ctrl+o to show the summary)")];
@@ -86,7 +91,71 @@ export function toolTitle(name: string, args: unknown): string {
   }
 }
 
+/**
+ * A custom message (an extension's `sendMessage`): its extension's renderer, else pi's default — a box
+ * on the custom message background with the `[customType]` label over the content as markdown.
+ */
+function renderCustomMessage(entry: Entry, style: EntryStyle): string[] {
+  const { width, theme } = style;
+  const message = { customType: entry.name ?? "custom", content: entry.text, display: true, details: entry.details };
+  const own = style.surfaces?.renderMessage(message, { width, expanded: style.toolsExpanded });
+  if (own !== undefined) return own;
+  const box = (text: string): string => theme.bg("customMessageBg", padTo(text, width));
+  const inner = Math.max(1, width - 2);
+  const label = theme.fg("customMessageLabel", theme.bold(`[${message.customType}]`));
+  const body = renderMarkdown(entry.text, inner, theme).map((row) => box(` ${theme.fg("customMessageText", row)}`));
+  return [box(""), box(` ${label}`), box(""), ...body, box("")];
+}
+
+/** A tool's own rows (its extension's `renderCall` / `renderResult`), or undefined for the view's box. */
+function ownToolRows(entry: Entry, style: EntryStyle): string[] | undefined {
+  if (style.surfaces === undefined || entry.name === undefined || entry.callId === undefined) return undefined;
+  const finished = entry.status === "done" || entry.status === "error";
+  const started = entry.status !== "pending";
+  const own = style.surfaces.renderTool(
+    {
+      toolCallId: entry.callId,
+      toolName: entry.name,
+      args: entry.args ?? {},
+      ...((finished || entry.text !== "") && {
+        result: {
+          content: [{ type: "text", text: entry.text }],
+          details: entry.details,
+          isError: entry.status === "error",
+        },
+      }),
+      isPartial: !finished,
+      executionStarted: started,
+    },
+    { width: Math.max(1, style.width - 2), expanded: style.toolsExpanded },
+  );
+  if (own === undefined) return undefined;
+  const rows = [...(own.call ?? [ownCallTitle(entry, style)]), ...(own.result ?? fallbackResult(entry, style))];
+  if (own.selfShell === true) return rows;
+  const bg = entry.status === "error" ? "toolErrorBg" : entry.status === "done" ? "toolSuccessBg" : "toolPendingBg";
+  const box = (text: string): string => style.theme.bg(bg, padTo(text, style.width));
+  return [box(""), ...rows.map((row) => box(` ${row}`)), box("")];
+}
+
+/** pi's fallback for a tool without `renderCall`: the tool's name. */
+function ownCallTitle(entry: Entry, style: EntryStyle): string {
+  return style.theme.bold(style.theme.fg("toolTitle", entry.name ?? "tool"));
+}
+
+/** pi's fallback for a tool without `renderResult`: the result's text. */
+function fallbackResult(entry: Entry, style: EntryStyle): string[] {
+  if (entry.text === "") return [];
+  const token = entry.status === "error" ? "error" : "toolOutput";
+  const inner = Math.max(1, style.width - 2);
+  return sanitize(entry.text.replace(/\n+$/, ""))
+    .split("\n")
+    .flatMap((line) => hardWrap(line, inner))
+    .map((row) => style.theme.fg(token, row));
+}
+
 function renderTool(entry: Entry, style: EntryStyle): string[] {
+  const own = ownToolRows(entry, style);
+  if (own !== undefined) return own;
   const { width, theme } = style;
   const bg = entry.status === "error" ? "toolErrorBg" : entry.status === "done" ? "toolSuccessBg" : "toolPendingBg";
   const box = (text: string): string => theme.bg(bg, padTo(text, width));

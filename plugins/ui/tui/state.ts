@@ -11,13 +11,16 @@ import { type FullscreenState, initialFullscreenState } from "./fullscreen-state
 export interface Entry {
   id: number;
   rev: number;
-  kind: "user" | "text" | "thinking" | "tool" | "notice" | "summary";
+  kind: "user" | "text" | "thinking" | "tool" | "notice" | "summary" | "custom";
   text: string;
   /** notice: how loud. */
   level?: "info" | "warning" | "error";
   /** tool: the call. */
   callId?: string;
+  /** tool: its name; custom: the message's customType. */
   name?: string;
+  /** tool: the result's details; custom: the message's details (their renderers read them). */
+  details?: unknown;
   /** tool: the arguments, as they stream (partial JSON) and once parsed. */
   argsText?: string;
   args?: unknown;

@@ -71,6 +71,10 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
         finishBashEntry(state, event.message as CustomAgentMessage);
         return undefined;
       }
+      if (event.message.role === "custom") {
+        addCustomMessage(state, event.message as CustomAgentMessage);
+        return undefined;
+      }
       if (event.message.role !== "assistant") return undefined;
       const message = event.message as AssistantMessage;
       for (const id of Object.values(state.streaming)) {
@@ -104,6 +108,7 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       const entry = findTool(state, event.toolCallId);
       if (entry === undefined) return undefined;
       entry.text = contentText(event.partialResult.content);
+      entry.details = event.partialResult.details;
       entry.diff = diffOf(event.partialResult.details) ?? entry.diff;
       touch(entry);
       return undefined;
@@ -114,6 +119,7 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
         addEntry(state, { kind: "tool", text: "", callId: event.toolCallId, name: event.toolName });
       entry.text = contentText(event.result.content);
       entry.status = event.isError ? "error" : "done";
+      entry.details = event.result.details;
       entry.diff = diffOf(event.result.details);
       touch(entry);
       return undefined;
@@ -285,6 +291,7 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
           addEntry(state, { kind: "tool", text: "", callId: result.toolCallId, name: result.toolName });
         entry.text = contentText(result.content);
         entry.status = result.isError ? "error" : "done";
+        entry.details = result.details;
         entry.diff = diffOf(result.details);
         break;
       }
@@ -307,11 +314,25 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
           status: custom.exitCode === 0 ? "done" : "error",
         });
         break;
+      case "custom":
+        addCustomMessage(state, custom);
+        break;
       default:
         if (custom.display !== false && custom.content !== undefined)
           addEntry(state, { kind: "notice", text: contentText(custom.content as string), level: "info" });
     }
   }
+}
+
+/** A custom message (an extension's `sendMessage`) that is to be shown (`display`), as pi shows it. */
+function addCustomMessage(state: ViewState, message: CustomAgentMessage): void {
+  if (message.display === false || message.content === undefined) return;
+  addEntry(state, {
+    kind: "custom",
+    text: contentText(message.content as UserMessage["content"]),
+    name: typeof message.customType === "string" ? message.customType : "custom",
+    ...(message.details !== undefined && { details: message.details }),
+  });
 }
 
 /**

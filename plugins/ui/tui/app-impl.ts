@@ -1,0 +1,117 @@
+/**
+ * The view's `tui/app` once the UI's code is loaded: the active theme's colours (or another theme's, by
+ * name), the themes to choose from, keybindings.json's keys per action, the editor text and the tools'
+ * expansion, all read from and written to the view state, so what extensions see is what the user sees.
+ */
+import { join } from "node:path";
+import type { TuiApp, TuiThemeInfo } from "pi-host";
+import * as editor from "./editor.js";
+import { KeybindingsFile } from "./keybindings.js";
+import type { ViewState } from "./state.js";
+import { loadTheme, type Theme } from "./theme.js";
+import { currentThemes } from "./themes.js";
+
+/** What the app needs from its plugin. */
+export interface TuiAppDeps {
+  state(): ViewState | undefined;
+  /** Saves the changed state and asks for a frame. */
+  changed(): void;
+  /** Asks for a frame. */
+  redraw(): void;
+  agentDir: string;
+}
+
+/** The loaded `tui/app`. */
+export class TuiAppImpl implements TuiApp {
+  private readonly keybindings: KeybindingsFile;
+
+  constructor(private readonly deps: TuiAppDeps) {
+    this.keybindings = new KeybindingsFile(join(deps.agentDir, "keybindings.json"));
+  }
+
+  running(): boolean {
+    return this.deps.state()?.running === true;
+  }
+
+  theme(name?: string): TuiThemeInfo | undefined {
+    const theme = this.load(name);
+    if (theme === undefined) return undefined;
+    return {
+      name: theme.name,
+      appearance: theme.appearance ?? "dark",
+      ...(theme.file !== undefined && { path: theme.file }),
+    };
+  }
+
+  paint(token: string, text: string, layer: "fg" | "bg", name?: string): string {
+    const theme = this.load(name);
+    if (theme === undefined) return text;
+    return layer === "fg" ? theme.fg(token as never, text) : theme.bg(token as never, text);
+  }
+
+  ansi(token: string, layer: "fg" | "bg", name?: string): string {
+    const marker = "\u0000";
+    const painted = this.paint(token, marker, layer, name);
+    return painted.slice(0, painted.indexOf(marker));
+  }
+
+  themes(): Array<{ name: string; path?: string }> {
+    const registry = currentThemes(this.deps.agentDir);
+    return registry.names().map((name) => {
+      const file = this.load(name)?.file;
+      return file === undefined ? { name } : { name, path: file };
+    });
+  }
+
+  setTheme(name: string): { success: true } | { success: false; error: string } {
+    try {
+      loadTheme(name, this.deps.agentDir);
+    } catch (error) {
+      return { success: false, error: (error as Error).message };
+    }
+    this.update((s) => (s.theme = name));
+    return { success: true };
+  }
+
+  actionKeys(action: string): string[] {
+    return [...(this.keybindings.current().bindings.get(action) ?? [])];
+  }
+
+  requestRender(): void {
+    this.deps.redraw();
+  }
+
+  editorText(): string {
+    return this.deps.state()?.editor.text ?? "";
+  }
+
+  pasteToEditor(text: string): void {
+    this.update((s) => editor.insert(s, text.replace(/\r\n?/g, "\n")));
+  }
+
+  toolsExpanded(): boolean {
+    return this.deps.state()?.toolsExpanded === true;
+  }
+
+  setToolsExpanded(expanded: boolean): void {
+    this.update((s) => (s.toolsExpanded = expanded));
+  }
+
+  /** The theme `name` (default: the one shown), or undefined when it cannot load. */
+  private load(name: string | undefined): Theme | undefined {
+    const chosen = name ?? this.deps.state()?.theme;
+    if (chosen === undefined) return undefined;
+    try {
+      return loadTheme(chosen, this.deps.agentDir);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private update(change: (s: ViewState) => void): void {
+    const s = this.deps.state();
+    if (s === undefined) return;
+    change(s);
+    this.deps.changed();
+  }
+}
