@@ -35,12 +35,12 @@ describe("members pi-host does not support yet", () => {
       "not supported yet: Editor",
       "not supported yet: registerProvider (the model catalog cannot add providers at run time; add it to models.json)",
       "no error",
-      "not supported yet: ctx.ui.theme",
+      "not supported yet: ctx.ui.setWorkingMessage",
     ]);
-    await h.session.call("prompt", "/footer");
+    await h.session.call("prompt", "/working");
     expect(notices(h.events)).toEqual([
       `extension ${fixture("unsupported-call.ts")}: pi.on("session_before_switch"): fires for ctx.newSession and ctx.switchSession, not for /new and /resume typed in a mode`,
-      `extension ${fixture("unsupported-call.ts")}: /footer: not supported yet: ctx.ui.setFooter`,
+      `extension ${fixture("unsupported-call.ts")}: /working: not supported yet: ctx.ui.setWorkingIndicator`,
     ]);
   });
 

@@ -41,7 +41,7 @@ describe("registerShortcut in the TUI", () => {
     h.type("/ready\r");
     await h.waitFor("extensions ready");
     h.type("\x1by");
-    await h.waitFor("shortcut ran in interactive");
+    await h.waitFor("shortcut ran in tui");
     h.type("yq9");
     expect(await h.waitFor("yq9")).toContain("yq9");
   });
