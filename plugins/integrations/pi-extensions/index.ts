@@ -25,6 +25,7 @@ import { TuiAppContract, TuiShortcutsContract, TuiSurfacesContract, UiContract }
 import { definePlugin } from "pi-host";
 import { createExtensionHooks } from "./hooks.js";
 import { createShortcuts } from "./shortcuts.js";
+import { useKeybindings } from "./pi-tui-controls.js";
 import { ExtensionRuntime } from "./runtime.js";
 import { createExtensionToolSource } from "./tool-source.js";
 
@@ -95,6 +96,8 @@ export default definePlugin({
     ctx.provide(TuiShortcutsContract, createShortcuts(runtime), { key: "pi-extensions" });
     // Extensions' headers, footers, widgets, custom screens and overlays, and their renderers.
     ctx.provide(TuiSurfacesContract, runtime.tui.provider(), { key: "pi-extensions" });
+    // pi-tui's getKeybindings() (SelectList, Input) reads the running TUI's keybindings.json.
+    useKeybindings(() => (runtime.tui.app() === undefined ? undefined : runtime.tui.surfaces.keybindings));
     // The host refuses a command-line flag no extension registers before the run starts.
     ctx.provide(FlagOwnerContract, { registeredFlags: () => runtime.registeredFlags() }, { key: "pi-extensions" });
     ctx.on(SESSION_EVENT, (event: SessionEvent) => runtime.onSessionEvent(event));

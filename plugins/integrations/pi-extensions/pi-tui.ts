@@ -6,6 +6,7 @@
  * lines the host's TUI draws. The rest of pi's toolkit (its own terminal, editor, image protocols) is
  * pi's TUI itself; those exports throw "not supported yet" where used (modules.ts).
  */
+import * as controls from "./pi-tui-controls.js";
 
 /** pi-tui's CURSOR_MARKER: a zero-width marker where a focused component wants the cursor. */
 export const CURSOR_MARKER = "\x1b_pi:c\x07";
@@ -410,9 +411,12 @@ export class Box extends Container {
   }
 }
 
-/** The module's working exports. */
+/** The module's working exports (the controls and `getKeybindings` are in pi-tui-controls.ts). */
 export function piTuiExports(): Record<string, unknown> {
   return {
+    SelectList: controls.SelectList,
+    Input: controls.Input,
+    getKeybindings: controls.getKeybindings,
     CURSOR_MARKER,
     Key,
     matchesKey,

@@ -123,3 +123,53 @@ describe("extension surfaces", () => {
     expect(s.slot("belowEditor", 10)).toBeUndefined();
   });
 });
+
+describe("pi-tui controls", () => {
+  it("SelectList moves, wraps and selects with the keys of tui.select.*", async () => {
+    const { SelectList } = await import("../../../plugins/integrations/pi-extensions/pi-tui-controls.js");
+    const theme = {
+      selectedPrefix: (t: string) => t,
+      selectedText: (t: string) => `[${t}]`,
+      description: (t: string) => t,
+      scrollInfo: (t: string) => t,
+      noMatch: (t: string) => t,
+    };
+    const list = new SelectList(
+      [
+        { value: "a", label: "alpha", description: "first letter" },
+        { value: "b", label: "beta" },
+        { value: "c", label: "gamma" },
+      ],
+      2,
+      theme,
+    );
+    const chosen: string[] = [];
+    list.onSelect = (item) => chosen.push(item.value);
+    expect(list.render(60)).toEqual(["[→ alpha                           first letter]", "  beta", "  (1/3)"]);
+    list.handleInput("\x1b[A");
+    expect(list.getSelectedItem()?.value).toBe("c");
+    list.handleInput("\r");
+    list.setFilter("b");
+    list.handleInput("\r");
+    expect(chosen).toEqual(["c", "b"]);
+    list.setFilter("zz");
+    expect(list.render(40)).toEqual(["  No matching commands"]);
+  });
+
+  it("Input edits one line, shows the cursor when focused, and submits on Enter", async () => {
+    const { Input } = await import("../../../plugins/integrations/pi-extensions/pi-tui-controls.js");
+    const { CURSOR_MARKER, visibleWidth } = await import("../../../plugins/integrations/pi-extensions/pi-tui.js");
+    const input = new Input();
+    const submitted: string[] = [];
+    input.onSubmit = (value) => submitted.push(value);
+    for (const data of ["hello", " wor", "ld", "\x17", "there", "\x1b[D", "\x7f", "\x01", "<"]) input.handleInput(data);
+    expect(input.getValue()).toBe("<hello thee");
+    input.focused = true;
+    const [line] = input.render(20);
+    expect(line).toContain(CURSOR_MARKER);
+    expect(visibleWidth(line!)).toBe(20);
+    input.handleInput("\x1b[200~pasted\nline\x1b[201~");
+    input.handleInput("\r");
+    expect(submitted).toEqual(["<pasted linehello thee"]);
+  });
+});
