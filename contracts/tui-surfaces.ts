@@ -159,8 +159,21 @@ export interface TuiApp {
   /** Asks for a frame: a component changed. */
   requestRender(): void;
   editorText(): string;
+  /** Replaces the editor's text (the cursor goes to its end). */
+  setEditorText(text: string): void;
   /** Inserts at the editor's cursor, as a paste. */
   pasteToEditor(text: string): void;
+  /**
+   * The view's own editor at `width` — its borders and text rows, `CURSOR_MARKER` (pi-tui's) before the
+   * cursor — for a replacement editor that draws the built-in one with changes (pi's `CustomEditor`).
+   */
+  editorRows(width: number): string[];
+  /**
+   * A key for the view's own editor and bindings, past every provider's `input` (pi's `CustomEditor`
+   * passing a key on to `super.handleInput`). What the key asks of the shell (exit...) is returned by the
+   * `handleKey` that is running.
+   */
+  editorKey(key: TuiKey): void;
   toolsExpanded(): boolean;
   setToolsExpanded(expanded: boolean): void;
 }
@@ -182,7 +195,10 @@ export const TuiAppContract = defineContract<TuiApp>({
     actionKeys: "sync",
     requestRender: "sync",
     editorText: "sync",
+    setEditorText: "sync",
     pasteToEditor: "sync",
+    editorRows: "sync",
+    editorKey: "sync",
     toolsExpanded: "sync",
     setToolsExpanded: "sync",
   },

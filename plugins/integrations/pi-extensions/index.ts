@@ -26,6 +26,7 @@ import { definePlugin } from "pi-host";
 import { createExtensionHooks } from "./hooks.js";
 import { createShortcuts } from "./shortcuts.js";
 import { useKeybindings } from "./pi-tui-controls.js";
+import { useEditorHost } from "./pi-tui-editor.js";
 import { ExtensionRuntime } from "./runtime.js";
 import { createExtensionToolSource } from "./tool-source.js";
 
@@ -98,6 +99,8 @@ export default definePlugin({
     ctx.provide(TuiSurfacesContract, runtime.tui.provider(), { key: "pi-extensions" });
     // pi-tui's getKeybindings() (SelectList, Input) reads the running TUI's keybindings.json.
     useKeybindings(() => (runtime.tui.app() === undefined ? undefined : runtime.tui.surfaces.keybindings));
+    // pi-tui's Editor (and CustomEditor) is the view's own editor.
+    useEditorHost(() => runtime.tui.app());
     // The host refuses a command-line flag no extension registers before the run starts.
     ctx.provide(FlagOwnerContract, { registeredFlags: () => runtime.registeredFlags() }, { key: "pi-extensions" });
     ctx.on(SESSION_EVENT, (event: SessionEvent) => runtime.onSessionEvent(event));

@@ -78,3 +78,30 @@ export function keyData(key: TuiKey): string {
   }
   return `\x1b[${code};${mods}u`;
 }
+
+/** A key id ("ctrl+shift+p", "pageUp", "a") as the view's key. */
+function keyOfId(id: string): TuiKey {
+  const parts = id.split("+");
+  const name = parts.pop() ?? id;
+  const mods = { ctrl: parts.includes("ctrl"), alt: parts.includes("alt"), shift: parts.includes("shift") };
+  const char = name === "space" ? " " : [...name].length === 1 ? name : undefined;
+  if (char !== undefined && !mods.ctrl && !mods.alt) {
+    const text = mods.shift ? char.toUpperCase() : char;
+    return { name: "text", text, ctrl: false, alt: false, shift: mods.shift && text !== char };
+  }
+  return { name, ...mods };
+}
+
+/**
+ * Terminal input as the view's keys: what a component passes on (pi's `CustomEditor` calling
+ * `super.handleInput(data)`, perhaps with other bytes than it got). One key sequence, a paste, or typed text.
+ */
+export function dataToKeys(data: string, parse: (data: string) => string | undefined): TuiKey[] {
+  const paste = /^\x1b\[200~([\s\S]*)\x1b\[201~$/.exec(data);
+  if (paste !== null) return [{ name: "paste", text: paste[1]!, ctrl: false, alt: false, shift: false }];
+  const id = parse(data);
+  if (id !== undefined) return [keyOfId(id)];
+  if (data !== "" && !/[\x00-\x1f\x7f]/.test(data))
+    return [{ name: "text", text: data, ctrl: false, alt: false, shift: false }];
+  return [];
+}

@@ -7,6 +7,7 @@
  * pi's TUI itself; those exports throw "not supported yet" where used (modules.ts).
  */
 import * as controls from "./pi-tui-controls.js";
+import { Editor } from "./pi-tui-editor.js";
 
 /** pi-tui's CURSOR_MARKER: a zero-width marker where a focused component wants the cursor. */
 export const CURSOR_MARKER = "\x1b_pi:c\x07";
@@ -417,6 +418,7 @@ export function piTuiExports(): Record<string, unknown> {
     SelectList: controls.SelectList,
     Input: controls.Input,
     getKeybindings: controls.getKeybindings,
+    Editor,
     CURSOR_MARKER,
     Key,
     matchesKey,

@@ -62,6 +62,10 @@ export class ExtensionSurfaces {
   private customs: Custom[] = [];
   private nextId = 1;
   private listeners: Array<(data: string) => unknown> = [];
+  /** `setEditorComponent`: the factory and the editor it made. */
+  private editor: { factory: ComponentFactory; component: ExtensionComponent } | undefined;
+  /** True while a component handles a key: keys it passes on to the view go past the surfaces. */
+  private dispatching = false;
   readonly theme: TuiTheme;
 
   constructor(private readonly host: SurfaceHost) {
@@ -157,6 +161,22 @@ export class ExtensionSurfaces {
     });
   }
 
+  /** pi's `ctx.ui.setEditorComponent`: the editor in place of the view's; undefined restores it. */
+  setEditorComponent(factory: ComponentFactory | undefined): void {
+    this.editor?.component.dispose?.();
+    this.editor = undefined;
+    if (factory !== undefined) {
+      const component = this.build("ctx.ui.setEditorComponent", () => factory(this.tui, this.theme, this.keybindings));
+      this.editor = { factory, component };
+    }
+    this.tui.requestRender();
+  }
+
+  /** pi's `ctx.ui.getEditorComponent`: the factory set last, if any. */
+  editorFactory(): ComponentFactory | undefined {
+    return this.editor?.factory;
+  }
+
   /** The `tui/surfaces` lines of a slot. */
   slot(slot: TuiSurfaceSlot, width: number): string[] | undefined {
     if (slot === "header" || slot === "footer") {
@@ -168,7 +188,9 @@ export class ExtensionSurfaces {
         .slice()
         .reverse()
         .find((c) => !c.overlay);
-      return inline === undefined ? undefined : this.render(inline.component, width, () => this.remove(inline));
+      if (inline !== undefined) return this.render(inline.component, width, () => this.remove(inline));
+      const editor = this.editor;
+      return editor === undefined ? undefined : this.render(editor.component, width, () => (this.editor = undefined));
     }
     const rows: string[] = [];
     for (const [key, widget] of this.widgets)
@@ -199,6 +221,16 @@ export class ExtensionSurfaces {
 
   /** A key: terminal-input listeners first, then the custom screen or focused overlay. True when taken. */
   input(key: TuiKey): boolean {
+    if (this.dispatching) return false;
+    this.dispatching = true;
+    try {
+      return this.dispatch(key);
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  private dispatch(key: TuiKey): boolean {
     const data = keyData(key);
     for (const listener of [...this.listeners]) {
       try {
@@ -208,12 +240,13 @@ export class ExtensionSurfaces {
         this.host.report("ctx.ui.onTerminalInput", error);
       }
     }
-    const target = this.target();
+    const target = this.target()?.component ?? this.editor?.component;
     if (target === undefined) return false;
     try {
-      target.component.handleInput?.(data);
+      target.handleInput?.(data);
     } catch (error) {
-      this.host.report("ctx.ui.custom handleInput", error);
+      const where = target === this.editor?.component ? "the editor's handleInput" : "ctx.ui.custom handleInput";
+      this.host.report(where, error);
     }
     this.tui.requestRender();
     return true;
@@ -224,6 +257,8 @@ export class ExtensionSurfaces {
     for (const component of [this.header, this.footer, ...[...this.widgets.values()].map((w) => w.component)])
       component?.dispose?.();
     for (const custom of this.customs) custom.component.dispose?.();
+    this.editor?.component.dispose?.();
+    this.editor = undefined;
     this.customs = [];
     this.listeners = [];
     this.widgets.clear();

@@ -93,6 +93,9 @@ export class ExtensionTui {
       setFooter: (factory: ComponentFactory | undefined) =>
         s.setChrome("footer", factoryOrUndefined("setFooter", factory)),
       onTerminalInput: (listener: (data: string) => unknown) => s.onTerminalInput(listener),
+      setEditorComponent: (factory: ComponentFactory | undefined) =>
+        s.setEditorComponent(factoryOrUndefined("setEditorComponent", factory)),
+      getEditorComponent: () => s.editorFactory(),
       theme: s.theme,
       getAllThemes: () =>
         app()

@@ -4,9 +4,11 @@
  * expansion, all read from and written to the view state, so what extensions see is what the user sees.
  */
 import { join } from "node:path";
-import type { TuiApp, TuiThemeInfo } from "pi-host";
+import type { TuiApp, TuiKey, TuiThemeInfo } from "pi-host";
 import * as editor from "./editor.js";
 import { KeybindingsFile } from "./keybindings.js";
+import { sliceColumns } from "./overlays.js";
+import { CURSOR_MARKER } from "./surfaces.js";
 import type { ViewState } from "./state.js";
 import { loadTheme, type Theme } from "./theme.js";
 import { currentThemes } from "./themes.js";
@@ -18,6 +20,8 @@ export interface TuiAppDeps {
   changed(): void;
   /** Asks for a frame. */
   redraw(): void;
+  /** Runs a key through the view's own editor and bindings. */
+  editorKey(key: TuiKey): void;
   agentDir: string;
 }
 
@@ -83,6 +87,27 @@ export class TuiAppImpl implements TuiApp {
 
   editorText(): string {
     return this.deps.state()?.editor.text ?? "";
+  }
+
+  setEditorText(text: string): void {
+    this.update((s) => editor.setText(s, text));
+  }
+
+  editorRows(width: number): string[] {
+    const s = this.deps.state();
+    const theme = this.load(undefined);
+    if (s === undefined || theme === undefined) return [];
+    const border = theme.fg("borderMuted", "─".repeat(width));
+    const layout = editor.layoutEditor(s.editor, width);
+    const rows = layout.rows.map((row, i) => {
+      if (i !== layout.cursorRow) return row;
+      return `${sliceColumns(row, 0, layout.cursorCol)}${CURSOR_MARKER}${sliceColumns(row, layout.cursorCol, width)}`;
+    });
+    return [border, ...rows, border];
+  }
+
+  editorKey(key: TuiKey): void {
+    this.deps.editorKey(key);
   }
 
   pasteToEditor(text: string): void {

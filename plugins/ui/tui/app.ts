@@ -2,7 +2,7 @@
  * The view's `tui/app` as the plugin provides it at setup: a front that answers "not running" until
  * the UI's code is loaded (with the view, on the first interactive call), so `pi -p` never loads it.
  */
-import type { TuiApp, TuiThemeInfo } from "pi-host";
+import type { TuiApp, TuiKey, TuiThemeInfo } from "pi-host";
 import type { TuiAppDeps, TuiAppImpl } from "./app-impl.js";
 
 /** Forwards to the loaded app; before that, nothing runs. */
@@ -54,8 +54,20 @@ export class TuiAppFront implements TuiApp {
     return this.impl?.editorText() ?? "";
   }
 
+  setEditorText(text: string): void {
+    this.impl?.setEditorText(text);
+  }
+
   pasteToEditor(text: string): void {
     this.impl?.pasteToEditor(text);
+  }
+
+  editorRows(width: number): string[] {
+    return this.impl?.editorRows(width) ?? [];
+  }
+
+  editorKey(key: TuiKey): void {
+    this.impl?.editorKey(key);
   }
 
   toolsExpanded(): boolean {

@@ -12,7 +12,7 @@ import { HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSIO
 import { CommandContract, HooksContract, ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiShortcutsContract, TuiViewContract } from "pi-host";
-import { TuiAppContract, TuiSurfacesContract } from "pi-host";
+import { TuiAppContract, TuiSurfacesContract, type KeyOutcome, type TuiKey } from "pi-host";
 import { UiContract } from "pi-host";
 import { ModelsContract } from "pi-host";
 import { agentDir as agentDirOf, definePlugin, ownedSpawn } from "pi-host";
@@ -88,7 +88,14 @@ export default definePlugin({
     ctx.onDispose(() => dialogs.settleAll(), "answer open dialogs with their defaults");
 
     const redraw = () => ctx.emit(TUI_REDRAW_EVENT);
-    const app = new TuiAppFront({ state: liveState, changed, redraw, agentDir });
+    // Keys a replacement editor passes on run through the view; what they ask of the shell (exit...) is
+    // returned by the key call that is running.
+    let passedOn: KeyOutcome = {};
+    const editorKey = (key: TuiKey): void => {
+      const outcome = view.handleKey(key);
+      if (!(outcome instanceof Promise)) passedOn = { ...passedOn, ...outcome };
+    };
+    const app = new TuiAppFront({ state: liveState, changed, redraw, editorKey, agentDir });
     const view = new LazyView(
       {
         state: () => ctx.getState() as ViewState,
@@ -157,6 +164,11 @@ export default definePlugin({
           return true;
         },
         surfaceProviders: () => surfaces.list(),
+        takeKeyOutcome() {
+          const outcome = passedOn;
+          passedOn = {};
+          return outcome;
+        },
       },
       () => app.load(),
     );

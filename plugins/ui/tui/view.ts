@@ -33,8 +33,6 @@ import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
 import { shortcutId } from "./shortcut-id.js";
 import { ViewSurfaces } from "./surfaces.js";
 
-export { shortcutId } from "./shortcut-id.js";
-
 /** Actions that open what a slash command opens. */
 const SESSION_ACTIONS: Array<[string, string]> = [
   ["app.session.new", "new"],
@@ -277,7 +275,8 @@ export class TerminalView implements TuiView, ViewActions {
     for (const warning of loaded.warnings) notice(s, warning, "warning");
     const is = (action: string): boolean => isAction(loaded.bindings, action, key);
     // A custom screen or focused overlay of another plugin (or its terminal-input listener) comes first.
-    if (key.name !== "mouse" && s.dialogs.length === 0 && this.surfaces.input(key)) return {};
+    if (key.name !== "mouse" && s.dialogs.length === 0 && s.picker === null && this.surfaces.input(key))
+      return this.deps.takeKeyOutcome?.() ?? {};
     const isClear = is("app.clear");
     if (!isClear && s.hint !== "") s.hint = "";
     if (s.fullscreen.enabled && (key.name === "mouse" || (s.dialogs.length === 0 && s.picker === null))) {

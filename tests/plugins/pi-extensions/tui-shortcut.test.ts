@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { shortcutId } from "../../../plugins/ui/tui/view.js";
+import { shortcutId } from "../../../plugins/ui/tui/shortcut-id.js";
 import { normalizeKeyId } from "../../../plugins/integrations/pi-extensions/shortcuts.js";
 import { bootTui, type TuiHarness } from "../tui/harness.js";
 import { withExtensions } from "./ext-harness.js";

@@ -22,7 +22,10 @@ function surfaces() {
     actionKeys: (action: string) => (action === "tui.select.confirm" ? ["enter"] : []),
     requestRender: () => void renders++,
     editorText: () => "",
+    setEditorText: () => {},
     pasteToEditor: () => {},
+    editorRows: () => [],
+    editorKey: () => {},
     toolsExpanded: () => false,
     setToolsExpanded: () => {},
   } satisfies TuiApp;

@@ -92,6 +92,31 @@ describe("extension UI in the TUI", () => {
     );
   });
 
+  it("setEditorComponent: a CustomEditor subclass sees keys first and passes the rest to the view's editor", async () => {
+    const h = await boot();
+    h.type("/vim\r");
+    await h.waitFor("editor set: true");
+    await h.waitFor("─ INSERT");
+    h.type("abc");
+    await h.waitFor("abc");
+    h.type("\x1b");
+    await h.waitFor("─ NORMAL");
+    // In normal mode "h" moves left and "x" deletes under the cursor: the view's editor does both.
+    h.type("h");
+    h.type("x");
+    h.type("i");
+    await h.waitFor("─ INSERT");
+    h.type("Z");
+    await h.waitFor((s) => s.includes("abZ") && !s.includes("abc"));
+    // App keys still reach the view through super.handleInput: Ctrl+C clears the editor.
+    h.type("\x03");
+    await h.waitFor((s) => !s.includes("abZ"));
+    h.type("/novim\r");
+    await h.waitFor((s) => !s.includes("INSERT"));
+    h.type("plain");
+    await h.waitFor("plain");
+  });
+
   it("pasteToEditor, getEditorText and the tools' expansion reach the view", async () => {
     const h = await boot();
     h.type("/editor-io\r");
