@@ -176,6 +176,21 @@ export interface TuiApp {
   editorKey(key: TuiKey): void;
   toolsExpanded(): boolean;
   setToolsExpanded(expanded: boolean): void;
+  /**
+   * Changes the row shown while the agent works (pi's `setWorkingMessage`, `setWorkingVisible`,
+   * `setWorkingIndicator`) and the collapsed thinking label (`setHiddenThinkingLabel`). Fields left
+   * out stay; `null` restores the view's own.
+   */
+  setWorking(change: TuiWorkingChange): void;
+}
+
+/** A change to the working row; see `TuiApp.setWorking`. */
+export interface TuiWorkingChange {
+  message?: string | null;
+  visible?: boolean;
+  /** Frames drawn as given, one per `intervalMs`; `frames: []` shows no indicator. */
+  indicator?: { frames: string[]; intervalMs?: number } | null;
+  hiddenThinkingLabel?: string | null;
 }
 
 /** The view's side; one view runs. */
@@ -201,5 +216,6 @@ export const TuiAppContract = defineContract<TuiApp>({
     editorKey: "sync",
     toolsExpanded: "sync",
     setToolsExpanded: "sync",
+    setWorking: "sync",
   },
 });

@@ -107,6 +107,19 @@ export class ExtensionTui {
         if (typeof name !== "string") return { success: false, error: "setTheme needs a theme name or a Theme" };
         return app().setTheme(name);
       },
+      setWorkingMessage: (message?: string) =>
+        app().setWorking({ message: message === undefined ? null : String(message) }),
+      setWorkingVisible: (visible: boolean) => app().setWorking({ visible: visible !== false }),
+      setWorkingIndicator: (options?: { frames?: unknown; intervalMs?: unknown }) => {
+        if (options === undefined) return app().setWorking({ indicator: null });
+        if (!Array.isArray(options.frames) || !options.frames.every((f) => typeof f === "string"))
+          throw new Error("ctx.ui.setWorkingIndicator needs { frames: string[] } or nothing to restore the default");
+        const intervalMs =
+          typeof options.intervalMs === "number" && options.intervalMs > 0 ? options.intervalMs : undefined;
+        app().setWorking({ indicator: { frames: options.frames, ...(intervalMs !== undefined && { intervalMs }) } });
+      },
+      setHiddenThinkingLabel: (label?: string) =>
+        app().setWorking({ hiddenThinkingLabel: label === undefined ? null : String(label) }),
       getToolsExpanded: () => app().toolsExpanded(),
       setToolsExpanded: (expanded: boolean) => app().setToolsExpanded(expanded === true),
       getEditorText: () => app().editorText(),

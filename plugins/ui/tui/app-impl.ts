@@ -4,7 +4,7 @@
  * expansion, all read from and written to the view state, so what extensions see is what the user sees.
  */
 import { join } from "node:path";
-import type { TuiApp, TuiKey, TuiThemeInfo } from "pi-host";
+import type { TuiApp, TuiKey, TuiThemeInfo, TuiWorkingChange } from "pi-host";
 import * as editor from "./editor.js";
 import { KeybindingsFile } from "./keybindings.js";
 import { sliceColumns } from "./overlays.js";
@@ -120,6 +120,22 @@ export class TuiAppImpl implements TuiApp {
 
   setToolsExpanded(expanded: boolean): void {
     this.update((s) => (s.toolsExpanded = expanded));
+  }
+
+  setWorking(change: TuiWorkingChange): void {
+    this.update((s) => {
+      const working = { ...s.working };
+      if (change.message !== undefined) working.message = change.message ?? undefined;
+      if (change.visible !== undefined) working.visible = change.visible;
+      if (change.indicator !== undefined) {
+        working.frames = change.indicator === null ? undefined : [...change.indicator.frames];
+        working.intervalMs = change.indicator?.intervalMs;
+      }
+      if (change.hiddenThinkingLabel !== undefined)
+        working.hiddenThinkingLabel = change.hiddenThinkingLabel ?? undefined;
+      // Absent fields, not undefined ones: the state is checked against its schema and saved as JSON.
+      s.working = JSON.parse(JSON.stringify(working));
+    });
   }
 
   /** The theme `name` (default: the one shown), or undefined when it cannot load. */

@@ -2,7 +2,7 @@
  * The view's `tui/app` as the plugin provides it at setup: a front that answers "not running" until
  * the UI's code is loaded (with the view, on the first interactive call), so `pi -p` never loads it.
  */
-import type { TuiApp, TuiKey, TuiThemeInfo } from "pi-host";
+import type { TuiApp, TuiKey, TuiThemeInfo, TuiWorkingChange } from "pi-host";
 import type { TuiAppDeps, TuiAppImpl } from "./app-impl.js";
 
 /** Forwards to the loaded app; before that, nothing runs. */
@@ -76,5 +76,9 @@ export class TuiAppFront implements TuiApp {
 
   setToolsExpanded(expanded: boolean): void {
     this.impl?.setToolsExpanded(expanded);
+  }
+
+  setWorking(change: TuiWorkingChange): void {
+    this.impl?.setWorking(change);
   }
 }

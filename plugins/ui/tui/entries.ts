@@ -18,6 +18,8 @@ export interface EntryStyle {
   toolsExpanded: boolean;
   /** Other plugins' renderers for custom messages and tools (pi extensions'); absent: the view's own. */
   surfaces?: ViewSurfaces;
+  /** pi's `setHiddenThinkingLabel`: the collapsed thinking row's text in place of the default. */
+  hiddenThinkingLabel?: string;
 }
 
 /** Output rows a collapsed tool box shows (its last ones). */
@@ -40,7 +42,10 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
       // One label while streaming and after: a row that changes once the answer has scrolled far below
       // it would be out of the renderer's reach and cost a full redraw.
       if (!style.thinkingExpanded)
-        return ["", ` ${theme.italic(theme.fg("thinkingText", "Thinking (ctrl+t to expand)"))}`];
+        return [
+          "",
+          ` ${theme.italic(theme.fg("thinkingText", style.hiddenThinkingLabel ?? "Thinking (ctrl+t to expand)"))}`,
+        ];
       return [
         "",
         ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.italic(theme.fg("thinkingText", row))}`),

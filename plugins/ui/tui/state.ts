@@ -133,6 +133,18 @@ export interface ViewState {
   title: string;
   /** Fullscreen mode: on or off for this run, the viewport's scroll, the search, the selection. */
   fullscreen: FullscreenState;
+  /** The working row and hidden thinking label as other plugins set them (pi's `setWorking*`). */
+  working: WorkingState;
+}
+
+/** pi's `setWorkingMessage` / `setWorkingVisible` / `setWorkingIndicator` / `setHiddenThinkingLabel`. */
+export interface WorkingState {
+  message?: string;
+  visible: boolean;
+  /** Spinner frames, shown as given; [] shows none; absent: the view's own dot. */
+  frames?: string[];
+  intervalMs?: number;
+  hiddenThinkingLabel?: string;
 }
 
 /** Bump with a `migrateViewState` step when a field changes meaning. */
@@ -191,6 +203,7 @@ export function initialViewState(): ViewState {
     widgets: {},
     title: "",
     fullscreen: initialFullscreenState(),
+    working: { visible: true },
   };
 }
 

@@ -32,6 +32,7 @@ import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
 import { shortcutId } from "./shortcut-id.js";
 import { ViewSurfaces } from "./surfaces.js";
+import { workingRows } from "./working.js";
 
 /** Actions that open what a slash command opens. */
 const SESSION_ACTIONS: Array<[string, string]> = [
@@ -172,9 +173,9 @@ export class TerminalView implements TuiView, ViewActions {
     const theme = this.currentTheme(s);
     const style: EntryStyle = {
       ...{ width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded },
-      surfaces: this.surfaces,
+      ...{ surfaces: this.surfaces, hiddenThinkingLabel: s.working.hiddenThinkingLabel },
     };
-    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}`;
+    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}|${style.hiddenThinkingLabel}`;
     const lines: string[] = this.header(width, theme);
     const alive = new Set<number>();
     const prompts: number[] = [];
@@ -193,10 +194,7 @@ export class TerminalView implements TuiView, ViewActions {
 
     const transcriptEnd = lines.length;
     lines.push("");
-    if (s.busy || s.compacting) {
-      const label = s.compacting ? "Compacting… (esc to abort)" : "Working… (esc to interrupt)";
-      lines.push(` ${theme.fg("accent", "●")} ${theme.fg("muted", label)}`);
-    }
+    if (s.busy || s.compacting) for (const row of workingRows(s, theme, width)) lines.push(row);
     for (const text of s.queue.steering) lines.push(theme.fg("muted", truncate(` Steering: ${oneLine(text)}`, width)));
     for (const text of s.queue.followUp) lines.push(theme.fg("muted", truncate(` Follow-up: ${oneLine(text)}`, width)));
     if (s.queue.steering.length + s.queue.followUp.length > 0)

@@ -28,6 +28,7 @@ function surfaces() {
     editorKey: () => {},
     toolsExpanded: () => false,
     setToolsExpanded: () => {},
+    setWorking: () => {},
   } satisfies TuiApp;
   const s = new ExtensionSurfaces({
     app: () => app,

@@ -5,7 +5,7 @@
  * and the editor text, as pi 1.6.0's docs describe them.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
+import { fauxThinking, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootTui, type TuiHarness } from "../tui/harness.js";
 import { fixture, withExtensions } from "./ext-harness.js";
 
@@ -115,6 +115,23 @@ describe("extension UI in the TUI", () => {
     await h.waitFor((s) => !s.includes("INSERT"));
     h.type("plain");
     await h.waitFor("plain");
+  });
+
+  it("setWorkingMessage, setWorkingIndicator and setHiddenThinkingLabel change the working row and thinking label", async () => {
+    const h = await boot({
+      faux: {
+        responses: [
+          { content: [fauxThinking("deep thoughts"), fauxToolCall("deploy", { target: "slow" }, "w1")] },
+          { content: "done working" },
+        ],
+      },
+    });
+    h.type("/working\r");
+    await h.waitFor("working row set");
+    h.type("go\r");
+    const screen = await h.waitFor("done working");
+    expect(screen).toContain("Pondering (ctrl+t)");
+    expect(screen).not.toContain("Thinking (ctrl+t to expand)");
   });
 
   it("pasteToEditor, getEditorText and the tools' expansion reach the view", async () => {
