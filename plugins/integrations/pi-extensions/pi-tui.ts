@@ -412,6 +412,11 @@ export class Box extends Container {
   }
 }
 
+/** pi-tui's renderFakeCursor: the cell drawn as the cursor (in reverse video). */
+export function renderFakeCursor(text: string): string {
+  return `\x1b_pi:fc\x07${text}\x1b_pi:/fc\x07`;
+}
+
 /** The module's working exports (the controls and `getKeybindings` are in pi-tui-controls.ts). */
 export function piTuiExports(): Record<string, unknown> {
   return {
@@ -419,6 +424,7 @@ export function piTuiExports(): Record<string, unknown> {
     Input: controls.Input,
     getKeybindings: controls.getKeybindings,
     Editor,
+    renderFakeCursor,
     CURSOR_MARKER,
     Key,
     matchesKey,

@@ -167,6 +167,8 @@ export class ExtensionSurfaces {
     this.editor = undefined;
     if (factory !== undefined) {
       const component = this.build("ctx.ui.setEditorComponent", () => factory(this.tui, this.theme, this.keybindings));
+      // pi's CustomEditor (our Editor) becomes the TUI's own editor.
+      (component as { attachToView?: () => void }).attachToView?.();
       this.editor = { factory, component };
     }
     this.tui.requestRender();

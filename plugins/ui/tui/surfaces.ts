@@ -12,6 +12,9 @@ import { cellWidth, truncate } from "./text.js";
 
 /** pi-tui's CURSOR_MARKER: where a focused component wants the terminal cursor. */
 export const CURSOR_MARKER = "\x1b_pi:c\x07";
+/** pi-tui's fake cursor (`renderFakeCursor`): drawn in reverse video. */
+const FAKE_CURSOR_START = "\x1b_pi:fc\x07";
+const FAKE_CURSOR_END = "\x1b_pi:/fc\x07";
 /** Other APC, OSC and cursor sequences a row must not carry into the frame. */
 const NON_SGR = /\x1b_[^\x07]*\x07|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-9;?]*[A-La-ln-z@]/g;
 
@@ -25,7 +28,11 @@ export function cleanRows(
     const row = String(raw);
     const at = row.indexOf(CURSOR_MARKER);
     if (at >= 0 && cursor === undefined) cursor = { row: index, col: cellWidth(row.slice(0, at).replace(NON_SGR, "")) };
-    const clean = row.replace(NON_SGR, "").replace(/[\r\n\t]/g, " ");
+    const clean = row
+      .replaceAll(FAKE_CURSOR_START, "\x1b[7m")
+      .replaceAll(FAKE_CURSOR_END, "\x1b[27m")
+      .replace(NON_SGR, "")
+      .replace(/[\r\n\t]/g, " ");
     return cellWidth(clean) > width ? truncate(clean, width) : clean;
   });
   return cursor === undefined ? { rows: out } : { rows: out, cursor };
