@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { fauxToolCall } from "../../plugins/ai/provider-faux/faux.js";
 import { withExtensions } from "../plugins/pi-extensions/ext-harness.js";
 import { bootTui, type TuiHarness } from "../plugins/tui/harness.js";
 import { PI16_CLI, pi16Missing } from "./pi16.js";
@@ -20,8 +21,16 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const boot = async (...names: string[]) =>
-  (harness = await bootTui({ ...withExtensions(names.map((n) => join(EXAMPLES, n))), width: 80, height: 30 }));
+const boot = async (...names: string[]) => bootWith({}, ...names);
+const bootWith = async (options: Parameters<typeof withExtensions>[1], ...names: string[]) =>
+  (harness = await bootTui({
+    ...withExtensions(
+      names.map((n) => join(EXAMPLES, n)),
+      options,
+    ),
+    width: 80,
+    height: 30,
+  }));
 
 describe.skipIf(pi16Missing !== undefined)("pi 1.6.0's TUI example extensions", () => {
   it("message-renderer.ts: /status draws the message with its renderer", async () => {
@@ -71,6 +80,40 @@ describe.skipIf(pi16Missing !== undefined)("pi 1.6.0's TUI example extensions", 
     await h.waitFor((s) => !s.includes("SNAKE"));
     h.type("typed after");
     await h.waitFor("typed after");
+  });
+
+  it("question.ts: the model's question is a custom screen; 'Type something.' opens an Editor whose text is the answer", async () => {
+    const h = await bootWith(
+      {
+        faux: {
+          responses: [
+            {
+              content: [
+                fauxToolCall(
+                  "question",
+                  { question: "Favourite colour?", options: [{ label: "red" }, { label: "blue" }] },
+                  "q1",
+                ),
+              ],
+            },
+            { content: "noted" },
+          ],
+        },
+      },
+      "question.ts",
+    );
+    h.type("ask me\r");
+    await h.waitFor("Favourite colour?");
+    await h.waitFor("3. Type something.");
+    h.type("\x1b[B\x1b[B");
+    h.type("\r");
+    await h.waitFor("Your answer:");
+    h.type("purple");
+    await h.waitFor("purple");
+    h.type("\r");
+    await h.waitFor("noted");
+    const result = h.faux.requests[1]!.context.messages.find((m) => m.role === "toolResult");
+    expect(JSON.stringify(result)).toContain("User wrote: purple");
   });
 
   it("hidden-thinking-label.ts: /thinking-label sets the collapsed thinking row's text", async () => {
