@@ -152,6 +152,11 @@ export interface TuiApp {
   ansi(token: string, layer: "fg" | "bg", theme?: string): string;
   /** The themes a user can choose, by name. */
   themes(): Array<{ name: string; path?: string }>;
+  /**
+   * Adds theme files or folders of `*.json` themes to this run's themes (pi extensions' `themePaths`);
+   * returns one line per problem (unreadable, invalid, a name already taken).
+   */
+  addThemes(paths: string[]): string[];
   /** Switches the theme for this run. */
   setTheme(name: string): { success: true } | { success: false; error: string };
   /** The key ids (pi's spelling, "ctrl+c") bound to a keybindings.json action ("tui.select.up"). */
@@ -206,6 +211,7 @@ export const TuiAppContract = defineContract<TuiApp>({
     paint: "sync",
     ansi: "sync",
     themes: "sync",
+    addThemes: "sync",
     setTheme: "sync",
     actionKeys: "sync",
     requestRender: "sync",

@@ -67,6 +67,12 @@ export class TuiAppImpl implements TuiApp {
     });
   }
 
+  addThemes(paths: string[]): string[] {
+    const problems = currentThemes(this.deps.agentDir).addPaths(paths);
+    this.deps.redraw();
+    return problems;
+  }
+
   setTheme(name: string): { success: true } | { success: false; error: string } {
     try {
       loadTheme(name, this.deps.agentDir);

@@ -38,6 +38,10 @@ export class TuiAppFront implements TuiApp {
     return this.impl?.themes() ?? [];
   }
 
+  addThemes(paths: string[]): string[] {
+    return this.impl?.addThemes(paths) ?? ["the terminal view is not running"];
+  }
+
   setTheme(name: string): { success: true } | { success: false; error: string } {
     return this.impl?.setTheme(name) ?? { success: false, error: "UI not available" };
   }

@@ -18,6 +18,7 @@ function surfaces() {
     paint: (token: string, text: string) => `<${token}>${text}`,
     ansi: () => "",
     themes: () => [],
+    addThemes: () => [],
     setTheme: () => ({ success: true as const }),
     actionKeys: (action: string) => (action === "tui.select.confirm" ? ["enter"] : []),
     requestRender: () => void renders++,

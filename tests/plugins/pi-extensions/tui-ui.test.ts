@@ -4,7 +4,11 @@
  * as a screen in place of the editor and as an overlay, header, footer and component widgets, themes,
  * and the editor text, as pi 1.6.0's docs describe them.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { DARK_THEME } from "../../../plugins/ui/tui/theme-builtin.js";
 import { fauxThinking, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { bootTui, type TuiHarness } from "../tui/harness.js";
 import { fixture, withExtensions } from "./ext-harness.js";
@@ -132,6 +136,28 @@ describe("extension UI in the TUI", () => {
     const screen = await h.waitFor("done working");
     expect(screen).toContain("Pondering (ctrl+t)");
     expect(screen).not.toContain("Thinking (ctrl+t to expand)");
+  });
+
+  it("themePaths from resources_discover join the TUI's themes; a broken one is a warning", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pi-ext-themes-"));
+    writeFileSync(join(dir, "ext-theme.json"), JSON.stringify({ ...DARK_THEME, name: "ext-theme" }));
+    writeFileSync(join(dir, "broken.json"), "{ not json");
+    const file = join(dir, "themes-ext.ts");
+    writeFileSync(
+      file,
+      `export default function (pi) {
+  pi.on("resources_discover", () => ({ themePaths: [${JSON.stringify(join(dir, "ext-theme.json"))}, ${JSON.stringify(join(dir, "broken.json"))}] }));
+  pi.registerCommand("use-ext-theme", { handler: async (_a, ctx) => {
+    const listed = ctx.ui.getAllThemes().some((t) => t.name === "ext-theme");
+    const result = ctx.ui.setTheme("ext-theme");
+    ctx.ui.notify("listed " + listed + " switched " + result.success + " now " + ctx.ui.theme.name, "info");
+  } });
+}`,
+    );
+    const h = (harness = await bootTui({ ...withExtensions([file]), width: 100, height: 24 }));
+    h.type("/use-ext-theme\r");
+    const screen = await h.waitFor("listed true switched true now ext-theme");
+    expect(screen).toContain("broken.json");
   });
 
   it("pasteToEditor, getEditorText and the tools' expansion reach the view", async () => {
