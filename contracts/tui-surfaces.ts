@@ -86,6 +86,21 @@ export interface TuiToolRows {
   selfShell?: boolean;
 }
 
+/** Where markdown is shown, for `transformMarkdown` (pi's MarkdownTransformContext). */
+export interface TuiMarkdownContext {
+  messageType: "user" | "assistant" | "assistant-thinking" | "custom" | "summary" | "changelog";
+  isStreaming: boolean;
+  /** Columns the markdown is drawn in. */
+  availableWidth: number;
+}
+
+/** A custom session entry (pi's `appendEntry`) as the transcript shows it. */
+export interface TuiCustomEntry {
+  id: string;
+  customType: string;
+  data?: unknown;
+}
+
 /** What one plugin draws in the view. Every method is called while a frame is built or a key is handled. */
 export interface TuiSurfaces {
   /** Lines for a slot now; undefined leaves the view's own header, footer or editor (and no widget). */
@@ -103,6 +118,10 @@ export interface TuiSurfaces {
   renderMessage(message: TuiCustomMessage, options: TuiRenderOptions): string[] | undefined;
   /** A tool's rows, or undefined when the tool has no renderer of its own. */
   renderTool(tool: TuiToolRender, options: TuiRenderOptions): TuiToolRows | undefined;
+  /** A custom entry's rows (its renderer's), or undefined when this provider has no renderer for it. */
+  renderEntry(entry: TuiCustomEntry, options: TuiRenderOptions): string[] | undefined;
+  /** The markdown to draw in place of `markdown` (display only); the text itself when nothing changes it. */
+  transformMarkdown(markdown: string, context: TuiMarkdownContext): string;
 }
 
 /** Any number of providers; for the header, footer and editor the first that answers wins. */
@@ -118,6 +137,8 @@ export const TuiSurfacesContract = defineContract<TuiSurfaces>({
     input: "function",
     renderMessage: "function",
     renderTool: "function",
+    renderEntry: "function",
+    transformMarkdown: "function",
   },
   methods: {
     slot: "sync",
@@ -126,6 +147,8 @@ export const TuiSurfacesContract = defineContract<TuiSurfaces>({
     input: "sync",
     renderMessage: "sync",
     renderTool: "sync",
+    renderEntry: "sync",
+    transformMarkdown: "sync",
   },
 });
 

@@ -4,7 +4,8 @@
  * with pi's arguments and drawn at the width the view gives. A renderer that is missing, returns
  * nothing or throws leaves the view's own rendering, as pi falls back.
  */
-import type { TuiCustomMessage, TuiRenderOptions, TuiToolRender, TuiToolRows } from "pi-host";
+import type { TuiCustomEntry, TuiCustomMessage, TuiMarkdownContext } from "pi-host";
+import type { TuiRenderOptions, TuiToolRender, TuiToolRows } from "pi-host";
 import type { Component } from "./pi-tui.js";
 import type { ExtensionSurfaces } from "./tui-surfaces.js";
 import type { LoadedExtension } from "./types.js";
@@ -41,6 +42,38 @@ export class ExtensionRenderers {
     return this.lines(options.width, () =>
       renderer(message, { expanded: options.expanded, outputPad: 1, ...this.hints() }, this.surfaces.theme),
     );
+  }
+
+  /** pi's `registerEntryRenderer`: `renderer(entry, { expanded }, theme)` for an `appendEntry` entry. */
+  renderEntry(entry: TuiCustomEntry, options: TuiRenderOptions): string[] | undefined {
+    const renderer = this.extensions()
+      .map((e) => e.entryRenderers.get(entry.customType))
+      .find((r) => r !== undefined);
+    if (renderer === undefined) return undefined;
+    const piEntry = { type: "custom", id: entry.id, customType: entry.customType, data: entry.data };
+    return this.lines(options.width, () =>
+      renderer(piEntry, { expanded: options.expanded, outputPad: 1, ...this.hints() }, this.surfaces.theme),
+    );
+  }
+
+  /**
+   * pi's markdown transformers, in load order, each on the previous one's output; one that throws or
+   * returns no string is skipped (the markdown so far goes on), as in pi.
+   */
+  transformMarkdown(markdown: string, context: TuiMarkdownContext): string {
+    let out = markdown;
+    for (const extension of this.extensions())
+      for (const { transformer, options } of extension.markdownTransformers) {
+        const types = (options as { messageTypes?: string[] } | undefined)?.messageTypes ?? [];
+        if (!types.includes(context.messageType)) continue;
+        try {
+          const next = transformer(out, { ...context, messageId: undefined, timestamp: undefined });
+          if (typeof next === "string") out = next;
+        } catch {
+          // pi keeps the markdown produced so far.
+        }
+      }
+    return out;
   }
 
   renderTool(tool: TuiToolRender, options: TuiRenderOptions): TuiToolRows | undefined {

@@ -67,6 +67,8 @@ export class ExtensionTui {
       input: (key) => s.input(key),
       renderMessage: (message, options) => this.renderers.renderMessage(message, options),
       renderTool: (tool, options) => this.renderers.renderTool(tool, options),
+      renderEntry: (entry, options) => this.renderers.renderEntry(entry, options),
+      transformMarkdown: (markdown, context) => this.renderers.transformMarkdown(markdown, context),
     };
   }
 

@@ -9,6 +9,7 @@ import type { Entry } from "./state.js";
 import { hardWrap, oneLine, padTo, sanitize, truncate, wrapText } from "./text.js";
 import type { Theme } from "./theme.js";
 import type { ViewSurfaces } from "./surfaces.js";
+import type { TuiMarkdownContext } from "pi-host";
 
 /** What rendering depends on besides the entry itself. */
 export interface EntryStyle {
@@ -25,19 +26,39 @@ export interface EntryStyle {
 /** Output rows a collapsed tool box shows (its last ones). */
 const TOOL_PREVIEW_ROWS = 8;
 
+/** Markdown as other plugins' transformers change it for display (pi extensions' markdown transformers). */
+function transformed(
+  style: EntryStyle,
+  text: string,
+  messageType: TuiMarkdownContext["messageType"],
+  isStreaming = false,
+): string {
+  if (style.surfaces === undefined) return text;
+  return style.surfaces.transformMarkdown(text, {
+    messageType,
+    isStreaming,
+    availableWidth: Math.max(1, style.width - 2),
+  });
+}
+
 /** The rows of one entry. */
 export function renderEntry(entry: Entry, style: EntryStyle): string[] {
   const { width, theme } = style;
   const inner = Math.max(1, width - 2);
   switch (entry.kind) {
     case "user": {
-      const rows = wrapText(sanitize(entry.text), inner).map((row) =>
+      const rows = wrapText(sanitize(transformed(style, entry.text, "user")), inner).map((row) =>
         theme.bg("userMessageBg", padTo(` ${row}`, width)),
       );
       return ["", ...rows];
     }
     case "text":
-      return ["", ...renderMarkdown(entry.text, inner, theme).map((row) => ` ${row}`)];
+      return [
+        "",
+        ...renderMarkdown(transformed(style, entry.text, "assistant", entry.streaming === true), inner, theme).map(
+          (row) => ` ${row}`,
+        ),
+      ];
     case "thinking": {
       // One label while streaming and after: a row that changes once the answer has scrolled far below
       // it would be out of the renderer's reach and cost a full redraw.
@@ -48,7 +69,10 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
         ];
       return [
         "",
-        ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.italic(theme.fg("thinkingText", row))}`),
+        ...wrapText(
+          sanitize(transformed(style, entry.text, "assistant-thinking", entry.streaming === true)),
+          inner,
+        ).map((row) => ` ${theme.italic(theme.fg("thinkingText", row))}`),
       ];
     }
     case "tool":
@@ -59,10 +83,17 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
     }
     case "custom":
       return ["", ...renderCustomMessage(entry, style)];
+    case "entry": {
+      // A custom entry (an extension's appendEntry) shows only through its extension's renderer, as in pi.
+      const custom = { id: entry.entryId ?? "", customType: entry.name ?? "", data: entry.details };
+      const rows = style.surfaces?.renderEntry(custom, { width, expanded: style.toolsExpanded });
+      return rows === undefined ? [] : ["", ...rows];
+    }
     case "summary": {
       const title = ` ${theme.fg("accent", theme.bold(entry.name ?? "Summary"))}`;
       if (!style.toolsExpanded) return ["", title + theme.fg("muted", " (ctrl+o to show the summary)")];
-      return ["", title, ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.fg("muted", row)}`)];
+      const text = transformed(style, entry.text, "summary");
+      return ["", title, ...wrapText(sanitize(text), inner).map((row) => ` ${theme.fg("muted", row)}`)];
     }
   }
 }
@@ -108,7 +139,9 @@ function renderCustomMessage(entry: Entry, style: EntryStyle): string[] {
   const box = (text: string): string => theme.bg("customMessageBg", padTo(text, width));
   const inner = Math.max(1, width - 2);
   const label = theme.fg("customMessageLabel", theme.bold(`[${message.customType}]`));
-  const body = renderMarkdown(entry.text, inner, theme).map((row) => box(` ${theme.fg("customMessageText", row)}`));
+  const body = renderMarkdown(transformed(style, entry.text, "custom"), inner, theme).map((row) =>
+    box(` ${theme.fg("customMessageText", row)}`),
+  );
   return [box(""), box(` ${label}`), box(""), ...body, box("")];
 }
 

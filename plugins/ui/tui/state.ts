@@ -11,16 +11,18 @@ import { type FullscreenState, initialFullscreenState } from "./fullscreen-state
 export interface Entry {
   id: number;
   rev: number;
-  kind: "user" | "text" | "thinking" | "tool" | "notice" | "summary" | "custom";
+  kind: "user" | "text" | "thinking" | "tool" | "notice" | "summary" | "custom" | "entry";
   text: string;
   /** notice: how loud. */
   level?: "info" | "warning" | "error";
   /** tool: the call. */
   callId?: string;
-  /** tool: its name; custom: the message's customType. */
+  /** tool: its name; custom, entry: the customType. */
   name?: string;
-  /** tool: the result's details; custom: the message's details (their renderers read them). */
+  /** tool: the result's details; custom: the message's details; entry: its data (their renderers read them). */
   details?: unknown;
+  /** entry: the session entry's id (an extension's `appendEntry`). */
+  entryId?: string;
   /** tool: the arguments, as they stream (partial JSON) and once parsed. */
   argsText?: string;
   args?: unknown;

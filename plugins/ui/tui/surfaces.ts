@@ -6,7 +6,7 @@
  * having nothing to show.
  */
 import type { Handle, TuiCustomMessage, TuiKey, TuiRenderOptions, TuiSurfaceSlot, TuiSurfaces } from "pi-host";
-import type { TuiToolRender, TuiToolRows } from "pi-host";
+import type { TuiCustomEntry, TuiMarkdownContext, TuiToolRender, TuiToolRows } from "pi-host";
 import { composite, layoutOverlay, placeOverlay } from "./overlays.js";
 import { cellWidth, truncate } from "./text.js";
 
@@ -66,6 +66,25 @@ export class ViewSurfaces {
       if (rows !== undefined) return cleanRows(rows, options.width).rows;
     }
     return undefined;
+  }
+
+  /** A custom entry's rows from the first provider with a renderer for it; undefined: none (not shown). */
+  renderEntry(entry: TuiCustomEntry, options: TuiRenderOptions): string[] | undefined {
+    for (const provider of this.each()) {
+      const rows = attempt(() => provider.renderEntry(entry, options));
+      if (rows !== undefined) return cleanRows(rows, options.width).rows;
+    }
+    return undefined;
+  }
+
+  /** The markdown after every provider's transformers (display only). */
+  transformMarkdown(markdown: string, context: TuiMarkdownContext): string {
+    let out = markdown;
+    for (const provider of this.each()) {
+      const next = attempt(() => provider.transformMarkdown(out, context));
+      if (typeof next === "string") out = next;
+    }
+    return out;
   }
 
   renderTool(tool: TuiToolRender, options: TuiRenderOptions): TuiToolRows | undefined {

@@ -95,6 +95,18 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
         notice(state, `Error: ${message.errorMessage ?? "the request failed"}`, "error");
       return undefined;
     }
+    case "entry_appended": {
+      const entry = event.entry as { type: string; id: string; customType?: unknown; data?: unknown };
+      if (entry.type === "custom" && typeof entry.customType === "string")
+        addEntry(state, {
+          kind: "entry",
+          text: "",
+          name: entry.customType,
+          entryId: entry.id,
+          ...(entry.data !== undefined && { details: entry.data }),
+        });
+      return undefined;
+    }
     case "tool_execution_start": {
       const entry =
         findTool(state, event.toolCallId) ??

@@ -160,6 +160,25 @@ describe("extension UI in the TUI", () => {
     expect(screen).toContain("broken.json");
   });
 
+  it("an appendEntry entry shows through its entry renderer; one without a renderer is not shown", async () => {
+    const h = await boot();
+    h.type("/entries\r");
+    const screen = await h.waitFor("entries appended");
+    expect(screen).toContain("STATUS CARD Indexed files: 17");
+    expect(screen).not.toContain("hidden");
+    h.type("\x0f");
+    await h.waitFor("STATUS CARD Indexed files: 17 (expanded)");
+  });
+
+  it("a markdown transformer changes the answer as shown, not as saved", async () => {
+    const h = await boot({ faux: { responses: [{ content: "step one --> step two" }] } });
+    h.type("go\r");
+    const screen = await h.waitFor("step two");
+    expect(screen).toContain("step one → step two");
+    const saved = JSON.stringify(h.session.api.messages());
+    expect(saved).toContain("step one --> step two");
+  });
+
   it("pasteToEditor, getEditorText and the tools' expansion reach the view", async () => {
     const h = await boot();
     h.type("/editor-io\r");
