@@ -19,7 +19,7 @@ import { isAction, KeybindingsFile } from "./keybindings.js";
 import { renderPicker } from "./picker.js";
 import { startupHeaderRows } from "./startup-header.js";
 import type { ViewState } from "./state.js";
-import { oneLine, padTo, truncate } from "./text.js";
+import { oneLine, truncate } from "./text.js";
 import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
 import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
 import { SearchCache } from "./transcript-search.js";
@@ -32,7 +32,7 @@ import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
 import { shortcutId } from "./shortcut-id.js";
 import { ViewSurfaces } from "./surfaces.js";
-import { workingRows } from "./working.js";
+import { completionRows, workingRows } from "./working.js";
 
 /** Actions that open what a slash command opens. */
 const SESSION_ACTIONS: Array<[string, string]> = [
@@ -226,16 +226,8 @@ export class TerminalView implements TuiView, ViewActions {
       cursor = { row: lines.length + layout.cursorRow, col: layout.cursorCol };
       for (const row of layout.rows) lines.push(row);
       lines.push(theme.fg("borderMuted", "─".repeat(width)));
-      if (s.completion !== null) {
-        const page = Math.min(8, s.completion.items.length);
-        const first = Math.max(0, Math.min(s.completion.selected - page + 1, s.completion.items.length - page));
-        for (let i = first; i < first + page; i++) {
-          const item = s.completion.items[i]!;
-          const text = truncate(` ${item.value}${item.detail ? theme.fg("muted", `  ${item.detail}`) : ""}`, width);
-          lines.push(i === s.completion.selected ? theme.bg("selectedBg", padTo(text, width)) : text);
-        }
-      }
     }
+    for (const row of dialog === undefined && s.picker === null ? completionRows(s, width, theme) : []) lines.push(row);
     widgets("belowEditor");
     const statuses = Object.values(s.statuses);
     if (statuses.length > 0) lines.push(theme.fg("muted", truncate(` ${statuses.join(" · ")}`, width)));

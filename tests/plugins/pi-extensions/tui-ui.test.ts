@@ -112,10 +112,13 @@ describe("extension UI in the TUI", () => {
     await h.waitFor("─ INSERT");
     h.type("Z");
     await h.waitFor((s) => s.includes("abZ") && !s.includes("abc"));
-    // App keys still reach the view through super.handleInput: Ctrl+C clears the editor.
+    // Completion still opens under the replacement editor.
     h.type("\x03");
     await h.waitFor((s) => !s.includes("abZ"));
-    h.type("/novim\r");
+    // App keys reached the view through super.handleInput: Ctrl+C cleared the editor.
+    h.type("/nov");
+    await h.waitFor((s) => /\/nov\s*\n[─ ]*INSERT\s*\n.*novim/.test(s));
+    h.type("im\r");
     await h.waitFor((s) => !s.includes("INSERT"));
     h.type("plain");
     await h.waitFor("plain");
