@@ -17,6 +17,7 @@ import type {
   ToolCall,
   ToolResultMessage,
 } from "./ai/index.js";
+import type { TelemetrySpan } from "./telemetry.js";
 import type { AgentTool, ToolContext, ToolResult } from "./tool.js";
 
 /** A session-level message the model never sees directly (bash runs, extension messages, summaries). */
@@ -108,6 +109,8 @@ export interface TurnConfig {
   takeFollowUps: () => AgentMessage[];
   emit: (event: AgentEvent) => void;
   signal?: AbortSignal;
+  /** The run's span (1.1): the loop opens the turn, request and tool spans under it. Unset: none. */
+  telemetry?: TelemetrySpan;
 }
 
 /** The state of a run between turns: plain data, so a new loop generation can take it over. */
@@ -129,10 +132,10 @@ export interface AgentLoop {
   runTurn(run: RunState, config: TurnConfig): Promise<RunState>;
 }
 
-/** The loop is a single stateful provider, swapped only between turns. */
+/** The loop is a single stateful provider, swapped only between turns. 1.1: `TurnConfig.telemetry`. */
 export const AgentLoopContract = defineContract<AgentLoop>({
   id: "agent/loop",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,

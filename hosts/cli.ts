@@ -47,6 +47,7 @@ async function main(input: string[]): Promise<number> {
     return runPackageCommand(argv, {
       agentDir: agentDir(),
       cwd: process.cwd(),
+      packageRoot: fileURLToPath(new URL("../", import.meta.url)),
       builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
       defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
     });

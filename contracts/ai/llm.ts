@@ -23,10 +23,13 @@ export interface Llm {
   available(): Promise<Model[]>;
 }
 
-/** One router per host; stateless, so a reload never waits. */
+/**
+ * One router per host; stateless, so a reload never waits. 1.1: a request span (`pi.ai.request`) under
+ * `options.telemetry`, handed on to the provider as its `options.telemetry`.
+ */
 export const LlmContract = defineContract<Llm>({
   id: "ai/llm",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "overlap",
   shape: { stream: "function", complete: "function", problem: "function", available: "function" },

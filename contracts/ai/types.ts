@@ -4,6 +4,7 @@
  * toolCall content; usage with cost; five stop reasons.
  */
 import type { TSchema } from "@sinclair/typebox";
+import type { TelemetrySpan } from "../telemetry.js";
 
 /** The wire protocols pi-host speaks; custom providers may name others. */
 export type KnownApi =
@@ -182,6 +183,11 @@ export interface StreamOptions {
   idleTimeoutMs?: number;
   /** Inspect or replace the request body just before it is sent. */
   onPayload?: (payload: unknown, model: Model) => unknown | Promise<unknown>;
+  /**
+   * The parent span of this request (pi's `StreamOptions.telemetry`): the router opens the request span
+   * under it and hands that span on to the provider here. Unset: no span.
+   */
+  telemetry?: TelemetrySpan;
 }
 
 /** The `retry` setting, as pi's settings.json spells it. */

@@ -3,75 +3,22 @@
  * terminal UI, in tmux, one test each, against local servers only: an OpenAI-compatible model server, a
  * stdio MCP server from the fixtures, and a stand-in OAuth server for the sign-in.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MockLlmServer } from "../support/mock-llm-server.js";
+import { describe, expect, it } from "vitest";
 import { OAuthTestServer } from "../support/oauth-server.js";
-import { agentHome, completionsText, type AgentHome } from "./agent-home.js";
-import { PI_BIN } from "./run-pi.js";
-import { HAS_TMUX, TmuxServer } from "./tmux-pane.js";
-
-if (!HAS_TMUX) console.warn("[skip] tmux is not on PATH: skipping the TUI slash command end-to-end tests");
+import { askAndWait, command, type TuiPane, tuiSuite } from "./tui-suite.js";
 
 const TINY_MCP = resolve(import.meta.dirname, "../fixtures/mcp/tiny-server.mjs");
 
-let server: MockLlmServer;
-let tmux: TmuxServer | undefined;
-let user: AgentHome;
+const suite = tuiSuite("the TUI slash command end-to-end tests", [{ id: "alpha-1" }]);
 
-beforeAll(async () => {
-  if (!existsSync(PI_BIN)) throw new Error(`${PI_BIN} is missing; run "npm run build" first`);
-  server = await new MockLlmServer().start();
-  if (HAS_TMUX) tmux = new TmuxServer();
-});
-afterAll(async () => {
-  tmux?.close();
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.clearScript();
-  user = agentHome();
-  writeFileSync(
-    join(user.agent, "models.json"),
-    JSON.stringify({
-      providers: {
-        mock: {
-          baseUrl: `${server.url}/v1`,
-          api: "openai-completions",
-          apiKey: "MOCK_KEY",
-          models: [{ id: "alpha-1", contextWindow: 128000, maxTokens: 4096 }],
-        },
-      },
-    }),
-  );
-});
-afterEach(() => tmux?.killPanes());
+type Pane = TuiPane;
 
-type Pane = ReturnType<TmuxServer["start"]>;
-
-const start = (env: Record<string, string> = {}, width = 80): Pane =>
-  tmux!.start({
-    cwd: user.project,
-    env: { ...user.env, DISPLAY: "", WAYLAND_DISPLAY: "", ...env },
-    args: ["--model", "mock/alpha-1"],
-    width,
-    height: 30,
-  });
+const start = (env: Record<string, string> = {}, width = 80): Pane => suite.start({ env, width, height: 30 });
 
 /** Sends a prompt and waits for its answer with the run over (the "Working…" line gone). */
-async function ask(pane: Pane, prompt: string, answer: string): Promise<void> {
-  server.enqueue({ sse: completionsText(answer) });
-  pane.type(prompt);
-  pane.keys("Enter");
-  await pane.waitFor((screen) => screen.includes(answer) && !screen.includes("Working…"));
-}
-
-const command = (pane: Pane, line: string): void => {
-  pane.type(line);
-  pane.keys("Enter");
-};
+const ask = (pane: Pane, prompt: string, answer: string) => askAndWait(suite, pane, prompt, answer);
 
 type Entry = { type: string; [key: string]: unknown };
 const entries = (file: string): Entry[] =>
@@ -80,7 +27,7 @@ const entries = (file: string): Entry[] =>
     .split("\n")
     .map((line) => JSON.parse(line) as Entry);
 
-describe.skipIf(!HAS_TMUX)(
+describe.skipIf(!suite.hasTmux)(
   "TUI slash commands in tmux: /name /fork /hotkeys /reload /mcp /login /logout",
   { timeout: 60_000 },
   () => {
@@ -91,7 +38,7 @@ describe.skipIf(!HAS_TMUX)(
       ["/reload", "Ask the host to reload plugins"],
       ["/login", "Log in to a provider with your subscription"],
       ["/logout", "Log out of a provider"],
-      ["/llama", "Manage models on the configured llama.cpp router"],
+      ["/llama", "Manage llama.cpp router models"],
     ])("%s shows in the editor's autocomplete with its description", async (typed, description) => {
       const pane = start();
       await pane.waitFor("alpha-1");
@@ -108,7 +55,7 @@ describe.skipIf(!HAS_TMUX)(
       await ask(pane, "name this one", "named answer");
       command(pane, "/name release notes");
       await pane.waitFor("Session name set: release notes");
-      const files = user.sessionFiles();
+      const files = suite.user.sessionFiles();
       expect(files).toHaveLength(1);
       const info = entries(files[0]!).filter((e) => e.type === "session_info");
       expect(info.map((e) => e.name)).toEqual(["release notes"]);
@@ -126,7 +73,7 @@ describe.skipIf(!HAS_TMUX)(
       // Newest first: the second question is the selected one.
       pane.keys("Enter");
       await pane.waitFor("Forked to new session");
-      const files = user.sessionFiles();
+      const files = suite.user.sessionFiles();
       expect(files).toHaveLength(2);
       const texts = files.map((f) => readFileSync(f, "utf8"));
       const forked = texts.find((t) => !t.includes("second question"));
@@ -151,7 +98,7 @@ describe.skipIf(!HAS_TMUX)(
     });
 
     it("/reload reloads a plugin loaded from source: its edited prompt template replaces the old one", async () => {
-      const dir = join(user.home, "marker");
+      const dir = join(suite.user.home, "marker");
       mkdirSync(dir);
       const plugin = (name: string) => `import { definePlugin, ResourcesContract } from "pi-host";
 export default definePlugin({
@@ -168,7 +115,7 @@ export default definePlugin({
 });
 `;
       writeFileSync(join(dir, "index.ts"), plugin("marker-one"));
-      writeFileSync(join(user.agent, "plugins.json"), JSON.stringify({ plugins: [{ id: "marker", use: dir }] }));
+      writeFileSync(join(suite.user.agent, "plugins.json"), JSON.stringify({ plugins: [{ id: "marker", use: dir }] }));
       const pane = start();
       await pane.waitFor("alpha-1");
       pane.type("/marker-on");
@@ -196,7 +143,7 @@ export default definePlugin({
 
     it("/mcp lists the configured MCP servers and their state", async () => {
       writeFileSync(
-        join(user.agent, "mcp.json"),
+        join(suite.user.agent, "mcp.json"),
         JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [TINY_MCP] } } }),
       );
       const pane = start({}, 200);
@@ -212,7 +159,7 @@ export default definePlugin({
     });
 
     it("/logout signs out of a stored subscription, leaving the other credentials in auth.json", async () => {
-      const authFile = join(user.agent, "auth.json");
+      const authFile = join(suite.user.agent, "auth.json");
       const stored = {
         "github-copilot": { type: "oauth", access: "a", refresh: "r", expires: Date.now() + 3_600_000 },
         openai: { type: "api_key", key: "sk-kept" },
@@ -259,7 +206,7 @@ export default definePlugin({
         const redirect = await fetch(url, { redirect: "manual" });
         expect((await fetch(redirect.headers.get("location")!)).status).toBe(200);
         await pane.waitFor("Logged in to Anthropic (Claude Pro/Max).");
-        const authFile = join(user.agent, "auth.json");
+        const authFile = join(suite.user.agent, "auth.json");
         expect(JSON.parse(readFileSync(authFile, "utf8")).anthropic).toMatchObject({ type: "oauth" });
         command(pane, "/logout");
         await pane.waitFor("Select a provider to log out of");

@@ -2,64 +2,22 @@
  * pi 1.6.0's `/thinking`, `/clone` and `/copy` in the built CLI's terminal UI, in tmux, against a local
  * OpenAI-compatible server that records each request.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MockLlmServer } from "../support/mock-llm-server.js";
-import { agentHome, completionsText, type AgentHome } from "./agent-home.js";
-import { PI_BIN } from "./run-pi.js";
-import { HAS_TMUX, TmuxServer } from "./tmux-pane.js";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { completionsText } from "./agent-home.js";
+import { tuiSuite } from "./tui-suite.js";
 
-if (!HAS_TMUX) console.warn("[skip] tmux is not on PATH: skipping the TUI slash command end-to-end tests");
-
-let server: MockLlmServer;
-let tmux: TmuxServer | undefined;
-let user: AgentHome;
-
-beforeAll(async () => {
-  if (!existsSync(PI_BIN)) throw new Error(`${PI_BIN} is missing; run "npm run build" first`);
-  server = await new MockLlmServer().start();
-  if (HAS_TMUX) tmux = new TmuxServer();
-});
-afterAll(async () => {
-  tmux?.close();
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.clearScript();
-  user = agentHome();
-  // One reasoning model, so a thinking level reaches the request as reasoning_effort.
-  writeFileSync(
-    join(user.agent, "models.json"),
-    JSON.stringify({
-      providers: {
-        mock: {
-          baseUrl: `${server.url}/v1`,
-          api: "openai-completions",
-          apiKey: "MOCK_KEY",
-          models: [{ id: "think-1", reasoning: true, contextWindow: 128000, maxTokens: 4096 }],
-        },
-      },
-    }),
-  );
-});
-afterEach(() => tmux?.killPanes());
+const suite = tuiSuite("the TUI slash command end-to-end tests", [{ id: "think-1", reasoning: true }]);
 
 /** Waits until the answer is on screen and the run around it has ended (the working line is gone). */
 const answered = (pane: ReturnType<typeof start>, text: string) =>
   pane.waitFor((screen) => screen.includes(text) && !screen.includes("Working…"));
 
-const start = () =>
-  tmux!.start({
-    cwd: user.project,
-    env: { ...user.env, DISPLAY: "", WAYLAND_DISPLAY: "" },
-    args: ["--model", "mock/think-1"],
-  });
+const start = () => suite.start();
 
-describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux (built CLI)", { timeout: 60_000 }, () => {
+describe.skipIf(!suite.hasTmux)("TUI slash commands in tmux (built CLI)", { timeout: 60_000 }, () => {
   it("/thinking high sets the level the next request carries; /thinking alone picks from the levels", async () => {
-    server.enqueue({ sse: completionsText("first") }, { sse: completionsText("second") });
+    suite.server.enqueue({ sse: completionsText("first") }, { sse: completionsText("second") });
     const pane = start();
     await pane.waitFor("think-1");
     pane.type("/thinking high");
@@ -68,7 +26,7 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux (built CLI)", { timeout: 
     pane.type("one");
     pane.keys("Enter");
     await pane.waitFor("first");
-    expect((server.requests[0]!.body as { reasoning_effort?: string }).reasoning_effort).toBe("high");
+    expect((suite.server.requests[0]!.body as { reasoning_effort?: string }).reasoning_effort).toBe("high");
     pane.type("/thinking");
     pane.keys("Enter");
     await pane.waitFor("Thinking level");
@@ -78,11 +36,11 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux (built CLI)", { timeout: 
     pane.type("two");
     pane.keys("Enter");
     await pane.waitFor("second");
-    expect((server.requests[1]!.body as { reasoning_effort?: string }).reasoning_effort).toBe("minimal");
+    expect((suite.server.requests[1]!.body as { reasoning_effort?: string }).reasoning_effort).toBe("minimal");
   });
 
   it("/clone copies the session into a new file and carries on there", async () => {
-    server.enqueue({ sse: completionsText("the first answer") }, { sse: completionsText("after the clone") });
+    suite.server.enqueue({ sse: completionsText("the first answer") }, { sse: completionsText("after the clone") });
     const pane = start();
     await pane.waitFor("think-1");
     pane.type("remember this");
@@ -94,7 +52,7 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux (built CLI)", { timeout: 
     pane.type("and now?");
     pane.keys("Enter");
     await pane.waitFor("after the clone");
-    const files = user.sessionFiles();
+    const files = suite.user.sessionFiles();
     expect(files).toHaveLength(2);
     const clone = readFileSync(files[1]!, "utf8");
     expect(clone).toContain("remember this");
@@ -103,8 +61,8 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux (built CLI)", { timeout: 
   });
 
   it("/copy puts the last answer on the terminal's clipboard (OSC 52 without a display)", async () => {
-    tmux!.run("set-option", "-s", "set-clipboard", "on");
-    server.enqueue({ sse: completionsText("copy me, please") });
+    suite.tmux.run("set-option", "-s", "set-clipboard", "on");
+    suite.server.enqueue({ sse: completionsText("copy me, please") });
     const pane = start();
     await pane.waitFor("think-1");
     pane.type("say it");
@@ -113,7 +71,7 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux (built CLI)", { timeout: 
     pane.type("/copy");
     pane.keys("Enter");
     await pane.waitFor("Copied the last assistant message");
-    expect(tmux!.run("show-buffer")).toBe("copy me, please");
+    expect(suite.tmux.run("show-buffer")).toBe("copy me, please");
   });
 
   it("/copy before any answer says there is nothing to copy", async () => {

@@ -5,37 +5,16 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MockLlmServer } from "../support/mock-llm-server.js";
-import { agentHome, completionsText, type AgentHome } from "./agent-home.js";
-import { PI_BIN } from "./run-pi.js";
-import { HAS_TMUX, TmuxServer } from "./tmux-pane.js";
+import { describe, expect, it } from "vitest";
+import { completionsText } from "./agent-home.js";
+import { tuiSuite } from "./tui-suite.js";
 
-if (!HAS_TMUX) console.warn("[skip] tmux is not on PATH: skipping the TUI /export end-to-end test");
+const suite = tuiSuite("the TUI /export end-to-end test", [{ id: "mock-1" }]);
 
-let server: MockLlmServer;
-let tmux: TmuxServer | undefined;
-let user: AgentHome;
-
-beforeAll(async () => {
-  if (!existsSync(PI_BIN)) throw new Error(`${PI_BIN} is missing; run "npm run build" first`);
-  server = await new MockLlmServer().start();
-  if (HAS_TMUX) tmux = new TmuxServer();
-});
-afterAll(async () => {
-  tmux?.close();
-  await server.close();
-});
-beforeEach(() => {
-  user = agentHome();
-  user.useMockServer(`${server.url}/v1`);
-});
-afterEach(() => tmux?.killPanes());
-
-describe.skipIf(!HAS_TMUX)("TUI /export in tmux (built CLI)", { timeout: 60_000 }, () => {
+describe.skipIf(!suite.hasTmux)("TUI /export in tmux (built CLI)", { timeout: 60_000 }, () => {
   it("/export writes the HTML page and the branch JSONL, and says where", async () => {
-    server.enqueue({ sse: completionsText("Exported <soon>.") });
-    const pane = tmux!.start({ cwd: user.project, env: user.env, args: ["--model", "mock/mock-1"] });
+    suite.server.enqueue({ sse: completionsText("Exported <soon>.") });
+    const pane = suite.start();
     await pane.waitFor("mock-1");
     pane.type("/export early.html");
     pane.keys("Enter");
@@ -46,15 +25,15 @@ describe.skipIf(!HAS_TMUX)("TUI /export in tmux (built CLI)", { timeout: 60_000 
     pane.type("/export page.html");
     pane.keys("Enter");
     await pane.waitFor("Session exported to: page.html");
-    const html = readFileSync(join(user.project, "page.html"), "utf8");
+    const html = readFileSync(join(suite.user.project, "page.html"), "utf8");
     expect(html).toContain("hello &lt;/script&gt; there");
     expect(html).toContain("Exported &lt;soon&gt;.");
     pane.type("/export branch.jsonl");
     pane.keys("Enter");
     await pane.waitFor("branch.jsonl");
-    const lines = readFileSync(join(user.project, "branch.jsonl"), "utf8").trimEnd().split("\n");
+    const lines = readFileSync(join(suite.user.project, "branch.jsonl"), "utf8").trimEnd().split("\n");
     expect(JSON.parse(lines[0]!).type).toBe("session");
     expect(lines.some((l) => l.includes("Exported <soon>."))).toBe(true);
-    expect(existsSync(join(user.project, "early.html"))).toBe(false);
+    expect(existsSync(join(suite.user.project, "early.html"))).toBe(false);
   });
 });

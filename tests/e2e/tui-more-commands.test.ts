@@ -1,81 +1,32 @@
 /**
  * pi 1.6.0's `/settings`, `/scoped-models`, `/import`, `/share`, `/trust`, `/bug`, `/changelog` and
- * `/debug` in the built CLI's terminal UI, in tmux, against a local OpenAI-compatible server. `/share`
+ * `/debug` in the built CLI's terminal UI, in tmux, against a local OpenAI-compatible suite.server. `/share`
  * runs a fake `gh` put first on PATH, which records what it was asked.
  */
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import JSZip from "jszip";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MockLlmServer } from "../support/mock-llm-server.js";
-import { agentHome, completionsText, type AgentHome } from "./agent-home.js";
-import { PI_BIN } from "./run-pi.js";
-import { HAS_TMUX, TmuxServer } from "./tmux-pane.js";
+import { describe, expect, it } from "vitest";
+import { askAndWait, command, type TuiPane, tuiSuite } from "./tui-suite.js";
 
-if (!HAS_TMUX) console.warn("[skip] tmux is not on PATH: skipping the TUI slash command end-to-end tests");
+const suite = tuiSuite("the TUI slash command end-to-end tests", [
+  { id: "alpha-1" },
+  { id: "beta-2" },
+  { id: "gamma-3" },
+]);
 
-let server: MockLlmServer;
-let tmux: TmuxServer | undefined;
-let user: AgentHome;
+type Pane = TuiPane;
 
-beforeAll(async () => {
-  if (!existsSync(PI_BIN)) throw new Error(`${PI_BIN} is missing; run "npm run build" first`);
-  server = await new MockLlmServer().start();
-  if (HAS_TMUX) tmux = new TmuxServer();
-});
-afterAll(async () => {
-  tmux?.close();
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.clearScript();
-  user = agentHome();
-  const model = (id: string) => ({ id, contextWindow: 128000, maxTokens: 4096 });
-  writeFileSync(
-    join(user.agent, "models.json"),
-    JSON.stringify({
-      providers: {
-        mock: {
-          baseUrl: `${server.url}/v1`,
-          api: "openai-completions",
-          apiKey: "MOCK_KEY",
-          models: [model("alpha-1"), model("beta-2"), model("gamma-3")],
-        },
-      },
-    }),
-  );
-});
-afterEach(() => tmux?.killPanes());
-
-type Pane = ReturnType<TmuxServer["start"]>;
-
-const start = (env: Record<string, string> = {}): Pane =>
-  tmux!.start({
-    cwd: user.project,
-    env: { ...user.env, DISPLAY: "", WAYLAND_DISPLAY: "", ...env },
-    args: ["--model", "mock/alpha-1"],
-    height: 30,
-  });
+const start = (env: Record<string, string> = {}): Pane => suite.start({ env, height: 30 });
 
 /** Sends a prompt and waits for its answer with the run over (the "Working…" line gone). */
-async function ask(pane: Pane, prompt: string, answer: string): Promise<void> {
-  server.enqueue({ sse: completionsText(answer) });
-  pane.type(prompt);
-  pane.keys("Enter");
-  await pane.waitFor((screen) => screen.includes(answer) && !screen.includes("Working…"));
-}
-
-const command = (pane: Pane, line: string): void => {
-  pane.type(line);
-  pane.keys("Enter");
-};
+const ask = (pane: Pane, prompt: string, answer: string) => askAndWait(suite, pane, prompt, answer);
 
 const settingsFile = (): Record<string, unknown> =>
-  JSON.parse(readFileSync(join(user.agent, "settings.json"), "utf8")) as Record<string, unknown>;
+  JSON.parse(readFileSync(join(suite.user.agent, "settings.json"), "utf8")) as Record<string, unknown>;
 
-describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux: pi 1.6.0's remaining ones", { timeout: 60_000 }, () => {
+describe.skipIf(!suite.hasTmux)("TUI slash commands in tmux: pi 1.6.0's remaining ones", { timeout: 60_000 }, () => {
   it.each([
     ["/settings", "Open settings"],
     ["/scoped", "Configure the models used by interactive cycling"],
@@ -111,7 +62,7 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux: pi 1.6.0's remaining one
     await ask(pane, "debug me", "the answer to debug");
     command(pane, "/debug");
     await pane.waitFor("Debug log written");
-    const log = readFileSync(join(user.agent, "pi-debug.log"), "utf8");
+    const log = readFileSync(join(suite.user.agent, "pi-debug.log"), "utf8");
     expect(log).toMatch(/^Debug output at \d{4}-/);
     expect(log).toContain("Terminal: 80x30");
     expect(log).toMatch(/\[\d+\] \(w=\d+\) ".*the answer to debug/);
@@ -128,15 +79,15 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux: pi 1.6.0's remaining one
     await pane.waitFor("Trust parent folder");
     pane.keys("Down", "Down", "Enter");
     await pane.waitFor("Saved trust decision: untrusted. Restart pi for this to take effect.");
-    const dir = realpathSync(user.project);
-    expect(JSON.parse(readFileSync(join(user.agent, "trust.json"), "utf8"))).toEqual({ [dir]: false });
+    const dir = realpathSync(suite.user.project);
+    expect(JSON.parse(readFileSync(join(suite.user.agent, "trust.json"), "utf8"))).toEqual({ [dir]: false });
     command(pane, "/trust");
     await pane.waitFor(`Saved decision: untrusted (${dir})`);
     // The saved "Do not trust" is selected; one up is the parent folder.
     pane.keys("Up", "Enter");
     await pane.waitFor("Saved trust decision: trusted.");
     const parent = join(dir, "..");
-    expect(JSON.parse(readFileSync(join(user.agent, "trust.json"), "utf8"))).toEqual({
+    expect(JSON.parse(readFileSync(join(suite.user.agent, "trust.json"), "utf8"))).toEqual({
       [realpathSync(parent)]: true,
       [dir]: null,
     });
@@ -147,7 +98,7 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux: pi 1.6.0's remaining one
     const file = join(outside, "shared-session.jsonl");
     const at = "2026-12-01T10:00:00.000Z";
     const lines = [
-      { type: "session", version: 3, id: "imported-session-id", timestamp: at, cwd: user.project },
+      { type: "session", version: 3, id: "imported-session-id", timestamp: at, cwd: suite.user.project },
       {
         type: "message",
         id: "u1",
@@ -167,7 +118,7 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux: pi 1.6.0's remaining one
     pane.keys("Enter");
     await pane.waitFor(`Session imported from: ${file}`);
     await pane.waitFor("a question from elsewhere");
-    const copies = user.sessionFiles().filter((f) => f.endsWith("shared-session.jsonl"));
+    const copies = suite.user.sessionFiles().filter((f) => f.endsWith("shared-session.jsonl"));
     expect(copies).toHaveLength(1);
     expect(readFileSync(copies[0]!, "utf8")).toContain("imported-session-id");
     expect(readFileSync(file, "utf8")).toBe(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
@@ -263,16 +214,16 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux: pi 1.6.0's remaining one
     await pane.waitFor("Include the session transcript?");
     pane.keys("Enter");
     await pane.waitFor("Bug report exported to:");
-    const zipName = readdirSync(user.project).find((f) => /^pi-bug-report-.*\.zip$/.test(f));
+    const zipName = readdirSync(suite.user.project).find((f) => /^pi-bug-report-.*\.zip$/.test(f));
     expect(zipName).toBeDefined();
-    const zip = await JSZip.loadAsync(readFileSync(join(user.project, zipName!)));
+    const zip = await JSZip.loadAsync(readFileSync(join(suite.user.project, zipName!)));
     expect(Object.keys(zip.files).sort()).toEqual(["diagnostics.json", "report.json", "session.jsonl"]);
     const report = JSON.parse(await zip.file("report.json")!.async("string")) as Record<string, any>;
     expect(report.hint).toBe("the footer flickers");
     expect(report.session.included).toBe(true);
     expect(report.settings).toBeDefined();
     expect(await zip.file("session.jsonl")!.async("string")).toContain("something odd");
-    const session = readFileSync(user.sessionFiles()[0]!, "utf8");
+    const session = readFileSync(suite.user.sessionFiles()[0]!, "utf8");
     expect(session).toContain('"customType":"pi.bug-report"');
     command(pane, "/bug");
     await pane.waitFor("What went wrong? (optional)");
@@ -281,10 +232,10 @@ describe.skipIf(!HAS_TMUX)("TUI slash commands in tmux: pi 1.6.0's remaining one
     await pane.waitFor((screen) => !screen.includes("What went wrong?"), { all: false });
     pane.keys("Down", "Enter");
     await pane.waitFor((screen) => (screen.match(/Bug report exported to:/g) ?? []).length === 2);
-    const zips = readdirSync(user.project).filter((f) => /^pi-bug-report-.*\.zip$/.test(f));
+    const zips = readdirSync(suite.user.project).filter((f) => /^pi-bug-report-.*\.zip$/.test(f));
     expect(zips).toHaveLength(2);
     const second = zips.find((z) => z !== zipName)!;
-    const zip2 = await JSZip.loadAsync(readFileSync(join(user.project, second)));
+    const zip2 = await JSZip.loadAsync(readFileSync(join(suite.user.project, second)));
     expect(Object.keys(zip2.files).sort()).toEqual(["diagnostics.json", "report.json"]);
     const report2 = JSON.parse(await zip2.file("report.json")!.async("string")) as Record<string, any>;
     expect(report2.hint).toBe("no transcript this time");

@@ -8,6 +8,7 @@ import {
   AssistantEventStream,
   newAssistantMessage,
   type AiProvider,
+  type AssistantMessageEvent,
   type AssistantStream,
   type AuthStore,
   type Context,
@@ -18,6 +19,7 @@ import {
   type ModelCatalog,
   type StreamOptions,
 } from "pi-host";
+import { observeRequest } from "./request-span.js";
 
 /** The handles the router works through. */
 export interface RouterDeps {
@@ -63,20 +65,28 @@ export function createRouter(deps: RouterDeps): Llm {
 
   function stream(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
     const out = new AssistantEventStream();
+    // The request span (under the caller's `options.telemetry`) sees every event and goes to the provider.
+    const request = observeRequest(model, options);
+    const push = (event: AssistantMessageEvent): void => {
+      request.onEvent(event);
+      out.push(event);
+    };
     void (async () => {
       const lease = await providers.find(model.api)?.acquire();
       try {
         if (lease === undefined) throw new Error(noProvider(model));
         const apiKey = options.apiKey ?? (await keyFor(model));
         const target = options.apiKey === undefined ? await withAccount(model, apiKey) : model;
-        for await (const event of lease.value.stream(target, context, { ...options, apiKey })) out.push(event);
+        const sent = { ...options, apiKey, telemetry: request.span };
+        for await (const event of lease.value.stream(target, context, sent)) push(event);
       } catch (error) {
         const message = newAssistantMessage(model);
         message.stopReason = options.signal?.aborted ? "aborted" : "error";
         message.errorMessage = error instanceof Error ? error.message : String(error);
-        out.push({ type: "error", reason: message.stopReason, error: message });
+        push({ type: "error", reason: message.stopReason, error: message });
       } finally {
         lease?.release();
+        request.end();
       }
     })();
     return out;

@@ -202,8 +202,9 @@ export class ExtensionRuntime {
     const cwd = this.cwd;
     const settings = this.services.settings.available ? await this.services.settings.api.get(cwd) : {};
     this.settingsSnapshot = settings;
+    // `+path`, `-path` and `!glob` entries switch discovered extensions (pi config), they add none.
     const fromSettings = Array.isArray(settings.extensions)
-      ? settings.extensions.filter((p): p is string => typeof p === "string")
+      ? settings.extensions.filter((p): p is string => typeof p === "string" && !"+-!".includes(p[0] ?? ""))
       : [];
     const configured = [
       ...fromSettings,

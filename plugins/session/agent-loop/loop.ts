@@ -18,15 +18,26 @@ import {
   type Context,
   type Message,
   type StreamOptions,
+  type TelemetrySpan,
   type ToolCall,
   type ToolResultMessage,
 } from "pi-host";
 import type { AgentMessage, RunState, ToolCallInfo, TurnConfig } from "pi-host";
 import type { AgentTool, ToolResult } from "pi-host";
 import { CallSignals } from "./call-signals.js";
+import { endToolSpan, noteAnswer, openToolSpan, openTurnSpan, type ToolSpan } from "./spans.js";
 
-/** Runs one turn and returns the run's state for the next (or `done`). */
+/** Runs one turn and returns the run's state for the next (or `done`), inside the turn's span. */
 export async function runTurn(run: RunState, config: TurnConfig): Promise<RunState> {
+  const span = openTurnSpan(config, run.turns + 1);
+  try {
+    return await playTurn(run, config, span);
+  } finally {
+    span.end();
+  }
+}
+
+async function playTurn(run: RunState, config: TurnConfig, span: TelemetrySpan): Promise<RunState> {
   const { emit } = config;
   emit({ type: "turn_start" });
   if (run.turns === 0) run.pending.push(...config.takeSteering());
@@ -39,7 +50,8 @@ export async function runTurn(run: RunState, config: TurnConfig): Promise<RunSta
     run.newMessages.push(message);
   }
 
-  const message = await streamAnswer(run, config);
+  const message = await streamAnswer(run, config, span);
+  noteAnswer(span, message);
   run.newMessages.push(message);
   if (message.stopReason === "error" || message.stopReason === "aborted") {
     emit({ type: "turn_end", message, toolResults: [] });
@@ -49,7 +61,7 @@ export async function runTurn(run: RunState, config: TurnConfig): Promise<RunSta
 
   const calls = message.content.filter((block): block is ToolCall => block.type === "toolCall");
   const batch =
-    calls.length === 0 ? { results: [], terminate: false } : await runToolCalls(message, calls, run, config);
+    calls.length === 0 ? { results: [], terminate: false } : await runToolCalls(message, calls, run, config, span);
   for (const result of batch.results) {
     emit({ type: "message_start", message: result });
     emit({ type: "message_end", message: result });
@@ -73,8 +85,8 @@ function finish(run: RunState): RunState {
   return run;
 }
 
-/** Converts the transcript, sends it, and relays the stream as message events. Never throws. */
-async function streamAnswer(run: RunState, config: TurnConfig): Promise<AssistantMessage> {
+/** Converts the transcript, sends it (under the turn's span), and relays the stream as message events. Never throws. */
+async function streamAnswer(run: RunState, config: TurnConfig, span: TelemetrySpan): Promise<AssistantMessage> {
   const { emit, hooks, signal } = config;
   const transcript = hooks.transformContext ? await hooks.transformContext(run.messages, signal) : run.messages;
   const llmMessages = hooks.convertToLlm ? await hooks.convertToLlm(transcript) : transcript.filter(isLlmMessage);
@@ -88,7 +100,7 @@ async function streamAnswer(run: RunState, config: TurnConfig): Promise<Assistan
         parameters: tool.parameters,
       })),
     },
-    options: { ...config.streamOptions, signal },
+    options: { ...config.streamOptions, signal, telemetry: span },
   };
   request = (await hooks.prepareRequest?.(request)) ?? request;
 
@@ -140,12 +152,15 @@ async function runToolCalls(
   calls: ToolCall[],
   run: RunState,
   config: TurnConfig,
+  turnSpan: TelemetrySpan,
 ): Promise<{ results: ToolResultMessage[]; terminate: boolean }> {
   const { emit, signal } = config;
   const outcomes = new Map<string, Outcome>();
+  const spans = new Map<string, ToolSpan>();
   const ready: ReadyCall[] = [];
   const settle = (call: ToolCall, outcome: Outcome): void => {
     outcomes.set(call.id, outcome);
+    endToolSpan(spans.get(call.id), outcome);
     emit({
       type: "tool_execution_end",
       toolCallId: call.id,
@@ -157,6 +172,7 @@ async function runToolCalls(
 
   for (const call of calls) {
     emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+    spans.set(call.id, openToolSpan(turnSpan, call));
     if (message.stopReason === "length") {
       settle(
         call,

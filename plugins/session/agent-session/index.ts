@@ -18,7 +18,7 @@ import {
   SessionStoreContract,
   type SessionSaveProblem,
 } from "pi-host";
-import { ToolContract, ToolSourceContract } from "pi-host";
+import { TelemetryContract, ToolContract, ToolSourceContract } from "pi-host";
 import { definePlugin } from "pi-host";
 import { effectiveSessionConfig } from "./run-choices.js";
 import { AgentSessionService } from "./session-extras.js";
@@ -92,6 +92,8 @@ export default definePlugin({
     { contract: SettingsContract, optional: true },
     // The host's per-run flags (--model, --session, ...) and working folder.
     { contract: HostEnvironmentContract, optional: true },
+    // A run's root span; without a telemetry plugin every span is the no-op one.
+    { contract: TelemetryContract, optional: true },
   ],
   config: Config,
   state: {
@@ -122,6 +124,7 @@ export default definePlugin({
       hooks: ctx.useAll(HooksContract),
       toolSources: ctx.useAll(ToolSourceContract),
       commands: ctx.useAll(CommandContract),
+      telemetry: ctx.use(TelemetryContract),
     });
     ctx.provide(AgentSessionContract, session);
     // A run the previous generation parked between two turns is this one's before any call comes in.

@@ -9,9 +9,11 @@
  */
 import { isContextOverflow } from "pi-host";
 import type { AgentMessage, LoopCaller, MovedCall, RunState, SessionEvent, Settings, TurnConfig } from "pi-host";
+import { NOOP_TELEMETRY_SPAN, type TelemetrySpan } from "pi-host";
 import type { SessionCompaction } from "./compaction-policy.js";
 import { lastAssistant } from "./messages.js";
 import { RunRetries, sessionRetryPolicy } from "./retry-policy.js";
+import { endRunSpan } from "./run-span.js";
 
 /** A run between two turns as plain data: the part of the plugin state that carries it across a reload. */
 export interface ParkedRun {
@@ -38,8 +40,10 @@ export interface RunDeps {
   contextWindow: () => number | undefined;
   /** The transcript a fresh loop run starts from. */
   contextMessages: () => AgentMessage[];
-  /** The snapshot for one turn, with the run's abort signal. */
-  turnConfig: (signal: AbortSignal) => Promise<TurnConfig>;
+  /** The snapshot for one turn, with the run's abort signal and span. */
+  turnConfig: (signal: AbortSignal, telemetry: TelemetrySpan) => Promise<TurnConfig>;
+  /** Opens the run's root span (run-span.ts); `resumed` when a reload moved the run here. */
+  runSpan: (resumed: boolean) => Promise<TelemetrySpan>;
   /** The kernel's safe point: the "moved" outcome when a reload of this plugin waits, else undefined. */
   safePoint: (runId: string) => MovedCall | undefined;
   /** Keeps a parked run in the plugin state (with the queues) for the next generation. */
@@ -51,6 +55,7 @@ export class SessionRun {
   readonly abort = new AbortController();
   readonly retries: RunRetries;
   private overflowCompacted: boolean;
+  private span: TelemetrySpan = NOOP_TELEMETRY_SPAN;
 
   constructor(
     private readonly deps: RunDeps,
@@ -66,12 +71,23 @@ export class SessionRun {
     this.overflowCompacted = parked?.overflowCompacted ?? false;
   }
 
-  /**
-   * Runs turns for `prompts` (or, resumed, from the parked loop state). An answer that ends in an error
-   * runs again: once after compacting when the context overflowed, else as the retry policy allows. After
-   * the run, a context past the threshold is compacted.
-   */
+  /** Runs turns for `prompts` (or, resumed, from the parked loop state) inside the run's span. */
   async go(prompts: AgentMessage[]): Promise<RunOutcome> {
+    this.span = await this.deps.runSpan(this.parked !== undefined);
+    let outcome: RunOutcome | undefined;
+    try {
+      outcome = await this.play(prompts);
+      return outcome;
+    } finally {
+      endRunSpan(this.span, outcome);
+    }
+  }
+
+  /**
+   * An answer that ends in an error runs again: once after compacting when the context overflowed, else
+   * as the retry policy allows. After the run, a context past the threshold is compacted.
+   */
+  private async play(prompts: AgentMessage[]): Promise<RunOutcome> {
     const { compaction } = this.deps;
     const { signal } = this.abort;
     let resumed = this.parked?.loop;
@@ -105,7 +121,7 @@ export class SessionRun {
   private async turns(start: RunState, resumed: boolean): Promise<{ added: AgentMessage[] } | { moved: MovedCall }> {
     const { signal } = this.abort;
     let run = start;
-    const first = await this.deps.turnConfig(signal);
+    const first = await this.deps.turnConfig(signal, this.span);
     if (!resumed) first.emit({ type: "agent_start" });
     let moved: MovedCall | undefined;
     try {
@@ -123,7 +139,7 @@ export class SessionRun {
           });
           return { moved };
         }
-        config = await this.deps.turnConfig(signal);
+        config = await this.deps.turnConfig(signal, this.span);
       }
     } finally {
       if (moved === undefined) first.emit({ type: "agent_end", messages: run.newMessages });

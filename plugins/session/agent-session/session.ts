@@ -16,6 +16,7 @@ import type {
   SessionState,
   SessionStats,
   Settings,
+  TelemetrySpan,
   ThinkingLevel,
   TurnConfig,
 } from "pi-host";
@@ -25,6 +26,7 @@ import { lastAssistant, messageText, userMessage } from "./messages.js";
 import { ModelChoice } from "./model-choice.js";
 import { PromptQueues, type QueueMode } from "./queue.js";
 import { RunKeeper } from "./run-keeper.js";
+import { openRunSpan } from "./run-span.js";
 import { SessionTree } from "./session-tree.js";
 import { sessionState, sessionStats } from "./stats.js";
 import { SystemPromptCache } from "./system-prompt.js";
@@ -81,7 +83,8 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
         compaction: this.compaction,
         contextWindow: () => this.choice.model?.contextWindow,
         contextMessages: () => this.contextMessages(),
-        turnConfig: (signal) => this.turnConfig(signal),
+        turnConfig: (signal, telemetry) => this.turnConfig(signal, telemetry),
+        runSpan: (resumed) => openRunSpan(deps, this.cwd(), this.choice.model, resumed),
         safePoint: (runId) => deps.ctx.safePoint("resumeRun", runId),
         queues: this.queues,
         saved,
@@ -222,7 +225,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   }
 
   /** Snapshot for one turn (turn-config.ts): model, prompt, tools and options in force as it starts. */
-  private turnConfig(signal: AbortSignal): Promise<TurnConfig> {
+  private turnConfig(signal: AbortSignal, telemetry: TelemetrySpan): Promise<TurnConfig> {
     const { deps } = this;
     return assembleTurn({
       model: this.choice.model!,
@@ -239,6 +242,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
       notice: this.emit,
       onEvent: (event) => this.onAgentEvent(event),
       signal,
+      telemetry,
     });
   }
 

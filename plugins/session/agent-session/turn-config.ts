@@ -9,6 +9,7 @@ import type {
   SessionEvent,
   Settings,
   StreamOptions,
+  TelemetrySpan,
   ThinkingLevel,
   ToolContext,
   TurnConfig,
@@ -39,6 +40,8 @@ export interface TurnInputs {
   /** The loop's events. */
   onEvent: (event: AgentEvent) => void;
   signal: AbortSignal | undefined;
+  /** The run's span, under which the loop opens its turn, request and tool spans. */
+  telemetry: TelemetrySpan;
 }
 
 /** The snapshot for one turn. */
@@ -84,5 +87,6 @@ export async function assembleTurn(inputs: TurnInputs): Promise<TurnConfig> {
     takeFollowUps: inputs.takeFollowUps,
     emit: inputs.onEvent,
     signal: inputs.signal,
+    telemetry: inputs.telemetry,
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { AgentHooks, AgentLoop, AgentTool, Handle, Llm, ManyHandle, ModelCatalog, PluginContext } from "pi-host";
 import type { PromptExpander, ResourceSource, SessionCompactor, SessionStore, SettingsStore } from "pi-host";
-import type { SlashCommand, ThinkingLevel, ToolSource } from "pi-host";
+import type { SlashCommand, Telemetry, ThinkingLevel, ToolSource } from "pi-host";
 import type { QueueMode } from "./queue.js";
 import type { ParkedRun } from "./run.js";
 
@@ -64,6 +64,8 @@ export interface SessionDeps {
   hooks: ManyHandle<AgentHooks>;
   toolSources: ManyHandle<ToolSource>;
   commands: ManyHandle<SlashCommand>;
+  /** Where a run's root span comes from (optional: without it, no spans). */
+  telemetry: Handle<Telemetry>;
 }
 
 /** The `agent/session` methods session-extras.ts adds to the orchestrator (session.ts has no room left). */

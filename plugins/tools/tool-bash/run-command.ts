@@ -7,14 +7,9 @@ import { spawn } from "node:child_process";
 import { groupExists, KILL_GRACE_MS, signalGroup } from "./process-group.js";
 import type { RunningCommands } from "./running-commands.js";
 import type { ShellConfig } from "./shell.js";
+import type { CommandOutcome, CommandStopReason as StopReason } from "pi-host";
 
-/** Why we stopped a command before it ended on its own. */
-export type StopReason = "aborted" | "timed-out" | "retired";
-
-/** How a command ended: on its own (exit code or signal), or stopped by us. */
-export type CommandOutcome =
-  | { kind: "exited"; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: StopReason };
+export type { CommandOutcome, CommandStopReason as StopReason } from "pi-host";
 
 /** Everything one run needs. */
 export interface CommandRun {

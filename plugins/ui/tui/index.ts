@@ -15,7 +15,7 @@ import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiShortcutsContract, TuiV
 import { TuiAppContract, TuiSurfacesContract, type KeyOutcome, type TuiKey } from "pi-host";
 import { UiContract } from "pi-host";
 import { ModelsContract } from "pi-host";
-import { agentDir as agentDirOf, definePlugin, ownedSpawn } from "pi-host";
+import { agentDir as agentDirOf, definePlugin, ownedSpawn, readResourceOverrides, resourceEnabled } from "pi-host";
 import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, type ViewState } from "./state.js";
 import { DialogBroker } from "./dialogs.js";
 import { LazyView } from "./lazy-view.js";
@@ -103,6 +103,7 @@ export default definePlugin({
         session,
         store: ctx.use(SessionStoreContract),
         settings,
+        hooks,
         trust: ctx.use(HostTrustContract),
         hostNotices: () => readHostEnvironment(host)?.notices ?? [],
         // The theme to show, once the settings and flags are read; the startup header's options too.
@@ -117,9 +118,12 @@ export default definePlugin({
             scope: await scopeLabels(flags.models ?? values.enabledModels, models, session),
           });
           const { ThemeRegistry, useThemes, settingThemePaths } = await import("./themes.js");
+          const projectApplies = await projectFilesApply(host, cwd);
+          const overrides = await readResourceOverrides(agentDir, cwd, projectApplies);
           const registry = new ThemeRegistry({
             agentDir,
-            projectDir: (await projectFilesApply(host, cwd)) ? cwd : undefined,
+            projectDir: projectApplies ? cwd : undefined,
+            switchedOn: (file) => resourceEnabled(overrides, "themes", file),
             noThemes: flags.noThemes === true,
             themePaths: flags.themePaths ?? [],
             settingPaths: settingThemePaths(values.themes, agentDir),

@@ -27,6 +27,8 @@ export interface ThemeSources {
   settingPaths?: string[];
   /** Installed packages' theme files and folders. */
   packagePaths?: string[];
+  /** Whether a theme found in the agent's or the project's `themes/` is switched on (pi config). */
+  switchedOn?: (file: string) => boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -49,15 +51,15 @@ export class ThemeRegistry {
   readonly problems: string[] = [];
 
   constructor(readonly sources: ThemeSources) {
-    const discovered = sources.noThemes
+    const folders = sources.noThemes
       ? []
       : [
           join(sources.agentDir, "themes"),
           ...(sources.projectDir !== undefined ? [join(sources.projectDir, ".pi", "themes")] : []),
-          ...(sources.settingPaths ?? []),
-          ...(sources.packagePaths ?? []),
         ];
-    for (const path of discovered) this.add(path, false);
+    for (const path of folders) this.add(path, false, sources.switchedOn);
+    const listed = sources.noThemes ? [] : [...(sources.settingPaths ?? []), ...(sources.packagePaths ?? [])];
+    for (const path of listed) this.add(path, false);
     for (const path of sources.themePaths ?? []) this.add(path, true);
   }
 
@@ -166,7 +168,7 @@ export class ThemeRegistry {
   }
 
   /** Adds a theme file, or every `*.json` of a folder; a missing discovered folder is no problem. */
-  private add(path: string, given: boolean): void {
+  private add(path: string, given: boolean, switchedOn?: (file: string) => boolean): void {
     let files: string[];
     try {
       files = statSync(path).isDirectory()
@@ -181,6 +183,7 @@ export class ThemeRegistry {
       return;
     }
     for (const file of files) {
+      if (switchedOn !== undefined && !switchedOn(file)) continue;
       let parsed: ParsedTheme;
       try {
         parsed = readTheme(file);
@@ -201,9 +204,12 @@ export class ThemeRegistry {
 /** The `themes` setting's entries as absolute paths (`~/` is the home folder; relative: the agent folder). */
 export function settingThemePaths(value: unknown, agentDir: string): string[] {
   if (!Array.isArray(value)) return [];
-  return value
-    .filter((p): p is string => typeof p === "string" && p.trim() !== "")
-    .map((p) => (p.startsWith("~/") ? join(homedir(), p.slice(2)) : resolve(agentDir, p)));
+  return (
+    value
+      // `+path`, `-path` and `!glob` entries switch discovered themes (pi config); they add none.
+      .filter((p): p is string => typeof p === "string" && p.trim() !== "" && !"+-!".includes(p[0]!))
+      .map((p) => (p.startsWith("~/") ? join(homedir(), p.slice(2)) : resolve(agentDir, p)))
+  );
 }
 
 /** Reads and checks one theme file; throws one line naming the file. */

@@ -5,7 +5,7 @@
  */
 import type { AgentSession, Handle, HostTrust, PluginTableEntry, SessionState, SessionStore } from "pi-host";
 import type { KeyOutcome, TuiSurfaces } from "pi-host";
-import type { SettingsStore, UserBashSpawn } from "pi-host";
+import type { AgentHooks, ManyHandle, SettingsStore, UserBashSpawn } from "pi-host";
 import type { ExtraCommand } from "./complete.js";
 import type { ViewState } from "./state.js";
 
@@ -20,6 +20,8 @@ export interface ViewDeps {
   store: Handle<SessionStore>;
   /** settings.json, for /settings and /scoped-models (absent: nothing to save to). */
   settings?: Handle<SettingsStore>;
+  /** The hooks asked before /new, /resume, /fork, /tree and /compact (pi's `session_before_*`). */
+  hooks?: ManyHandle<AgentHooks>;
   /** The host's trust store, for /trust (absent: no host provides host/trust). */
   trust?: Handle<HostTrust>;
   /** The selected theme name from settings.json, if any. */

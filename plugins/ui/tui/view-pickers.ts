@@ -10,6 +10,7 @@ import type { Picker, PickerItem, ViewState } from "./state.js";
 import { contentText, notice } from "./transcript.js";
 import { treeItems } from "./tree-items.js";
 import { syncCall, type ViewActions } from "./view-deps.js";
+import { sessionChangeAllowed } from "./session-gate.js";
 
 /** Opens a picker at once, showing it loading; its items arrive from `load`, the current one selected. */
 export function openPicker(
@@ -87,10 +88,14 @@ function choose(view: ViewActions, picker: Picker, item: PickerItem): void {
       return;
     }
     case "resume":
-      view.background("resume", () => session.api.switchSession(item.value));
+      view.background("resume", async () => {
+        if ((await sessionChangeAllowed(view, { kind: "resume", targetSessionFile: item.value })).go)
+          await session.api.switchSession(item.value);
+      });
       return;
     case "fork":
       view.background("fork", async () => {
+        if (!(await sessionChangeAllowed(view, { kind: "fork", entryId: item.value })).go) return;
         const result = await session.api.fork(item.value);
         view.later((state) => {
           editor.setText(state, result.text);
@@ -112,6 +117,7 @@ function navigate(view: ViewActions, entryId: string): void {
   const store = view.deps.store;
   const entry = syncCall(() => store.api.entry(entryId), undefined);
   view.background("tree", async () => {
+    if (!(await sessionChangeAllowed(view, { kind: "tree", targetId: entryId, summarize: false })).go) return;
     let text: string | undefined;
     if (entry?.type === "message" && entry.message.role === "user") {
       text = contentText((entry.message as { content: string }).content);

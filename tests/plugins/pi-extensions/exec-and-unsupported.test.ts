@@ -39,7 +39,6 @@ describe("members pi-host does not support yet", () => {
     ]);
     await h.session.call("prompt", "/complete");
     expect(notices(h.events)).toEqual([
-      `extension ${fixture("unsupported-call.ts")}: pi.on("session_before_switch"): fires for ctx.newSession and ctx.switchSession, not for /new and /resume typed in a mode`,
       `extension ${fixture("unsupported-call.ts")}: /complete: not supported yet: ctx.ui.addAutocompleteProvider`,
     ]);
   });
