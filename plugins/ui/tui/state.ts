@@ -12,13 +12,18 @@ import { type FullscreenState, initialFullscreenState } from "./fullscreen-state
 export interface Entry {
   id: number;
   rev: number;
-  kind: "user" | "text" | "thinking" | "tool" | "notice" | "summary";
+  kind: "user" | "text" | "thinking" | "tool" | "notice" | "summary" | "custom" | "entry";
   text: string;
   /** notice: how loud. */
   level?: "info" | "warning" | "error";
   /** tool: the call. */
   callId?: string;
+  /** tool: its name; custom, entry: the customType. */
   name?: string;
+  /** tool: the result's details; custom: the message's details; entry: its data (their renderers read them). */
+  details?: unknown;
+  /** entry: the session entry's id (an extension's `appendEntry`). */
+  entryId?: string;
   /** tool: the arguments, as they stream (partial JSON) and once parsed. */
   argsText?: string;
   args?: unknown;
@@ -152,6 +157,18 @@ export interface ViewState {
   fullscreen: FullscreenState;
   /** The colours the terminal reported at start (the system theme picks dark or light by them). */
   terminalColors: TuiTerminalColors;
+  /** The working row and hidden thinking label as other plugins set them (pi's `setWorking*`). */
+  working: WorkingState;
+}
+
+/** pi's `setWorkingMessage` / `setWorkingVisible` / `setWorkingIndicator` / `setHiddenThinkingLabel`. */
+export interface WorkingState {
+  message?: string;
+  visible: boolean;
+  /** Spinner frames, shown as given; [] shows none; absent: the view's own dot. */
+  frames?: string[];
+  intervalMs?: number;
+  hiddenThinkingLabel?: string;
 }
 
 /** Bump with a `migrateViewState` step when a field changes meaning. */
@@ -211,6 +228,7 @@ export function initialViewState(): ViewState {
     title: "",
     fullscreen: initialFullscreenState(),
     terminalColors: {},
+    working: { visible: true },
   };
 }
 

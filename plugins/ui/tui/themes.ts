@@ -167,6 +167,13 @@ export class ThemeRegistry {
     throw new ThemeError(`theme "${name}": no such theme (themes here: ${this.names().join(", ")})`);
   }
 
+  /** Adds themes found later (pi extensions' `resources_discover` themePaths); returns the problems they had. */
+  addPaths(paths: readonly string[]): string[] {
+    const before = this.problems.length;
+    for (const path of paths) this.add(path, true);
+    return this.problems.slice(before);
+  }
+
   /** Adds a theme file, or every `*.json` of a folder; a missing discovered folder is no problem. */
   private add(path: string, given: boolean, switchedOn?: (file: string) => boolean): void {
     let files: string[];

@@ -89,6 +89,10 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
         finishBashEntry(state, event.message as CustomAgentMessage);
         return undefined;
       }
+      if (event.message.role === "custom") {
+        addCustomMessage(state, event.message as CustomAgentMessage);
+        return undefined;
+      }
       if (event.message.role !== "assistant") return undefined;
       const message = event.message as AssistantMessage;
       for (const id of Object.values(state.streaming)) {
@@ -109,6 +113,18 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
         notice(state, `Error: ${message.errorMessage ?? "the request failed"}`, "error");
       return undefined;
     }
+    case "entry_appended": {
+      const entry = event.entry as { type: string; id: string; customType?: unknown; data?: unknown };
+      if (entry.type === "custom" && typeof entry.customType === "string")
+        addEntry(state, {
+          kind: "entry",
+          text: "",
+          name: entry.customType,
+          entryId: entry.id,
+          ...(entry.data !== undefined && { details: entry.data }),
+        });
+      return undefined;
+    }
     case "tool_execution_start": {
       const entry =
         findTool(state, event.toolCallId) ??
@@ -122,6 +138,7 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       const entry = findTool(state, event.toolCallId);
       if (entry === undefined) return undefined;
       entry.text = contentText(event.partialResult.content);
+      entry.details = event.partialResult.details;
       entry.diff = diffOf(event.partialResult.details) ?? entry.diff;
       touch(entry);
       return undefined;
@@ -132,6 +149,7 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
         addEntry(state, { kind: "tool", text: "", callId: event.toolCallId, name: event.toolName });
       entry.text = textOf(event.result.content);
       entry.status = event.isError ? "error" : "done";
+      entry.details = event.result.details;
       entry.diff = diffOf(event.result.details);
       setImages(entry, event.result.content);
       touch(entry);
@@ -304,6 +322,7 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
           addEntry(state, { kind: "tool", text: "", callId: result.toolCallId, name: result.toolName });
         entry.text = textOf(result.content);
         entry.status = result.isError ? "error" : "done";
+        entry.details = result.details;
         entry.diff = diffOf(result.details);
         setImages(entry, result.content);
         break;
@@ -327,11 +346,25 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
           status: custom.exitCode === 0 ? "done" : "error",
         });
         break;
+      case "custom":
+        addCustomMessage(state, custom);
+        break;
       default:
         if (custom.display !== false && custom.content !== undefined)
           addEntry(state, { kind: "notice", text: contentText(custom.content as string), level: "info" });
     }
   }
+}
+
+/** A custom message (an extension's `sendMessage`) that is to be shown (`display`), as pi shows it. */
+function addCustomMessage(state: ViewState, message: CustomAgentMessage): void {
+  if (message.display === false || message.content === undefined) return;
+  addEntry(state, {
+    kind: "custom",
+    text: contentText(message.content as UserMessage["content"]),
+    name: typeof message.customType === "string" ? message.customType : "custom",
+    ...(message.details !== undefined && { details: message.details }),
+  });
 }
 
 /**
