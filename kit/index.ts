@@ -24,6 +24,7 @@ export * from "./session/wire-stream.js";
 export * from "./shell/user-bash.js";
 export * from "./shell/clipboard.js";
 export * from "./process/owned.js";
+export * from "./process/node-builtins.js";
 export * from "./packages/package-source.js";
 export * from "./session/export/markdown.js";
 export * from "./session/export/page.js";

@@ -4,11 +4,9 @@
  * has it). fd walks in parallel and lists in no fixed order, so all results are collected and sorted
  * before the limit applies: the answer is the same on every run and equal to the Node search's.
  */
-import { spawn } from "node:child_process";
 import { relative, sep } from "node:path";
-import { createInterface } from "node:readline";
 import { comparePaths, type FindPattern } from "./find-pattern.js";
-import type { NativeTool } from "pi-host";
+import { childProcess, type NativeTool, nodeReadline } from "pi-host";
 
 /** Runs fd under `searchPath`; resolves with every match relative to it, sorted, folders ending in "/". */
 export function searchWithFd(
@@ -23,7 +21,7 @@ export function searchWithFd(
     if (fd.noRequireGit) args.push("--no-require-git");
     if (pattern.fullPath) args.push("--full-path");
     args.push("--", pattern.glob, searchPath);
-    const child = spawn(fd.path, args, { cwd: searchPath, stdio: ["ignore", "pipe", "pipe"] });
+    const child = childProcess().spawn(fd.path, args, { cwd: searchPath, stdio: ["ignore", "pipe", "pipe"] });
     const found: string[] = [];
     let stderr = "";
     const onAbort = () => child.kill();
@@ -32,7 +30,7 @@ export function searchWithFd(
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const lines = createInterface({ input: child.stdout });
+    const lines = nodeReadline().createInterface({ input: child.stdout });
     lines.on("line", (line) => {
       const path = line.replace(/\r$/, "");
       if (path === "") return;

@@ -4,11 +4,10 @@
  * .git/ excluded, .gitignore applied outside git repositories too (--no-require-git when available), and
  * globs relative to the searched folder (rg matches globs against its working directory).
  */
-import { spawn } from "node:child_process";
 import { dirname } from "node:path";
 import { BoundedLineSplitter } from "./bounded-lines.js";
 import type { GrepMatch, GrepQuery } from "./search-types.js";
-import type { NativeTool } from "pi-host";
+import { childProcess, type NativeTool } from "pi-host";
 
 /** One rg JSON event longer than this (a match in a huge single-line file) is skipped, not buffered. */
 export const MAX_RG_EVENT_BYTES = 16 * 1024 * 1024;
@@ -32,7 +31,7 @@ export function searchWithRipgrep(
     if (query.literal) args.push("--fixed-strings");
     if (query.glob !== undefined) args.push("--glob", query.glob);
     args.push("--glob", "!.git", "--", query.pattern, query.searchPath);
-    const child = spawn(rg.path, args, {
+    const child = childProcess().spawn(rg.path, args, {
       cwd: query.isDirectory ? query.searchPath : dirname(query.searchPath),
       stdio: ["ignore", "pipe", "pipe"],
     });
