@@ -62,6 +62,8 @@ export default definePlugin({
     { contract: ToolContract, optional: true },
     { contract: ResourcesContract, optional: true },
     { contract: HostEnvironmentContract, optional: true },
+    // Other plugins' flags (durable-runs' --durable) are theirs, not unknown extension flags.
+    { contract: FlagOwnerContract, optional: true },
   ],
   config: Config,
   setup(ctx) {
@@ -77,6 +79,7 @@ export default definePlugin({
       tools: ctx.useAll(ToolContract),
       resources: ctx.useAll(ResourcesContract),
       host: ctx.use(HostEnvironmentContract),
+      flagOwners: ctx.useAll(FlagOwnerContract),
     });
     ctx.provide(ToolSourceContract, createExtensionToolSource(runtime));
     ctx.provide(HooksContract, createExtensionHooks(runtime));
