@@ -8,14 +8,15 @@
  * writing its line, never again once its result was committed; the session file stays valid pi JSONL.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deltaChunk, DONE, usageChunk } from "../fixtures/sse/openai-completions/envelope.js";
 import { sseFrame, type SseEvent } from "../support/mock-llm-server.js";
-import { agentHome } from "./agent-home.js";
+import { type AgentHome, agentHome } from "./agent-home.js";
 import { PI_BIN } from "./run-pi.js";
 
 const STEPS = 20;
@@ -123,13 +124,57 @@ function launch(args: string[], cwd: string, env: Record<string, string>) {
   );
 }
 
-/** Every line of the one session file, parsed (a line that is not JSON fails the test). */
-function sessionLines(files: string[]): Array<Record<string, any>> {
-  expect(files).toHaveLength(1);
-  return readFileSync(files[0]!, "utf8")
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => JSON.parse(line) as Record<string, any>);
+type Store = "jsonl" | "sqlite";
+
+/** The SQLite driver the store falls back to on this Node (the test reads the database with it). */
+interface ReadDb {
+  prepare(sql: string): { all(): unknown[] };
+  close(): void;
+}
+const Database = createRequire(import.meta.url)("better-sqlite3") as new (
+  file: string,
+  options: { readonly: boolean },
+) => ReadDb;
+
+/**
+ * The one session's header and entries, parsed: every line of the JSONL file (a line that is not JSON
+ * fails the test), or the session's rows of the SQLite store's database, read-only.
+ */
+function sessionLines(user: AgentHome, store: Store): Array<Record<string, any>> {
+  if (store === "jsonl") {
+    const files = user.sessionFiles();
+    expect(files).toHaveLength(1);
+    return readFileSync(files[0]!, "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as Record<string, any>);
+  }
+  const folder = join(user.agent, "sessions", readdirSync(join(user.agent, "sessions"))[0]!);
+  const db = new Database(join(folder, "sessions.sqlite"), { readonly: true });
+  try {
+    const sessions = db.prepare("SELECT id, timestamp, cwd FROM sessions").all() as Array<Record<string, any>>;
+    expect(sessions).toHaveLength(1);
+    const rows = db.prepare("SELECT json FROM entries ORDER BY seq").all() as Array<{ json: string }>;
+    return [{ type: "session", version: 3, ...sessions[0] }, ...rows.map((r) => JSON.parse(r.json))];
+  } finally {
+    db.close();
+  }
+}
+
+/** How each store is chosen and durable runs turned on: the flag for JSONL, the setting for SQLite. */
+function prepare(user: AgentHome, store: Store): string[] {
+  if (store === "jsonl") return ["--durable"];
+  writeFileSync(
+    join(user.agent, "plugins.json"),
+    JSON.stringify({
+      plugins: [
+        { id: "session-jsonl", enabled: false },
+        { id: "session-sqlite", enabled: true },
+      ],
+    }),
+  );
+  writeFileSync(join(user.agent, "settings.json"), JSON.stringify({ durableRuns: true }));
+  return [];
 }
 
 const lineCounts = (file: string): Map<string, number> => {
@@ -142,77 +187,82 @@ const lineCounts = (file: string): Map<string, number> => {
 describe.skipIf(process.platform !== "linux")("durable runs (built CLI, SIGKILL during tool calls; /proc)", () => {
   const seed = Number(process.env.DURABLE_SEED ?? Date.now() % 1_000_000);
 
-  it(`acceptance: ${KILLS} seeded kills during tool calls; each committed call ran once, the run finishes (seed printed on failure)`, async () => {
-    const user = agentHome();
-    user.useMockServer(baseUrl);
-    const next = random(seed);
-    const ids = Array.from({ length: STEPS }, (_, s) => callIds(s)).flat();
-    const shuffled = [...ids];
-    for (let i = shuffled.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
-    }
-    const victims = shuffled.slice(0, KILLS);
-    const killedAfter = new Set<string>();
-    for (const id of victims) {
-      const phase = next() < 0.5 ? "before" : "after";
-      if (phase === "after") killedAfter.add(id);
-      writeFileSync(join(user.project, `kill-${id}-${phase}`), "");
-    }
-    const log = join(user.project, "steps.log");
-    const model = ["--model", "mock/mock-1", "--durable"];
-    const context = `seed ${seed} (repeat with DURABLE_SEED=${seed})`;
+  it.each<Store>(["jsonl", "sqlite"])(
+    `acceptance (%s): ${KILLS} seeded kills during tool calls; each committed call ran once, the run finishes (seed printed on failure)`,
+    async (store) => {
+      const user = agentHome();
+      user.useMockServer(baseUrl);
+      const durable = prepare(user, store);
+      const next = random(seed);
+      const ids = Array.from({ length: STEPS }, (_, s) => callIds(s)).flat();
+      const shuffled = [...ids];
+      for (let i = shuffled.length - 1; i > 0; i--) {
+        const j = Math.floor(next() * (i + 1));
+        [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+      }
+      const victims = shuffled.slice(0, KILLS);
+      const killedAfter = new Set<string>();
+      for (const id of victims) {
+        const phase = next() < 0.5 ? "before" : "after";
+        if (phase === "after") killedAfter.add(id);
+        writeFileSync(join(user.project, `kill-${id}-${phase}`), "");
+      }
+      const log = join(user.project, "steps.log");
+      const model = ["--model", "mock/mock-1", ...durable];
+      const context = `${store}, seed ${seed} (repeat with DURABLE_SEED=${seed})`;
 
-    let run = await launch(["-p", ...model, "run the 20 steps"], user.project, user.env);
-    let kills = 0;
-    while (run.signal === "SIGKILL") {
-      kills++;
-      expect(kills, context).toBeLessThanOrEqual(KILLS);
-      // What was committed when pi died must never run again.
-      const committed = new Set(
-        sessionLines(user.sessionFiles()).flatMap((e) =>
-          e.type === "custom" && e.data?.kind === "tool"
-            ? [e.data.toolCallId as string]
-            : e.type === "message" && e.message.role === "toolResult"
-              ? [e.message.toolCallId as string]
-              : [],
-        ),
+      let run = await launch(["-p", ...model, "run the 20 steps"], user.project, user.env);
+      let kills = 0;
+      while (run.signal === "SIGKILL") {
+        kills++;
+        expect(kills, context).toBeLessThanOrEqual(KILLS);
+        // What was committed when pi died must never run again.
+        const committed = new Set(
+          sessionLines(user, store).flatMap((e) =>
+            e.type === "custom" && e.data?.kind === "tool"
+              ? [e.data.toolCallId as string]
+              : e.type === "message" && e.message.role === "toolResult"
+                ? [e.message.toolCallId as string]
+                : [],
+          ),
+        );
+        const before = lineCounts(log);
+        run = await launch(["-p", ...model, "--continue", "go on"], user.project, user.env);
+        const afterwards = lineCounts(log);
+        for (const id of committed) expect(afterwards.get(id), `${context}: ${id} ran again`).toBe(before.get(id));
+      }
+      expect(kills, context).toBe(KILLS);
+      expect(run.stderr, context).toBe("");
+      expect(run.code, context).toBe(0);
+      expect(run.stdout, context).toBe(`${FINAL}\n`);
+
+      // Each call ran once, or twice when pi died after it wrote its line and before its result was committed.
+      const counts = lineCounts(log);
+      for (const id of ids) expect(counts.get(id), `${context}: ${id}`).toBe(killedAfter.has(id) ? 2 : 1);
+
+      // The session: one header, every call answered exactly once, the run's checkpoints, a final answer.
+      const lines = sessionLines(user, store);
+      expect(lines[0]).toMatchObject({ type: "session", version: 3 });
+      const results = lines.filter((e) => e.type === "message" && e.message.role === "toolResult");
+      expect(results.map((e) => e.message.toolCallId).sort(), context).toEqual([...ids].sort());
+      const marks = lines.filter((e) => e.type === "custom" && e.customType === "durable-run").map((e) => e.data);
+      expect(
+        marks.filter((m) => m.kind === "resume"),
+        context,
+      ).toHaveLength(KILLS);
+      const runIds = new Set(marks.filter((m) => m.kind === "start").map((m) => m.runId));
+      // The task's run and the "go on" prompt of the last launch, both ended.
+      expect(runIds.size).toBe(2);
+      for (const id of runIds) expect(marks.some((m) => m.kind === "end" && m.runId === id)).toBe(true);
+      const texts = lines.filter(
+        (e) => e.type === "message" && e.message.role === "assistant" && e.message.stopReason === "stop",
       );
-      const before = lineCounts(log);
-      run = await launch(["-p", ...model, "--continue", "go on"], user.project, user.env);
-      const afterwards = lineCounts(log);
-      for (const id of committed) expect(afterwards.get(id), `${context}: ${id} ran again`).toBe(before.get(id));
-    }
-    expect(kills, context).toBe(KILLS);
-    expect(run.stderr, context).toBe("");
-    expect(run.code, context).toBe(0);
-    expect(run.stdout, context).toBe(`${FINAL}\n`);
-
-    // Each call ran once, or twice when pi died after it wrote its line and before its result was committed.
-    const counts = lineCounts(log);
-    for (const id of ids) expect(counts.get(id), `${context}: ${id}`).toBe(killedAfter.has(id) ? 2 : 1);
-
-    // The session: one header, every call answered exactly once, the run's checkpoints, a final answer.
-    const lines = sessionLines(user.sessionFiles());
-    expect(lines[0]).toMatchObject({ type: "session", version: 3 });
-    const results = lines.filter((e) => e.type === "message" && e.message.role === "toolResult");
-    expect(results.map((e) => e.message.toolCallId).sort(), context).toEqual([...ids].sort());
-    const marks = lines.filter((e) => e.type === "custom" && e.customType === "durable-run").map((e) => e.data);
-    expect(
-      marks.filter((m) => m.kind === "resume"),
-      context,
-    ).toHaveLength(KILLS);
-    const runIds = new Set(marks.filter((m) => m.kind === "start").map((m) => m.runId));
-    // The task's run and the "go on" prompt of the last launch, both ended.
-    expect(runIds.size).toBe(2);
-    for (const id of runIds) expect(marks.some((m) => m.kind === "end" && m.runId === id)).toBe(true);
-    const texts = lines.filter(
-      (e) => e.type === "message" && e.message.role === "assistant" && e.message.stopReason === "stop",
-    );
-    expect(texts.length).toBeGreaterThanOrEqual(1);
-    // Every entry but the first hangs off the one before: the file is one unbroken branch.
-    for (let i = 2; i < lines.length; i++) expect(lines[i]!.parentId, context).toBe(lines[i - 1]!.id);
-  }, 600_000);
+      expect(texts.length).toBeGreaterThanOrEqual(1);
+      // Every entry but the first hangs off the one before: the file is one unbroken branch.
+      for (let i = 2; i < lines.length; i++) expect(lines[i]!.parentId, context).toBe(lines[i - 1]!.id);
+    },
+    600_000,
+  );
 
   it("a run that crashed 5 times in a row is parked: --continue refuses it in one line; --retry-parked runs it", async () => {
     const user = agentHome();
