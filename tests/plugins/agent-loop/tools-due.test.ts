@@ -62,9 +62,9 @@ describe("agent loop: toolsDue", () => {
     expect(h.faux.requests).toHaveLength(0);
     expect(run.toolsDue).toBeUndefined();
     expect(run.done).toBe(false);
-    expect(run.newMessages.map((m) => (m.role === "toolResult" ? `result:${m.toolCallId}` : m.role))).toEqual([
-      "result:b",
-    ]);
+    expect(
+      run.newMessages.map((m) => (m.role === "toolResult" ? `result:${(m as ToolResultMessage).toolCallId}` : m.role)),
+    ).toEqual(["result:b"]);
     expect(h.trace()).toEqual([
       "turn_start",
       "tool_execution_start:b",
