@@ -5,16 +5,18 @@
  * id to a file in the project. Seeded calls SIGKILL pi from inside the tool (`kill -9 $PPID`, once each,
  * before or after their line is written), so a crash lands in a tool call whose result is not committed;
  * `pi -p --continue` then carries the run on. Each call ran once, twice only when it was killed after
- * writing its line, never again once its result was committed; the session file stays valid pi JSONL.
+ * writing its line, never again once its result was committed; the session file stays valid pi JSONL,
+ * and pi 1.6.0 itself (when installed) continues it. The same runs on the SQLite store.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deltaChunk, DONE, usageChunk } from "../fixtures/sse/openai-completions/envelope.js";
+import { PI16_CLI, PI16_NODE, pi16Missing } from "../compat/pi16.js";
 import { sseFrame, type SseEvent } from "../support/mock-llm-server.js";
 import { type AgentHome, agentHome } from "./agent-home.js";
 import { PI_BIN } from "./run-pi.js";
@@ -74,6 +76,8 @@ function answer(done: number): SseEvent[] {
 let server: Server;
 let baseUrl: string;
 let requests = 0;
+/** The last request's body, as the server read it. */
+let lastBody: { messages: Array<{ role: string; content?: unknown }> } | undefined;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -81,7 +85,8 @@ beforeAll(async () => {
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
       requests++;
-      const messages = (JSON.parse(body) as { messages: Array<{ role: string }> }).messages;
+      lastBody = JSON.parse(body) as NonNullable<typeof lastBody>;
+      const { messages } = lastBody;
       const done = messages.filter((m) => m.role === "tool").length;
       res.writeHead(200, { "content-type": "text/event-stream" });
       for (const event of answer(done)) res.write(sseFrame(event));
@@ -125,6 +130,23 @@ function launch(args: string[], cwd: string, env: Record<string, string>) {
 }
 
 type Store = "jsonl" | "sqlite";
+
+/** Runs pi 1.6.0 itself in the project. */
+function launch16(args: string[], user: AgentHome) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(PI16_NODE, [PI16_CLI, ...args], {
+      cwd: user.project,
+      env: { ...process.env, ...user.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 /** The SQLite driver the store falls back to on this Node (the test reads the database with it). */
 interface ReadDb {
@@ -260,6 +282,21 @@ describe.skipIf(process.platform !== "linux")("durable runs (built CLI, SIGKILL 
       expect(texts.length).toBeGreaterThanOrEqual(1);
       // Every entry but the first hangs off the one before: the file is one unbroken branch.
       for (let i = 2; i < lines.length; i++) expect(lines[i]!.parentId, context).toBe(lines[i - 1]!.id);
+
+      // pi 1.6.0 continues the file: the checkpoints stay out of what it sends, every result goes once.
+      if (store !== "jsonl") return;
+      if (pi16Missing !== undefined) {
+        console.log(`[skip] pi 1.6.0 continuing a durable session: ${pi16Missing}`);
+        return;
+      }
+      const copy = join(user.home, "copy.jsonl");
+      copyFileSync(user.sessionFiles()[0]!, copy);
+      const pi16 = await launch16(["-p", "--session", copy, "--model", "mock/mock-1", "one more"], user);
+      expect(pi16.stderr).toBe("");
+      expect(pi16.code).toBe(0);
+      expect(pi16.stdout).toBe(`${FINAL}\n`);
+      expect(lastBody!.messages.filter((m) => m.role === "tool")).toHaveLength(STEPS * 2);
+      expect(JSON.stringify(lastBody)).not.toContain("durable-run");
     },
     600_000,
   );
