@@ -58,7 +58,7 @@ describe("durable runs in the agent session", () => {
         seen.push(`tool:${marks.some((m) => m.kind === "tool" && m.toolCallId === event.toolCallId)}`);
       if (event.type === "message_start" && event.message.role === "toolResult")
         seen.push(
-          `result:${messages.some((m) => m.role === "toolResult" && m.toolCallId === event.message.toolCallId)}`,
+          `result:${messages.some((m) => m.role === "toolResult" && m.toolCallId === (event.message as { toolCallId: string }).toolCallId)}`,
         );
     });
     await h.session.api.prompt("do two steps");
