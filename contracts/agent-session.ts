@@ -97,6 +97,12 @@ export interface AgentSession {
    * The kernel calls it for the caller of the parked `prompt`, whose promise settles when the run ends.
    */
   resumeRun(runId: string): Promise<void>;
+  /**
+   * 1.3: carries on a durable run a crash interrupted (docs/durable.md), if the session has one and no
+   * run goes on; resolves when it ends. A parked run is refused with its one-line notice. `prompt` does
+   * this first on its own; a front end that starts without a prompt calls it at start.
+   */
+  resumeInterrupted(): Promise<void>;
   abort(): Promise<void>;
   /** Empties the steering and follow-up queues; returns the text of what was queued (pi's `clear_queue`). */
   clearQueue(): Promise<{ steering: string[]; followUp: string[] }>;
@@ -157,7 +163,7 @@ export interface AgentSession {
  */
 export const AgentSessionContract = defineContract<AgentSession>({
   id: "agent/session",
-  version: "1.2.0",
+  version: "1.3.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,
@@ -167,6 +173,7 @@ export const AgentSessionContract = defineContract<AgentSession>({
     cwd: "sync",
     prompt: "async",
     resumeRun: "async",
+    resumeInterrupted: "async",
     steer: "async",
     followUp: "async",
     abort: "async",

@@ -48,6 +48,13 @@ export class AgentSessionService extends SessionOrchestrator implements AgentSes
     this.emit({ type: "message_end", message });
   }
 
+  /** A durable run a crash interrupted, carried on at a front end's start (prompt does it on its own). */
+  async resumeInterrupted(): Promise<void> {
+    await this.ready();
+    this.runs.adopt();
+    if (!this.runs.busy) await this.resumeCrashed();
+  }
+
   scopedModels(): string[] {
     return this.choice.scoped.map((s) => `${s.model.provider}/${s.model.id}`);
   }

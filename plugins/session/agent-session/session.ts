@@ -225,7 +225,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   }
 
   /** A durable run a crash interrupted goes on to its end before anything new (durable.ts); parked, refused. */
-  private async resumeCrashed(): Promise<void> {
+  protected async resumeCrashed(): Promise<void> {
     const parked = this.durable.interrupted();
     if (parked !== undefined) await this.runs.start(this.runs.claim(), parked.id, [], parked);
   }

@@ -71,4 +71,9 @@ export interface SessionDeps {
 }
 
 /** The `agent/session` methods session-extras.ts adds to the orchestrator (session.ts has no room left). */
-export type SessionExtraMethods = "importSession" | "scopedModels" | "setScopedModels" | "recordMessage";
+export type SessionExtraMethods =
+  | "importSession"
+  | "scopedModels"
+  | "setScopedModels"
+  | "recordMessage"
+  | "resumeInterrupted";

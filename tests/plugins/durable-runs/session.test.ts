@@ -4,7 +4,7 @@
  * a tool call was still running — the file a crash leaves — is carried on by the next prompt: the
  * committed result is not run again, the unfinished call is, and the run ends with its answer.
  */
-import { copyFileSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SESSION_EVENT, type SessionEvent } from "../../../contracts/agent-session.js";
@@ -140,5 +140,81 @@ describe("durable runs in the agent session", () => {
     const resumedRequest = second.faux.requests[0]!.context.messages.map((m) => m.role);
     expect(resumedRequest).toEqual(["user", "assistant", "toolResult", "toolResult"]);
     await second.kernel.shutdown();
+  });
+
+  it("resumeInterrupted carries the run on with no prompt (a front end at start); a parked run is refused", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const writer = await bootSession({
+      faux: { responses: [{ content: [fauxToolCall("step", { n: "x" }, "cx")] }] },
+      tools: [testTool("step", async () => held.then(() => "late"))],
+      extra: [durableSettings, durableRuns],
+    });
+    const started = new Promise<string>((resolve) => {
+      writer.kernel.on(SESSION_EVENT, (event: SessionEvent) => {
+        if (event.type === "tool_execution_start") resolve(writer.session.api.state().sessionFile!);
+      });
+    });
+    const writing = writer.session.api.prompt("one step").catch(() => undefined);
+    const crashed = join(writer.cwd, "crashed.jsonl");
+    copyFileSync(await started, crashed);
+    release();
+    await writing;
+    await writer.kernel.shutdown();
+
+    const reopen = async (file: string) =>
+      bootSession({
+        faux: { responses: [{ content: "done" }] },
+        tools: [testTool("step", async (args) => `did ${args.n}`)],
+        extra: [durableSettings, durableRuns],
+        config: { session: file },
+        agentDir: writer.agentDir,
+        cwd: writer.cwd,
+      });
+    const parked = join(writer.cwd, "parked.jsonl");
+    copyFileSync(crashed, parked);
+    // Four resumes that crashed with no step between them, after the first crash: five in a row.
+    const runId = lines(parked).find((l) => l.type === "custom")!.data.runId;
+    let parent = lines(parked).at(-1)!.id as string;
+    for (let i = 0; i < 4; i++) {
+      const id = `0000000${i}`;
+      const entry = {
+        type: "custom",
+        customType: "durable-run",
+        data: { kind: "resume", runId },
+        id,
+        parentId: parent,
+      };
+      appendFileSync(parked, `${JSON.stringify({ ...entry, timestamp: new Date().toISOString() })}\n`);
+      parent = id;
+    }
+    const refused = await reopen(parked);
+    await expect(refused.session.api.resumeInterrupted()).rejects.toThrow(
+      'the interrupted run of this session crashed 5 times in a row and is parked; run "pi --continue --retry-parked" to try it again, or start a new session without --continue',
+    );
+    expect(refused.faux.requests).toHaveLength(0);
+    await refused.kernel.shutdown();
+
+    const resumed = await reopen(crashed);
+    await resumed.session.api.resumeInterrupted();
+    const after = lines(crashed);
+    expect(after.filter((l) => l.type === "message").map((l) => l.message.role)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+      "assistant",
+    ]);
+    expect(after.filter((l) => l.type === "custom").map((l) => l.data.kind)).toEqual([
+      "start",
+      "answer",
+      "resume",
+      "tool",
+      "answer",
+      "end",
+    ]);
+    // Nothing left to carry on: a second call does nothing.
+    await resumed.session.api.resumeInterrupted();
+    expect(resumed.faux.requests).toHaveLength(1);
+    await resumed.kernel.shutdown();
   });
 });
