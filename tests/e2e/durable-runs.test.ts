@@ -20,6 +20,7 @@ import { PI16_CLI, PI16_NODE, pi16Missing } from "../compat/pi16.js";
 import { sseFrame, type SseEvent } from "../support/mock-llm-server.js";
 import { type AgentHome, agentHome } from "./agent-home.js";
 import { PI_BIN } from "./run-pi.js";
+import { HAS_TMUX, TmuxServer } from "./tmux-pane.js";
 
 const STEPS = 20;
 const KILLS = 30;
@@ -337,4 +338,37 @@ describe.skipIf(process.platform !== "linux")("durable runs (built CLI, SIGKILL 
     expect(run.stdout).toBe(`${FINAL}\n`);
     expect(lineCounts(log).get("s0a")).toBe(1);
   }, 300_000);
+});
+
+describe.skipIf(!HAS_TMUX)("durable runs in the interactive mode (built CLI in tmux)", () => {
+  let tmux: TmuxServer | undefined;
+  beforeAll(() => {
+    tmux = new TmuxServer();
+  });
+  afterAll(() => tmux?.close());
+
+  it("pi --durable --continue carries the interrupted run on at start, with no message typed", async () => {
+    const user = agentHome();
+    user.useMockServer(baseUrl);
+    writeFileSync(join(user.project, "kill-s3a-before"), "");
+    const model = ["--model", "mock/mock-1", "--durable"];
+    const killed = await launch(["-p", ...model, "run the 20 steps"], user.project, user.env);
+    expect(killed.signal).toBe("SIGKILL");
+    const pane = tmux!.start({
+      cwd: user.project,
+      env: user.env,
+      width: 100,
+      height: 30,
+      args: [...model, "--continue"],
+    });
+    await pane.waitFor(FINAL);
+    const counts = lineCounts(join(user.project, "steps.log"));
+    expect([...counts.values()].every((count) => count === 1)).toBe(true);
+    expect(counts.size).toBe(STEPS * 2);
+    const lines = sessionLines(user, "jsonl");
+    const marks = lines.filter((e) => e.type === "custom" && e.customType === "durable-run").map((e) => e.data.kind);
+    expect(marks.filter((kind) => kind === "resume")).toHaveLength(1);
+    expect(marks.at(-1)).toBe("end");
+    pane.kill();
+  }, 120_000);
 });
