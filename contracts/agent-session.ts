@@ -98,11 +98,12 @@ export interface AgentSession {
    */
   resumeRun(runId: string): Promise<void>;
   /**
-   * 1.3: carries on a durable run a crash interrupted (docs/durable.md), if the session has one and no
+   * 1.4: carries on a durable run a crash interrupted (docs/durable.md), if the session has one and no
    * run goes on; resolves when it ends. A parked run is refused with its one-line notice. `prompt` does
    * this first on its own; a front end that starts without a prompt calls it at start.
    */
   resumeInterrupted(): Promise<void>;
+  /** Stops the run; 1.3.0: also cancels a branch summary `navigateTree` is writing (it rejects, not moving). */
   abort(): Promise<void>;
   /** Empties the steering and follow-up queues; returns the text of what was queued (pi's `clear_queue`). */
   clearQueue(): Promise<{ steering: string[]; followUp: string[] }>;
@@ -123,7 +124,10 @@ export interface AgentSession {
   /** Adds a message that did not come from a run (a user's shell command, an extension's message), after any run. */
   recordMessage(message: AgentMessage): Promise<void>;
   setSessionName(name: string): Promise<void>;
-  /** Moves to another entry of the tree, optionally summarizing the branch being left. */
+  /**
+   * Moves to another entry of the tree, optionally summarizing the branch being left. An `abort()` while
+   * the summary is written rejects with `BRANCH_SUMMARY_CANCELLED` and leaves the point where it was.
+   */
   navigateTree(entryId: string, options?: { summarize?: boolean; instructions?: string }): Promise<void>;
 
   setModel(provider: string, modelId: string): Promise<Model>;
@@ -156,14 +160,17 @@ export interface AgentSession {
   forkPoints(): Array<{ entryId: string; text: string }>;
 }
 
+/** The message `navigateTree` rejects with when `abort()` cancelled its branch summary (pi's words). */
+export const BRANCH_SUMMARY_CANCELLED = "Branch summarization cancelled";
+
 /**
  * The session swaps between turns: a reload waits for the current turn, the run parks at the next safe
  * point and the next generation carries it on (`resumeRun`, 1.2.0). Other operations (compaction, a
- * retry's wait) still hold a reload until they end, bounded by the deadline.
+ * retry's wait) still hold a reload until they end, bounded by the deadline. 1.4: `resumeInterrupted`.
  */
 export const AgentSessionContract = defineContract<AgentSession>({
   id: "agent/session",
-  version: "1.3.0",
+  version: "1.4.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,

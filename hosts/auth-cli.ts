@@ -217,7 +217,11 @@ async function check(
 ): Promise<number> {
   type Result = { status: string; provider: string; authType?: string; reason?: string; credential?: string };
   let result: Result;
-  const known = catalog === undefined || catalog.list().some((model) => model.provider === provider);
+  // A provider with a sign-in is known even while the catalog lists no model of it (Meta, Radius).
+  const known =
+    catalog === undefined ||
+    catalog.list().some((model) => model.provider === provider) ||
+    accounts.loginProviders().some((p) => p.id === provider);
   if (!known) result = { status: "not_ready", provider, reason: "provider_not_found" };
   else {
     try {

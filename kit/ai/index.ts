@@ -60,6 +60,7 @@ export {
   formatCatalog,
   ModelsDevError,
   parseModelsDev,
+  MODELS_STORE_FILE,
   REFRESHED_CATALOG_FILE,
   type CatalogData,
   type CatalogModel,

@@ -10,6 +10,12 @@
 /** The file in the agent folder that `pi update --models` writes and the catalog prefers to the shipped one. */
 export const REFRESHED_CATALOG_FILE = "models-dev.json";
 
+/**
+ * The file in the agent folder holding provider catalogs fetched at run time (the Radius gateway's), as
+ * pi 1.6 names it: `{ "<provider>": { "models": [...], "checkedAt": <ms> } }`.
+ */
+export const MODELS_STORE_FILE = "models-store.json";
+
 /** One model as models.dev describes it; only the fields the catalog reads. */
 export interface ModelsDevModel {
   id?: string;

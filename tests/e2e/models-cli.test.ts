@@ -9,6 +9,7 @@ import type { CatalogData } from "../../kit/ai/models-dev.js";
 import { TEXT_ANSWER } from "../fixtures/sse/anthropic-messages/text.js";
 import { textStream as completionsText } from "../fixtures/sse/openai-completions/text.js";
 import { MockLlmServer } from "../support/mock-llm-server.js";
+import { OAuthTestServer } from "../support/oauth-server.js";
 import { PI16_PROVIDERS } from "../plugins/models/pi16-providers.js";
 import { runPi } from "./run-pi.js";
 
@@ -152,6 +153,54 @@ describe("pi --list-models (built CLI)", () => {
     expect(body.model).toBe("openai/gpt-oss-120b");
     expect(body).not.toHaveProperty("store");
     expect((body.messages as Array<{ role: string }>)[0]!.role).toBe("system");
+  });
+
+  it("lists pi 1.6's Kimi For Coding models, and a Kimi Code sign-in runs one over Chat Completions", async () => {
+    const list = await runPi(["--list-models", "kimi"], { cwd: home, env });
+    expect(list.code).toBe(0);
+    const kimi = rows(list.stdout).filter((r) => r[0] === "kimi-coding");
+    expect(kimi.map((r) => r[1])).toEqual([
+      "k3",
+      "k3-256k",
+      "k3.1-pro",
+      "k3.1-pro-highspeed",
+      "kimi-for-coding",
+      "kimi-for-coding-highspeed",
+    ]);
+    expect(row(list.stdout, "kimi-coding", "kimi-for-coding")).toEqual([
+      "kimi-coding",
+      "kimi-for-coding",
+      "1.0M",
+      "32.8K",
+      "yes",
+      "yes",
+      "none",
+    ]);
+    const signIn = await new OAuthTestServer().start();
+    try {
+      const access = "kimi-access-live";
+      signIn.validAccess.add(access);
+      writeFileSync(
+        join(agent, "auth.json"),
+        JSON.stringify({ "kimi-coding": { type: "oauth", refresh: "r", access, expires: Date.now() + 3_600_000 } }),
+        { mode: 0o600 },
+      );
+      writeFileSync(
+        join(agent, "models.json"),
+        JSON.stringify({ providers: { "kimi-coding": { baseUrl: signIn.url } } }),
+      );
+      const run = await runPi(["-p", "--no-session", "--model", "kimi-coding/kimi-for-coding", "hi"], {
+        cwd: home,
+        env,
+      });
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toBe("hello from chat completions\n");
+      const call = signIn.requests.find((r) => r.path === "/chat/completions")!;
+      expect(call.headers.authorization).toBe(`Bearer ${access}`);
+      expect(call.body).toMatchObject({ model: "kimi-for-coding", stream: true });
+    } finally {
+      await signIn.close();
+    }
   });
 
   it("a built-in provider whose wire protocol has no plugin says so when used", async () => {

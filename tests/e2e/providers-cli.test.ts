@@ -16,6 +16,8 @@ const PROVIDERS: Record<string, string[]> = {
   "provider-openai": ["openai-completions", "openai-responses", "azure-openai-responses"],
   "provider-google": ["google-generative-ai", "google-vertex"],
   "provider-bedrock": ["bedrock-converse-stream"],
+  "provider-mistral": ["mistral-conversations"],
+  "provider-pi-messages": ["pi-messages"],
 };
 
 describe("provider plugins in the default distribution (built CLI)", () => {

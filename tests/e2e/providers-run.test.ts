@@ -164,7 +164,7 @@ describe("bad input with the built-in providers", () => {
     ["xai/grok-4", "xai", "XAI_API_KEY"],
   ];
   // Providers with an account sign-in also name `pi auth login`.
-  const withLogin = new Set(["anthropic", "xai"]);
+  const withLogin = new Set(["anthropic", "openai", "xai"]);
   for (const [model, provider, variables] of keyless) {
     it(`no key for ${provider}: one line naming ${variables} and auth.json; nothing sent`, async () => {
       const run = await user.pi(["-p", "--no-session", "--model", model, "hello"]);

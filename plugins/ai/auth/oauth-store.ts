@@ -4,9 +4,11 @@
  * one) that find the token expiring, one refreshes and the other uses the tokens it stored. A refresh
  * token the server refuses becomes one line telling the user to sign in again.
  */
+import { dirname } from "node:path";
 import type { AccountAuth, LoginInteraction, LoginProvider, RequestAuth } from "pi-host";
 import { withFileLock } from "pi-host";
 import type { AuthEntry, AuthFile } from "./auth-file.js";
+import { installationDeviceId } from "./oauth/device-id.js";
 import type { OAuthCredential, OAuthFlow } from "./oauth/flow.js";
 import { OAUTH_FLOWS } from "./oauth/flows.js";
 import { RevokedTokenError } from "./oauth/http.js";
@@ -31,7 +33,11 @@ export class OAuthStore implements AccountAuth {
 
   async login(provider: string, interaction: LoginInteraction): Promise<void> {
     const flow = this.flow(provider);
-    const credential = await flow.login(interaction, this.env);
+    const agentDir = dirname(this.file().path);
+    const credential = await flow.login(interaction, this.env, {
+      deviceId: () => installationDeviceId(agentDir),
+      agentDir,
+    });
     await this.file().update(provider, () => credential);
   }
 

@@ -1,13 +1,14 @@
 /**
- * The model catalog: the built-in catalog (shipped, or refreshed by `pi update --models`), then the
- * plugin's inline `providers` config, then `<agentDir>/models.json`. Nothing is read at setup: the
+ * The model catalog: the built-in catalog (shipped, or refreshed by `pi update --models`; a provider's
+ * list fetched at run time, in models-store.json, replaces its shipped one), then the plugin's inline
+ * `providers` config, then `<agentDir>/models.json`. Nothing is read at setup: the
  * built-in data and the files are read on first use, and read again whenever models.json or the
  * refreshed catalog changes on disk, so a user can edit them while a session runs. Lookups that fail say
  * what the user probably meant.
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Model, ModelCatalog, ModelScope, ResolvedModel } from "pi-host";
+import { MODELS_STORE_FILE, type Model, type ModelCatalog, type ModelScope, type ResolvedModel } from "pi-host";
 import { type BuiltinCatalog, loadBuiltinCatalog, type ProviderInfo, refreshedStamp } from "./builtin-catalog.js";
 import { applyProviders, draftFrom, finish } from "./merge.js";
 import {
@@ -18,6 +19,7 @@ import {
   type ParseRules,
   type ProvidersConfig,
 } from "./models-file.js";
+import { storedCatalogs } from "./models-store.js";
 import { resolveReference } from "./resolve.js";
 import { resolveScope } from "./scope.js";
 
@@ -131,9 +133,13 @@ export class ModelCatalogStore implements ModelCatalog {
     return auth.get().has(provider);
   }
 
-  /** The current build, redone when models.json or the refreshed catalog changed since the last one. */
+  /**
+   * The current build, redone when models.json, the refreshed catalog or the models store changed since
+   * the last one.
+   */
   private current(): Built {
-    const stamp = `${fileStamp(this.file)}|${refreshedStamp(this.options.agentDir)}`;
+    const store = fileStamp(join(this.options.agentDir, MODELS_STORE_FILE));
+    const stamp = `${fileStamp(this.file)}|${refreshedStamp(this.options.agentDir)}|${store}`;
     if (this.cached === undefined || this.cached.stamp !== stamp) {
       try {
         this.cached = { stamp, built: this.build(!stamp.startsWith("missing|")) };
@@ -152,11 +158,16 @@ export class ModelCatalogStore implements ModelCatalog {
       builtinProviders: new Set(builtins.providers.keys()),
       apis: [...KNOWN_APIS, ...(this.options.extraApis ?? [])],
     };
-    const draft = draftFrom(builtins.models);
+    // Catalogs fetched at run time (pi's models-store.json) replace those providers' shipped models.
+    const stored = storedCatalogs(this.options.agentDir, new Set(builtins.providers.keys()));
+    const draft = draftFrom([
+      ...builtins.models.filter((m) => !stored.has(m.provider)),
+      ...[...stored.values()].flat(),
+    ]);
     const keyed = new Set<string>();
     const layer = (providers: ProvidersConfig, source: string, root: string): void => {
       for (const [name, p] of Object.entries(providers)) if (p.apiKey !== undefined) keyed.add(name);
-      applyProviders(draft, providers, source, root);
+      applyProviders(draft, providers, source, root, builtins.providers);
     };
     if (this.options.inlineProviders !== undefined) {
       const inline = checkProviders(INLINE_SOURCE, this.options.inlineProviders, rules, "config.providers");

@@ -38,12 +38,21 @@ export function draftFrom(builtins: readonly Model[]): ModelDraft {
   return { models, headers: new Map() };
 }
 
-/** Applies one providers layer; `file` and `root` name it in error messages. */
-export function applyProviders(draft: ModelDraft, providers: ProvidersConfig, file: string, root: string): void {
+/**
+ * Applies one providers layer; `file` and `root` name it in error messages. `known` gives the api and
+ * base URL of built-in providers, for models added to one whose catalog lists none (Radius, Meta).
+ */
+export function applyProviders(
+  draft: ModelDraft,
+  providers: ProvidersConfig,
+  file: string,
+  root: string,
+  known: ReadonlyMap<string, { api: string; baseUrl: string }> = new Map(),
+): void {
   for (const [name, provider] of Object.entries(providers)) {
     const at = `${root}.${name}`;
     const existing = draft.models.filter((m) => m.provider === name);
-    const defaults = existing[0];
+    const defaults = existing[0] ?? known.get(name);
     for (const model of existing) applyProviderLevel(draft, model, provider, file, at);
     for (const [id, override] of Object.entries(provider.modelOverrides ?? {})) {
       const model = existing.find((m) => m.id === id);

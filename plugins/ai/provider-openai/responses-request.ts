@@ -29,6 +29,19 @@ export type ResponsesBody = { model: string; input: InputItem[]; stream: true; s
 /** Cap for the default max output tokens when the caller sets none (pi's default). */
 const DEFAULT_MAX_TOKENS_CAP = 32_000;
 
+/**
+ * Whether the key is a Sign in with ChatGPT access token sent straight to OpenAI (as pi 1.6 tells them
+ * apart: OpenAI's own API keys start with `sk-`).
+ */
+export function isChatGPTSignIn(model: Model, apiKey: string | undefined): boolean {
+  return (
+    model.provider === "openai" &&
+    model.baseUrl === "https://api.openai.com/v1" &&
+    apiKey !== undefined &&
+    !apiKey.startsWith("sk-")
+  );
+}
+
 /** The body for one request to `model`. */
 export function buildResponsesBody(model: Model, context: Context, options: StreamOptions): ResponsesBody {
   const history = prepareHistory(context.messages, model, responsesToolCallId);
@@ -38,15 +51,17 @@ export function buildResponsesBody(model: Model, context: Context, options: Stre
     stream: true,
     store: false,
   };
+  // A Sign in with ChatGPT token is refused when the request sets these fields.
+  const chatgpt = isChatGPTSignIn(model, options.apiKey);
   if (options.sessionId !== undefined && options.cacheRetention !== "none") {
     body.prompt_cache_key = options.sessionId;
-    if (options.cacheRetention === "long" && model.compat?.supportsLongCacheRetention !== false)
+    if (options.cacheRetention === "long" && model.compat?.supportsLongCacheRetention !== false && !chatgpt)
       body.prompt_cache_retention = "24h";
   }
   const maxTokens =
     options.maxTokens ?? (model.maxTokens > 0 ? Math.min(model.maxTokens, DEFAULT_MAX_TOKENS_CAP) : undefined);
-  if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
-  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (maxTokens !== undefined && !chatgpt) body.max_output_tokens = maxTokens;
+  if (options.temperature !== undefined && !chatgpt) body.temperature = options.temperature;
   if (context.tools !== undefined && context.tools.length > 0) body.tools = context.tools.map(functionTool);
   if (model.reasoning) {
     const effort = reasoningEffort(options.reasoning);

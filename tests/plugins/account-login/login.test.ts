@@ -71,11 +71,14 @@ it("/login picks a provider from the list, shows the URL, and stores the sign-in
   await commands.find("login")!.api.run("");
   expect(selects[0]!.options).toEqual([
     "Anthropic (Claude Pro/Max) (anthropic)",
+    "OpenAI (ChatGPT subscription) (openai)",
     "OpenAI (ChatGPT Plus/Pro) (openai-codex)",
     "GitHub Copilot (github-copilot)",
     "OpenRouter OAuth (openrouter)",
     "xAI (Grok/X subscription) (xai)",
     "Kimi Code (subscription) (kimi-coding)",
+    "Meta (Muse subscription) (meta)",
+    "Radius (radius)",
   ]);
   expect((await browsed[0]!).status).toBe(200);
   expect(notices.at(-1)).toBe("Logged in to Anthropic (Claude Pro/Max).");

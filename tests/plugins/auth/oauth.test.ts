@@ -7,17 +7,10 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  AccountAuthContract,
-  AuthContract,
-  type AccountAuth,
-  type AuthStore,
-  type LoginEvent,
-  type LoginInteraction,
-  type LoginPrompt,
-} from "../../../contracts/ai/index.js";
+import { AccountAuthContract, AuthContract, type AccountAuth, type AuthStore } from "../../../contracts/ai/index.js";
 import { Kernel } from "../../../kernel/index.js";
 import authPlugin from "../../../plugins/ai/auth/index.js";
+import { scriptedUser } from "../../support/login-user.js";
 import { OAuthTestServer } from "../../support/oauth-server.js";
 
 const OVERRIDES = [
@@ -32,33 +25,6 @@ const OVERRIDES = [
   "PI_OAUTH_XAI_URL",
   "KIMI_CODE_OAUTH_HOST",
 ];
-
-/** A scripted user: picks `method`, answers text prompts with `text`, and opens auth URLs like a browser. */
-function scriptedUser(method: string, text = "") {
-  const events: LoginEvent[] = [];
-  const browsed: Promise<Response>[] = [];
-  const interaction: LoginInteraction = {
-    signal: new AbortController().signal,
-    async prompt(prompt: LoginPrompt) {
-      if (prompt.type === "select") return prompt.options.find((o) => o.id === method)!.id;
-      if (prompt.type === "manual_code") {
-        // Never pastes: waits until the flow no longer needs it.
-        return new Promise<string>((_resolve, reject) =>
-          prompt.signal?.addEventListener("abort", () => reject(new Error("Login cancelled"))),
-        );
-      }
-      return text;
-    },
-    notify(event) {
-      events.push(event);
-      if (event.type === "auth_url") {
-        // The browser: the authorize page redirects to the loopback callback, which the browser then loads.
-        browsed.push(fetch(event.url, { redirect: "manual" }).then((answer) => fetch(answer.headers.get("location")!)));
-      }
-    },
-  };
-  return { interaction, events, browsed };
-}
 
 describe("account sign-in (OAuth)", () => {
   let server: OAuthTestServer;

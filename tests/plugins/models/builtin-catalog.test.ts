@@ -17,7 +17,13 @@ import {
 import { ENV_KEYS } from "../../../plugins/ai/auth/env-keys.js";
 import type { ModelCatalogStore } from "../../../plugins/ai/models/catalog.js";
 import modelsPlugin from "../../../plugins/ai/models/index.js";
-import { API_DIFFERENCES, PI16_DEFAULTS_NOT_IN_DATA, PI16_PROVIDER_FACTS, PI16_PROVIDERS } from "./pi16-providers.js";
+import {
+  API_DIFFERENCES,
+  PI16_DEFAULTS_NOT_IN_DATA,
+  PI16_MODEL_FACTS_FROM_PI,
+  PI16_PROVIDER_FACTS,
+  PI16_PROVIDERS,
+} from "./pi16-providers.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SCRIPT = join(ROOT, "scripts", "generate-models.mjs");
@@ -101,6 +107,7 @@ describe("the generated catalog", () => {
 
   it("takes model facts from models.dev data, never from pi's catalog: no overlay model is a pi 1.6.0 default", () => {
     for (const [id, spec] of Object.entries(overlay().providers)) {
+      if (PI16_MODEL_FACTS_FROM_PI.includes(id)) continue;
       const defaultModel = PI16_PROVIDER_FACTS[id]?.defaultModel;
       expect(
         (spec.models ?? []).map((m) => m.id),
@@ -135,7 +142,7 @@ describe("the generated catalog", () => {
 
   it("speaks openai-completions for the OpenAI-compatible providers, with their compat switches", () => {
     const byId = new Map(shipped().providers.map((p) => [p.id, p]));
-    for (const id of ["groq", "xai", "deepseek", "openrouter", "mistral", "cerebras", "zai", "moonshotai"])
+    for (const id of ["groq", "xai", "deepseek", "openrouter", "cerebras", "zai", "moonshotai"])
       expect(byId.get(id)?.api, id).toBe("openai-completions");
     expect(byId.get("deepseek")?.compat).toMatchObject({ thinkingFormat: "deepseek", maxTokensField: "max_tokens" });
     expect(byId.get("openrouter")?.compat).toMatchObject({ thinkingFormat: "openrouter" });
@@ -144,6 +151,8 @@ describe("the generated catalog", () => {
     expect(byId.get("amazon-bedrock")?.api).toBe("bedrock-converse-stream");
     expect(byId.get("google-vertex")?.api).toBe("google-vertex");
     expect(byId.get("azure")?.api).toBe("azure-openai-responses");
+    // Mistral's models go to Mistral's own API (provider-mistral), at the origin pi 1.6 uses.
+    expect(byId.get("mistral")).toMatchObject({ api: "mistral-conversations", baseUrl: "https://api.mistral.ai" });
   });
 
   // The facts above, checked against pi 1.6.0 itself when tests/compat/pi16 is installed.

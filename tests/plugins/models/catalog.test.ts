@@ -231,6 +231,56 @@ describe("models plugin: catalog", () => {
     expect(catalog.call("list").some((m) => m.name === "ignored")).toBe(false);
   });
 
+  it("gives a model added to a built-in provider without catalog models that provider's api and base URL", () => {
+    writeModels(agentDir, {
+      providers: { radius: { models: [{ id: "balanced" }] }, meta: { models: [{ id: "muse" }] } },
+    });
+    expect(catalog.call("find", "radius", "balanced")).toMatchObject({
+      api: "pi-messages",
+      baseUrl: "https://radius.pi.dev/v1",
+    });
+    expect(catalog.call("find", "meta", "muse")).toMatchObject({
+      api: "openai-responses",
+      baseUrl: "https://api.meta.ai/v1",
+    });
+  });
+
+  it("lists a provider's models fetched at run time (pi's models-store.json) instead of its shipped ones", () => {
+    const cost = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 };
+    const model = (id: string, provider = "radius") => ({
+      id,
+      name: id,
+      api: "pi-messages",
+      provider,
+      baseUrl: "https://gw.example/v1",
+      reasoning: true,
+      input: ["text"],
+      cost,
+      contextWindow: 100_000,
+      maxTokens: 8_000,
+    });
+    const store = join(agentDir, "models-store.json");
+    writeFileSync(
+      store,
+      JSON.stringify({
+        radius: { models: [model("balanced"), { id: "half" }], checkedAt: 1 },
+        "not-a-provider": { models: [model("x", "not-a-provider")], checkedAt: 1 },
+      }),
+    );
+    expect(catalog.call("list").filter((m) => m.provider === "radius")).toEqual([
+      { ...model("balanced"), input: ["text"] },
+    ]);
+    expect(catalog.call("list").some((m) => m.provider === "not-a-provider")).toBe(false);
+    // models.json still comes after the store.
+    writeModels(agentDir, { providers: { radius: { modelOverrides: { balanced: { name: "Balanced (mine)" } } } } });
+    expect(catalog.call("find", "radius", "balanced")?.name).toBe("Balanced (mine)");
+    // A changed store is read again; a broken one is a cache miss, not an error.
+    writeFileSync(store, "{ not json");
+    utimesSync(store, new Date(Date.now() + 60_000), new Date(Date.now() + 60_000));
+    expect(catalog.call("list").some((m) => m.provider === "radius")).toBe(false);
+    expect(catalog.call("list").some((m) => m.provider === "anthropic")).toBe(true);
+  });
+
   it("lets the provider with a key take a bare id several offer, and asks for provider/id on a tie", () => {
     writeModels(agentDir, {
       providers: {

@@ -62,6 +62,12 @@ export const PI16_PROVIDER_FACTS: Record<string, { env: string[]; defaultModel?:
   "zai-coding-cn": { env: ["ZAI_CODING_CN_API_KEY"], defaultModel: "glm-5.3" },
 };
 
+/**
+ * Providers models.dev has no data for, whose overlay models carry pi 1.6.0's own ids and limits (read
+ * from pi-ai's shipped catalog as facts): Kimi For Coding's subscription models.
+ */
+export const PI16_MODEL_FACTS_FROM_PI: string[] = ["kimi-coding"];
+
 /** pi 1.6.0's provider ids, sorted. */
 export const PI16_PROVIDERS: string[] = Object.keys(PI16_PROVIDER_FACTS).sort();
 
@@ -84,7 +90,6 @@ export const PI16_DEFAULTS_NOT_IN_DATA: string[] = [
   "google",
   "google-vertex",
   "huggingface",
-  "kimi-coding",
   "meta",
   "minimax",
   "minimax-cn",
@@ -119,7 +124,6 @@ export const PI16_DEFAULTS_NOT_IN_DATA: string[] = [
  */
 export const API_DIFFERENCES: Record<string, { ours: string; pi16: string[] }> = {
   "github-copilot": { ours: "github-copilot", pi16: ["anthropic-messages", "openai-completions", "openai-responses"] },
-  mistral: { ours: "openai-completions", pi16: ["mistral-conversations"] },
   "vercel-ai-gateway": { ours: "openai-completions", pi16: ["anthropic-messages"] },
   xai: { ours: "openai-completions", pi16: ["openai-responses"] },
 };

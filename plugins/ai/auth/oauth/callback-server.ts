@@ -18,6 +18,8 @@ export interface CallbackServer {
   port: number;
   /** Resolves with the authorization code; rejects on an error redirect or when closed first. */
   code: Promise<string>;
+  /** The redirect's whole query once `code` resolved (ChatGPT's also names the issued client id). */
+  readonly query: URLSearchParams | undefined;
   close(): void;
 }
 
@@ -38,6 +40,7 @@ export async function startCallbackServer(options: {
   });
   code.catch(() => undefined);
   let done = false;
+  let query: URLSearchParams | undefined;
   const { createServer } = requireBuiltin("node:http") as typeof import("node:http");
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -60,6 +63,7 @@ export async function startCallbackServer(options: {
     const value = url.searchParams.get("code");
     if (value === null || value === "") return page(400, "Missing authorization code.");
     done = true;
+    query = url.searchParams;
     page(200, `Signed in to ${options.providerName}. You may close this page.`);
     resolveCode(value);
   });
@@ -75,6 +79,9 @@ export async function startCallbackServer(options: {
   return {
     port,
     code,
+    get query() {
+      return query;
+    },
     close() {
       if (!done) rejectCode(new Error("Login cancelled"));
       done = true;

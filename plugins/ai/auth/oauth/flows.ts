@@ -3,14 +3,24 @@ import { anthropicFlow } from "./anthropic.js";
 import type { OAuthFlow } from "./flow.js";
 import { githubCopilotFlow } from "./github-copilot.js";
 import { kimiCodingFlow } from "./kimi-coding.js";
+import { metaFlow } from "./meta.js";
+import { openaiChatgptFlow } from "./openai-chatgpt.js";
 import { openaiCodexFlow } from "./openai-codex.js";
 import { openrouterFlow } from "./openrouter.js";
+import { radiusFlow } from "./radius.js";
 import { xaiFlow } from "./xai.js";
 
 /** Provider id → its flow. */
 export const OAUTH_FLOWS: ReadonlyMap<string, OAuthFlow> = new Map(
-  [anthropicFlow, openaiCodexFlow, githubCopilotFlow, openrouterFlow, xaiFlow, kimiCodingFlow].map((flow) => [
-    flow.id,
-    flow,
-  ]),
+  [
+    anthropicFlow,
+    openaiChatgptFlow,
+    openaiCodexFlow,
+    githubCopilotFlow,
+    openrouterFlow,
+    xaiFlow,
+    kimiCodingFlow,
+    metaFlow,
+    radiusFlow,
+  ].map((flow) => [flow.id, flow]),
 );
