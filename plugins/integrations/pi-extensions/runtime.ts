@@ -27,6 +27,7 @@ import { SessionEventTranslator, type PiEvent } from "./events.js";
 import { ExtensionModuleLoader } from "./load.js";
 import { UiPromptSpans } from "./ui-prompts.js";
 import { KeyedProviders } from "./keyed-providers.js";
+import { ProviderRegistrations } from "./providers.js";
 import { describeResourceCommand, readResourceCommands, type ResourceCommand } from "./resource-commands.js";
 import type {
   ExtensionCommandDefinition,
@@ -104,6 +105,8 @@ export class ExtensionRuntime {
   /** Skill and template paths `resources_discover` handlers returned. */
   readonly resourcePaths = new ResourcePaths();
   readonly uiPrompts = new UiPromptSpans((event) => this.queue(event));
+  /** Providers and virtual models extensions registered in the model catalog. */
+  readonly providers = new ProviderRegistrations(this);
 
   constructor(readonly services: RuntimeServices) {
     this.delivery = new MessageDelivery(this);
@@ -235,6 +238,9 @@ export class ExtensionRuntime {
     try {
       const factory = await (await this.loader()).factory(location.path);
       await factory(createExtensionApi(extension, this));
+      extension.loading = false;
+      // pi applies the providers a factory registered once it loaded; a bad one fails this extension.
+      for (const work of extension.pending.splice(0)) work();
       this.extensions.push(extension);
     } catch (error) {
       this.notice("error", `pi-extensions: failed to load extension ${location.path}: ${messageOf(error)}`);
@@ -400,6 +406,7 @@ export class ExtensionRuntime {
 
   /** Tells every extension the runtime is going away (pi's `session_shutdown`, reason "quit"). */
   async shutdown(): Promise<void> {
+    this.providers.clear();
     if (!this.loaded || !this.hasHandlers("session_shutdown")) return;
     await this.observers;
     await this.emit({ type: "session_shutdown", reason: "quit" });
