@@ -234,6 +234,8 @@ export interface SessionStore {
   /** Sessions of one working folder, or of all when `cwd` is undefined, newest first. */
   list(options: { cwd?: string; sessionDir?: string }): Promise<SessionSummary[]>;
   current(): SessionInfo | undefined;
+  /** The open session's header line (pi's `getHeader()`); undefined when none is open. 1.1. */
+  header(): SessionHeader | undefined;
 
   appendMessage(message: AgentMessage): string;
   appendModelChange(provider: string, modelId: string): string;
@@ -270,10 +272,10 @@ export interface SessionStore {
   buildContext(): SessionContext;
 }
 
-/** The store is stateful: a reload waits until no call is running (after a flush). */
+/** The store is stateful: a reload waits until no call is running (after a flush). 1.1: `header`. */
 export const SessionStoreContract = defineContract<SessionStore>({
   id: "session/store",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 2_000,
@@ -291,6 +293,7 @@ export const SessionStoreContract = defineContract<SessionStore>({
     continueRecent: "async",
     list: "async",
     current: "sync",
+    header: "sync",
     appendMessage: "sync",
     appendModelChange: "sync",
     appendThinkingLevelChange: "sync",

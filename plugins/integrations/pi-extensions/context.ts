@@ -71,11 +71,10 @@ export function createSessionManagerView(runtime: ExtensionRuntime) {
   };
   return {
     getCwd: () => runtime.cwd,
+    // pi's in-memory session manager has the session folder "" (`--no-session`).
     getSessionDir: () => {
       const path = store().api.current()?.path;
-      return path === undefined
-        ? notSupported("ctx.sessionManager.getSessionDir", "the session is in memory")
-        : dirname(path);
+      return path === undefined ? "" : dirname(path);
     },
     getSessionId: () => store().api.current()?.id,
     getSessionFile: () => store().api.current()?.path,
@@ -90,7 +89,8 @@ export function createSessionManagerView(runtime: ExtensionRuntime) {
     getBranch: (fromId?: string) => store().api.path(fromId),
     getEntries: () => store().api.entries(),
     getTree: () => store().api.tree(),
-    getHeader: unsupportedFunction("ctx.sessionManager.getHeader"),
+    /** pi's `getHeader()`: the session line, or null when no session is open. */
+    getHeader: () => store().api.header() ?? null,
   };
 }
 
