@@ -46,13 +46,13 @@ export class ProviderRegistrations {
   }
 
   /** Runs `work` now, or after the extension's factory finished when it is still loading (pi's queue). */
-  private when(extension: LoadedExtension, work: () => void): void {
-    if (extension.loading) extension.pending.push(work);
+  private when(extension: LoadedExtension | undefined, work: () => void): void {
+    if (extension?.loading === true) extension.pending.push(work);
     else work();
   }
 
-  /** The API members, bound to one extension. */
-  members(extension: LoadedExtension) {
+  /** The API members, bound to one extension (none: `ctx.modelRegistry`'s, which apply at once). */
+  members(extension: LoadedExtension | undefined) {
     return {
       registerProvider: (nameOrProvider: unknown, config?: Record<string, unknown>): void => {
         const { name, entry, stream } = providerArguments(nameOrProvider, config);
@@ -103,7 +103,7 @@ export class ProviderRegistrations {
    * The stream of a virtual model: `route(request, ctx)` picks the physical model and thinking level of
    * each request, which the LLM router then answers; the assistant message names the physical model.
    */
-  private router(extension: LoadedExtension, definition: VirtualModelDefinition): CustomStreamFunction {
+  private router(extension: LoadedExtension | undefined, definition: VirtualModelDefinition): CustomStreamFunction {
     return (model, context, options = {}) => {
       const out = new AssistantEventStream();
       void (async () => {

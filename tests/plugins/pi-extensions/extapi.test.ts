@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SessionHarness } from "../agent-session/harness.js";
+import auth from "../../../plugins/ai/auth/index.js";
 import { bootWithExtensions, notices, recordingUi } from "./ext-harness.js";
 
 let harness: SessionHarness | undefined;
@@ -62,5 +63,53 @@ describe("ctx.sessionManager", () => {
     expect(seen.file).toBeNull();
     expect(seen.dir).toBe("");
     expect(seen.header).toMatchObject({ type: "session", version: 3, id: seen.id, cwd: h.cwd });
+  });
+});
+
+const REGISTRY_READER = `
+export default function (pi) {
+  const read = (ctx) => {
+    const r = ctx.modelRegistry;
+    return { oauth: r.isUsingOAuth(ctx.model), has: r.hasConfiguredAuth(ctx.model), status: r.getProviderAuthStatus("faux"),
+      none: r.getProviderAuthStatus("nobody"), available: r.getAvailable().map((m) => m.provider + "/" + m.id),
+      name: r.getProviderDisplayName("faux"), error: r.getError() ?? null, found: r.find("faux", "faux-1")?.id ?? null };
+  };
+  pi.registerCommand("registry", { handler: async (_a, ctx) => ctx.ui.notify(JSON.stringify(read(ctx))) });
+  pi.registerCommand("refresh", { handler: async (_a, ctx) => { await ctx.modelRegistry.refresh(); ctx.ui.notify(JSON.stringify(read(ctx))); } });
+}`;
+
+describe("ctx.modelRegistry", () => {
+  it("answers pi's synchronous members from the key snapshot, and a refresh sees a sign-in that went away", async () => {
+    const agentDir = mkdtempSync(join(tmpdir(), "pi-extapi-agent-"));
+    const authFile = join(agentDir, "auth.json");
+    writeFileSync(
+      authFile,
+      JSON.stringify({ faux: { type: "oauth", refresh: "r", access: "a", expires: Date.now() + 3_600_000 } }),
+    );
+    const ui = recordingUi();
+    const h = (harness = await bootWithExtensions([extension(REGISTRY_READER)], {
+      agentDir,
+      extra: [ui.plugin],
+      entries: [{ id: "auth", source: { kind: "inline", label: "auth", definition: auth }, config: { agentDir } }],
+    }));
+    await h.session.call("prompt", "/registry");
+    expect(JSON.parse(ui.notes().at(-1)!)).toEqual({
+      oauth: true,
+      has: true,
+      status: { configured: true, source: "stored" },
+      none: { configured: false },
+      available: ["faux/faux-1"],
+      name: "faux",
+      error: null,
+      found: "faux-1",
+    });
+    writeFileSync(authFile, "{}");
+    await h.session.call("prompt", "/refresh");
+    expect(JSON.parse(ui.notes().at(-1)!)).toMatchObject({
+      oauth: false,
+      has: false,
+      status: { configured: false },
+      available: [],
+    });
   });
 });
