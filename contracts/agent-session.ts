@@ -148,16 +148,19 @@ export interface AgentSession {
   tree(): TreeNode[];
   /** User messages that can be forked from: entry id and text. */
   forkPoints(): Array<{ entryId: string; text: string }>;
+  /** The system prompt the next model request would carry (opening the session first). 1.3. */
+  systemPrompt(): Promise<string>;
 }
 
 /**
  * The session swaps between turns: a reload waits for the current turn, the run parks at the next safe
  * point and the next generation carries it on (`resumeRun`, 1.2.0). Other operations (compaction, a
- * retry's wait) still hold a reload until they end, bounded by the deadline.
+ * retry's wait) still hold a reload until they end, bounded by the deadline. 1.3: `systemPrompt`, for pi
+ * extensions' `ctx.getSystemPrompt()` before the first request.
  */
 export const AgentSessionContract = defineContract<AgentSession>({
   id: "agent/session",
-  version: "1.2.0",
+  version: "1.3.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,
@@ -172,6 +175,7 @@ export const AgentSessionContract = defineContract<AgentSession>({
     abort: "async",
     clearQueue: "async",
     idle: "async",
+    systemPrompt: "async",
     newSession: "async",
     switchSession: "async",
     fork: "async",

@@ -199,12 +199,9 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
             : report("ctx.compact")(error),
       );
     },
+    /** pi's `ctx.getSystemPrompt()`: before the first request, the prompt that request will carry. */
     getSystemPrompt(): string {
-      const prompt = runtime.systemPrompt();
-      return (
-        prompt ??
-        notSupported("ctx.getSystemPrompt before the first request", "the session builds its system prompt per request")
-      );
+      return runtime.systemPrompt() ?? "";
     },
   };
 }

@@ -36,8 +36,10 @@ export function createExtensionHooks(
       return runtime.listCommands().filter((c) => c.source === "extension") as PromptCommandInfo[];
     },
     async beforePrompt({ text }) {
+      runtime.sessionInUse = true;
       await runtime.ensureLoaded();
       if (runtime.extensions.length === 0) return undefined;
+      await runtime.previewSystemPrompt();
       // Handlers hear what happened before this prompt (the last run's events) before its command runs.
       await runtime.drained();
       runtime.inPromptPhase = true;

@@ -169,15 +169,29 @@ export class ExtensionRuntime {
     return createCommandContext(this);
   }
 
-  /** The system prompt as extensions see it: the one a `before_agent_start` handler set, else the session's. */
+  /** The system prompt as extensions see it: a `before_agent_start` handler's, else the latest request's, else the next one's. */
   systemPrompt(): string | undefined {
-    return this.delivery.systemPromptOverride ?? this.baseSystemPrompt;
+    return this.delivery.systemPromptOverride ?? this.baseSystemPrompt ?? this.nextSystemPrompt;
+  }
+
+  /** The prompt the first request will carry, asked of the session once a prompt holds it (never at CLI start). */
+  private nextSystemPrompt: string | undefined;
+  /** Set by the first prompt: the session is open, so asking it for its prompt opens nothing early. */
+  sessionInUse = false;
+  async previewSystemPrompt(): Promise<void> {
+    if (!this.sessionInUse || this.baseSystemPrompt !== undefined || this.nextSystemPrompt !== undefined) return;
+    if (!this.services.session.available) return;
+    this.nextSystemPrompt = await this.services.session.api
+      .systemPrompt()
+      .catch((error: unknown) => (this.report(undefined, "reading the system prompt", error), undefined));
   }
 
   // ── loading ─────────────────────────────────────────────────────────────────────────────────
 
   /** Loads every extension once; later calls wait for the same load. Never rejects. */
   ensureLoaded(): Promise<void> {
+    // Once loaded (from `session_start` on), a tool listing the session makes for its prompt needs no wait.
+    if (this.loaded) return Promise.resolve(this.release());
     this.loading ??= this.load().catch((error: unknown) => this.report(undefined, "loading extensions", error));
     return this.loading.then(() => this.release());
   }
@@ -228,6 +242,7 @@ export class ExtensionRuntime {
     this.loaded = true;
     this.checkFlags();
     if (this.extensions.length > 0) await Promise.all([this.refreshResourceCommands(), this.keyedProviders.refresh()]);
+    await this.previewSystemPrompt();
     await this.emit({ type: "session_start", reason: "startup" });
     await this.resourcePaths.discover(this, "startup");
   }

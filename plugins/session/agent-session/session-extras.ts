@@ -1,12 +1,13 @@
 /**
  * The `agent/session` operations pi 1.6.0's `/import` and `/scoped-models` need, on top of the
  * orchestrator (session.ts is kept to its size): importing a session JSONL file (copied next to the
- * current session, then switched to, announced by a notice) and the session's model scope, which Ctrl+P cycles through.
+ * current session, then switched to, announced by a notice), the session's model scope, which Ctrl+P
+ * cycles through, and the system prompt the next request would carry (pi's `getSystemPrompt`).
  */
 import { constants, copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, parse, resolve } from "node:path";
-import { type AgentSession, SESSION_EVENT, type SessionInfo } from "pi-host";
+import { type AgentSession, NOOP_TELEMETRY_SPAN, SESSION_EVENT, type SessionInfo } from "pi-host";
 import { SessionOrchestrator } from "./session.js";
 
 /** The orchestrator with every `agent/session` method: what the plugin provides. */
@@ -34,6 +35,12 @@ export class AgentSessionService extends SessionOrchestrator implements AgentSes
       if (copied) rmSync(target, { force: true });
       throw error;
     }
+  }
+
+  /** The next turn's snapshot, assembled as a run would (tools, resources), without running anything. */
+  async systemPrompt(): Promise<string> {
+    await this.ready();
+    return (await this.turnConfig(new AbortController().signal, NOOP_TELEMETRY_SPAN)).systemPrompt;
   }
 
   scopedModels(): string[] {

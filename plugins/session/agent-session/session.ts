@@ -225,7 +225,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   }
 
   /** Snapshot for one turn (turn-config.ts): model, prompt, tools and options in force as it starts. */
-  private turnConfig(signal: AbortSignal, telemetry: TelemetrySpan): Promise<TurnConfig> {
+  protected turnConfig(signal: AbortSignal, telemetry: TelemetrySpan): Promise<TurnConfig> {
     const { deps } = this;
     return assembleTurn({
       model: this.choice.model!,

@@ -113,3 +113,28 @@ describe("ctx.modelRegistry", () => {
     });
   });
 });
+
+describe("ctx.getSystemPrompt", () => {
+  it("before the first request (in session_start and a command) is the prompt that request carries", async () => {
+    const ui = recordingUi();
+    const file = extension(`
+export default function (pi) {
+  let atStart;
+  pi.on("session_start", (_e, ctx) => { atStart = ctx.getSystemPrompt(); });
+  pi.registerCommand("prompt", { handler: async (_a, ctx) => ctx.ui.notify(JSON.stringify([atStart, ctx.getSystemPrompt()])) });
+}`);
+    const h = (harness = await bootWithExtensions([file], {
+      extra: [ui.plugin],
+      faux: { responses: [{ content: "hi" }] },
+    }));
+    await h.session.call("prompt", "/prompt");
+    const [atStart, inCommand] = JSON.parse(ui.notes().at(-1)!);
+    await h.session.call("prompt", "hello");
+    const sent = h.faux.requests[0]!.context.systemPrompt;
+    expect(sent).toEqual(expect.any(String));
+    expect(sent!.length).toBeGreaterThan(0);
+    expect(atStart).toBe(sent);
+    expect(inCommand).toBe(sent);
+    expect(notices(h.events)).toEqual([]);
+  });
+});
