@@ -150,13 +150,18 @@ export interface AgentSession {
   forkPoints(): Array<{ entryId: string; text: string }>;
   /** The system prompt the next model request would carry (opening the session first). 1.3. */
   systemPrompt(): Promise<string>;
+  /**
+   * Starts a run from the session's context as it is, with no new user message (pi's `sendMessage` with
+   * `triggerTurn` while idle: the custom message just saved is what the model answers). 1.3.
+   */
+  continueRun(): Promise<void>;
 }
 
 /**
  * The session swaps between turns: a reload waits for the current turn, the run parks at the next safe
  * point and the next generation carries it on (`resumeRun`, 1.2.0). Other operations (compaction, a
- * retry's wait) still hold a reload until they end, bounded by the deadline. 1.3: `systemPrompt`, for pi
- * extensions' `ctx.getSystemPrompt()` before the first request.
+ * retry's wait) still hold a reload until they end, bounded by the deadline. 1.3: `systemPrompt` and
+ * `continueRun`, for pi extensions' `ctx.getSystemPrompt()` and `sendMessage({ triggerTurn })`.
  */
 export const AgentSessionContract = defineContract<AgentSession>({
   id: "agent/session",
@@ -176,6 +181,7 @@ export const AgentSessionContract = defineContract<AgentSession>({
     clearQueue: "async",
     idle: "async",
     systemPrompt: "async",
+    continueRun: "async",
     newSession: "async",
     switchSession: "async",
     fork: "async",

@@ -6,6 +6,7 @@
  */
 import { constants, copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
+import { randomUUID } from "node:crypto";
 import { basename, dirname, join, parse, resolve } from "node:path";
 import { type AgentSession, NOOP_TELEMETRY_SPAN, SESSION_EVENT, type SessionInfo } from "pi-host";
 import { SessionOrchestrator } from "./session.js";
@@ -41,6 +42,20 @@ export class AgentSessionService extends SessionOrchestrator implements AgentSes
   async systemPrompt(): Promise<string> {
     await this.ready();
     return (await this.turnConfig(new AbortController().signal, NOOP_TELEMETRY_SPAN)).systemPrompt;
+  }
+
+  /** A run from the context as it stands (no new prompt); refused while one goes on, as `prompt` is. */
+  async continueRun(): Promise<void> {
+    await this.ready();
+    this.runs.adopt();
+    if (this.runs.busy) throw new Error("the agent is already working; wait until it is done");
+    const release = this.runs.claim();
+    try {
+      this.choice.required();
+      return await this.runs.start(release, randomUUID(), []);
+    } finally {
+      release();
+    }
   }
 
   scopedModels(): string[] {

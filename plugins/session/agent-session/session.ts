@@ -46,7 +46,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   private readonly compaction: SessionCompaction;
   private readying: Promise<void> | undefined;
   private settings: Settings = {};
-  private readonly runs: RunKeeper;
+  protected readonly runs: RunKeeper;
 
   constructor(protected readonly deps: SessionDeps) {
     const saved = (): SessionPluginState => this.saved;
@@ -150,11 +150,11 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
     // Claim the session before the first await, so a second prompt arriving meanwhile is refused.
     const release = this.runs.claim();
     try {
-      let input = text;
+      let [input, images] = [text, options.images];
       for (const h of hookProviders(this.deps.hooks, "beforePrompt")) {
-        const change = await h.api.beforePrompt({ text: input });
+        const change = await h.api.beforePrompt({ text: input, images });
         if (change?.handled) return;
-        input = change?.text ?? input;
+        [input, images] = [change?.text ?? input, change?.images ?? images];
       }
       const command = this.deps.expander.available ? this.deps.expander.api.commandFor(input) : undefined;
       if (command !== undefined) {
@@ -167,7 +167,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
       // Only a model turn needs a model: a `/command` or an input hook above runs without one, as in pi.
       this.choice.required();
       const expanded = await this.expand(input);
-      return await this.runs.start(release, randomUUID(), [userMessage(expanded, options.images)]);
+      return await this.runs.start(release, randomUUID(), [userMessage(expanded, images)]);
     } finally {
       release();
     }

@@ -69,4 +69,4 @@ export interface SessionDeps {
 }
 
 /** The `agent/session` methods session-extras.ts adds to the orchestrator (session.ts has no room left). */
-export type SessionExtraMethods = "importSession" | "scopedModels" | "setScopedModels" | "systemPrompt";
+export type SessionExtraMethods = "importSession" | "scopedModels" | "setScopedModels" | "systemPrompt" | "continueRun";

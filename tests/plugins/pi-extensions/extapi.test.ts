@@ -138,3 +138,47 @@ export default function (pi) {
     expect(notices(h.events)).toEqual([]);
   });
 });
+
+describe("messages that start or carry more", () => {
+  it("sendMessage with triggerTurn while idle saves the message and the model answers it", async () => {
+    const file = extension(`
+export default function (pi) {
+  pi.registerCommand("nudge", { handler: async () => {
+    setTimeout(() => pi.sendMessage({ customType: "nudge", content: "please answer", display: true }, { triggerTurn: true }), 0);
+  } });
+}`);
+    const h = (harness = await bootWithExtensions([file], { faux: { responses: [{ content: "answered" }] } }));
+    await h.session.call("prompt", "/nudge");
+    for (let i = 0; i < 200 && h.faux.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await h.session.call("idle");
+    expect(h.faux.requests).toHaveLength(1);
+    const last = h.faux.requests[0]!.context.messages.at(-1)!;
+    expect(JSON.stringify(last.content)).toContain("please answer");
+    expect(h.session.call("lastAssistantText")).toBe("answered");
+    expect(notices(h.events)).toEqual([]);
+  });
+
+  it("a command's sendUserMessage carries its images; an input transform's images replace the prompt's", async () => {
+    const image = { type: "image", data: "aGVsbG8=", mimeType: "image/png" };
+    const file = extension(`
+export default function (pi) {
+  pi.registerCommand("look", { handler: async () => {
+    pi.sendUserMessage([{ type: "text", text: "what is this?" }, ${JSON.stringify(image)}]);
+  } });
+  pi.on("input", (event) => event.text === "swap" ? { action: "transform", text: "swapped", images: [{ ...${JSON.stringify(image)}, data: "c3dhcA==" }] } : undefined);
+}`);
+    const h = (harness = await bootWithExtensions([file], {
+      faux: { responses: [{ content: "an image" }, { content: "another" }] },
+    }));
+    await h.session.call("prompt", "/look");
+    await h.session.call("idle");
+    await h.session.call("prompt", "swap");
+    const users = h.faux.requests.map((r) => r.context.messages.filter((m) => m.role === "user").at(-1)!);
+    expect(users[0]!.content).toEqual([{ type: "text", text: "what is this?" }, image]);
+    expect(users[1]!.content).toEqual([
+      { type: "text", text: "swapped" },
+      { ...image, data: "c3dhcA==" },
+    ]);
+    expect(notices(h.events)).toEqual([]);
+  });
+});
