@@ -143,8 +143,32 @@ export function createModelRegistryView(runtime: ExtensionRuntime) {
     streamSimple: stream,
     complete: (model: Model, context: Context, options?: StreamOptions) => stream(model, context, options).result(),
     ...runtime.providers.members(undefined),
+    ...Object.fromEntries(
+      UNSUPPORTED_REGISTRY.map((name) => [
+        name,
+        unsupportedFunction(
+          `ctx.modelRegistry.${name}`,
+          "pi-host's catalog has chat models only, and its own provider plugins",
+        ),
+      ]),
+    ),
   };
 }
+
+/** pi 1.6 registry members for non-chat models and pi-ai provider objects, which pi-host has no counterpart for. */
+const UNSUPPORTED_REGISTRY = [
+  "getProvider",
+  "getProviderAuth",
+  "findOfType",
+  "getModelsOfType",
+  "getAvailableOfType",
+  "getModelOfType",
+  "classify",
+  "generateImages",
+  "getRegisteredProviderConfig",
+  "getRegisteredNativeProvider",
+  "getRegisteredProviderIds",
+] as const;
 
 /** pi's ExtensionContext. */
 export function createExtensionContext(runtime: ExtensionRuntime) {

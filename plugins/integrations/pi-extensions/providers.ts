@@ -18,6 +18,9 @@ import {
 import type { ExtensionRuntime } from "./runtime.js";
 import type { LoadedExtension } from "./types.js";
 
+/** Provider fields pi-host does not act on: its sign-ins and catalog refresh are its own. */
+const UNUSED_FIELDS = ["oauth", "auth", "refreshModels", "getModels", "filterModels"] as const;
+
 type PiStream = (model: Model, context: unknown, options?: unknown) => unknown;
 
 /** A virtual model as pi's `registerVirtualModel` takes it. */
@@ -56,6 +59,12 @@ export class ProviderRegistrations {
     return {
       registerProvider: (nameOrProvider: unknown, config?: Record<string, unknown>): void => {
         const { name, entry, stream } = providerArguments(nameOrProvider, config);
+        const unused = UNUSED_FIELDS.filter((field) => entry[field] !== undefined);
+        if (unused.length > 0)
+          this.runtime.notice(
+            "warning",
+            `${extension === undefined ? "pi-extensions" : `extension ${extension.path}`}: registerProvider("${name}"): ${unused.join(", ")} not used here (sign in with "pi auth login"; list models in the registration)`,
+          );
         this.when(extension, () => {
           this.catalog().registerProvider(name, {
             config: entry,
