@@ -89,10 +89,7 @@ export function createRouter(deps: RouterDeps): Llm {
         const sent = { ...options, apiKey, telemetry: request.span };
         for await (const event of lease.value.stream(target, context, sent)) push(event);
       } catch (error) {
-        const message = newAssistantMessage(model);
-        message.stopReason = options.signal?.aborted ? "aborted" : "error";
-        message.errorMessage = error instanceof Error ? error.message : String(error);
-        push({ type: "error", reason: message.stopReason, error: message });
+        push(failure(model, options, error));
       } finally {
         lease?.release();
         request.end();
@@ -117,10 +114,7 @@ export function createRouter(deps: RouterDeps): Llm {
         models.api.registeredApiKey(model.provider);
       for await (const event of custom(model, context, { ...options, apiKey, telemetry: request.span })) push(event);
     } catch (error) {
-      const message = newAssistantMessage(model);
-      message.stopReason = options.signal?.aborted ? "aborted" : "error";
-      message.errorMessage = error instanceof Error ? error.message : String(error);
-      push({ type: "error", reason: message.stopReason, error: message });
+      push(failure(model, options, error));
     } finally {
       request.end();
     }
@@ -145,6 +139,14 @@ export function createRouter(deps: RouterDeps): Llm {
       return out;
     },
   };
+}
+
+/** The one `error` event a failed stream ends with (`aborted` once the caller's signal fired). */
+function failure(model: Model, options: StreamOptions, error: unknown): AssistantMessageEvent {
+  const message = newAssistantMessage(model);
+  message.stopReason = options.signal?.aborted ? "aborted" : "error";
+  message.errorMessage = error instanceof Error ? error.message : String(error);
+  return { type: "error", reason: message.stopReason, error: message };
 }
 
 /** Whether `baseUrl` points at this machine (a local server needs no key). */
