@@ -242,9 +242,10 @@ export default defineConfig({
   // Bundle dependencies to cut module-resolution cost at start-up. The OpenAI and Anthropic SDKs are
   // bundled too: each lands in the chunk its provider imports lazily, so a run that talks to OpenAI
   // loads one file of it instead of 154 modules (bench/RESULTS.md). The rest below stay external and
-  // are imported lazily, only when a feature needs them.
+  // are imported lazily, only when a feature needs them (ssh2 also finds its optional native crypto
+  // binding next to its own files, which a bundle would break).
   noExternal: [
-    /^(?!(jiti|chokidar|@google\/genai|@aws-sdk\/client-bedrock-runtime|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk)(\/|$)).*/,
+    /^(?!(jiti|chokidar|@google\/genai|@aws-sdk\/client-bedrock-runtime|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk|@silvia-odwyer\/photon-node|ssh2)(\/|$)).*/,
   ],
   external: [
     "jiti",
@@ -255,6 +256,9 @@ export default defineConfig({
     "quickjs-emscripten-core",
     "@jitl/quickjs-wasmfile-release-sync",
     "@agentclientprotocol/sdk",
+    "ssh2",
+    // Reads its WebAssembly file next to itself, so it cannot be bundled; loaded for a large image only.
+    "@silvia-odwyer/photon-node",
   ],
   define: { __PI_VERSION__: JSON.stringify(pkg.version) },
   esbuildPlugins: [oneRuntimeChunk, oneBuiltinsChunk, liteHeadersInSdks],

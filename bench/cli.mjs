@@ -109,17 +109,19 @@ function messageText(message) {
 
 /**
  * Decides each answer from the request alone, so runs of both tools can interleave freely: after a tool
- * result, the final answer (only if the file's text came back); a question about notes.txt, a `read`
- * call; anything else, the plain answer.
+ * result that follows the last user message, the final answer (only if the file's text came back); a
+ * question about notes.txt, a `read` call; anything else, the plain answer. Tool results earlier in the
+ * history (a long session resumed with `--session`) do not count.
  */
 function answerFor(body, notesPath) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
-  const toolResult = messages.find((m) => m.role === "tool");
+  const lastUserAt = messages.findLastIndex((m) => m.role === "user");
+  const toolResult = messages.slice(lastUserAt + 1).find((m) => m.role === "tool");
   if (toolResult)
     return {
       text: messageText(toolResult).includes(SECRET) ? TOOL_ANSWER : "the tool result did not reach the server",
     };
-  const lastUser = [...messages].reverse().find((m) => m.role === "user");
+  const lastUser = messages[lastUserAt];
   if (messageText(lastUser).includes("notes.txt"))
     return { toolCall: { name: "read", arguments: { path: notesPath } } };
   return { text: ANSWER };

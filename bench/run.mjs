@@ -22,6 +22,7 @@ const ALL = [
   "cold-start",
   "providers",
   "sessions",
+  "session-cli",
   "loop",
   "tui",
   "json-size",

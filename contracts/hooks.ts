@@ -35,6 +35,30 @@ export interface AgentHooks {
    * list them (pi's `getCommands()` shape for extension commands).
    */
   commands?(): Promise<PromptCommandInfo[]>;
+  /**
+   * 1.2.0: asked before a session operation the user typed or a client sent (`/new`, `/resume`, `/fork`,
+   * `/tree`, `/compact`): may cancel it, or carry it out itself (`handled`: e.g. a compaction a pi
+   * extension supplied), or change the instructions of the default. pi's `session_before_*` events.
+   */
+  beforeSessionChange?(change: SessionChange, signal?: AbortSignal): Promise<SessionChangeVerdict | undefined>;
+}
+
+/** A session operation about to happen, as pi's `session_before_*` events describe it. */
+export type SessionChange =
+  | { kind: "new" }
+  | { kind: "resume"; targetSessionFile: string }
+  | { kind: "fork"; entryId: string }
+  | { kind: "tree"; targetId: string; summarize: boolean; customInstructions?: string }
+  | { kind: "compact"; customInstructions?: string };
+
+/** A hook's answer to a session change. */
+export interface SessionChangeVerdict {
+  /** Stop the operation (pi's `{ cancel: true }`). */
+  cancel?: boolean;
+  /** The hook did the operation itself; the default must not run. */
+  handled?: boolean;
+  /** Instructions for the default compaction or tree summary instead of the user's. */
+  customInstructions?: string;
 }
 
 /** One slash command a hook handles, as pi's `get_commands` lists an extension command. */
@@ -60,5 +84,6 @@ export const HooksContract = defineContract<AgentHooks>({
     prepareRequest: "async",
     beforePrompt: "async",
     commands: "async",
+    beforeSessionChange: "async",
   },
 });

@@ -97,6 +97,12 @@ export interface HostFlags {
   /** `--tui-mode`: the interactive mode's terminal mode, beating the `tuiMode` setting. */
   tuiMode?: "fullscreen" | "regular";
   /**
+   * `--remote`: the tools act on another machine — `user@host[:port]:/path` over SSH, or
+   * `docker:<container>[:/path]` — while sessions and credentials stay here. A plugin providing the
+   * built-in tools locally steps aside when it is set; one providing them remotely takes over.
+   */
+  remote?: string;
+  /**
    * `--name` / `--name=value` flags pi doesn't know, for pi extensions' `registerFlag` (`true` for a bare
    * flag); the plugin running extensions reports the ones no extension registers.
    */
@@ -147,8 +153,8 @@ export interface HostEnvironmentProvider {
 /** Provided by the host, never by a distribution plugin. */
 export const HostEnvironmentContract = defineContract<HostEnvironmentProvider>({
   id: "host/environment",
-  // 1.4: the theme, verbose, offline and tui-mode flags; 1.5: the startup notices.
-  version: "1.5.0",
+  // 1.4: the theme, verbose, offline and tui-mode flags; 1.5: the startup notices; 1.6: the remote flag.
+  version: "1.6.0",
   kind: "single",
   gate: "overlap",
   shape: { environment: "function" },

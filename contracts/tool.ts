@@ -45,6 +45,13 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unk
   executionMode?: "parallel" | "sequential";
   /** Repairs raw arguments (e.g. legacy names) before schema validation. */
   prepareArguments?: (args: unknown) => unknown;
+  /**
+   * Whether the tool is offered this run (since 1.1.0); absent means always. Lets two plugins provide a
+   * tool of one name for different setups — the local `read` and a remote `read` — and the run's
+   * choices (the host flags) pick one, without the host naming either plugin. Synchronous and cheap:
+   * it is asked each time the turn's tools are assembled.
+   */
+  enabled?: () => boolean;
   execute(
     toolCallId: string,
     params: Static<TParameters>,
@@ -57,12 +64,18 @@ export interface AgentTool<TParameters extends TSchema = TSchema, TDetails = unk
 /** Every tool plugin provides one slot per tool, keyed by the tool's name. */
 export const ToolContract = defineContract<AgentTool<any, any>>({
   id: "tool",
-  version: "1.0.0",
+  // 1.1: `enabled`, a tool stepping aside for another of its name.
+  version: "1.1.0",
   kind: "many",
   gate: "overlap",
   shape: { name: "string", description: "string", parameters: "object", execute: "function" },
-  methods: { prepareArguments: "sync", execute: "async" },
+  methods: { prepareArguments: "sync", execute: "async", enabled: "sync" },
 });
+
+/** Whether a tool plugin's tool (as peeked from its handle) is offered this run: present and not stepping aside. */
+export function isToolOffered<T extends AgentTool<any, any>>(tool: T | undefined): tool is T {
+  return tool !== undefined && tool.enabled?.() !== false;
+}
 
 /** pi's output limits, shared by every built-in tool. */
 export const TOOL_LIMITS = { maxLines: 2_000, maxBytes: 50 * 1024 } as const;

@@ -141,6 +141,12 @@ export const FLAGS: FlagSpec[] = [
   { group: "Tools", name: "no-tools", short: ["-nt"], help: "Disable all tools" },
   {
     group: "Tools",
+    name: "remote",
+    value: "<user@host[:port]:/path|docker:name[:/path]>",
+    help: "Run the built-in tools on another machine over SSH (or in a container); sessions and keys stay here",
+  },
+  {
+    group: "Tools",
     name: "no-builtin-tools",
     short: ["-nbt"],
     help: "Disable the built-in tools unless --tools names them; extension, MCP and plugin tools stay",

@@ -90,6 +90,7 @@ export function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice)
     verbose: args.verbose || undefined,
     offline: args.offline || isTruthyFlag(process.env.PI_OFFLINE) || undefined,
     tuiMode: args.tuiMode,
+    remote: args.remote,
   };
   return Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined)) as HostFlags;
 }

@@ -4,9 +4,11 @@
  * compiled, so every run after the first reads their compiled code from disk instead of compiling
  * ~2 MB of JavaScript again (Node ≥ 22.1; Node 20 has no such API and runs as before). The cache lives
  * where Node puts it by default (`$NODE_COMPILE_CACHE`, else the temp folder); `NODE_DISABLE_COMPILE_CACHE=1`
- * turns it off. The CLI itself is hosts/cli.ts, imported only after the cache is on.
+ * turns it off. It also stops V8's young generation from growing (young-generation.ts) before any of the
+ * CLI's objects are made. The CLI itself is hosts/cli.ts, imported only after both.
  */
 import module from "node:module";
+import { keepYoungGenerationSmall } from "./young-generation.js";
 
 /** `module.enableCompileCache` where this Node has it (22.1+); a cache that cannot be opened is no error. */
 function enableCompileCache(): void {
@@ -20,4 +22,5 @@ function enableCompileCache(): void {
 }
 
 enableCompileCache();
+keepYoungGenerationSmall();
 await import("./cli.js");

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { exportFlagValue } from "./cli-export-flag.js";
 import { splitExtensionFlags } from "./cli-extension-flags.js";
 import { helpText, parseCliArgs, UsageError, type CliArgs } from "./cli-flags.js";
+import { maybeSubcommand } from "./cli-subcommand-word.js";
 
 declare const __PI_VERSION__: string;
 
@@ -47,6 +48,7 @@ async function main(input: string[]): Promise<number> {
     return runPackageCommand(argv, {
       agentDir: agentDir(),
       cwd: process.cwd(),
+      packageRoot: fileURLToPath(new URL("../", import.meta.url)),
       builtinDir: fileURLToPath(new URL("./plugins/", import.meta.url)),
       defaultFile: fileURLToPath(new URL("../plugins.json", import.meta.url)),
     });
@@ -76,7 +78,6 @@ async function main(input: string[]): Promise<number> {
     });
   }
   // A word a plugin provides as a subcommand (`pi mcp login <server>`); any other word is a prompt.
-  const { maybeSubcommand } = await import("./cli-subcommand.js");
   if (maybeSubcommand(argv) && !COMMANDS.has(argv[0]!)) {
     const [{ runContributedCommand }, { agentDir }] = await Promise.all([
       import("./cli-subcommand.js"),
@@ -185,7 +186,7 @@ async function listModels(args: CliArgs, agent: string, cwd: string, paths: Path
   const composed = await composeForCli(args, runFlags, { agentDir: agent, cwd, paths });
   if (typeof composed === "number") return composed;
   // pi lists the providers its extensions register too.
-  const { loadCatalogRegistrations } = await import("./cli-extension-flags.js");
+  const { loadCatalogRegistrations } = await import("./cli-extension-flag-check.js");
   await loadCatalogRegistrations(composed.kernel);
   const { listModels: list } = await import("./list-models.js");
   const outcome = await list(composed.kernel, args.listModels === true ? undefined : args.listModels, args.provider);

@@ -1,5 +1,6 @@
 /**
- * `pi install <source> [-l]`, `pi remove <source> [-l]`, `pi update [source]`, `pi list [--json]`.
+ * `pi install <source> [-l]`, `pi remove <source> [-l]`, `pi update [target]`, `pi list [--json]`.
+ * `pi update` with no target updates pi itself, as in pi 1.6.0 (hosts/update-target.ts, hosts/self-update.ts).
  * These boot only the built-ins that provide the packages contract and what it needs (found by contract,
  * hosts/builtin-providers.ts), never the user's distribution, so a package that breaks the distribution
  * can always be removed. Progress goes to stderr one line per step; the outcome goes to stdout.
@@ -11,12 +12,7 @@
  * untrusted project never evaluates its modules (ids come from static reading, see plugin-id.ts).
  */
 import { join, relative, resolve } from "node:path";
-import {
-  PackagesContract,
-  type InstalledPackage,
-  type PackageManager,
-  type UpdateOutcome,
-} from "../contracts/packages.js";
+import { PackagesContract, type InstalledPackage, type PackageManager } from "../contracts/packages.js";
 import { PackageSourceError } from "../kit/packages/package-source.js";
 import type { Handle } from "../kernel/index.js";
 import type { Kernel } from "./host-kernel.js";
@@ -27,6 +23,15 @@ import { PluginTable } from "./plugin-table.js";
 import { pluginEntryFile, pluginIdLoader, type PluginIdLoader } from "./packages.js";
 import { staticPluginId } from "./plugin-id.js";
 import { isTrusted } from "./trust.js";
+import { packageUpdateSummary } from "./update-summary.js";
+import {
+  includesPackages,
+  includesSelf,
+  parseUpdateCommand,
+  UPDATE_HELP,
+  type UpdateCommand,
+  type UpdateTarget,
+} from "./update-target.js";
 
 const EXIT_FAILURE = 1;
 const EXIT_BAD_INPUT = 2;
@@ -39,6 +44,8 @@ export interface PackageCommandPlace {
   builtinDir: string;
   /** The package's default plugins.json: the order in which built-ins are asked for the contracts needed. */
   defaultFile: string;
+  /** This copy's package folder (with package.json), which `pi update` updates. */
+  packageRoot: string;
 }
 
 interface PackageCommand {
@@ -67,14 +74,37 @@ function skipped(line: string): number {
 
 /** Runs one package command; resolves with the exit code. */
 export async function runPackageCommand(argv: string[], place: PackageCommandPlace): Promise<number> {
-  if (argv[0] === "update" && argv.includes("--models")) {
-    if (argv.length > 2) return fail(`--models takes nothing else; usage: pi update --models`, EXIT_BAD_INPUT);
-    if (offline()) return skipped("Skipped the model catalog refresh (offline mode)");
-    return (await import("./models-update.js")).updateModels(place.agentDir);
+  let update: UpdateCommand | undefined;
+  if (argv[0] === "update") {
+    try {
+      update = parseUpdateCommand(argv.slice(1));
+    } catch (error) {
+      return fail((error as Error).message, EXIT_BAD_INPUT);
+    }
+    if (update.help) {
+      process.stdout.write(UPDATE_HELP);
+      return 0;
+    }
+    if (update.target.type === "model-catalog") {
+      if (offline()) return skipped("Skipped the model catalog refresh (offline mode)");
+      return (await import("./models-update.js")).updateModels(place.agentDir);
+    }
+    if (update.extensionsSkippedNote)
+      process.stdout.write("Extensions are skipped. Run pi update --extensions to update extensions.\n");
   }
   let command: PackageCommand;
   try {
-    command = parsePackageCommand(argv);
+    command =
+      update === undefined
+        ? parsePackageCommand(argv)
+        : {
+            name: "update",
+            source: packageSource(update.target),
+            local: false,
+            json: false,
+            help: false,
+            approve: update.approve,
+          };
   } catch (error) {
     return fail((error as Error).message, EXIT_BAD_INPUT);
   }
@@ -82,8 +112,12 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
     process.stdout.write(usage(command.name));
     return 0;
   }
-  // pi's offline mode: `pi update` skips every package update (no npm or git request).
-  if (command.name === "update" && offline()) return skipped("Skipped package updates (offline mode)");
+  if (update !== undefined && !includesPackages(update.target)) return updateSelfHere(update, place);
+  // pi's offline mode: package updates are skipped (no npm or git request); pi itself cannot be checked.
+  if (update !== undefined && offline()) {
+    skipped("Skipped package updates (offline mode)");
+    return includesSelf(update.target) ? updateSelfHere(update, place) : 0;
+  }
   const controller = new AbortController();
   let cancelledBy: keyof typeof CANCEL_SIGNALS | undefined;
   const cancels = (Object.keys(CANCEL_SIGNALS) as Array<keyof typeof CANCEL_SIGNALS>).map((signal) => {
@@ -144,9 +178,8 @@ export async function runPackageCommand(argv: string[], place: PackageCommandPla
           signal: controller.signal,
           projectTrusted,
         });
-        if (outcomes.length === 0) process.stdout.write("No packages installed.\n");
-        for (const outcome of outcomes) process.stdout.write(`${outcomeLine(outcome)}\n`);
-        return 0;
+        process.stdout.write(packageUpdateSummary(command.source, outcomes, progress));
+        return update !== undefined && includesSelf(update.target) ? await updateSelfHere(update, place) : 0;
       }
       case "list": {
         const packages = await manager.api.list(place.cwd);
@@ -202,16 +235,14 @@ function parsePackageCommand(argv: string[]): PackageCommand {
 function usageLine(name: PackageCommand["name"]): string {
   if (name === "install") return "pi install <source> [-l] [-a|-na]";
   if (name === "remove") return "pi remove <source> [-l]";
-  if (name === "update") return "pi update [source] [-a|-na] | pi update --models";
   return "pi list [--json] [-a|-na]";
 }
 
 function usage(name: PackageCommand["name"]): string {
+  if (name === "update") return UPDATE_HELP;
   const about = {
     install: "Install a package and add it to the packages setting (-l: the project's .pi/settings.json).",
     remove: "Remove a package: its install folder and its packages setting entry (-l: the project's).",
-    update:
-      "Move unpinned packages (or the one named) to their newest version; npm:<name>@<version> and git:...@<ref> stay pinned. --models: refresh the model catalog from models.dev (PI_MODELS_DEV_URL overrides the address).",
     list: "List the packages of the global and project settings: version, folder and what each contributes.",
   }[name];
   return `Usage: ${usageLine(name)}\n\n${about}\n\n-a, --approve: trust this project for this one command (its packages and "npmCommand" setting apply); -na, --no-approve: do not, even if it is trusted.\n\nSources: npm:<name>[@version], git:<host>/<path>[@ref], https://, ssh://, git:// URLs, or a local path.\n`;
@@ -247,17 +278,6 @@ async function bootPackageManager(
     throw new Error(`the package manager did not start: ${reasons.join("; ")}`);
   }
   return { kernel, manager: kernel.use(PackagesContract) };
-}
-
-/** One line per update outcome. */
-function outcomeLine(outcome: UpdateOutcome): string {
-  const short = (v: string | undefined): string =>
-    v !== undefined && /^[0-9a-f]{40}$/.test(v) ? v.slice(0, 7) : (v ?? "?");
-  if (outcome.status === "updated")
-    return `Updated ${outcome.source} ${outcome.from === undefined ? "" : `${short(outcome.from)} -> `}${short(outcome.to)}`;
-  if (outcome.status === "pinned") return `Pinned ${outcome.source} stays at ${short(outcome.from)}`;
-  if (outcome.status === "current") return `Current ${outcome.source} is at the newest ${short(outcome.from)}`;
-  return `Local ${outcome.source} is used where it is; nothing to update`;
 }
 
 /**
@@ -326,6 +346,17 @@ async function describePackage(pkg: InstalledPackage, loadId: PluginIdLoader): P
   for (const [label, items] of parts) if (items.length > 0) out += `    ${label}: ${items.join(", ")}\n`;
   for (const problem of pkg.problems) out += `    problem: ${problem}\n`;
   return out;
+}
+
+/** The package `pi update` names, if one: `pi update <source>` or `--extension <source>`. */
+function packageSource(target: UpdateTarget): string | undefined {
+  return target.type === "extensions" ? target.source : undefined;
+}
+
+/** `pi update` for pi itself (hosts/self-update.ts). */
+async function updateSelfHere(update: UpdateCommand, place: PackageCommandPlace): Promise<number> {
+  const { updateSelf } = await import("./self-update.js");
+  return updateSelf({ packageRoot: place.packageRoot, agentDir: place.agentDir, force: update.force });
 }
 
 function fail(message: string, code: number): number {

@@ -27,6 +27,7 @@ import type { Kernel } from "./host-kernel.js";
 import { formatLifecycleError } from "./kernel-report.js";
 import { composeKernel, resolveDistribution, type ConfigOverride } from "./compose.js";
 import { THINKING_LEVELS } from "./cli-flags.js";
+import { parseRemoteTarget } from "../kit/remote/remote-target.js";
 import { DistributionError, type DistributionEntry } from "./distribution.js";
 import { agentDir as defaultAgentDir, expandHome } from "./paths.js";
 
@@ -45,6 +46,8 @@ export interface CreateAgentSessionOptions {
   thinking?: ThinkingLevel;
   /** Allowed tool names; [] for none. Default: every tool of the distribution. */
   tools?: string[];
+  /** The CLI's `--remote`: the built-in tools act on `user@host[:port]:/path` or `docker:<container>[:/path]`. */
+  remote?: string;
   /** "new" (default), "continue" (the folder's latest), "none" (in memory, nothing written), or a session file. */
   session?: string;
   /** Where session files go. Default: the agent folder's sessions/--<cwd>--/. */
@@ -154,6 +157,13 @@ function sessionFlags(options: CreateAgentSessionOptions, cwd: string): HostFlag
       `createAgentSession: thinking must be one of ${THINKING_LEVELS.join(", ")}, not "${String(options.thinking)}"`,
     );
   }
+  if (options.remote !== undefined) {
+    try {
+      parseRemoteTarget(options.remote);
+    } catch (error) {
+      throw new Error(`createAgentSession: ${(error as Error).message}`);
+    }
+  }
   const session = options.session;
   const flags: HostFlags = {
     model: options.model,
@@ -161,6 +171,7 @@ function sessionFlags(options: CreateAgentSessionOptions, cwd: string): HostFlag
     thinking: options.thinking,
     apiKey: options.apiKey,
     tools: options.tools,
+    remote: options.remote?.trim(),
     session:
       session === undefined || session === "new" || session === "continue" || session === "none"
         ? session

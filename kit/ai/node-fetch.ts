@@ -81,10 +81,14 @@ export class LiteResponse {
   }
 }
 
-/** The body as bytes when this fetch can send it; `undefined` for none; `null` when only global fetch can. */
-function plainBody(body: unknown): Buffer | undefined | null {
+/**
+ * The body as this fetch sends it — bytes, or a string (a JSON request), sent as UTF-8 and never copied
+ * whole into a Buffer: a long session's request is megabytes — `undefined` for none; `null` when only
+ * global fetch can send it.
+ */
+function plainBody(body: unknown): Buffer | string | undefined | null {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === "string") return Buffer.from(body, "utf8");
+  if (typeof body === "string") return body;
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (body instanceof URLSearchParams) return Buffer.from(body.toString(), "utf8");
@@ -113,7 +117,7 @@ export async function nodeFetch(input: FetchInput, init: LiteRequestInit = {}): 
   if (!headers.has("accept")) headers.set("accept", "*/*");
   if (body !== undefined && !headers.has("content-type") && init.body instanceof URLSearchParams)
     headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
-  let payload = body;
+  let payload: Buffer | string | undefined = body;
   const signal = init.signal ?? undefined;
   for (let redirects = 0; ; redirects++) {
     if (signal?.aborted) throw signal.reason ?? abortError();
@@ -148,14 +152,15 @@ async function send(
   url: URL,
   method: string,
   headers: LiteHeaders,
-  payload: Buffer | undefined,
+  payload: Buffer | string | undefined,
   signal: AbortSignal | undefined,
 ): Promise<LiteResponse> {
   const transport = (
     url.protocol === "https:" ? requireBuiltin("node:https") : requireBuiltin("node:http")
   ) as typeof import("node:http");
   const record = headers.toRecord();
-  if (payload !== undefined) record["content-length"] = String(payload.length);
+  if (payload !== undefined)
+    record["content-length"] = String(typeof payload === "string" ? Buffer.byteLength(payload) : payload.length);
   const options: RequestOptions = { method, headers: record };
   return new Promise<LiteResponse>((resolve, reject) => {
     let request: ClientRequest | undefined;
@@ -198,8 +203,36 @@ async function send(
           : new TypeError("fetch failed", { cause: socketCause(error) }),
       );
     });
-    request.end(payload);
+    if (typeof payload === "string") endWithText(request, payload);
+    else request.end(payload);
   });
+}
+
+/** Characters of a string body written at a time. */
+const TEXT_PIECE = 1 << 20;
+
+/**
+ * Sends a string body in pieces, each written when the socket has taken the last one, so the bytes in
+ * flight stay at one piece instead of a UTF-8 copy of the whole body. A piece never ends between the two
+ * halves of a surrogate pair (each half alone would go out as U+FFFD).
+ */
+function endWithText(request: ClientRequest, text: string): void {
+  let at = 0;
+  const next = (): void => {
+    while (at < text.length) {
+      let end = Math.min(text.length, at + TEXT_PIECE);
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+      const piece = at === 0 && end === text.length ? text : text.slice(at, end);
+      at = end;
+      if (!request.write(piece)) {
+        request.once("drain", next);
+        return;
+      }
+    }
+    request.end();
+  };
+  next();
 }
 
 type BodyStream = AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => void };

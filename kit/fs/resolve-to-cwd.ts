@@ -5,7 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, posix, resolve } from "node:path";
 
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
@@ -15,6 +15,17 @@ export function resolveToCwd(path: string, cwd: string): string {
   if (expanded === "~") expanded = homedir();
   else if (expanded.startsWith("~/")) expanded = homedir() + expanded.slice(1);
   return isAbsolute(expanded) ? expanded : resolve(cwd, expanded);
+}
+
+/**
+ * The absolute POSIX path `path` names on another machine, seen from its folder `cwd`, with the same
+ * rules as resolveToCwd ("@" dropped, exotic spaces made plain) and "~" meaning that machine's `home`.
+ */
+export function resolveToRemoteFolder(path: string, cwd: string, home: string): string {
+  let expanded = (path.startsWith("@") ? path.slice(1) : path).replace(UNICODE_SPACES, " ");
+  if (expanded === "~") expanded = home;
+  else if (expanded.startsWith("~/")) expanded = home + expanded.slice(1);
+  return posix.resolve(cwd, expanded);
 }
 
 /**

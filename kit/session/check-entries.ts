@@ -98,6 +98,7 @@ export function checkSessionEntries<Entry extends EntryFields>(
 
 /** The parent to use: a skipped entry's place is taken by its own (resolved) parent. */
 function resolveParent(parentId: string | null, skippedParent: ReadonlyMap<string, string | null>): string | null {
+  if (skippedParent.size === 0) return parentId;
   let current = parentId;
   const seen = new Set<string>();
   while (current !== null && skippedParent.has(current) && !seen.has(current)) {

@@ -135,12 +135,8 @@ export function buildSessionContext(path: readonly SessionEntry[]): SessionConte
   let compactionIndex = -1;
   for (let i = 0; i < path.length; i++) {
     const entry = path[i]!;
-    if (entry.type === "thinking_level_change") context.thinkingLevel = entry.thinkingLevel;
-    else if (entry.type === "model_change") context.model = { provider: entry.provider, modelId: entry.modelId };
-    else if (entry.type === "message" && entry.message.role === "assistant") {
-      const message = entry.message as { provider: string; model: string };
-      context.model = { provider: message.provider, modelId: message.model };
-    } else if (entry.type === "compaction") compactionIndex = i;
+    noteModelAndThinking(context, entry);
+    if (entry.type === "compaction") compactionIndex = i;
   }
 
   const selected = selectedEntries(path, compactionIndex);
@@ -157,6 +153,34 @@ export function buildSessionContext(path: readonly SessionEntry[]): SessionConte
     context.entryIds.push(entry.id);
   }
   return context;
+}
+
+/**
+ * Extends, in place, the context of a path by entries that followed its leaf (in order), as
+ * `buildSessionContext` of the longer path would give it, so a turn's few new entries cost a few steps,
+ * not a walk of the whole history. Returns false, leaving `context` unchanged, when one of them is a
+ * compaction or a context edit (each changes what comes before it): the caller builds the path anew.
+ */
+export function extendSessionContext(context: SessionContext, added: readonly SessionEntry[]): boolean {
+  if (added.some((entry) => entry.type === "compaction" || entry.type === "context_edit")) return false;
+  for (const entry of added) {
+    noteModelAndThinking(context, entry);
+    const message = messageOfEntry(entry);
+    if (message === undefined) continue;
+    context.messages.push(message);
+    context.entryIds.push(entry.id);
+  }
+  return true;
+}
+
+/** The model and thinking level an entry sets: the last one on the path wins. */
+function noteModelAndThinking(context: SessionContext, entry: SessionEntry): void {
+  if (entry.type === "thinking_level_change") context.thinkingLevel = entry.thinkingLevel;
+  else if (entry.type === "model_change") context.model = { provider: entry.provider, modelId: entry.modelId };
+  else if (entry.type === "message" && entry.message.role === "assistant") {
+    const message = entry.message as { provider: string; model: string };
+    context.model = { provider: message.provider, modelId: message.model };
+  }
 }
 
 /** The entries the context is built from: the whole path, or the latest compaction, what it kept and what followed. */

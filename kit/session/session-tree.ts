@@ -1,7 +1,8 @@
 /**
  * One session's entries in memory, indexed for the questions the store answers: an id → entry map, a
- * children index, the labels, the name and the active leaf. Walking a path is O(path length), so
- * building the context of a 20,000-message session costs a walk, not a scan.
+ * children index (built when the tree is first asked for), the labels, the name and the active leaf.
+ * Walking a path is O(path length), so building the context of a 20,000-message session costs a walk,
+ * not a scan.
  */
 import type { LabelEntry, SessionEntry, TreeNode } from "../../contracts/session.js";
 import { isLeafMarker } from "./leaf-marker.js";
@@ -10,7 +11,8 @@ import { isLeafMarker } from "./leaf-marker.js";
 export class SessionTree {
   readonly entries: SessionEntry[] = [];
   private readonly byId = new Map<string, SessionEntry>();
-  private readonly children = new Map<string | null, SessionEntry[]>();
+  /** Children by parent id, built the first time the tree is asked for (a `-p` run never asks). */
+  private children: Map<string | null, SessionEntry[]> | undefined = undefined;
   private readonly labels = new Map<string, LabelEntry>();
   private leaf: string | null = null;
   private sessionName: string | undefined = undefined;
@@ -25,9 +27,7 @@ export class SessionTree {
   add(entry: SessionEntry): void {
     this.entries.push(entry);
     this.byId.set(entry.id, entry);
-    const siblings = this.children.get(entry.parentId);
-    if (siblings === undefined) this.children.set(entry.parentId, [entry]);
-    else siblings.push(entry);
+    if (this.children !== undefined) addChild(this.children, entry);
     if (entry.type === "label") {
       if (entry.label) this.labels.set(entry.targetId, entry);
       else this.labels.delete(entry.targetId);
@@ -77,8 +77,41 @@ export class SessionTree {
     return this.labels;
   }
 
-  /** Entries from the root to `id`, leaf markers included (the context builder ignores them). */
+  /**
+   * Entries from the root to `id`, leaf markers included (the context builder ignores them). A path
+   * cannot be longer than the entries: a walk that goes on past that is in a loop, and stops where the
+   * loop closes.
+   */
   rawPath(id: string | null): SessionEntry[] {
+    const path: SessionEntry[] = [];
+    let current = id === null ? undefined : this.byId.get(id);
+    while (current !== undefined && path.length <= this.entries.length) {
+      path.push(current);
+      current = current.parentId === null ? undefined : this.byId.get(current.parentId);
+    }
+    if (path.length > this.entries.length) return this.loopedPath(id);
+    return path.reverse();
+  }
+
+  /**
+   * The entries after `ancestor` on the path to `id`, oldest first, when `ancestor` is at most `limit`
+   * steps up from `id` (null: the root's side); undefined when it is not on that stretch of the path.
+   */
+  pathAfter(ancestor: string | null, id: string | null, limit: number): SessionEntry[] | undefined {
+    const after: SessionEntry[] = [];
+    let current = id;
+    while (current !== ancestor) {
+      if (current === null || after.length >= limit) return undefined;
+      const entry = this.byId.get(current);
+      if (entry === undefined) return undefined;
+      after.push(entry);
+      current = entry.parentId;
+    }
+    return after.reverse();
+  }
+
+  /** rawPath for a parent chain that loops back (only hand-edited data can): each entry once. */
+  private loopedPath(id: string | null): SessionEntry[] {
     const path: SessionEntry[] = [];
     const seen = new Set<string>();
     let current = id === null ? undefined : this.byId.get(id);
@@ -117,12 +150,21 @@ export class SessionTree {
         childrenGoTo = node.children;
         lists.push(node.children);
       }
-      for (const child of this.children.get(entry.id) ?? [])
+      for (const child of this.childIndex().get(entry.id) ?? [])
         if (child.id !== entry.id) queue.push({ entry: child, into: childrenGoTo });
     }
     const byTime = (a: TreeNode, b: TreeNode): number => Date.parse(a.entry.timestamp) - Date.parse(b.entry.timestamp);
     for (const list of lists) if (list.length > 1) list.sort(byTime);
     return roots;
+  }
+
+  /** The children index, built from the entries on first use and kept up to date by `add` after that. */
+  private childIndex(): Map<string | null, SessionEntry[]> {
+    if (this.children === undefined) {
+      this.children = new Map();
+      for (const entry of this.entries) addChild(this.children, entry);
+    }
+    return this.children;
   }
 
   /** The nearest entry at or above `id` that is not a leaf marker (null at the root). */
@@ -138,4 +180,11 @@ export class SessionTree {
     }
     return null;
   }
+}
+
+/** Files `entry` under its parent, after its older siblings. */
+function addChild(children: Map<string | null, SessionEntry[]>, entry: SessionEntry): void {
+  const siblings = children.get(entry.parentId);
+  if (siblings === undefined) children.set(entry.parentId, [entry]);
+  else siblings.push(entry);
 }

@@ -285,8 +285,8 @@ describe("pi plugin eject (installed package, built CLI)", () => {
       writeFileSync(
         index,
         `import { renameSync, writeFileSync } from "node:fs";\n${readFileSync(index, "utf8").replace(
-          `ctx.provide(ToolContract, createReadTool(), { key: "read" });`,
-          `ctx.provide(ToolContract, createReadTool(), { key: "read" });
+          `ctx.provide(ToolContract, { ...createReadTool(), enabled }, { key: "read" });`,
+          `ctx.provide(ToolContract, { ...createReadTool(), enabled }, { key: "read" });
     ctx.onStart(() => {
       writeFileSync(${JSON.stringify(`${committed}.tmp`)}, String(ctx.generation));
       renameSync(${JSON.stringify(`${committed}.tmp`)}, ${JSON.stringify(committed)});

@@ -146,8 +146,15 @@ describe("--offline and unknown flags (built CLI)", () => {
     const run = await home.pi(["-p", "--offline", "--model", "mock/mock-1", "-e", "env.ts", "hi"]);
     expect(run.code).toBe(0);
     expect((await import("node:fs")).readFileSync(seen, "utf8")).toBe("1");
-    const update = await home.pi(["update", "--offline"]);
+    const update = await home.pi(["update", "--extensions", "--offline"]);
     expect([update.code, update.stdout]).toEqual([0, "Skipped package updates (offline mode)\n"]);
+    // pi itself cannot be checked offline: pi 1.6.0's note, then one line and exit 1.
+    const self = await home.pi(["update", "--offline"]);
+    expect(self.code).toBe(1);
+    expect(self.stdout).toBe("Extensions are skipped. Run pi update --extensions to update extensions.\n");
+    expect(self.stderr).toBe(
+      "Error: Could not determine latest pi version: offline mode is on (--offline or PI_OFFLINE)\n",
+    );
     const models = await home.pi(["update", "--models"], { env: { PI_OFFLINE: "1" } });
     expect([models.code, models.stdout]).toEqual([0, "Skipped the model catalog refresh (offline mode)\n"]);
   });

@@ -138,11 +138,13 @@ describe("npm: packages from a verdaccio registry on 127.0.0.1", () => {
       expect(JSON.stringify(llm.requests[1]!.body.messages)).toContain("hello bo from greeter 1.0.0");
 
       await registry.publish(writeFixturePackage("greeter", { name: "pi-fixture-greeter", version: "1.1.0" }));
-      const update = await piOk(["update"]);
-      expect(update.stdout).toContain("Updated npm:pi-fixture-greeter 1.0.0 -> 1.1.0");
+      const update = await piOk(["update", "--extensions"]);
+      expect(update.stdout).toContain("Updated 1 package:\n  npm:pi-fixture-greeter 1.0.0 -> 1.1.0\n");
       expect((await listJson())[0].version).toBe("1.1.0");
       expect(await greetThroughFaux()).toBe("hello ada from greeter 1.1.0");
-      expect((await piOk(["update"])).stdout).toContain("Current npm:pi-fixture-greeter is at the newest 1.1.0");
+      expect((await piOk(["update", "--extensions"])).stderr).toContain(
+        "Current npm:pi-fixture-greeter is at the newest 1.1.0",
+      );
 
       const remove = await piOk(["remove", "npm:pi-fixture-greeter"]);
       expect(remove.stdout).toContain("Removed npm:pi-fixture-greeter");
@@ -163,9 +165,10 @@ describe("npm: packages from a verdaccio registry on 127.0.0.1", () => {
       expect(settings().packages).toEqual(["npm:pi-fixture-pinned@1.0.0"]);
       expect(await listJson()).toMatchObject([{ version: "1.0.0", pinned: true }]);
 
-      const update = await piOk(["update"]);
-      expect(update.stdout).toContain("Pinned npm:pi-fixture-pinned@1.0.0 stays at 1.0.0");
-      expect((await piOk(["update", "npm:pi-fixture-pinned"])).stdout).toContain("stays at 1.0.0");
+      const update = await piOk(["update", "--extensions"]);
+      expect(update.stderr).toContain("Pinned npm:pi-fixture-pinned@1.0.0 stays at 1.0.0");
+      expect(update.stdout).toBe("Packages are already up to date\n");
+      expect((await piOk(["update", "npm:pi-fixture-pinned"])).stderr).toContain("stays at 1.0.0");
       expect(await listJson()).toMatchObject([{ version: "1.0.0", pinned: true }]);
       expect(await greetThroughFaux()).toBe("hello ada from greeter 1.0.0");
 
@@ -247,13 +250,17 @@ describe.skipIf(!HAS_GIT)("git: packages from a bare repository served by git da
       expect((await piOk(["list"])).stdout).toContain(`git:${url}@v1  (1.0.0, ref v1, ${v1.slice(0, 7)}, pinned)`);
       expect(await greetThroughFaux()).toBe("hello ada from greeter 1.0.0");
 
-      expect((await piOk(["update"])).stdout).toContain(`Pinned git:${url}@v1 stays at ${v1.slice(0, 7)}`);
+      expect((await piOk(["update", "--extensions"])).stderr).toContain(
+        `Pinned git:${url}@v1 stays at ${v1.slice(0, 7)}`,
+      );
       expect((await listJson())[0].commit).toBe(v1);
 
       await piOk(["install", `git:${url}`]);
       expect(settings().packages).toEqual([`git:${url}`]);
       expect(await listJson()).toMatchObject([{ commit: v11, version: "1.1.0", pinned: false }]);
-      expect((await piOk(["update"])).stdout).toContain(`Current git:${url} is at the newest ${v11.slice(0, 7)}`);
+      expect((await piOk(["update", "--extensions"])).stderr).toContain(
+        `Current git:${url} is at the newest ${v11.slice(0, 7)}`,
+      );
 
       const v12 = await repo.commitFolder(
         writeFixturePackage("greeter", { name: "greeter-from-git", version: "1.2.0" }),
@@ -261,7 +268,7 @@ describe.skipIf(!HAS_GIT)("git: packages from a bare repository served by git da
       );
       await repo.push();
       expect((await piOk(["update", `git:${url}`])).stdout).toContain(
-        `Updated git:${url} ${v11.slice(0, 7)} -> ${v12.slice(0, 7)}`,
+        `Updated 1 package:\n  git:${url} ${v11.slice(0, 7)} -> ${v12.slice(0, 7)}`,
       );
       expect(await greetThroughFaux()).toBe("hello ada from greeter 1.2.0");
 
@@ -394,7 +401,7 @@ describe("failed installs leave settings.json and the install folders byte-for-b
       const proxy = await startStoppingProxy(registry, (path) => path.endsWith("pi-fixture-cut-1.1.0.tgz"));
       try {
         await expectFailureChangesNothing(
-          ["update"],
+          ["update", "--extensions"],
           /pi: npm install pi-fixture-cut@1.1.0 .*failed/,
           registry.envFor(proxy.url),
         );
@@ -485,7 +492,7 @@ describe("a package plugin that replaces a built-in (id tool-bash)", () => {
         const generation = kernel.describe().plugins.find((p) => p.id === "tool-bash")!.generation!;
 
         await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-live", version: "1.1.0" }));
-        expect((await piOk(["update"])).stdout).toContain("Updated npm:pi-fixture-bash-live 1.0.0 -> 1.1.0");
+        expect((await piOk(["update", "--extensions"])).stdout).toContain("  npm:pi-fixture-bash-live 1.0.0 -> 1.1.0");
         const result = await reload;
         expect(result.status).toBe("committed");
         expect(await run()).toBe("fixture bash 1.1.0 would run: ls");
@@ -534,7 +541,7 @@ describe("a package plugin that replaces a built-in (id tool-bash)", () => {
         await records.next((r) => r.type === "agent_end");
 
         await registry.publish(writeFixturePackage("fake-bash", { name: "pi-fixture-bash-rpc", version: "1.1.0" }));
-        expect((await piOk(["update"])).stdout).toContain("Updated npm:pi-fixture-bash-rpc 1.0.0 -> 1.1.0");
+        expect((await piOk(["update", "--extensions"])).stdout).toContain("  npm:pi-fixture-bash-rpc 1.0.0 -> 1.1.0");
         expect(readFileSync(await fileAppears(join(markers, "tool-bash-1.1.0")), "utf8")).toBe("generation 2\n");
 
         child.stdin.write(`${JSON.stringify({ id: "p2", type: "prompt", message: "run ls again" })}\n`);

@@ -1,6 +1,6 @@
 /**
- * RPC `get_commands` through the built CLI: an extension's registered command, `/mcp` and a prompt
- * template are listed in pi 1.6.0's shape (name, description, source, sourceInfo); and, when pi 1.6.0 is
+ * RPC `get_commands` through the built CLI: an extension's registered command, `/mcp`, the plugins' slash
+ * commands (`/llama`, `/login`) and a prompt template are listed in pi 1.6.0's shape (name, description, source, sourceInfo); and, when pi 1.6.0 is
  * installed, the same extension and template under pi 1.6.0 give the same entries field by field.
  */
 import { spawn } from "node:child_process";
@@ -86,6 +86,19 @@ describe("RPC get_commands (built CLI)", () => {
       source: "extension",
       sourceInfo: { path: "builtin:mcp", source: "builtin" },
     });
+    // Plugins' slash commands (the command contract): /llama as pi's built-in llama.cpp extension lists
+    // it, /login of the account-login plugin as its plugin's.
+    expect(byName.get("llama")).toEqual({
+      name: "llama",
+      description: "Manage llama.cpp router models",
+      source: "extension",
+      sourceInfo: { path: "builtin:llama.cpp", source: "builtin", scope: "temporary", origin: "top-level" },
+    });
+    expect(byName.get("login")).toMatchObject({
+      source: "extension",
+      sourceInfo: { path: "plugin:account-login", source: "plugin", scope: "temporary", origin: "top-level" },
+    });
+    expect(commands.filter((c) => c.name === "llama")).toHaveLength(1);
     expect(byName.get("review")).toEqual({
       name: "review",
       description: "Review the code",
@@ -107,7 +120,7 @@ describe("RPC get_commands (built CLI)", () => {
         getCommands(process.execPath, PI_BIN),
         getCommands(PI16_NODE, PI16_CLI),
       ]);
-      for (const name of ["greet", "quiet", "mcp", "review"]) {
+      for (const name of ["greet", "quiet", "mcp", "llama", "review"]) {
         const a = ours.find((c) => c.name === name);
         const b = theirs.find((c) => c.name === name);
         expect({ name, entry: a }).toEqual({ name, entry: b });

@@ -38,7 +38,7 @@ describe.skipIf(!suite.hasTmux)(
       ["/reload", "Ask the host to reload plugins"],
       ["/login", "Log in to a provider with your subscription"],
       ["/logout", "Log out of a provider"],
-      ["/llama", "Manage models on the configured llama.cpp router"],
+      ["/llama", "Manage llama.cpp router models"],
     ])("%s shows in the editor's autocomplete with its description", async (typed, description) => {
       const pane = start();
       await pane.waitFor("alpha-1");

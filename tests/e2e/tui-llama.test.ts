@@ -84,7 +84,7 @@ describe.skipIf(!HAS_TMUX)("/llama in tmux", { timeout: 60_000 }, () => {
     const pane = start({ LLAMA_BASE_URL: `${router.url}/v1` });
     await pane.waitFor("no model");
     pane.type("/llam");
-    await pane.waitFor("Manage models on the configured llama.cpp router");
+    await pane.waitFor("Manage llama.cpp router models");
     pane.type("a");
     pane.keys("Enter");
     await pane.waitFor(`llama.cpp router ${router.url}`);

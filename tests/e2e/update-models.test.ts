@@ -108,6 +108,6 @@ describe("pi update --models (built CLI, local server)", () => {
   it("takes nothing besides --models", async () => {
     const run = await runPi(["update", "--models", "npm:x"], { cwd: home, env });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("--models takes nothing else");
+    expect(run.stderr).toContain("--models cannot be combined with a positional source");
   });
 });

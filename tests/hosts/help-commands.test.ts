@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { helpText } from "../../hosts/cli-flags.js";
 import { PI_BIN } from "../e2e/run-pi.js";
 
-const COMMANDS = ["install", "remove", "update", "list", "plugins", "plugin", "trust"];
+const COMMANDS = ["install", "remove", "update", "list", "config", "plugins", "plugin", "trust", "eval"];
 
 describe("pi --help: commands", () => {
   const commands = helpText().slice(helpText().indexOf("\nCommands:\n"), helpText().indexOf("\nMode:"));
@@ -17,7 +17,7 @@ describe("pi --help: commands", () => {
   });
 
   it("each package and plugin command answers --help with its usage, exit 0", () => {
-    for (const command of ["install", "remove", "update", "list", "plugin"]) {
+    for (const command of ["install", "remove", "update", "list", "config", "plugin", "eval"]) {
       const run = spawnSync(process.execPath, [PI_BIN, command, "--help"], { encoding: "utf8" });
       expect(run.status, command).toBe(0);
       expect(run.stdout, command).toMatch(/^Usage:/);

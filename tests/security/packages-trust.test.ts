@@ -117,8 +117,8 @@ describe("package commands in an untrusted project", () => {
       expect(local.stdout).toContain("Installed npm:pi-fixture-greeter 1.0.0 (project)");
       expectNothingRan();
 
-      const update = await piOk(["update"]);
-      expect(update.stdout).toContain("Current npm:pi-fixture-greeter is at the newest 1.0.0");
+      const update = await piOk(["update", "--extensions"]);
+      expect(update.stderr).toContain("Current npm:pi-fixture-greeter is at the newest 1.0.0");
       expect(update.stderr).toContain(
         `skipping the 3 package(s) of ${join(user.project, ".pi", "settings.json")}: this project is not trusted`,
       );
@@ -143,7 +143,7 @@ describe("package commands in an untrusted project", () => {
       expect(approved.stdout).not.toContain("not used");
       expect(existsSync(pluginMarker)).toBe(true);
 
-      const update = await user.pi(["update", "--approve"]);
+      const update = await user.pi(["update", "--extensions", "--approve"]);
       expect(update.code).toBe(1);
       expect(update.stderr).toContain("project npm ran");
       expect(existsSync(npmMarker)).toBe(true);
@@ -166,9 +166,9 @@ describe("package commands in an untrusted project", () => {
       expect(existsSync(pluginMarker)).toBe(true);
       expect(existsSync(extensionMarker)).toBe(true);
       // -na (pi's --no-approve) sets the trust aside for one command.
-      await piOk(["update", "-na"]);
+      await piOk(["update", "--extensions", "-na"]);
       expect(existsSync(npmMarker)).toBe(false);
-      const update = await user.pi(["update"]);
+      const update = await user.pi(["update", "--extensions"]);
       expect(update.code).toBe(1);
       expect(existsSync(npmMarker)).toBe(true);
     },

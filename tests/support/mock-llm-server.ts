@@ -69,6 +69,17 @@ export class MockLlmServer {
   /** Streams whose client went away before their last event. */
   streamsCutShort = 0;
   url = "";
+  /** Answers a request when the queue is empty, from what it asks (see `answerWith`). */
+  private responder: ((request: RecordedRequest) => ScriptedResponse | undefined) | undefined;
+
+  /**
+   * Answers requests the queue has no entry for by calling `respond` with the request, for tests whose
+   * requests come in an order they do not control or whose answer depends on what was sent.
+   */
+  answerWith(respond: (request: RecordedRequest) => ScriptedResponse | undefined): this {
+    this.responder = respond;
+    return this;
+  }
 
   /** Queues answers for the next requests. */
   enqueue(...responses: ScriptedResponse[]): this {
@@ -113,8 +124,9 @@ export class MockLlmServer {
     } catch {
       // keep raw text
     }
-    this.requests.push({ method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body });
-    const next = this.script.shift();
+    const request: RecordedRequest = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body };
+    this.requests.push(request);
+    const next = this.script.shift() ?? this.responder?.(request);
     if (next === undefined) {
       res.writeHead(500, { "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message: "mock server: no scripted response left" } }));

@@ -14,6 +14,7 @@
  * only hold SKILL.md skills. Two paths to one file (a link) count once. Not done: pi also honours
  * .gitignore files inside skill folders and the `skills` paths of settings.json.
  */
+import { readResourceOverrides, resourceEnabled } from "pi-host";
 import { basename, dirname, join } from "node:path";
 import type { Skill } from "pi-host";
 import { resolveUserPath } from "./user-path.js";
@@ -58,7 +59,9 @@ type FolderMode = "pi" | "agents";
 
 /** Finds every skill for `search`, reading files through `files`. */
 export async function findSkills(files: FileCache, search: SkillSearch): Promise<SkillScan> {
-  const scan = new SkillCollector(files);
+  // pi config's switches (`-skills/x/SKILL.md` in settings) leave a discovered skill out.
+  const overrides = await readResourceOverrides(search.agentDir, search.cwd, search.includeProject !== false);
+  const scan = new SkillCollector(files, (path) => resourceEnabled(overrides, "skills", path));
   if (!search.noSkills) {
     const userAgentsDir = join(search.homeDir, ".agents", "skills");
     if (search.includeProject !== false) {
@@ -97,7 +100,11 @@ class SkillCollector {
   private readonly byName = new Map<string, LoadedSkill>();
   private readonly seenFiles = new Set<string>();
 
-  constructor(private readonly files: FileCache) {}
+  constructor(
+    private readonly files: FileCache,
+    /** Whether a skill found in the user or project folders is switched on. */
+    private readonly switchedOn: (path: string) => boolean,
+  ) {}
 
   /** Searches a skills folder; `mode` says whether loose .md files at its top count. */
   async folder(root: string, mode: FolderMode, origin: string): Promise<void> {
@@ -139,6 +146,7 @@ class SkillCollector {
 
   /** Loads one skill file; a rule-breaking one is reported and skipped. */
   private async file(path: string, origin: string): Promise<void> {
+    if ((origin === "user" || origin === "project") && !this.switchedOn(path)) return;
     const info = await this.files.info(path);
     if (info === undefined || this.seenFiles.has(info.identity)) return;
     this.seenFiles.add(info.identity);

@@ -13,7 +13,7 @@ import { resolveUserPath } from "./user-path.js";
 import type { ResourceDiagnostic } from "./diagnostics.js";
 import type { PackageResources } from "./skills.js";
 import type { FileCache } from "./file-cache.js";
-import { FrontmatterError, parseFrontmatter } from "pi-host";
+import { FrontmatterError, parseFrontmatter, readResourceOverrides, resourceEnabled } from "pi-host";
 
 /** A template as this plugin returns it: the contract's fields plus pi's autocomplete hint. */
 export interface LoadedTemplate extends PromptTemplate {
@@ -42,6 +42,8 @@ const DESCRIPTION_FROM_BODY_MAX = 60;
 
 /** Finds every prompt template for `search`, reading files through `files`. */
 export async function findTemplates(files: FileCache, search: TemplateSearch): Promise<TemplateScan> {
+  // pi config's switches (`-prompts/x.md` in settings) leave a discovered template out.
+  const overrides = await readResourceOverrides(search.agentDir, search.cwd, search.includeProject !== false);
   const found: LoadedTemplate[] = [];
   const diagnostics: ResourceDiagnostic[] = [];
   const problem = (path: string, message: string): void =>
@@ -64,6 +66,8 @@ export async function findTemplates(files: FileCache, search: TemplateSearch): P
     }
     for (const name of names) {
       if (name.startsWith(".") || !name.endsWith(".md")) continue;
+      const discovered = origin === "user" || origin === "project";
+      if (discovered && !resourceEnabled(overrides, "prompts", join(dir, name))) continue;
       if ((await files.info(join(dir, name)))?.kind === "file") await loadFile(join(dir, name), origin);
     }
   };

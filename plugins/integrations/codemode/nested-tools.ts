@@ -6,7 +6,7 @@
  */
 import { Value } from "@sinclair/typebox/value";
 import type { BeforeToolCallResult, ToolCallInfo } from "pi-host";
-import { newAssistantMessage, type ToolCall } from "pi-host";
+import { isToolOffered, newAssistantMessage, type ToolCall } from "pi-host";
 import type { AgentHooks } from "pi-host";
 import type { AgentTool, ToolContext, ToolResult, ToolSource, ToolSpecOf } from "pi-host";
 import type { Handle, ManyHandle } from "pi-host";
@@ -51,7 +51,7 @@ export async function listNestedTools(
   };
   for (const handle of providers.tools.list()) {
     const tool = handle.peek();
-    if (tool === undefined || handle.pluginId === providers.selfPluginId) continue;
+    if (!isToolOffered(tool) || handle.pluginId === providers.selfPluginId) continue;
     add(tool, (id, args, signal, ctx) => handle.api.execute(id, args as never, signal, undefined, ctx));
   }
   const listings = await Promise.all(

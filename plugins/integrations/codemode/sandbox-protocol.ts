@@ -1,5 +1,5 @@
 /**
- * The messages between the main thread and the sandbox worker. Types only: the worker's code is
+ * The messages between the main thread and the sandbox worker: types, and one name. The worker's code is
  * shipped as source text (see sandbox-worker.ts), so both sides agree through these shapes alone.
  */
 
@@ -25,6 +25,12 @@ export interface WorkerStart {
   code: string;
   /** The `tools.*` function names to install. */
   toolNames: string[];
+  /**
+   * Whether to install pi's discovery globals `searchTools(query, options?)` and `describeTool(name)`:
+   * each asks the main thread through a "call" named DISCOVERY_CALL whose arguments are
+   * `[kind, ...args]` and whose text is the JSON answer ("" for undefined). Not counted as tool calls.
+   */
+  discovery: boolean;
   limits: WorkerLimits;
   /** Absolute paths of the CommonJS entries of quickjs-emscripten-core and the release-sync variant. */
   corePath: string;
@@ -32,6 +38,9 @@ export interface WorkerStart {
   /** The QuickJS WebAssembly module, compiled once by the main thread. */
   wasmModule: WebAssembly.Module;
 }
+
+/** The reserved call name of the discovery globals (a NUL keeps it apart from every tool identifier). */
+export const DISCOVERY_CALL = "\u0000discover";
 
 /** What a finished script produced (the worker's last message). */
 export interface WorkerOutcome {

@@ -133,6 +133,8 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
     // tools: each call becomes a promise settled by the main thread's answer.
     const pending = new Map<number, QuickJSDeferredPromise>();
     let calls = 0;
+    /** Ids of outstanding host calls: tool calls and discovery questions alike. */
+    let callIds = 0;
     let finished = false;
     let crash: string | undefined;
     let scriptPromise: QuickJSHandle | undefined;
@@ -162,7 +164,8 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
         if (Buffer.byteLength(argsJson, "utf8") > limits.maxArgumentBytes) {
           return refuse(`tool call refused: its arguments exceed ${Math.round(limits.maxArgumentBytes / 1024)} KB`);
         }
-        const id = ++calls;
+        calls++;
+        const id = ++callIds;
         const deferred = vm.newPromise();
         pending.set(id, deferred);
         post({ type: "call", id, name, argsJson });
@@ -173,6 +176,42 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
     }
     vm.setProp(vm.global, "tools", toolsObject);
     toolsObject.dispose();
+
+    // pi's searchTools() / describeTool(): answered by the main thread as JSON text, parsed in here.
+    if (start.discovery) {
+      const discover = vm.newFunction("__codemode_discover", (argHandle) => {
+        if (shouldStop()) return refuse(stopMessage());
+        let argsJson: string;
+        try {
+          argsJson = JSON.stringify(vm.dump(argHandle)) ?? "null";
+        } catch (error) {
+          return refuse(`its arguments cannot be sent as JSON (${(error as Error).message})`);
+        }
+        if (Buffer.byteLength(argsJson, "utf8") > limits.maxArgumentBytes)
+          return refuse(`its arguments exceed ${Math.round(limits.maxArgumentBytes / 1024)} KB`);
+        const id = ++callIds;
+        const deferred = vm.newPromise();
+        pending.set(id, deferred);
+        post({ type: "call", id, name: "\u0000discover", argsJson });
+        return deferred.handle;
+      });
+      vm.setProp(vm.global, "__codemode_discover", discover);
+      discover.dispose();
+      const installed = vm.evalCode(
+        [
+          "(() => {",
+          "  const ask = __codemode_discover;",
+          "  const answer = async (args) => { const text = await ask(args); return text === '' ? undefined : JSON.parse(text); };",
+          "  globalThis.searchTools = (...args) => answer(['searchTools', ...args]);",
+          "  globalThis.describeTool = (...args) => answer(['describeTool', ...args]);",
+          "  delete globalThis.__codemode_discover;",
+          "})()",
+        ].join("\n"),
+        "codemode-discovery.js",
+      );
+      if (installed.error) installed.error.dispose();
+      else installed.value.dispose();
+    }
 
     /** Runs the jobs QuickJS has queued (promise reactions), then checks whether the script can still finish. */
     const pump = (): void => {

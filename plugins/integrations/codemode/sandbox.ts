@@ -18,7 +18,13 @@
 import type { Worker } from "node:worker_threads";
 import { CallGate } from "./call-gate.js";
 import { loadQuickJsAssets } from "./quickjs.js";
-import type { FromWorker, SettleMessage, WorkerLimits, WorkerStart } from "./sandbox-protocol.js";
+import {
+  DISCOVERY_CALL,
+  type FromWorker,
+  type SettleMessage,
+  type WorkerLimits,
+  type WorkerStart,
+} from "./sandbox-protocol.js";
 import { sandboxWorkerMain } from "./sandbox-worker.js";
 
 /** The bounds of one run. */
@@ -62,12 +68,16 @@ const WASM_MAX_PAGES = 32_768;
 const WORKER_OLD_HEAP_MB = 32;
 const WORKER_YOUNG_HEAP_MB = 8;
 
+/** Answers a script's `searchTools(...)` / `describeTool(...)` (`kind` names which); throws for bad arguments. */
+export type Discover = (kind: string, args: unknown[]) => unknown;
+
 /** Runs `code` with `functions` installed as `tools.*`. Never throws for anything the script does. */
 export async function runSandboxed(
   code: string,
   functions: Record<string, SandboxFunction>,
   limits: SandboxLimits,
   signal?: AbortSignal,
+  discover?: Discover,
 ): Promise<SandboxOutcome> {
   const deadline = Date.now() + limits.timeLimitMs;
   if (signal?.aborted) return { output: "", outputTruncated: false, error: "the script was aborted" };
@@ -90,10 +100,16 @@ export async function runSandboxed(
     maxToolCalls: limits.maxToolCalls,
     maxArgumentBytes: limits.maxArgumentBytes,
   };
-  const start: WorkerStart = { code, toolNames: Object.keys(functions), limits: workerLimits, ...assets };
+  const start: WorkerStart = {
+    code,
+    toolNames: Object.keys(functions),
+    discovery: discover !== undefined,
+    limits: workerLimits,
+    ...assets,
+  };
   // Loaded here, not at import: a session that never runs a script never touches worker_threads.
   const { Worker: WorkerClass } = await import("node:worker_threads");
-  return new SandboxRun(WorkerClass, start, functions, limits, signal).outcome;
+  return new SandboxRun(WorkerClass, start, functions, limits, signal, discover).outcome;
 }
 
 /** One script's worker, seen from the main thread. */
@@ -114,6 +130,7 @@ class SandboxRun {
     private readonly functions: Record<string, SandboxFunction>,
     private readonly limits: SandboxLimits,
     private readonly signal: AbortSignal | undefined,
+    private readonly discover: Discover | undefined,
   ) {
     this.outcome = new Promise((resolve) => (this.resolve = resolve));
     this.gate = new CallGate(limits.maxConcurrentToolCalls, limits.maxToolCalls);
@@ -169,6 +186,16 @@ class SandboxRun {
     const answer = (ok: boolean, text: string): void => {
       if (!this.finished) this.worker.postMessage({ type: "settle", id, ok, text } satisfies SettleMessage);
     };
+    if (name === DISCOVERY_CALL && this.discover !== undefined) {
+      // searchTools() / describeTool(): answered here, at once, outside the tool-call gate and count.
+      try {
+        const [kind, ...args] = JSON.parse(argsJson) as [string, ...unknown[]];
+        const value = this.discover(kind, args);
+        return answer(true, value === undefined ? "" : JSON.stringify(value));
+      } catch (error) {
+        return answer(false, error instanceof Error ? error.message : String(error));
+      }
+    }
     if (fn === undefined) return answer(false, `no tool "${name}"`);
     if (Buffer.byteLength(argsJson, "utf8") > this.limits.maxArgumentBytes)
       return answer(

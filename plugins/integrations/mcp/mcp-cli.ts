@@ -30,8 +30,8 @@ export const MCP_USAGE = `Usage:
   pi mcp add <server> [options] --url <url>
   pi mcp remove <server> [-l]
   pi mcp list [--json]
-  pi mcp login <server> [--no-browser]
-  pi mcp logout <server>
+  pi mcp login <server> [-l] [--timeout <seconds>] [--no-browser]
+  pi mcp logout <server> [-l]
 
 Configure and check MCP servers and sign in to OAuth servers without starting a session.
 Reads ~/.pi/agent/mcp.json and, in trusted projects, .pi/mcp.json.
@@ -43,7 +43,7 @@ Commands:
   login <server>          Sign in through the browser
   logout <server>         Delete the stored OAuth credentials
 
-Options for add and remove:
+Options for add, remove, login, and logout:
   -l, --local             Use .pi/mcp.json in the current project instead of the global file
 
 Options for add:
@@ -67,6 +67,7 @@ Options for add:
 
 Other options:
   --json                  Print the list as JSON
+  --timeout <seconds>     Time limit for the whole sign-in (default: 300)
   --no-browser            Print the sign-in URL without opening a browser
 `;
 
@@ -84,17 +85,23 @@ export async function runMcpCli(args: string[], io: CliCommandIo, deps: McpCliDe
     io.stderr(`Error: unknown mcp command "${sub}"; use add, remove, list, login or logout (pi mcp --help)\n`);
     return 2;
   }
-  const noBrowser = rest.includes("--no-browser");
-  const names = rest.filter((a) => a !== "--no-browser");
-  const unknown = names.find((a) => a.startsWith("-"));
-  if (unknown !== undefined || names.length !== 1) {
-    io.stderr(`Error: ${unknown !== undefined ? `unknown option ${unknown}; ` : ""}usage: pi mcp ${sub} <server>\n`);
+  const parsed = parseSignInArgs(sub, rest);
+  if (typeof parsed === "string") {
+    io.stderr(`Error: ${parsed}\n`);
     return 2;
   }
-  const name = names[0]!;
+  const { name, local, noBrowser, timeoutSeconds } = parsed;
   const spec = (await deps.servers(io.cwd)).find((s) => s.name === name);
   if (spec === undefined) {
     io.stderr(`Error: no MCP server "${name}" is configured; add it to ~/.pi/agent/mcp.json\n`);
+    return 1;
+  }
+  // pi's -l: the server must come from the project's .pi/mcp.json (read only in a trusted project).
+  const projectFile = deps.paths(io.cwd).project;
+  if (local && spec.valuesFrom !== projectFile) {
+    io.stderr(
+      `Error: MCP server "${name}" is defined in ${spec.valuesFrom ?? "the settings"}, not in the project; omit --local\n`,
+    );
     return 1;
   }
   if (spec.transport !== "http") {
@@ -108,17 +115,70 @@ export async function runMcpCli(args: string[], io: CliCommandIo, deps: McpCliDe
     );
     return 0;
   }
+  // pi's --timeout: a limit on the whole sign-in, requests to the authorization server included.
+  const timeout = AbortSignal.timeout(timeoutSeconds * 1000);
+  const signal = AbortSignal.any([io.signal, timeout]);
   try {
-    await login(spec, store, io, noBrowser);
+    await untilAborted(login(spec, store, io, noBrowser, signal), signal);
     io.stdout(`Signed in to MCP server "${name}".\n`);
     return 0;
   } catch (error) {
-    io.stderr(`Error: sign-in to MCP server "${name}" failed: ${(error as Error).message}\n`);
+    if (signal.aborted)
+      io.stderr(
+        `Error: sign-in to MCP server "${name}" was cancelled or not completed within ${timeoutSeconds} seconds\n`,
+      );
+    else io.stderr(`Error: sign-in to MCP server "${name}" failed: ${(error as Error).message}\n`);
     return 1;
   }
 }
 
-async function login(spec: HttpServerSpec, store: McpOAuthStore, io: CliCommandIo, noBrowser: boolean): Promise<void> {
+/** pi 1.6's default `--timeout` of `pi mcp login`, in seconds. */
+const DEFAULT_LOGIN_TIMEOUT_SECONDS = 300;
+
+/** `login|logout <server> [-l] [--timeout <seconds>] [--no-browser]`; a string is the usage error. */
+function parseSignInArgs(
+  sub: "login" | "logout",
+  args: string[],
+): { name: string; local: boolean; noBrowser: boolean; timeoutSeconds: number } | string {
+  const usage = `usage: pi mcp ${sub} <server> [-l]${sub === "login" ? " [--timeout <seconds>]" : ""}`;
+  let local = false;
+  let noBrowser = false;
+  let timeoutSeconds = DEFAULT_LOGIN_TIMEOUT_SECONDS;
+  const names: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "-l" || arg === "--local") local = true;
+    else if (arg === "--no-browser" && sub === "login") noBrowser = true;
+    else if ((arg === "--timeout" || arg.startsWith("--timeout=")) && sub === "login") {
+      const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++i];
+      if (value === undefined) return `--timeout needs a value; ${usage}`;
+      timeoutSeconds = Number(value);
+      if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+        return `--timeout must be a positive number of seconds, not ${JSON.stringify(value)}`;
+    } else if (arg.startsWith("-")) return `unknown option ${arg}; ${usage}`;
+    else names.push(arg);
+  }
+  if (names.length !== 1) return usage;
+  return { name: names[0]!, local, noBrowser, timeoutSeconds };
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (the work is left to end on its own). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error("aborted"));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error("aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+async function login(
+  spec: HttpServerSpec,
+  store: McpOAuthStore,
+  io: CliCommandIo,
+  noBrowser: boolean,
+  signal: AbortSignal,
+): Promise<void> {
   const settings = spec.oauth ?? {};
   // A registered client stays in use while its redirect URI matches (pi 1.6), so its port is tried first.
   const registered = (store.load().clientInformation?.redirect_uris as string[] | undefined)?.[0];
@@ -146,12 +206,19 @@ async function login(spec: HttpServerSpec, store: McpOAuthStore, io: CliCommandI
         if (!noBrowser) openBrowser(url.href);
       },
     });
-    const first = await auth(provider, { serverUrl: spec.url, ...(settings.scope && { scope: settings.scope }) });
+    // Every request to the authorization server ends with the sign-in's time limit.
+    const fetchFn = (url: string | URL, init?: RequestInit): Promise<Response> =>
+      fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal });
+    const first = await auth(provider, {
+      serverUrl: spec.url,
+      fetchFn,
+      ...(settings.scope && { scope: settings.scope }),
+    });
     if (first === "AUTHORIZED") return;
-    const answer = await callback.next(io.signal);
+    const answer = await callback.next(signal);
     if (answer.error !== undefined) throw new Error(`the authorization server answered ${answer.error}`);
     if (answer.state !== store.load().oauthState) throw new Error("the redirect's state does not match this sign-in");
-    const result = await auth(provider, { serverUrl: spec.url, authorizationCode: answer.code });
+    const result = await auth(provider, { serverUrl: spec.url, authorizationCode: answer.code, fetchFn });
     if (result !== "AUTHORIZED") throw new Error("the authorization code was not accepted");
     store.update(({ codeVerifier: _v, oauthState: _s, ...rest }) => rest);
   } finally {

@@ -17,7 +17,7 @@ import { mcpToolName } from "./tool-names.js";
 import { helperTools, type Route } from "./helper-tools.js";
 import { toolExposureOf, widestExposure, type Exposure } from "./exposure.js";
 import { runToolSearch, TOOL_SEARCH, toolSearchSpec } from "./tool-search.js";
-import type { RankedTool } from "./tool-ranker.js";
+import type { RankedTool } from "pi-host";
 import { promptResult, resourceResult, toolResultFromMcp } from "./tool-result.js";
 
 /** What the source needs from its plugin: config, toggles, owned processes and the notice channel. */
@@ -78,14 +78,16 @@ export class McpToolSource implements ToolSource {
     const routes = new Map<string, Route>();
     const specs: ToolSpecOf[] = [];
     const searchable: RankedTool[] = [];
-    const loaded = this.host.loadedTools();
+    // The tools tool_search loaded on this branch: read from the session path only when a tool is not
+    // direct (a walk of the whole path, every turn, in a long session).
+    let loaded: Set<string> | undefined;
     let deferred = false;
     for (const entries of listed) {
       for (const { spec, route, exposure } of entries) {
         if (routes.has(spec.name) || exposure === "hidden") continue;
         if (exposure === "deferred") deferred = true;
         routes.set(spec.name, route);
-        if (exposure === "direct" || loaded.has(spec.name)) {
+        if (exposure === "direct" || (loaded ??= this.host.loadedTools()).has(spec.name)) {
           specs.push(spec);
           continue;
         }

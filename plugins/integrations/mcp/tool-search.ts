@@ -6,7 +6,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import type { SessionEntry, ToolResult, ToolResultMessage, ToolSpecOf } from "pi-host";
-import { rankTools, type RankedTool } from "./tool-ranker.js";
+import { rankTools, type RankedTool } from "pi-host";
 
 /** The tool's name, as pi names it. */
 export const TOOL_SEARCH = "tool_search";

@@ -6,7 +6,7 @@
  * throw "not supported yet: <name>".
  */
 import type { ThinkingLevel, Model } from "pi-host";
-import { ownedSpawn } from "pi-host";
+import { isToolOffered, ownedSpawn } from "pi-host";
 import type { SendMessageOptions } from "./delivery.js";
 import { eventWarning } from "./events.js";
 import { registerMembers } from "./api-register.js";
@@ -193,10 +193,10 @@ function allTools(
   const extensionTools = runtime.tools();
   for (const handle of runtime.services.tools.list()) {
     const tool = handle.peek();
-    const override = tool === undefined ? undefined : extensionTools.get(tool.name);
+    if (!isToolOffered(tool)) continue;
+    const override = extensionTools.get(tool.name);
     if (override !== undefined) add(override.definition, override.extension.sourceInfo);
-    else if (tool !== undefined)
-      add(tool, { path: `<builtin:${tool.name}>`, source: "builtin", scope: "temporary", origin: "top-level" });
+    else add(tool, { path: `<builtin:${tool.name}>`, source: "builtin", scope: "temporary", origin: "top-level" });
   }
   for (const { extension, definition } of extensionTools.values()) add(definition, extension.sourceInfo);
   for (const tool of runtime.lastRequestTools)

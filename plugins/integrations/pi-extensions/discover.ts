@@ -5,6 +5,8 @@
  * subfolder contributes its package.json `pi.extensions` entries or its `index.ts`/`index.js`. A
  * configured folder is read the same way. Each file loads once, in that order.
  *
+ * A discovered file that pi config switched off (`-path` in the `extensions` setting) is left out.
+ *
  * Project code runs only in a trusted project (the host's project-trust decision), so `.pi/extensions/`
  * of an untrusted project is skipped; the host's one startup line says so, for every protected file.
  */
@@ -12,6 +14,7 @@ import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { readResourceOverrides, resourceEnabled } from "pi-host";
 
 /** Where one extension was found; `scope` is pi's SourceInfo scope. */
 export interface ExtensionLocation {
@@ -51,8 +54,11 @@ export async function discoverExtensions(input: DiscoveryInput): Promise<Discove
     }
   };
   if (!input.noDiscovery) {
-    if (input.projectTrusted) add(await entriesInFolder(join(input.cwd, ".pi", "extensions")), "project");
-    add(await entriesInFolder(join(input.agentDir, "extensions")), "user");
+    // pi config's switches (`-extensions/x.ts` in settings) leave a discovered extension out.
+    const overrides = await readResourceOverrides(input.agentDir, input.cwd, input.projectTrusted);
+    const on = (paths: string[]): string[] => paths.filter((p) => resourceEnabled(overrides, "extensions", p));
+    if (input.projectTrusted) add(on(await entriesInFolder(join(input.cwd, ".pi", "extensions"))), "project");
+    add(on(await entriesInFolder(join(input.agentDir, "extensions"))), "user");
   }
   for (const configured of input.configured) {
     const path = expandPath(configured, input.cwd);

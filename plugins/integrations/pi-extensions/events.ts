@@ -62,10 +62,7 @@ export const PARTIAL_EVENTS: Readonly<Record<string, string>> = {
   user_bash: "`!` commands of the TUI run in its own shell, so it never fires",
   cache_warming_decision: "pi-host does not refresh prompt caches while idle, so it never fires",
   agent_before_settle: "the loop's settle boundary takes no entries from plugins, so it never fires",
-  session_before_switch: "fires for ctx.newSession and ctx.switchSession, not for /new and /resume typed in a mode",
-  session_before_fork: "fires for ctx.fork, not for /fork typed in a mode",
-  session_before_tree: "fires for ctx.navigateTree, not for /tree typed in a mode",
-  session_before_compact: "fires for ctx.compact, not for /compact or automatic compaction",
+  session_before_compact: "fires for ctx.compact, /compact and RPC compact, not for automatic compaction",
 };
 
 const DELIVERED = new Set<string>([...OBSERVED_EVENTS, ...HOOKED_EVENTS]);

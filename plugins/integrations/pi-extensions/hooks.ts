@@ -19,6 +19,7 @@ import type { AgentHooks, PromptCommandInfo } from "pi-host";
 import type { ToolResult } from "pi-host";
 import { messageOf, type ExtensionRuntime, type ResolvedCommand } from "./runtime.js";
 import { providerHooks } from "./provider-hooks.js";
+import { beforeSessionChange } from "./session-control.js";
 import { customMessage, type CustomMessageInput } from "./types.js";
 
 /** The hooks provider of one plugin generation. */
@@ -27,10 +28,22 @@ export function createExtensionHooks(
 ): Required<
   Pick<
     AgentHooks,
-    "commands" | "beforePrompt" | "transformContext" | "prepareRequest" | "beforeToolCall" | "afterToolCall"
+    | "commands"
+    | "beforePrompt"
+    | "transformContext"
+    | "prepareRequest"
+    | "beforeToolCall"
+    | "afterToolCall"
+    | "beforeSessionChange"
   >
 > {
   return {
+    async beforeSessionChange(change) {
+      await runtime.ensureLoaded();
+      if (runtime.extensions.length === 0) return undefined;
+      await runtime.drained();
+      return beforeSessionChange(runtime, change);
+    },
     async commands() {
       await runtime.ensureLoaded();
       return runtime.listCommands().filter((c) => c.source === "extension") as PromptCommandInfo[];

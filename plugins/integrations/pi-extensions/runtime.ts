@@ -14,7 +14,7 @@ import { agentDir as agentFolder, projectFilesApply, readHostEnvironment, type H
 import type { CompactionEntry, SessionStore } from "pi-host";
 import { effectiveExtensionsConfig } from "./run-choices.js";
 import { createFileLocks, type AgentTool, type ToolContext } from "pi-host";
-import { activeUi, type UserInterface } from "pi-host";
+import { activeUi, type TuiApp, type UserInterface } from "pi-host";
 import type { Handle, ManyHandle, PluginContext } from "pi-host";
 import { createExtensionApi } from "./api.js";
 import { createCommandContext, createExtensionContext } from "./context.js";
@@ -26,6 +26,7 @@ import { createEventBus, type ExtensionEventBus } from "./event-bus.js";
 import { SessionEventTranslator, type PiEvent } from "./events.js";
 import { ExtensionModuleLoader } from "./load.js";
 import { UiPromptSpans } from "./ui-prompts.js";
+import { ExtensionTui } from "./tui-ui.js";
 import { KeyedProviders } from "./keyed-providers.js";
 import { ProviderRegistrations } from "./providers.js";
 import { describeResourceCommand, readResourceCommands, type ResourceCommand } from "./resource-commands.js";
@@ -60,6 +61,8 @@ export interface RuntimeServices {
   llm: Handle<Llm>;
   tools: ManyHandle<AgentTool<any, any>>;
   resources: ManyHandle<ResourceSource>;
+  /** The terminal view, which draws extensions' components (absent: no TUI in this distribution). */
+  app?: Handle<TuiApp>;
 }
 
 /** A registered command under the name a prompt invokes it by (`name`, or `name:N` when names clash). */
@@ -107,9 +110,17 @@ export class ExtensionRuntime {
   readonly uiPrompts = new UiPromptSpans((event) => this.queue(event));
   /** Providers and virtual models extensions registered in the model catalog. */
   readonly providers = new ProviderRegistrations(this);
+  /** Extensions' components and renderers in the TUI. */
+  readonly tui: ExtensionTui;
 
   constructor(readonly services: RuntimeServices) {
     this.delivery = new MessageDelivery(this);
+    this.tui = new ExtensionTui({
+      app: services.app,
+      extensions: this.extensions,
+      cwd: () => this.cwd,
+      report: (where, error) => this.report(undefined, where, error),
+    });
     this.keyedProviders = new KeyedProviders(services.models, services.auth);
     this.events = createEventBus((channel, error) => this.report(undefined, `events "${channel}"`, error));
   }
@@ -149,13 +160,13 @@ export class ExtensionRuntime {
     return activeUi(this.services.uis);
   }
 
-  /** pi's `ctx.mode`: the running mode whose user interface answers ("interactive", "rpc"), else "print". */
-  mode(): "interactive" | "rpc" | "json" | "print" {
+  /** pi's `ctx.mode`: the running mode whose user interface answers ("tui", "rpc"), else "print". */
+  mode(): "tui" | "rpc" | "json" | "print" {
     // Slots are keyed `<pluginId>#<key>`; the mode's own key follows the "#".
     const slot = this.services.uis.list().find((h) => h.peek()?.hasUI() === true)?.key;
     const key = slot?.slice(slot.indexOf("#") + 1);
     if (key === "rpc") return "rpc";
-    if (key !== undefined) return "interactive";
+    if (key !== undefined) return "tui";
     return "print";
   }
 
@@ -174,13 +185,11 @@ export class ExtensionRuntime {
     return this.delivery.systemPromptOverride ?? this.baseSystemPrompt ?? this.nextSystemPrompt;
   }
 
-  /** The prompt the first request will carry, asked of the session once a prompt holds it (never at CLI start). */
+  /** The prompt the first request will carry, asked of the session once a prompt holds it (`sessionInUse`). */
   private nextSystemPrompt: string | undefined;
-  /** Set by the first prompt: the session is open, so asking it for its prompt opens nothing early. */
   sessionInUse = false;
   async previewSystemPrompt(): Promise<void> {
-    if (!this.sessionInUse || this.baseSystemPrompt !== undefined || this.nextSystemPrompt !== undefined) return;
-    if (!this.services.session.available) return;
+    if (!this.sessionInUse || !this.services.session.available || this.systemPrompt() !== undefined) return;
     this.nextSystemPrompt = await this.services.session.api
       .systemPrompt()
       .catch((error: unknown) => (this.report(undefined, "reading the system prompt", error), undefined));
@@ -208,8 +217,9 @@ export class ExtensionRuntime {
     const cwd = this.cwd;
     const settings = this.services.settings.available ? await this.services.settings.api.get(cwd) : {};
     this.settingsSnapshot = settings;
+    // `+path`, `-path` and `!glob` entries switch discovered extensions (pi config), they add none.
     const fromSettings = Array.isArray(settings.extensions)
-      ? settings.extensions.filter((p): p is string => typeof p === "string")
+      ? settings.extensions.filter((p): p is string => typeof p === "string" && !"+-!".includes(p[0] ?? ""))
       : [];
     const configured = [
       ...fromSettings,

@@ -8,7 +8,7 @@
  * runs once the session is free, and the handler's `await` resumes after it. `withSession` gets a fresh
  * context for the replaced session, as in pi.
  */
-import type { CompactionResult } from "pi-host";
+import type { CompactionResult, SessionChange, SessionChangeVerdict } from "pi-host";
 import type { ExtensionRuntime } from "./runtime.js";
 
 /** What the replacing operations accept (pi's `withSession`). */
@@ -161,7 +161,21 @@ export async function compactWithHooks(
   customInstructions: string | undefined,
 ): Promise<CompactionResult | undefined> {
   const session = runtime.services.session.api;
-  if (!runtime.hasHandlers("session_before_compact")) return session.compact(customInstructions);
+  const verdict = await gateCompaction(runtime, customInstructions);
+  if (verdict === "cancelled") throw new Error("Compaction cancelled by an extension");
+  return verdict ?? session.compact(customInstructions);
+}
+
+/**
+ * pi's `session_before_compact` for a manual compaction: "cancelled", the compaction a handler supplied
+ * (saved, fromExtension), or undefined when the session's own compaction should run.
+ */
+async function gateCompaction(
+  runtime: ExtensionRuntime,
+  customInstructions: string | undefined,
+): Promise<CompactionResult | "cancelled" | undefined> {
+  if (!runtime.hasHandlers("session_before_compact")) return undefined;
+  const session = runtime.services.session.api;
   const branchEntries = runtime.services.store.available ? runtime.services.store.api.path() : [];
   const usage = runtime.services.session.available ? session.stats().contextUsage : undefined;
   const firstKept = branchEntries.at(-1)?.id;
@@ -176,11 +190,11 @@ export async function compactWithHooks(
     signal: controller.signal,
   };
   const verdict = await gate(runtime, event);
-  if (verdict.cancel) throw new Error("Compaction cancelled by an extension");
+  if (verdict.cancel) return "cancelled";
   const custom = verdict.results.find((r) => r.compaction !== undefined)?.compaction as
     | { summary?: unknown; firstKeptEntryId?: unknown; tokensBefore?: unknown; details?: unknown }
     | undefined;
-  if (custom === undefined) return session.compact(customInstructions);
+  if (custom === undefined) return undefined;
   if (typeof custom.summary !== "string" || typeof custom.firstKeptEntryId !== "string")
     throw new Error("session_before_compact: a compaction needs summary and firstKeptEntryId strings");
   const store = runtime.services.store.api;
@@ -191,4 +205,51 @@ export async function compactWithHooks(
   runtime.queue({ type: "session_compact", compactionEntry, fromExtension: true, reason: "manual", willRetry: false });
   const details = (custom.details ?? { readFiles: [], modifiedFiles: [] }) as CompactionResult["details"];
   return { summary: custom.summary, firstKeptEntryId: custom.firstKeptEntryId, tokensBefore, details };
+}
+
+/**
+ * The hooks contract's `beforeSessionChange` (a `/new`, `/resume`, `/fork`, `/tree` or `/compact` a user
+ * typed or a client sent) as pi's `session_before_switch`, `session_before_fork`, `session_before_tree`
+ * and `session_before_compact`, with pi's payloads. A compaction a handler supplies is saved here and
+ * the operation reported as handled.
+ */
+export async function beforeSessionChange(
+  runtime: ExtensionRuntime,
+  change: SessionChange,
+): Promise<SessionChangeVerdict | undefined> {
+  if (change.kind === "compact") {
+    const verdict = await gateCompaction(runtime, change.customInstructions);
+    return verdict === "cancelled" ? { cancel: true } : verdict === undefined ? undefined : { handled: true };
+  }
+  if (change.kind === "new" || change.kind === "resume") {
+    const event =
+      change.kind === "new"
+        ? { type: "session_before_switch", reason: "new" }
+        : { type: "session_before_switch", reason: "resume", targetSessionFile: change.targetSessionFile };
+    return (await gate(runtime, event)).cancel ? { cancel: true } : undefined;
+  }
+  if (change.kind === "fork") {
+    const event = { type: "session_before_fork", entryId: change.entryId, position: "before" };
+    return (await gate(runtime, event)).cancel ? { cancel: true } : undefined;
+  }
+  const store = runtime.services.store.available ? runtime.services.store.api : undefined;
+  const preparation = {
+    targetId: change.targetId,
+    oldLeafId: store?.leafId() ?? null,
+    commonAncestorId: null,
+    entriesToSummarize: [],
+    userWantsSummary: change.summarize,
+    customInstructions: change.customInstructions,
+    replaceInstructions: undefined,
+    label: undefined,
+  };
+  const verdict = await gate(runtime, {
+    type: "session_before_tree",
+    preparation,
+    signal: new AbortController().signal,
+  });
+  if (verdict.cancel) return { cancel: true };
+  const instructions = [...verdict.results].reverse().find((r) => typeof r.customInstructions === "string")
+    ?.customInstructions as string | undefined;
+  return instructions === undefined ? undefined : { customInstructions: instructions };
 }

@@ -4,13 +4,15 @@
  * (docs/rpc.md). A handler returns the response's data (undefined: no data) or throws; the connection
  * turns a throw into `success: false` with the error's first line.
  */
-import type { AgentSession, SessionEvent } from "pi-host";
+import type { AgentSession, CompactionResult, SessionEvent } from "pi-host";
 import type { ThinkingLevel } from "pi-host";
 import type { ResourceSource } from "pi-host";
 import type { SessionStore } from "pi-host";
 import type { Handle, ManyHandle } from "pi-host";
 import type { AgentHooks } from "pi-host";
-import { resourceSourceInfo } from "pi-host";
+import type { SlashCommand } from "pi-host";
+import { listCommands } from "./command-list.js";
+import { askBeforeSessionChange } from "pi-host";
 import { convertToLlm, estimateMessageTokens, exportOpenSession } from "pi-host";
 import {
   optionalImages,
@@ -30,6 +32,8 @@ export interface CommandContext {
   resources: ManyHandle<ResourceSource>;
   /** Hooks whose `commands()` list the slash commands they handle (extension commands, `/mcp`). */
   hooks: ManyHandle<AgentHooks>;
+  /** The plugins' slash commands (the command contract), listed by get_commands too. */
+  commands: ManyHandle<SlashCommand>;
   /** Publishes a session event on the bus (clone's `session_change`). */
   publish(event: SessionEvent): void;
   /** The session's working folder. */
@@ -61,8 +65,9 @@ export const COMMANDS: Record<string, CommandHandler> = {
     await session.api.abort();
   },
   clear_queue: (_command, { session }) => session.api.clearQueue(),
-  async new_session(command, { session }) {
+  async new_session(command, { session, hooks }) {
     const parentSession = optionalString(command, "parentSession");
+    if ((await askBeforeSessionChange(hooks, { kind: "new" })).outcome !== "go") return { cancelled: true };
     await session.api.newSession(parentSession === undefined ? {} : { parentSession });
     return { cancelled: false };
   },
@@ -106,8 +111,15 @@ export const COMMANDS: Record<string, CommandHandler> = {
   },
 
   // ── compaction and retry ──────────────────────────────────────────────────────────────────────
-  async compact(command, { session }) {
-    const result = await session.api.compact(optionalString(command, "customInstructions"));
+  async compact(command, { session, hooks }) {
+    const instructions = optionalString(command, "customInstructions");
+    // pi's session_before_compact: a hook may cancel (pi's error) or save a compaction of its own.
+    const decision = await askBeforeSessionChange(hooks, { kind: "compact", customInstructions: instructions });
+    if (decision.outcome === "cancelled") throw new Error("Compaction cancelled");
+    const result =
+      decision.outcome === "handled"
+        ? compactionOf(session.api.entries())
+        : await session.api.compact(decision.customInstructions ?? instructions);
     if (result === undefined) throw new Error("Nothing to compact (session too small)");
     // pi's heuristic: chars/4 over the context as rebuilt after the summary.
     const after = convertToLlm(session.api.messages());
@@ -144,12 +156,18 @@ export const COMMANDS: Record<string, CommandHandler> = {
     const leafId = store.available ? store.api.leafId() : undefined;
     return { path: exportOpenSession(state.sessionFile, leafId, optionalString(command, "outputPath"), cwd()) };
   },
-  async switch_session(command, { session }) {
-    await session.api.switchSession(requireString(command, "sessionPath"));
+  async switch_session(command, { session, hooks }) {
+    const targetSessionFile = requireString(command, "sessionPath");
+    if ((await askBeforeSessionChange(hooks, { kind: "resume", targetSessionFile })).outcome !== "go")
+      return { cancelled: true };
+    await session.api.switchSession(targetSessionFile);
     return { cancelled: false };
   },
-  async fork(command, { session }) {
-    const { text } = await session.api.fork(requireString(command, "entryId"));
+  async fork(command, { session, hooks }) {
+    const entryId = requireString(command, "entryId");
+    if ((await askBeforeSessionChange(hooks, { kind: "fork", entryId })).outcome !== "go")
+      return { text: "", cancelled: true };
+    const { text } = await session.api.fork(entryId);
     return { text, cancelled: false };
   },
   async clone(_command, { session, store, publish }) {
@@ -184,31 +202,22 @@ export const COMMANDS: Record<string, CommandHandler> = {
   }),
 
   // ── slash commands ────────────────────────────────────────────────────────────────────────────
-  async get_commands(_command, { hooks, resources, cwd }) {
-    const folder = cwd();
-    const hooked = (await Promise.all(hooks.list().map(async (h) => (await h.peek()?.commands?.()) ?? []))).flat();
-    const sources = resources.list();
-    const templates = (await Promise.all(sources.map((s) => s.api.templates(folder)))).flat();
-    const skills = (await Promise.all(sources.map((s) => s.api.skills(folder)))).flat();
-    return {
-      commands: [
-        ...hooked.map((c) => ({ ...c })),
-        ...templates.map((t) => ({
-          name: t.name,
-          description: t.description,
-          source: "prompt",
-          sourceInfo: resourceSourceInfo(t.path, t.origin),
-        })),
-        ...skills.map((s) => ({
-          name: `skill:${s.name}`,
-          description: s.description,
-          source: "skill",
-          sourceInfo: resourceSourceInfo(s.path, s.origin),
-        })),
-      ],
-    };
+  async get_commands(_command, { hooks, commands, resources, cwd }) {
+    return { commands: await listCommands(cwd(), hooks, commands, resources) };
   },
 };
+
+/** The compaction a hook saved (the branch's last compaction entry), in `compact`'s answer shape. */
+function compactionOf(entries: ReturnType<AgentSession["entries"]>): CompactionResult | undefined {
+  const entry = [...entries].reverse().find((e) => e.type === "compaction");
+  if (entry?.type !== "compaction") return undefined;
+  return {
+    summary: entry.summary,
+    firstKeptEntryId: entry.firstKeptEntryId,
+    tokensBefore: entry.tokensBefore,
+    details: (entry.details ?? { readFiles: [], modifiedFiles: [] }) as CompactionResult["details"],
+  };
+}
 
 /**
  * Appends a user shell run to the session once no run is going on, so it never lands between a tool

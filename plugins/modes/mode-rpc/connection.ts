@@ -6,7 +6,7 @@
  */
 import type { AgentSession, SessionEvent } from "pi-host";
 import type { ModeInput, ModeIO } from "pi-host";
-import type { AgentHooks, ResourceSource } from "pi-host";
+import type { AgentHooks, ResourceSource, SlashCommand } from "pi-host";
 import type { SessionStore } from "pi-host";
 import type { Handle, ManyHandle } from "pi-host";
 import { COMMANDS, type CommandContext } from "./commands.js";
@@ -32,6 +32,7 @@ export interface ConnectionDeps {
   store: Handle<SessionStore>;
   resources: ManyHandle<ResourceSource>;
   hooks: ManyHandle<AgentHooks>;
+  commands: ManyHandle<SlashCommand>;
   ui: RpcUserInterface;
   spawn: Spawn;
   publish(event: SessionEvent): void;
@@ -215,12 +216,13 @@ export class RpcConnection {
   // ── services for the command handlers ───────────────────────────────────────────────────────
 
   private commandContext(): CommandContext {
-    const { session, store, resources, hooks, publish } = this.deps;
+    const { session, store, resources, hooks, commands, publish } = this.deps;
     return {
       session,
       store,
       resources,
       hooks,
+      commands,
       publish,
       cwd: () => (store.available ? store.api.current()?.cwd : undefined) ?? process.cwd(),
       bash: { run: (command) => this.runBash(command), abort: () => this.bashAbort?.abort() },

@@ -6,7 +6,7 @@
  */
 import { SESSION_EVENT, AgentSessionContract, type SessionEvent } from "pi-host";
 import { ModeContract, type Mode } from "pi-host";
-import { HooksContract, ResourcesContract } from "pi-host";
+import { CommandContract, HooksContract, ResourcesContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { UiContract } from "pi-host";
 import { definePlugin, ownedSpawn } from "pi-host";
@@ -24,12 +24,15 @@ export default definePlugin({
     { contract: ResourcesContract, optional: true },
     // Hooks list the slash commands they handle (extension commands, /mcp) for get_commands.
     { contract: HooksContract, optional: true },
+    // The plugins' slash commands (/llama ...), listed by get_commands too.
+    { contract: CommandContract, optional: true },
   ],
   setup(ctx) {
     const session = ctx.use(AgentSessionContract);
     const store = ctx.use(SessionStoreContract);
     const resources = ctx.useAll(ResourcesContract);
     const hooks = ctx.useAll(HooksContract);
+    const commands = ctx.useAll(CommandContract);
     const ui = new RpcUserInterface();
     let active: RpcConnection | undefined;
 
@@ -49,6 +52,7 @@ export default definePlugin({
           store,
           resources,
           hooks,
+          commands,
           ui,
           spawn: (command, args, options) => ownedSpawn(ctx, command, args, options),
           publish: (event) => ctx.emit(SESSION_EVENT, event),

@@ -6,7 +6,14 @@
  * a tool plugin's tool (a pi extension overriding `read`); a tool source that fails to list its tools is
  * reported and left out.
  */
-import type { AgentTool, ManyHandle, SessionEvent, ToolSource, ToolSpecOf } from "pi-host";
+import {
+  isToolOffered,
+  type AgentTool,
+  type ManyHandle,
+  type SessionEvent,
+  type ToolSource,
+  type ToolSpecOf,
+} from "pi-host";
 
 /** Where the tools come from and what the run allows. */
 export interface ToolAssembly {
@@ -50,7 +57,7 @@ export async function activeToolSet(
   // The tool's description and schema are read from the provider (inspection); calls go through the handle.
   for (const handle of assembly.tools.list()) {
     const tool = handle.peek();
-    if (tool !== undefined && !builtin.has(tool.name)) {
+    if (isToolOffered(tool) && !builtin.has(tool.name)) {
       offer(tool, (...args) => handle.api.execute(...args));
       builtin.add(tool.name);
     }

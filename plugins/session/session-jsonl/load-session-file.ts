@@ -10,6 +10,7 @@ import type { SessionEntry, SessionHeader } from "pi-host";
 import { SESSION_FILE_MODE } from "./append-file.js";
 import { fileTimestamp } from "pi-host";
 import { migrateSessionRecords, type RawSessionRecord } from "pi-host";
+import { readCleanFile } from "./read-clean-file.js";
 
 /** A session file as found on disk, after repair and upgrade. */
 export type LoadedFile =
@@ -54,17 +55,13 @@ export function loadSessionFile(path: string): LoadedFile {
 
 /** One try; undefined when another writer changed the file between reading and repairing it. */
 function loadOnce(path: string): LoadedFile | undefined {
-  let buffer: Buffer;
-  try {
-    buffer = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(
-      code === "ENOENT"
-        ? `no session file at ${path}`
-        : `cannot read session file ${path}: ${(error as Error).message}`,
-    );
+  // A clean file is read in one streamed pass; only one that needs repair or an upgrade is read whole.
+  const clean = readable(path, () => readCleanFile(path));
+  if (clean !== undefined) {
+    if (clean.header === undefined) return { kind: "empty" };
+    return { kind: "session", header: clean.header, entries: clean.entries, endsWithNewline: clean.endsWithNewline };
   }
+  const buffer = readable(path, () => readFileSync(path));
   const content = buffer.toString("utf8");
   const lines = splitLines(content);
   if (!startsLikeSession(lines)) throw new NotASessionFileError(path);
@@ -106,6 +103,20 @@ function loadOnce(path: string): LoadedFile | undefined {
   if (migratedFrom !== undefined) loaded.migratedFrom = migratedFrom;
   if (setAside !== undefined) loaded.setAside = setAside;
   return loaded;
+}
+
+/** `read()`, with a missing or unreadable file reported in one line. */
+function readable<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === "ENOENT"
+        ? `no session file at ${path}`
+        : `cannot read session file ${path}: ${(error as Error).message}`,
+    );
+  }
 }
 
 /** Splits the file on "\n" (never on U+2028/2029), parsing each non-blank line. */

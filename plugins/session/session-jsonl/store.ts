@@ -11,7 +11,6 @@
  */
 import { nonEmpty, TreeSessionStore } from "pi-host";
 import { resolve } from "node:path";
-import { buildSessionContext } from "pi-host";
 import type {
   OpenReport,
   SessionContext,
@@ -24,6 +23,7 @@ import type {
   SessionSummary,
 } from "pi-host";
 import type { AppendIo } from "./append-file.js";
+import { ContextCache } from "./context-cache.js";
 import { forkedSession } from "./fork.js";
 import { isSessionId, newSessionId } from "pi-host";
 import { defaultSessionDir, sessionFilePath, sessionsRoot } from "pi-host";
@@ -112,30 +112,17 @@ export class JsonlSessionStore extends TreeSessionStore<OpenSession> implements 
   }
 
   /**
-   * The context from the leaf to the root. Built once per state of the tree (which tree, which leaf, how
-   * many entries), since a turn asks for it several times; callers get their own arrays.
+   * The context from the leaf to the root; callers get their own arrays. Kept between calls (context-cache.ts):
+   * a turn asks for it several times, and the entries a turn appends extend it instead of rebuilding it.
    */
   buildContext(): SessionContext {
     this.ensureRestored();
     if (this.session === undefined) return { messages: [], entryIds: [] };
-    const tree = this.session.tree;
-    const key = { tree, leafId: tree.leafId, size: tree.entries.length };
-    const cached = this.contextCache;
-    if (
-      cached === undefined ||
-      cached.key.tree !== key.tree ||
-      cached.key.leafId !== key.leafId ||
-      cached.key.size !== key.size
-    ) {
-      this.contextCache = { key, context: buildSessionContext(tree.rawPath(tree.leafId)) };
-    }
-    const { context } = this.contextCache!;
+    const context = this.contextCache.context(this.session.tree);
     return { ...context, messages: [...context.messages], entryIds: [...context.entryIds] };
   }
 
-  private contextCache:
-    | { key: { tree: unknown; leafId: string | null; size: number }; context: SessionContext }
-    | undefined;
+  private readonly contextCache = new ContextCache();
 
   /** Closes the session file's descriptor (the plugin's retire step); state keeps the session open. */
   close(): void {

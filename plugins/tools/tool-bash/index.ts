@@ -6,6 +6,7 @@
 import { Type } from "@sinclair/typebox";
 import { SettingsContract } from "pi-host";
 import { ToolContract } from "pi-host";
+import { HostEnvironmentContract, localToolEnabled } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createBashTool } from "./bash-tool.js";
 import { RunningCommands } from "./running-commands.js";
@@ -15,7 +16,10 @@ export default definePlugin({
   version: "1.0.0",
   description: "pi's bash tool: run shell commands in the session's folder",
   provides: [ToolContract],
-  requires: [{ contract: SettingsContract, optional: true }],
+  requires: [
+    { contract: SettingsContract, optional: true },
+    { contract: HostEnvironmentContract, optional: true },
+  ],
   config: Type.Object({
     /** A shell to use instead of /bin/bash (pi's `shellPath` setting). */
     shellPath: Type.Optional(Type.String({ minLength: 1 })),
@@ -23,6 +27,7 @@ export default definePlugin({
     commandPrefix: Type.Optional(Type.String()),
   }),
   setup(ctx) {
+    const enabled = localToolEnabled(ctx.use(HostEnvironmentContract));
     const running = new RunningCommands();
     ctx.onDispose(() => running.stopAll(), "stop running bash commands");
     const settings = ctx.use(SettingsContract);
@@ -33,12 +38,15 @@ export default definePlugin({
     };
     ctx.provide(
       ToolContract,
-      createBashTool({
-        running,
-        shellPath: ctx.config.shellPath,
-        commandPrefix: ctx.config.commandPrefix,
-        commandPrefixFor,
-      }),
+      {
+        ...createBashTool({
+          running,
+          shellPath: ctx.config.shellPath,
+          commandPrefix: ctx.config.commandPrefix,
+          commandPrefixFor,
+        }),
+        enabled,
+      },
       { key: "bash" },
     );
   },

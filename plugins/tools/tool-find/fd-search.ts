@@ -4,11 +4,16 @@
  * has it). fd walks in parallel and lists in no fixed order, so all results are collected and sorted
  * before the limit applies: the answer is the same on every run and equal to the Node search's.
  */
-import { spawn } from "node:child_process";
 import { relative, sep } from "node:path";
-import { createInterface } from "node:readline";
-import { comparePaths, type FindPattern } from "./find-pattern.js";
-import type { NativeTool } from "pi-host";
+import {
+  childProcess,
+  comparePaths,
+  fdArguments,
+  searchFailure,
+  type FindPattern,
+  type NativeTool,
+  nodeReadline,
+} from "pi-host";
 
 /** Runs fd under `searchPath`; resolves with every match relative to it, sorted, folders ending in "/". */
 export function searchWithFd(
@@ -19,11 +24,8 @@ export function searchWithFd(
 ): Promise<string[]> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error("Operation aborted"));
-    const args = ["--glob", "--color=never", "--hidden", "--exclude", ".git"];
-    if (fd.noRequireGit) args.push("--no-require-git");
-    if (pattern.fullPath) args.push("--full-path");
-    args.push("--", pattern.glob, searchPath);
-    const child = spawn(fd.path, args, { cwd: searchPath, stdio: ["ignore", "pipe", "pipe"] });
+    const args = fdArguments(pattern, searchPath, fd.noRequireGit);
+    const child = childProcess().spawn(fd.path, args, { cwd: searchPath, stdio: ["ignore", "pipe", "pipe"] });
     const found: string[] = [];
     let stderr = "";
     const onAbort = () => child.kill();
@@ -32,7 +34,7 @@ export function searchWithFd(
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const lines = createInterface({ input: child.stdout });
+    const lines = nodeReadline().createInterface({ input: child.stdout });
     lines.on("line", (line) => {
       const path = line.replace(/\r$/, "");
       if (path === "") return;
@@ -48,15 +50,7 @@ export function searchWithFd(
       signal?.removeEventListener("abort", onAbort);
       lines.close();
       if (signal?.aborted) return reject(new Error("Operation aborted"));
-      if (code !== 0 && found.length === 0) {
-        const message = stderr
-          .trim()
-          .split("\n")
-          .map((part) => part.trim())
-          .filter(Boolean)
-          .join(" ");
-        return reject(new Error(message || `fd exited with code ${code}`));
-      }
+      if (code !== 0 && found.length === 0) return reject(searchFailure("fd", stderr, code));
       resolve(found.sort(comparePaths));
     });
   });

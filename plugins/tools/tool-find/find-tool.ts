@@ -5,37 +5,24 @@
  * output otherwise (or when configured). Results are sorted by path (pi prints fd's unordered output).
  */
 import { stat } from "node:fs/promises";
-import { Type, type Static } from "@sinclair/typebox";
 import {
-  TOOL_LIMITS,
-  type AgentTool,
+  FIND_DESCRIPTION,
+  findArguments,
+  FindParameters,
+  findResult,
   insideGitRepository,
   probeNativeTool,
   resolveToCwd,
+  type AgentTool,
+  type FindDetails,
+  type FindParams,
+  type FindPattern,
   type NativeTool,
-  formatSize,
-  truncateHeadBytes,
-  type HeadTruncation,
 } from "pi-host";
 import { searchWithFd } from "./fd-search.js";
-import { compileFindPattern, type FindPattern } from "./find-pattern.js";
 import { searchWithNode } from "./node-search.js";
 
-/** pi's find parameters, names and meaning unchanged. */
-export const FindParameters = Type.Object({
-  pattern: Type.String({ description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'" }),
-  path: Type.Optional(Type.String({ description: "Directory to search in (default: current directory)" })),
-  limit: Type.Optional(Type.Number({ description: "Maximum number of results (default: 1000)" })),
-});
-
-/** pi's default result limit. */
-export const DEFAULT_FIND_LIMIT = 1000;
-
-/** What a find result carries besides its text (pi's shape): present only when something was cut. */
-export interface FindDetails {
-  resultLimitReached?: number;
-  truncation?: HeadTruncation;
-}
+export { DEFAULT_FIND_LIMIT, FindParameters, type FindDetails } from "pi-host";
 
 /** Which search runs: fd when usable ("auto"), fd always ("native"), or the pure-Node search ("node"). */
 export type FindBackend = "auto" | "native" | "node";
@@ -77,17 +64,10 @@ export function createFindTool(
   return {
     name: "find",
     label: "find",
-    description:
-      `Search for files by glob pattern. Returns matching file paths relative to the search directory. Respects .gitignore. Output is truncated to ` +
-      `${DEFAULT_FIND_LIMIT} results or ${TOOL_LIMITS.maxBytes / 1024}KB (whichever is hit first).`,
+    description: FIND_DESCRIPTION,
     parameters: FindParameters,
-    async execute(_toolCallId, params: Static<typeof FindParameters>, signal, _onUpdate, ctx) {
-      if (typeof params.pattern !== "string" || params.pattern === "")
-        throw new Error("find: `pattern` must be a non-empty glob");
-      if (params.limit !== undefined && (typeof params.limit !== "number" || !Number.isFinite(params.limit)))
-        throw new Error("find: `limit` must be a number");
-      const limit = Math.max(1, Math.floor(params.limit ?? DEFAULT_FIND_LIMIT));
-      const pattern = compileFindPattern(params.pattern);
+    async execute(_toolCallId, params: FindParams, signal, _onUpdate, ctx) {
+      const { limit, pattern } = findArguments(params);
       const searchPath = resolveToCwd(params.path || ".", ctx.cwd);
       let isDirectory: boolean;
       try {
@@ -102,34 +82,7 @@ export function createFindTool(
           : options.lifetime === undefined
             ? signal
             : AbortSignal.any([signal, options.lifetime]);
-      const found = await search(searchPath, pattern, limit, combined);
-      if (found.length === 0)
-        return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
-      return formatResults(found, limit);
+      return findResult(await search(searchPath, pattern, limit, combined), limit);
     },
-  };
-}
-
-/** pi's output: one path per line, then notes on the limits that cut it. */
-function formatResults(
-  found: string[],
-  limit: number,
-): { content: Array<{ type: "text"; text: string }>; details: FindDetails | undefined } {
-  const limitReached = found.length > limit;
-  const { text, truncation } = truncateHeadBytes(found.slice(0, limit).join("\n"), TOOL_LIMITS.maxBytes);
-  const details: FindDetails = {};
-  const notices: string[] = [];
-  if (limitReached) {
-    notices.push(`${limit} results limit reached. Use limit=${limit * 2} for more, or refine pattern`);
-    details.resultLimitReached = limit;
-  }
-  if (truncation.truncated) {
-    notices.push(`${formatSize(TOOL_LIMITS.maxBytes)} limit reached`);
-    details.truncation = truncation;
-  }
-  const withNotes = notices.length > 0 ? `${text}\n\n[${notices.join(". ")}]` : text;
-  return {
-    content: [{ type: "text", text: withNotes }],
-    details: Object.keys(details).length > 0 ? details : undefined,
   };
 }

@@ -5,6 +5,7 @@
  */
 import { Type } from "@sinclair/typebox";
 import { ToolContract } from "pi-host";
+import { HostEnvironmentContract, localToolEnabled } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createFindTool } from "./find-tool.js";
 
@@ -13,11 +14,18 @@ export default definePlugin({
   version: "1.0.0",
   description: "pi's find tool: list files by glob (fd, or a pure-Node fallback)",
   provides: [ToolContract],
+  // Read when the turn's tools are assembled: the tool steps aside when the run chose `--remote`.
+  requires: [{ contract: HostEnvironmentContract, optional: true }],
   config: Type.Object({
     /** "auto": fd when usable, else Node; "native": always fd; "node": always the Node search. */
     backend: Type.Union([Type.Literal("auto"), Type.Literal("native"), Type.Literal("node")], { default: "auto" }),
   }),
   setup(ctx) {
-    ctx.provide(ToolContract, createFindTool({ backend: ctx.config.backend, lifetime: ctx.signal }), { key: "find" });
+    const enabled = localToolEnabled(ctx.use(HostEnvironmentContract));
+    ctx.provide(
+      ToolContract,
+      { ...createFindTool({ backend: ctx.config.backend, lifetime: ctx.signal }), enabled },
+      { key: "find" },
+    );
   },
 });

@@ -3,8 +3,7 @@
  * hidden files, symlinks listed but not followed) in sorted order, matching names or full paths as fd
  * does, stopping once `maxResults` are found.
  */
-import type { FindPattern } from "./find-pattern.js";
-import { walk, parseIgnoreRule, type IgnoreRule } from "pi-host";
+import { parseIgnoreRule, walk, type FindPattern, type IgnoreRule } from "pi-host";
 
 /** fd's `--exclude .git`, as an override. */
 const EXCLUDE_GIT: IgnoreRule[] = [parseIgnoreRule("!.git")!];

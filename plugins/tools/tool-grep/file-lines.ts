@@ -90,3 +90,13 @@ export async function readFileLines(
     await handle.close();
   }
 }
+
+/** A file's lines as the searches number them, up to line `lastNeeded`; undefined when it cannot be read. */
+export async function readLinesUpTo(path: string, lastNeeded: number): Promise<string[] | undefined> {
+  const lines: string[] = [];
+  const read = await readFileLines(path, (line) => {
+    lines.push(line.replace(/\r/g, ""));
+    return lines.length < lastNeeded;
+  });
+  return read.readable ? lines : undefined;
+}

@@ -6,40 +6,26 @@
  */
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
-import { Type, type Static } from "@sinclair/typebox";
 import {
-  TOOL_LIMITS,
-  type AgentTool,
+  formatMatches,
+  GREP_DESCRIPTION,
+  grepArguments,
+  GrepParameters,
   insideGitRepository,
   probeNativeTool,
   resolveToCwd,
+  type AgentTool,
+  type GrepDetails,
+  type GrepMatch,
+  type GrepParams,
+  type GrepQuery,
   type NativeTool,
-  GREP_MAX_LINE_LENGTH,
 } from "pi-host";
+import { readLinesUpTo } from "./file-lines.js";
 import { searchWithNode } from "./node-search.js";
 import { searchWithRipgrep } from "./ripgrep-search.js";
-import type { GrepMatch, GrepQuery } from "./search-types.js";
-import { formatMatches, type GrepDetails } from "./format-matches.js";
 
-/** pi's grep parameters, names and meaning unchanged. */
-export const GrepParameters = Type.Object({
-  pattern: Type.String({ description: "Search pattern (regex or literal string)" }),
-  path: Type.Optional(Type.String({ description: "Directory or file to search (default: current directory)" })),
-  glob: Type.Optional(Type.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" })),
-  ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search (default: false)" })),
-  literal: Type.Optional(
-    Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" }),
-  ),
-  context: Type.Optional(
-    Type.Number({ description: "Number of lines to show before and after each match (default: 0)" }),
-  ),
-  limit: Type.Optional(Type.Number({ description: "Maximum number of matches to return (default: 100)" })),
-});
-
-/** pi's default match limit. */
-export const DEFAULT_GREP_LIMIT = 100;
-
-export type { GrepDetails } from "./format-matches.js";
+export { DEFAULT_GREP_LIMIT, GrepParameters, type GrepDetails } from "pi-host";
 
 /** Which search runs: rg when usable ("auto"), rg always ("native"), or the pure-Node search ("node"). */
 export type GrepBackend = "auto" | "native" | "node";
@@ -75,16 +61,10 @@ export function createGrepTool(
   return {
     name: "grep",
     label: "grep",
-    description:
-      `Search file contents for a pattern. Returns matching lines with file paths and line numbers. Respects .gitignore. Output is truncated to ` +
-      `${DEFAULT_GREP_LIMIT} matches or ${TOOL_LIMITS.maxBytes / 1024}KB (whichever is hit first). Long lines are truncated to ${GREP_MAX_LINE_LENGTH} chars.`,
+    description: GREP_DESCRIPTION,
     parameters: GrepParameters,
-    async execute(_toolCallId, params: Static<typeof GrepParameters>, signal, _onUpdate, ctx) {
-      if (typeof params.pattern !== "string" || params.pattern === "")
-        throw new Error("grep: `pattern` must be a non-empty string");
-      // As in pi: a limit below 1 means 1, a negative context means none.
-      const limit = Math.max(1, wholeNumber(params.limit, "limit", DEFAULT_GREP_LIMIT));
-      const context = Math.max(0, wholeNumber(params.context, "context", 0));
+    async execute(_toolCallId, params: GrepParams, signal, _onUpdate, ctx) {
+      const { limit, context } = grepArguments(params);
       const searchPath = resolveToCwd(params.path || ".", ctx.cwd);
       let stats: Stats;
       try {
@@ -110,7 +90,7 @@ export function createGrepTool(
         signal: combined,
       });
       if (matches.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
-      return formatMatches(matches, { searchPath, isDirectory, limit, context });
+      return formatMatches(matches, { searchPath, isDirectory, limit, context }, readLinesUpTo);
     },
   };
 }
@@ -122,13 +102,6 @@ function describeSpecialFile(stats: Stats): string {
   if (stats.isCharacterDevice()) return "a character device";
   if (stats.isBlockDevice()) return "a block device";
   return "a special file";
-}
-
-/** A numeric parameter rounded down, its default when absent, or a one-line error. */
-function wholeNumber(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value)) throw new Error(`grep: \`${name}\` must be a number`);
-  return Math.floor(value);
 }
 
 function combineSignals(call: AbortSignal | undefined, lifetime: AbortSignal | undefined): AbortSignal | undefined {

@@ -5,7 +5,7 @@
  * everyday patterns; exotic Rust-only syntax (e.g. inline flags like `(?i)`) is not supported here.
  */
 import { readFileLines } from "./file-lines.js";
-import type { GrepMatch, GrepQuery } from "./search-types.js";
+import type { GrepMatch, GrepQuery } from "pi-host";
 import { walk, parseIgnoreRule, type IgnoreRule } from "pi-host";
 
 /** Searches like rg would and collects up to `query.maxMatches` matching lines. */

@@ -4,11 +4,17 @@
  * .git/ excluded, .gitignore applied outside git repositories too (--no-require-git when available), and
  * globs relative to the searched folder (rg matches globs against its working directory).
  */
-import { spawn } from "node:child_process";
 import { dirname } from "node:path";
 import { BoundedLineSplitter } from "./bounded-lines.js";
-import type { GrepMatch, GrepQuery } from "./search-types.js";
-import type { NativeTool } from "pi-host";
+import {
+  childProcess,
+  parseRipgrepMatch,
+  ripgrepArguments,
+  searchFailure,
+  type GrepMatch,
+  type GrepQuery,
+  type NativeTool,
+} from "pi-host";
 
 /** One rg JSON event longer than this (a match in a huge single-line file) is skipped, not buffered. */
 export const MAX_RG_EVENT_BYTES = 16 * 1024 * 1024;
@@ -26,13 +32,8 @@ export function searchWithRipgrep(
 ): Promise<GrepMatch[]> {
   return new Promise((resolve, reject) => {
     if (query.signal?.aborted) return reject(new Error("Operation aborted"));
-    const args = ["--json", "--line-number", "--color=never", "--hidden", "--sort", "path"];
-    if (rg.noRequireGit) args.push("--no-require-git");
-    if (query.ignoreCase) args.push("--ignore-case");
-    if (query.literal) args.push("--fixed-strings");
-    if (query.glob !== undefined) args.push("--glob", query.glob);
-    args.push("--glob", "!.git", "--", query.pattern, query.searchPath);
-    const child = spawn(rg.path, args, {
+    const args = ripgrepArguments(query, rg.noRequireGit);
+    const child = childProcess().spawn(rg.path, args, {
       cwd: query.isDirectory ? query.searchPath : dirname(query.searchPath),
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -52,7 +53,7 @@ export function searchWithRipgrep(
     const lines = new BoundedLineSplitter(
       (line) => {
         if (stoppedEarly) return;
-        const match = parseMatchEvent(line);
+        const match = parseRipgrepMatch(line);
         if (match === undefined) return;
         matches.push(match);
         if (matches.length >= query.maxMatches) stopEarly();
@@ -71,38 +72,9 @@ export function searchWithRipgrep(
       lines.end();
       if (query.signal?.aborted) return reject(new Error("Operation aborted"));
       // Exit 2 also reports unreadable files; only fail when nothing could be searched.
-      if (!stoppedEarly && code !== 0 && code !== 1 && matches.length === 0) {
-        const message = stderr
-          .trim()
-          .split("\n")
-          .map((part) => part.trim())
-          .filter(Boolean)
-          .join(" ");
-        return reject(new Error(message || `ripgrep exited with code ${code}`));
-      }
+      if (!stoppedEarly && code !== 0 && code !== 1 && matches.length === 0)
+        return reject(searchFailure("ripgrep", stderr, code));
       resolve(matches);
     });
   });
-}
-
-/** A `match` event of rg's JSON output as a GrepMatch; undefined for any other line. */
-function parseMatchEvent(line: string): GrepMatch | undefined {
-  let event: any;
-  try {
-    event = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (event?.type !== "match") return undefined;
-  const data = event.data;
-  const path = data?.path?.text;
-  const lineNumber = data?.line_number;
-  if (typeof path !== "string" || typeof lineNumber !== "number") return undefined;
-  const raw: string =
-    typeof data.lines?.text === "string"
-      ? data.lines.text
-      : typeof data.lines?.bytes === "string"
-        ? Buffer.from(data.lines.bytes, "base64").toString("utf8")
-        : "";
-  return { path, lineNumber, lineText: raw.replace(/\r?\n$/, "").replace(/\r/g, "") };
 }

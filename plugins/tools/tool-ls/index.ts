@@ -3,6 +3,7 @@
  * one folder with folders marked by a trailing "/".
  */
 import { ToolContract } from "pi-host";
+import { HostEnvironmentContract, localToolEnabled } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createLsTool } from "./ls-tool.js";
 
@@ -11,7 +12,10 @@ export default definePlugin({
   version: "1.0.0",
   description: "The ls tool: list a folder, sorted, dotfiles included, folders with a trailing '/'",
   provides: [ToolContract],
+  // Read when the turn's tools are assembled: the tool steps aside when the run chose `--remote`.
+  requires: [{ contract: HostEnvironmentContract, optional: true }],
   setup(ctx) {
-    ctx.provide(ToolContract, createLsTool(), { key: "ls" });
+    const enabled = localToolEnabled(ctx.use(HostEnvironmentContract));
+    ctx.provide(ToolContract, { ...createLsTool(), enabled }, { key: "ls" });
   },
 });

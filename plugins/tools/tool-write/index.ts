@@ -3,6 +3,7 @@
  * overwrites a file under the session's per-file write lock.
  */
 import { ToolContract } from "pi-host";
+import { HostEnvironmentContract, localToolEnabled } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createWriteTool } from "./write-tool.js";
 
@@ -11,7 +12,10 @@ export default definePlugin({
   version: "1.0.0",
   description: "The write tool: create or overwrite a file, creating parent folders",
   provides: [ToolContract],
+  // Read when the turn's tools are assembled: the tool steps aside when the run chose `--remote`.
+  requires: [{ contract: HostEnvironmentContract, optional: true }],
   setup(ctx) {
-    ctx.provide(ToolContract, createWriteTool(), { key: "write" });
+    const enabled = localToolEnabled(ctx.use(HostEnvironmentContract));
+    ctx.provide(ToolContract, { ...createWriteTool(), enabled }, { key: "write" });
   },
 });

@@ -83,7 +83,9 @@ export default definePlugin({
       CommandContract,
       {
         name: "llama",
-        description: "Manage models on the configured llama.cpp router",
+        // pi 1.6.0's words: the command of its built-in llama.cpp extension.
+        description: "Manage llama.cpp router models",
+        sourceInfo: { path: "builtin:llama.cpp", source: "builtin", scope: "temporary", origin: "top-level" },
         run: async () => {
           const ui = activeUi(uis);
           if (!ui.hasUI()) {

@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { Theme } from "./theme.js";
 import { DARK_THEME, LIGHT_THEME } from "./theme-builtin.js";
 import { parseTheme, SYSTEM_THEME, ThemeError, type ParsedTheme } from "./theme-parse.js";
-import { systemTheme, terminalAppearance } from "./theme-system.js";
+import { reportedAppearance, reportedColorsRevision, systemTheme, terminalAppearance } from "./theme-system.js";
 
 /** Where this run's themes come from (paths absolute). */
 export interface ThemeSources {
@@ -27,6 +27,8 @@ export interface ThemeSources {
   settingPaths?: string[];
   /** Installed packages' theme files and folders. */
   packagePaths?: string[];
+  /** Whether a theme found in the agent's or the project's `themes/` is switched on (pi config). */
+  switchedOn?: (file: string) => boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -49,15 +51,15 @@ export class ThemeRegistry {
   readonly problems: string[] = [];
 
   constructor(readonly sources: ThemeSources) {
-    const discovered = sources.noThemes
+    const folders = sources.noThemes
       ? []
       : [
           join(sources.agentDir, "themes"),
           ...(sources.projectDir !== undefined ? [join(sources.projectDir, ".pi", "themes")] : []),
-          ...(sources.settingPaths ?? []),
-          ...(sources.packagePaths ?? []),
         ];
-    for (const path of discovered) this.add(path, false);
+    for (const path of folders) this.add(path, false, sources.switchedOn);
+    const listed = sources.noThemes ? [] : [...(sources.settingPaths ?? []), ...(sources.packagePaths ?? [])];
+    for (const path of listed) this.add(path, false);
     for (const path of sources.themePaths ?? []) this.add(path, true);
   }
 
@@ -69,11 +71,13 @@ export class ThemeRegistry {
   /** The theme named `name`; throws one line (a ThemeError) when there is none or its file is broken. */
   load(name: string): Theme {
     if (this.onChange !== undefined) this.watch(name, this.onChange);
-    const cached = this.cache.get(name);
+    // The system theme follows the colours the terminal reported, which arrive after start.
+    const key = name === SYSTEM_THEME ? `${name}#${reportedColorsRevision()}` : name;
+    const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
     // Failures are not kept: a theme file saved after a failed /theme loads on the next try.
     const theme = this.build(name);
-    this.cache.set(name, theme);
+    this.cache.set(key, theme);
     return theme;
   }
 
@@ -140,8 +144,13 @@ export class ThemeRegistry {
 
   private build(name: string): Theme {
     if (name === SYSTEM_THEME) {
+      // A reported background: pi's dark or light colours, whichever suits it; else the terminal's palette.
+      const appearance = reportedAppearance();
+      const revision = reportedColorsRevision();
+      if (appearance !== undefined)
+        return new Theme({ ...(appearance === "light" ? LIGHT_THEME : DARK_THEME), name: SYSTEM_THEME }, { revision });
       const { theme, dim } = systemTheme(this.sources.env);
-      return new Theme(theme, { dim });
+      return new Theme(theme, { dim, revision });
     }
     if (name === "dark") return new Theme(DARK_THEME);
     if (name === "light") return new Theme(LIGHT_THEME);
@@ -158,8 +167,15 @@ export class ThemeRegistry {
     throw new ThemeError(`theme "${name}": no such theme (themes here: ${this.names().join(", ")})`);
   }
 
+  /** Adds themes found later (pi extensions' `resources_discover` themePaths); returns the problems they had. */
+  addPaths(paths: readonly string[]): string[] {
+    const before = this.problems.length;
+    for (const path of paths) this.add(path, true);
+    return this.problems.slice(before);
+  }
+
   /** Adds a theme file, or every `*.json` of a folder; a missing discovered folder is no problem. */
-  private add(path: string, given: boolean): void {
+  private add(path: string, given: boolean, switchedOn?: (file: string) => boolean): void {
     let files: string[];
     try {
       files = statSync(path).isDirectory()
@@ -174,6 +190,7 @@ export class ThemeRegistry {
       return;
     }
     for (const file of files) {
+      if (switchedOn !== undefined && !switchedOn(file)) continue;
       let parsed: ParsedTheme;
       try {
         parsed = readTheme(file);
@@ -194,9 +211,12 @@ export class ThemeRegistry {
 /** The `themes` setting's entries as absolute paths (`~/` is the home folder; relative: the agent folder). */
 export function settingThemePaths(value: unknown, agentDir: string): string[] {
   if (!Array.isArray(value)) return [];
-  return value
-    .filter((p): p is string => typeof p === "string" && p.trim() !== "")
-    .map((p) => (p.startsWith("~/") ? join(homedir(), p.slice(2)) : resolve(agentDir, p)));
+  return (
+    value
+      // `+path`, `-path` and `!glob` entries switch discovered themes (pi config); they add none.
+      .filter((p): p is string => typeof p === "string" && p.trim() !== "" && !"+-!".includes(p[0]!))
+      .map((p) => (p.startsWith("~/") ? join(homedir(), p.slice(2)) : resolve(agentDir, p)))
+  );
 }
 
 /** Reads and checks one theme file; throws one line naming the file. */

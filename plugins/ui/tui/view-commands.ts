@@ -11,10 +11,11 @@ import { shortPath } from "./footer.js";
 import type { ViewState } from "./state.js";
 import { oneLine } from "./text.js";
 import { notice } from "./transcript.js";
-import { treeItems } from "./tree-items.js";
 import { syncCall, type ViewActions } from "./view-deps.js";
 import { MORE_COMMANDS, runMoreCommand } from "./view-commands-more.js";
 import { openPicker } from "./view-pickers.js";
+import { sessionChangeAllowed } from "./session-gate.js";
+import { openTree } from "./view-tree.js";
 
 /** Runs one of the view's own slash commands (`/model`, `/tree`, `/session`, ...); unknown names do nothing. */
 export function runCommand(view: ViewActions, s: ViewState, name: string, args: string): KeyOutcome {
@@ -60,7 +61,7 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       copyLastAnswer(view, s);
       return {};
     case "tree":
-      openPicker(view, s, { kind: "tree", title: "Session tree", query: args }, async () => treeItems(view.deps.store));
+      openTree(view, s, args);
       return {};
     case "fork":
       openPicker(view, s, { kind: "fork", title: "Fork from a message", query: args }, async () =>
@@ -80,7 +81,9 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       });
       return {};
     case "new":
-      view.background("new session", () => session.api.newSession());
+      view.background("new session", async () => {
+        if ((await sessionChangeAllowed(view, { kind: "new" })).go) await session.api.newSession();
+      });
       return {};
     case "export": {
       // pi's /export [path]: the HTML page, or the active branch for a path ending in .jsonl.
@@ -96,7 +99,11 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       return {};
     }
     case "compact":
-      view.background("compact", () => session.api.compact(args === "" ? undefined : args));
+      view.background("compact", async () => {
+        const instructions = args === "" ? undefined : args;
+        const allowed = await sessionChangeAllowed(view, { kind: "compact", customInstructions: instructions });
+        if (allowed.go) await session.api.compact(allowed.customInstructions ?? instructions);
+      });
       return {};
     case "name":
       // pi's /name: alone it shows the current name (or the usage); with a name it sets it.

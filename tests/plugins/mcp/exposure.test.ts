@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "../../../contracts/session.js";
 import { parseExposure, toolExposureOf } from "../../../plugins/integrations/mcp/exposure.js";
 import { parseServerEntry } from "../../../plugins/integrations/mcp/server-config.js";
-import { rankTools } from "../../../plugins/integrations/mcp/tool-ranker.js";
+import { rankTools } from "../../../kit/text/tool-ranker.js";
 import { loadedOnBranch, runToolSearch } from "../../../plugins/integrations/mcp/tool-search.js";
 
 describe("exposure", () => {

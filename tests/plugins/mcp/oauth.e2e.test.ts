@@ -137,10 +137,74 @@ describe("MCP OAuth on the built CLI", () => {
     expect(stored()).toBeUndefined();
     const bad = await user.pi(["mcp", "login"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe("Error: usage: pi mcp login <server>\n");
+    expect(bad.stderr).toBe("Error: usage: pi mcp login <server> [-l] [--timeout <seconds>]\n");
     const unknown = await user.pi(["mcp", "login", "nope"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no MCP server "nope" is configured');
+  });
+
+  it("--timeout ends a sign-in nobody completes, with pi's words; bad values and -l are refused", async () => {
+    const started = await user.pi(["mcp", "login", "remote", "--no-browser", "--timeout", "0.5"]);
+    expect(started.code).toBe(1);
+    expect(started.stderr).toContain("Open this URL to sign in");
+    expect(started.stderr).toContain(
+      'Error: sign-in to MCP server "remote" was cancelled or not completed within 0.5 seconds\n',
+    );
+    for (const value of ["0", "-3", "soon"]) {
+      const bad = await user.pi(["mcp", "login", "remote", "--timeout", value]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toBe(`Error: --timeout must be a positive number of seconds, not ${JSON.stringify(value)}\n`);
+    }
+    const missing = await user.pi(["mcp", "login", "remote", "--timeout"]);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      "Error: --timeout needs a value; usage: pi mcp login <server> [-l] [--timeout <seconds>]\n",
+    ]);
+    // -l: the server is the user's (~/.pi/agent/mcp.json), not the project's.
+    for (const sub of ["login", "logout"]) {
+      const local = await user.pi(["mcp", sub, "remote", "-l"]);
+      expect(local.code).toBe(1);
+      expect(local.stderr).toBe(
+        `Error: MCP server "remote" is defined in ${join(user.agent, "mcp.json")}, not in the project; omit --local\n`,
+      );
+    }
+  });
+
+  it("-l signs in to a server of the trusted project's .pi/mcp.json", async () => {
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(user.project, ".pi"), { recursive: true });
+    writeFileSync(
+      join(user.project, ".pi", "mcp.json"),
+      JSON.stringify({ mcpServers: { projremote: { url: oauth.mcpUrl, exposure: "direct" } } }),
+    );
+    expect((await user.pi(["trust"])).code).toBe(0);
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        [PI_BIN, "mcp", "login", "projremote", "-l", "--no-browser", "--timeout", "30"],
+        {
+          cwd: user.project,
+          env: { ...process.env, ...user.env },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let stdout = "";
+      let stderr = "";
+      let followed = false;
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      child.stderr.on("data", (chunk) => {
+        stderr += chunk;
+        const url = /^(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)$/m.exec(stderr)?.[1];
+        if (url !== undefined && !followed) {
+          followed = true;
+          fetch(url).catch(reject);
+        }
+      });
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(run.stderr).not.toContain("Error");
+    expect([run.code, run.stdout]).toEqual([0, 'Signed in to MCP server "projremote".\n']);
   });
 
   it("a sign-in pi 1.6 stored (its key and fields, no issuer) is used, and refreshed", async () => {

@@ -111,6 +111,14 @@ describe("openai-completions request body", () => {
     });
   });
 
+  it("sends a lone surrogate as U+FFFD and leaves well-formed text, emoji included, as it is", async () => {
+    const body = await sentBody(completionsModel(server.url), ask("cut \uD83D here, whole \uD83D\uDE00, stray \uDE00"));
+    expect(body.messages.at(-1)).toEqual({
+      role: "user",
+      content: "cut \uFFFD here, whole \uD83D\uDE00, stray \uFFFD",
+    });
+  });
+
   it("leaves prompt_cache_key out for other servers and when caching is off", async () => {
     const local = completionsModel(server.url, { provider: "ollama", id: "qwen3:8b" });
     expect((await sentBody(local, ask("hi"), { sessionId: "s" })).prompt_cache_key).toBeUndefined();

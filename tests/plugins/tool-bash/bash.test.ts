@@ -9,7 +9,7 @@ import { createBashTool, type BashDetails } from "../../../plugins/tools/tool-ba
 import bashPlugin from "../../../plugins/tools/tool-bash/index.js";
 import { KILL_GRACE_MS } from "../../../plugins/tools/tool-bash/process-group.js";
 import { RunningCommands } from "../../../plugins/tools/tool-bash/running-commands.js";
-import { ThrottledUpdates } from "../../../plugins/tools/tool-bash/throttled-updates.js";
+import { ThrottledUpdates } from "../../../kit/tools/bash/throttled-updates.js";
 import { membersAfterKill } from "../../support/process-groups.js";
 import { liveGroupMembers, tempDir, textOf, toolContext, waitForUpdate } from "./helpers.js";
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { SpillFiles } from "../../../plugins/tools/tool-bash/spill-files.js";
+import { SpillFiles } from "../../../kit/tools/bash/spill-files.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TOOL_LIMITS } from "../../../contracts/tool.js";
 import { formatSize } from "../../../kit/index.js";
-import { TailOutput } from "../../../plugins/tools/tool-bash/tail-output.js";
+import { TailOutput } from "../../../kit/tools/bash/tail-output.js";
 
 describe("TailOutput", () => {
   it("decodes UTF-8 sequences split across chunks", async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFileLocks, type ToolContext, type ToolResult } from "../../../contracts/tool.js";
-import type { EditParams } from "../../../plugins/tools/tool-edit/edit-arguments.js";
+import type { EditParams } from "../../../kit/tools/edit/edit-arguments.js";
 import { createEditTool, type EditToolDetails } from "../../../plugins/tools/tool-edit/edit-tool.js";
 
 /** A new empty folder under the OS temp folder (its real path, so lock keys compare equal). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { foldForMatch, originalRange } from "../../../plugins/tools/tool-edit/fuzzy-text.js";
-import { renderLineDiff } from "../../../plugins/tools/tool-edit/line-diff.js";
+import { foldForMatch, originalRange } from "../../../kit/tools/edit/fuzzy-text.js";
+import { renderLineDiff } from "../../../kit/tools/edit/line-diff.js";
 
 const numbered = (count: number) => Array.from({ length: count }, (_, i) => `l${i + 1}`);
 

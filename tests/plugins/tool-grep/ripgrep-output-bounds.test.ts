@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { searchWithRipgrep } from "../../../plugins/tools/tool-grep/ripgrep-search.js";
-import type { GrepQuery } from "../../../plugins/tools/tool-grep/search-types.js";
+import type { GrepQuery } from "../../../kit/tools/grep-types.js";
 
 const BOUND_MS = 10_000;
 const SMALL_LIMITS = { maxEventBytes: 1024 * 1024, maxOutputBytes: 8 * 1024 * 1024 };

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyHead } from "../../../plugins/tools/tool-read/file-kind.js";
+import { classifyHead } from "../../../kit/tools/read-output.js";
 import { resolveToCwd } from "../../../kit/index.js";
 import { numberedLines, put, read, tempFolder, textOf } from "./harness.js";
 

@@ -134,6 +134,24 @@ describe("the run's themes", () => {
     expect(() => only.load("mine")).toThrow('theme "mine": no such theme');
   });
 
+  it("a theme pi config switched off (-themes/x.json) is not found; the themes setting's switches add no path", async () => {
+    const { readResourceOverrides, resourceEnabled } = await import("../../../kit/fs/resource-overrides.js");
+    const { settingThemePaths } = await import("../../../plugins/ui/tui/themes.js");
+    const root = tempDir();
+    const agentDir = join(root, "agent");
+    write(join(agentDir, "themes", "mine.json"), themeJson("mine"));
+    write(join(agentDir, "themes", "other.json"), themeJson("other"));
+    write(join(agentDir, "settings.json"), { themes: ["-themes/mine.json"] });
+    const overrides = await readResourceOverrides(agentDir, root, false);
+    const registry = new ThemeRegistry({
+      agentDir,
+      settingPaths: settingThemePaths(["-themes/mine.json"], agentDir),
+      switchedOn: (file) => resourceEnabled(overrides, "themes", file),
+    });
+    expect(registry.names()).toEqual(["system", "dark", "light", "other"]);
+    expect(registry.problems).toEqual([]);
+  });
+
   it("a broken file and a taken name are problems; the other themes still load", () => {
     const agentDir = tempDir();
     write(join(agentDir, "themes", "a.json"), "{ not json");

@@ -5,7 +5,7 @@
  * that prefix; and matching is case-insensitive unless the pattern has an uppercase letter (fd's smart
  * case).
  */
-import { globToRegExp } from "pi-host";
+import { globToRegExp } from "../fs/glob.js";
 
 /** A compiled find pattern. */
 export interface FindPattern {

@@ -1,19 +1,25 @@
 /**
  * Grep output in pi's format: `path:line: text` for matches, `path-line- text` for context lines, paths
  * relative to the searched folder (the file name when a single file was searched), long lines cut, the
- * whole cut at 50 KB, and pi's notes saying what was left out and how to see more.
+ * whole cut at 50 KB, and pi's notes saying what was left out and how to see more. Shared by the local
+ * and the remote grep tools; each hands in how it reads a file's lines for context.
  */
-import { basename, relative, sep } from "node:path";
+import { posix } from "node:path";
+import { TOOL_LIMITS } from "../../contracts/tool.js";
 import {
-  TOOL_LIMITS,
   formatSize,
   GREP_MAX_LINE_LENGTH,
+  type HeadTruncation,
   truncateHeadBytes,
   truncateLine,
-  type HeadTruncation,
-} from "pi-host";
-import { readFileLines } from "./file-lines.js";
-import type { GrepMatch } from "./search-types.js";
+} from "../text/truncate.js";
+import type { GrepMatch } from "./grep-types.js";
+
+/**
+ * Reads a file's lines (line breaks and "\r" removed) up to line `lastNeeded`; undefined when the file
+ * cannot be read.
+ */
+export type GrepLineReader = (path: string, lastNeeded: number) => Promise<string[] | undefined>;
 
 /** What a grep result carries besides its text (pi's shape): present only when something was cut. */
 export interface GrepDetails {
@@ -26,15 +32,16 @@ export interface GrepDetails {
 export async function formatMatches(
   matches: GrepMatch[],
   shape: { searchPath: string; isDirectory: boolean; limit: number; context: number },
+  readLines: GrepLineReader,
 ): Promise<{ content: Array<{ type: "text"; text: string }>; details: GrepDetails | undefined }> {
   const limitReached = matches.length > shape.limit;
   const shown = matches.slice(0, shape.limit);
   const displayPath = (file: string): string => {
     if (shape.isDirectory) {
-      const rel = relative(shape.searchPath, file);
-      if (rel !== "" && !rel.startsWith("..")) return rel.split(sep).join("/");
+      const rel = relativePath(shape.searchPath, file);
+      if (rel !== "" && !rel.startsWith("..")) return rel;
     }
-    return basename(file);
+    return posix.basename(file.split("\\").join("/"));
   };
   const files = new Map<string, string[] | undefined>();
   let linesCut = false;
@@ -99,12 +106,8 @@ export async function formatMatches(
   };
 }
 
-/** A file's lines as the searches number them, up to line `lastNeeded`; undefined when it cannot be read. */
-async function readLines(path: string, lastNeeded: number): Promise<string[] | undefined> {
-  const lines: string[] = [];
-  const read = await readFileLines(path, (line) => {
-    lines.push(line.replace(/\r/g, ""));
-    return lines.length < lastNeeded;
-  });
-  return read.readable ? lines : undefined;
+/** `file` relative to `root` with "/" separators, on POSIX and Windows paths alike. */
+function relativePath(root: string, file: string): string {
+  const slash = (path: string) => path.split("\\").join("/");
+  return posix.relative(slash(root), slash(file));
 }

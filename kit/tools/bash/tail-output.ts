@@ -5,7 +5,7 @@
  * raw bytes go to a temp file, so the full log stays available at the path the result reports.
  */
 import { createWriteStream, type WriteStream } from "node:fs";
-import type { TruncationResult } from "pi-host";
+import type { TruncationResult } from "../../../contracts/tool-output.js";
 import { processSpillFiles } from "./spill-files.js";
 
 /** Output limits: lines and bytes; whichever is hit first wins. */

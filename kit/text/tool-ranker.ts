@@ -2,7 +2,8 @@
  * pi 1.6's tool ranker for `tool_search`: Okapi BM25 over a tool's description, schema descriptions and
  * property names, with the tool name and its server as separate, weighted fields. A query that is exactly
  * a tool's name (or its part after a `__`) ranks it first; a tool that matches more query terms ranks
- * above one matching fewer. Ported so the same query loads the same tools as in pi.
+ * above one matching fewer. Ported so the same query loads the same tools as in pi. Shared by MCP's
+ * `tool_search` and codemode's `searchTools()`.
  */
 
 /** What the ranker reads of one tool. */
