@@ -158,6 +158,13 @@ export interface AgentSession {
   tree(): TreeNode[];
   /** User messages that can be forked from: entry id and text. */
   forkPoints(): Array<{ entryId: string; text: string }>;
+  /** The system prompt the next model request would carry (opening the session first). 1.3. */
+  systemPrompt(): Promise<string>;
+  /**
+   * Starts a run from the session's context as it is, with no new user message (pi's `sendMessage` with
+   * `triggerTurn` while idle: the custom message just saved is what the model answers). 1.3.
+   */
+  continueRun(): Promise<void>;
 }
 
 /** The message `navigateTree` rejects with when `abort()` cancelled its branch summary (pi's words). */
@@ -166,11 +173,12 @@ export const BRANCH_SUMMARY_CANCELLED = "Branch summarization cancelled";
 /**
  * The session swaps between turns: a reload waits for the current turn, the run parks at the next safe
  * point and the next generation carries it on (`resumeRun`, 1.2.0). Other operations (compaction, a
- * retry's wait) still hold a reload until they end, bounded by the deadline. 1.4: `resumeInterrupted`.
+ * retry's wait) still hold a reload until they end, bounded by the deadline. 1.4: `resumeInterrupted`. 1.5: `systemPrompt` and
+ * `continueRun`, for pi extensions' `ctx.getSystemPrompt()` and `sendMessage({ triggerTurn })`.
  */
 export const AgentSessionContract = defineContract<AgentSession>({
   id: "agent/session",
-  version: "1.4.0",
+  version: "1.5.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,
@@ -186,6 +194,8 @@ export const AgentSessionContract = defineContract<AgentSession>({
     abort: "async",
     clearQueue: "async",
     idle: "async",
+    systemPrompt: "async",
+    continueRun: "async",
     newSession: "async",
     switchSession: "async",
     fork: "async",

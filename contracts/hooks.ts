@@ -5,7 +5,7 @@
  */
 import { defineContract } from "../kernel/index.js";
 import type { AfterToolCallResult, AgentMessage, BeforeToolCallResult, ToolCallInfo } from "./agent.js";
-import type { Context, StreamOptions } from "./ai/index.js";
+import type { Context, ImageContent, StreamOptions } from "./ai/index.js";
 import type { ToolResult } from "./tool.js";
 
 /** A set of optional hooks; implement only what you need. */
@@ -25,7 +25,11 @@ export interface AgentHooks {
     options: StreamOptions;
   }): Promise<{ context: Context; options: StreamOptions } | undefined>;
   /** May rewrite (or, returning `handled: true`, consume) what the user typed before it is sent. */
-  beforePrompt?(input: { text: string }): Promise<{ text?: string; handled?: boolean } | undefined>;
+  beforePrompt?(input: {
+    text: string;
+    /** The prompt's images (1.1). */
+    images?: ImageContent[];
+  }): Promise<{ text?: string; images?: ImageContent[]; handled?: boolean } | undefined>;
   /**
    * The slash commands `beforePrompt` handles, so the TUI's `/` completion and RPC `get_commands` can
    * list them (pi's `getCommands()` shape for extension commands).
@@ -67,6 +71,7 @@ export interface PromptCommandInfo {
   readonly sourceInfo: unknown;
 }
 
+/** 1.2: `beforePrompt` sees and may replace the prompt's images (pi's `input` transform, a command's `sendUserMessage`). */
 export const HooksContract = defineContract<AgentHooks>({
   id: "hooks",
   version: "1.2.0",

@@ -198,14 +198,22 @@ export async function projectFilesApply(
 export interface FlagOwner {
   /** The names (without `--`) of the flags this plugin takes. */
   registeredFlags(): Promise<string[]>;
+  /**
+   * Loads what registers providers and models in the catalog (pi extensions' `registerProvider`), so
+   * `--list-models` and `--model` see them, as pi loads its extensions at startup.
+   */
+  loadRegistrations?(): Promise<void>;
 }
 
-/** Provided by plugins that take flags of their own (the pi-extensions plugin); the CLI asks every one. */
+/**
+ * Provided by plugins that take flags of their own (the pi-extensions plugin); the CLI asks every one.
+ * 1.1: `loadRegistrations` (optional: only owners that add catalog entries have it).
+ */
 export const FlagOwnerContract = defineContract<FlagOwner>({
   id: "host/flag-owner",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "many",
   gate: "overlap",
   shape: { registeredFlags: "function" },
-  methods: { registeredFlags: "async" },
+  methods: { registeredFlags: "async", loadRegistrations: "async" },
 });

@@ -234,6 +234,8 @@ export interface SessionStore {
   /** Sessions of one working folder, or of all when `cwd` is undefined, newest first. */
   list(options: { cwd?: string; sessionDir?: string }): Promise<SessionSummary[]>;
   current(): SessionInfo | undefined;
+  /** The open session's header line (pi's `getHeader()`); undefined when none is open. 1.1. */
+  header(): SessionHeader | undefined;
 
   appendMessage(message: AgentMessage): string;
   appendModelChange(provider: string, modelId: string): string;
@@ -276,10 +278,10 @@ export interface SessionStore {
   flush(): void;
 }
 
-/** The store is stateful: a reload waits until no call is running (after a flush). 1.1: `flush`. */
+/** The store is stateful: a reload waits until no call is running (after a flush). 1.1: `flush`; 1.2: `header`. */
 export const SessionStoreContract = defineContract<SessionStore>({
   id: "session/store",
-  version: "1.1.0",
+  version: "1.2.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 2_000,
@@ -297,6 +299,7 @@ export const SessionStoreContract = defineContract<SessionStore>({
     continueRecent: "async",
     list: "async",
     current: "sync",
+    header: "sync",
     appendMessage: "sync",
     appendModelChange: "sync",
     appendThinkingLevelChange: "sync",

@@ -30,3 +30,18 @@ export async function unknownExtensionFlag(kernel: Kernel, given: string[]): Pro
   ]);
   return `unknown flag --${unknown} (no extension registers it); the closest known flag is ${closest}; run "pi --help" for the options`;
 }
+
+/**
+ * Lets every flag owner load what adds providers and models to the catalog (pi extensions), before
+ * `--list-models` lists it or a `--model` the catalog does not know yet is resolved. Owners that fail
+ * add nothing; their errors reach the user as notices when the run starts.
+ */
+export async function loadCatalogRegistrations(kernel: Kernel): Promise<void> {
+  for (const owner of kernel.useAll(FlagOwnerContract).list()) {
+    try {
+      await owner.api.loadRegistrations?.();
+    } catch {
+      // An owner that cannot load registers nothing.
+    }
+  }
+}

@@ -7,6 +7,7 @@
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { AgentSessionContract } from "../contracts/agent-session.js";
+import { ModelsContract } from "../contracts/ai/index.js";
 import { ModeContract, type Mode, type ModeInput } from "../contracts/mode.js";
 import { SessionStoreContract, type SessionSummary } from "../contracts/session.js";
 import { activeUi, UiContract, type UserInterface } from "../contracts/ui.js";
@@ -14,7 +15,7 @@ import type { Handle, OperationResult } from "../kernel/index.js";
 import type { Kernel } from "./host-kernel.js";
 import { UsageError, type CliArgs } from "./cli-flags.js";
 import { composeForCli, EXIT_BAD_INPUT, type PackagePaths } from "./cli-compose.js";
-import { unknownExtensionFlag } from "./cli-extension-flag-check.js";
+import { loadCatalogRegistrations, unknownExtensionFlag } from "./cli-extension-flag-check.js";
 import { buildModeInput, readPipedStdin } from "./cli-input.js";
 import { prepareSession } from "./cli-session-flags.js";
 import { checkCombinations, runFlags, sessionChoice } from "./cli-run-choices.js";
@@ -89,6 +90,9 @@ export async function runAgentCommand(args: CliArgs, place: RunPlace): Promise<n
     await kernel.shutdown();
     return fail(unknownFlag, EXIT_BAD_INPUT);
   }
+  // A --model the catalog does not know may be one an extension registers: load them first, as pi does.
+  if (args.model !== undefined && !knownModel(kernel, args.model, args.provider))
+    await loadCatalogRegistrations(kernel);
   let watcher: { close(): Promise<void> } | undefined;
   let stopReloadRequests: (() => void) | undefined;
   let stopTrials: (() => void) | undefined;
@@ -431,4 +435,16 @@ function formatSessions(sessions: SessionSummary[]): string {
 function fail(message: string, code: number): number {
   process.stderr.write(`pi: ${message}\n`);
   return code;
+}
+
+/** Whether the catalog resolves `reference` now (without extensions' providers). */
+function knownModel(kernel: Kernel, reference: string, provider: string | undefined): boolean {
+  const catalog = kernel.use(ModelsContract);
+  if (!catalog.available) return true;
+  try {
+    catalog.api.resolve(reference, provider);
+    return true;
+  } catch {
+    return false;
+  }
 }

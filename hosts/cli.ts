@@ -175,12 +175,19 @@ async function runAuth(args: string[]): Promise<number> {
 /** `pi --list-models [search]`: `--api-key` reaches the auth plugin so the key column shows it. */
 async function listModels(args: CliArgs, agent: string, cwd: string, paths: Paths): Promise<number> {
   const { composeForCli } = await import("./cli-compose.js");
+  const [{ resolve }, { expandHome }] = await Promise.all([import("node:path"), import("./paths.js")]);
   const runFlags = {
     ...(args.apiKey !== undefined && { apiKey: args.apiKey }),
     ...(args.provider !== undefined && { provider: args.provider }),
+    // Extensions may register providers, which pi lists too.
+    ...(args.extensions.length > 0 && { extensions: args.extensions.map((path) => resolve(cwd, expandHome(path))) }),
+    ...(args.noExtensions && { noExtensions: true }),
   };
   const composed = await composeForCli(args, runFlags, { agentDir: agent, cwd, paths });
   if (typeof composed === "number") return composed;
+  // pi lists the providers its extensions register too.
+  const { loadCatalogRegistrations } = await import("./cli-extension-flag-check.js");
+  await loadCatalogRegistrations(composed.kernel);
   const { listModels: list } = await import("./list-models.js");
   const outcome = await list(composed.kernel, args.listModels === true ? undefined : args.listModels, args.provider);
   await composed.kernel.shutdown();

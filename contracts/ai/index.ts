@@ -47,6 +47,20 @@ export interface ModelScope {
   warnings: string[];
 }
 
+/** Streams one answer for a model whose wire protocol a plugin implements itself (pi's `streamSimple`). */
+export type CustomStreamFunction = (model: Model, context: Context, options?: StreamOptions) => AssistantStream;
+
+/**
+ * A provider added while the host runs (pi's `registerProvider`): one provider entry in models.json's
+ * format (`name`, `baseUrl`, `apiKey`, `api`, `headers`, `authHeader`, `compat`, `models`,
+ * `modelOverrides`) as plain data, and optionally the stream that answers for its models.
+ */
+export interface RuntimeProvider {
+  config: Record<string, unknown>;
+  /** Answers every request for this provider's models instead of the provider plugin of their api. */
+  stream?: CustomStreamFunction;
+}
+
 /** The model catalog: built-ins plus `models.json` custom providers and overrides. */
 export interface ModelCatalog {
   list(): Model[];
@@ -65,12 +79,33 @@ export interface ModelCatalog {
    * `:thinking` suffixes) resolved among `among`, the models that can be used now.
    */
   scope(patterns: readonly string[], among: readonly Model[]): ModelScope;
+  /**
+   * Adds or replaces a provider at run time, layered over the built-in catalog and under models.json (as
+   * pi composes models.json above a registered provider). With `models` it replaces the provider's
+   * models; without, it changes the endpoint, headers or overrides of the models it has. Throws one line
+   * naming the bad field.
+   */
+  registerProvider(name: string, provider: RuntimeProvider): void;
+  /** Removes a provider `registerProvider` added; the built-in models it overrode come back. No-op when unknown. */
+  unregisterProvider(name: string): void;
+  /** Adds or replaces one model answered by `stream` (pi's virtual models), listed under `model.provider`. */
+  registerModel(model: Model, stream: CustomStreamFunction): void;
+  /** Removes a model `registerModel` added. No-op when unknown. */
+  unregisterModel(provider: string, id: string): void;
+  /** The stream a registered provider or model answers with, when it has its own; else undefined. */
+  customStream(model: Model): CustomStreamFunction | undefined;
+  /** The key a registered provider's `apiKey` gives (`$ENV`, `!command` or literal), resolved now. */
+  registeredApiKey(provider: string): string | undefined;
 }
 
-/** 1.1: `initialModel`, the starting model when nothing chose one; 1.2: `scope`, for `--models`. */
+/**
+ * 1.1: `initialModel`, the starting model when nothing chose one; 1.2: `scope`, for `--models`; 1.3:
+ * providers and models added at run time (`registerProvider`, `registerModel`, their removal, their
+ * `customStream` and `registeredApiKey`), for pi extensions' `registerProvider` and virtual models.
+ */
 export const ModelsContract = defineContract<ModelCatalog>({
   id: "ai/models",
-  version: "1.2.0",
+  version: "1.3.0",
   kind: "single",
   gate: "overlap",
   shape: {
@@ -81,7 +116,20 @@ export const ModelsContract = defineContract<ModelCatalog>({
     initialModel: "function",
     scope: "function",
   },
-  methods: { list: "sync", find: "sync", search: "sync", resolve: "sync", initialModel: "sync", scope: "sync" },
+  methods: {
+    list: "sync",
+    find: "sync",
+    search: "sync",
+    resolve: "sync",
+    initialModel: "sync",
+    scope: "sync",
+    registerProvider: "sync",
+    unregisterProvider: "sync",
+    registerModel: "sync",
+    unregisterModel: "sync",
+    customStream: "sync",
+    registeredApiKey: "sync",
+  },
 });
 
 /** API keys: `--api-key` > auth.json > environment. */

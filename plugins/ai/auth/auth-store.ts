@@ -16,7 +16,7 @@ import { OAuthStore } from "./oauth-store.js";
 /** Where the key for a provider would come from. `label` is what `pi --list-models` prints. */
 export type KeySource =
   | { kind: "flag"; label: "flag" }
-  | { kind: "auth.json"; label: "auth.json"; file: string }
+  | { kind: "auth.json"; label: "auth.json"; file: string; oauth: boolean }
   | { kind: "env"; label: string; variable: string }
   | { kind: "models.json"; label: "models.json"; file: string }
   | { kind: "ambient"; label: string }
@@ -116,7 +116,7 @@ export class ApiKeyStore implements AuthStoreWithSources {
       return { kind: "flag", label: "flag" };
     const entry = (await this.authFile.read())[provider];
     if (entry?.type === "api_key" || entry?.type === "oauth")
-      return { kind: "auth.json", label: "auth.json", file: this.authFile.path };
+      return { kind: "auth.json", label: "auth.json", file: this.authFile.path, oauth: entry.type === "oauth" };
     const fromEnv = envKey(provider, env);
     if (fromEnv !== undefined) return { kind: "env", label: `env ${fromEnv.variable}`, variable: fromEnv.variable };
     if ((await this.modelsKeys.spec(provider)) !== undefined)

@@ -12,6 +12,7 @@ import {
   type AssistantStream,
   type AuthStore,
   type Context,
+  type CustomStreamFunction,
   type Handle,
   type Llm,
   type ManyHandle,
@@ -54,7 +55,9 @@ export function createRouter(deps: RouterDeps): Llm {
 
   /** The key for `model`'s provider; throws the auth plugin's one-line advice when one is needed and missing. */
   async function keyFor(model: Model): Promise<string | undefined> {
-    const key = auth.available ? await auth.api.apiKey(model.provider) : undefined;
+    const key =
+      (auth.available ? await auth.api.apiKey(model.provider) : undefined) ??
+      (models.available ? models.api.registeredApiKey(model.provider) : undefined);
     if (key !== undefined || KEYLESS_APIS.has(model.api) || isLoopback(model.baseUrl)) return key;
     throw new Error(auth.available ? auth.api.missingKeyMessage(model.provider) : `no API key for ${model.provider}`);
   }
@@ -71,6 +74,12 @@ export function createRouter(deps: RouterDeps): Llm {
       request.onEvent(event);
       out.push(event);
     };
+    // A provider or model registered with its own stream (pi's `streamSimple`, virtual models) answers itself.
+    const custom = models.available ? models.api.customStream(model) : undefined;
+    if (custom !== undefined) {
+      void forward(custom, model, context, options, request, push);
+      return out;
+    }
     void (async () => {
       const lease = await providers.find(model.api)?.acquire();
       try {
@@ -80,10 +89,7 @@ export function createRouter(deps: RouterDeps): Llm {
         const sent = { ...options, apiKey, telemetry: request.span };
         for await (const event of lease.value.stream(target, context, sent)) push(event);
       } catch (error) {
-        const message = newAssistantMessage(model);
-        message.stopReason = options.signal?.aborted ? "aborted" : "error";
-        message.errorMessage = error instanceof Error ? error.message : String(error);
-        push({ type: "error", reason: message.stopReason, error: message });
+        push(failure(model, options, error));
       } finally {
         lease?.release();
         request.end();
@@ -92,7 +98,30 @@ export function createRouter(deps: RouterDeps): Llm {
     return out;
   }
 
+  /** A registered stream's events, with the stored or registered key when the caller gave none; failures end it with `error`. */
+  async function forward(
+    custom: CustomStreamFunction,
+    model: Model,
+    context: Context,
+    options: StreamOptions,
+    request: ReturnType<typeof observeRequest>,
+    push: (event: AssistantMessageEvent) => void,
+  ): Promise<void> {
+    try {
+      const apiKey =
+        options.apiKey ??
+        (auth.available ? await auth.api.apiKey(model.provider) : undefined) ??
+        models.api.registeredApiKey(model.provider);
+      for await (const event of custom(model, context, { ...options, apiKey, telemetry: request.span })) push(event);
+    } catch (error) {
+      push(failure(model, options, error));
+    } finally {
+      request.end();
+    }
+  }
+
   async function problem(model: Model): Promise<string | undefined> {
+    if (models.available && models.api.customStream(model) !== undefined) return undefined;
     if (providers.find(model.api) === undefined) return noProvider(model);
     return keyFor(model).then(
       () => undefined,
@@ -110,6 +139,14 @@ export function createRouter(deps: RouterDeps): Llm {
       return out;
     },
   };
+}
+
+/** The one `error` event a failed stream ends with (`aborted` once the caller's signal fired). */
+function failure(model: Model, options: StreamOptions, error: unknown): AssistantMessageEvent {
+  const message = newAssistantMessage(model);
+  message.stopReason = options.signal?.aborted ? "aborted" : "error";
+  message.errorMessage = error instanceof Error ? error.message : String(error);
+  return { type: "error", reason: message.stopReason, error: message };
 }
 
 /** Whether `baseUrl` points at this machine (a local server needs no key). */

@@ -9,6 +9,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { MODELS_STORE_FILE, type Model, type ModelCatalog, type ModelScope, type ResolvedModel } from "pi-host";
+import type { CustomStreamFunction, RuntimeProvider } from "pi-host";
 import { type BuiltinCatalog, loadBuiltinCatalog, type ProviderInfo, refreshedStamp } from "./builtin-catalog.js";
 import { applyProviders, draftFrom, finish } from "./merge.js";
 import {
@@ -22,6 +23,7 @@ import {
 import { storedCatalogs } from "./models-store.js";
 import { resolveReference } from "./resolve.js";
 import { resolveScope } from "./scope.js";
+import { RuntimeProviders } from "./runtime-providers.js";
 
 export { reference, UnknownModelError } from "./resolve.js";
 
@@ -56,6 +58,8 @@ interface Built {
  */
 export class ModelCatalogStore implements ModelCatalog {
   private cached: { stamp: string; built?: Built; error?: Error } | undefined;
+  /** Providers and models added at run time (pi extensions' `registerProvider`, virtual models). */
+  private readonly runtime = new RuntimeProviders();
 
   constructor(private readonly options: CatalogOptions) {}
 
@@ -120,6 +124,30 @@ export class ModelCatalogStore implements ModelCatalog {
     return resolveScope(patterns, among);
   }
 
+  registerProvider(name: string, provider: RuntimeProvider): void {
+    this.runtime.register(name, provider, this.rules(this.current().providers));
+  }
+
+  unregisterProvider(name: string): void {
+    this.runtime.unregister(name);
+  }
+
+  registerModel(model: Model, stream: CustomStreamFunction): void {
+    this.runtime.registerModel(model, stream);
+  }
+
+  unregisterModel(provider: string, id: string): void {
+    this.runtime.unregisterModel(provider, id);
+  }
+
+  customStream(model: Model): CustomStreamFunction | undefined {
+    return this.runtime.streamFor(model);
+  }
+
+  registeredApiKey(provider: string): string | undefined {
+    return this.runtime.apiKey(provider, this.options.env ?? process.env);
+  }
+
   /** A built-in provider's facts (name, api, base URL, key variables, default model). */
   providerInfo(provider: string): ProviderInfo | undefined {
     return this.current().providers.get(provider);
@@ -128,7 +156,7 @@ export class ModelCatalogStore implements ModelCatalog {
   /** Whether a key for `provider` is configured: its environment variables, auth.json or an `apiKey`. */
   private usable(provider: string, built: Built, auth: Lazy<Set<string>>): boolean {
     const env = this.options.env ?? process.env;
-    if (built.keyed.has(provider)) return true;
+    if (built.keyed.has(provider) || this.runtime.hasKey(provider)) return true;
     if ((built.providers.get(provider)?.env ?? []).some((name) => (env[name] ?? "") !== "")) return true;
     return auth.get().has(provider);
   }
@@ -139,7 +167,7 @@ export class ModelCatalogStore implements ModelCatalog {
    */
   private current(): Built {
     const store = fileStamp(join(this.options.agentDir, MODELS_STORE_FILE));
-    const stamp = `${fileStamp(this.file)}|${refreshedStamp(this.options.agentDir)}|${store}`;
+    const stamp = `${fileStamp(this.file)}|${refreshedStamp(this.options.agentDir)}|${store}|${this.runtime.generation}`;
     if (this.cached === undefined || this.cached.stamp !== stamp) {
       try {
         this.cached = { stamp, built: this.build(!stamp.startsWith("missing|")) };
@@ -151,13 +179,18 @@ export class ModelCatalogStore implements ModelCatalog {
     return this.cached.built!;
   }
 
+  /** What a providers layer is checked against: the built-in providers and the api names. */
+  private rules(builtinProviders: ReadonlyMap<string, ProviderInfo>): ParseRules {
+    return {
+      builtinProviders: new Set(builtinProviders.keys()),
+      apis: [...KNOWN_APIS, ...(this.options.extraApis ?? [])],
+    };
+  }
+
   private build(fileExists: boolean): Built {
     const env = this.options.env ?? process.env;
     const builtins = (this.options.builtins ?? loadBuiltinCatalog)(this.options.agentDir, env);
-    const rules: ParseRules = {
-      builtinProviders: new Set(builtins.providers.keys()),
-      apis: [...KNOWN_APIS, ...(this.options.extraApis ?? [])],
-    };
+    const rules = this.rules(builtins.providers);
     // Catalogs fetched at run time (pi's models-store.json) replace those providers' shipped models.
     const stored = storedCatalogs(this.options.agentDir, new Set(builtins.providers.keys()));
     const draft = draftFrom([
@@ -173,6 +206,8 @@ export class ModelCatalogStore implements ModelCatalog {
       const inline = checkProviders(INLINE_SOURCE, this.options.inlineProviders, rules, "config.providers");
       layer(inline, INLINE_SOURCE, "config.providers");
     }
+    // Registered providers are the base models.json composes over, as in pi.
+    this.runtime.apply(draft, builtins.providers);
     if (fileExists) {
       let text: string;
       try {
@@ -182,7 +217,8 @@ export class ModelCatalogStore implements ModelCatalog {
       }
       layer(parseModelsFile(this.file, text, rules), this.file, "providers");
     }
-    return { models: finish(draft, env), providers: builtins.providers, defaultOrder: builtins.defaultOrder, keyed };
+    const models = this.runtime.withModels(finish(draft, env));
+    return { models, providers: builtins.providers, defaultOrder: builtins.defaultOrder, keyed };
   }
 }
 

@@ -90,6 +90,8 @@ export interface ParseRules {
   builtinProviders: ReadonlySet<string>;
   /** Every api name a model may use (the known four plus those of installed provider plugins). */
   apis: readonly string[];
+  /** A new provider's models need no `apiKey` (providers registered at run time: the user may sign in later). */
+  keyOptional?: boolean;
 }
 
 /** Parses models.json text. Throws ModelsFileError naming `file` and the first bad field. */
@@ -136,7 +138,7 @@ function checkProvider(file: string, at: string, name: string, provider: Provide
   if (models.length > 0 && !builtin) {
     if (!provider.baseUrl)
       throw new ModelsFileError(file, `${at}.baseUrl`, `required when a new provider defines models`);
-    if (!provider.apiKey)
+    if (!provider.apiKey && rules.keyOptional !== true)
       throw new ModelsFileError(
         file,
         `${at}.apiKey`,

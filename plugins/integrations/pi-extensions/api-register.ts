@@ -2,10 +2,9 @@
  * The `register*` members of pi 1.6.0's ExtensionAPI beyond tools, commands and flags, and the members
  * that read what extensions registered (`getMcpServers`, `getSettings`). Renderers, transformers and
  * shortcuts are recorded on the extension; the runtime offers them to user interfaces
- * (`ExtensionRuntime.shortcut`, `renderers`). What the host cannot take at run time — providers and
- * virtual models for the model catalog — throws "not supported yet" with the reason.
+ * (`ExtensionRuntime.shortcut`, `renderers`). Providers and virtual models go to the model catalog
+ * (providers.ts).
  */
-import { unsupportedFunction } from "./not-supported.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import type { ExtensionCallback, LoadedExtension } from "./types.js";
 
@@ -83,21 +82,6 @@ export function registerMembers(extension: LoadedExtension, runtime: ExtensionRu
       return structuredClone(runtime.settingsSnapshot);
     },
 
-    registerProvider: unsupportedFunction(
-      "registerProvider",
-      "the model catalog cannot add providers at run time; add it to models.json",
-    ),
-    unregisterProvider: unsupportedFunction(
-      "unregisterProvider",
-      "the model catalog cannot remove providers at run time; remove it from models.json",
-    ),
-    registerVirtualModel: unsupportedFunction(
-      "registerVirtualModel",
-      "the model catalog cannot add models at run time",
-    ),
-    unregisterVirtualModel: unsupportedFunction(
-      "unregisterVirtualModel",
-      "the model catalog cannot remove models at run time",
-    ),
+    ...runtime.providers.members(extension),
   };
 }

@@ -11,7 +11,8 @@
  */
 import { dirname } from "node:path";
 import { HOST_SHUTDOWN_REQUEST_EVENT, type UiDialogOptions, type WidgetPlacement } from "pi-host";
-import { notSupported, unsupportedFunction } from "./not-supported.js";
+import type { Context, Model, StreamOptions } from "pi-host";
+import { unsupportedFunction } from "./not-supported.js";
 import type { ComponentFactory } from "./tui-surfaces.js";
 import { plainUiMembers, TUI_ONLY_MEMBERS } from "./plain-ui.js";
 import type { ExtensionRuntime } from "./runtime.js";
@@ -86,11 +87,10 @@ export function createSessionManagerView(runtime: ExtensionRuntime) {
   };
   return {
     getCwd: () => runtime.cwd,
+    // pi's in-memory session manager has the session folder "" (`--no-session`).
     getSessionDir: () => {
       const path = store().api.current()?.path;
-      return path === undefined
-        ? notSupported("ctx.sessionManager.getSessionDir", "the session is in memory")
-        : dirname(path);
+      return path === undefined ? "" : dirname(path);
     },
     getSessionId: () => store().api.current()?.id,
     getSessionFile: () => store().api.current()?.path,
@@ -105,34 +105,85 @@ export function createSessionManagerView(runtime: ExtensionRuntime) {
     getBranch: (fromId?: string) => store().api.path(fromId),
     getEntries: () => store().api.entries(),
     getTree: () => store().api.tree(),
-    getHeader: unsupportedFunction("ctx.sessionManager.getHeader"),
+    /** pi's `getHeader()`: the session line, or null when no session is open. */
+    getHeader: () => store().api.header() ?? null,
   };
 }
 
-/** pi's `ctx.modelRegistry`, over the model catalog and the key store. */
+/**
+ * pi's `ctx.modelRegistry` (pi 1.6's synchronous ModelRegistry facade), over the model catalog, the key
+ * store (a snapshot for the synchronous members, keyed-providers.ts) and the LLM router.
+ */
 export function createModelRegistryView(runtime: ExtensionRuntime) {
   const models = () => {
     if (!runtime.services.models.available) throw new Error("ctx.modelRegistry needs a model catalog plugin (models)");
     return runtime.services.models;
   };
-  const unsupported = (name: string, detail?: string) => unsupportedFunction(`ctx.modelRegistry.${name}`, detail);
+  const keyFor = async (provider: string): Promise<string | undefined> => {
+    try {
+      const stored = runtime.services.auth.available ? await runtime.services.auth.api.apiKey(provider) : undefined;
+      return stored ?? models().api.registeredApiKey(provider);
+    } catch {
+      return undefined;
+    }
+  };
+  const stream = (model: Model, context: Context, options?: StreamOptions) => runtime.stream(model, context, options);
   return {
     find: (provider: string, modelId: string) => models().api.find(provider, modelId),
     getAll: () => models().api.list(),
-    getApiKeyForProvider: async (provider: string) =>
-      runtime.services.auth.available ? runtime.services.auth.api.apiKey(provider) : undefined,
+    getApiKeyForProvider: keyFor,
     getAvailable: () => runtime.keyedProviders.available(),
     hasConfiguredAuth: (model: { provider: string }) => runtime.keyedProviders.has(model),
-    getApiKeyAndHeaders: unsupported("getApiKeyAndHeaders"),
-    getProviderAuthStatus: unsupported("getProviderAuthStatus"),
-    getProviderDisplayName: unsupported("getProviderDisplayName"),
-    isUsingOAuth: unsupported("isUsingOAuth"),
-    getError: unsupported("getError"),
-    refresh: unsupported("refresh"),
-    registerProvider: unsupported("registerProvider"),
-    unregisterProvider: unsupported("unregisterProvider"),
+    isUsingOAuth: (model: { provider: string }) => runtime.keyedProviders.isUsingOAuth(model.provider),
+    getProviderAuthStatus: (provider: string) => runtime.keyedProviders.status(provider),
+    getProviderDisplayName: (provider: string) => provider,
+    /** The catalog's load error (a broken models.json), else undefined. */
+    getError: (): string | undefined => {
+      try {
+        models().api.list();
+        return undefined;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+    /** Re-reads the key snapshot (the catalog re-reads models.json by itself when it changes). */
+    refresh: () => runtime.keyedProviders.refresh(true),
+    async getApiKeyAndHeaders(model: Model) {
+      // As pi: without a key the model's own headers still go (a local server needs none).
+      const apiKey = await keyFor(model.provider);
+      const headers = model.headers;
+      return { ok: true as const, ...(apiKey !== undefined && { apiKey }), ...(headers && { headers }) };
+    },
+    stream,
+    streamSimple: stream,
+    complete: (model: Model, context: Context, options?: StreamOptions) => stream(model, context, options).result(),
+    ...runtime.providers.members(undefined),
+    ...Object.fromEntries(
+      UNSUPPORTED_REGISTRY.map((name) => [
+        name,
+        unsupportedFunction(
+          `ctx.modelRegistry.${name}`,
+          "pi-host's catalog has chat models only, and its own provider plugins",
+        ),
+      ]),
+    ),
   };
 }
+
+/** pi 1.6 registry members for non-chat models and pi-ai provider objects, which pi-host has no counterpart for. */
+const UNSUPPORTED_REGISTRY = [
+  "getProvider",
+  "getProviderAuth",
+  "findOfType",
+  "getModelsOfType",
+  "getAvailableOfType",
+  "getModelOfType",
+  "classify",
+  "generateImages",
+  "getRegisteredProviderConfig",
+  "getRegisteredNativeProvider",
+  "getRegisteredProviderIds",
+] as const;
 
 /** pi's ExtensionContext. */
 export function createExtensionContext(runtime: ExtensionRuntime) {
@@ -187,12 +238,9 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
             : report("ctx.compact")(error),
       );
     },
+    /** pi's `ctx.getSystemPrompt()`: before the first request, the prompt that request will carry. */
     getSystemPrompt(): string {
-      const prompt = runtime.systemPrompt();
-      return (
-        prompt ??
-        notSupported("ctx.getSystemPrompt before the first request", "the session builds its system prompt per request")
-      );
+      return runtime.systemPrompt() ?? "";
     },
   };
 }

@@ -12,13 +12,12 @@
  *     the first one becomes the text the command's prompt sends on.
  *
  * A message delivered into a run is kept in the run's transcript by `transformContext`, after the message
- * it followed, so every later request of the run sees it where it was saved. What cannot be delivered —
- * starting a run from a custom message (`triggerTurn` while idle) — throws "not supported yet".
+ * it followed, so every later request of the run sees it where it was saved. `triggerTurn` while idle
+ * saves the message and starts a run from the context (`agent/session`'s `continueRun`), as pi does.
  */
 import type { SessionEvent } from "pi-host";
 import type { AgentMessage } from "pi-host";
 import type { ImageContent, Message, TextContent } from "pi-host";
-import { notSupported } from "./not-supported.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import { customMessage, type CustomMessage, type CustomMessageInput } from "./types.js";
 
@@ -30,8 +29,8 @@ export interface SendMessageOptions {
 
 /** What a command handler's `sendUserMessage` calls turned into. */
 export interface CommandScope {
-  /** The first user message: the prompt continues with it. */
-  replacement: string | undefined;
+  /** The first user message (text and images): the prompt continues with it. */
+  replacement: { text: string; images?: ImageContent[] } | undefined;
   /** Ends the command's hold on its prompt (a session operation must wait for the session to be free). */
   detach(): void;
   /**
@@ -146,13 +145,15 @@ export class MessageDelivery {
       this.duringRun.push(message);
       return;
     }
-    if (options.triggerTurn) {
-      notSupported(
-        "sendMessage({ triggerTurn: true }) while the agent is idle",
-        "agent/session starts a run only from user text; the message was not sent",
-      );
-    }
     this.save(message);
+    // pi: an idle session answers the message at once (from a command: once the command's prompt let go).
+    if (options.triggerTurn) {
+      const session = this.runtime.services.session.api;
+      const start = this.runtime.inPromptPhase
+        ? session.idle().then(() => session.continueRun())
+        : session.continueRun();
+      void start.catch((error: unknown) => this.runtime.report(undefined, "sendMessage({ triggerTurn })", error));
+    }
   }
 
   /** pi's `sendUserMessage`. */
@@ -166,12 +167,10 @@ export class MessageDelivery {
       void work.catch((error: unknown) => this.runtime.report(undefined, "sendUserMessage", error));
     const scope = this.commandScope;
     if (scope !== undefined) {
-      if (images !== undefined)
-        notSupported("sendUserMessage with images from a command handler", "a command's prompt carries text only");
       if (scope.replacement === undefined) {
-        scope.replacement = text;
+        scope.replacement = { text, ...(images !== undefined && { images }) };
         scope.send();
-      } else report(session.api.followUp(text));
+      } else report(session.api.followUp(text, images));
       return;
     }
     if (!this.runtime.isIdle()) {

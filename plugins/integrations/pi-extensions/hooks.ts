@@ -48,14 +48,16 @@ export function createExtensionHooks(
       await runtime.ensureLoaded();
       return runtime.listCommands().filter((c) => c.source === "extension") as PromptCommandInfo[];
     },
-    async beforePrompt({ text }) {
+    async beforePrompt({ text, images }) {
+      runtime.sessionInUse = true;
       await runtime.ensureLoaded();
       if (runtime.extensions.length === 0) return undefined;
+      await runtime.previewSystemPrompt();
       // Handlers hear what happened before this prompt (the last run's events) before its command runs.
       await runtime.drained();
       runtime.inPromptPhase = true;
       try {
-        return await promptThroughExtensions(runtime, text);
+        return await promptThroughExtensions(runtime, text, images);
       } finally {
         runtime.inPromptPhase = false;
       }
@@ -124,23 +126,27 @@ export function createExtensionHooks(
 async function promptThroughExtensions(
   runtime: ExtensionRuntime,
   text: string,
-): Promise<{ text?: string; handled?: boolean } | undefined> {
+  images: ImageContent[] | undefined,
+): Promise<{ text?: string; images?: ImageContent[]; handled?: boolean } | undefined> {
   await runtime.refreshResourceCommands();
   let current = text;
+  let currentImages = images;
   let source: "interactive" | "extension" = runtime.delivery.takeOwnPrompt(text) ? "extension" : "interactive";
   const command = source === "interactive" ? findCommand(runtime, text) : undefined;
   if (command !== undefined) {
     const replacement = await runCommand(runtime, command.command, command.args);
     if (replacement === undefined) return { handled: true };
-    current = replacement;
+    current = replacement.text;
+    currentImages = replacement.images;
     source = "extension";
   }
   if (runtime.hasHandlers("input")) {
-    const result = await input(runtime, current, source);
+    const result = await input(runtime, current, currentImages, source);
     if (result === "handled") return { handled: true };
-    current = result;
+    [current, currentImages] = [result.text, result.images];
   }
-  return current === text ? undefined : { text: current };
+  if (current === text && currentImages === images) return undefined;
+  return { text: current, ...(currentImages !== images && { images: currentImages ?? [] }) };
 }
 
 /** The extension command a prompt names (`/name args`, split at the first space as pi does). */
@@ -163,7 +169,7 @@ async function runCommand(
   runtime: ExtensionRuntime,
   command: ResolvedCommand,
   args: string,
-): Promise<string | undefined> {
+): Promise<{ text: string; images?: ImageContent[] } | undefined> {
   let detach!: () => void;
   const detached = new Promise<"detached">((resolve) => {
     detach = () => resolve("detached");
@@ -173,7 +179,7 @@ async function runCommand(
     markSent = () => resolve("sent");
   });
   const scope = {
-    replacement: undefined as string | undefined,
+    replacement: undefined as { text: string; images?: ImageContent[] } | undefined,
     detach,
     sent: false,
     send() {
@@ -196,35 +202,34 @@ async function runCommand(
   return how === "detached" ? undefined : scope.replacement;
 }
 
-/** pi's `input` event: transforms chain, the first "handled" ends it. Images cannot change here. */
+/** pi's `input` event: transforms chain (text and images), the first "handled" ends it. */
 async function input(
   runtime: ExtensionRuntime,
   text: string,
+  images: ImageContent[] | undefined,
   source: "interactive" | "extension",
-): Promise<string | "handled"> {
+): Promise<{ text: string; images?: ImageContent[] } | "handled"> {
   let current = text;
+  let currentImages = images;
   const ctx = runtime.context();
   for (const { extension, handler } of runtime.handlers("input")) {
     try {
-      const result = (await handler({ type: "input", text: current, source }, ctx)) as
+      const result = (await handler({ type: "input", text: current, images: currentImages, source }, ctx)) as
         | { action?: string; text?: string; images?: ImageContent[] }
         | undefined;
       if (result?.action === "handled") return "handled";
       if (result?.action === "transform") {
         if (typeof result.text !== "string") throw new Error('an "input" transform needs the new text');
-        if (result.images !== undefined)
-          runtime.report(
-            extension,
-            "input",
-            new Error("not supported yet: changing images from an input handler (the text change was kept)"),
-          );
+        if (result.images !== undefined && !Array.isArray(result.images))
+          throw new Error('an "input" transform\'s images must be an array of image blocks');
         current = result.text;
+        if (result.images !== undefined) currentImages = result.images;
       }
     } catch (error) {
       runtime.report(extension, "input", error);
     }
   }
-  return current;
+  return { text: current, ...(currentImages !== undefined && { images: currentImages }) };
 }
 
 /**

@@ -105,7 +105,15 @@ export default definePlugin({
     // pi-tui's Editor (and CustomEditor) is the view's own editor.
     useEditorHost(() => runtime.tui.app());
     // The host refuses a command-line flag no extension registers before the run starts.
-    ctx.provide(FlagOwnerContract, { registeredFlags: () => runtime.registeredFlags() }, { key: "pi-extensions" });
+    // It also loads extensions early when the host needs their providers (`--list-models`, `--model`).
+    ctx.provide(
+      FlagOwnerContract,
+      {
+        registeredFlags: () => runtime.registeredFlags(),
+        loadRegistrations: () => runtime.registeredFlags().then(() => undefined),
+      },
+      { key: "pi-extensions" },
+    );
     ctx.on(SESSION_EVENT, (event: SessionEvent) => runtime.onSessionEvent(event));
     ctx.onDispose(() => runtime.shutdown(), "session_shutdown to extensions");
     ctx.onDispose(() => runtime.tui.surfaces.disposeAll(), "dispose extensions' components");

@@ -28,6 +28,7 @@ import { ExtensionModuleLoader } from "./load.js";
 import { UiPromptSpans } from "./ui-prompts.js";
 import { ExtensionTui } from "./tui-ui.js";
 import { KeyedProviders } from "./keyed-providers.js";
+import { ProviderRegistrations } from "./providers.js";
 import { describeResourceCommand, readResourceCommands, type ResourceCommand } from "./resource-commands.js";
 import type {
   ExtensionCommandDefinition,
@@ -109,6 +110,8 @@ export class ExtensionRuntime {
   /** Skill and template paths `resources_discover` handlers returned. */
   readonly resourcePaths = new ResourcePaths();
   readonly uiPrompts = new UiPromptSpans((event) => this.queue(event));
+  /** Providers and virtual models extensions registered in the model catalog. */
+  readonly providers = new ProviderRegistrations(this);
   /** Extensions' components and renderers in the TUI. */
   readonly tui: ExtensionTui;
 
@@ -179,15 +182,27 @@ export class ExtensionRuntime {
     return createCommandContext(this);
   }
 
-  /** The system prompt as extensions see it: the one a `before_agent_start` handler set, else the session's. */
+  /** The system prompt as extensions see it: a `before_agent_start` handler's, else the latest request's, else the next one's. */
   systemPrompt(): string | undefined {
-    return this.delivery.systemPromptOverride ?? this.baseSystemPrompt;
+    return this.delivery.systemPromptOverride ?? this.baseSystemPrompt ?? this.nextSystemPrompt;
+  }
+
+  /** The prompt the first request will carry, asked of the session once a prompt holds it (`sessionInUse`). */
+  private nextSystemPrompt: string | undefined;
+  sessionInUse = false;
+  async previewSystemPrompt(): Promise<void> {
+    if (!this.sessionInUse || !this.services.session.available || this.systemPrompt() !== undefined) return;
+    this.nextSystemPrompt = await this.services.session.api
+      .systemPrompt()
+      .catch((error: unknown) => (this.report(undefined, "reading the system prompt", error), undefined));
   }
 
   // ── loading ─────────────────────────────────────────────────────────────────────────────────
 
   /** Loads every extension once; later calls wait for the same load. Never rejects. */
   ensureLoaded(): Promise<void> {
+    // Once loaded (from `session_start` on), a tool listing the session makes for its prompt needs no wait.
+    if (this.loaded) return Promise.resolve(this.release());
     this.loading ??= this.load().catch((error: unknown) => this.report(undefined, "loading extensions", error));
     return this.loading.then(() => this.release());
   }
@@ -239,6 +254,7 @@ export class ExtensionRuntime {
     this.loaded = true;
     await this.checkFlags();
     if (this.extensions.length > 0) await Promise.all([this.refreshResourceCommands(), this.keyedProviders.refresh()]);
+    await this.previewSystemPrompt();
     await this.emit({ type: "session_start", reason: "startup" });
     await this.resourcePaths.discover(this, "startup");
   }
@@ -249,6 +265,9 @@ export class ExtensionRuntime {
     try {
       const factory = await (await this.loader()).factory(location.path);
       await factory(createExtensionApi(extension, this));
+      extension.loading = false;
+      // pi applies the providers a factory registered once it loaded; a bad one fails this extension.
+      for (const work of extension.pending.splice(0)) work();
       this.extensions.push(extension);
     } catch (error) {
       this.notice("error", `pi-extensions: failed to load extension ${location.path}: ${messageOf(error)}`);
@@ -420,6 +439,7 @@ export class ExtensionRuntime {
 
   /** Tells every extension the runtime is going away (pi's `session_shutdown`, reason "quit"). */
   async shutdown(): Promise<void> {
+    this.providers.clear();
     if (!this.loaded || !this.hasHandlers("session_shutdown")) return;
     await this.observers;
     await this.emit({ type: "session_shutdown", reason: "quit" });

@@ -76,6 +76,8 @@ export interface LoadedExtension {
   shortcuts: Map<string, { description?: string; handler: ExtensionCallback }>;
   /** True while its factory runs: pi refuses action methods (sendMessage, appendEntry...) then. */
   loading: boolean;
+  /** Provider registrations made while the factory ran, applied once it loaded (pi's queue). */
+  pending: Array<() => void>;
 }
 
 /** The fields of a custom message an extension sends (pi's `Pick<CustomMessage, ...>`). */
@@ -136,5 +138,6 @@ export function newExtension(location: { path: string; scope: SourceInfo["scope"
     markdownTransformers: [],
     shortcuts: new Map(),
     loading: true,
+    pending: [],
   };
 }

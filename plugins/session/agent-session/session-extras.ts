@@ -2,12 +2,14 @@
  * The `agent/session` operations pi 1.6.0's `/import` and `/scoped-models` need, on top of the
  * orchestrator (session.ts is kept to its size): importing a session JSONL file (copied next to the
  * current session, then switched to, announced by a notice), the session's model scope, which Ctrl+P cycles
- * through, and recording a message outside a run.
+ * through, recording a message outside a run, and the system prompt the next request would carry (pi's
+ * `getSystemPrompt`).
  */
 import { constants, copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
+import { randomUUID } from "node:crypto";
 import { basename, dirname, join, parse, resolve } from "node:path";
-import { type AgentMessage, type AgentSession, SESSION_EVENT, type SessionInfo } from "pi-host";
+import { type AgentMessage, type AgentSession, NOOP_TELEMETRY_SPAN, SESSION_EVENT, type SessionInfo } from "pi-host";
 import { SessionOrchestrator } from "./session.js";
 
 /** The orchestrator with every `agent/session` method: what the plugin provides. */
@@ -53,6 +55,26 @@ export class AgentSessionService extends SessionOrchestrator implements AgentSes
     await this.ready();
     this.runs.adopt();
     if (!this.runs.busy) await this.resumeCrashed();
+  }
+
+  /** The next turn's snapshot, assembled as a run would (tools, resources), without running anything. */
+  async systemPrompt(): Promise<string> {
+    await this.ready();
+    return (await this.turnConfig(new AbortController().signal, NOOP_TELEMETRY_SPAN)).systemPrompt;
+  }
+
+  /** A run from the context as it stands (no new prompt); refused while one goes on, as `prompt` is. */
+  async continueRun(): Promise<void> {
+    await this.ready();
+    this.runs.adopt();
+    if (this.runs.busy) throw new Error("the agent is already working; wait until it is done");
+    const release = this.runs.claim();
+    try {
+      this.choice.required();
+      return await this.runs.start(release, randomUUID(), []);
+    } finally {
+      release();
+    }
   }
 
   scopedModels(): string[] {

@@ -155,11 +155,11 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
     // Claim the session before the first await, so a second prompt arriving meanwhile is refused.
     const release = this.runs.claim();
     try {
-      let input = text;
+      let [input, images] = [text, options.images];
       for (const h of hookProviders(this.deps.hooks, "beforePrompt")) {
-        const change = await h.api.beforePrompt({ text: input });
+        const change = await h.api.beforePrompt({ text: input, images });
         if (change?.handled) return;
-        input = change?.text ?? input;
+        [input, images] = [change?.text ?? input, change?.images ?? images];
       }
       const command = this.deps.expander.available ? this.deps.expander.api.commandFor(input) : undefined;
       if (command !== undefined) {
@@ -172,7 +172,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
       // Only a model turn needs a model: a `/command` or an input hook above runs without one, as in pi.
       this.choice.required();
       const expanded = await this.expand(input);
-      return await this.runs.start(release, randomUUID(), [userMessage(expanded, options.images)]);
+      return await this.runs.start(release, randomUUID(), [userMessage(expanded, images)]);
     } finally {
       release();
     }
@@ -237,7 +237,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   }
 
   /** Snapshot for one turn (turn-config.ts): model, prompt, tools and options in force as it starts. */
-  private turnConfig(signal: AbortSignal, telemetry: TelemetrySpan): Promise<TurnConfig> {
+  protected turnConfig(signal: AbortSignal, telemetry: TelemetrySpan): Promise<TurnConfig> {
     const { deps } = this;
     return assembleTurn({
       model: this.choice.model!,

@@ -76,4 +76,6 @@ export type SessionExtraMethods =
   | "scopedModels"
   | "setScopedModels"
   | "recordMessage"
-  | "resumeInterrupted";
+  | "resumeInterrupted"
+  | "systemPrompt"
+  | "continueRun";

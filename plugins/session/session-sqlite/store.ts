@@ -121,6 +121,10 @@ export class SqliteSessionStore extends TreeSessionStore<OpenSession> implements
     this.ensureRestored();
     return this.session === undefined ? undefined : this.info(this.session);
   }
+  header(): SessionHeader | undefined {
+    this.ensureRestored();
+    return this.session === undefined ? undefined : { ...this.session.header };
+  }
 
   async fork(entryId?: string): Promise<SessionInfo> {
     const s = this.requireSession();

@@ -31,6 +31,7 @@ import compaction from "../../../plugins/session/compaction/index.js";
 import resources from "../../../plugins/config/resources/index.js";
 import { createFauxProvider, type FauxOptions, type FauxProvider } from "../../../plugins/ai/provider-faux/faux.js";
 import sessionJsonl from "../../../plugins/session/session-jsonl/index.js";
+import { fixedCatalogMembers } from "../../support/fixed-catalog.js";
 
 /** A catalog that knows only the faux provider's models. */
 function fauxModels(faux: FauxProvider): PluginDefinition<any, any> {
@@ -48,6 +49,7 @@ function fauxModels(faux: FauxProvider): PluginDefinition<any, any> {
     // Tests choose their model by config; none is picked for them.
     initialModel: () => undefined,
     scope: () => ({ models: [], warnings: [] }),
+    ...fixedCatalogMembers,
   };
   return definePlugin({
     id: "test-models",

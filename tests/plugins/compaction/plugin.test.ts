@@ -7,6 +7,7 @@ import llmPlugin from "../../../plugins/ai/llm/index.js";
 import { createFauxProvider } from "../../../plugins/ai/provider-faux/faux.js";
 import compactionPlugin from "../../../plugins/session/compaction/index.js";
 import { PathBuilder } from "./harness.js";
+import { fixedCatalogMembers } from "../../support/fixed-catalog.js";
 
 const inline = (definition: PluginDefinition<any, any>) => ({
   id: definition.id,
@@ -23,6 +24,7 @@ describe("compaction plugin", () => {
       resolve: () => ({ model: faux.model() }),
       initialModel: () => undefined,
       scope: () => ({ models: [], warnings: [] }),
+      ...fixedCatalogMembers,
     };
     const providers = definePlugin({
       id: "test-ai",
@@ -80,6 +82,7 @@ describe("compaction plugin", () => {
           resolve: () => ({ model: faux.model() }),
           initialModel: () => undefined,
           scope: () => ({ models: [], warnings: [] }),
+          ...fixedCatalogMembers,
         }),
     });
     const kernel = new Kernel();

@@ -17,6 +17,7 @@ import llmPlugin from "../../../plugins/ai/llm/index.js";
 import { createFauxProvider, type FauxProvider, fauxToolCall } from "../../../plugins/ai/provider-faux/faux.js";
 import { SpanLog } from "../../support/recording-span.js";
 import { Kernel } from "../../schema-kernel.js";
+import { fixedCatalogMembers } from "../../support/fixed-catalog.js";
 
 const CONTEXT: Context = { messages: [{ role: "user", content: "hello", timestamp: 1 }] };
 
@@ -47,6 +48,7 @@ async function routerOver(faux: FauxProvider) {
         resolve: () => ({ model: models[0]! }),
         initialModel: () => undefined,
         scope: () => ({ models: [], warnings: [] }),
+        ...fixedCatalogMembers,
       }),
   });
   kernel = new Kernel();

@@ -20,6 +20,7 @@ import { definePlugin, type PluginDefinition } from "../../../kernel/index.js";
 import { Kernel } from "../../schema-kernel.js";
 import llmPlugin from "../../../plugins/ai/llm/index.js";
 import { createFauxProvider, type FauxProvider, type FauxOptions } from "../../../plugins/ai/provider-faux/faux.js";
+import { fixedCatalogMembers } from "../../support/fixed-catalog.js";
 
 const CONTEXT: Context = { messages: [{ role: "user", content: "hello", timestamp: 1 }] };
 
@@ -45,6 +46,7 @@ function catalogPlugin(models: Model[]): PluginDefinition<any, any> {
     resolve: () => ({ model: models[0]! }),
     initialModel: () => undefined,
     scope: () => ({ models: [], warnings: [] }),
+    ...fixedCatalogMembers,
   };
   return definePlugin({
     id: "test-models",

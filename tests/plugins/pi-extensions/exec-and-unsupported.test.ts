@@ -27,13 +27,12 @@ describe("pi.exec", () => {
 });
 
 describe("members pi-host does not support yet", () => {
-  it("throw 'not supported yet: <name>' where they are called: ctx.ui members, pi-tui exports, registerProvider, events", async () => {
+  it("throw 'not supported yet: <name>' where they are called: ctx.ui members, pi-tui exports, events", async () => {
     const ui = recordingUi();
     const h = (harness = await bootWithExtensions([fixture("unsupported-call.ts")], { extra: [ui.plugin] }));
     await h.session.call("prompt", "/probe");
     expect(JSON.parse(ui.notes()[0]!)).toEqual([
       "not supported yet: Image",
-      "not supported yet: registerProvider (the model catalog cannot add providers at run time; add it to models.json)",
       "no error",
       "not supported yet: ctx.ui.addAutocompleteProvider",
     ]);
@@ -81,7 +80,7 @@ describe("members pi-host does not support yet", () => {
     await h.session.call("prompt", "/hello there");
     expect(ui.notes()).toEqual(["Hello there!"]);
     expect(notices(h.events)).toEqual([
-      `pi-extensions: failed to load extension ${fixture("unsupported-at-load.ts")}: not supported yet: registerProvider (the model catalog cannot add providers at run time; add it to models.json)`,
+      `pi-extensions: failed to load extension ${fixture("unsupported-at-load.ts")}: not supported yet: Agent`,
     ]);
   });
 });

@@ -74,7 +74,7 @@ describe("pi.sendMessage", () => {
     expect(kinds).toEqual(["user", "assistant", "toolResult", "watch-report", "assistant"]);
   });
 
-  it("deliverAs nextTurn waits for the next prompt and follows it; triggerTurn while idle is not supported yet and says so", async () => {
+  it("deliverAs nextTurn waits for the next prompt and follows it; triggerTurn while idle starts a run that answers the message", async () => {
     const h = (harness = await bootWithExtensions([fixture("messages-and-state.ts")], {
       faux: { responses: [{ content: "ok" }] },
     }));
@@ -86,12 +86,14 @@ describe("pi.sendMessage", () => {
       expect.objectContaining({ role: "user", content: [{ type: "text", text: "Later: remember the milk" }] }),
     ]);
     await h.session.call("prompt", "/trigger go");
-    expect(notices(h.events)).toEqual([
-      expect.stringMatching(
-        /: \/trigger: not supported yet: sendMessage\(\{ triggerTurn: true \}\) while the agent is idle/,
-      ),
-    ]);
-    expect(h.faux.requests).toHaveLength(1);
+    for (let i = 0; i < 200 && h.faux.requests.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    await h.session.call("idle");
+    expect(notices(h.events)).toEqual([]);
+    expect(h.faux.requests).toHaveLength(2);
+    expect(h.faux.requests[1]!.context.messages.at(-1)).toMatchObject({
+      role: "user",
+      content: [{ type: "text", text: "go" }],
+    });
   });
 });
 

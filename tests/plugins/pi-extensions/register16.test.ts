@@ -58,15 +58,13 @@ export default function (pi) {
     ]);
   });
 
-  it("registerVirtualModel throws why (the catalog cannot add models at run time)", async () => {
+  it("registerVirtualModel without a route throws why", async () => {
     const file = extension(
       `export default function (pi) { pi.registerCommand("vm", { handler: async () => pi.registerVirtualModel({ provider: "x", id: "y" }) }); }`,
     );
     const h = (harness = await bootWithExtensions([file]));
     await h.session.call("prompt", "/vm");
-    expect(notices(h.events)).toEqual([
-      `extension ${file}: /vm: not supported yet: registerVirtualModel (the model catalog cannot add models at run time)`,
-    ]);
+    expect(notices(h.events)).toEqual([`extension ${file}: /vm: registerVirtualModel(x/y) needs a route function`]);
   });
 });
 
