@@ -27,6 +27,7 @@ export * from "./session/session-change.js";
 export * from "./shell/user-bash.js";
 export * from "./shell/clipboard.js";
 export * from "./process/owned.js";
+export * from "./packages/package-filter.js";
 export * from "./packages/package-source.js";
 export * from "./session/export/markdown.js";
 export * from "./session/export/page.js";
