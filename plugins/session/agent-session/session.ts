@@ -73,6 +73,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
       settings: () => this.settings,
       model: () => this.choice.model,
       autoCompaction: () => this.saved.autoCompaction,
+      hooks: deps.hooks,
     });
     this.runs = new RunKeeper(
       {
