@@ -6,7 +6,7 @@
  * or `-path` relative to the package root, back to the plain source when no filter is left.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { basename, dirname, join } from "node:path";
 import {
   applyDeltaOver,
   FILTER_KINDS,
@@ -107,7 +107,7 @@ export function listPackageGroups(agentDir: string, projectDir: string | undefin
           scope: ref.scope,
           path,
           baseDir: ref.root,
-          name: displayName(kind, ref.root, path),
+          name: displayName(kind, path),
           enabled: on.has(path),
           inherited: on.has(path),
           package: ref,
@@ -150,12 +150,13 @@ export function withPackageSwitch(
   return out;
 }
 
-/** pi's display name: the path inside the package, or a skill's folder name. */
-function displayName(kind: ResourceItem["kind"], root: string, path: string): string {
-  const rel = relative(root, path).split("\\").join("/");
-  const parts = rel.split("/");
-  if (kind === "skills" && parts.at(-1) === "SKILL.md" && parts.length > 1) return parts.at(-2)!;
-  return rel;
+/** pi's display name: the file name; a skill's folder; an extension in a subfolder as `folder/file`. */
+function displayName(kind: ResourceItem["kind"], path: string): string {
+  const file = basename(path);
+  const parent = basename(dirname(path));
+  if (kind === "extensions" && parent !== "extensions") return `${parent}/${file}`;
+  if (kind === "skills" && file === "SKILL.md") return parent;
+  return file;
 }
 
 function readJson(file: string): unknown {

@@ -36,14 +36,14 @@ describe("pi config: package resources", () => {
     expect(groups.map((g) => g.label)).toEqual([`${pkg} (user)`]);
     const items = groups[0]!.items.map((i) => `${i.kind} ${i.name} ${i.enabled ? "on" : "off"}`);
     expect(items).toEqual([
-      "extensions extensions/alpha.ts on",
-      "extensions extensions/beta/index.ts on",
+      "extensions alpha.ts on",
+      "extensions beta/index.ts on",
       "skills first off",
       "skills second off",
-      "prompts prompts/review.md on",
-      "prompts prompts/triage.md off",
-      "themes themes/dawn.json on",
-      "themes themes/dusk.json on",
+      "prompts review.md on",
+      "prompts triage.md off",
+      "themes dawn.json on",
+      "themes dusk.json on",
     ]);
   });
 
@@ -57,13 +57,13 @@ describe("pi config: package resources", () => {
 
   it("switching one off writes the object form with -path, which the host then leaves out; on again drops back to the source", async () => {
     settings([pkg, "npm:other"]);
-    const item = listPackageGroups(agentDir, undefined)[0]!.items.find((i) => i.name === "prompts/review.md")!;
+    const item = listPackageGroups(agentDir, undefined)[0]!.items.find((i) => i.name === "review.md")!;
     const off = withPackageSwitch([pkg, "npm:other"], item, false);
     expect(off).toEqual([{ source: pkg, prompts: ["-prompts/review.md"] }, "npm:other"]);
     settings(off);
     const { packages } = await installedPackageLayers({ agentDir, cwd, projectTrusted: true });
     expect(packages[0]!.prompts.map((p) => relative(pkg, p))).toEqual(["prompts/triage.md"]);
-    const listed = listPackageGroups(agentDir, undefined)[0]!.items.find((i) => i.name === "prompts/review.md")!;
+    const listed = listPackageGroups(agentDir, undefined)[0]!.items.find((i) => i.name === "review.md")!;
     expect(listed.enabled).toBe(false);
     expect(withPackageSwitch(off, listed, true)).toEqual([
       { source: pkg, prompts: ["+prompts/review.md"] },
