@@ -245,7 +245,7 @@ export default defineConfig({
   // are imported lazily, only when a feature needs them (ssh2 also finds its optional native crypto
   // binding next to its own files, which a bundle would break).
   noExternal: [
-    /^(?!(jiti|chokidar|@google\/genai|@aws-sdk\/client-bedrock-runtime|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk|ssh2)(\/|$)).*/,
+    /^(?!(jiti|chokidar|@google\/genai|@aws-sdk\/client-bedrock-runtime|@modelcontextprotocol\/sdk|quickjs-emscripten-core|@jitl\/quickjs-wasmfile-release-sync|@agentclientprotocol\/sdk|@silvia-odwyer\/photon-node|ssh2)(\/|$)).*/,
   ],
   external: [
     "jiti",
@@ -257,6 +257,8 @@ export default defineConfig({
     "@jitl/quickjs-wasmfile-release-sync",
     "@agentclientprotocol/sdk",
     "ssh2",
+    // Reads its WebAssembly file next to itself, so it cannot be bundled; loaded for a large image only.
+    "@silvia-odwyer/photon-node",
   ],
   define: { __PI_VERSION__: JSON.stringify(pkg.version) },
   esbuildPlugins: [oneRuntimeChunk, oneBuiltinsChunk, liteHeadersInSdks],

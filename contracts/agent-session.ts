@@ -97,6 +97,7 @@ export interface AgentSession {
    * The kernel calls it for the caller of the parked `prompt`, whose promise settles when the run ends.
    */
   resumeRun(runId: string): Promise<void>;
+  /** Stops the run; 1.3.0: also cancels a branch summary `navigateTree` is writing (it rejects, not moving). */
   abort(): Promise<void>;
   /** Empties the steering and follow-up queues; returns the text of what was queued (pi's `clear_queue`). */
   clearQueue(): Promise<{ steering: string[]; followUp: string[] }>;
@@ -117,7 +118,10 @@ export interface AgentSession {
   /** Adds a message that did not come from a run (a user's shell command, an extension's message), after any run. */
   recordMessage(message: AgentMessage): Promise<void>;
   setSessionName(name: string): Promise<void>;
-  /** Moves to another entry of the tree, optionally summarizing the branch being left. */
+  /**
+   * Moves to another entry of the tree, optionally summarizing the branch being left. An `abort()` while
+   * the summary is written rejects with `BRANCH_SUMMARY_CANCELLED` and leaves the point where it was.
+   */
   navigateTree(entryId: string, options?: { summarize?: boolean; instructions?: string }): Promise<void>;
 
   setModel(provider: string, modelId: string): Promise<Model>;
@@ -150,6 +154,9 @@ export interface AgentSession {
   forkPoints(): Array<{ entryId: string; text: string }>;
 }
 
+/** The message `navigateTree` rejects with when `abort()` cancelled its branch summary (pi's words). */
+export const BRANCH_SUMMARY_CANCELLED = "Branch summarization cancelled";
+
 /**
  * The session swaps between turns: a reload waits for the current turn, the run parks at the next safe
  * point and the next generation carries it on (`resumeRun`, 1.2.0). Other operations (compaction, a
@@ -157,7 +164,7 @@ export interface AgentSession {
  */
 export const AgentSessionContract = defineContract<AgentSession>({
   id: "agent/session",
-  version: "1.2.0",
+  version: "1.3.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,

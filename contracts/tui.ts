@@ -89,6 +89,22 @@ export const SUSPEND_FAILED_KEY = "suspend-failed";
 /** Key name of an external editor that failed (see `KeyOutcome.externalEditor`). */
 export const EXTERNAL_EDITOR_FAILED_KEY = "external-editor-failed";
 
+/** A colour the terminal reported, 0-255 a channel. */
+export interface TuiRgb {
+  r: number;
+  g: number;
+  b: number;
+}
+
+/**
+ * The terminal's default colours as it reported them to OSC 10 / OSC 11 at start-up (pi 1.6.0 asks the
+ * same); a terminal that did not answer leaves them out.
+ */
+export interface TuiTerminalColors {
+  foreground?: TuiRgb;
+  background?: TuiRgb;
+}
+
 /** What the shell tells the view when a run of the interactive mode starts. */
 export interface TuiStart {
   /** The folder the agent works in, for the footer and @file completion. */
@@ -101,6 +117,8 @@ export interface TuiStart {
   tuiMode?: TuiMode;
   /** Fullscreen options, with `tuiMode: "fullscreen"`. */
   fullscreen?: TuiFullscreenOptions;
+  /** 1.3: the colours the terminal reported (the `system` theme picks dark or light by the background). */
+  terminalColors?: TuiTerminalColors;
 }
 
 /**
@@ -135,7 +153,7 @@ export const HOST_RELOAD_REQUEST_EVENT = "host:reload-request";
 /** One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short. */
 export const TuiViewContract = defineContract<TuiView>({
   id: "tui/view",
-  version: "1.2.0",
+  version: "1.3.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 250,

@@ -34,6 +34,7 @@ export * from "../contracts/command.js";
 export * from "../contracts/cli-command.js";
 export * from "../contracts/ui.js";
 export * from "../contracts/tui.js";
+export * from "../contracts/tui-surfaces.js";
 export * from "../contracts/packages.js";
 export * from "../contracts/host-environment.js";
 export * from "../contracts/host-plugins.js";

@@ -5,13 +5,12 @@
  * "did you mean") is set aside here and handed to plugins as `extensionFlags`; the plugin that runs
  * extensions checks them against what its extensions registered once they loaded. Before an agent run
  * starts, the CLI asks every `host/flag-owner` which flags it takes and refuses any other (exit 2), as pi
- * refuses an unknown option at startup.
+ * refuses an unknown option at startup (cli-extension-flag-check.ts). This file imports no contract, so
+ * `pi --version` and `pi --help` parse their command line without loading the kernel.
  */
-import { FlagOwnerContract } from "../contracts/host-environment.js";
-import type { Kernel } from "../kernel/index.js";
 import { FLAGS } from "./cli-flag-table.js";
 import { findFlag } from "./cli-flags.js";
-import { closestSpelling, nearestSpelling } from "./edit-distance.js";
+import { closestSpelling } from "./edit-distance.js";
 
 /** argv without the extension flags, and those flags: `true` for `--name`, the text for `--name=value`. */
 export function splitExtensionFlags(argv: string[]): { argv: string[]; flags: Record<string, string | boolean> } {
@@ -46,27 +45,4 @@ function nearMiss(name: string): boolean {
       FLAGS.map((f) => f.name),
     ) !== undefined
   );
-}
-
-/**
- * The usage error for the first of `given` (extension flag names) that no flag owner registers, naming
- * the closest known flag; undefined when every one is taken. Owners that fail to answer take none.
- */
-export async function unknownExtensionFlag(kernel: Kernel, given: string[]): Promise<string | undefined> {
-  if (given.length === 0) return undefined;
-  const registered = new Set<string>();
-  for (const owner of kernel.useAll(FlagOwnerContract).list()) {
-    try {
-      for (const name of await owner.api.registeredFlags()) registered.add(name);
-    } catch {
-      // An owner that cannot say takes no flag.
-    }
-  }
-  const unknown = given.find((name) => !registered.has(name));
-  if (unknown === undefined) return undefined;
-  const closest = nearestSpelling(`--${unknown}`, [
-    ...FLAGS.map((f) => `--${f.name}`),
-    ...[...registered].map((n) => `--${n}`),
-  ]);
-  return `unknown flag --${unknown} (no extension registers it); the closest known flag is ${closest}; run "pi --help" for the options`;
 }

@@ -14,7 +14,7 @@ import type { Handle, OperationResult } from "../kernel/index.js";
 import type { Kernel } from "./host-kernel.js";
 import { UsageError, type CliArgs } from "./cli-flags.js";
 import { composeForCli, EXIT_BAD_INPUT, type PackagePaths } from "./cli-compose.js";
-import { unknownExtensionFlag } from "./cli-extension-flags.js";
+import { unknownExtensionFlag } from "./cli-extension-flag-check.js";
 import { buildModeInput, readPipedStdin } from "./cli-input.js";
 import { prepareSession } from "./cli-session-flags.js";
 import { checkCombinations, runFlags, sessionChoice } from "./cli-run-choices.js";

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { exportFlagValue } from "./cli-export-flag.js";
 import { splitExtensionFlags } from "./cli-extension-flags.js";
 import { helpText, parseCliArgs, UsageError, type CliArgs } from "./cli-flags.js";
+import { maybeSubcommand } from "./cli-subcommand-word.js";
 
 declare const __PI_VERSION__: string;
 
@@ -77,7 +78,6 @@ async function main(input: string[]): Promise<number> {
     });
   }
   // A word a plugin provides as a subcommand (`pi mcp login <server>`); any other word is a prompt.
-  const { maybeSubcommand } = await import("./cli-subcommand.js");
   if (maybeSubcommand(argv) && !COMMANDS.has(argv[0]!)) {
     const [{ runContributedCommand }, { agentDir }] = await Promise.all([
       import("./cli-subcommand.js"),

@@ -2,9 +2,9 @@
  * Finding the native search tool. pi downloads rg and fd when they are missing; we use them only when
  * they are on PATH and fall back to the pure-Node search otherwise.
  */
-import { execFile } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
+import { childProcess } from "../process/node-builtins.js";
 
 /** A native tool and whether it can apply .gitignore outside a git repository. */
 export interface NativeTool {
@@ -35,7 +35,9 @@ export async function probeNativeTool(names: readonly string[]): Promise<NativeT
   const path = findExecutable(names);
   if (path === undefined) return undefined;
   const help = await new Promise<string>((resolve) => {
-    execFile(path, ["--help"], { maxBuffer: 4 * 1024 * 1024 }, (_error, stdout) => resolve(String(stdout ?? "")));
+    childProcess().execFile(path, ["--help"], { maxBuffer: 4 * 1024 * 1024 }, (_error, stdout) =>
+      resolve(String(stdout ?? "")),
+    );
   });
   return { path, noRequireGit: help.includes("--no-require-git") };
 }

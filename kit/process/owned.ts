@@ -3,10 +3,11 @@
  * generation through the kernel's generic `ctx.effect` / `ctx.own`, so retire clears, ends or closes them.
  * The kernel knows only "own this disposer"; what a timer or a process is lives here.
  */
-import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import type { ChildProcess, SpawnOptions } from "node:child_process";
 import { watch, type FSWatcher } from "node:fs";
 import type { PluginContext } from "../../kernel/index.js";
 import { endProcess } from "./end-process.js";
+import { childProcess } from "./node-builtins.js";
 
 /** An owned timer: started at commit (at once when already active), cleared at retire. */
 export function ownedTimeout(ctx: PluginContext<any, any>, callback: () => void, ms: number): void {
@@ -40,7 +41,7 @@ export function ownedSpawn(
     child ? endProcess(child, options.detached === true) : undefined,
   );
   try {
-    child = spawn(command, args, options);
+    child = childProcess().spawn(command, args, options);
   } catch (error) {
     forget();
     throw error;

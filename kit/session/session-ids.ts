@@ -2,11 +2,11 @@
  * Session and entry ids in pi's shapes (shared by every session store): a session is a time-ordered UUID (version 7), so ids sort by creation time; an
  * entry is 8 hex characters, unique within its file.
  */
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../process/node-builtins.js";
 
 /** A version-7 UUID: 48 bits of Unix milliseconds, then random bits, as pi names its sessions. */
 export function newSessionId(nowMs: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = nodeCrypto().randomBytes(16);
   let time = nowMs;
   for (let i = 5; i >= 0; i--) {
     bytes[i] = time % 256;
@@ -29,7 +29,7 @@ export function isSessionId(id: unknown): id is string {
  */
 export function newEntryId(taken: { has(id: string): boolean }): string {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const id = randomBytes(4).toString("hex");
+    const id = nodeCrypto().randomBytes(4).toString("hex");
     if (!taken.has(id)) return id;
   }
   return newSessionId();

@@ -5,7 +5,7 @@
  * clipboard) and on a Linux box with no display. OSC 52 cannot be verified, so a desktop session whose
  * tools all failed is told so rather than assumed copied.
  */
-import { spawn } from "node:child_process";
+import { childProcess } from "../process/node-builtins.js";
 
 /** OSC 52 payloads above this many base64 characters are dropped by common terminals. */
 const MAX_OSC52_LENGTH = 100_000;
@@ -66,7 +66,7 @@ export function clipboardTools({ platform, env }: ClipboardPlace): Array<[string
 /** Runs one tool with `text` on stdin; true when it exits 0 within the time limit. */
 function runTool(command: string, args: string[], text: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ["pipe", "ignore", "ignore"], env });
+    const child = childProcess().spawn(command, args, { stdio: ["pipe", "ignore", "ignore"], env });
     const timer = setTimeout(() => child.kill("SIGKILL"), TOOL_TIMEOUT_MS);
     child.on("error", () => {
       clearTimeout(timer);

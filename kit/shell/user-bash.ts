@@ -6,11 +6,11 @@
  * everything it started.
  */
 import type { ChildProcess, SpawnOptions } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, type WriteStream } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TOOL_LIMITS } from "../../contracts/tool.js";
+import { nodeCrypto } from "../process/node-builtins.js";
 
 /** pi's BashResult, as the `bash` response's data. */
 export interface BashResult {
@@ -152,7 +152,7 @@ class OutputTail {
 
   private startSpill(): void {
     if (this.spill !== undefined) return;
-    const path = join(tmpdir(), `pi-bash-${randomBytes(8).toString("hex")}.log`);
+    const path = join(tmpdir(), `pi-bash-${nodeCrypto().randomBytes(8).toString("hex")}.log`);
     const stream = createWriteStream(path);
     stream.on("error", () => {});
     for (const chunk of this.chunks) stream.write(chunk);

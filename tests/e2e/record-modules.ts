@@ -71,10 +71,6 @@ export async function runPiRecordingModules(
   env: Record<string, string>,
 ): Promise<{ run: PiRun; modules: string[]; builtins: string[] }> {
   const hook = join(cwd, "record-hook.mjs");
-  const preload = join(cwd, "record-builtins.cjs");
-  const builtinsLog = join(cwd, "builtins.log");
-  writeFileSync(preload, BUILTINS_PRELOAD);
-  writeFileSync(builtinsLog, "");
   const register = join(cwd, "register.mjs");
   const log = join(cwd, "modules.log");
   writeFileSync(hook, RECORDING_HOOK);
@@ -83,16 +79,48 @@ export async function runPiRecordingModules(
     register,
     `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)}, { data: { log: ${JSON.stringify(log)} } });\n`,
   );
+  const { run, builtins } = await runWithBuiltinsPreload(
+    ["--import", pathToFileURL(register).href, PI_BIN, ...args],
+    cwd,
+    env,
+  );
+  return {
+    run,
+    modules: readFileSync(log, "utf8")
+      .split("\n")
+      .filter((line) => line !== ""),
+    builtins,
+  };
+}
+
+/**
+ * Runs `node dist/cli.js ...args` in `cwd` with only the built-ins preload: the Node built-ins the run
+ * loaded, without the resolve hook, whose loader thread would add worker_threads and net of its own.
+ */
+export async function runPiRecordingBuiltins(
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ run: PiRun; builtins: string[] }> {
+  return runWithBuiltinsPreload([PI_BIN, ...args], cwd, env);
+}
+
+/** Spawns Node with the built-ins preload first, then `nodeArgs`; the run and the built-ins it loaded. */
+async function runWithBuiltinsPreload(
+  nodeArgs: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ run: PiRun; builtins: string[] }> {
+  const preload = join(cwd, "record-builtins.cjs");
+  const builtinsLog = join(cwd, "builtins.log");
+  writeFileSync(preload, BUILTINS_PRELOAD);
+  writeFileSync(builtinsLog, "");
   const run = await new Promise<PiRun>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--require", preload, "--import", pathToFileURL(register).href, PI_BIN, ...args],
-      {
-        cwd,
-        env: { ...process.env, ...env, PI_TEST_BUILTINS_LOG: builtinsLog },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, ["--require", preload, ...nodeArgs], {
+      cwd,
+      env: { ...process.env, ...env, PI_TEST_BUILTINS_LOG: builtinsLog },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -100,13 +128,8 @@ export async function runPiRecordingModules(
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
-  return {
-    run,
-    modules: readFileSync(log, "utf8")
-      .split("\n")
-      .filter((line) => line !== ""),
-    builtins: readFileSync(builtinsLog, "utf8")
-      .split("\n")
-      .filter((line) => line !== ""),
-  };
+  const builtins = readFileSync(builtinsLog, "utf8")
+    .split("\n")
+    .filter((line) => line !== "");
+  return { run, builtins };
 }

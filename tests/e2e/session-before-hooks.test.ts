@@ -162,7 +162,11 @@ describe("session_before_* for operations typed or sent (built CLI)", () => {
 
       pane.type("/tree");
       pane.keys("Enter");
-      await pane.waitFor("hello");
+      await pane.waitFor("user: hello");
+      // Off the current point (the leaf is a no-op, as in pi), then pi's "No summary".
+      pane.keys("Up");
+      pane.keys("Enter");
+      await pane.waitFor("Summarize branch?");
       pane.keys("Enter");
       await waitForLog(/^tree \S+ false$/);
     },

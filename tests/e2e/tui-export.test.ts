@@ -30,7 +30,8 @@ describe.skipIf(!suite.hasTmux)("TUI /export in tmux (built CLI)", { timeout: 60
     expect(html).toContain("Exported &lt;soon&gt;.");
     pane.type("/export branch.jsonl");
     pane.keys("Enter");
-    await pane.waitFor("branch.jsonl");
+    // The result line, not the typed command (which shows "branch.jsonl" before the file is written).
+    await pane.waitFor(/Session exported to: \S*branch\.jsonl/);
     const lines = readFileSync(join(suite.user.project, "branch.jsonl"), "utf8").trimEnd().split("\n");
     expect(JSON.parse(lines[0]!).type).toBe("session");
     expect(lines.some((l) => l.includes("Exported <soon>."))).toBe(true);

@@ -1,7 +1,7 @@
 /**
  * pi's app keys that leave the TUI or refill the editor, in the built CLI under tmux: Ctrl+G edits the prompt
- * in `$VISUAL` (both terminal modes; an editor that fails leaves the prompt and says why), Ctrl+Z stops the
- * process and a SIGCONT brings the screen back, and Alt+Up puts a queued steering message back in the editor.
+ * in `$VISUAL` (both terminal modes; an editor that fails leaves the prompt and says why), Ctrl+Z (or an
+ * external SIGTSTP) stops the process with the terminal restored and a SIGCONT brings the screen back, and Alt+Up puts a queued steering message back in the editor.
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
@@ -86,41 +86,44 @@ describe.skipIf(!HAS_TMUX)("app keys that leave the TUI (built CLI in tmux)", { 
     });
   }
 
-  it("Ctrl+Z stops pi with the terminal restored; fg brings it back redrawn in full", async () => {
-    const { user, env } = editorUser();
-    // A shell with job control, as a user's is: pi gets its own process group, which Ctrl+Z can stop.
-    const name = `pijobs${Math.random().toString(36).slice(2, 8)}`;
-    tmux!.run("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "bash --norc --noprofile -i");
-    const pane = new Pane(tmux!, name, 100, 30, "screen");
-    try {
-      const vars = Object.entries({ TERM: "xterm-256color", ...env })
-        .map(([k, v]) => `${k}='${v.replace(/'/g, "'\\''")}'`)
-        .join(" ");
-      pane.type(`cd '${user.project}' && env ${vars} '${process.execPath}' '${PI_BIN}'`);
-      pane.keys("Enter");
-      await pane.waitFor("faux-1");
-      pane.type("kept draft");
-      await pane.waitFor("kept draft");
-      const pid = piPid(pane);
-      pane.keys("C-z");
-      await until(() => processState(pid).startsWith("T"));
-      expect(processState(pid)).toMatch(/^T/);
-      // Stopped: the normal screen and the shell are back.
-      const stopped = await pane.waitFor("Stopped");
-      expect(stopped).not.toContain("kept draft");
-      expect(pane.terminalModes()).toBe("0 1");
-      pane.type("fg");
-      pane.keys("Enter");
-      const back = await pane.waitFor((s) => s.includes("kept draft") && s.includes("faux-1"));
-      expect(processState(pid)).not.toMatch(/^T/);
-      expect(back).not.toContain("Stopped");
-      // Keys work again after the resume.
-      pane.type(" more");
-      await pane.waitFor("kept draft more");
-    } finally {
-      pane.kill();
-    }
-  });
+  for (const how of ["Ctrl+Z", "kill -TSTP"] as const)
+    it(`${how} stops pi with the terminal restored; fg brings it back redrawn in full`, async () => {
+      const { user, env } = editorUser();
+      // A shell with job control, as a user's is: pi gets its own process group, which Ctrl+Z can stop.
+      const name = `pijobs${Math.random().toString(36).slice(2, 8)}`;
+      tmux!.run("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "bash --norc --noprofile -i");
+      const pane = new Pane(tmux!, name, 100, 30, "screen");
+      try {
+        const vars = Object.entries({ TERM: "xterm-256color", ...env })
+          .map(([k, v]) => `${k}='${v.replace(/'/g, "'\\''")}'`)
+          .join(" ");
+        pane.type(`cd '${user.project}' && env ${vars} '${process.execPath}' '${PI_BIN}'`);
+        pane.keys("Enter");
+        await pane.waitFor("faux-1");
+        pane.type("kept draft");
+        await pane.waitFor("kept draft");
+        const pid = piPid(pane);
+        // An external stop signal (another terminal's `kill -TSTP`) restores the terminal as Ctrl+Z does.
+        if (how === "Ctrl+Z") pane.keys("C-z");
+        else process.kill(pid, "SIGTSTP");
+        await until(() => processState(pid).startsWith("T"));
+        expect(processState(pid)).toMatch(/^T/);
+        // Stopped: the normal screen and the shell are back.
+        const stopped = await pane.waitFor("Stopped");
+        expect(stopped).not.toContain("kept draft");
+        expect(pane.terminalModes()).toBe("0 1");
+        pane.type("fg");
+        pane.keys("Enter");
+        const back = await pane.waitFor((s) => s.includes("kept draft") && s.includes("faux-1"));
+        expect(processState(pid)).not.toMatch(/^T/);
+        expect(back).not.toContain("Stopped");
+        // Keys work again after the resume.
+        pane.type(" more");
+        await pane.waitFor("kept draft more");
+      } finally {
+        pane.kill();
+      }
+    });
 
   it("Ctrl+Z under a shell without job control says so and keeps running (a stop there would never end)", async () => {
     const { user, env } = editorUser();

@@ -183,10 +183,13 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
     // /tree: choose the first user message — the editor gets its text, the transcript goes back before it.
     pane.type("/tree");
     pane.keys("Enter");
-    await pane.waitFor((s) => s.includes("Session tree") && s.includes("user: second question"));
+    await pane.waitFor((s) => s.includes("Session Tree") && s.includes("user: second question"));
     pane.type("first question");
     pane.keys("Enter");
-    await pane.waitFor((s) => !s.includes("Session tree") && !s.includes("answer one"));
+    // pi's question about the branch being left: "No summary" is the first answer.
+    await pane.waitFor((s) => s.includes("Summarize branch?") && s.includes("Summarize with custom prompt"));
+    pane.keys("Enter");
+    await pane.waitFor((s) => !s.includes("Summarize branch?") && !s.includes("answer one"));
     pane.type(" again");
     pane.keys("Enter");
     const branched = await pane.waitFor("answer three");
@@ -196,11 +199,13 @@ describe.skipIf(!HAS_TMUX)("interactive TUI in tmux (built CLI)", { timeout: 120
     // /tree again: both branches; switching to the old one shows its messages.
     pane.type("/tree");
     pane.keys("Enter");
-    const tree = await pane.waitFor((s) => s.includes("Session tree") && s.includes("user: first question again"));
+    const tree = await pane.waitFor((s) => s.includes("Session Tree") && s.includes("user: first question again"));
     expect(tree).toContain("assistant: answer two");
     pane.type("answer two");
     pane.keys("Enter");
-    const switched = await pane.waitFor((s) => !s.includes("Session tree") && s.includes("answer two"));
+    await pane.waitFor("Summarize branch?");
+    pane.keys("Enter");
+    const switched = await pane.waitFor((s) => !s.includes("Summarize branch?") && s.includes("answer two"));
     expect(switched).toContain("second question");
     expect(switched).not.toContain("answer three");
 

@@ -3,8 +3,7 @@
  * shell command and uses its trimmed output (so secrets can live in a password manager), `$NAME` and
  * `${NAME}` insert environment variables (kit's interpolateValue), and the rest is literal.
  */
-import { execSync } from "node:child_process";
-import { interpolateValue } from "pi-host";
+import { childProcess, interpolateValue } from "pi-host";
 
 /** How long a `!command` may run before it counts as failed. */
 export const COMMAND_TIMEOUT_MS = 10_000;
@@ -18,7 +17,7 @@ export function resolveConfigValue(spec: string, env: NodeJS.ProcessEnv = proces
     const command = spec.slice(1).trim();
     let output: string;
     try {
-      output = execSync(command, {
+      output = childProcess().execSync(command, {
         encoding: "utf8",
         timeout: COMMAND_TIMEOUT_MS,
         stdio: ["ignore", "pipe", "pipe"],

@@ -7,11 +7,12 @@
  * whichever mode runs — over the RPC extension UI sub-protocol in `--mode rpc`, with each dialog's
  * default where no user can answer (print, JSON). Members for pi's own TUI (custom components, footer,
  * header, themes, editor components...) answer as pi answers them without a TUI in those modes
- * (plain-ui.ts); in the TUI, which does not offer them yet, they throw "not supported yet".
+ * (plain-ui.ts); in the TUI they draw through the view (tui-ui.ts), and the few it lacks throw "not supported yet".
  */
 import { dirname } from "node:path";
 import { HOST_SHUTDOWN_REQUEST_EVENT, type UiDialogOptions, type WidgetPlacement } from "pi-host";
 import { notSupported, unsupportedFunction } from "./not-supported.js";
+import type { ComponentFactory } from "./tui-surfaces.js";
 import { plainUiMembers, TUI_ONLY_MEMBERS } from "./plain-ui.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import type { UiPromptKind } from "./ui-prompts.js";
@@ -32,29 +33,43 @@ export function createExtensionUi(runtime: ExtensionRuntime) {
       waiting("input", title, () => ui().input(title, placeholder, opts)),
     editor: (title: string, prefill?: string) => waiting("editor", title, () => ui().editor(title, prefill)),
     notify: (message: string, type?: "info" | "warning" | "error") => ui().notify(message, type),
-    setStatus: (key: string, text: string | undefined) => ui().setStatus(key, text),
+    setStatus: (key: string, text: string | undefined) => {
+      if (text === undefined) runtime.tui.statuses.delete(key);
+      else runtime.tui.statuses.set(key, String(text));
+      ui().setStatus(key, text);
+    },
     setWidget(key: string, content: unknown, options?: { placement?: WidgetPlacement }) {
+      const tui = runtime.mode() === "tui";
       if (typeof content === "function") {
         // pi draws a component only in its TUI; elsewhere it ignores the factory (rpc-mode.ts).
-        if (runtime.mode() !== "interactive") return;
-        notSupported("ctx.ui.setWidget with a component factory", "pass lines (string[]) instead");
+        if (!tui) return;
+        ui().setWidget(key, undefined);
+        runtime.tui.setWidget(key, content as ComponentFactory, options?.placement);
+        return;
       }
       if (content !== undefined && !(Array.isArray(content) && content.every((line) => typeof line === "string"))) {
-        throw new Error(`ctx.ui.setWidget("${key}") needs lines (string[]) or undefined to clear`);
+        throw new Error(
+          `ctx.ui.setWidget("${key}") needs lines (string[]), a component factory, or undefined to clear`,
+        );
       }
+      if (tui) runtime.tui.setWidget(key, undefined);
       ui().setWidget(key, content as string[] | undefined, options);
     },
     setTitle: (title: string) => ui().setTitle(title),
     setEditorText: (text: string) => ui().setEditorText(text),
   };
   // The TUI-only members: pi's answers without a TUI in RPC, print and JSON mode (plain-ui.ts); in the
-  // TUI, which does not offer them yet, they throw "not supported yet". Read when used, like the mode.
+  // TUI, the view's (tui-ui.ts), and those it does not have yet throw "not supported yet". Read when used.
   for (const name of TUI_ONLY_MEMBERS) {
     Object.defineProperty(base, name, {
       enumerable: true,
       get() {
         const mode = runtime.mode();
-        if (mode === "interactive") return name === "theme" ? notSupported("ctx.ui.theme") : unsupported(name);
+        if (mode === "tui") {
+          const members = runtime.tui.members();
+          if (name in members) return members[name];
+          return unsupported(name);
+        }
         return plainUiMembers((text) => ui().setEditorText(text), mode)[name];
       },
     });
@@ -131,7 +146,7 @@ export function createExtensionContext(runtime: ExtensionRuntime) {
     get cwd(): string {
       return runtime.cwd;
     },
-    /** pi 1.6.0's `ctx.mode`: "interactive", "rpc", or "print" where no user can answer. */
+    /** pi 1.6.0's `ctx.mode`: "tui", "rpc", or "print" where no user can answer. */
     get mode() {
       return runtime.mode();
     },

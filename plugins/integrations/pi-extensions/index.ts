@@ -21,10 +21,12 @@ import { FlagOwnerContract, HostEnvironmentContract } from "pi-host";
 import { ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { ToolContract, ToolSourceContract } from "pi-host";
-import { TuiShortcutsContract, UiContract } from "pi-host";
+import { TuiAppContract, TuiShortcutsContract, TuiSurfacesContract, UiContract } from "pi-host";
 import { definePlugin } from "pi-host";
 import { createExtensionHooks } from "./hooks.js";
 import { createShortcuts } from "./shortcuts.js";
+import { useKeybindings } from "./pi-tui-controls.js";
+import { useEditorHost } from "./pi-tui-editor.js";
 import { ExtensionRuntime } from "./runtime.js";
 import { createExtensionToolSource } from "./tool-source.js";
 
@@ -50,7 +52,14 @@ export default definePlugin({
   id: "pi-extensions",
   version: "1.0.0",
   description: "Runs pi extensions: their tools, commands, event handlers and UI calls on pi-host's contracts",
-  provides: [ToolSourceContract, HooksContract, ResourcesContract, TuiShortcutsContract, FlagOwnerContract],
+  provides: [
+    ToolSourceContract,
+    HooksContract,
+    ResourcesContract,
+    TuiShortcutsContract,
+    TuiSurfacesContract,
+    FlagOwnerContract,
+  ],
   requires: [
     AgentSessionContract,
     { contract: SessionStoreContract, optional: true },
@@ -62,6 +71,8 @@ export default definePlugin({
     { contract: ToolContract, optional: true },
     { contract: ResourcesContract, optional: true },
     { contract: HostEnvironmentContract, optional: true },
+    // The terminal view: theme colours, key bindings and redraws for extensions' components.
+    { contract: TuiAppContract, optional: true },
   ],
   config: Config,
   setup(ctx) {
@@ -77,15 +88,23 @@ export default definePlugin({
       tools: ctx.useAll(ToolContract),
       resources: ctx.useAll(ResourcesContract),
       host: ctx.use(HostEnvironmentContract),
+      app: ctx.use(TuiAppContract),
     });
     ctx.provide(ToolSourceContract, createExtensionToolSource(runtime));
     ctx.provide(HooksContract, createExtensionHooks(runtime));
     // Skills and prompt templates of `resources_discover` paths.
     ctx.provide(ResourcesContract, runtime.resourcePaths.source(), { key: "pi-extensions" });
     ctx.provide(TuiShortcutsContract, createShortcuts(runtime), { key: "pi-extensions" });
+    // Extensions' headers, footers, widgets, custom screens and overlays, and their renderers.
+    ctx.provide(TuiSurfacesContract, runtime.tui.provider(), { key: "pi-extensions" });
+    // pi-tui's getKeybindings() (SelectList, Input) reads the running TUI's keybindings.json.
+    useKeybindings(() => (runtime.tui.app() === undefined ? undefined : runtime.tui.surfaces.keybindings));
+    // pi-tui's Editor (and CustomEditor) is the view's own editor.
+    useEditorHost(() => runtime.tui.app());
     // The host refuses a command-line flag no extension registers before the run starts.
     ctx.provide(FlagOwnerContract, { registeredFlags: () => runtime.registeredFlags() }, { key: "pi-extensions" });
     ctx.on(SESSION_EVENT, (event: SessionEvent) => runtime.onSessionEvent(event));
     ctx.onDispose(() => runtime.shutdown(), "session_shutdown to extensions");
+    ctx.onDispose(() => runtime.tui.surfaces.disposeAll(), "dispose extensions' components");
   },
 });

@@ -28,6 +28,7 @@ import { createEventBus } from "./event-bus.js";
 import { addUnsupported } from "./not-supported.js";
 import { AGENT_CORE_16, AI_16, CODING_AGENT_16, TUI_16 } from "./pi16-exports.js";
 import { piTuiExports } from "./pi-tui.js";
+import { CustomEditor, DynamicBorder } from "./pi-tui-editor.js";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
@@ -121,6 +122,8 @@ function codingAgentModule(deps: HostModuleDeps): Record<string, unknown> {
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
     defineTool: <T>(tool: T): T => tool,
+    CustomEditor,
+    DynamicBorder,
     isToolCallEventType: (toolName: string, event: { toolName?: unknown }) => event?.toolName === toolName,
     isBashToolResult: hasToolName("bash"),
     isReadToolResult: hasToolName("read"),

@@ -6,6 +6,8 @@
  * lines the host's TUI draws. The rest of pi's toolkit (its own terminal, editor, image protocols) is
  * pi's TUI itself; those exports throw "not supported yet" where used (modules.ts).
  */
+import * as controls from "./pi-tui-controls.js";
+import { Editor } from "./pi-tui-editor.js";
 
 /** pi-tui's CURSOR_MARKER: a zero-width marker where a focused component wants the cursor. */
 export const CURSOR_MARKER = "\x1b_pi:c\x07";
@@ -219,10 +221,46 @@ const SEQUENCES: Record<string, string> = {
   "\x1bOS": "f4",
 };
 
+const LETTER_KEYS: Record<string, string> = {
+  A: "up",
+  B: "down",
+  C: "right",
+  D: "left",
+  H: "home",
+  F: "end",
+  P: "f1",
+  Q: "f2",
+  R: "f3",
+  S: "f4",
+};
+const TILDE_KEYS: Record<number, string> = {
+  1: "home",
+  2: "insert",
+  3: "delete",
+  4: "end",
+  5: "pageUp",
+  6: "pageDown",
+  15: "f5",
+  17: "f6",
+  18: "f7",
+  19: "f8",
+  20: "f9",
+  21: "f10",
+  23: "f11",
+  24: "f12",
+};
+
 /** The key id of one key press as the terminal sent it (legacy sequences and kitty `CSI u`), if known. */
 export function parseKey(data: string): string | undefined {
   const known = SEQUENCES[data];
   if (known !== undefined) return known;
+  const xterm = /^\x1b\[1;(\d+)([A-DHFPQRS])$/.exec(data) ?? /^\x1b\[(\d+)(?:;(\d+))?~$/.exec(data);
+  if (xterm !== null) {
+    const tilde = data.endsWith("~");
+    const base = tilde ? TILDE_KEYS[Number(xterm[1])] : LETTER_KEYS[xterm[2]!];
+    const mods = Number((tilde ? xterm[2] : xterm[1]) ?? 1) - 1;
+    return base === undefined ? undefined : withMods(base, mods & 4 ? ["ctrl"] : [], mods & 2, mods & 1);
+  }
   const kitty = /^\x1b\[(\d+)(?:;(\d+))?u$/.exec(data);
   if (kitty !== null) {
     const base = keyOfCode(Number(kitty[1]));
@@ -374,9 +412,19 @@ export class Box extends Container {
   }
 }
 
-/** The module's working exports. */
+/** pi-tui's renderFakeCursor: the cell drawn as the cursor (in reverse video). */
+export function renderFakeCursor(text: string): string {
+  return `\x1b_pi:fc\x07${text}\x1b_pi:/fc\x07`;
+}
+
+/** The module's working exports (the controls and `getKeybindings` are in pi-tui-controls.ts). */
 export function piTuiExports(): Record<string, unknown> {
   return {
+    SelectList: controls.SelectList,
+    Input: controls.Input,
+    getKeybindings: controls.getKeybindings,
+    Editor,
+    renderFakeCursor,
     CURSOR_MARKER,
     Key,
     matchesKey,

@@ -14,7 +14,7 @@ import { agentDir as agentFolder, projectFilesApply, readHostEnvironment, type H
 import type { CompactionEntry, SessionStore } from "pi-host";
 import { effectiveExtensionsConfig } from "./run-choices.js";
 import { createFileLocks, type AgentTool, type ToolContext } from "pi-host";
-import { activeUi, type UserInterface } from "pi-host";
+import { activeUi, type TuiApp, type UserInterface } from "pi-host";
 import type { Handle, ManyHandle, PluginContext } from "pi-host";
 import { createExtensionApi } from "./api.js";
 import { createCommandContext, createExtensionContext } from "./context.js";
@@ -26,6 +26,7 @@ import { createEventBus, type ExtensionEventBus } from "./event-bus.js";
 import { SessionEventTranslator, type PiEvent } from "./events.js";
 import { ExtensionModuleLoader } from "./load.js";
 import { UiPromptSpans } from "./ui-prompts.js";
+import { ExtensionTui } from "./tui-ui.js";
 import { KeyedProviders } from "./keyed-providers.js";
 import { describeResourceCommand, readResourceCommands, type ResourceCommand } from "./resource-commands.js";
 import type {
@@ -59,6 +60,8 @@ export interface RuntimeServices {
   llm: Handle<Llm>;
   tools: ManyHandle<AgentTool<any, any>>;
   resources: ManyHandle<ResourceSource>;
+  /** The terminal view, which draws extensions' components (absent: no TUI in this distribution). */
+  app?: Handle<TuiApp>;
 }
 
 /** A registered command under the name a prompt invokes it by (`name`, or `name:N` when names clash). */
@@ -104,9 +107,17 @@ export class ExtensionRuntime {
   /** Skill and template paths `resources_discover` handlers returned. */
   readonly resourcePaths = new ResourcePaths();
   readonly uiPrompts = new UiPromptSpans((event) => this.queue(event));
+  /** Extensions' components and renderers in the TUI. */
+  readonly tui: ExtensionTui;
 
   constructor(readonly services: RuntimeServices) {
     this.delivery = new MessageDelivery(this);
+    this.tui = new ExtensionTui({
+      app: services.app,
+      extensions: this.extensions,
+      cwd: () => this.cwd,
+      report: (where, error) => this.report(undefined, where, error),
+    });
     this.keyedProviders = new KeyedProviders(services.models, services.auth);
     this.events = createEventBus((channel, error) => this.report(undefined, `events "${channel}"`, error));
   }
@@ -146,13 +157,13 @@ export class ExtensionRuntime {
     return activeUi(this.services.uis);
   }
 
-  /** pi's `ctx.mode`: the running mode whose user interface answers ("interactive", "rpc"), else "print". */
-  mode(): "interactive" | "rpc" | "json" | "print" {
+  /** pi's `ctx.mode`: the running mode whose user interface answers ("tui", "rpc"), else "print". */
+  mode(): "tui" | "rpc" | "json" | "print" {
     // Slots are keyed `<pluginId>#<key>`; the mode's own key follows the "#".
     const slot = this.services.uis.list().find((h) => h.peek()?.hasUI() === true)?.key;
     const key = slot?.slice(slot.indexOf("#") + 1);
     if (key === "rpc") return "rpc";
-    if (key !== undefined) return "interactive";
+    if (key !== undefined) return "tui";
     return "print";
   }
 

@@ -70,11 +70,12 @@ export class ResourcePaths {
           | undefined;
         skills.push(...strings(result?.skillPaths).map((p) => userPath(p, cwd)));
         prompts.push(...strings(result?.promptPaths).map((p) => userPath(p, cwd)));
-        if (strings(result?.themePaths).length > 0)
-          runtime.notice(
-            "warning",
-            `extension ${extension.path}: resources_discover: themePaths are not used (pi-host's TUI has its own themes)`,
-          );
+        const themes = strings(result?.themePaths).map((p) => userPath(p, cwd));
+        // Themes are the TUI's; RPC, print and JSON mode show none, as under pi.
+        const app = runtime.tui.app();
+        if (themes.length > 0 && app !== undefined)
+          for (const problem of app.addThemes(themes))
+            runtime.notice("warning", `extension ${extension.path}: resources_discover: ${problem}`);
       } catch (error) {
         runtime.report(extension, "resources_discover", error);
       }

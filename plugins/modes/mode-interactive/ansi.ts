@@ -3,15 +3,16 @@
  * (wide CJK and emoji count two, SGR codes none), how to cut it to the screen width, and which colours are
  * in force at a point, so appended text continues in the same style.
  */
+import { stripImageSequences } from "pi-host";
 import stringWidth from "string-width";
 
 /** Matches one SGR (colour/style) sequence. */
 const SGR = /\x1b\[[0-9;:]*m/g;
 
-/** Terminal cells a row covers. ASCII rows skip the Unicode tables. */
+/** Terminal cells a row covers (an inline image's sequence none). ASCII rows skip the Unicode tables. */
 export function cellWidth(text: string): number {
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
-  return stringWidth(text);
+  return stringWidth(stripImageSequences(text));
 }
 
 const segmenter = new Intl.Segmenter();

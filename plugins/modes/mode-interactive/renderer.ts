@@ -20,6 +20,7 @@
  */
 import type { TuiFrame } from "pi-host";
 import { activeSgr, cellWidth, graphemeStart, truncateToWidth, withoutTrailingSgr } from "./ansi.js";
+import { DELETE_ALL_PLACEMENTS, kittyImageIds, removedPlacements } from "./kitty-placements.js";
 
 const SYNC_START = "\x1b[?2026h";
 const SYNC_END = "\x1b[?2026l";
@@ -102,6 +103,8 @@ export class DiffRenderer {
       cursor = cursor !== null && cursor.row >= cut ? { row: cursor.row - cut, col: cursor.col } : null;
     }
     let out = SYNC_START;
+    // A kitty image whose row left the alternate screen would stay drawn there: its placement goes.
+    if (this.screen === "alternate") out += removedPlacements(this.previous, next);
     if (width !== this.width || height !== this.height) {
       this.width = width;
       this.height = height;
@@ -275,6 +278,8 @@ export class DiffRenderer {
     this.stats.fullRedraws++;
     // The alternate screen has no scrollback to clear (and CSI 3J would clear the normal screen's).
     let out = RESET + (this.screen === "alternate" ? CLEAR_SCREEN : CLEAR_ALL);
+    // Clearing the screen leaves kitty's images; the rows written below place the shown ones again.
+    if (kittyImageIds(this.previous).size > 0) out += DELETE_ALL_PLACEMENTS;
     for (let row = 0; row < next.length; row++) {
       const fitted = this.fit(next[row]!);
       out += (row > 0 ? "\r\n" : "") + fitted + (fitted.includes("\x1b[") ? RESET : "");

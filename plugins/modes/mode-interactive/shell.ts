@@ -13,12 +13,18 @@ import { StringDecoder } from "node:string_decoder";
 import type { SessionEvent } from "pi-host";
 import { EXTERNAL_EDITOR_FAILED_KEY, EXTERNAL_EDITOR_KEY, SUSPEND_FAILED_KEY } from "pi-host";
 import type { ModeInput, ModeIO } from "pi-host";
-import type { TuiFullscreenOptions, TuiMode, TuiView } from "pi-host";
+import type { TuiFullscreenOptions, TuiMode, TuiTerminalColors, TuiView } from "pi-host";
 import type { Handle } from "pi-host";
 import { cellWidth, truncateToWidth } from "./ansi.js";
 import { FrameScheduler } from "./frame-scheduler.js";
 import { KeyDecoder } from "./keys.js";
 import { DiffRenderer, LEAVE_ALTERNATE } from "./renderer.js";
+import {
+  stripLateReplies,
+  TERMINAL_COLOR_QUERY,
+  TERMINAL_COLOR_WAIT_MS,
+  TerminalColorReplies,
+} from "./terminal-colors.js";
 
 /** How long an unfinished escape sequence may wait for its remaining bytes. */
 const ESCAPE_WAIT_MS = 30;
@@ -39,6 +45,8 @@ export interface ShellOptions {
   exitOutput?: "transcript" | "resume-hint";
   /** pi's `externalEditor` setting, read at each Ctrl+G; undefined falls back to `$VISUAL`/`$EDITOR`. */
   externalEditor?: () => Promise<string | undefined>;
+  /** How long start-up waits for the terminal's colour replies (default pi's 100 ms). */
+  colorQueryMs?: number;
 }
 
 /** pi's fullscreen defaults. */
@@ -68,6 +76,13 @@ export class InteractiveShell {
   private escapeTimer: NodeJS.Timeout | undefined = undefined;
   private finished = false;
   private finish!: (code: number) => void;
+  /** An external `kill -TSTP`: restores the terminal first, as Ctrl+Z does (listened to while the run owns it). */
+  private readonly onStopSignal = (): void => {
+    this.enqueue(() => (this.finished ? undefined : this.suspend()));
+  };
+  private listeningForStop = false;
+  /** While start-up asks the terminal for its colours: the replies, and the keys typed meanwhile. */
+  private colorReplies: { replies: TerminalColorReplies; typed: string; settle(): void } | undefined = undefined;
   readonly errors: string[] = [];
 
   constructor(
@@ -115,6 +130,8 @@ export class InteractiveShell {
     if (fullscreen) process.once("exit", onExit);
     this.io.stdout.write(BRACKETED_PASTE_ON);
     this.renderer.begin(width, height);
+    this.listenForStop(true);
+    const { colors, typed } = await this.queryColors(stdin.isTTY === true);
     this.enqueue(() =>
       this.options.view.api.start({
         cwd: this.options.cwd,
@@ -123,9 +140,11 @@ export class InteractiveShell {
         initialMessages: this.input.messages,
         tuiMode: fullscreen ? "fullscreen" : "regular",
         ...(fullscreen ? { fullscreen: this.options.fullscreen ?? DEFAULT_FULLSCREEN } : {}),
+        terminalColors: colors,
       }),
     );
     this.frames.drawNow();
+    if (typed !== "") this.onInput(typed);
 
     const code = await done;
     await this.frames.stop();
@@ -139,6 +158,7 @@ export class InteractiveShell {
       });
     }
     await this.chain;
+    this.listenForStop(false);
     clearTimeout(this.escapeTimer);
     stdin.off("data", onData);
     stdout.off?.("resize", onResize);
@@ -189,8 +209,35 @@ export class InteractiveShell {
     return { width: Math.max(10, stdout.columns ?? 80), height: Math.max(4, stdout.rows ?? 24) };
   }
 
-  private onInput(chunk: string): void {
+  /**
+   * Asks a terminal for its default colours and waits for the DA1 reply that ends its answers, at most
+   * `colorQueryMs`. Keys typed meanwhile are kept for after the view has started. Not a terminal: no query.
+   */
+  private async queryColors(tty: boolean): Promise<{ colors: TuiTerminalColors; typed: string }> {
+    if (!tty) return { colors: {}, typed: "" };
+    const replies = new TerminalColorReplies();
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((settle) => {
+      this.colorReplies = { replies, typed: "", settle };
+      timer = setTimeout(settle, this.options.colorQueryMs ?? TERMINAL_COLOR_WAIT_MS);
+      this.io.stdout.write(TERMINAL_COLOR_QUERY);
+    });
+    clearTimeout(timer);
+    const typed = this.colorReplies!.typed + replies.flush();
+    this.colorReplies = undefined;
+    return { colors: replies.colors, typed };
+  }
+
+  private onInput(raw: string): void {
     if (this.finished) return;
+    const asking = this.colorReplies;
+    if (asking !== undefined) {
+      asking.typed += asking.replies.feed(raw);
+      if (asking.replies.done) asking.settle();
+      return;
+    }
+    const chunk = stripLateReplies(raw);
+    if (chunk === "") return;
     clearTimeout(this.escapeTimer);
     const keys = this.decoder.feed(chunk);
     if (this.decoder.hasPending) {
@@ -221,6 +268,8 @@ export class InteractiveShell {
     this.io.stdout.write(BRACKETED_PASTE_OFF);
     if (stdin.isTTY === true) stdin.setRawMode?.(false);
     stdin.pause();
+    // Last: a stop signal during the restore is still caught; from here on its default action stops pi.
+    this.listenForStop(false);
   }
 
   /** Takes the terminal again after `releaseTerminal` and draws the whole frame afresh. */
@@ -231,10 +280,26 @@ export class InteractiveShell {
     this.io.stdout.write(BRACKETED_PASTE_ON);
     const { width, height } = this.size();
     this.renderer.begin(width, height);
+    this.listenForStop(true);
     void this.chain.then(() => this.frames.drawNow());
   }
 
-  /** pi's Ctrl+Z: the terminal restored, the process stopped; on SIGCONT the TUI comes back in full. */
+  /**
+   * SIGTSTP is caught only while the run owns the terminal: a child that has it (the external editor) or a
+   * released terminal lets the signal stop the process as usual. Only real changes touch the listener, so
+   * no gap opens where a stop would catch the TUI drawn.
+   */
+  private listenForStop(listen: boolean): void {
+    if (process.platform === "win32" || listen === this.listeningForStop) return;
+    this.listeningForStop = listen;
+    if (listen) process.on("SIGTSTP", this.onStopSignal);
+    else process.off("SIGTSTP", this.onStopSignal);
+  }
+
+  /**
+   * pi's Ctrl+Z (and an external SIGTSTP): the terminal restored, the process stopped; on SIGCONT the TUI
+   * comes back in full.
+   */
   private async suspend(): Promise<void> {
     const { canSuspend } = await import("./job-control.js");
     if (!canSuspend()) {

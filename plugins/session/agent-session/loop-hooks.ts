@@ -5,22 +5,35 @@
  */
 import {
   convertToLlm,
+  withoutImages,
   type AfterToolCallResult,
   type AgentHooks,
   type Handle,
   type LoopHooks,
   type ManyHandle,
 } from "pi-host";
+import { withResizedImages } from "./image-resize.js";
 
 /** The hook providers that implement `name`, in distribution order (a capability check, not a lookup by key). */
 export function hookProviders(hooks: ManyHandle<AgentHooks>, name: keyof AgentHooks): Array<Handle<AgentHooks>> {
   return hooks.list().filter((h) => typeof h.peek()?.[name] === "function");
 }
 
-/** The loop's hooks over every provider of `hooks`, read at each call so a reloaded provider serves the next one. */
-export function composeHooks(hooks: ManyHandle<AgentHooks>): LoopHooks {
+/**
+ * The loop's hooks over every provider of `hooks`, read at each call so a reloaded provider serves the next
+ * one. `blockImages` (pi's `images.blockImages`) keeps every image from the model; `autoResize` (pi's
+ * `images.autoResize`) scales oversized ones down first.
+ */
+export function composeHooks(
+  hooks: ManyHandle<AgentHooks>,
+  options: { blockImages?: boolean; autoResize?: boolean } = {},
+): LoopHooks {
   return {
-    convertToLlm: (messages) => convertToLlm(messages),
+    convertToLlm: async (messages) => {
+      const converted = convertToLlm(messages);
+      if (options.blockImages) return withoutImages(converted);
+      return options.autoResize ? withResizedImages(converted) : converted;
+    },
     transformContext: async (messages, signal) => {
       let current = messages;
       for (const h of hookProviders(hooks, "transformContext"))

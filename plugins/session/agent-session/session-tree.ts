@@ -5,6 +5,7 @@
  * announced as `session_change`. Each change waits for start-up and is refused while a run goes on.
  */
 import type { AgentMessage, Handle, Model, SessionCompactor, SessionEvent, SessionInfo, SessionStore } from "pi-host";
+import { BRANCH_SUMMARY_CANCELLED } from "pi-host";
 import { messageText } from "./messages.js";
 import type { ModelChoice } from "./model-choice.js";
 import type { SessionConfig, SessionPluginState } from "./types.js";
@@ -27,7 +28,15 @@ export interface SessionTreeDeps {
 
 /** The session-file and tree operations. */
 export class SessionTree {
+  /** The branch summary being written, which `abortSummary` cancels. */
+  private summarizing: AbortController | undefined = undefined;
+
   constructor(private readonly deps: SessionTreeDeps) {}
+
+  /** Cancels a branch summary being written: that move does not happen (pi's Esc while summarizing). */
+  abortSummary(): void {
+    this.summarizing?.abort();
+  }
 
   /** At start-up: keeps the file a reload left open, else opens what `config.session` asks for. */
   async openAtStart(): Promise<void> {
@@ -133,7 +142,21 @@ export class SessionTree {
     if (options.summarize && oldLeaf !== null && compactor.available) {
       const target = new Set(store.api.path(entryId).map((e) => e.id));
       const leaving = store.api.path(oldLeaf).filter((e) => !target.has(e.id));
-      const summary = await compactor.api.summarizeBranch(leaving, model(), { instructions: options.instructions });
+      const abort = new AbortController();
+      this.summarizing = abort;
+      let summary: Awaited<ReturnType<SessionCompactor["summarizeBranch"]>>;
+      try {
+        summary = await compactor.api.summarizeBranch(leaving, model(), {
+          instructions: options.instructions,
+          signal: abort.signal,
+        });
+      } catch (error) {
+        if (abort.signal.aborted) throw new Error(BRANCH_SUMMARY_CANCELLED);
+        throw error;
+      } finally {
+        if (this.summarizing === abort) this.summarizing = undefined;
+      }
+      if (abort.signal.aborted) throw new Error(BRANCH_SUMMARY_CANCELLED);
       store.api.branch(entryId);
       if (summary !== undefined) store.api.appendBranchSummary(oldLeaf, summary.summary, summary.details);
       return;

@@ -183,6 +183,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   }
 
   async abort(): Promise<void> {
+    this.sessions.abortSummary();
     this.runs.adopt();
     this.runs.run?.retries.cancel();
     this.runs.run?.abort.abort();

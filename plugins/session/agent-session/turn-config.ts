@@ -82,7 +82,11 @@ export async function assembleTurn(inputs: TurnInputs): Promise<TurnConfig> {
     },
     // Undeclared tools (MCP `codemode`/`deferred` exposure) count as offered: codemode scripts may call them.
     toolContext: { cwd, withFileLock: inputs.withFileLock, activeToolNames: [...toolNames, ...undeclared] },
-    hooks: composeHooks(handles.hooks),
+    hooks: composeHooks(handles.hooks, {
+      blockImages: (settings.images as { blockImages?: unknown } | undefined)?.blockImages === true,
+      // pi's default is on.
+      autoResize: (settings.images as { autoResize?: unknown } | undefined)?.autoResize !== false,
+    }),
     takeSteering: inputs.takeSteering,
     takeFollowUps: inputs.takeFollowUps,
     emit: inputs.onEvent,

@@ -3,7 +3,7 @@
  * or the plugin retiring) signals the whole group: SIGTERM first, SIGKILL after a grace period, so no
  * child or grandchild outlives the call.
  */
-import { spawn } from "node:child_process";
+import { childProcess } from "pi-host";
 import { groupExists, KILL_GRACE_MS, signalGroup } from "./process-group.js";
 import type { RunningCommands } from "./running-commands.js";
 import type { ShellConfig } from "./shell.js";
@@ -36,7 +36,7 @@ export function runCommand(run: CommandRun): Promise<CommandOutcome> {
     return Promise.reject(new Error("the bash tool is being unloaded; the command was not started"));
   let stop: (reason: StopReason) => void = () => {};
   const ended = new Promise<CommandOutcome>((resolve, reject) => {
-    const child = spawn(run.shell.path, [...run.shell.args, run.script], {
+    const child = childProcess().spawn(run.shell.path, [...run.shell.args, run.script], {
       cwd: run.cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],

@@ -4,10 +4,16 @@
  * has it). fd walks in parallel and lists in no fixed order, so all results are collected and sorted
  * before the limit applies: the answer is the same on every run and equal to the Node search's.
  */
-import { spawn } from "node:child_process";
 import { relative, sep } from "node:path";
-import { createInterface } from "node:readline";
-import { comparePaths, fdArguments, searchFailure, type FindPattern, type NativeTool } from "pi-host";
+import {
+  childProcess,
+  comparePaths,
+  fdArguments,
+  searchFailure,
+  type FindPattern,
+  type NativeTool,
+  nodeReadline,
+} from "pi-host";
 
 /** Runs fd under `searchPath`; resolves with every match relative to it, sorted, folders ending in "/". */
 export function searchWithFd(
@@ -19,7 +25,7 @@ export function searchWithFd(
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error("Operation aborted"));
     const args = fdArguments(pattern, searchPath, fd.noRequireGit);
-    const child = spawn(fd.path, args, { cwd: searchPath, stdio: ["ignore", "pipe", "pipe"] });
+    const child = childProcess().spawn(fd.path, args, { cwd: searchPath, stdio: ["ignore", "pipe", "pipe"] });
     const found: string[] = [];
     let stderr = "";
     const onAbort = () => child.kill();
@@ -28,7 +34,7 @@ export function searchWithFd(
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const lines = createInterface({ input: child.stdout });
+    const lines = nodeReadline().createInterface({ input: child.stdout });
     lines.on("line", (line) => {
       const path = line.replace(/\r$/, "");
       if (path === "") return;

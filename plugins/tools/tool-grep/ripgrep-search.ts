@@ -4,10 +4,10 @@
  * .git/ excluded, .gitignore applied outside git repositories too (--no-require-git when available), and
  * globs relative to the searched folder (rg matches globs against its working directory).
  */
-import { spawn } from "node:child_process";
 import { dirname } from "node:path";
 import { BoundedLineSplitter } from "./bounded-lines.js";
 import {
+  childProcess,
   parseRipgrepMatch,
   ripgrepArguments,
   searchFailure,
@@ -33,7 +33,7 @@ export function searchWithRipgrep(
   return new Promise((resolve, reject) => {
     if (query.signal?.aborted) return reject(new Error("Operation aborted"));
     const args = ripgrepArguments(query, rg.noRequireGit);
-    const child = spawn(rg.path, args, {
+    const child = childProcess().spawn(rg.path, args, {
       cwd: query.isDirectory ? query.searchPath : dirname(query.searchPath),
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -4,10 +4,13 @@
  * brief, the tail of their output (Ctrl+O shows all) and an edit's diff in colour. Every row is exactly
  * the width or shorter, and each entry starts with one blank row.
  */
+import { imageRows } from "./image-render.js";
 import { renderMarkdown } from "./markdown.js";
 import type { Entry } from "./state.js";
 import { hardWrap, oneLine, padTo, sanitize, truncate, wrapText } from "./text.js";
 import type { Theme } from "./theme.js";
+import type { ViewSurfaces } from "./surfaces.js";
+import type { TuiMarkdownContext } from "pi-host";
 
 /** What rendering depends on besides the entry itself. */
 export interface EntryStyle {
@@ -15,10 +18,29 @@ export interface EntryStyle {
   theme: Theme;
   thinkingExpanded: boolean;
   toolsExpanded: boolean;
+  /** Other plugins' renderers for custom messages and tools (pi extensions'); absent: the view's own. */
+  surfaces?: ViewSurfaces;
+  /** pi's `setHiddenThinkingLabel`: the collapsed thinking row's text in place of the default. */
+  hiddenThinkingLabel?: string;
 }
 
 /** Output rows a collapsed tool box shows (its last ones). */
 const TOOL_PREVIEW_ROWS = 8;
+
+/** Markdown as other plugins' transformers change it for display (pi extensions' markdown transformers). */
+function transformed(
+  style: EntryStyle,
+  text: string,
+  messageType: TuiMarkdownContext["messageType"],
+  isStreaming = false,
+): string {
+  if (style.surfaces === undefined) return text;
+  return style.surfaces.transformMarkdown(text, {
+    messageType,
+    isStreaming,
+    availableWidth: Math.max(1, style.width - 2),
+  });
+}
 
 /** The rows of one entry. */
 export function renderEntry(entry: Entry, style: EntryStyle): string[] {
@@ -26,35 +48,65 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
   const inner = Math.max(1, width - 2);
   switch (entry.kind) {
     case "user": {
-      const rows = wrapText(sanitize(entry.text), inner).map((row) =>
+      const rows = wrapText(sanitize(transformed(style, entry.text, "user")), inner).map((row) =>
         theme.bg("userMessageBg", padTo(` ${row}`, width)),
       );
-      return ["", ...rows];
+      return ["", ...rows, ...imagesRows(entry, style)];
     }
     case "text":
-      return ["", ...renderMarkdown(entry.text, inner, theme).map((row) => ` ${row}`)];
+      return [
+        "",
+        ...renderMarkdown(transformed(style, entry.text, "assistant", entry.streaming === true), inner, theme).map(
+          (row) => ` ${row}`,
+        ),
+      ];
     case "thinking": {
       // One label while streaming and after: a row that changes once the answer has scrolled far below
       // it would be out of the renderer's reach and cost a full redraw.
       if (!style.thinkingExpanded)
-        return ["", ` ${theme.italic(theme.fg("thinkingText", "Thinking (ctrl+t to expand)"))}`];
+        return [
+          "",
+          ` ${theme.italic(theme.fg("thinkingText", style.hiddenThinkingLabel ?? "Thinking (ctrl+t to expand)"))}`,
+        ];
       return [
         "",
-        ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.italic(theme.fg("thinkingText", row))}`),
+        ...wrapText(
+          sanitize(transformed(style, entry.text, "assistant-thinking", entry.streaming === true)),
+          inner,
+        ).map((row) => ` ${theme.italic(theme.fg("thinkingText", row))}`),
       ];
     }
     case "tool":
-      return ["", ...renderTool(entry, style)];
+      return ["", ...renderTool(entry, style), ...imagesRows(entry, style)];
     case "notice": {
       const token = entry.level === "error" ? "error" : entry.level === "warning" ? "warning" : "muted";
       return ["", ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.fg(token, row)}`)];
     }
+    case "custom":
+      return ["", ...renderCustomMessage(entry, style)];
+    case "entry": {
+      // A custom entry (an extension's appendEntry) shows only through its extension's renderer, as in pi.
+      const custom = { id: entry.entryId ?? "", customType: entry.name ?? "", data: entry.details };
+      const rows = style.surfaces?.renderEntry(custom, { width, expanded: style.toolsExpanded });
+      return rows === undefined ? [] : ["", ...rows];
+    }
     case "summary": {
       const title = ` ${theme.fg("accent", theme.bold(entry.name ?? "Summary"))}`;
       if (!style.toolsExpanded) return ["", title + theme.fg("muted", " (ctrl+o to show the summary)")];
-      return ["", title, ...wrapText(sanitize(entry.text), inner).map((row) => ` ${theme.fg("muted", row)}`)];
+      const text = transformed(style, entry.text, "summary");
+      return ["", title, ...wrapText(sanitize(text), inner).map((row) => ` ${theme.fg("muted", row)}`)];
     }
   }
+}
+
+/** An entry's images under it: inline where the terminal draws them, else pi's placeholder. */
+function imagesRows(entry: Entry, style: EntryStyle): string[] {
+  if (entry.images === undefined) return [];
+  return entry.images.flatMap((image, index) =>
+    imageRows(image, style.width, (text) => style.theme.fg(entry.kind === "tool" ? "toolOutput" : "muted", text), {
+      key: `${entry.id}:${index}`,
+    }),
+  );
 }
 
 /** A one-row summary of a tool call's arguments, the way a user thinks of the call. */
@@ -86,7 +138,73 @@ export function toolTitle(name: string, args: unknown): string {
   }
 }
 
+/**
+ * A custom message (an extension's `sendMessage`): its extension's renderer, else pi's default — a box
+ * on the custom message background with the `[customType]` label over the content as markdown.
+ */
+function renderCustomMessage(entry: Entry, style: EntryStyle): string[] {
+  const { width, theme } = style;
+  const message = { customType: entry.name ?? "custom", content: entry.text, display: true, details: entry.details };
+  const own = style.surfaces?.renderMessage(message, { width, expanded: style.toolsExpanded });
+  if (own !== undefined) return own;
+  const box = (text: string): string => theme.bg("customMessageBg", padTo(text, width));
+  const inner = Math.max(1, width - 2);
+  const label = theme.fg("customMessageLabel", theme.bold(`[${message.customType}]`));
+  const body = renderMarkdown(transformed(style, entry.text, "custom"), inner, theme).map((row) =>
+    box(` ${theme.fg("customMessageText", row)}`),
+  );
+  return [box(""), box(` ${label}`), box(""), ...body, box("")];
+}
+
+/** A tool's own rows (its extension's `renderCall` / `renderResult`), or undefined for the view's box. */
+function ownToolRows(entry: Entry, style: EntryStyle): string[] | undefined {
+  if (style.surfaces === undefined || entry.name === undefined || entry.callId === undefined) return undefined;
+  const finished = entry.status === "done" || entry.status === "error";
+  const started = entry.status !== "pending";
+  const own = style.surfaces.renderTool(
+    {
+      toolCallId: entry.callId,
+      toolName: entry.name,
+      args: entry.args ?? {},
+      ...((finished || entry.text !== "") && {
+        result: {
+          content: [{ type: "text", text: entry.text }],
+          details: entry.details,
+          isError: entry.status === "error",
+        },
+      }),
+      isPartial: !finished,
+      executionStarted: started,
+    },
+    { width: Math.max(1, style.width - 2), expanded: style.toolsExpanded },
+  );
+  if (own === undefined) return undefined;
+  const rows = [...(own.call ?? [ownCallTitle(entry, style)]), ...(own.result ?? fallbackResult(entry, style))];
+  if (own.selfShell === true) return rows;
+  const bg = entry.status === "error" ? "toolErrorBg" : entry.status === "done" ? "toolSuccessBg" : "toolPendingBg";
+  const box = (text: string): string => style.theme.bg(bg, padTo(text, style.width));
+  return [box(""), ...rows.map((row) => box(` ${row}`)), box("")];
+}
+
+/** pi's fallback for a tool without `renderCall`: the tool's name. */
+function ownCallTitle(entry: Entry, style: EntryStyle): string {
+  return style.theme.bold(style.theme.fg("toolTitle", entry.name ?? "tool"));
+}
+
+/** pi's fallback for a tool without `renderResult`: the result's text. */
+function fallbackResult(entry: Entry, style: EntryStyle): string[] {
+  if (entry.text === "") return [];
+  const token = entry.status === "error" ? "error" : "toolOutput";
+  const inner = Math.max(1, style.width - 2);
+  return sanitize(entry.text.replace(/\n+$/, ""))
+    .split("\n")
+    .flatMap((line) => hardWrap(line, inner))
+    .map((row) => style.theme.fg(token, row));
+}
+
 function renderTool(entry: Entry, style: EntryStyle): string[] {
+  const own = ownToolRows(entry, style);
+  if (own !== undefined) return own;
   const { width, theme } = style;
   const bg = entry.status === "error" ? "toolErrorBg" : entry.status === "done" ? "toolSuccessBg" : "toolPendingBg";
   const box = (text: string): string => theme.bg(bg, padTo(text, width));

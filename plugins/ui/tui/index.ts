@@ -12,6 +12,7 @@ import { HostEnvironmentContract, projectFilesApply, readHostEnvironment, SESSIO
 import { CommandContract, HooksContract, ResourcesContract, SettingsContract } from "pi-host";
 import { SessionStoreContract } from "pi-host";
 import { HOST_RELOAD_REQUEST_EVENT, TUI_REDRAW_EVENT, TuiShortcutsContract, TuiViewContract } from "pi-host";
+import { TuiAppContract, TuiSurfacesContract, type KeyOutcome, type TuiKey } from "pi-host";
 import { UiContract } from "pi-host";
 import { ModelsContract } from "pi-host";
 import { agentDir as agentDirOf, definePlugin, ownedSpawn, readResourceOverrides, resourceEnabled } from "pi-host";
@@ -19,12 +20,13 @@ import { initialViewState, migrateViewState, STATE_VERSION, ViewStateSchema, typ
 import { DialogBroker } from "./dialogs.js";
 import { LazyView } from "./lazy-view.js";
 import { TuiUserInterface } from "./ui.js";
+import { TuiAppFront } from "./app.js";
 
 export default definePlugin({
   id: "tui",
   version: "1.0.0",
   description: "The terminal UI's view: transcript, editor, pickers and footer behind the tui/view contract",
-  provides: [TuiViewContract, UiContract],
+  provides: [TuiViewContract, UiContract, TuiAppContract],
   requires: [
     AgentSessionContract,
     { contract: SessionStoreContract, optional: true },
@@ -40,6 +42,8 @@ export default definePlugin({
     { contract: HostTrustContract, optional: true },
     // Shortcuts other plugins add (pi extensions' registerShortcut).
     { contract: TuiShortcutsContract, optional: true },
+    // What other plugins draw in the view (pi extensions' components and renderers).
+    { contract: TuiSurfacesContract, optional: true },
     // The run's theme flags (--theme, --use-theme, --no-themes), project trust and packages' themes.
     { contract: HostEnvironmentContract, optional: true },
     // The --models / enabledModels scope, for the header's "Model scope" line.
@@ -64,6 +68,7 @@ export default definePlugin({
     let themes: { unwatch(): void } | undefined;
     ctx.onDispose(() => themes?.unwatch(), "stop watching the theme file");
     const shortcuts = ctx.useAll(TuiShortcutsContract);
+    const surfaces = ctx.useAll(TuiSurfacesContract);
 
     // The state of a generation that retired is no longer this plugin's to touch.
     const liveState = (): ViewState | undefined => {
@@ -82,76 +87,99 @@ export default definePlugin({
     const dialogs = new DialogBroker(liveState, changed);
     ctx.onDispose(() => dialogs.settleAll(), "answer open dialogs with their defaults");
 
-    const view = new LazyView({
-      state: () => ctx.getState() as ViewState,
-      save: (state) => ctx.setState(state),
-      session,
-      store: ctx.use(SessionStoreContract),
-      settings,
-      hooks,
-      trust: ctx.use(HostTrustContract),
-      hostNotices: () => readHostEnvironment(host)?.notices ?? [],
-      // The theme to show, once the settings and flags are read; the startup header's options too.
-      async settingsTheme(cwd) {
-        const values = settings.available ? await settings.api.get(cwd) : {};
-        const environment = readHostEnvironment(host);
-        const flags = environment?.flags ?? {};
-        const { setStartupOptions, quietStartupOf, scopeLabels } = await import("./startup-header.js");
-        setStartupOptions({
-          quietStartup: quietStartupOf(values.quietStartup),
-          verbose: flags.verbose === true,
-          scope: await scopeLabels(flags.models ?? values.enabledModels, models, session),
-        });
-        const { ThemeRegistry, useThemes, settingThemePaths } = await import("./themes.js");
-        const projectApplies = await projectFilesApply(host, cwd);
-        const overrides = await readResourceOverrides(agentDir, cwd, projectApplies);
-        const registry = new ThemeRegistry({
-          agentDir,
-          projectDir: projectApplies ? cwd : undefined,
-          switchedOn: (file) => resourceEnabled(overrides, "themes", file),
-          noThemes: flags.noThemes === true,
-          themePaths: flags.themePaths ?? [],
-          settingPaths: settingThemePaths(values.themes, agentDir),
-          packagePaths: environment?.packages?.themes ?? [],
-        });
-        useThemes(registry);
-        themes = registry;
-        for (const message of registry.problems) ctx.emit(SESSION_EVENT, { type: "notice", level: "warning", message });
-        // pi hot-reloads the active theme when it is the user's <agent dir>/themes/<name>.json.
-        registry.onChange = () => ctx.emit(TUI_REDRAW_EVENT);
-        const setting = typeof values.theme === "string" && values.theme.trim() !== "" ? values.theme : undefined;
-        return registry.select(flags.useTheme, setting);
+    const redraw = () => ctx.emit(TUI_REDRAW_EVENT);
+    // Keys a replacement editor passes on run through the view; what they ask of the shell (exit...) is
+    // returned by the key call that is running.
+    let passedOn: KeyOutcome = {};
+    const editorKey = (key: TuiKey): void => {
+      const outcome = view.handleKey(key);
+      if (!(outcome instanceof Promise)) passedOn = { ...passedOn, ...outcome };
+    };
+    const app = new TuiAppFront({ state: liveState, changed, redraw, editorKey, agentDir });
+    const view = new LazyView(
+      {
+        state: () => ctx.getState() as ViewState,
+        save: (state) => ctx.setState(state),
+        session,
+        store: ctx.use(SessionStoreContract),
+        settings,
+        hooks,
+        trust: ctx.use(HostTrustContract),
+        hostNotices: () => readHostEnvironment(host)?.notices ?? [],
+        // The theme to show, once the settings and flags are read; the startup header's options too.
+        async settingsTheme(cwd) {
+          const values = settings.available ? await settings.api.get(cwd) : {};
+          const environment = readHostEnvironment(host);
+          const flags = environment?.flags ?? {};
+          const { setStartupOptions, quietStartupOf, scopeLabels } = await import("./startup-header.js");
+          setStartupOptions({
+            quietStartup: quietStartupOf(values.quietStartup),
+            verbose: flags.verbose === true,
+            scope: await scopeLabels(flags.models ?? values.enabledModels, models, session),
+          });
+          // pi's `terminal.showImages`, `terminal.imageWidthCells` and `terminal.images`.
+          (await import("./image-render.js")).setImageOptions((values.terminal ?? {}) as Record<string, unknown>);
+          const { ThemeRegistry, useThemes, settingThemePaths } = await import("./themes.js");
+          const projectApplies = await projectFilesApply(host, cwd);
+          const overrides = await readResourceOverrides(agentDir, cwd, projectApplies);
+          const registry = new ThemeRegistry({
+            agentDir,
+            projectDir: projectApplies ? cwd : undefined,
+            switchedOn: (file) => resourceEnabled(overrides, "themes", file),
+            noThemes: flags.noThemes === true,
+            themePaths: flags.themePaths ?? [],
+            settingPaths: settingThemePaths(values.themes, agentDir),
+            packagePaths: environment?.packages?.themes ?? [],
+          });
+          useThemes(registry);
+          themes = registry;
+          for (const message of registry.problems)
+            ctx.emit(SESSION_EVENT, { type: "notice", level: "warning", message });
+          // pi hot-reloads the active theme when it is the user's <agent dir>/themes/<name>.json.
+          registry.onChange = () => ctx.emit(TUI_REDRAW_EVENT);
+          const setting = typeof values.theme === "string" && values.theme.trim() !== "" ? values.theme : undefined;
+          return registry.select(flags.useTheme, setting);
+        },
+        async extraCommands(cwd) {
+          const extra: Array<{ value: string; detail?: string }> = [];
+          for (const command of commands.list()) {
+            const api = command.peek();
+            if (api !== undefined) extra.push({ value: api.name, detail: api.description });
+          }
+          for (const hook of hooks.list())
+            for (const c of (await hook.peek()?.commands?.()) ?? [])
+              extra.push({ value: c.name, detail: c.description });
+          for (const source of resources.list()) {
+            for (const t of await source.api.templates(cwd)) extra.push({ value: t.name, detail: t.description });
+            for (const skill of await source.api.skills(cwd))
+              extra.push({ value: `skill:${skill.name}`, detail: skill.description });
+          }
+          return extra;
+        },
+        redraw: () => ctx.emit(TUI_REDRAW_EVENT),
+        requestReload: () => ctx.emit(HOST_RELOAD_REQUEST_EVENT, {}),
+        settleDialog: (id, value) => dialogs.settle(id, value),
+        settleAllDialogs: () => dialogs.settleAll(),
+        plugins: () => readPluginTable(hostPlugins),
+        agentDir,
+        spawn: (command, args, options) => ownedSpawn(ctx, command, args, options),
+        shortcut(keyId) {
+          const owner = shortcuts.list().find((h) => h.peek()?.keys().includes(keyId) === true);
+          if (owner === undefined) return false;
+          void owner.api.run(keyId).catch(() => undefined);
+          return true;
+        },
+        surfaceProviders: () => surfaces.list(),
+        takeKeyOutcome() {
+          const outcome = passedOn;
+          passedOn = {};
+          return outcome;
+        },
       },
-      async extraCommands(cwd) {
-        const extra: Array<{ value: string; detail?: string }> = [];
-        for (const command of commands.list()) {
-          const api = command.peek();
-          if (api !== undefined) extra.push({ value: api.name, detail: api.description });
-        }
-        for (const hook of hooks.list())
-          for (const c of (await hook.peek()?.commands?.()) ?? []) extra.push({ value: c.name, detail: c.description });
-        for (const source of resources.list()) {
-          for (const t of await source.api.templates(cwd)) extra.push({ value: t.name, detail: t.description });
-          for (const skill of await source.api.skills(cwd))
-            extra.push({ value: `skill:${skill.name}`, detail: skill.description });
-        }
-        return extra;
-      },
-      redraw: () => ctx.emit(TUI_REDRAW_EVENT),
-      requestReload: () => ctx.emit(HOST_RELOAD_REQUEST_EVENT, {}),
-      settleDialog: (id, value) => dialogs.settle(id, value),
-      settleAllDialogs: () => dialogs.settleAll(),
-      plugins: () => readPluginTable(hostPlugins),
-      agentDir,
-      spawn: (command, args, options) => ownedSpawn(ctx, command, args, options),
-      shortcut(keyId) {
-        const owner = shortcuts.list().find((h) => h.peek()?.keys().includes(keyId) === true);
-        if (owner === undefined) return false;
-        void owner.api.run(keyId).catch(() => undefined);
-        return true;
-      },
-    });
+      () => app.load(),
+    );
     ctx.provide(TuiViewContract, view);
+    ctx.provide(TuiAppContract, app);
     ctx.provide(UiContract, new TuiUserInterface(liveState, dialogs, changed), { key: "interactive" });
   },
 });

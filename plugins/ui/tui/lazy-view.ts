@@ -14,10 +14,16 @@ export class LazyView implements TuiView {
   private view: TerminalView | undefined = undefined;
   private loading: Promise<TerminalView> | undefined = undefined;
 
-  constructor(private readonly deps: ViewDeps) {}
+  /** `alsoLoad`: code the view's first call loads with it (the `tui/app` the plugin provides). */
+  constructor(
+    private readonly deps: ViewDeps,
+    private readonly alsoLoad: () => Promise<void> = async () => {},
+  ) {}
 
   private load(): Promise<TerminalView> {
-    this.loading ??= import("./view.js").then((module) => (this.view = new module.TerminalView(this.deps)));
+    this.loading ??= Promise.all([import("./view.js"), this.alsoLoad()]).then(
+      ([module]) => (this.view = new module.TerminalView(this.deps)),
+    );
     return this.loading;
   }
 

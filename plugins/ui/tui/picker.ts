@@ -7,6 +7,7 @@ import type { TuiKey } from "pi-host";
 import type { Picker, PickerItem } from "./state.js";
 import { cellWidth, padTo, truncate } from "./text.js";
 import type { Theme } from "./theme.js";
+import { treeFilterLabel, treeFilterModeOf } from "./tree-items.js";
 
 /** Rows of the list shown at once (fewer on a small terminal). */
 export function visibleRows(height: number): number {
@@ -99,10 +100,19 @@ export function renderPicker(picker: Picker, width: number, height: number, them
   }
   if (picker.labelEdit !== undefined) {
     const prompt =
-      picker.kind === "settings" ? "value:" : picker.kind === "bug" ? "What went wrong? (optional)" : "label:";
-    rows.push(` ${theme.fg("warning", prompt)} ${truncate(picker.labelEdit, width - 9)}`);
+      picker.editPrompt ??
+      (picker.kind === "settings" ? "value:" : picker.kind === "bug" ? "What went wrong? (optional)" : "label:");
+    rows.push(
+      ` ${theme.fg("warning", prompt)} ${truncate(picker.labelEdit, Math.max(1, width - cellWidth(prompt) - 3))}`,
+    );
   }
-  const more = shown.length > page ? ` ${picker.selected + 1}/${shown.length} ·` : "";
+  // The tree always shows its position and filter, as pi's does: "(3/12) [no-tools]".
+  const more =
+    picker.kind === "tree" && !picker.loading
+      ? ` (${shown.length === 0 ? 0 : picker.selected + 1}/${shown.length})${treeFilterLabel(treeFilterModeOf(picker.filterMode))} ·`
+      : shown.length > page
+        ? ` ${picker.selected + 1}/${shown.length} ·`
+        : "";
   const hint =
     picker.hint ??
     (picker.kind === "tree"

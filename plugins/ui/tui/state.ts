@@ -5,19 +5,25 @@
  * new generation rebuilds them from this.
  */
 import { Type } from "@sinclair/typebox";
+import type { TuiTerminalColors } from "pi-host";
 import { type FullscreenState, initialFullscreenState } from "./fullscreen-state.js";
 
 /** One block of the transcript; `rev` changes whenever its content does (render caches key on it). */
 export interface Entry {
   id: number;
   rev: number;
-  kind: "user" | "text" | "thinking" | "tool" | "notice" | "summary";
+  kind: "user" | "text" | "thinking" | "tool" | "notice" | "summary" | "custom" | "entry";
   text: string;
   /** notice: how loud. */
   level?: "info" | "warning" | "error";
   /** tool: the call. */
   callId?: string;
+  /** tool: its name; custom, entry: the customType. */
   name?: string;
+  /** tool: the result's details; custom: the message's details; entry: its data (their renderers read them). */
+  details?: unknown;
+  /** entry: the session entry's id (an extension's `appendEntry`). */
+  entryId?: string;
   /** tool: the arguments, as they stream (partial JSON) and once parsed. */
   argsText?: string;
   args?: unknown;
@@ -26,6 +32,8 @@ export interface Entry {
   diff?: string;
   /** text/thinking: still streaming. */
   streaming?: boolean;
+  /** user/tool: the images of the message or result (base64 data and type), drawn under its text. */
+  images?: Array<{ data: string; mimeType: string }>;
 }
 
 /** The editor: text and cursor (a UTF-16 offset into text). */
@@ -44,11 +52,24 @@ export interface PickerItem {
   depth?: number;
   /** Marks the current model / the leaf's path. */
   current?: boolean;
+  /** The tree: the id of the nearest shown ancestor (a filter change keeps the selection near it). */
+  parent?: string;
 }
 
 /** A list to choose from (/model, /tree, /resume, /fork), with its scroll position. */
 export interface Picker {
-  kind: "model" | "tree" | "resume" | "fork" | "thinking" | "scoped-models" | "trust" | "settings" | "confirm" | "bug";
+  kind:
+    | "model"
+    | "tree"
+    | "branch-summary"
+    | "resume"
+    | "fork"
+    | "thinking"
+    | "scoped-models"
+    | "trust"
+    | "settings"
+    | "confirm"
+    | "bug";
   title: string;
   /** Lines shown under the title (what /trust and /import ask about). */
   header?: string[];
@@ -63,6 +84,10 @@ export interface Picker {
   loading: boolean;
   /** The tree: editing the label of the selected entry; /settings: the value being typed. */
   labelEdit?: string;
+  /** What `labelEdit` is asked with, in place of the kind's own prompt. */
+  editPrompt?: string;
+  /** The tree: pi's filter mode (`treeFilterMode`). */
+  filterMode?: string;
 }
 
 /** The autocomplete list under the editor. */
@@ -130,6 +155,20 @@ export interface ViewState {
   title: string;
   /** Fullscreen mode: on or off for this run, the viewport's scroll, the search, the selection. */
   fullscreen: FullscreenState;
+  /** The colours the terminal reported at start (the system theme picks dark or light by them). */
+  terminalColors: TuiTerminalColors;
+  /** The working row and hidden thinking label as other plugins set them (pi's `setWorking*`). */
+  working: WorkingState;
+}
+
+/** pi's `setWorkingMessage` / `setWorkingVisible` / `setWorkingIndicator` / `setHiddenThinkingLabel`. */
+export interface WorkingState {
+  message?: string;
+  visible: boolean;
+  /** Spinner frames, shown as given; [] shows none; absent: the view's own dot. */
+  frames?: string[];
+  intervalMs?: number;
+  hiddenThinkingLabel?: string;
 }
 
 /** Bump with a `migrateViewState` step when a field changes meaning. */
@@ -188,6 +227,8 @@ export function initialViewState(): ViewState {
     widgets: {},
     title: "",
     fullscreen: initialFullscreenState(),
+    terminalColors: {},
+    working: { visible: true },
   };
 }
 

@@ -4,6 +4,7 @@
  * padding/truncation to an exact width. Every row the view renders goes through these, so no row is ever
  * wider than the terminal.
  */
+import { stripImageSequences } from "pi-host";
 import stringWidth from "string-width";
 import wrapAnsi from "wrap-ansi";
 
@@ -11,10 +12,10 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const SGR = /\x1b\[[0-9;:]*m/g;
 const segmenter = new Intl.Segmenter();
 
-/** Terminal cells `text` covers; SGR codes count zero. */
+/** Terminal cells `text` covers; SGR codes and inline image sequences count zero. */
 export function cellWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
-  return stringWidth(text);
+  return stringWidth(stripImageSequences(text));
 }
 
 /** `text` without SGR codes. */

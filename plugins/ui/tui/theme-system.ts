@@ -1,10 +1,14 @@
 /**
- * pi 1.6.0's `system` theme as it is drawn when the terminal's colours are not known: every token takes
+ * pi 1.6.0's `system` theme. When the terminal reported its background (OSC 11 at start-up, asked by the
+ * interactive mode), it is drawn as the built-in `dark` or `light` theme, whichever suits that background
+ * (decided as pi decides: by the reported foreground's direction when readable, else by contrast).
+ * Drawn when the terminal's colours are not known: every token takes
  * the ANSI palette colour (0-15) of its hue family, or the terminal's default colour, so it fits whatever
  * light or dark palette the terminal has. Secondary neutral text is faint and panels get no background,
  * as in pi. Whether the terminal is light or dark (for `light/dark` theme pairs) comes from COLORFGBG,
  * else dark, as pi decides without a reported background.
  */
+import type { TuiRgb, TuiTerminalColors } from "pi-host";
 import type { ParsedTheme, TermColor } from "./theme-parse.js";
 import { SYSTEM_THEME } from "./theme-parse.js";
 import { TOKEN_NAMES, type ThemeToken } from "./theme-tokens.js";
@@ -134,7 +138,75 @@ export function colorFgBgAppearance(env: NodeJS.ProcessEnv = process.env): "dark
   return index <= 6 || index === 8 ? "dark" : "light";
 }
 
-/** Whether the terminal is dark or light: COLORFGBG, else dark. */
+/** Whether the terminal is dark or light: its reported background, else COLORFGBG, else dark. */
 export function terminalAppearance(env: NodeJS.ProcessEnv = process.env): "dark" | "light" {
-  return colorFgBgAppearance(env) ?? "dark";
+  return reportedAppearance() ?? colorFgBgAppearance(env) ?? "dark";
+}
+
+/** The colours the terminal reported this run, and a count of changes (themes cache by it). */
+let reported: TuiTerminalColors = {};
+let reportedRevision = 0;
+
+/** Records the terminal's reported colours (the view passes what the interactive mode asked for). */
+export function reportTerminalColors(colors: TuiTerminalColors | undefined): void {
+  const next = colors ?? {};
+  if (JSON.stringify(next) === JSON.stringify(reported)) return;
+  reported = { ...next };
+  reportedRevision++;
+}
+
+/** Changes whenever the reported colours do. */
+export function reportedColorsRevision(): number {
+  return reportedRevision;
+}
+
+/** Dark or light from the reported background; undefined when the terminal reported none. */
+export function reportedAppearance(): "dark" | "light" | undefined {
+  return reported.background === undefined ? undefined : appearanceOf(reported.background, reported.foreground);
+}
+
+/** pi's minimum WCAG contrast for text. */
+const TEXT_MINIMUM_CONTRAST = 4.5;
+
+/**
+ * Whether a background is dark or light, as pi decides: the direction of the terminal's own foreground
+ * when text can be readable that way, else dark when white text has more contrast on it than black.
+ */
+export function appearanceOf(background: TuiRgb, foreground?: TuiRgb): "dark" | "light" {
+  const white = contrast({ r: 255, g: 255, b: 255 }, background);
+  const black = contrast({ r: 0, g: 0, b: 0 }, background);
+  if (foreground !== undefined) {
+    const fl = oklabLightness(foreground);
+    const bl = oklabLightness(background);
+    if (Math.abs(fl - bl) > 0.05) {
+      const appearance = fl > bl ? "dark" : "light";
+      if ((appearance === "dark" ? white : black) >= TEXT_MINIMUM_CONTRAST) return appearance;
+    }
+  }
+  return white >= black ? "dark" : "light";
+}
+
+function linear(channel: number): number {
+  const c = channel / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}
+
+/** WCAG relative luminance. */
+function luminance({ r, g, b }: TuiRgb): number {
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+
+/** WCAG contrast ratio of two colours (1-21). */
+function contrast(a: TuiRgb, b: TuiRgb): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** OKLab lightness (0-1). */
+function oklabLightness({ r, g, b }: TuiRgb): number {
+  const [lr, lg, lb] = [linear(r), linear(g), linear(b)];
+  const l = Math.cbrt(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb);
+  const m = Math.cbrt(0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb);
+  const s = Math.cbrt(0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb);
+  return 0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s;
 }

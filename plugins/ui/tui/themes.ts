@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { Theme } from "./theme.js";
 import { DARK_THEME, LIGHT_THEME } from "./theme-builtin.js";
 import { parseTheme, SYSTEM_THEME, ThemeError, type ParsedTheme } from "./theme-parse.js";
-import { systemTheme, terminalAppearance } from "./theme-system.js";
+import { reportedAppearance, reportedColorsRevision, systemTheme, terminalAppearance } from "./theme-system.js";
 
 /** Where this run's themes come from (paths absolute). */
 export interface ThemeSources {
@@ -71,11 +71,13 @@ export class ThemeRegistry {
   /** The theme named `name`; throws one line (a ThemeError) when there is none or its file is broken. */
   load(name: string): Theme {
     if (this.onChange !== undefined) this.watch(name, this.onChange);
-    const cached = this.cache.get(name);
+    // The system theme follows the colours the terminal reported, which arrive after start.
+    const key = name === SYSTEM_THEME ? `${name}#${reportedColorsRevision()}` : name;
+    const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
     // Failures are not kept: a theme file saved after a failed /theme loads on the next try.
     const theme = this.build(name);
-    this.cache.set(name, theme);
+    this.cache.set(key, theme);
     return theme;
   }
 
@@ -142,8 +144,13 @@ export class ThemeRegistry {
 
   private build(name: string): Theme {
     if (name === SYSTEM_THEME) {
+      // A reported background: pi's dark or light colours, whichever suits it; else the terminal's palette.
+      const appearance = reportedAppearance();
+      const revision = reportedColorsRevision();
+      if (appearance !== undefined)
+        return new Theme({ ...(appearance === "light" ? LIGHT_THEME : DARK_THEME), name: SYSTEM_THEME }, { revision });
       const { theme, dim } = systemTheme(this.sources.env);
-      return new Theme(theme, { dim });
+      return new Theme(theme, { dim, revision });
     }
     if (name === "dark") return new Theme(DARK_THEME);
     if (name === "light") return new Theme(LIGHT_THEME);
@@ -158,6 +165,13 @@ export class ThemeRegistry {
       throw new ThemeError(this.problems.at(-1) ?? `theme ${file}: its "name" is not "${name}"`);
     }
     throw new ThemeError(`theme "${name}": no such theme (themes here: ${this.names().join(", ")})`);
+  }
+
+  /** Adds themes found later (pi extensions' `resources_discover` themePaths); returns the problems they had. */
+  addPaths(paths: readonly string[]): string[] {
+    const before = this.problems.length;
+    for (const path of paths) this.add(path, true);
+    return this.problems.slice(before);
   }
 
   /** Adds a theme file, or every `*.json` of a folder; a missing discovered folder is no problem. */

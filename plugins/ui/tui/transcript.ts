@@ -7,6 +7,7 @@ import type { SessionEvent } from "pi-host";
 import type { AgentMessage, CustomAgentMessage } from "pi-host";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "pi-host";
 import type { ToolResult } from "pi-host";
+import { imagesOf } from "./image-render.js";
 import type { Entry, ViewState } from "./state.js";
 
 /** Adds an entry at the end. */
@@ -46,6 +47,24 @@ function diffOf(details: unknown): string | undefined {
   return typeof diff === "string" ? diff : undefined;
 }
 
+/** A user message's entry: its text, and its images under it. */
+function addUser(state: ViewState, message: UserMessage): void {
+  setImages(addEntry(state, { kind: "user", text: textOf(message.content) }), message.content);
+}
+
+/** The text blocks of content; its images are drawn under it instead of named in it. */
+function textOf(content: UserMessage["content"] | ToolResult["content"]): string {
+  if (typeof content === "string") return content;
+  return content.map((b) => (b.type === "text" ? b.text : "")).join("");
+}
+
+/** Keeps the image blocks of `content` on the entry (none: no field). */
+function setImages(entry: Entry, content: unknown): void {
+  const images = imagesOf(content);
+  if (images.length > 0) entry.images = images;
+  else delete entry.images;
+}
+
 /** Applies one session event to the transcript and status. Returns true when the transcript must be rebuilt. */
 export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "compacted" | undefined {
   switch (event.type) {
@@ -58,8 +77,7 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       return undefined;
     case "message_start": {
       const message = event.message;
-      if (message.role === "user")
-        addEntry(state, { kind: "user", text: contentText((message as UserMessage).content) });
+      if (message.role === "user") addUser(state, message as UserMessage);
       if (message.role === "assistant") state.streaming = {};
       return undefined;
     }
@@ -69,6 +87,10 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
     case "message_end": {
       if (event.message.role === "bashExecution") {
         finishBashEntry(state, event.message as CustomAgentMessage);
+        return undefined;
+      }
+      if (event.message.role === "custom") {
+        addCustomMessage(state, event.message as CustomAgentMessage);
         return undefined;
       }
       if (event.message.role !== "assistant") return undefined;
@@ -91,6 +113,18 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
         notice(state, `Error: ${message.errorMessage ?? "the request failed"}`, "error");
       return undefined;
     }
+    case "entry_appended": {
+      const entry = event.entry as { type: string; id: string; customType?: unknown; data?: unknown };
+      if (entry.type === "custom" && typeof entry.customType === "string")
+        addEntry(state, {
+          kind: "entry",
+          text: "",
+          name: entry.customType,
+          entryId: entry.id,
+          ...(entry.data !== undefined && { details: entry.data }),
+        });
+      return undefined;
+    }
     case "tool_execution_start": {
       const entry =
         findTool(state, event.toolCallId) ??
@@ -104,6 +138,7 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       const entry = findTool(state, event.toolCallId);
       if (entry === undefined) return undefined;
       entry.text = contentText(event.partialResult.content);
+      entry.details = event.partialResult.details;
       entry.diff = diffOf(event.partialResult.details) ?? entry.diff;
       touch(entry);
       return undefined;
@@ -112,9 +147,11 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
       const entry =
         findTool(state, event.toolCallId) ??
         addEntry(state, { kind: "tool", text: "", callId: event.toolCallId, name: event.toolName });
-      entry.text = contentText(event.result.content);
+      entry.text = textOf(event.result.content);
       entry.status = event.isError ? "error" : "done";
+      entry.details = event.result.details;
       entry.diff = diffOf(event.result.details);
+      setImages(entry, event.result.content);
       touch(entry);
       return undefined;
     }
@@ -255,7 +292,7 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
     const custom = message as CustomAgentMessage;
     switch (message.role) {
       case "user":
-        addEntry(state, { kind: "user", text: contentText((message as UserMessage).content) });
+        addUser(state, message as UserMessage);
         break;
       case "assistant": {
         const assistant = message as AssistantMessage;
@@ -283,9 +320,11 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
         const entry =
           findTool(state, result.toolCallId) ??
           addEntry(state, { kind: "tool", text: "", callId: result.toolCallId, name: result.toolName });
-        entry.text = contentText(result.content);
+        entry.text = textOf(result.content);
         entry.status = result.isError ? "error" : "done";
+        entry.details = result.details;
         entry.diff = diffOf(result.details);
+        setImages(entry, result.content);
         break;
       }
       case "compactionSummary":
@@ -296,7 +335,7 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
         });
         break;
       case "branchSummary":
-        addEntry(state, { kind: "summary", text: String(custom.summary ?? ""), name: "Summary of the branch left" });
+        addEntry(state, { kind: "summary", text: String(custom.summary ?? ""), name: "Branch summary" });
         break;
       case "bashExecution":
         addEntry(state, {
@@ -307,11 +346,25 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
           status: custom.exitCode === 0 ? "done" : "error",
         });
         break;
+      case "custom":
+        addCustomMessage(state, custom);
+        break;
       default:
         if (custom.display !== false && custom.content !== undefined)
           addEntry(state, { kind: "notice", text: contentText(custom.content as string), level: "info" });
     }
   }
+}
+
+/** A custom message (an extension's `sendMessage`) that is to be shown (`display`), as pi shows it. */
+function addCustomMessage(state: ViewState, message: CustomAgentMessage): void {
+  if (message.display === false || message.content === undefined) return;
+  addEntry(state, {
+    kind: "custom",
+    text: contentText(message.content as UserMessage["content"]),
+    name: typeof message.customType === "string" ? message.customType : "custom",
+    ...(message.details !== undefined && { details: message.details }),
+  });
 }
 
 /**

@@ -1,69 +1,251 @@
 /**
- * The `/tree` picker's rows: the session tree flattened into one list, one row per entry the tree shows,
- * indented only where the conversation branches, the current path and leaf marked.
+ * The `/tree` picker's rows: the session tree flattened into one list, one row per entry the filter
+ * shows, indented only where the visible conversation branches (an entry the filter hides hands its
+ * children to its nearest shown ancestor, as pi 1.6.0 lays it out), the current path and leaf marked.
  */
-import type { Handle, SessionStore, TreeNode } from "pi-host";
+import type { Handle, SessionEntry, SessionStore, TreeNode } from "pi-host";
 import type { PickerItem } from "./state.js";
 import { oneLine } from "./text.js";
 import { contentText } from "./transcript.js";
 import { syncCall } from "./view-deps.js";
 
-/** The session tree, flattened: indentation grows only where the conversation branches. */
-export function treeItems(store: Handle<SessionStore>): PickerItem[] {
+/** pi 1.6.0's `treeFilterMode` values, in the order its cycle keys step through them. */
+export const TREE_FILTER_MODES = ["default", "no-tools", "user-only", "labeled-only", "all"] as const;
+
+/** One of pi's tree filters. */
+export type TreeFilterMode = (typeof TREE_FILTER_MODES)[number];
+
+/** The mode a setting names, or "default" for anything else (pi falls back the same way). */
+export function treeFilterModeOf(value: unknown): TreeFilterMode {
+  return (TREE_FILTER_MODES as readonly unknown[]).includes(value) ? (value as TreeFilterMode) : "default";
+}
+
+/** The status label pi shows after the position for a filter (none for the default). */
+export function treeFilterLabel(mode: TreeFilterMode): string {
+  switch (mode) {
+    case "no-tools":
+      return " [no-tools]";
+    case "user-only":
+      return " [user]";
+    case "labeled-only":
+      return " [labeled]";
+    case "all":
+      return " [all]";
+    default:
+      return "";
+  }
+}
+
+/** Bookkeeping entries the default view hides (pi's "settings" entries). */
+const SETTINGS_ENTRIES = new Set([
+  "label",
+  "context_edit",
+  "custom",
+  "model_change",
+  "thinking_level_change",
+  "session_info",
+]);
+
+/** Whether the filter shows an entry (before the search words). */
+export function passesTreeFilter(node: TreeNode, mode: TreeFilterMode, leafId: string | null): boolean {
+  const entry = node.entry;
+  if (entry.type === "usage") return false;
+  // An assistant turn that only called tools says nothing in a row; pi hides it unless it is the leaf.
+  if (entry.type === "message" && entry.message.role === "assistant" && entry.id !== leafId) {
+    const m = entry.message as { content?: unknown; stopReason?: string };
+    const failed = m.stopReason !== undefined && m.stopReason !== "stop" && m.stopReason !== "toolUse";
+    if (!hasText(m.content) && !failed) return false;
+  }
+  const settings = SETTINGS_ENTRIES.has(entry.type);
+  switch (mode) {
+    case "user-only":
+      return entry.type === "message" && entry.message.role === "user";
+    case "no-tools":
+      return !settings && !(entry.type === "message" && entry.message.role === "toolResult");
+    case "labeled-only":
+      return node.label !== undefined;
+    case "all":
+      return true;
+    default:
+      return !settings;
+  }
+}
+
+/** The session tree under `mode`, flattened: indentation grows only where the shown conversation branches. */
+export function treeItems(store: Handle<SessionStore>, mode: TreeFilterMode = "default"): PickerItem[] {
   const roots = syncCall(() => store.api.tree(), [] as TreeNode[]);
   const onPath = new Set(syncCall(() => store.api.path(), []).map((e) => e.id));
   const leaf = syncCall(() => store.api.leafId(), null);
-  const items: PickerItem[] = [];
-  const visit = (node: TreeNode, depth: number): void => {
-    const label = describeEntry(node);
-    if (label !== undefined) {
-      const marks = [node.label ? `[${node.label}]` : "", node.entry.id === leaf ? "← current" : ""]
-        .filter(Boolean)
-        .join(" ");
-      items.push({
-        label,
-        value: node.entry.id,
-        depth,
-        current: onPath.has(node.entry.id),
-        detail: marks || undefined,
-      });
+  const tools = toolCalls(roots);
+  // The shown tree: each shown node with the shown nodes nearest below it.
+  interface Shown {
+    node: TreeNode;
+    parent: string | undefined;
+    children: Shown[];
+  }
+  const shownRoots: Shown[] = [];
+  const stack: Array<{ node: TreeNode; into: Shown[]; parent: string | undefined }> = [];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push({ node: roots[i]!, into: shownRoots, parent: undefined });
+  // Depth-first, children in order, without recursion (a long session is a long chain).
+  while (stack.length > 0) {
+    const { node, into, parent } = stack.pop()!;
+    let childInto = into;
+    let childParent = parent;
+    if (passesTreeFilter(node, mode, leaf)) {
+      const shown: Shown = { node, parent, children: [] };
+      into.push(shown);
+      childInto = shown.children;
+      childParent = node.entry.id;
     }
-    const branches = node.children.length > 1;
-    for (const child of node.children) visit(child, branches ? depth + 1 : depth);
-  };
-  // Iterative over long single chains would be nicer to the stack; sessions are far shallower than it.
-  for (const root of roots) visit(root, 0);
+    for (let i = node.children.length - 1; i >= 0; i--)
+      stack.push({ node: node.children[i]!, into: childInto, parent: childParent });
+  }
+  const items: PickerItem[] = [];
+  const walk: Array<{ shown: Shown; depth: number }> = [];
+  for (let i = shownRoots.length - 1; i >= 0; i--) walk.push({ shown: shownRoots[i]!, depth: 0 });
+  while (walk.length > 0) {
+    const { shown, depth } = walk.pop()!;
+    const node = shown.node;
+    const marks = [node.label ? `[${node.label}]` : "", node.entry.id === leaf ? "← current" : ""]
+      .filter(Boolean)
+      .join(" ");
+    items.push({
+      label: describeEntry(node.entry, tools),
+      value: node.entry.id,
+      depth,
+      current: onPath.has(node.entry.id),
+      detail: marks || undefined,
+      parent: shown.parent,
+    });
+    const branches = shown.children.length > 1;
+    for (let i = shown.children.length - 1; i >= 0; i--)
+      walk.push({ shown: shown.children[i]!, depth: branches ? depth + 1 : depth });
+  }
   return items;
 }
 
-/** One row describing a tree entry, or undefined for entries the tree does not show. */
-function describeEntry(node: TreeNode): string | undefined {
-  const entry = node.entry;
+/** Whether message content has any non-blank text. */
+function hasText(content: unknown): boolean {
+  if (typeof content === "string") return content.trim() !== "";
+  if (!Array.isArray(content)) return false;
+  return content.some((b: { type?: string; text?: string }) => b.type === "text" && (b.text ?? "").trim() !== "");
+}
+
+/** Tool call id → name and arguments, so a tool result's row can say what it ran. */
+function toolCalls(roots: TreeNode[]): Map<string, { name: string; args: unknown }> {
+  const calls = new Map<string, { name: string; args: unknown }>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const entry = node.entry;
+    if (entry.type === "message" && entry.message.role === "assistant" && Array.isArray(entry.message.content)) {
+      for (const block of entry.message.content as Array<{
+        type: string;
+        id?: string;
+        name?: string;
+        arguments?: unknown;
+      }>)
+        if (block.type === "toolCall" && block.id !== undefined)
+          calls.set(block.id, { name: block.name ?? "tool", args: block.arguments });
+    }
+    stack.push(...node.children);
+  }
+  return calls;
+}
+
+/** One row describing a tree entry, worded as pi's tree does. */
+function describeEntry(entry: SessionEntry, tools: Map<string, { name: string; args: unknown }>): string {
   switch (entry.type) {
     case "message": {
-      const m = entry.message as { role: string; content?: unknown; toolName?: string };
+      const m = entry.message as {
+        role: string;
+        content?: unknown;
+        toolName?: string;
+        toolCallId?: string;
+        stopReason?: string;
+        errorMessage?: string;
+        command?: string;
+      };
       if (m.role === "user") return `user: ${oneLine(contentText(m.content as string))}`;
       if (m.role === "assistant") {
-        const blocks = (m.content as Array<{ type: string; text?: string; name?: string }>) ?? [];
-        const text = blocks
-          .map((b) => (b.type === "text" ? b.text : b.type === "toolCall" ? `[${b.name}]` : ""))
-          .join(" ");
-        return `assistant: ${oneLine(text)}`;
+        const blocks = Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>) : [];
+        const text = oneLine(blocks.map((b) => (b.type === "text" ? b.text : "")).join(""));
+        if (text !== "") return `assistant: ${text}`;
+        if (m.stopReason === "aborted") return "assistant: (aborted)";
+        if (m.errorMessage) return `assistant: ${oneLine(m.errorMessage).slice(0, 80)}`;
+        return "assistant: (no content)";
       }
-      if (m.role === "toolResult") return `tool result: ${m.toolName ?? ""}`;
-      return `${m.role}`;
+      if (m.role === "toolResult") {
+        const call = m.toolCallId !== undefined ? tools.get(m.toolCallId) : undefined;
+        return call !== undefined ? toolCallText(call.name, call.args) : `[${m.toolName ?? "tool"}]`;
+      }
+      if (m.role === "bashExecution") return `[bash]: ${oneLine(m.command ?? "")}`;
+      return `[${m.role}]`;
+    }
+    case "custom_message": {
+      const text = typeof entry.content === "string" ? entry.content : contentText(entry.content as never);
+      return `[${entry.customType}]: ${oneLine(text)}`;
     }
     case "compaction":
-      return `[compaction: ${entry.tokensBefore} tokens]`;
+      return `[compaction: ${Math.round(entry.tokensBefore / 1000)}k tokens]`;
     case "branch_summary":
-      return `[branch summary]`;
+      return `[branch summary]: ${oneLine(entry.summary)}`;
     case "model_change":
-      return `[model ${entry.provider}/${entry.modelId}]`;
+      return `[model: ${entry.modelId}]`;
     case "thinking_level_change":
-      return `[thinking ${entry.thinkingLevel}]`;
-    case "custom_message":
-      return `[${entry.customType}]`;
+      return `[thinking: ${entry.thinkingLevel}]`;
+    case "custom":
+      return `[custom: ${entry.customType}]`;
+    case "context_edit":
+      return `[context ${entry.replacement === null ? "omit" : "replace"}: ${entry.targetId}]`;
+    case "label":
+      return `[label: ${entry.label ?? "(cleared)"}]`;
+    case "session_info":
+      return `[title: ${entry.name || "empty"}]`;
     default:
-      return undefined;
+      return `[${(entry as { type: string }).type}]`;
   }
+}
+
+/** A tool call in a row, worded as pi's tree words it (`[read: ~/a.ts]`, `[bash: npm test]`). */
+function toolCallText(name: string, args: unknown): string {
+  const a = (args ?? {}) as Record<string, unknown>;
+  const home = process.env.HOME || process.env.USERPROFILE || "";
+  const short = (p: unknown): string => {
+    const text = String(p || "");
+    return home !== "" && text.startsWith(home) ? `~${text.slice(home.length)}` : text;
+  };
+  switch (name) {
+    case "read": {
+      const range = (a.offset ?? a.limit ?? undefined) !== undefined ? lineRange(a.offset, a.limit) : "";
+      return `[read: ${short(a.path || a.file_path)}${range}]`;
+    }
+    case "write":
+    case "edit":
+      return `[${name}: ${short(a.path || a.file_path)}]`;
+    case "bash": {
+      const raw = String(a.command || "");
+      return `[bash: ${raw
+        .replace(/[\n\t]/g, " ")
+        .trim()
+        .slice(0, 50)}${raw.length > 50 ? "..." : ""}]`;
+    }
+    case "grep":
+      return `[grep: /${String(a.pattern || "")}/ in ${short(a.path || ".")}]`;
+    case "find":
+      return `[find: ${String(a.pattern || "")} in ${short(a.path || ".")}]`;
+    case "ls":
+      return `[ls: ${short(a.path || ".")}]`;
+    default: {
+      const json = JSON.stringify(args) ?? "";
+      return `[${name}: ${json.slice(0, 40)}${json.length > 40 ? "..." : ""}]`;
+    }
+  }
+}
+
+/** `:10-29` for a read's offset and limit (1-based lines, as the read tool counts them). */
+function lineRange(offset: unknown, limit: unknown): string {
+  const start = typeof offset === "number" ? offset : 1;
+  if (typeof limit !== "number") return `:${start}`;
+  return `:${start}-${start + limit - 1}`;
 }

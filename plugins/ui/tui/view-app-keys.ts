@@ -1,12 +1,14 @@
 /**
  * The app keys that leave the view for a moment — `app.editor.external` (Ctrl+G) and `app.suspend` (Ctrl+Z),
- * which the shell carries out on the terminal — and `app.message.dequeue` (Alt+Up), which puts every queued
- * steering and follow-up message back into the editor, as pi 1.6.0 does.
+ * which the shell carries out on the terminal — `app.message.dequeue` (Alt+Up), which puts every queued
+ * steering and follow-up message back into the editor, and `app.clipboard.pasteImage` (Ctrl+V), as pi
+ * 1.6.0 does.
  */
 import type { KeyOutcome, TuiKey } from "pi-host";
 import { EXTERNAL_EDITOR_FAILED_KEY, EXTERNAL_EDITOR_KEY, SUSPEND_FAILED_KEY } from "pi-host";
 import * as editor from "./editor.js";
 import type { ViewState } from "./state.js";
+import { pasteFromClipboard } from "./view-paste.js";
 import type { IsAction } from "./view-keys.js";
 import type { TerminalView } from "./view.js";
 
@@ -18,6 +20,10 @@ export function appKey(view: TerminalView, s: ViewState, key: TuiKey, is: IsActi
   }
   if (key.name === EXTERNAL_EDITOR_FAILED_KEY || key.name === SUSPEND_FAILED_KEY) {
     s.hint = key.text ?? "External editor failed; prompt unchanged";
+    return {};
+  }
+  if (is("app.clipboard.pasteImage")) {
+    pasteFromClipboard(view);
     return {};
   }
   if (is("app.editor.external")) return { externalEditor: { content: s.editor.text } };

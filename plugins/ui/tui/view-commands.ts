@@ -11,11 +11,11 @@ import { shortPath } from "./footer.js";
 import type { ViewState } from "./state.js";
 import { oneLine } from "./text.js";
 import { notice } from "./transcript.js";
-import { treeItems } from "./tree-items.js";
 import { syncCall, type ViewActions } from "./view-deps.js";
 import { MORE_COMMANDS, runMoreCommand } from "./view-commands-more.js";
 import { openPicker } from "./view-pickers.js";
 import { sessionChangeAllowed } from "./session-gate.js";
+import { openTree } from "./view-tree.js";
 
 /** Runs one of the view's own slash commands (`/model`, `/tree`, `/session`, ...); unknown names do nothing. */
 export function runCommand(view: ViewActions, s: ViewState, name: string, args: string): KeyOutcome {
@@ -61,7 +61,7 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       copyLastAnswer(view, s);
       return {};
     case "tree":
-      openPicker(view, s, { kind: "tree", title: "Session tree", query: args }, async () => treeItems(view.deps.store));
+      openTree(view, s, args);
       return {};
     case "fork":
       openPicker(view, s, { kind: "fork", title: "Fork from a message", query: args }, async () =>

@@ -4,6 +4,7 @@
  * back into, and the guard for synchronous session calls while a reload holds the session.
  */
 import type { AgentSession, Handle, HostTrust, PluginTableEntry, SessionState, SessionStore } from "pi-host";
+import type { KeyOutcome, TuiSurfaces } from "pi-host";
 import type { AgentHooks, ManyHandle, SettingsStore, UserBashSpawn } from "pi-host";
 import type { ExtraCommand } from "./complete.js";
 import type { ViewState } from "./state.js";
@@ -36,6 +37,10 @@ export interface ViewDeps {
   /** The host's plugin table (`host/plugins`), or undefined when no host provides one. */
   plugins(): readonly PluginTableEntry[] | undefined;
   agentDir: string;
+  /** What other plugins draw in the view (`tui/surfaces`). */
+  surfaceProviders?(): ReadonlyArray<Handle<TuiSurfaces>>;
+  /** What the keys a replacement editor passed on asked of the shell, once (then nothing). */
+  takeKeyOutcome?(): KeyOutcome;
   /** Runs another plugin's shortcut for `keyId` ("ctrl+shift+p"); false when none has it. */
   shortcut?(keyId: string): boolean;
   /** Starts the user's `!command` shell (the plugin passes `ownedSpawn(ctx, …)`, so the kernel owns the child). */

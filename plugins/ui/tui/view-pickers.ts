@@ -7,9 +7,11 @@ import { COMMAND_PICKERS, commandPickerKey, settingsEditKey } from "./command-pi
 import * as editor from "./editor.js";
 import { filtered, pickerKey, visibleRows } from "./picker.js";
 import type { Picker, PickerItem, ViewState } from "./state.js";
-import { contentText, notice } from "./transcript.js";
-import { treeItems } from "./tree-items.js";
-import { syncCall, type ViewActions } from "./view-deps.js";
+import { notice } from "./transcript.js";
+import { treeFilterModeOf, treeItems } from "./tree-items.js";
+import type { ViewActions } from "./view-deps.js";
+import type { IsAction } from "./view-keys.js";
+import { summaryKey, treeKey } from "./view-tree.js";
 import { sessionChangeAllowed } from "./session-gate.js";
 
 /** Opens a picker at once, showing it loading; its items arrive from `load`, the current one selected. */
@@ -45,8 +47,10 @@ export function openPicker(
 }
 
 /** Keys while a picker is shown: move, filter, choose, close, or start a label. */
-export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): void {
+export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey, is: IsAction): void {
   if (COMMAND_PICKERS.has(picker.kind)) return commandPickerKey(view, s, picker, key);
+  if (picker.kind === "tree") return treeKey(view, s, picker, key, is);
+  if (picker.kind === "branch-summary") return summaryKey(view, s, picker, key);
   const action = pickerKey(picker, key, view.terminalHeight());
   if (action.type === "close") s.picker = null;
   else if (action.type === "label") picker.labelEdit = "";
@@ -59,6 +63,10 @@ export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker,
 /** Keys while a tree entry's label is typed: Enter saves it (empty removes it), Esc cancels. */
 export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): KeyOutcome {
   if (picker.kind === "settings" || picker.kind === "bug") return settingsEditKey(view, s, picker, key);
+  if (picker.kind === "branch-summary") {
+    summaryKey(view, s, picker, key);
+    return {};
+  }
   if (key.name === "escape" || (key.ctrl && key.name === "c")) picker.labelEdit = undefined;
   else if (key.name === "backspace") picker.labelEdit = picker.labelEdit!.slice(0, -1);
   else if (key.name === "text" || key.name === "paste") picker.labelEdit += (key.text ?? "").replace(/\n/g, " ");
@@ -69,7 +77,7 @@ export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, 
     if (choice !== undefined) {
       try {
         view.deps.store.api.appendLabel(choice.item.value, label === "" ? undefined : label);
-        picker.items = treeItems(view.deps.store);
+        picker.items = treeItems(view.deps.store, treeFilterModeOf(picker.filterMode));
       } catch (error) {
         notice(s, `label: ${(error as Error).message}`, "error");
       }
@@ -78,7 +86,7 @@ export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, 
   return {};
 }
 
-/** Acts on the chosen item: a model, a session to resume, a message to fork from, a tree entry. */
+/** Acts on the chosen item: a model, a session to resume, a message to fork from, a thinking level. */
 function choose(view: ViewActions, picker: Picker, item: PickerItem): void {
   const session = view.deps.session;
   switch (picker.kind) {
@@ -103,32 +111,8 @@ function choose(view: ViewActions, picker: Picker, item: PickerItem): void {
         });
       });
       return;
-    case "tree":
-      navigate(view, item.value);
-      return;
     case "thinking":
       view.background("thinking", () => session.api.setThinkingLevel(item.value as ThinkingLevel));
       return;
   }
-}
-
-/** Moves to a tree entry; a user message puts its text back in the editor and moves to before it, as pi does. */
-function navigate(view: ViewActions, entryId: string): void {
-  const store = view.deps.store;
-  const entry = syncCall(() => store.api.entry(entryId), undefined);
-  view.background("tree", async () => {
-    if (!(await sessionChangeAllowed(view, { kind: "tree", targetId: entryId, summarize: false })).go) return;
-    let text: string | undefined;
-    if (entry?.type === "message" && entry.message.role === "user") {
-      text = contentText((entry.message as { content: string }).content);
-      if (entry.parentId === null) store.api.branch(null);
-      else await view.deps.session.api.navigateTree(entry.parentId);
-    } else {
-      await view.deps.session.api.navigateTree(entryId);
-    }
-    view.later((state) => {
-      view.rebuild(state);
-      if (text !== undefined) editor.setText(state, text);
-    });
-  });
 }

@@ -13,14 +13,16 @@ import type { ExtraCommand } from "./complete.js";
 import * as editor from "./editor.js";
 import { renderEntry, type EntryStyle } from "./entries.js";
 import { renderFooter } from "./footer.js";
+import { imagesShown } from "./image-render.js";
 import { composeFullscreen, type FullscreenLayout, fullscreenKey } from "./fullscreen.js";
 import { copySelection } from "./fullscreen-copy.js";
 import { isAction, KeybindingsFile } from "./keybindings.js";
 import { renderPicker } from "./picker.js";
 import { startupHeaderRows } from "./startup-header.js";
 import type { ViewState } from "./state.js";
-import { oneLine, padTo, truncate } from "./text.js";
+import { oneLine, truncate } from "./text.js";
 import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
+import { reportTerminalColors } from "./theme-system.js";
 import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
 import { SearchCache } from "./transcript-search.js";
 import { parseBang, runBang, type BangRun } from "./view-bash.js";
@@ -30,6 +32,9 @@ import { appKey } from "./view-app-keys.js";
 import { dialogKey, renderDialog } from "./view-dialog.js";
 import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
+import { shortcutId } from "./shortcut-id.js";
+import { ViewSurfaces } from "./surfaces.js";
+import { completionRows, workingRows } from "./working.js";
 
 /** Actions that open what a slash command opens. */
 const SESSION_ACTIONS: Array<[string, string]> = [
@@ -64,9 +69,14 @@ export class TerminalView implements TuiView, ViewActions {
   private readonly search = new SearchCache();
 
   private readonly keybindings: KeybindingsFile;
+  /** What other plugins draw: header, footer, editor, widgets, overlays, their messages and tools. */
+  private readonly surfaces: ViewSurfaces;
 
   constructor(readonly deps: ViewDeps) {
     this.keybindings = new KeybindingsFile(join(deps.agentDir, "keybindings.json"));
+    // A new generation after a reload paints the system theme as the terminal's reported colours say.
+    reportTerminalColors(syncCall(() => deps.state().terminalColors, undefined));
+    this.surfaces = new ViewSurfaces(deps.surfaceProviders ?? (() => []));
   }
 
   // ── contract ────────────────────────────────────────────────────────────────────────────────
@@ -79,6 +89,8 @@ export class TerminalView implements TuiView, ViewActions {
       info.cwd;
     this.height = info.height;
     this.width = info.width;
+    s.terminalColors = info.terminalColors ?? {};
+    reportTerminalColors(s.terminalColors);
     // The mode is the run's; the scroll, search and selection of an earlier run do not carry over.
     s.fullscreen = {
       ...s.fullscreen,
@@ -165,8 +177,11 @@ export class TerminalView implements TuiView, ViewActions {
     this.rendered = true;
     const s = this.deps.state();
     const theme = this.currentTheme(s);
-    const style: EntryStyle = { width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded };
-    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}`;
+    const style: EntryStyle = {
+      ...{ width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded },
+      ...{ surfaces: this.surfaces, hiddenThinkingLabel: s.working.hiddenThinkingLabel },
+    };
+    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}|${style.hiddenThinkingLabel}|${imagesShown()}`;
     const lines: string[] = this.header(width, theme);
     const alive = new Set<number>();
     const prompts: number[] = [];
@@ -185,10 +200,7 @@ export class TerminalView implements TuiView, ViewActions {
 
     const transcriptEnd = lines.length;
     lines.push("");
-    if (s.busy || s.compacting) {
-      const label = s.compacting ? "Compacting… (esc to abort)" : "Working… (esc to interrupt)";
-      lines.push(` ${theme.fg("accent", "●")} ${theme.fg("muted", label)}`);
-    }
+    if (s.busy || s.compacting) for (const row of workingRows(s, theme, width)) lines.push(row);
     for (const text of s.queue.steering) lines.push(theme.fg("muted", truncate(` Steering: ${oneLine(text)}`, width)));
     for (const text of s.queue.followUp) lines.push(theme.fg("muted", truncate(` Follow-up: ${oneLine(text)}`, width)));
     if (s.queue.steering.length + s.queue.followUp.length > 0)
@@ -200,10 +212,15 @@ export class TerminalView implements TuiView, ViewActions {
       for (const widget of Object.values(s.widgets)) {
         if (widget.placement === placement) for (const row of widget.lines) lines.push(truncate(` ${row}`, width));
       }
+      for (const row of this.surfaces.slot(placement, width)?.rows ?? []) lines.push(row);
     };
     widgets("aboveEditor");
     const dialog = s.dialogs[0];
-    if (dialog !== undefined) {
+    const custom = dialog === undefined && s.picker === null ? this.surfaces.slot("editor", width) : undefined;
+    if (custom !== undefined) {
+      if (custom.cursor !== undefined) cursor = { row: lines.length + custom.cursor.row, col: custom.cursor.col };
+      for (const row of custom.rows) lines.push(row);
+    } else if (dialog !== undefined) {
       const rows = renderDialog(dialog, width, theme);
       if (rows.cursor !== undefined) cursor = { row: lines.length + rows.cursor.row, col: rows.cursor.col };
       for (const row of rows.lines) lines.push(row);
@@ -215,22 +232,15 @@ export class TerminalView implements TuiView, ViewActions {
       cursor = { row: lines.length + layout.cursorRow, col: layout.cursorCol };
       for (const row of layout.rows) lines.push(row);
       lines.push(theme.fg("borderMuted", "─".repeat(width)));
-      if (s.completion !== null) {
-        const page = Math.min(8, s.completion.items.length);
-        const first = Math.max(0, Math.min(s.completion.selected - page + 1, s.completion.items.length - page));
-        for (let i = first; i < first + page; i++) {
-          const item = s.completion.items[i]!;
-          const text = truncate(` ${item.value}${item.detail ? theme.fg("muted", `  ${item.detail}`) : ""}`, width);
-          lines.push(i === s.completion.selected ? theme.bg("selectedBg", padTo(text, width)) : text);
-        }
-      }
     }
+    for (const row of dialog === undefined && s.picker === null ? completionRows(s, width, theme) : []) lines.push(row);
     widgets("belowEditor");
     const statuses = Object.values(s.statuses);
     if (statuses.length > 0) lines.push(theme.fg("muted", truncate(` ${statuses.join(" · ")}`, width)));
     // The session picks its model once it is ready; until then, ask again each frame.
     if (this.info.state?.model == null) this.refreshInfo();
-    for (const row of renderFooter(s.cwd, this.info.state, this.info.stats, width, theme)) lines.push(row);
+    const footer = this.surfaces.slot("footer", width)?.rows;
+    for (const row of footer ?? renderFooter(s.cwd, this.info.state, this.info.stats, width, theme)) lines.push(row);
     // Fullscreen while the run lasts; a stopped view renders the whole document (left on the normal screen).
     if (s.fullscreen.enabled && s.running) {
       const screen = composeFullscreen(
@@ -241,8 +251,10 @@ export class TerminalView implements TuiView, ViewActions {
         this.search,
       );
       this.layout = screen.layout;
+      this.surfaces.drawOverlays(screen.lines, width);
       return this.frame(s, screen.lines, screen.cursor);
     }
+    if (s.running) this.surfaces.drawOverlaysOnTail(lines, width, height);
     return this.frame(s, lines, cursor);
   }
 
@@ -258,6 +270,9 @@ export class TerminalView implements TuiView, ViewActions {
     const loaded = this.keybindings.current();
     for (const warning of loaded.warnings) notice(s, warning, "warning");
     const is = (action: string): boolean => isAction(loaded.bindings, action, key);
+    // A custom screen or focused overlay of another plugin (or its terminal-input listener) comes first.
+    if (key.name !== "mouse" && s.dialogs.length === 0 && s.picker === null && this.surfaces.input(key))
+      return this.deps.takeKeyOutcome?.() ?? {};
     const isClear = is("app.clear");
     if (!isClear && s.hint !== "") s.hint = "";
     if (s.fullscreen.enabled && (key.name === "mouse" || (s.dialogs.length === 0 && s.picker === null))) {
@@ -276,7 +291,7 @@ export class TerminalView implements TuiView, ViewActions {
     }
     if (s.picker !== null) {
       if (s.picker.labelEdit !== undefined) return handleLabelKey(this, s, s.picker, key);
-      handlePickerKey(this, s, s.picker, key);
+      handlePickerKey(this, s, s.picker, key, is);
       return {};
     }
     if (isClear) return this.ctrlC(s);
@@ -284,7 +299,8 @@ export class TerminalView implements TuiView, ViewActions {
     if (is("app.interrupt")) {
       if (s.completion !== null) s.completion = null;
       else if (this.bang !== undefined) this.bang.abort.abort();
-      else if (s.busy || s.compacting) this.background("abort", () => this.deps.session.api.abort());
+      else if (s.busy || s.compacting || s.statuses.branchSummary !== undefined)
+        this.background("abort", () => this.deps.session.api.abort());
       return {};
     }
     if (s.completion !== null && completionKey(s, this.extra, is)) return {};
@@ -474,19 +490,6 @@ export class TerminalView implements TuiView, ViewActions {
   }
 
   private header(width: number, theme: Theme): string[] {
-    return startupHeaderRows(width, theme);
+    return this.surfaces.slot("header", width)?.rows ?? startupHeaderRows(width, theme);
   }
-}
-
-/** The key id of a key press with a modifier, or of a function key ("ctrl+shift+p", "f5"); else undefined. */
-export function shortcutId(key: TuiKey): string | undefined {
-  const name = key.name === "text" ? key.text : key.name;
-  if (name === undefined || name === "paste" || name.length === 0) return undefined;
-  if (!key.ctrl && !key.alt && !/^f\d+$/.test(name)) return undefined;
-  return [
-    ...(key.ctrl ? ["ctrl"] : []),
-    ...(key.shift ? ["shift"] : []),
-    ...(key.alt ? ["alt"] : []),
-    name.toLowerCase(),
-  ].join("+");
 }

@@ -32,14 +32,14 @@ describe("members pi-host does not support yet", () => {
     const h = (harness = await bootWithExtensions([fixture("unsupported-call.ts")], { extra: [ui.plugin] }));
     await h.session.call("prompt", "/probe");
     expect(JSON.parse(ui.notes()[0]!)).toEqual([
-      "not supported yet: Editor",
+      "not supported yet: Image",
       "not supported yet: registerProvider (the model catalog cannot add providers at run time; add it to models.json)",
       "no error",
-      "not supported yet: ctx.ui.theme",
+      "not supported yet: ctx.ui.addAutocompleteProvider",
     ]);
-    await h.session.call("prompt", "/footer");
+    await h.session.call("prompt", "/complete");
     expect(notices(h.events)).toEqual([
-      `extension ${fixture("unsupported-call.ts")}: /footer: not supported yet: ctx.ui.setFooter`,
+      `extension ${fixture("unsupported-call.ts")}: /complete: not supported yet: ctx.ui.addAutocompleteProvider`,
     ]);
   });
 

@@ -115,8 +115,8 @@ describe("host-provided modules", () => {
     expect(modules["@earendil-works/pi-coding-agent"]).toBe(modules["@mariozechner/pi-coding-agent"]);
     expect((modules.typebox as { default: unknown }).default).toBe(Type);
     const tui = modules["@mariozechner/pi-tui"] as Record<string, any>;
-    expect(Object.keys(tui)).toContain("Editor");
-    expect(() => new tui.Editor()).toThrow("not supported yet: Editor");
+    expect(Object.keys(tui)).toContain("Image");
+    expect(() => new tui.Image()).toThrow("not supported yet: Image");
     expect(() => tui.TUI_KEYBINDINGS).toThrow("not supported yet: TUI_KEYBINDINGS");
     const agent = modules["@mariozechner/pi-coding-agent"] as Record<string, any>;
     expect(() => agent.SessionManager.list("/")).toThrow("not supported yet: SessionManager.list");

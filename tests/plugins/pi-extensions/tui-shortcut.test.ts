@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { shortcutId } from "../../../plugins/ui/tui/view.js";
+import { shortcutId } from "../../../plugins/ui/tui/shortcut-id.js";
 import { normalizeKeyId } from "../../../plugins/integrations/pi-extensions/shortcuts.js";
 import { bootTui, type TuiHarness } from "../tui/harness.js";
 import { withExtensions } from "./ext-harness.js";
@@ -41,7 +41,7 @@ describe("registerShortcut in the TUI", () => {
     h.type("/ready\r");
     await h.waitFor("extensions ready");
     h.type("\x1by");
-    await h.waitFor("shortcut ran in interactive");
+    await h.waitFor("shortcut ran in tui");
     h.type("yq9");
     expect(await h.waitFor("yq9")).toContain("yq9");
   });

@@ -147,8 +147,11 @@ describe("tui commands in-process", () => {
       .call("entries")
       .filter((e) => e.type === "label");
     expect(labels).toHaveLength(1);
+    // As in pi, Esc clears a typed search first, then closes the tree.
     h.type("\x1b");
-    await h.waitFor((s) => !s.includes("Session tree"));
+    await h.waitFor((s) => s.includes("Session Tree") && !s.includes("filter: label me"));
+    h.type("\x1b");
+    await h.waitFor((s) => !s.includes("Session Tree"));
   });
 
   it("/session, /plugins, /help and /theme report in the transcript", async () => {

@@ -1,0 +1,62 @@
+/**
+ * The `system` theme in the built CLI under tmux: at start pi asks the terminal for its colours (OSC 11,
+ * then DA1). tmux answers OSC 11 with the pane's background when `window-style` sets one, and only DA1
+ * otherwise — so one run sees a light background (pi's light colours), one a dark one (pi's dark colours)
+ * and one no answer (the terminal's own palette, no 24-bit colour anywhere).
+ */
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ThemeRegistry } from "../../plugins/ui/tui/themes.js";
+import { agentHome } from "./agent-home.js";
+import { PI_BIN } from "./run-pi.js";
+import { HAS_TMUX, TmuxServer } from "./tmux-pane.js";
+
+if (!HAS_TMUX) console.log("tui-system-theme tests skipped: tmux is not installed");
+
+let tmux: TmuxServer | undefined;
+beforeAll(() => {
+  if (!existsSync(PI_BIN)) throw new Error(`${PI_BIN} is missing; run "npm run build" first`);
+  if (HAS_TMUX) tmux = new TmuxServer();
+});
+afterAll(() => tmux?.close());
+afterEach(() => tmux?.killPanes());
+
+/** The SGR parameters of a theme token's background, e.g. "48;2;232;232;240". */
+function bgCode(theme: "dark" | "light", token: "userMessageBg"): string {
+  const painted = new ThemeRegistry({ agentDir: mkdtempSync(join(tmpdir(), "pi-theme-")) }).load(theme).bg(token, "x");
+  return /\x1b\[(48;2;[\d;]+)m/.exec(painted)![1]!;
+}
+
+describe.skipIf(!HAS_TMUX)(
+  "the system theme asks the terminal's background (built CLI in tmux)",
+  { timeout: 120_000 },
+  () => {
+    for (const [style, expected] of [
+      ["bg=colour231", "light"],
+      ["bg=colour16", "dark"],
+      ["default", "none"],
+    ] as const) {
+      it(`window-style ${style}: ${expected === "none" ? "no answer, the terminal's palette" : `pi's ${expected} colours`}`, async () => {
+        tmux!.run("set-option", "-g", "window-style", style);
+        const user = agentHome();
+        user.scriptFaux([{ content: "an answer" }]);
+        const pane = tmux!.start({ cwd: user.project, env: user.env, width: 90, height: 24, watch: "screen" });
+        await pane.waitFor("faux-1");
+        pane.type("hello there");
+        pane.keys("Enter");
+        await pane.waitFor("an answer");
+        const colors = pane.captureColors();
+        if (expected === "none") {
+          expect(colors).not.toMatch(/[34]8;2;/);
+          expect(colors).toContain("hello there");
+        } else {
+          expect(colors).toContain(bgCode(expected, "userMessageBg"));
+          const other = expected === "light" ? "dark" : "light";
+          expect(colors).not.toContain(bgCode(other, "userMessageBg"));
+        }
+      });
+    }
+  },
+);

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import {
+  stripLateReplies,
+  TERMINAL_COLOR_QUERY,
+  TerminalColorReplies,
+} from "../../../plugins/modes/mode-interactive/terminal-colors.js";
+
+describe("the terminal's colour replies", () => {
+  it("asks OSC 10, OSC 11 and then DA1, whose reply ends the answers", () => {
+    expect(TERMINAL_COLOR_QUERY).toBe("\x1b]10;?\x07\x1b]11;?\x07\x1b[c");
+  });
+
+  it("reads OSC 10/11 replies in 1-4 hex digits a channel, ended by BEL or ST, and keeps the keys around them", () => {
+    const replies = new TerminalColorReplies();
+    const rest = replies.feed("a\x1b]10;rgb:ffff/8080/0000\x1b\\b\x1b]11;rgb:1e/1e/2e\x07c");
+    expect(rest).toBe("abc");
+    expect(replies.colors).toEqual({ foreground: { r: 255, g: 128, b: 0 }, background: { r: 30, g: 30, b: 46 } });
+    expect(replies.done).toBe(false);
+    expect(replies.feed("\x1b[?62;22c")).toBe("");
+    expect(replies.done).toBe(true);
+  });
+
+  it("a reply split between reads is held until it is whole; a lone Escape or an arrow key is not held", () => {
+    const replies = new TerminalColorReplies();
+    expect(replies.feed("x\x1b]11;rgb:ff")).toBe("x");
+    expect(replies.feed("ff/ffff/ffff\x07\x1b[?1;")).toBe("");
+    expect(replies.colors.background).toEqual({ r: 255, g: 255, b: 255 });
+    expect(replies.feed("2c")).toBe("");
+    expect(replies.done).toBe(true);
+    const keys = new TerminalColorReplies();
+    expect(keys.feed("\x1b")).toBe("\x1b");
+    expect(keys.feed("\x1b[A")).toBe("\x1b[A");
+    // What was held as a possible reply goes back to the keys when the wait ends.
+    expect(keys.feed("\x1b]")).toBe("");
+    expect(keys.flush()).toBe("\x1b]");
+    expect(keys.colors).toEqual({});
+  });
+
+  it("a terminal that ignores the colour queries only answers DA1", () => {
+    const replies = new TerminalColorReplies();
+    expect(replies.feed("\x1b[?1;2c")).toBe("");
+    expect(replies.done).toBe(true);
+    expect(replies.colors).toEqual({});
+  });
+
+  it("late replies never become keys", () => {
+    expect(stripLateReplies("\x1b]11;rgb:0000/0000/0000\x07hi\x1b[?1;2c")).toBe("hi");
+    expect(stripLateReplies("\x1b[A")).toBe("\x1b[A");
+  });
+});
