@@ -23,13 +23,7 @@ import {
   scopeBaseDir,
   settingEntrySource,
 } from "../kit/packages/package-source.js";
-import {
-  applyDeltaOver,
-  filterPackagePaths,
-  type KindPaths,
-  type PackageFilter,
-  packageFilterOf,
-} from "../kit/packages/package-filter.js";
+import type { KindPaths, PackageFilter } from "../kit/packages/package-filter.js";
 import type { PackageScope, PackageSource } from "../contracts/packages.js";
 import type { HostPackageContributions } from "../contracts/host-environment.js";
 import { DistributionError, readDistribution, type DistributionLayer, type MergedEntry } from "./distribution.js";
@@ -152,7 +146,9 @@ export async function readInstalledPackages(
     }
     for (const entry of entries) {
       const text = settingEntrySource(entry);
-      const filter = packageFilterOf(entry);
+      // The filter rules load only for an entry in pi's object form, so a cold start without one skips them.
+      const filters = typeof entry === "object" ? await import("../kit/packages/package-filter.js") : undefined;
+      const filter = filters?.packageFilterOf(entry);
       if (text === undefined) {
         notices.push(`${file}: ignoring a "packages" entry without a "source"`);
         continue;
@@ -169,9 +165,9 @@ export async function readInstalledPackages(
       if (scope === "project" && personal !== undefined) {
         // pi: a project entry replaces the personal one; with autoload false it is a delta over it.
         out.splice(out.indexOf(personal), 1);
-        if (filter?.autoload === false) {
+        if (filters !== undefined && filter?.autoload === false) {
           const declared = personal.declared ?? kindPaths(personal);
-          out.push({ ...personal, ...applyDeltaOver(kindPaths(personal), declared, filter, personal.root) });
+          out.push({ ...personal, ...filters.applyDeltaOver(kindPaths(personal), declared, filter, personal.root) });
           continue;
         }
       }
@@ -213,7 +209,7 @@ export async function readInstalledPackages(
         identity,
         root,
         plugins,
-        ...filterPackagePaths(declared, filter, root),
+        ...(filters === undefined ? declared : filters.filterPackagePaths(declared, filter, root)),
         distribution: contributes.distribution,
         ...(filter !== undefined && { filter }),
         declared,
