@@ -97,6 +97,12 @@ export interface AgentSession {
    * The kernel calls it for the caller of the parked `prompt`, whose promise settles when the run ends.
    */
   resumeRun(runId: string): Promise<void>;
+  /**
+   * 1.4: carries on a durable run a crash interrupted (docs/durable.md), if the session has one and no
+   * run goes on; resolves when it ends. A parked run is refused with its one-line notice. `prompt` does
+   * this first on its own; a front end that starts without a prompt calls it at start.
+   */
+  resumeInterrupted(): Promise<void>;
   /** Stops the run; 1.3.0: also cancels a branch summary `navigateTree` is writing (it rejects, not moving). */
   abort(): Promise<void>;
   /** Empties the steering and follow-up queues; returns the text of what was queued (pi's `clear_queue`). */
@@ -160,11 +166,11 @@ export const BRANCH_SUMMARY_CANCELLED = "Branch summarization cancelled";
 /**
  * The session swaps between turns: a reload waits for the current turn, the run parks at the next safe
  * point and the next generation carries it on (`resumeRun`, 1.2.0). Other operations (compaction, a
- * retry's wait) still hold a reload until they end, bounded by the deadline.
+ * retry's wait) still hold a reload until they end, bounded by the deadline. 1.4: `resumeInterrupted`.
  */
 export const AgentSessionContract = defineContract<AgentSession>({
   id: "agent/session",
-  version: "1.3.0",
+  version: "1.4.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,
@@ -174,6 +180,7 @@ export const AgentSessionContract = defineContract<AgentSession>({
     cwd: "sync",
     prompt: "async",
     resumeRun: "async",
+    resumeInterrupted: "async",
     steer: "async",
     followUp: "async",
     abort: "async",

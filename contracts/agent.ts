@@ -125,6 +125,11 @@ export interface RunState {
   turns: number;
   /** True when the run is over. */
   done: boolean;
+  /**
+   * 1.2: an answer already in `messages` whose tool calls `callIds` still have to run (a durable run
+   * resumed after a crash): the next turn runs those calls instead of asking the model, then goes on.
+   */
+  toolsDue?: { message: AssistantMessage; callIds: string[] };
 }
 
 /** One turn: inject pending messages, stream the answer, run its tools, decide whether another turn follows. */
@@ -132,10 +137,13 @@ export interface AgentLoop {
   runTurn(run: RunState, config: TurnConfig): Promise<RunState>;
 }
 
-/** The loop is a single stateful provider, swapped only between turns. 1.1: `TurnConfig.telemetry`. */
+/**
+ * The loop is a single stateful provider, swapped only between turns. 1.1: `TurnConfig.telemetry`;
+ * 1.2: `RunState.toolsDue`.
+ */
 export const AgentLoopContract = defineContract<AgentLoop>({
   id: "agent/loop",
-  version: "1.1.0",
+  version: "1.2.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,

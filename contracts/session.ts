@@ -268,12 +268,18 @@ export interface SessionStore {
   /** Copies the path to `entryId` (default: the leaf) into a new session file whose header names this one. */
   fork(entryId?: string): Promise<SessionInfo>;
   buildContext(): SessionContext;
+  /**
+   * 1.1: makes every entry so far durable before it returns — written even before pi's first flush (no
+   * assistant message yet), then fsync for a file, the committed transaction for a database. A durable
+   * run calls it before any event is shown. A failure is reported like a failed append, never thrown.
+   */
+  flush(): void;
 }
 
-/** The store is stateful: a reload waits until no call is running (after a flush). */
+/** The store is stateful: a reload waits until no call is running (after a flush). 1.1: `flush`. */
 export const SessionStoreContract = defineContract<SessionStore>({
   id: "session/store",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 2_000,
@@ -309,6 +315,7 @@ export const SessionStoreContract = defineContract<SessionStore>({
     label: "sync",
     fork: "async",
     buildContext: "sync",
+    flush: "sync",
   },
 });
 

@@ -40,6 +40,7 @@ export * from "../contracts/host-environment.js";
 export * from "../contracts/host-plugins.js";
 export * from "../contracts/host-trust.js";
 export * from "../contracts/telemetry.js";
+export * from "../contracts/durable-runs.js";
 export * from "../kit/index.js";
 /** TypeBox, for plugin config and tool parameter schemas: the host's own copy. */
 export { Type, type Static, type TSchema } from "@sinclair/typebox";

@@ -6,7 +6,6 @@
 import { CLI_THINKING_LEVELS, FLAGS, type FlagSpec, MODES, type THINKING_LEVELS, TUI_MODES } from "./cli-flag-table.js";
 import { splitToolList, toolSelectionProblem } from "./cli-tool-flags.js";
 import { closestSpelling } from "./edit-distance.js";
-import { parseRemoteTarget } from "../kit/remote/remote-target.js";
 
 export { THINKING_LEVELS } from "./cli-flag-table.js";
 export { helpText } from "./cli-help.js";
@@ -44,7 +43,7 @@ export interface CliArgs {
   noTools: boolean;
   /** `-nbt`: built-in tools off unless `--tools` names them. */
   noBuiltinTools: boolean;
-  /** `--remote`: where the built-in tools act (checked with kit's parseRemoteTarget). */
+  /** `--remote`: where the built-in tools act (checked before the run starts, cli-run-choices.ts). */
   remote: string | undefined;
   systemPrompt: string | undefined;
   appendSystemPrompt: string[];
@@ -224,7 +223,7 @@ function typedArgs(values: Map<string, string[] | true>, positionals: string[], 
     excludeTools: toolList("--exclude-tools", one("exclude-tools")),
     noTools: flag("no-tools"),
     noBuiltinTools: flag("no-builtin-tools"),
-    remote: remoteTarget(one("remote")),
+    remote: one("remote")?.trim(),
     systemPrompt: one("system-prompt"),
     appendSystemPrompt: all("append-system-prompt"),
     skills: all("skill"),
@@ -290,15 +289,4 @@ function unknownFlagMessage(written: string): string {
     FLAGS.flatMap((f) => [`--${f.name}`, ...(f.short ?? [])]),
   );
   return `unknown flag ${written}; ${best !== undefined ? `did you mean ${best}? ` : ""}run "pi --help" for the options`;
-}
-
-/** `--remote` as given, once its spelling is checked; a usage error naming the accepted forms otherwise. */
-function remoteTarget(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    parseRemoteTarget(value);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  return value.trim();
 }

@@ -5,6 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { HostFlags } from "../contracts/host-environment.js";
+import { parseRemoteTarget } from "../kit/remote/remote-target.js";
 import { type CliArgs, UsageError } from "./cli-flags.js";
 import type { RunPlace } from "./cli-run.js";
 import { expandHome } from "./paths.js";
@@ -18,6 +19,7 @@ export function checkCombinations(args: CliArgs): void {
     args.noSession && "--no-session",
   ].filter((f): f is string => typeof f === "string");
   if (sessionFlags.length > 1) throw new UsageError(`${sessionFlags.join(" and ")} cannot be combined; choose one`);
+  checkRemoteTarget(args.remote);
   const beside =
     sessionFlags[0] ?? (args.fork !== undefined ? "--fork (choosing the fork's id is not supported yet)" : "");
   if (args.sessionId !== undefined && beside !== "")
@@ -98,4 +100,17 @@ export function runFlags(args: CliArgs, place: RunPlace, session: SessionChoice)
 /** PI_OFFLINE's spellings for "on", as pi reads them: 1, true, yes. */
 export function isTruthyFlag(value: string | undefined): boolean {
   return value !== undefined && ["1", "true", "yes"].includes(value.trim().toLowerCase());
+}
+
+/**
+ * `--remote`'s spelling, checked here rather than in the flag parser: the target reader lives in the kit,
+ * which `pi --version` and `pi --help` must not load.
+ */
+function checkRemoteTarget(value: string | undefined): void {
+  if (value === undefined) return;
+  try {
+    parseRemoteTarget(value);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }

@@ -4,7 +4,8 @@
  * taking the first of PNG, JPEG, WebP, GIF; on macOS `osascript` (PNG) and `pbpaste` (text). A tool that
  * is missing or fails is skipped; an empty Wayland clipboard does not fall through to a stale X11 one.
  */
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { childProcess } from "../process/node-builtins.js";
 import type { ClipboardPlace } from "./clipboard.js";
 
 /** pi's preferred image types, best first. */
@@ -31,9 +32,9 @@ function run(
   timeoutMs = READ_TIMEOUT_MS,
 ): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
-    let child: ReturnType<typeof spawn>;
+    let child: ChildProcess;
     try {
-      child = spawn(command, args, { stdio: ["ignore", "pipe", "ignore"], env });
+      child = childProcess().spawn(command, args, { stdio: ["ignore", "pipe", "ignore"], env });
     } catch {
       resolve(undefined);
       return;

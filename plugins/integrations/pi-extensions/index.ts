@@ -73,6 +73,8 @@ export default definePlugin({
     { contract: HostEnvironmentContract, optional: true },
     // The terminal view: theme colours, key bindings and redraws for extensions' components.
     { contract: TuiAppContract, optional: true },
+    // Other plugins' flags (durable-runs' --durable) are theirs, not unknown extension flags.
+    { contract: FlagOwnerContract, optional: true },
   ],
   config: Config,
   setup(ctx) {
@@ -89,6 +91,7 @@ export default definePlugin({
       resources: ctx.useAll(ResourcesContract),
       host: ctx.use(HostEnvironmentContract),
       app: ctx.use(TuiAppContract),
+      flagOwners: ctx.useAll(FlagOwnerContract),
     });
     ctx.provide(ToolSourceContract, createExtensionToolSource(runtime));
     ctx.provide(HooksContract, createExtensionHooks(runtime));

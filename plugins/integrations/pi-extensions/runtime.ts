@@ -15,7 +15,7 @@ import type { CompactionEntry, SessionStore } from "pi-host";
 import { effectiveExtensionsConfig } from "./run-choices.js";
 import { createFileLocks, type AgentTool, type ToolContext } from "pi-host";
 import { activeUi, type TuiApp, type UserInterface } from "pi-host";
-import type { Handle, ManyHandle, PluginContext } from "pi-host";
+import type { FlagOwner, Handle, ManyHandle, PluginContext } from "pi-host";
 import { createExtensionApi } from "./api.js";
 import { createCommandContext, createExtensionContext } from "./context.js";
 import { MessageDelivery } from "./delivery.js";
@@ -62,6 +62,8 @@ export interface RuntimeServices {
   resources: ManyHandle<ResourceSource>;
   /** The terminal view, which draws extensions' components (absent: no TUI in this distribution). */
   app?: Handle<TuiApp>;
+  /** Every plugin that takes flags (this one too); a flag another one takes is not this plugin's to refuse. */
+  flagOwners?: ManyHandle<FlagOwner>;
 }
 
 /** A registered command under the name a prompt invokes it by (`name`, or `name:N` when names clash). */
@@ -235,7 +237,7 @@ export class ExtensionRuntime {
       for (const notice of discovery.notices) this.notice("warning", `pi-extensions: ${notice}`);
     }
     this.loaded = true;
-    this.checkFlags();
+    await this.checkFlags();
     if (this.extensions.length > 0) await Promise.all([this.refreshResourceCommands(), this.keyedProviders.refresh()]);
     await this.emit({ type: "session_start", reason: "startup" });
     await this.resourcePaths.discover(this, "startup");
@@ -328,10 +330,16 @@ export class ExtensionRuntime {
     return flag?.default;
   }
 
-  /** One error line for each given flag no extension registers, or of the wrong kind (after loading). */
-  private checkFlags(): void {
+  /** One error line for each given flag no extension (nor another plugin) registers, or of the wrong kind (after loading). */
+  private async checkFlags(): Promise<void> {
+    const others = new Set<string>();
+    for (const owner of this.services.flagOwners?.list() ?? []) {
+      if (owner.key.endsWith("#pi-extensions")) continue;
+      for (const name of await owner.api.registeredFlags().catch(() => [])) others.add(name);
+    }
     for (const [name, value] of Object.entries(this.config.flags)) {
       const flag = this.extensions.map((e) => e.flags.get(name)).find((f) => f !== undefined);
+      if (flag === undefined && others.has(name)) continue;
       if (flag === undefined)
         this.notice(
           "error",

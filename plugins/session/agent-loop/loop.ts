@@ -50,9 +50,14 @@ async function playTurn(run: RunState, config: TurnConfig, span: TelemetrySpan):
     run.newMessages.push(message);
   }
 
-  const message = await streamAnswer(run, config, span);
-  noteAnswer(span, message);
-  run.newMessages.push(message);
+  // A resumed durable run's answer whose calls did not all finish: run those instead of asking again.
+  const due = run.toolsDue;
+  run.toolsDue = undefined;
+  const message = due?.message ?? (await streamAnswer(run, config, span));
+  if (due === undefined) {
+    noteAnswer(span, message);
+    run.newMessages.push(message);
+  }
   if (message.stopReason === "error" || message.stopReason === "aborted") {
     emit({ type: "turn_end", message, toolResults: [] });
     run.done = true;
@@ -60,8 +65,9 @@ async function playTurn(run: RunState, config: TurnConfig, span: TelemetrySpan):
   }
 
   const calls = message.content.filter((block): block is ToolCall => block.type === "toolCall");
+  const toRun = due === undefined ? calls : calls.filter((call) => due.callIds.includes(call.id));
   const batch =
-    calls.length === 0 ? { results: [], terminate: false } : await runToolCalls(message, calls, run, config, span);
+    toRun.length === 0 ? { results: [], terminate: false } : await runToolCalls(message, toRun, run, config, span);
   for (const result of batch.results) {
     emit({ type: "message_start", message: result });
     emit({ type: "message_end", message: result });

@@ -18,7 +18,7 @@ import {
   SessionStoreContract,
   type SessionSaveProblem,
 } from "pi-host";
-import { TelemetryContract, ToolContract, ToolSourceContract } from "pi-host";
+import { DurableRunsContract, TelemetryContract, ToolContract, ToolSourceContract } from "pi-host";
 import { definePlugin } from "pi-host";
 import { effectiveSessionConfig } from "./run-choices.js";
 import { AgentSessionService } from "./session-extras.js";
@@ -52,11 +52,13 @@ const ParkedRun = Type.Object({
     pending: Messages,
     turns: Type.Number(),
     done: Type.Boolean(),
+    toolsDue: Type.Optional(Type.Object({ message: Type.Unknown(), callIds: Type.Array(Type.String()) })),
   }),
   retryAttempt: Type.Number(),
   overflowCompacted: Type.Boolean(),
   steering: Messages,
   followUps: Messages,
+  afterCrash: Type.Optional(Type.Boolean()),
 });
 
 const State = Type.Object({
@@ -94,6 +96,8 @@ export default definePlugin({
     { contract: HostEnvironmentContract, optional: true },
     // A run's root span; without a telemetry plugin every span is the no-op one.
     { contract: TelemetryContract, optional: true },
+    // Commit before show, checkpoints and resuming a crashed run (docs/durable.md); off without it.
+    { contract: DurableRunsContract, optional: true },
   ],
   config: Config,
   state: {
@@ -125,6 +129,7 @@ export default definePlugin({
       toolSources: ctx.useAll(ToolSourceContract),
       commands: ctx.useAll(CommandContract),
       telemetry: ctx.use(TelemetryContract),
+      durable: ctx.use(DurableRunsContract),
     });
     ctx.provide(AgentSessionContract, session);
     // A run the previous generation parked between two turns is this one's before any call comes in.

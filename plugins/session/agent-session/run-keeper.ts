@@ -37,9 +37,9 @@ export class RunKeeper extends RunClaim {
     super();
   }
 
-  /** Runs `prompts` under the claim `release` until the run is over here or moves on. */
-  start(release: () => void, id: string, prompts: AgentMessage[]): Promise<void> {
-    const run = this.newRun(id);
+  /** Runs `prompts` (or carries on `parked`) under the claim `release` until the run is over here or moves on. */
+  start(release: () => void, id: string, prompts: AgentMessage[], parked?: ParkedRun): Promise<void> {
+    const run = this.newRun(id, parked);
     return this.carry(release, run, run.go(prompts));
   }
 

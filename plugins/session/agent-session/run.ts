@@ -13,6 +13,7 @@ import { NOOP_TELEMETRY_SPAN, type TelemetrySpan } from "pi-host";
 import type { SessionCompaction } from "./compaction-policy.js";
 import { lastAssistant } from "./messages.js";
 import { RunRetries, sessionRetryPolicy } from "./retry-policy.js";
+import type { DurableHook } from "./durable.js";
 import { endRunSpan } from "./run-span.js";
 
 /** A run between two turns as plain data: the part of the plugin state that carries it across a reload. */
@@ -25,6 +26,8 @@ export interface ParkedRun {
   /** The session's queues when it parked, so a steer typed during the run is not lost. */
   steering: AgentMessage[];
   followUps: AgentMessage[];
+  /** Carried on after a crash (durable.ts), in a new process: agent_start goes out again. */
+  afterCrash?: boolean;
 }
 
 /** How a run left this generation: over (aborted or not), or moved to the next one. */
@@ -48,6 +51,8 @@ export interface RunDeps {
   safePoint: (runId: string) => MovedCall | undefined;
   /** Keeps a parked run in the plugin state (with the queues) for the next generation. */
   park: (parked: Omit<ParkedRun, "steering" | "followUps">) => void;
+  /** Durable runs' start and end checkpoints (no-ops while off). */
+  durable: Pick<DurableHook, "begin" | "end">;
 }
 
 /** One run: started from a prompt, or resumed from a parked state. */
@@ -73,10 +78,12 @@ export class SessionRun {
 
   /** Runs turns for `prompts` (or, resumed, from the parked loop state) inside the run's span. */
   async go(prompts: AgentMessage[]): Promise<RunOutcome> {
+    if (this.parked === undefined) this.deps.durable.begin(this.id);
     this.span = await this.deps.runSpan(this.parked !== undefined);
     let outcome: RunOutcome | undefined;
     try {
       outcome = await this.play(prompts);
+      if (outcome.moved === undefined) this.deps.durable.end(this.id, outcome.aborted);
       return outcome;
     } finally {
       endRunSpan(this.span, outcome);
@@ -122,7 +129,7 @@ export class SessionRun {
     const { signal } = this.abort;
     let run = start;
     const first = await this.deps.turnConfig(signal, this.span);
-    if (!resumed) first.emit({ type: "agent_start" });
+    if (!resumed || this.parked?.afterCrash) first.emit({ type: "agent_start" });
     let moved: MovedCall | undefined;
     try {
       let config = first;

@@ -1,12 +1,13 @@
 /**
  * The `agent/session` operations pi 1.6.0's `/import` and `/scoped-models` need, on top of the
  * orchestrator (session.ts is kept to its size): importing a session JSONL file (copied next to the
- * current session, then switched to, announced by a notice) and the session's model scope, which Ctrl+P cycles through.
+ * current session, then switched to, announced by a notice), the session's model scope, which Ctrl+P cycles
+ * through, and recording a message outside a run.
  */
 import { constants, copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, parse, resolve } from "node:path";
-import { type AgentSession, SESSION_EVENT, type SessionInfo } from "pi-host";
+import { type AgentMessage, type AgentSession, SESSION_EVENT, type SessionInfo } from "pi-host";
 import { SessionOrchestrator } from "./session.js";
 
 /** The orchestrator with every `agent/session` method: what the plugin provides. */
@@ -34,6 +35,24 @@ export class AgentSessionService extends SessionOrchestrator implements AgentSes
       if (copied) rmSync(target, { force: true });
       throw error;
     }
+  }
+
+  /** Adds a message to the session outside a run (an extension's `sendMessage`), once no run goes on. */
+  async recordMessage(message: AgentMessage): Promise<void> {
+    await this.ready();
+    this.runs.adopt();
+    await this.runs.idle();
+    if (this.runs.moved) return this.runs.carriedOn("recordMessage", message);
+    this.deps.store.api.appendMessage(message);
+    this.emit({ type: "message_start", message });
+    this.emit({ type: "message_end", message });
+  }
+
+  /** A durable run a crash interrupted, carried on at a front end's start (prompt does it on its own). */
+  async resumeInterrupted(): Promise<void> {
+    await this.ready();
+    this.runs.adopt();
+    if (!this.runs.busy) await this.resumeCrashed();
   }
 
   scopedModels(): string[] {

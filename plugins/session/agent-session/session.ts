@@ -21,6 +21,7 @@ import type {
   TurnConfig,
 } from "pi-host";
 import { SessionCompaction } from "./compaction-policy.js";
+import { DurableHook } from "./durable.js";
 import { hookProviders } from "./loop-hooks.js";
 import { lastAssistant, messageText, userMessage } from "./messages.js";
 import { ModelChoice } from "./model-choice.js";
@@ -37,7 +38,7 @@ export type { SessionConfig, SessionDeps, SessionPluginState } from "./types.js"
 
 /** The orchestrator. One per plugin generation; its lasting state lives in the plugin state. */
 export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMethods> {
-  private readonly emit = (event: SessionEvent): void => this.deps.ctx.emit(SESSION_EVENT, event);
+  protected readonly emit = (event: SessionEvent): void => this.deps.ctx.emit(SESSION_EVENT, event);
   private readonly queues = new PromptQueues(this.emit);
   private readonly locks = createFileLocks();
   private readonly systemPrompts = new SystemPromptCache();
@@ -46,13 +47,15 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   private readonly compaction: SessionCompaction;
   private readying: Promise<void> | undefined;
   private settings: Settings = {};
-  private readonly runs: RunKeeper;
+  protected readonly runs: RunKeeper;
+  private readonly durable: DurableHook;
 
   constructor(protected readonly deps: SessionDeps) {
     const saved = (): SessionPluginState => this.saved;
     const patchState = (patch: Partial<SessionPluginState>): void => this.patchState(patch);
     const { emit } = this;
     const available = (): Promise<Model[]> => deps.llm.api.available();
+    this.durable = new DurableHook({ durable: deps.durable, store: deps.store, settings: () => this.settings, emit });
     this.choice = new ModelChoice({ models: deps.models, store: deps.store, saved, patchState, emit, available });
     this.sessions = new SessionTree({
       store: deps.store,
@@ -89,6 +92,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
         saved,
         patchState,
         onRunStart: () => this.systemPrompts.reset(),
+        durable: this.durable,
       },
       emit,
     );
@@ -139,6 +143,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
   ): Promise<void> {
     await this.ready();
     this.runs.adopt();
+    if (!this.runs.busy) await this.resumeCrashed();
     if (this.runs.busy) {
       if (options.streamingBehavior === "steer") return this.steer(text, options.images);
       if (options.streamingBehavior === "followUp") return this.followUp(text, options.images);
@@ -219,6 +224,12 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
     return this.runs.resume(runId);
   }
 
+  /** A durable run a crash interrupted goes on to its end before anything new (durable.ts); parked, refused. */
+  protected async resumeCrashed(): Promise<void> {
+    const parked = this.durable.interrupted();
+    if (parked !== undefined) await this.runs.start(this.runs.claim(), parked.id, [], parked);
+  }
+
   /** The transcript the next run starts from: the session's context, leaf to root. */
   private contextMessages(): AgentMessage[] {
     return this.deps.store.api.buildContext().messages;
@@ -248,7 +259,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
 
   /** Every message is saved as it ends; every event goes out on the bus. */
   private onAgentEvent(event: AgentEvent): void {
-    if (event.type === "message_end") this.deps.store.api.appendMessage(event.message);
+    this.durable.persist(event, this.runs.run?.id);
     this.emit(event);
   }
 
@@ -306,16 +317,6 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
 
   forkPoints(): Array<{ entryId: string; text: string }> {
     return this.sessions.forkPoints();
-  }
-
-  async recordMessage(message: AgentMessage): Promise<void> {
-    await this.ready();
-    this.runs.adopt();
-    await this.runs.idle();
-    if (this.runs.moved) return this.runs.carriedOn("recordMessage", message);
-    this.deps.store.api.appendMessage(message);
-    this.emit({ type: "message_start", message });
-    this.emit({ type: "message_end", message });
   }
 
   async setSessionName(name: string): Promise<void> {

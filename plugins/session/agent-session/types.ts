@@ -5,7 +5,7 @@
  */
 import type { AgentHooks, AgentLoop, AgentTool, Handle, Llm, ManyHandle, ModelCatalog, PluginContext } from "pi-host";
 import type { PromptExpander, ResourceSource, SessionCompactor, SessionStore, SettingsStore } from "pi-host";
-import type { SlashCommand, Telemetry, ThinkingLevel, ToolSource } from "pi-host";
+import type { DurableRuns, SlashCommand, Telemetry, ThinkingLevel, ToolSource } from "pi-host";
 import type { QueueMode } from "./queue.js";
 import type { ParkedRun } from "./run.js";
 
@@ -66,7 +66,14 @@ export interface SessionDeps {
   commands: ManyHandle<SlashCommand>;
   /** Where a run's root span comes from (optional: without it, no spans). */
   telemetry: Handle<Telemetry>;
+  /** Commit before show and resuming a crashed run (optional: without it, runs are as pi's). */
+  durable: Handle<DurableRuns>;
 }
 
 /** The `agent/session` methods session-extras.ts adds to the orchestrator (session.ts has no room left). */
-export type SessionExtraMethods = "importSession" | "scopedModels" | "setScopedModels";
+export type SessionExtraMethods =
+  | "importSession"
+  | "scopedModels"
+  | "setScopedModels"
+  | "recordMessage"
+  | "resumeInterrupted";

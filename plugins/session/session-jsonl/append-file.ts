@@ -6,7 +6,7 @@
  * boundary and the next append cannot glue itself onto half a line. Files are created 0600 and their
  * folders 0700: they hold prompts and tool output.
  */
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** The file mode of every session file this store creates (owner read/write only). */
@@ -85,6 +85,11 @@ export class AppendFile {
     }
     if (this.fd !== undefined && (stat.ino !== this.openedIno || stat.dev !== this.openedDev)) this.close();
     return "present";
+  }
+
+  /** Forces what was appended onto the disk (fsync); a no-op before the first append. Throws what fsync threw. */
+  sync(): void {
+    if (this.fd !== undefined) fsyncSync(this.fd);
   }
 
   /** Closes the descriptor; a later append reopens it. */

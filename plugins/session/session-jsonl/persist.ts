@@ -11,10 +11,18 @@ import type { OpenSession } from "./open-session.js";
 /** Told why the open session could not be saved as it was, with a one-line message. */
 export type ReportSaveProblem = (s: OpenSession, reason: SessionSaveProblem["reason"], error: string) => void;
 
-/** Brings `s`'s file up to date with its tree (a no-op for an in-memory session or before pi's first flush). */
-export function persistSession(s: OpenSession, io: AppendIo | undefined, report: ReportSaveProblem): void {
+/**
+ * Brings `s`'s file up to date with its tree (a no-op for an in-memory session, and before pi's first
+ * flush unless `force`: a durable run writes its prompt before the first answer exists).
+ */
+export function persistSession(
+  s: OpenSession,
+  io: AppendIo | undefined,
+  report: ReportSaveProblem,
+  force = false,
+): void {
   if (s.path === undefined) return;
-  if (!s.written && !s.tree.hasAssistant) return;
+  if (!s.written && !s.tree.hasAssistant && !force) return;
   s.file ??= new AppendFile(s.path, io);
   if (s.written && s.file.presence() === "missing") {
     s.written = false;

@@ -120,6 +120,24 @@ export class JsonlSessionStore extends TreeSessionStore<OpenSession> implements 
 
   private readonly contextCache = new ContextCache();
 
+  /** Writes every entry now, even before pi's first flush, then fsyncs the file (a durable run's commit). */
+  flush(): void {
+    this.ensureRestored();
+    const s = this.session;
+    if (s === undefined || s.path === undefined) return;
+    this.persist(s, true);
+    if (s.failing) return;
+    try {
+      s.file?.sync();
+    } catch (error) {
+      this.options.report?.({
+        error: `cannot sync ${s.path} to disk: ${(error as Error).message}`,
+        path: s.path,
+        reason: "write",
+      });
+    }
+  }
+
   /** Closes the session file's descriptor (the plugin's retire step); state keeps the session open. */
   close(): void {
     this.session?.file?.close();
@@ -136,9 +154,12 @@ export class JsonlSessionStore extends TreeSessionStore<OpenSession> implements 
   }
 
   /** Writes what the file lacks (persist.ts), reporting a failed write or a vanished file. */
-  private persist(s: OpenSession): void {
-    persistSession(s, this.options.io, (session, reason, error) =>
-      this.options.report?.({ error, path: session.path!, reason }),
+  private persist(s: OpenSession, force = false): void {
+    persistSession(
+      s,
+      this.options.io,
+      (session, reason, error) => this.options.report?.({ error, path: session.path!, reason }),
+      force,
     );
   }
 

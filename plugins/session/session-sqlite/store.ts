@@ -164,9 +164,22 @@ export class SqliteSessionStore extends TreeSessionStore<OpenSession> implements
     return entry.id;
   }
 
-  /** Commits what the database lacks; a new session waits for its first assistant message, as pi's files do. */
-  private persist(s: OpenSession): void {
-    if (s.path === undefined || (!s.written && !s.tree.hasAssistant)) return;
+  /**
+   * Commits every entry now, even before the first assistant message (a durable run's commit). Each
+   * commit is already durable against a crash of the process (WAL), so committing is the whole flush.
+   */
+  flush(): void {
+    this.ensureRestored();
+    const s = this.session;
+    if (s !== undefined) this.persist(s, true);
+  }
+
+  /**
+   * Commits what the database lacks; a new session waits for its first assistant message, as pi's files
+   * do, unless `force`.
+   */
+  private persist(s: OpenSession, force = false): void {
+    if (s.path === undefined || (!s.written && !s.tree.hasAssistant && !force)) return;
     if (s.savedCount === s.tree.entries.length && s.written) return;
     const named = parseSessionPath(s.path)!;
     try {

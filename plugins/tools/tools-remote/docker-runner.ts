@@ -2,8 +2,7 @@
  * The container transport: each run is `docker exec -i <container> <argv>` through the local docker
  * client, so the tools act inside a running container while sessions stay on this machine.
  */
-import { spawn } from "node:child_process";
-import { findExecutable } from "pi-host";
+import { childProcess, findExecutable } from "pi-host";
 import type { RemoteRunner, RunEnd, RunIo } from "./runner.js";
 
 /** A runner for `container`; one line when there is no docker client. */
@@ -23,7 +22,7 @@ export function dockerRunner(container: string): RemoteRunner {
 function runDocker(docker: string, container: string, argv: string[], io: RunIo): Promise<RunEnd> {
   return new Promise((resolve, reject) => {
     if (io.signal?.aborted) return resolve({ code: null, signal: "aborted" });
-    const child = spawn(docker, ["exec", "-i", container, ...argv], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = childProcess().spawn(docker, ["exec", "-i", container, ...argv], { stdio: ["pipe", "pipe", "pipe"] });
     const onAbort = () => child.kill();
     io.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout.on("data", (chunk: Buffer) => {

@@ -131,6 +131,9 @@ export class TerminalView implements TuiView, ViewActions {
       this.background("prompt", async () => {
         for (const message of messages) await this.deps.session.api.prompt(message);
       });
+    } else if (first) {
+      // A durable run a crash interrupted goes on at once (docs/durable.md); a parked one says so.
+      this.background("resume", () => this.deps.session.api.resumeInterrupted());
     }
   }
 
