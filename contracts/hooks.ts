@@ -39,6 +39,7 @@ export interface AgentHooks {
    * 1.2.0: asked before a session operation the user typed or a client sent (`/new`, `/resume`, `/fork`,
    * `/tree`, `/compact`): may cancel it, or carry it out itself (`handled`: e.g. a compaction a pi
    * extension supplied), or change the instructions of the default. pi's `session_before_*` events.
+   * 1.3.0: also asked before an automatic compaction (`reason` "threshold" or "overflow").
    */
   beforeSessionChange?(change: SessionChange, signal?: AbortSignal): Promise<SessionChangeVerdict | undefined>;
 }
@@ -49,7 +50,17 @@ export type SessionChange =
   | { kind: "resume"; targetSessionFile: string }
   | { kind: "fork"; entryId: string }
   | { kind: "tree"; targetId: string; summarize: boolean; customInstructions?: string }
-  | { kind: "compact"; customInstructions?: string };
+  | {
+      kind: "compact";
+      customInstructions?: string;
+      /**
+       * 1.3.0: why it compacts — "manual" (the default: typed, a client's or an extension's), or pi's
+       * automatic "threshold" and "overflow", which the session asks about itself before compacting.
+       */
+      reason?: "manual" | "threshold" | "overflow";
+      /** 1.3.0: an overflow compaction, after which the run goes again. */
+      willRetry?: boolean;
+    };
 
 /** A hook's answer to a session change. */
 export interface SessionChangeVerdict {
@@ -74,7 +85,7 @@ export interface PromptCommandInfo {
 /** 1.2: `beforePrompt` sees and may replace the prompt's images (pi's `input` transform, a command's `sendUserMessage`). */
 export const HooksContract = defineContract<AgentHooks>({
   id: "hooks",
-  version: "1.2.0",
+  version: "1.3.0",
   kind: "many",
   gate: "overlap",
   methods: {

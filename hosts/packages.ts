@@ -23,6 +23,7 @@ import {
   scopeBaseDir,
   settingEntrySource,
 } from "../kit/packages/package-source.js";
+import type { KindPaths, PackageFilter } from "../kit/packages/package-filter.js";
 import type { PackageScope, PackageSource } from "../contracts/packages.js";
 import type { HostPackageContributions } from "../contracts/host-environment.js";
 import { DistributionError, readDistribution, type DistributionLayer, type MergedEntry } from "./distribution.js";
@@ -49,6 +50,10 @@ export interface DistributionPackage {
   /** pi extension files or folders; empty when the package's code does not run. */
   extensions: string[];
   distribution: string | undefined;
+  /** The entry's resource filter (pi's object form), when it has one; the lists above are already narrowed by it. */
+  filter?: PackageFilter;
+  /** What the package declares of each type before the filter (for `pi config` and project deltas). */
+  declared?: KindPaths;
 }
 
 /** The layers installed packages add, the packages themselves, what they contribute to plugins, and notices for the user. */
@@ -141,6 +146,9 @@ export async function readInstalledPackages(
     }
     for (const entry of entries) {
       const text = settingEntrySource(entry);
+      // The filter rules load only for an entry in pi's object form, so a cold start without one skips them.
+      const filters = typeof entry === "object" ? await import("../kit/packages/package-filter.js") : undefined;
+      const filter = filters?.packageFilterOf(entry);
       if (text === undefined) {
         notices.push(`${file}: ignoring a "packages" entry without a "source"`);
         continue;
@@ -151,6 +159,17 @@ export async function readInstalledPackages(
       } catch (error) {
         notices.push(`${file}: ${(error as Error).message}`);
         continue;
+      }
+      const identity = packageIdentity(source, base);
+      const personal = out.find((p) => p.scope === "global" && p.identity === identity);
+      if (scope === "project" && personal !== undefined) {
+        // pi: a project entry replaces the personal one; with autoload false it is a delta over it.
+        out.splice(out.indexOf(personal), 1);
+        if (filters !== undefined && filter?.autoload === false) {
+          const declared = personal.declared ?? kindPaths(personal);
+          out.push({ ...personal, ...filters.applyDeltaOver(kindPaths(personal), declared, filter, personal.root) });
+          continue;
+        }
       }
       const root = installedPackagePath(source, base);
       if (!existsSync(root)) {
@@ -178,17 +197,22 @@ export async function readInstalledPackages(
         loadId ??= await pluginIdLoader();
         plugins.push({ id: (await loadId(pluginFile)) ?? fallbackId(pluginFile), file: pluginFile });
       }
-      out.push({
-        source: text,
-        scope,
-        identity: packageIdentity(source, base),
-        root,
-        plugins,
+      const declared: KindPaths = {
+        extensions: contributes.extensions,
         skills: contributes.skills,
         prompts: contributes.prompts,
         themes: contributes.themes,
-        extensions: contributes.extensions,
+      };
+      out.push({
+        source: text,
+        scope,
+        identity,
+        root,
+        plugins,
+        ...(filters === undefined ? declared : filters.filterPackagePaths(declared, filter, root)),
         distribution: contributes.distribution,
+        ...(filter !== undefined && { filter }),
+        declared,
       });
     }
   }
@@ -265,6 +289,11 @@ export function pluginEntryFile(path: string): string | undefined {
 function fallbackId(file: string): string {
   const name = basename(file, extname(file));
   return name === "index" ? basename(dirname(file)) : name;
+}
+
+/** A package's resource lists as the filter functions take them. */
+function kindPaths(pkg: DistributionPackage): KindPaths {
+  return { extensions: pkg.extensions, skills: pkg.skills, prompts: pkg.prompts, themes: pkg.themes };
 }
 
 function settingsPackages(file: string, notices: string[]): unknown[] {

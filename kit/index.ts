@@ -31,6 +31,7 @@ export * from "./shell/clipboard.js";
 export * from "./shell/clipboard-read.js";
 export * from "./process/owned.js";
 export * from "./process/node-builtins.js";
+export * from "./packages/package-filter.js";
 export * from "./packages/package-source.js";
 export * from "./session/export/markdown.js";
 export * from "./session/export/page.js";

@@ -39,6 +39,8 @@ export interface ResourceItem {
   projectState?: "load" | "unload" | "inherit";
   /** Whether it loads without a project switch: the global settings' say (a project resource: on). */
   inherited: boolean;
+  /** For a resource of an installed package: which one (its switch goes into the package's entry). */
+  package?: { source: string; scope: "user" | "project"; root: string };
 }
 
 /** A group of items as pi heads it: `User (<folder>/)` or `Project (.pi/)`. */

@@ -21,6 +21,7 @@ import {
   withSwitch,
 } from "pi-host";
 import { listResources, type ResourceItem } from "./catalog.js";
+import { listPackageGroups, readPackageEntries, withPackageSwitch } from "./package-items.js";
 import { listText, runScreen, type WriteScope } from "./screen.js";
 
 const USAGE = "pi config [-l] [--approve|--no-approve]";
@@ -94,9 +95,19 @@ export default definePlugin({
         scope === "project" ? join(projectDir, "settings.json") : join(folder, "settings.json");
       const groups = async (scope: WriteScope) => {
         const overrides = await readResourceOverrides(folder, io.cwd, scope === "project");
-        return listResources(folder, scope === "project" ? projectDir : undefined, overrides);
+        const own = await listResources(folder, scope === "project" ? projectDir : undefined, overrides);
+        // pi lists packages first, then the folders' resources.
+        return [...listPackageGroups(folder, scope === "project" ? projectDir : undefined), ...own];
       };
       const toggle = async (item: ResourceItem, scope: WriteScope): Promise<void> => {
+        if (item.package !== undefined) {
+          // A package's resource: pi's filter form in that package's entry, in the file that holds it.
+          // From the project's settings, a global package is switched by a project delta entry.
+          const where: WriteScope = item.package.scope === "project" || scope === "project" ? "project" : "global";
+          const asDelta = where === "project" && item.package.scope === "user";
+          const packages = withPackageSwitch(readPackageEntries(file(where)), item, !item.enabled, asDelta);
+          return settings.api.set(io.cwd, "packages", packages, where);
+        }
         const overrides = await readResourceOverrides(folder, io.cwd, true);
         if (scope === "global") {
           // The global settings: on and off (`+path` / `-path`, relative to the agent folder).

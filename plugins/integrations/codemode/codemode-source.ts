@@ -13,7 +13,7 @@ import type { AgentHooks } from "pi-host";
 import type { ToolContext, ToolResult, ToolSource, ToolSpecOf, ToolUpdate } from "pi-host";
 import type { ManyHandle } from "pi-host";
 import { identifierFor, toolDeclarations } from "./declarations.js";
-import { createDiscovery } from "./discovery.js";
+import { allToolsList, createDiscovery } from "./discovery.js";
 import { listNestedTools, runNestedCall, type NestedTool, type ToolProviders } from "./nested-tools.js";
 import { runSandboxed, type SandboxFunction, type SandboxLimits } from "./sandbox.js";
 
@@ -113,15 +113,21 @@ export class CodemodeSource implements ToolSource {
         return outcome.text;
       };
     }
-    const discovery = createDiscovery(
-      bound.map(({ ident, tool }) => ({
-        ident,
-        name: tool.spec.name,
-        description: tool.spec.description,
-        parameters: tool.spec.parameters,
-      })),
+    const discoverable = bound.map(({ ident, tool }) => ({
+      ident,
+      name: tool.spec.name,
+      description: tool.spec.description,
+      parameters: tool.spec.parameters,
+    }));
+    const discovery = createDiscovery(discoverable);
+    const outcome = await runSandboxed(
+      code,
+      functions,
+      this.options.limits,
+      signal,
+      discovery,
+      allToolsList(discoverable),
     );
-    const outcome = await runSandboxed(code, functions, this.options.limits, signal, discovery);
     const details: CodemodeDetails = {
       toolCalls,
       failedToolCalls,
@@ -154,7 +160,7 @@ function describeCodemode(bound: Array<{ ident: string; tool: NestedTool }>, lim
     "Run a JavaScript program that calls tools, to do many tool calls in one step (loops over files, searches, aggregation).",
     "The `code` is the body of an async function: `await` the functions of `tools`, then `return` a result. Only what the program prints with console.log and what it returns come back to you, so print or return a short summary, not raw data.",
     "Each tool function takes one argument object and resolves with the tool's text output; it throws an Error when the tool fails or a hook blocks the call (use try/catch to go on). Arguments are checked against the declarations below.",
-    "`await searchTools(query, { limit?, namespace? })` ranks the tools by topic and resolves to `{ name, description }[]` (`name` is the `tools.<name>` to call); `await describeTool(name)` resolves to a tool's description and declaration, or undefined.",
+    "`await searchTools(query, { limit?, namespace? })` ranks the tools by topic and resolves to `{ name, description }[]` (`name` is the `tools.<name>` to call); `await describeTool(name)` resolves to a tool's description and declaration, or undefined; `await describeNamespace(name)` resolves to `{ name, tools }` for an MCP server, or undefined; `ALL_TOOLS` lists every callable tool as `{ name, description }`.",
     `The sandbox is plain JavaScript: no file system, network, process, require/import, timers or fetch — the tools are its only way to act. Limits: ${limits.timeLimitMs / 1000} s, ${Math.round(limits.memoryLimitBytes / 1024 / 1024)} MB of memory, ${Math.round(limits.maxOutputBytes / 1024)} KB of output, ${limits.maxToolCalls} tool calls (${limits.maxConcurrentToolCalls} at a time; more wait their turn).`,
     "",
     "```ts",

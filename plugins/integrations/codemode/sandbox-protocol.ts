@@ -26,11 +26,14 @@ export interface WorkerStart {
   /** The `tools.*` function names to install. */
   toolNames: string[];
   /**
-   * Whether to install pi's discovery globals `searchTools(query, options?)` and `describeTool(name)`:
+   * Whether to install pi's discovery globals `searchTools(query, options?)`, `describeTool(name)` and
+   * `describeNamespace(name)`:
    * each asks the main thread through a "call" named DISCOVERY_CALL whose arguments are
    * `[kind, ...args]` and whose text is the JSON answer ("" for undefined). Not counted as tool calls.
    */
   discovery: boolean;
+  /** pi's `ALL_TOOLS`: every tool the script may call as `{ name, description }`, installed frozen. */
+  allTools?: Array<{ name: string; description: string }>;
   limits: WorkerLimits;
   /** Absolute paths of the CommonJS entries of quickjs-emscripten-core and the release-sync variant. */
   corePath: string;

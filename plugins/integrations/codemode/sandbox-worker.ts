@@ -204,10 +204,22 @@ export function sandboxWorkerMain(load: (id: string) => unknown): void {
           "  const answer = async (args) => { const text = await ask(args); return text === '' ? undefined : JSON.parse(text); };",
           "  globalThis.searchTools = (...args) => answer(['searchTools', ...args]);",
           "  globalThis.describeTool = (...args) => answer(['describeTool', ...args]);",
+          "  globalThis.describeNamespace = (...args) => answer(['describeNamespace', ...args]);",
           "  delete globalThis.__codemode_discover;",
           "})()",
         ].join("\n"),
         "codemode-discovery.js",
+      );
+      if (installed.error) installed.error.dispose();
+      else installed.value.dispose();
+    }
+
+    // pi's ALL_TOOLS: a frozen array of frozen { name, description } entries.
+    if (start.allTools !== undefined) {
+      const literal = JSON.stringify(JSON.stringify(start.allTools));
+      const installed = vm.evalCode(
+        `globalThis.ALL_TOOLS = Object.freeze(JSON.parse(${literal}).map((t) => Object.freeze(t)));`,
+        "codemode-all-tools.js",
       );
       if (installed.error) installed.error.dispose();
       else installed.value.dispose();

@@ -68,7 +68,10 @@ const WASM_MAX_PAGES = 32_768;
 const WORKER_OLD_HEAP_MB = 32;
 const WORKER_YOUNG_HEAP_MB = 8;
 
-/** Answers a script's `searchTools(...)` / `describeTool(...)` (`kind` names which); throws for bad arguments. */
+/**
+ * Answers a script's `searchTools(...)` / `describeTool(...)` / `describeNamespace(...)` (`kind` names
+ * which); throws for bad arguments.
+ */
 export type Discover = (kind: string, args: unknown[]) => unknown;
 
 /** Runs `code` with `functions` installed as `tools.*`. Never throws for anything the script does. */
@@ -78,6 +81,7 @@ export async function runSandboxed(
   limits: SandboxLimits,
   signal?: AbortSignal,
   discover?: Discover,
+  allTools?: ReadonlyArray<{ name: string; description: string }>,
 ): Promise<SandboxOutcome> {
   const deadline = Date.now() + limits.timeLimitMs;
   if (signal?.aborted) return { output: "", outputTruncated: false, error: "the script was aborted" };
@@ -104,6 +108,7 @@ export async function runSandboxed(
     code,
     toolNames: Object.keys(functions),
     discovery: discover !== undefined,
+    ...(allTools !== undefined && { allTools: [...allTools] }),
     limits: workerLimits,
     ...assets,
   };

@@ -62,7 +62,6 @@ export const PARTIAL_EVENTS: Readonly<Record<string, string>> = {
   user_bash: "`!` commands of the TUI run in its own shell, so it never fires",
   cache_warming_decision: "pi-host does not refresh prompt caches while idle, so it never fires",
   agent_before_settle: "the loop's settle boundary takes no entries from plugins, so it never fires",
-  session_before_compact: "fires for ctx.compact, /compact and RPC compact, not for automatic compaction",
 };
 
 const DELIVERED = new Set<string>([...OBSERVED_EVENTS, ...HOOKED_EVENTS]);

@@ -173,6 +173,8 @@ export async function compactWithHooks(
 async function gateCompaction(
   runtime: ExtensionRuntime,
   customInstructions: string | undefined,
+  reason: "manual" | "threshold" | "overflow" = "manual",
+  willRetry = false,
 ): Promise<CompactionResult | "cancelled" | undefined> {
   if (!runtime.hasHandlers("session_before_compact")) return undefined;
   const session = runtime.services.session.api;
@@ -185,8 +187,8 @@ async function gateCompaction(
     preparation: { firstKeptEntryId: firstKept, tokensBefore: usage?.tokens ?? 0, isSplitTurn: false },
     branchEntries,
     customInstructions,
-    reason: "manual",
-    willRetry: false,
+    reason,
+    willRetry,
     signal: controller.signal,
   };
   const verdict = await gate(runtime, event);
@@ -199,10 +201,11 @@ async function gateCompaction(
     throw new Error("session_before_compact: a compaction needs summary and firstKeptEntryId strings");
   const store = runtime.services.store.api;
   const tokensBefore = typeof custom.tokensBefore === "number" ? custom.tokensBefore : (usage?.tokens ?? 0);
-  await session.idle();
+  // A manual compaction waits for the run; an automatic one is asked by the run itself, between turns.
+  if (reason === "manual") await session.idle();
   store.appendCompaction(custom.summary, custom.firstKeptEntryId, tokensBefore, custom.details, true);
   const compactionEntry = store.entries().at(-1);
-  runtime.queue({ type: "session_compact", compactionEntry, fromExtension: true, reason: "manual", willRetry: false });
+  runtime.queue({ type: "session_compact", compactionEntry, fromExtension: true, reason, willRetry });
   const details = (custom.details ?? { readFiles: [], modifiedFiles: [] }) as CompactionResult["details"];
   return { summary: custom.summary, firstKeptEntryId: custom.firstKeptEntryId, tokensBefore, details };
 }
@@ -218,7 +221,7 @@ export async function beforeSessionChange(
   change: SessionChange,
 ): Promise<SessionChangeVerdict | undefined> {
   if (change.kind === "compact") {
-    const verdict = await gateCompaction(runtime, change.customInstructions);
+    const verdict = await gateCompaction(runtime, change.customInstructions, change.reason, change.willRetry);
     return verdict === "cancelled" ? { cancel: true } : verdict === undefined ? undefined : { handled: true };
   }
   if (change.kind === "new" || change.kind === "resume") {

@@ -5,6 +5,8 @@
  * `compaction_start` / `compaction_end` events.
  */
 import {
+  type AgentHooks,
+  askBeforeSessionChange,
   convertToLlm,
   DEFAULT_COMPACTION,
   estimateContextTokens,
@@ -14,6 +16,7 @@ import {
   type CompactionResult,
   type CompactionSettings,
   type Handle,
+  type ManyHandle,
   type Model,
   type SessionCompactor,
   type SessionEvent,
@@ -78,6 +81,11 @@ export interface CompactionJob {
   /** An overflow compaction: the run goes again if it succeeds. */
   willRetry?: boolean;
   signal?: AbortSignal;
+  /**
+   * The hooks asked before an automatic compaction (pi's `session_before_compact`): one may cancel it
+   * or write the compaction itself. A manual one was asked by whoever started it.
+   */
+  hooks?: ManyHandle<AgentHooks>;
 }
 
 /**
@@ -90,6 +98,20 @@ export async function compactSession(job: CompactionJob): Promise<CompactionResu
   if (!compactor.available) throw new Error("no compaction plugin is enabled; add one to plugins.json");
   emit({ type: "compaction_start", reason });
   try {
+    if (reason !== "manual" && job.hooks !== undefined) {
+      const change = { kind: "compact", reason, willRetry: job.willRetry === true } as const;
+      const decision = await askBeforeSessionChange(job.hooks, change, signal);
+      if (decision.outcome === "cancelled") {
+        // pi: a cancelled automatic compaction ends as aborted, with no error and no retry.
+        emit({ type: "compaction_end", reason, result: null, aborted: true, willRetry: false });
+        return undefined;
+      }
+      if (decision.outcome === "handled") {
+        const result = lastCompaction(store);
+        emit({ type: "compaction_end", reason, result, aborted: false, willRetry: job.willRetry === true });
+        return result ?? undefined;
+      }
+    }
     if (job.model === undefined) throw new Error("no model selected to write the summary");
     const result = await compactor.api.compact(store.api.path(), compactionSettings(job.settings), job.model, {
       instructions: job.instructions,
@@ -120,6 +142,19 @@ export async function compactSession(job: CompactionJob): Promise<CompactionResu
   }
 }
 
+/** The compaction a hook just saved, as a result (null when the branch ends in none). */
+function lastCompaction(store: Handle<SessionStore>): CompactionResult | null {
+  const entry = store.api.path().at(-1);
+  if (entry?.type !== "compaction") return null;
+  const details = (entry.details ?? { readFiles: [], modifiedFiles: [] }) as CompactionResult["details"];
+  return {
+    summary: entry.summary,
+    firstKeptEntryId: entry.firstKeptEntryId,
+    tokensBefore: entry.tokensBefore,
+    details,
+  };
+}
+
 /** What the session's compactions read when they run. */
 export interface SessionCompactionDeps {
   compactor: Handle<SessionCompactor>;
@@ -129,6 +164,8 @@ export interface SessionCompactionDeps {
   model: () => Model | undefined;
   /** The session's auto-compaction toggle. */
   autoCompaction: () => boolean;
+  /** The hooks an automatic compaction asks first. */
+  hooks?: ManyHandle<AgentHooks>;
 }
 
 /** The session's compactions: the policy's questions and one compaction at a time, flagged while it runs. */
@@ -163,6 +200,7 @@ export class SessionCompaction {
         settings: this.deps.settings(),
         model: this.deps.model(),
         reason,
+        hooks: this.deps.hooks,
         ...options,
       });
     } finally {

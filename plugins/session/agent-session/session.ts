@@ -70,8 +70,7 @@ export class SessionOrchestrator implements Omit<AgentSession, SessionExtraMetho
       whenIdle: (what) => this.whenIdle(what),
     });
     this.compaction = new SessionCompaction({
-      compactor: deps.compactor,
-      store: deps.store,
+      ...deps, // its compactor, store and hooks
       emit,
       settings: () => this.settings,
       model: () => this.choice.model,

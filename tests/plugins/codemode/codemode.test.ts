@@ -280,4 +280,19 @@ describe("codemode in a session", () => {
     await h.session.call("prompt", "list");
     expect(text(results(h)[0]!)).toBe("alpha");
   });
+
+  it("ALL_TOOLS in a session's script lists the tools it may call, and describeNamespace is there", async () => {
+    const h = (harness = await bootSession({
+      faux: runsScript(
+        "return ALL_TOOLS.map((t) => t.name + ':' + t.description.includes('gamma')).join(',') + ' ' + typeof describeNamespace;",
+      ) as never,
+      tools: [
+        { name: "alpha", description: "a", parameters: Type.Object({}), execute: async () => ({ content: [] }) },
+        { name: "gamma", description: "c", parameters: Type.Object({}), execute: async () => ({ content: [] }) },
+      ],
+      entries: [codemodeEntry()],
+    }));
+    await h.session.call("prompt", "list");
+    expect(text(results(h)[0]!)).toBe("alpha:false,gamma:true function");
+  });
 });

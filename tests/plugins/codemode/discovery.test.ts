@@ -2,10 +2,15 @@
  * pi 1.6.0's codemode discovery globals inside a script: `searchTools()` ranks the script's tools by
  * topic (BM25, as MCP's tool_search; default limit 8; `namespace` for one MCP server) and resolves to
  * `{ name, description }[]`; `describeTool()` resolves to a tool's description and declaration, or
- * undefined. They are not tool calls: they do not count against maxToolCalls.
+ * undefined; `describeNamespace()` resolves to `{ name, tools }` for an MCP server; `ALL_TOOLS` lists
+ * every tool. They are not tool calls: they do not count against maxToolCalls.
  */
 import { describe, expect, it } from "vitest";
-import { createDiscovery, type DiscoverableTool } from "../../../plugins/integrations/codemode/discovery.js";
+import {
+  allToolsList,
+  createDiscovery,
+  type DiscoverableTool,
+} from "../../../plugins/integrations/codemode/discovery.js";
 import { runSandboxed, type SandboxLimits } from "../../../plugins/integrations/codemode/sandbox.js";
 
 const LIMITS: SandboxLimits = {
@@ -44,7 +49,7 @@ const TOOLS: DiscoverableTool[] = [
 ];
 
 const run = (code: string) =>
-  runSandboxed(code, { read: async () => "file text" }, LIMITS, undefined, createDiscovery(TOOLS));
+  runSandboxed(code, { read: async () => "file text" }, LIMITS, undefined, createDiscovery(TOOLS), allToolsList(TOOLS));
 
 describe("codemode searchTools() and describeTool()", () => {
   it("searchTools ranks by topic and gives the tools.<name> to call", async () => {
@@ -102,6 +107,48 @@ describe("codemode searchTools() and describeTool()", () => {
         "describeTool() expects a tool name",
       ],
       read: "file text",
+    });
+  });
+
+  it("ALL_TOOLS lists every tool as { name, description } with its declaration, and cannot be changed", async () => {
+    const outcome = await run(`
+      const names = ALL_TOOLS.map((t) => t.name);
+      const forecast = ALL_TOOLS.find((t) => t.name === "mcp__weather__forecast");
+      try { ALL_TOOLS.push({ name: "x" }); } catch (e) {}
+      return { names, keys: Object.keys(forecast), same: forecast.description === (await describeTool("mcp__weather__forecast")), length: ALL_TOOLS.length, frozen: Object.isFrozen(ALL_TOOLS) };
+    `);
+    expect(outcome.error).toBeUndefined();
+    expect(JSON.parse(outcome.returned!)).toEqual({
+      names: ["read", "mcp__weather__forecast", "mcp__dev_radius__search"],
+      keys: ["name", "description"],
+      same: true,
+      length: 3,
+      frozen: true,
+    });
+  });
+
+  it("describeNamespace finds an MCP server by its name, identifier or pi's mcp__ name; undefined otherwise", async () => {
+    const outcome = await run(`
+      const errors = [];
+      try { await describeNamespace(); } catch (e) { errors.push(e.message); }
+      return {
+        byName: await describeNamespace("dev-radius"),
+        byIdent: await describeNamespace("dev_radius"),
+        byPi: await describeNamespace("mcp__dev_radius"),
+        weather: await describeNamespace("weather"),
+        none: (await describeNamespace("read")) === undefined,
+        errors,
+      };
+    `);
+    expect(outcome.error).toBeUndefined();
+    const radius = { name: "mcp__dev_radius", tools: ["mcp__dev_radius__search"] };
+    expect(JSON.parse(outcome.returned!)).toEqual({
+      byName: radius,
+      byIdent: radius,
+      byPi: radius,
+      weather: { name: "mcp__weather", tools: ["mcp__weather__forecast"] },
+      none: true,
+      errors: ["describeNamespace() expects a namespace name"],
     });
   });
 });
