@@ -82,7 +82,10 @@ export interface PromptCommandInfo {
   readonly sourceInfo: unknown;
 }
 
-/** 1.2: `beforePrompt` sees and may replace the prompt's images (pi's `input` transform, a command's `sendUserMessage`). */
+/**
+ * 1.1: `commands`; 1.2: `beforeSessionChange`, and `beforePrompt` sees and may replace the prompt's images (pi's
+ * `input` transform, a command's `sendUserMessage`); 1.3: automatic compactions are asked too.
+ */
 export const HooksContract = defineContract<AgentHooks>({
   id: "hooks",
   version: "1.3.0",
