@@ -12,9 +12,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../plugins/session/session-sqlite/driver.js";
 import { deltaChunk, DONE, usageChunk } from "../fixtures/sse/openai-completions/envelope.js";
 import { PI16_CLI, PI16_NODE, pi16Missing } from "../compat/pi16.js";
 import { sseFrame, type SseEvent } from "../support/mock-llm-server.js";
@@ -149,16 +149,6 @@ function launch16(args: string[], user: AgentHome) {
   });
 }
 
-/** The SQLite driver the store falls back to on this Node (the test reads the database with it). */
-interface ReadDb {
-  prepare(sql: string): { all(): unknown[] };
-  close(): void;
-}
-const Database = createRequire(import.meta.url)("better-sqlite3") as new (
-  file: string,
-  options: { readonly: boolean },
-) => ReadDb;
-
 /**
  * The one session's header and entries, parsed: every line of the JSONL file (a line that is not JSON
  * fails the test), or the session's rows of the SQLite store's database, read-only.
@@ -173,7 +163,8 @@ function sessionLines(user: AgentHome, store: Store): Array<Record<string, any>>
       .map((line) => JSON.parse(line) as Record<string, any>);
   }
   const folder = join(user.agent, "sessions", readdirSync(join(user.agent, "sessions"))[0]!);
-  const db = new Database(join(folder, "sessions.sqlite"), { readonly: true });
+  // The store's own driver choice: node:sqlite where this Node has it, else better-sqlite3 (built for Node 20).
+  const db = openDatabase(join(folder, "sessions.sqlite"));
   try {
     const sessions = db.prepare("SELECT id, timestamp, cwd FROM sessions").all() as Array<Record<string, any>>;
     expect(sessions).toHaveLength(1);
