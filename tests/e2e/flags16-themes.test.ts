@@ -63,6 +63,16 @@ describe.skipIf(!HAS_TMUX)("theme and startup flags in the TUI (built CLI)", { t
     const home = user();
     writeFileSync(join(home.project, "mine.json"), theme("mine", 196));
     const pane = start(home, ["--theme", "mine.json", "--use-theme", "mine"]);
+    // The first frame can come before the theme file is read (the shell draws while settings load); the
+    // header must take the theme's colour once it is.
+    await pane.waitFor(() =>
+      (
+        pane
+          .captureColors()
+          .split("\n")
+          .find((row) => row.includes("twice exit")) ?? ""
+      ).includes(fg(196)),
+    );
     expect(await headerRow(pane)).toContain(fg(196));
   });
 
