@@ -53,11 +53,17 @@ export function createRouter(deps: RouterDeps): Llm {
     };
   }
 
+  /** The key stored for `model`'s provider (auth.json, the environment...), else one an extension registered. */
+  async function storedKey(model: Model): Promise<string | undefined> {
+    return (
+      (auth.available ? await auth.api.apiKey(model.provider) : undefined) ??
+      (models.available ? models.api.registeredApiKey(model.provider) : undefined)
+    );
+  }
+
   /** The key for `model`'s provider; throws the auth plugin's one-line advice when one is needed and missing. */
   async function keyFor(model: Model): Promise<string | undefined> {
-    const key =
-      (auth.available ? await auth.api.apiKey(model.provider) : undefined) ??
-      (models.available ? models.api.registeredApiKey(model.provider) : undefined);
+    const key = await storedKey(model);
     if (key !== undefined || KEYLESS_APIS.has(model.api) || isLoopback(model.baseUrl)) return key;
     throw new Error(auth.available ? auth.api.missingKeyMessage(model.provider) : `no API key for ${model.provider}`);
   }
@@ -108,10 +114,7 @@ export function createRouter(deps: RouterDeps): Llm {
     push: (event: AssistantMessageEvent) => void,
   ): Promise<void> {
     try {
-      const apiKey =
-        options.apiKey ??
-        (auth.available ? await auth.api.apiKey(model.provider) : undefined) ??
-        models.api.registeredApiKey(model.provider);
+      const apiKey = options.apiKey ?? (await storedKey(model));
       for await (const event of custom(model, context, { ...options, apiKey, telemetry: request.span })) push(event);
     } catch (error) {
       push(failure(model, options, error));
