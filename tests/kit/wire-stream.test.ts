@@ -56,7 +56,7 @@ describe("WireStream", () => {
       compatEvents: false,
       windowMs: 10,
       minCount: 3,
-      maxWaitMs: 400,
+      maxWaitMs: 1000,
     });
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     wire.event(update({ type: "text_delta", contentIndex: 0, delta: "a" }));
@@ -72,7 +72,7 @@ describe("WireStream", () => {
     await sleep(100);
     expect(out).toEqual(["abc"]);
     // A lone delta goes out when the longest wait ends.
-    await sleep(500);
+    await sleep(1100);
     expect(out).toEqual(["abc", "d"]);
   });
 
