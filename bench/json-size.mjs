@@ -1,11 +1,14 @@
 /**
- * json-size: bytes a JSON-mode client reads for one 2,000-token answer streamed at 100 tokens/s, pi-host
- * next to pi 1.6.0 (Node 22) against the same local OpenAI-compatible server. pi-host merges the text
- * deltas that arrive within 40 ms into one `message_update` line (pi 1.6.0's shape, fewer lines); pi
- * 1.6.0 writes one line per token. The server streams one token every 10 ms; each run's output is checked
- * to hold the whole answer, so a run that lost text cannot look small.
+ * json-size: bytes a JSON-mode client reads for one 2,000-token answer, pi-host next to pi 1.6.0 (Node 22)
+ * against the same local OpenAI-compatible server, at each of several token rates. pi-host merges the
+ * text deltas that arrive within 40 ms into one `message_update` line (pi 1.6.0's shape, fewer lines); pi
+ * 1.6.0 writes one line per token. At a slow rate the deltas arrive further apart than that window, so
+ * each line carries one token there: the rate matters. Each run's output is checked to hold the whole
+ * answer, so a run that lost text cannot look small.
  *
- *   node bench/json-size.mjs        (or: node bench/run.mjs json-size)
+ *   node bench/json-size.mjs [--rates 20,50,100] [--keep DIR]
+ *   (--rates: tokens per second, default 20,50,100; --keep: each run's output to DIR/<who>-<rate>.jsonl)
+ *   (or: node bench/run.mjs json-size)
  */
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
@@ -15,13 +18,18 @@ import { join } from "node:path";
 import { check, DIST_CLI, NODE22, PI16_CLI, printChecks, writeResult } from "./lib.mjs";
 
 const TOKENS = 2000;
-const TOKEN_GAP_MS = 10;
+const ratesArg = process.argv.indexOf("--rates");
+const RATES = (ratesArg >= 0 ? process.argv[ratesArg + 1] : "20,50,100").split(",").map(Number);
+if (RATES.some((r) => !(r > 0))) throw new Error("--rates takes tokens per second, e.g. --rates 20,50,100");
+const keepArg = process.argv.indexOf("--keep");
+const KEEP = keepArg >= 0 ? process.argv[keepArg + 1] : undefined;
+if (KEEP !== undefined) mkdirSync(KEEP, { recursive: true });
 const TARGET_KB = 300;
 const token = (i) => `t${String(i % 1000).padStart(3, "0")}`;
 const ANSWER = Array.from({ length: TOKENS }, (_, i) => token(i)).join("");
 
-/** An OpenAI-compatible Chat Completions server streaming ANSWER one token per TOKEN_GAP_MS. */
-function startServer() {
+/** An OpenAI-compatible Chat Completions server streaming ANSWER one token per `gapMs`. */
+function startServer(gapMs) {
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", async () => {
@@ -32,7 +40,7 @@ function startServer() {
         );
       for (let i = 0; i < TOKENS; i++) {
         send({ choices: [{ index: 0, delta: { content: token(i) }, finish_reason: null }] });
-        await new Promise((resolve) => setTimeout(resolve, TOKEN_GAP_MS));
+        await new Promise((resolve) => setTimeout(resolve, gapMs));
       }
       send({
         choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
@@ -66,7 +74,7 @@ function agentFolder(port) {
 }
 
 /** Runs one JSON-mode turn; returns the bytes and lines written, after checking the answer is whole. */
-function run(node, cli, place) {
+function run(node, cli, place, keepAs) {
   return new Promise((resolve, reject) => {
     const child = spawn(node, [cli, "--mode", "json", "--model", "bench/bench-1", "hi"], {
       cwd: place.home,
@@ -79,6 +87,7 @@ function run(node, cli, place) {
     child.stderr.on("data", (d) => (err += d));
     child.on("error", reject);
     child.on("close", (code) => {
+      if (KEEP !== undefined) writeFileSync(join(KEEP, `${keepAs}.jsonl`), out);
       const text = out
         .split("\n")
         .filter((l) => l.startsWith("{"))
@@ -93,20 +102,27 @@ function run(node, cli, place) {
   });
 }
 
-const server = await startServer();
-const port = server.address().port;
-const host = await run(process.execPath, DIST_CLI, agentFolder(port));
-const checks = [check(`JSON bytes, ${TOKENS} tokens at 100 tok/s (pi-host)`, host.bytes / 1024, "KB", TARGET_KB)];
-checks.push(check("  lines (pi-host)", host.lines, "", null));
-let pi16;
-if (existsSync(NODE22) && existsSync(PI16_CLI)) {
-  pi16 = await run(NODE22, PI16_CLI, agentFolder(port));
-  checks.push(check("JSON bytes, same answer (pi 1.6.0)", pi16.bytes / 1024, "KB", null));
-  checks.push(check("  lines (pi 1.6.0)", pi16.lines, "", null));
-  checks.push(check("pi 1.6.0 bytes / pi-host bytes", pi16.bytes / host.bytes, "x", 1, "higher"));
-} else {
+const withPi16 = existsSync(NODE22) && existsSync(PI16_CLI);
+if (!withPi16)
   console.log("  pi 1.6.0 is not installed in bench/node_modules (npm ci --prefix bench): its side is skipped");
+const checks = [];
+const runs = [];
+for (const rate of RATES) {
+  const gapMs = 1000 / rate;
+  const server = await startServer(gapMs);
+  const port = server.address().port;
+  const host = await run(process.execPath, DIST_CLI, agentFolder(port), `pi-host-${rate}`);
+  checks.push(check(`JSON bytes, ${TOKENS} tokens at ${rate} tok/s (pi-host)`, host.bytes / 1024, "KB", TARGET_KB));
+  checks.push(check("  lines (pi-host)", host.lines, "", null));
+  let pi16;
+  if (withPi16) {
+    pi16 = await run(NODE22, PI16_CLI, agentFolder(port), `pi16-${rate}`);
+    checks.push(check(`JSON bytes, same answer at ${rate} tok/s (pi 1.6.0)`, pi16.bytes / 1024, "KB", null));
+    checks.push(check("  lines (pi 1.6.0)", pi16.lines, "", null));
+    checks.push(check("pi 1.6.0 bytes / pi-host bytes", pi16.bytes / host.bytes, "x", 1, "higher"));
+  }
+  server.close();
+  runs.push({ rate, tokenGapMs: gapMs, piHost: host, pi16 });
 }
-server.close();
 printChecks(checks);
-writeResult("json-size", { tokens: TOKENS, tokenGapMs: TOKEN_GAP_MS, piHost: host, pi16, checks });
+writeResult("json-size", { tokens: TOKENS, runs, checks });

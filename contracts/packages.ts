@@ -66,6 +66,14 @@ export interface PackageContributions {
   distribution: string | undefined;
 }
 
+/** The resources a filtered package entry leaves on, as absolute paths, by type. */
+export interface PackageEnabled {
+  extensions: string[];
+  skills: string[];
+  prompts: string[];
+  themes: string[];
+}
+
 /** One package of the `packages` setting, as installed (or not) on this machine. */
 export interface InstalledPackage {
   /** The setting's source text. */
@@ -86,6 +94,17 @@ export interface InstalledPackage {
   /** False when the setting names it but its folder is missing (`pi install` it again). */
   installed: boolean;
   contributes: PackageContributions;
+  /**
+   * 1.1.0: pi's `(filtered)`: the settings entry is in object form, with resource filters (see
+   * kit/packages/package-filter.ts). Absent from a 1.0 provider, which lists what the package declares.
+   */
+  filtered?: boolean;
+  /**
+   * 1.1.0: what the entry's filter leaves on, by type: the files it leaves of a type it names, the
+   * declared paths of a type it leaves alone. A project entry with `autoload: false` is shown over the
+   * global entry of the same package, as it loads. Set when `filtered`.
+   */
+  enabled?: PackageEnabled;
   /** What is wrong with it (missing folder, paths its manifest lists but lacks), one line each. */
   problems: string[];
 }
@@ -140,10 +159,13 @@ export interface PackageManager {
   list(cwd: string): Promise<InstalledPackage[]>;
 }
 
-/** The package manager: one per host, stateless between calls, so a reload never waits (overlap). */
+/**
+ * The package manager: one per host, stateless between calls, so a reload never waits (overlap).
+ * 1.1.0: `list` says which entries are filtered and what their filters leave on (`filtered`, `enabled`).
+ */
 export const PackagesContract = defineContract<PackageManager>({
   id: "packages",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "overlap",
   shape: { install: "function", remove: "function", update: "function", list: "function" },

@@ -28,11 +28,14 @@ Usage:
 
 Commands:
   pi install <source> [-l]     Install a package (npm:, git:, URL or path) and add it to settings
-  pi remove <source> [-l]      Remove a package from settings (uninstall is an alias)
+  pi remove <source> [-l]      Remove a package from settings
+  pi uninstall <source> [-l]   Alias for remove
   pi update [source|self|pi]   Update pi, installed packages (--extensions, --all), or the model
                                catalog (--models)
   pi list                      List installed packages from settings
   pi config [-l]               Open TUI to enable/disable resources (Tab switches scope)
+  pi auth <command>            Log in or out, print credentials, or check provider readiness
+  pi mcp <command>             Manage MCP servers: add, remove, list, log in and out
   pi plugins [--json]          List the distribution's plugins: id, version, status, generation,
                                provided contracts and source
   pi plugin new <name>         Write a new plugin from a template (--dir <folder>)
@@ -42,7 +45,8 @@ Commands:
                                load; --no saves "do not trust" (-a/--approve: one run only)
   pi eval <suite> [options]    Run a suite of behaviour evaluations through the agent and print
                                a results table (--model, --docs <folder>, --runs, --json)
-  pi <command> --help          Show help for install/remove/uninstall/update/list/config/plugin/eval
+  pi <command> --help          Show help for install/remove/uninstall/update/list/config/auth/mcp/
+                               plugin/trust/eval
 
 Mode: --mode rpc or acp > --mode json > print (-p, --mode text, or stdin/stdout not a terminal) > interactive.
 Piped stdin and @file arguments join the first message (text files as <file name="...">...</file>,

@@ -11,8 +11,13 @@
  * only in a trusted project (`pi trust`, or `--approve` for one run); describing a package of an
  * untrusted project never evaluates its modules (ids come from static reading, see plugin-id.ts).
  */
-import { join, relative, resolve } from "node:path";
-import { PackagesContract, type InstalledPackage, type PackageManager } from "../contracts/packages.js";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import {
+  PackagesContract,
+  type InstalledPackage,
+  type PackageEnabled,
+  type PackageManager,
+} from "../contracts/packages.js";
 import { PackageSourceError } from "../kit/packages/package-source.js";
 import type { Handle } from "../kernel/index.js";
 import type { Kernel } from "./host-kernel.js";
@@ -326,7 +331,7 @@ async function describePackage(pkg: InstalledPackage, loadId: PluginIdLoader): P
   ]
     .filter(Boolean)
     .join(", ");
-  let out = `  ${pkg.source}${version !== "" ? `  (${version})` : ""}\n`;
+  let out = `  ${pkg.source}${pkg.filtered ? " (filtered)" : ""}${version !== "" ? `  (${version})` : ""}\n`;
   if (pkg.path !== "") out += `    ${pkg.path}\n`;
   const at = (path: string): string => relative(pkg.path, path) || ".";
   const plugins: string[] = [];
@@ -335,17 +340,42 @@ async function describePackage(pkg: InstalledPackage, loadId: PluginIdLoader): P
     const id = file === undefined ? undefined : await loadId(file);
     plugins.push(`${id ?? "?"} (${at(path)})`);
   }
+  const resources =
+    pkg.enabled === undefined
+      ? (["extensions", "skills", "prompts", "themes"] as const).map((kind): [string, string[]] => [
+          kind,
+          pkg.contributes[kind].map(at),
+        ])
+      : await filteredResources(pkg, pkg.enabled, at);
   const parts: Array<[string, string[]]> = [
     ["plugins", plugins],
-    ["extensions", pkg.contributes.extensions.map(at)],
-    ["skills", pkg.contributes.skills.map(at)],
-    ["prompts", pkg.contributes.prompts.map(at)],
-    ["themes", pkg.contributes.themes.map(at)],
+    ...resources,
     ["distribution", pkg.contributes.distribution === undefined ? [] : [at(pkg.contributes.distribution)]],
   ];
   for (const [label, items] of parts) if (items.length > 0) out += `    ${label}: ${items.join(", ")}\n`;
   for (const problem of pkg.problems) out += `    problem: ${problem}\n`;
   return out;
+}
+
+/**
+ * A filtered entry's resources of each type: the ones its filter leaves on, by file (a skill by its
+ * folder), with how many of the package's files of that type that is when not all; "none" when the
+ * filter switches a type off.
+ */
+async function filteredResources(
+  pkg: InstalledPackage,
+  enabled: PackageEnabled,
+  at: (path: string) => string,
+): Promise<Array<[string, string[]]>> {
+  const { FILTER_KINDS, resourceFiles } = await import("../kit/packages/package-filter.js");
+  const shown = (file: string): string => at(basename(file) === "SKILL.md" ? dirname(file) : file);
+  return FILTER_KINDS.map((kind): [string, string[]] => {
+    const all = resourceFiles(pkg.contributes[kind], kind);
+    const on = new Set(resourceFiles(enabled[kind], kind));
+    const kept = all.filter((file) => on.has(file));
+    if (kept.length === all.length) return [kind, enabled[kind].map(at)];
+    return [kind, [`${kept.length === 0 ? "none" : kept.map(shown).join(", ")} (${kept.length} of ${all.length} on)`]];
+  });
 }
 
 /** The package `pi update` names, if one: `pi update <source>` or `--extension <source>`. */

@@ -6,6 +6,15 @@
 import { resolve } from "node:path";
 import { nodeTrustFileAccess, saveTrustDecision, type TrustFileAccess } from "./trust.js";
 
+/** `pi trust --help`. */
+const TRUST_HELP = `Usage:
+  pi trust [dir] [--no]
+
+Save a project-trust decision for a folder (default: the current one) in the agent folder's trust.json.
+A trusted project's .pi settings, extensions, skills, prompts, plugins and packages load; --no saves
+"do not trust", so they stay skipped without asking. pi --approve trusts a project for one run only.
+`;
+
 /** Where the command runs and writes. */
 export interface TrustCommandPlace {
   agentDir: string;
@@ -17,6 +26,10 @@ export interface TrustCommandPlace {
 
 /** Runs the command with the words after `trust`; resolves with the exit code. */
 export async function runTrustCommand(args: string[], place: TrustCommandPlace): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    place.stdout.write(TRUST_HELP);
+    return 0;
+  }
   const refuse = args.includes("--no");
   const dirs = args.filter((a) => a !== "--no");
   const unknown = dirs.find((a) => a.startsWith("-"));

@@ -2,7 +2,7 @@
  * pi 1.6.0's flags end to end: the built `pi` against MockLlmServer (a models.json custom provider),
  * checking what each flag changes in the request the server receives.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MockLlmServer } from "../support/mock-llm-server.js";
@@ -200,5 +200,38 @@ describe("pi 1.6.0's --no-mcp", () => {
     const on = await user.pi(["-p", "--model", "mock/mock-1", "hi"]);
     expect(on.code).toBe(0);
     expect(existsSync(marker)).toBe(true);
+  });
+});
+
+describe("pi 1.6.0's --no-skills and --no-prompt-templates", () => {
+  /** Runs `pi -p` with `flags` and returns the request's whole messages list as text. */
+  async function sentWith(flags: string[], prompt: string): Promise<string> {
+    server.enqueue({ sse: completionsText("ok") });
+    const run = await user.pi(["-p", "--model", "mock/mock-1", ...flags, prompt]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    return JSON.stringify(server.requests.at(-1)!.body.messages);
+  }
+
+  it("-ns/--no-skills leaves the agent folder's skills out of the system prompt", async () => {
+    mkdirSync(join(user.agent, "skills", "tidy-imports"), { recursive: true });
+    writeFileSync(
+      join(user.agent, "skills", "tidy-imports", "SKILL.md"),
+      "---\nname: tidy-imports\ndescription: Sorts and dedupes import lines in a file\n---\nSort them.\n",
+    );
+    expect(await sentWith([], "hi")).toContain("Sorts and dedupes import lines in a file");
+    for (const flag of ["--no-skills", "-ns"])
+      expect(await sentWith([flag], "hi")).not.toContain("Sorts and dedupes import lines in a file");
+  });
+
+  it("-np/--no-prompt-templates leaves /name as typed instead of expanding the template", async () => {
+    mkdirSync(join(user.agent, "prompts"), { recursive: true });
+    writeFileSync(join(user.agent, "prompts", "review.md"), "Review the staged changes for $1 carefully.\n");
+    expect(await sentWith([], "/review security")).toContain("Review the staged changes for security carefully.");
+    for (const flag of ["--no-prompt-templates", "-np"]) {
+      const sent = await sentWith([flag], "/review security");
+      expect(sent).toContain("/review security");
+      expect(sent).not.toContain("Review the staged changes");
+    }
   });
 });

@@ -5,6 +5,8 @@
  * entries only when warming a provider's cache, none of which a command line can drive). Both programs
  * then answer one more prompt on a copy of that file: the conversation each sends the server must be the
  * same, and `get_session_stats` must report the same tokens and cost (the usage entries included).
+ * pi 1.6.0's own `system` messages (its persisted prompt and tools) are in the file as it wrote them: each
+ * program sends exactly one system prompt, none of them as a conversation message.
  * Skipped with the install command when pi 1.6.0 is missing.
  */
 import { spawn } from "node:child_process";
@@ -109,6 +111,8 @@ describe.skipIf(!installed || !built)("a pi 1.6.0 session with context_edit and 
 
     const entries = sessionLines(file).slice(1);
     const byRole = (role: string) => entries.filter((e) => e.type === "message" && e.message.role === role);
+    // pi 1.6.0 persists its prompt and tool loadout as system messages; the file under test has them.
+    expect(byRole("system").length).toBeGreaterThan(0);
     const [firstUser, secondUser] = byRole("user");
     const [firstAnswer] = byRole("assistant");
     const [readResult] = byRole("toolResult");
@@ -137,6 +141,10 @@ describe.skipIf(!installed || !built)("a pi 1.6.0 session with context_edit and 
     const pi16Body = await prompt("pi16", copies.pi16, "and now?");
     const hostBody = await prompt("host", copies.host, "and now?");
     const [pi16Sent, hostSent] = [conversation(pi16Body), conversation(hostBody)];
+    // The stored system messages become the one system prompt, never extra messages of the conversation.
+    const systemCount = (body: Rec) =>
+      body.messages.filter((m: Rec) => m.role === "system" || m.role === "developer").length;
+    expect([systemCount(pi16Body), systemCount(hostBody)]).toEqual([1, 1]);
     // The first prompt and answer are left out, the tool output and second prompt replaced (latest edit wins).
     expect(pi16Sent.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
     expect(pi16Sent[0].content).toBe("read notes.txt, please");

@@ -1,3 +1,8 @@
+/**
+ * pi 1.6.0's `!cmd` and `!!cmd` in the built CLI's terminal UI, in tmux, against a local
+ * OpenAI-compatible server: both run the command in the shell and show its output; `!cmd` adds the run
+ * to the context the next request carries, `!!cmd` does not.
+ */
 import { describe, expect, it } from "vitest";
 import { completionsText } from "./agent-home.js";
 import { tuiSuite } from "./tui-suite.js";

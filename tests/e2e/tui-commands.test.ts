@@ -1,8 +1,9 @@
 /**
- * pi 1.6.0's `/thinking`, `/clone` and `/copy` in the built CLI's terminal UI, in tmux, against a local
+ * pi 1.6.0's `/thinking`, `/clone`, `/copy` and `/session` in the built CLI's terminal UI, in tmux, against a local
  * OpenAI-compatible server that records each request.
  */
 import { readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { describe, expect, it } from "vitest";
 import { completionsText } from "./agent-home.js";
 import { tuiSuite } from "./tui-suite.js";
@@ -80,5 +81,26 @@ describe.skipIf(!suite.hasTmux)("TUI slash commands in tmux (built CLI)", { time
     pane.type("/copy");
     pane.keys("Enter");
     await pane.waitFor("Nothing to copy");
+  });
+
+  it("/session shows the session's id, file, model, message counts and tokens", async () => {
+    suite.server.enqueue({ sse: completionsText("noted") });
+    // Wide enough for the whole file path on one line.
+    const pane = suite.start({ width: 220 });
+    await pane.waitFor("think-1");
+    pane.type("count me");
+    pane.keys("Enter");
+    await answered(pane, "noted");
+    pane.type("/session");
+    pane.keys("Enter");
+    await pane.waitFor("tokens:");
+    const file = suite.user.sessionFiles()[0]!;
+    const header = JSON.parse(readFileSync(file, "utf8").split("\n")[0]!) as { id: string };
+    const screen = pane.capture();
+    expect(screen).toContain(`Session ${header.id}`);
+    expect(screen).toContain(basename(file));
+    expect(screen).toContain("model: mock/think-1");
+    expect(screen).toContain("messages: 1 user, 1 assistant, 0 tool calls");
+    expect(screen).toMatch(/tokens: [1-9]\d* in, [1-9]\d* out/);
   });
 });

@@ -7,7 +7,20 @@ import { describe, expect, it } from "vitest";
 import { helpText } from "../../hosts/cli-flags.js";
 import { PI_BIN } from "../e2e/run-pi.js";
 
-const COMMANDS = ["install", "remove", "update", "list", "config", "plugins", "plugin", "trust", "eval"];
+const COMMANDS = [
+  "install",
+  "remove",
+  "uninstall",
+  "update",
+  "list",
+  "config",
+  "auth",
+  "mcp",
+  "plugins",
+  "plugin",
+  "trust",
+  "eval",
+];
 
 describe("pi --help: commands", () => {
   const commands = helpText().slice(helpText().indexOf("\nCommands:\n"), helpText().indexOf("\nMode:"));
@@ -17,7 +30,19 @@ describe("pi --help: commands", () => {
   });
 
   it("each package and plugin command answers --help with its usage, exit 0", () => {
-    for (const command of ["install", "remove", "update", "list", "config", "plugin", "eval"]) {
+    for (const command of [
+      "install",
+      "remove",
+      "uninstall",
+      "update",
+      "list",
+      "config",
+      "auth",
+      "mcp",
+      "plugin",
+      "trust",
+      "eval",
+    ]) {
       const run = spawnSync(process.execPath, [PI_BIN, command, "--help"], { encoding: "utf8" });
       expect(run.status, command).toBe(0);
       expect(run.stdout, command).toMatch(/^Usage:/);

@@ -49,10 +49,37 @@ describe("WireStream", () => {
     expect(out.map((r) => r.assistantMessageEvent?.delta ?? r.type)).toEqual(["Hello", "other", "response", "a"]);
   });
 
-  it("a lone delta goes out when the window ends; compat events and windowMs 0 are never merged", async () => {
+  it("a slow stream's line waits past the window for minCount deltas, but never past maxWaitMs", async () => {
     const { update } = answer();
     const out: any[] = [];
-    const wire = new WireStream((r) => out.push(r), { compatEvents: false, windowMs: 5 });
+    const wire = new WireStream((r: any) => out.push(r.assistantMessageEvent.delta), {
+      compatEvents: false,
+      windowMs: 10,
+      minCount: 3,
+      maxWaitMs: 1000,
+    });
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    wire.event(update({ type: "text_delta", contentIndex: 0, delta: "a" }));
+    await sleep(30);
+    wire.event(update({ type: "text_delta", contentIndex: 0, delta: "b" }));
+    await sleep(30);
+    // Past the window with two deltas: still waiting for the third.
+    expect(out).toEqual([]);
+    wire.event(update({ type: "text_delta", contentIndex: 0, delta: "c" }));
+    // The third delta, after the window: the line goes out at once.
+    expect(out).toEqual(["abc"]);
+    wire.event(update({ type: "text_delta", contentIndex: 0, delta: "d" }));
+    await sleep(100);
+    expect(out).toEqual(["abc"]);
+    // A lone delta goes out when the longest wait ends.
+    await sleep(1100);
+    expect(out).toEqual(["abc", "d"]);
+  });
+
+  it("a lone delta goes out when the wait ends; compat events and windowMs 0 are never merged", async () => {
+    const { update } = answer();
+    const out: any[] = [];
+    const wire = new WireStream((r) => out.push(r), { compatEvents: false, windowMs: 5, maxWaitMs: 10 });
     wire.event(update({ type: "text_delta", contentIndex: 0, delta: "x" }));
     expect(out).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 30));

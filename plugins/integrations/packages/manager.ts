@@ -25,6 +25,7 @@ import {
   type UpdateOptions,
   type UpdateOutcome,
 } from "pi-host";
+import { type ListedPackage, withEntryFilter } from "./entry-filter.js";
 import { GitRunner } from "./git-installer.js";
 import { inspectPackage } from "./inspect.js";
 import { NpmRunner, packageVersion } from "./npm-installer.js";
@@ -171,6 +172,7 @@ export class FilePackageManager implements PackageManager {
 
   async list(cwd: string): Promise<InstalledPackage[]> {
     const out: InstalledPackage[] = [];
+    const personal = new Map<string, ListedPackage>();
     for (const scope of SCOPES) {
       const base = scopeBaseDir(scope, this.options.agentDir, cwd);
       for (const entry of (await readScopePackages(scope, base)).entries) {
@@ -183,7 +185,10 @@ export class FilePackageManager implements PackageManager {
           out.push(unparsable(text, scope, (error as Error).message));
           continue;
         }
-        out.push(await this.describe(source, scope, base));
+        const identity = packageIdentity(source, base);
+        const listed = withEntryFilter(await this.describe(source, scope, base), entry, personal.get(identity));
+        if (scope === "global") personal.set(identity, listed);
+        out.push(listed.pkg);
       }
     }
     return out;
