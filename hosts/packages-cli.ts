@@ -300,7 +300,7 @@ function packageDescriber(projectTrusted: boolean): (pkg: InstalledPackage) => P
   };
 }
 
-/** `pi list` for people: global packages, then project packages, each with folder and contributions. */
+/** `pi list` for people: user (global) packages, then project packages, under pi 1.6.0's headings, each with folder and contributions. */
 async function formatList(
   packages: InstalledPackage[],
   place: PackageCommandPlace,
@@ -313,7 +313,7 @@ async function formatList(
     const ofScope = packages.filter((p) => p.scope === scope);
     if (ofScope.length === 0) continue;
     const file = scope === "global" ? join(place.agentDir, "settings.json") : join(place.cwd, ".pi", "settings.json");
-    out += `${out === "" ? "" : "\n"}${scope === "global" ? "Global" : "Project"} packages (${file}):\n`;
+    out += `${out === "" ? "" : "\n"}${scope === "global" ? "User" : "Project"} packages (${file}):\n`;
     if (scope === "project" && !projectTrusted)
       out += `  (not used: this project is not trusted; run "pi trust" here, or pass --approve)\n`;
     for (const pkg of ofScope) out += await describePackage(pkg, await describer(pkg));

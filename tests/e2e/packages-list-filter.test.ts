@@ -82,7 +82,7 @@ describe("pi list shows what a package entry's filter leaves on (built CLI)", ()
       const out = await listOk();
       expect(out).toBe(
         [
-          `Global packages (${join(user.agent, "settings.json")}):`,
+          `User packages (${join(user.agent, "settings.json")}):`,
           `  ${pkg} (filtered)  (1.2.3)`,
           `    ${pkg}`,
           "    extensions: extensions/a.ts (1 of 2 on)",
