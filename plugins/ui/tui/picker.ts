@@ -14,12 +14,18 @@ export function visibleRows(height: number): number {
   return Math.max(3, Math.min(12, height - 8));
 }
 
-/** The items matching the query (every word, case-insensitive), with their index in `items`. */
+/** Whether a row's label and detail hold every word of the query (case-insensitive). */
+export function matchesQuery(query: string, label: string, detail: string | undefined): boolean {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const text = `${label} ${detail ?? ""}`.toLowerCase();
+  return words.every((w) => text.includes(w));
+}
+
+/** The items matching the query, with their index in `items`. */
 export function filtered(picker: Picker): Array<{ item: PickerItem; index: number }> {
-  const words = picker.query.toLowerCase().split(/\s+/).filter(Boolean);
   return picker.items
     .map((item, index) => ({ item, index }))
-    .filter(({ item }) => words.every((w) => `${item.label} ${item.detail ?? ""}`.toLowerCase().includes(w)));
+    .filter(({ item }) => matchesQuery(picker.query, item.label, item.detail));
 }
 
 /** What a key did to the picker. */
@@ -90,10 +96,17 @@ export function renderPicker(picker: Picker, width: number, height: number, them
   for (let i = picker.scroll; i < Math.min(shown.length, picker.scroll + page); i++) {
     const { item } = shown[i]!;
     const selected = i === picker.selected;
-    const indent = "  ".repeat(Math.min(item.depth ?? 0, 20));
-    const marker = selected ? "› " : item.current ? "• " : "  ";
     const detail = item.detail ? `  ${item.detail}` : "";
-    const label = truncate(`${indent}${marker}${item.label}`, width - 1);
+    // The tree, as pi draws it: cursor, connectors, fold mark, a bullet on the current path, the text.
+    const marker =
+      item.prefix !== undefined
+        ? `${selected ? "› " : "  "}${item.prefix}${item.rootMark ?? ""}${item.current ? "• " : ""}`
+        : selected
+          ? "› "
+          : item.current
+            ? "• "
+            : "  ";
+    const label = truncate(`${marker}${item.label}`, width - 1);
     const room = width - 1 - cellWidth(label);
     const text = ` ${label}${room > 2 && detail ? theme.fg("muted", truncate(detail, room)) : ""}`;
     rows.push(selected ? theme.bg("selectedBg", padTo(text, width)) : item.current ? theme.fg("accent", text) : text);

@@ -48,8 +48,10 @@ export interface PickerItem {
   value: string;
   /** Shown muted after the label. */
   detail?: string;
-  /** Indentation (the tree). */
-  depth?: number;
+  /** The tree: gutters and connector drawn before the row (pi's `├⊟ `, `│  `). */
+  prefix?: string;
+  /** The tree: `⊞ ` on a folded root. */
+  rootMark?: string;
   /** Marks the current model / the leaf's path. */
   current?: boolean;
   /** The tree: the id of the nearest shown ancestor (a filter change keeps the selection near it). */
@@ -88,6 +90,8 @@ export interface Picker {
   editPrompt?: string;
   /** The tree: pi's filter mode (`treeFilterMode`). */
   filterMode?: string;
+  /** The tree: the ids of the folded segment starts. */
+  folded?: string[];
 }
 
 /** The autocomplete list under the editor. */
