@@ -2,13 +2,12 @@
  * The `system` theme in the built CLI under tmux: at start pi asks the terminal for its colours (OSC 11,
  * then DA1). tmux answers OSC 11 with the pane's background when `window-style` sets one, and only DA1
  * otherwise — so one run sees a light background (pi's light colours), one a dark one (pi's dark colours)
- * and one no answer (the terminal's own palette, no 24-bit colour anywhere).
+ * and one no answer (the terminal's own palette, no 24-bit colour anywhere). The colours are the system
+ * theme fitted to the reported background (tmux does not answer OSC 4, so the families' own hues).
  */
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ThemeRegistry } from "../../plugins/ui/tui/themes.js";
+import { fitSystemTheme } from "../../plugins/ui/tui/theme-system-fit.js";
 import { agentHome } from "./agent-home.js";
 import { PI_BIN } from "./run-pi.js";
 import { HAS_TMUX, TmuxServer } from "./tmux-pane.js";
@@ -23,10 +22,11 @@ beforeAll(() => {
 afterAll(() => tmux?.close());
 afterEach(() => tmux?.killPanes());
 
-/** The SGR parameters of a theme token's background, e.g. "48;2;232;232;240". */
-function bgCode(theme: "dark" | "light", token: "userMessageBg"): string {
-  const painted = new ThemeRegistry({ agentDir: mkdtempSync(join(tmpdir(), "pi-theme-")) }).load(theme).bg(token, "x");
-  return /\x1b\[(48;2;[\d;]+)m/.exec(painted)![1]!;
+/** The SGR parameters of the system theme's user message background fitted to a background, e.g. "48;2;232;232;240". */
+function bgCode(appearance: "dark" | "light"): string {
+  const background = appearance === "light" ? { r: 255, g: 255, b: 255 } : { r: 0, g: 0, b: 0 };
+  const color = fitSystemTheme({ background })!.colors.userMessageBg as { r: number; g: number; b: number };
+  return `48;2;${color.r};${color.g};${color.b}`;
 }
 
 describe.skipIf(!HAS_TMUX)(
@@ -52,9 +52,9 @@ describe.skipIf(!HAS_TMUX)(
           expect(colors).not.toMatch(/[34]8;2;/);
           expect(colors).toContain("hello there");
         } else {
-          expect(colors).toContain(bgCode(expected, "userMessageBg"));
+          expect(colors).toContain(bgCode(expected));
           const other = expected === "light" ? "dark" : "light";
-          expect(colors).not.toContain(bgCode(other, "userMessageBg"));
+          expect(colors).not.toContain(bgCode(other));
         }
       });
     }

@@ -12,7 +12,8 @@ import { join, resolve } from "node:path";
 import { Theme } from "./theme.js";
 import { DARK_THEME, LIGHT_THEME } from "./theme-builtin.js";
 import { parseTheme, SYSTEM_THEME, ThemeError, type ParsedTheme } from "./theme-parse.js";
-import { reportedAppearance, reportedColorsRevision, systemTheme, terminalAppearance } from "./theme-system.js";
+import { reportedColors, reportedColorsRevision, systemTheme, terminalAppearance } from "./theme-system.js";
+import { fitSystemTheme } from "./theme-system-fit.js";
 
 /** Where this run's themes come from (paths absolute). */
 export interface ThemeSources {
@@ -144,11 +145,10 @@ export class ThemeRegistry {
 
   private build(name: string): Theme {
     if (name === SYSTEM_THEME) {
-      // A reported background: pi's dark or light colours, whichever suits it; else the terminal's palette.
-      const appearance = reportedAppearance();
+      // A reported background: colours fitted to it (and to the palette, when reported); else ANSI indices.
       const revision = reportedColorsRevision();
-      if (appearance !== undefined)
-        return new Theme({ ...(appearance === "light" ? LIGHT_THEME : DARK_THEME), name: SYSTEM_THEME }, { revision });
+      const fitted = fitSystemTheme(reportedColors());
+      if (fitted !== undefined) return new Theme(fitted, { revision });
       const { theme, dim } = systemTheme(this.sources.env);
       return new Theme(theme, { dim, revision });
     }
