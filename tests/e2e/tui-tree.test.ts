@@ -222,4 +222,43 @@ describe.skipIf(!HAS_TMUX)("/tree filters and branch summaries (built CLI in tmu
       expect(treeRows(screen)).toContain("B follow up");
     });
   }
+
+  it("keybindings.json rebinds the list keys (tui.select.*), app.tree.editLabel and app.tree.toggleLabelTimestamp", async () => {
+    const user = agentHome();
+    const file = branchedSession(join(user.home, "sessions"), user.project);
+    writeFileSync(
+      join(user.agent, "keybindings.json"),
+      JSON.stringify({
+        "tui.select.up": ["ctrl+k"],
+        "app.tree.editLabel": ["ctrl+e"],
+        "app.tree.toggleLabelTimestamp": ["ctrl+y"],
+      }),
+    );
+    const pane = tmux!.start({
+      cwd: user.project,
+      env: user.env,
+      width: 100,
+      height: 36,
+      watch: "screen",
+      args: ["--session", file],
+    });
+    await pane.waitFor("B follow answer");
+    pane.type("/tree");
+    pane.keys("Enter");
+    await pane.waitFor((s) => s.includes("Session Tree") && s.includes("(6/12)"));
+    pane.keys("C-k");
+    await pane.waitFor((s) => s.includes("(5/12)"));
+    // Up is no longer bound to tui.select.up: only the next Ctrl+K moves.
+    pane.keys("Up", "C-k");
+    await pane.waitFor((s) => s.includes("(4/12)"));
+    pane.keys("C-e");
+    await pane.waitFor("label:");
+    pane.type("mark");
+    pane.keys("Enter");
+    let screen = await pane.waitFor((s) => treeRows(s).includes("[mark]"));
+    expect(treeRows(screen)).not.toMatch(/\[mark\] \d\d:\d\d/);
+    pane.keys("C-y");
+    screen = await pane.waitFor((s) => /\[mark\] \d\d:\d\d/.test(treeRows(s)));
+    expect(treeRows(screen)).toMatch(/\[mark\] \d\d:\d\d/);
+  });
 });

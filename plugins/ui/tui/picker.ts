@@ -35,38 +35,53 @@ export type PickerAction =
   | { type: "label"; item: PickerItem }
   | { type: "none" };
 
-/** Moves, filters, chooses or closes. */
-export function pickerKey(picker: Picker, key: TuiKey, height: number): PickerAction {
+/** Whether a key triggers a keybindings.json action. */
+export type PickerIs = (action: string) => boolean;
+
+/** The default list keys, for a caller without the user's bindings. */
+const DEFAULT_LIST_KEYS: Record<string, (key: TuiKey) => boolean> = {
+  "tui.select.cancel": (k) => k.name === "escape" || (k.ctrl && k.name === "c"),
+  "tui.select.confirm": (k) => k.name === "enter" && !k.shift && !k.ctrl && !k.alt,
+  "tui.select.up": (k) => k.name === "up" && !k.ctrl && !k.alt,
+  "tui.select.down": (k) => k.name === "down" && !k.ctrl && !k.alt,
+  "tui.select.pageUp": (k) => k.name === "pageUp",
+  "tui.select.pageDown": (k) => k.name === "pageDown",
+  "app.tree.editLabel": (k) => (k.name === "l" && k.shift && !k.ctrl) || (k.name === "text" && k.text === "L"),
+};
+
+/**
+ * Moves, filters, chooses or closes, through pi's list actions (`tui.select.up/down/pageUp/pageDown/
+ * confirm/cancel`, and `app.tree.editLabel` in the tree) as keybindings.json binds them.
+ */
+export function pickerKey(picker: Picker, key: TuiKey, height: number, is?: PickerIs): PickerAction {
+  const act = is ?? ((action: string) => DEFAULT_LIST_KEYS[action]?.(key) === true);
   const shown = filtered(picker);
   const page = visibleRows(height);
   const move = (delta: number): void => {
     if (shown.length === 0) return;
     picker.selected = Math.max(0, Math.min(shown.length - 1, picker.selected + delta));
   };
-  if (key.name === "escape" || (key.ctrl && key.name === "c")) return { type: "close" };
-  if (key.name === "enter") {
+  if (act("tui.select.cancel")) return { type: "close" };
+  if (act("tui.select.confirm")) {
     const choice = shown[picker.selected];
     return choice === undefined ? { type: "none" } : { type: "choose", item: choice.item };
   }
-  if (key.name === "up") move(-1);
-  else if (key.name === "down") move(1);
-  else if (key.name === "pageUp") move(-page);
-  else if (key.name === "pageDown") move(page);
-  else if (key.name === "home") picker.selected = 0;
-  else if (key.name === "end") picker.selected = Math.max(0, shown.length - 1);
-  else if (picker.kind === "tree" && key.name === "l" && key.shift && !key.ctrl) {
+  if (picker.kind === "tree" && act("app.tree.editLabel")) {
     const choice = shown[picker.selected];
     if (choice !== undefined) return { type: "label", item: choice.item };
-  } else if (key.name === "backspace") {
+    return { type: "none" };
+  }
+  if (act("tui.select.up")) move(-1);
+  else if (act("tui.select.down")) move(1);
+  else if (act("tui.select.pageUp")) move(-page);
+  else if (act("tui.select.pageDown")) move(page);
+  else if (key.name === "home") picker.selected = 0;
+  else if (key.name === "end") picker.selected = Math.max(0, shown.length - 1);
+  else if (key.name === "backspace") {
     picker.query = picker.query.slice(0, -1);
     picker.selected = 0;
   } else if (key.name === "text" || key.name === "paste") {
-    const typed = (key.text ?? "").replace(/\n/g, " ");
-    if (picker.kind === "tree" && typed === "L") {
-      const choice = shown[picker.selected];
-      if (choice !== undefined) return { type: "label", item: choice.item };
-    }
-    picker.query += typed;
+    picker.query += (key.text ?? "").replace(/\n/g, " ");
     picker.selected = 0;
   }
   keepInView(picker, page);

@@ -92,6 +92,10 @@ export interface Picker {
   filterMode?: string;
   /** The tree: the ids of the folded segment starts. */
   folded?: string[];
+  /** The tree: labels show when they were set (`app.tree.toggleLabelTimestamp`). */
+  labelTimes?: boolean;
+  /** /scoped-models: the rows were moved, so their order is the cycle order even with every model enabled. */
+  reordered?: boolean;
 }
 
 /** The autocomplete list under the editor. */
@@ -131,6 +135,8 @@ export interface ViewState {
   killRing: string[];
   /** The last edit was a kill (so the next kill joins it), or a yank (so Alt+Y can rotate it). */
   lastAction: "kill" | "yank" | "insert" | "other";
+  /** A jump to a character waits for the character (`tui.editor.jumpForward` / `jumpBackward`). */
+  jump?: "forward" | "backward";
   yank: { start: number; end: number; index: number } | null;
   undo: EditorState[];
   queue: { steering: string[]; followUp: string[] };

@@ -75,6 +75,8 @@ export function passesTreeFilter(node: TreeNode, mode: TreeFilterMode, leafId: s
 /** What the tree shows besides the filter: folded segments and the typed search. */
 export interface TreeView {
   folded?: ReadonlySet<string>;
+  /** `app.tree.toggleLabelTimestamp`: a label shows when it was set. */
+  labelTimes?: boolean;
   /** Whether a row with this label and detail matches the search typed. */
   matches?: (label: string, detail: string | undefined) => boolean;
 }
@@ -93,6 +95,7 @@ export function treeItems(
   const onPath = new Set(syncCall(() => store.api.path(), []).map((e) => e.id));
   const leaf = syncCall(() => store.api.leafId(), null);
   const tools = toolCalls(roots);
+  const labelTimes = view.labelTimes === true ? labelTimestamps(store) : new Map<string, string>();
   const rows = new Map<string, { node: TreeNode; label: string; detail: string | undefined }>();
   const shownRoots: ShownNode[] = [];
   const firstCurrent = (nodes: TreeNode[]): TreeNode[] => [
@@ -108,9 +111,9 @@ export function treeItems(
     let childParent = parent;
     if (passesTreeFilter(node, mode, leaf)) {
       const label = describeEntry(node.entry, tools);
-      const marks = [node.label ? `[${node.label}]` : "", node.entry.id === leaf ? "← current" : ""]
-        .filter(Boolean)
-        .join(" ");
+      const time = labelTimes.get(node.entry.id);
+      const labelMark = node.label ? `[${node.label}]${time !== undefined ? ` ${labelTime(time)}` : ""}` : "";
+      const marks = [labelMark, node.entry.id === leaf ? "← current" : ""].filter(Boolean).join(" ");
       const detail = marks || undefined;
       if (view.matches === undefined || view.matches(label, detail)) {
         const shown: ShownNode = { id: node.entry.id, parent, children: [] };
@@ -134,6 +137,25 @@ export function treeItems(
       parent: shown.parent?.id,
     };
   });
+}
+
+/** When each entry's current label was set (the latest label entry naming it). */
+function labelTimestamps(store: Handle<SessionStore>): Map<string, string> {
+  const times = new Map<string, string>();
+  for (const entry of syncCall(() => store.api.entries(), [] as SessionEntry[]))
+    if (entry.type === "label") times.set(entry.targetId, entry.timestamp);
+  return times;
+}
+
+/** A label's time as pi shows it: `14:05` today, `3/9 14:05` this year, else `25/3/9 14:05`. */
+export function labelTime(timestamp: string, now: Date = new Date()): string {
+  const date = new Date(timestamp);
+  const two = (n: number): string => String(n).padStart(2, "0");
+  const time = `${two(date.getHours())}:${two(date.getMinutes())}`;
+  const sameYear = date.getFullYear() === now.getFullYear();
+  if (sameYear && date.getMonth() === now.getMonth() && date.getDate() === now.getDate()) return time;
+  const day = `${date.getMonth() + 1}/${date.getDate()} ${time}`;
+  return sameYear ? day : `${String(date.getFullYear()).slice(-2)}/${day}`;
 }
 
 /** The shown tree the rows of `treeItems` describe (their parent links), to move along its segments. */

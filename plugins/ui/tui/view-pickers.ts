@@ -48,10 +48,10 @@ export function openPicker(
 
 /** Keys while a picker is shown: move, filter, choose, close, or start a label. */
 export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey, is: IsAction): void {
-  if (COMMAND_PICKERS.has(picker.kind)) return commandPickerKey(view, s, picker, key);
+  if (COMMAND_PICKERS.has(picker.kind)) return commandPickerKey(view, s, picker, key, is);
   if (picker.kind === "tree") return treeKey(view, s, picker, key, is);
-  if (picker.kind === "branch-summary") return summaryKey(view, s, picker, key);
-  const action = pickerKey(picker, key, view.terminalHeight());
+  if (picker.kind === "branch-summary") return summaryKey(view, s, picker, key, is);
+  const action = pickerKey(picker, key, view.terminalHeight(), is);
   if (action.type === "close") s.picker = null;
   else if (action.type === "label") picker.labelEdit = "";
   else if (action.type === "choose") {

@@ -44,7 +44,7 @@ export function openTree(view: ViewActions, s: ViewState, query: string, selectI
     title: "Session Tree",
     // pi's help rows, for the keys this tree has.
     header: [
-      "↑/↓ move · ←/→ page · ctrl+←/→ branch · enter switch · shift+l label · type to search",
+      "↑/↓ move · ←/→ page · ctrl+←/→ branch · enter switch · shift+l label · shift+t label time · type to search",
       "filters ctrl+d/t/u/l/a · cycle ctrl+o/shift+ctrl+o",
     ],
     hint: "esc close",
@@ -78,6 +78,7 @@ export function openTree(view: ViewActions, s: ViewState, query: string, selectI
 function relayout(view: ViewActions, picker: Picker): void {
   picker.items = treeItems(view.deps.store, treeFilterModeOf(picker.filterMode), {
     folded: new Set(picker.folded ?? []),
+    labelTimes: picker.labelTimes === true,
     matches: (label, detail) => matchesQuery(picker.query, label, detail),
   });
 }
@@ -150,6 +151,11 @@ export function treeKey(view: ViewActions, s: ViewState, picker: Picker, key: Tu
     return;
   }
   if (!picker.loading && foldKey(view, picker, is)) return;
+  if (!picker.loading && is("app.tree.toggleLabelTimestamp")) {
+    picker.labelTimes = picker.labelTimes !== true;
+    relayout(view, picker);
+    return;
+  }
   // ←/→ page through the tree, as in pi.
   const page = picker.loading ? 0 : is("tui.editor.cursorLeft") ? -1 : is("tui.editor.cursorRight") ? 1 : 0;
   if (page !== 0) {
@@ -167,7 +173,7 @@ export function treeKey(view: ViewActions, s: ViewState, picker: Picker, key: Tu
     return;
   }
   const query = picker.query;
-  const action = pickerKey(picker, key, view.terminalHeight());
+  const action = pickerKey(picker, key, view.terminalHeight(), is);
   // A changed search lays the tree out again over the entries it matches; folds are cleared, as in pi.
   if (picker.query !== query) {
     picker.folded = [];
@@ -210,12 +216,12 @@ function askSummary(s: ViewState, entryId: string): void {
 }
 
 /** Keys of the summary question; Esc goes back to the tree with the entry still selected. */
-export function summaryKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): void {
+export function summaryKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey, is?: IsAction): void {
   const target = picker.subject ?? "";
   if (picker.labelEdit !== undefined) return instructionsKey(view, s, picker, key);
   // Typing does not filter three fixed choices.
   if (key.name === "text" || key.name === "paste" || key.name === "backspace") return;
-  const action = pickerKey(picker, key, view.terminalHeight());
+  const action = pickerKey(picker, key, view.terminalHeight(), is);
   if (action.type === "close") openTree(view, s, "", target);
   else if (action.type === "choose") {
     if (action.item.value === SUMMARY_CHOICES[2]) {
