@@ -51,6 +51,16 @@ export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker,
   if (COMMAND_PICKERS.has(picker.kind)) return commandPickerKey(view, s, picker, key, is);
   if (picker.kind === "tree") return treeKey(view, s, picker, key, is);
   if (picker.kind === "branch-summary") return summaryKey(view, s, picker, key, is);
+  // pi's "set as default" keys: choose the row and save it to the global settings.
+  const save =
+    (picker.kind === "model" && is("app.models.save")) || (picker.kind === "thinking" && is("app.thinking.save"));
+  const chosen = save ? filtered(picker)[picker.selected]?.item : undefined;
+  if (chosen !== undefined) {
+    s.picker = null;
+    choose(view, picker, chosen);
+    saveDefault(view, s, picker.kind, chosen.value);
+    return;
+  }
   const action = pickerKey(picker, key, view.terminalHeight(), is);
   if (action.type === "close") s.picker = null;
   else if (action.type === "label") picker.labelEdit = "";
@@ -84,6 +94,29 @@ export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, 
     }
   }
   return {};
+}
+
+/** Saves a chosen model (`defaultProvider`, `defaultModel`) or thinking level (`defaultThinkingLevel`) as the default. */
+function saveDefault(view: ViewActions, s: ViewState, kind: Picker["kind"], value: string): void {
+  const settings = view.deps.settings;
+  if (settings === undefined || !settings.available) {
+    notice(s, "Cannot save: no plugin provides the settings contract.", "error");
+    return;
+  }
+  const slash = value.indexOf("/");
+  view.background(
+    "save default",
+    async () => {
+      if (kind === "model") {
+        await settings.api.set(s.cwd, "defaultProvider", value.slice(0, slash), "global");
+        await settings.api.set(s.cwd, "defaultModel", value.slice(slash + 1), "global");
+      } else await settings.api.set(s.cwd, "defaultThinkingLevel", value, "global");
+    },
+    () =>
+      view.later((state) =>
+        notice(state, kind === "model" ? `Default model: ${value}` : `Default thinking level: ${value}`),
+      ),
+  );
 }
 
 /** Acts on the chosen item: a model, a session to resume, a message to fork from, a thinking level. */
