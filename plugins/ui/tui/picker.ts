@@ -95,6 +95,12 @@ export function keepInView(picker: Picker, page: number): void {
   picker.scroll = Math.max(0, picker.scroll);
 }
 
+/** A path with the home folder as `~`. */
+function homeShort(path: string): string {
+  const home = process.env.HOME || process.env.USERPROFILE || "";
+  return home !== "" && path.startsWith(home) ? `~${path.slice(home.length)}` : path;
+}
+
 /** The picker's rows: title, query, the visible slice of the list, and a key hint. */
 export function renderPicker(picker: Picker, width: number, height: number, theme: Theme): string[] {
   const page = visibleRows(height);
@@ -107,11 +113,21 @@ export function renderPicker(picker: Picker, width: number, height: number, them
   for (const line of picker.header ?? []) rows.push(theme.fg("muted", ` ${truncate(line, width - 2)}`));
   if (picker.loading) rows.push(theme.fg("muted", " Loading…"));
   else if (shown.length === 0)
-    rows.push(theme.fg("muted", picker.items.length === 0 ? " Nothing to show" : " No match"));
+    rows.push(
+      theme.fg(
+        "muted",
+        picker.namedOnly === true && picker.items.length === 0
+          ? " No named sessions"
+          : picker.items.length === 0
+            ? " Nothing to show"
+            : " No match",
+      ),
+    );
   for (let i = picker.scroll; i < Math.min(shown.length, picker.scroll + page); i++) {
     const { item } = shown[i]!;
     const selected = i === picker.selected;
-    const detail = item.detail ? `  ${item.detail}` : "";
+    const shownDetail = picker.showPath === true ? `${item.detail ?? ""} · ${homeShort(item.value)}` : item.detail;
+    const detail = shownDetail ? `  ${shownDetail}` : "";
     // The tree, as pi draws it: cursor, connectors, fold mark, a bullet on the current path, the text.
     const marker =
       item.prefix !== undefined

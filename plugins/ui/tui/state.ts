@@ -52,6 +52,8 @@ export interface PickerItem {
   prefix?: string;
   /** The tree: `⊞ ` on a folded root. */
   rootMark?: string;
+  /** /resume: the session has a name (`app.session.toggleNamedFilter` keeps only these). */
+  named?: boolean;
   /** Marks the current model / the leaf's path. */
   current?: boolean;
   /** The tree: the id of the nearest shown ancestor (a filter change keeps the selection near it). */
@@ -94,6 +96,11 @@ export interface Picker {
   folded?: string[];
   /** The tree: labels show when they were set (`app.tree.toggleLabelTimestamp`). */
   labelTimes?: boolean;
+  /** /resume: each row shows its file's path (`app.session.togglePath`). */
+  showPath?: boolean;
+  /** /resume: only named sessions are listed (`app.session.toggleNamedFilter`); `unnamed` holds the others. */
+  namedOnly?: boolean;
+  unnamed?: PickerItem[];
   /** /scoped-models: the rows were moved, so their order is the cycle order even with every model enabled. */
   reordered?: boolean;
 }

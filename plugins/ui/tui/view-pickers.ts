@@ -51,6 +51,7 @@ export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker,
   if (COMMAND_PICKERS.has(picker.kind)) return commandPickerKey(view, s, picker, key, is);
   if (picker.kind === "tree") return treeKey(view, s, picker, key, is);
   if (picker.kind === "branch-summary") return summaryKey(view, s, picker, key, is);
+  if (picker.kind === "resume" && !picker.loading && resumeKey(picker, is)) return;
   // pi's "set as default" keys: choose the row and save it to the global settings.
   const save =
     (picker.kind === "model" && is("app.models.save")) || (picker.kind === "thinking" && is("app.thinking.save"));
@@ -94,6 +95,33 @@ export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, 
     }
   }
   return {};
+}
+
+/**
+ * pi's session list keys in /resume: `app.session.togglePath` shows each session's file, and
+ * `app.session.toggleNamedFilter` lists only the named sessions (and back). Returns whether the key was one.
+ */
+function resumeKey(picker: Picker, is: IsAction): boolean {
+  if (is("app.session.togglePath")) {
+    picker.showPath = picker.showPath !== true;
+    return true;
+  }
+  if (!is("app.session.toggleNamedFilter")) return false;
+  const selected = filtered(picker)[picker.selected]?.item;
+  if (picker.namedOnly === true) {
+    picker.items = [...picker.items, ...(picker.unnamed ?? [])];
+    picker.unnamed = undefined;
+  } else {
+    picker.unnamed = picker.items.filter((item) => item.named !== true);
+    picker.items = picker.items.filter((item) => item.named === true);
+  }
+  picker.namedOnly = picker.namedOnly !== true;
+  // Keep the recent-first order, and the selection on the same session when it is still listed.
+  picker.items.sort((a, b) => (b.detail ?? "").localeCompare(a.detail ?? ""));
+  const at = filtered(picker).findIndex(({ item }) => item === selected);
+  picker.selected = Math.max(0, at);
+  picker.scroll = 0;
+  return true;
 }
 
 /** Saves a chosen model (`defaultProvider`, `defaultModel`) or thinking level (`defaultThinkingLevel`) as the default. */
