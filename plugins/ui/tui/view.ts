@@ -289,7 +289,7 @@ export class TerminalView implements TuiView, ViewActions {
     }
     if (key.name === "mouse") return {};
     if (s.dialogs.length > 0) {
-      dialogKey(s.dialogs[0]!, key, (id, value) => this.deps.settleDialog(id, value));
+      dialogKey(s.dialogs[0]!, key, (id, value) => this.deps.settleDialog(id, value), is);
       return {};
     }
     if (s.picker !== null) {
