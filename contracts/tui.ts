@@ -103,6 +103,8 @@ export interface TuiRgb {
 export interface TuiTerminalColors {
   foreground?: TuiRgb;
   background?: TuiRgb;
+  /** 1.4: ANSI colours 0-15 as reported to OSC 4, present only when all 16 arrived (the `system` theme takes its hues from them). */
+  palette?: TuiRgb[];
 }
 
 /** What the shell tells the view when a run of the interactive mode starts. */
@@ -153,7 +155,7 @@ export const HOST_RELOAD_REQUEST_EVENT = "host:reload-request";
 /** One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short. */
 export const TuiViewContract = defineContract<TuiView>({
   id: "tui/view",
-  version: "1.3.0",
+  version: "1.4.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 250,

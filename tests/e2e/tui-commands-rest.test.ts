@@ -63,6 +63,31 @@ describe.skipIf(!suite.hasTmux)(
       await pane.waitFor("Session name: release notes");
     });
 
+    it("/resume: ctrl+n (app.session.toggleNamedFilter) lists only named sessions; ctrl+p (togglePath) shows the files", async () => {
+      const pane = start({}, 120);
+      await pane.waitFor("alpha-1");
+      await ask(pane, "an unnamed chat", "first answer");
+      command(pane, "/new");
+      await pane.waitFor((s) => !s.includes("first answer"), { all: false });
+      await ask(pane, "a chat with a name", "second answer");
+      command(pane, "/name release notes");
+      await pane.waitFor("Session name set: release notes");
+      command(pane, "/resume");
+      await pane.waitFor(
+        (s) => s.includes("Resume a session") && s.includes("an unnamed chat") && s.includes("release notes"),
+      );
+      pane.keys("C-n");
+      let screen = await pane.waitFor((s) => s.includes("release notes") && !s.includes("an unnamed chat"), {
+        all: false,
+      });
+      expect(screen).not.toContain(".jsonl");
+      pane.keys("C-p");
+      screen = await pane.waitFor("~/agent/sessions/", { all: false });
+      expect(screen).toContain("release notes");
+      pane.keys("C-n");
+      await pane.waitFor((s) => s.includes("an unnamed chat") && s.includes("release notes"), { all: false });
+    });
+
     it("/fork forks before an earlier user message into a new session file, with that message in the editor", async () => {
       const pane = start();
       await pane.waitFor("alpha-1");

@@ -138,4 +138,40 @@ describe.skipIf(!HAS_TMUX)("extension UI on a terminal (tmux, built CLI)", { tim
     await pane.waitFor(/\[pi exited \d+\]/, { all: true });
     expect(pane.exitCode()).toBe(0);
   });
+
+  it("ctx.ui.select takes keybindings.json's tui.select.* keys", async () => {
+    const user = agentHome();
+    user.scriptFaux([{ content: "unused" }]);
+    writeFileSync(
+      join(user.project, "ext-select.ts"),
+      `export default function (pi) {
+  pi.registerCommand("flavour", {
+    handler: async (_a, ctx) => {
+      const picked = await ctx.ui.select("Pick a flavour", ["vanilla", "mint", "lemon"]);
+      ctx.ui.notify("FLAVOUR " + picked, "info");
+    },
+  });
+}
+`,
+    );
+    writeFileSync(
+      join(user.agent, "keybindings.json"),
+      JSON.stringify({ "tui.select.down": ["ctrl+n"], "tui.select.confirm": ["tab"] }),
+    );
+    const pane = tmux!.start({
+      cwd: user.project,
+      env: user.env,
+      args: ["--model", "faux/faux-1", "-e", "./ext-select.ts"],
+      width: 80,
+      height: 30,
+      watch: "screen",
+    });
+    await pane.waitFor("faux-1");
+    pane.type("/flavour");
+    pane.keys("Enter");
+    await pane.waitFor("Pick a flavour");
+    // Down is no longer tui.select.down; Ctrl+N is, and Tab confirms.
+    pane.keys("Down", "C-n", "C-n", "Tab");
+    await pane.waitFor("FLAVOUR lemon");
+  });
 });

@@ -47,4 +47,46 @@ describe.skipIf(!HAS_TMUX)("keybindings.json (built CLI in tmux)", { timeout: 90
     const reopened = await pane.waitFor("Select a model");
     expect(reopened.match(/unknown action/g)?.length ?? 0).toBe(1);
   });
+
+  for (const mode of ["regular", "fullscreen"] as const) {
+    it(`${mode}: ctrl+] and ctrl+alt+] jump to a typed character; pageUp moves the editor a page (regular)`, async () => {
+      const user = agentHome();
+      user.scriptFaux([{ content: "unused" }]);
+      const pane = tmux!.start({
+        cwd: user.project,
+        env: user.env,
+        width: 100,
+        height: 30,
+        watch: "screen",
+        args: ["--tui-mode", mode],
+      });
+      await pane.waitFor("faux-1");
+      pane.type("alpha beta gamma");
+      await pane.waitFor("alpha beta gamma");
+      pane.keys("Home", "C-]");
+      pane.type("b");
+      pane.type("X");
+      await pane.waitFor("alpha Xbeta gamma");
+      // Backward from there to the "a" that ends "alpha".
+      pane.type("\x1b\x1d");
+      pane.type("a");
+      pane.type("Y");
+      await pane.waitFor("alphYa Xbeta gamma");
+      // The same key twice cancels: the next character is typed.
+      pane.keys("C-]", "C-]");
+      pane.type("Q");
+      await pane.waitFor("alphYQa Xbeta gamma");
+      if (mode === "fullscreen") return;
+      pane.keys("C-u", "C-k");
+      for (let i = 1; i <= 12; i++) {
+        pane.type(`l${i}`);
+        if (i < 12) pane.keys("C-j");
+      }
+      await pane.waitFor("l12");
+      // A page is 30% of the terminal's 30 rows: 9 lines up from line 12.
+      pane.keys("PageUp");
+      pane.type("Z");
+      await pane.waitFor("l3Z");
+    });
+  }
 });

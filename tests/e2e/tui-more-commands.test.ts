@@ -177,6 +177,44 @@ describe.skipIf(!suite.hasTmux)("TUI slash commands in tmux: pi 1.6.0's remainin
     await pane.waitFor((screen) => footer(screen).includes("alpha-1"), { all: false });
   });
 
+  it("/scoped-models: alt+up/down (app.models.reorderUp/Down) set the cycle order that is saved", async () => {
+    const pane = start();
+    await pane.waitFor("alpha-1");
+    command(pane, "/scoped-models");
+    await pane.waitFor("✓ mock/gamma-3");
+    pane.keys("C-x");
+    await pane.waitFor((screen) => !screen.includes("✓ mock/"), { all: false });
+    pane.keys("Enter", "Down", "Down", "Enter");
+    await pane.waitFor((screen) => screen.includes("✓ mock/gamma-3") && screen.includes("✓ mock/alpha-1"), {
+      all: false,
+    });
+    pane.keys("M-Up", "M-Up");
+    await pane.waitFor((screen) => screen.indexOf("✓ mock/gamma-3") < screen.indexOf("✓ mock/alpha-1"), {
+      all: false,
+    });
+    pane.keys("C-s");
+    await pane.waitFor("Model selection saved to settings");
+    expect(settingsFile().enabledModels).toEqual(["mock/gamma-3", "mock/alpha-1"]);
+  });
+
+  it("ctrl+s in /model and /thinking (app.models.save, app.thinking.save) sets the default in settings.json", async () => {
+    const pane = start();
+    await pane.waitFor("alpha-1");
+    command(pane, "/model");
+    await pane.waitFor("Select a model");
+    pane.type("gamma");
+    await pane.waitFor((screen) => !screen.includes("mock/beta-2"), { all: false });
+    pane.keys("C-s");
+    await pane.waitFor("Default model: mock/gamma-3");
+    expect(settingsFile()).toMatchObject({ defaultProvider: "mock", defaultModel: "gamma-3" });
+    command(pane, "/thinking");
+    await pane.waitFor("Thinking level");
+    pane.type("high");
+    pane.keys("C-s");
+    await pane.waitFor("Default thinking level: high");
+    expect(settingsFile().defaultThinkingLevel).toBe("high");
+  });
+
   it("/settings cycles a choice and saves a typed value, each into settings.json", async () => {
     const pane = start();
     await pane.waitFor("alpha-1");

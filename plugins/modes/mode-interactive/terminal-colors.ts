@@ -1,24 +1,35 @@
 /**
  * The terminal's colours, asked for at start-up as pi 1.6.0 asks: the default foreground (OSC 10) and
- * background (OSC 11), then a primary device attributes request (DA1). Every terminal answers DA1 and
+ * background (OSC 11), the 16 ANSI palette colours (OSC 4; kept only when all 16 answer), then a primary
+ * device attributes request (DA1). Every terminal answers DA1 and
  * terminals answer in order, so the DA1 reply ends the wait even for one that ignores the colour
  * queries; a terminal that answers nothing ends it after a short bound. The replies arrive on stdin among
  * the keys, so they are taken out of the input before the key decoder sees it (late ones too).
  */
 import type { TuiRgb, TuiTerminalColors } from "pi-host";
 
-/** OSC 10 and 11 queries, then DA1. */
-export const TERMINAL_COLOR_QUERY = "\x1b]10;?\x07\x1b]11;?\x07\x1b[c";
+/** How many palette colours are asked for (the 16 ANSI colours). */
+export const PALETTE_SIZE = 16;
+
+/** OSC 10 and 11 queries, OSC 4 for palette colours 0-15, then DA1. */
+export const TERMINAL_COLOR_QUERY = `\x1b]10;?\x07\x1b]11;?\x07${Array.from(
+  { length: PALETTE_SIZE },
+  (_, i) => `\x1b]4;${i};?\x07`,
+).join("")}\x1b[c`;
 
 /** pi's bound on the wait: its header waits for the DA1 reply or 100 ms. */
 export const TERMINAL_COLOR_WAIT_MS = 100;
 
-/** An OSC 10/11 reply (`rgb:RRRR/GGGG/BBBB`, 1-4 hex digits a channel), ended by BEL or ST. */
-const OSC_COLOR_REPLY = /\x1b\](1[01]);rgb:([0-9a-f]{1,4})\/([0-9a-f]{1,4})\/([0-9a-f]{1,4})(?:\x07|\x1b\\)/gi;
+/**
+ * An OSC 10/11 reply, or an OSC 4 one with its index (or without, as tmux 3.3 answers) (`rgb:RRRR/GGGG/BBBB`, 1-4 hex digits a channel),
+ * ended by BEL or ST.
+ */
+const OSC_COLOR_REPLY =
+  /\x1b\](1[01]|4(?:;\d{1,3})?);rgb:([0-9a-f]{1,4})\/([0-9a-f]{1,4})\/([0-9a-f]{1,4})(?:\x07|\x1b\\)/gi;
 /** A DA1 reply: `CSI ? 1 ; 2 c`. */
 const DA1_REPLY = /\x1b\[\?[\d;]*c/g;
 /** The start of a reply that may go on in the next chunk. */
-const PARTIAL_REPLY = /\x1b(?:\](?:1[01]?(?:;[^\x07\x1b]*)?)?|\[(?:\?[\d;]*)?)?$/;
+const PARTIAL_REPLY = /\x1b(?:\](?:(?:1[01]?|4)(?:;[^\x07\x1b]*)?)?|\[(?:\?[\d;]*)?)?$/;
 
 /** A channel of 1-4 hex digits scaled to 0-255 (X11's `rgb:` form). */
 function channel(hex: string): number {
@@ -32,6 +43,7 @@ export class TerminalColorReplies {
   /** The DA1 reply came: the terminal has said all it will. */
   done = false;
   private held = "";
+  private readonly palette: Array<TuiRgb | undefined> = new Array(PALETTE_SIZE).fill(undefined);
 
   /** Takes the replies out of `chunk`; returns the rest (a reply split at the end is held for the next). */
   feed(chunk: string): string {
@@ -40,7 +52,14 @@ export class TerminalColorReplies {
     text = text.replace(OSC_COLOR_REPLY, (_m, which: string, r: string, g: string, b: string) => {
       const rgb: TuiRgb = { r: channel(r), g: channel(g), b: channel(b) };
       if (which === "10") this.colors.foreground = rgb;
-      else this.colors.background = rgb;
+      else if (which === "11") this.colors.background = rgb;
+      else {
+        // tmux 3.3 answers without the index: such a reply cannot be placed, and is only taken out of the keys.
+        const index = which.length > 1 ? Number(which.slice(2)) : PALETTE_SIZE;
+        if (index < PALETTE_SIZE) this.palette[index] = rgb;
+        // The palette counts only whole: a terminal that answers some slots has a palette of its own we do not know.
+        if (this.palette.every((c) => c !== undefined)) this.colors.palette = this.palette as TuiRgb[];
+      }
       return "";
     });
     text = text.replace(DA1_REPLY, () => {

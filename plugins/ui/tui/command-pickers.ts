@@ -26,9 +26,15 @@ export function settingsItems(settings: Record<string, unknown>): PickerItem[] {
 }
 
 /** Keys while one of COMMAND_PICKERS is shown. */
-export function commandPickerKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): void {
-  if (picker.kind === "scoped-models" && key.ctrl && scopedModelsKey(view, s, picker, key.name)) return;
-  const action = pickerKey(picker, key, view.terminalHeight());
+export function commandPickerKey(
+  view: ViewActions,
+  s: ViewState,
+  picker: Picker,
+  key: TuiKey,
+  is?: (action: string) => boolean,
+): void {
+  if (picker.kind === "scoped-models" && is !== undefined && scopedModelsKey(view, s, picker, is)) return;
+  const action = pickerKey(picker, key, view.terminalHeight(), is);
   if (action.type === "close") {
     s.picker = null;
     if (picker.kind === "confirm") notice(s, "Import cancelled");
@@ -36,16 +42,34 @@ export function commandPickerKey(view: ViewActions, s: ViewState, picker: Picker
   } else if (action.type === "choose") choose(view, s, picker, action.item);
 }
 
-/** Ctrl+A all, Ctrl+X none, Ctrl+P the selected model's provider, Ctrl+S save; false for other keys. */
-function scopedModelsKey(view: ViewActions, s: ViewState, picker: Picker, name: string): boolean {
-  const selected = filtered(picker)[picker.selected]?.item;
-  if (name === "a" || name === "x") for (const item of picker.items) mark(item, name === "a");
-  else if (name === "p" && selected !== undefined) {
+/**
+ * pi's model configuration keys (`app.models.*`): enable all (or all matching the search), clear them,
+ * toggle the selected model's provider, move the selected model up or down the cycle order, save;
+ * false for other keys.
+ */
+function scopedModelsKey(view: ViewActions, s: ViewState, picker: Picker, is: (action: string) => boolean): boolean {
+  const shown = filtered(picker);
+  const selected = shown[picker.selected]?.item;
+  const up = is("app.models.reorderUp");
+  if (is("app.models.enableAll") || is("app.models.clearAll")) {
+    const on = is("app.models.enableAll");
+    for (const { item } of shown) mark(item, on);
+  } else if (is("app.models.toggleProvider")) {
+    if (selected === undefined) return true;
     const provider = selected.value.slice(0, selected.value.indexOf("/") + 1);
     const same = picker.items.filter((item) => item.value.startsWith(provider));
     const on = !same.every((item) => item.current === true);
     for (const item of same) mark(item, on);
-  } else if (name === "s") {
+  } else if (up || is("app.models.reorderDown")) {
+    const neighbour = shown[picker.selected + (up ? -1 : 1)];
+    if (selected === undefined || neighbour === undefined) return true;
+    const from = picker.items.indexOf(selected);
+    const to = picker.items.indexOf(neighbour.item);
+    picker.items[from] = neighbour.item;
+    picker.items[to] = selected;
+    picker.selected += up ? -1 : 1;
+    picker.reordered = true;
+  } else if (is("app.models.save")) {
     saveScope(view, s, picker);
     return true;
   } else return false;
@@ -58,10 +82,10 @@ function mark(item: PickerItem, enabled: boolean): void {
   item.label = `${enabled ? "✓" : " "} ${item.value}`;
 }
 
-/** The enabled models, or null when every one is (no scope). */
+/** The enabled models in cycle order, or null when every one is, in the original order (no scope). */
 function enabledModels(picker: Picker): string[] | null {
   const enabled = picker.items.filter((item) => item.current === true).map((item) => item.value);
-  return enabled.length === picker.items.length ? null : enabled;
+  return enabled.length === picker.items.length && picker.reordered !== true ? null : enabled;
 }
 
 /** The session's scope follows each change (pi: session-only until saved). */

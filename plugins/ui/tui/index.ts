@@ -130,6 +130,10 @@ export default definePlugin({
             themePaths: flags.themePaths ?? [],
             settingPaths: settingThemePaths(values.themes, agentDir),
             packagePaths: environment?.packages?.themes ?? [],
+            // pi's `terminal.trueColor` (else PI_TRUE_COLOR, else detected from the environment).
+            trueColor: (await import("./color-depth.js")).trueColorOf(
+              ((values.terminal ?? {}) as { trueColor?: unknown }).trueColor,
+            ),
           });
           useThemes(registry);
           themes = registry;

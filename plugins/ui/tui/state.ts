@@ -48,8 +48,12 @@ export interface PickerItem {
   value: string;
   /** Shown muted after the label. */
   detail?: string;
-  /** Indentation (the tree). */
-  depth?: number;
+  /** The tree: gutters and connector drawn before the row (pi's `├⊟ `, `│  `). */
+  prefix?: string;
+  /** The tree: `⊞ ` on a folded root. */
+  rootMark?: string;
+  /** /resume: the session has a name (`app.session.toggleNamedFilter` keeps only these). */
+  named?: boolean;
   /** Marks the current model / the leaf's path. */
   current?: boolean;
   /** The tree: the id of the nearest shown ancestor (a filter change keeps the selection near it). */
@@ -88,6 +92,17 @@ export interface Picker {
   editPrompt?: string;
   /** The tree: pi's filter mode (`treeFilterMode`). */
   filterMode?: string;
+  /** The tree: the ids of the folded segment starts. */
+  folded?: string[];
+  /** The tree: labels show when they were set (`app.tree.toggleLabelTimestamp`). */
+  labelTimes?: boolean;
+  /** /resume: each row shows its file's path (`app.session.togglePath`). */
+  showPath?: boolean;
+  /** /resume: only named sessions are listed (`app.session.toggleNamedFilter`); `unnamed` holds the others. */
+  namedOnly?: boolean;
+  unnamed?: PickerItem[];
+  /** /scoped-models: the rows were moved, so their order is the cycle order even with every model enabled. */
+  reordered?: boolean;
 }
 
 /** The autocomplete list under the editor. */
@@ -127,6 +142,8 @@ export interface ViewState {
   killRing: string[];
   /** The last edit was a kill (so the next kill joins it), or a yank (so Alt+Y can rotate it). */
   lastAction: "kill" | "yank" | "insert" | "other";
+  /** A jump to a character waits for the character (`tui.editor.jumpForward` / `jumpBackward`). */
+  jump?: "forward" | "backward";
   yank: { start: number; end: number; index: number } | null;
   undo: EditorState[];
   queue: { steering: string[]; followUp: string[] };

@@ -1,7 +1,7 @@
 /**
  * pi 1.6.0's `system` theme. When the terminal reported its background (OSC 11 at start-up, asked by the
- * interactive mode), it is drawn as the built-in `dark` or `light` theme, whichever suits that background
- * (decided as pi decides: by the reported foreground's direction when readable, else by contrast).
+ * interactive mode), it is fitted to it (`theme-system-fit.ts`); dark or light is decided as pi decides
+ * (by the reported foreground's direction when readable, else by contrast).
  * Drawn when the terminal's colours are not known: every token takes
  * the ANSI palette colour (0-15) of its hue family, or the terminal's default colour, so it fits whatever
  * light or dark palette the terminal has. Secondary neutral text is faint and panels get no background,
@@ -14,7 +14,7 @@ import { SYSTEM_THEME } from "./theme-parse.js";
 import { TOKEN_NAMES, type ThemeToken } from "./theme-tokens.js";
 
 /** pi's hue families and the ANSI palette slot each takes. */
-const FAMILY_SLOTS = {
+export const FAMILY_SLOTS = {
   neutral: 8,
   blue: 4,
   green: 2,
@@ -31,10 +31,11 @@ const FAMILY_SLOTS = {
   thinkingRed: 1,
 } as const;
 
-type Family = keyof typeof FAMILY_SLOTS;
+/** One of pi's hue families. */
+export type Family = keyof typeof FAMILY_SLOTS;
 
 /** Each token's family, as pi assigns them. */
-const TOKEN_FAMILIES: Record<ThemeToken, Family> = {
+export const TOKEN_FAMILIES: Record<ThemeToken, Family> = {
   accent: "violet",
   border: "blue",
   borderAccent: "violet",
@@ -94,10 +95,10 @@ const TOKEN_FAMILIES: Record<ThemeToken, Family> = {
 };
 
 /** Tokens that would share a hue with a similar one take another slot. */
-const TOKEN_SLOTS: Partial<Record<ThemeToken, number>> = { syntaxString: 2, syntaxNumber: 5, searchMatchBg: 3 };
+export const TOKEN_SLOTS: Partial<Record<ThemeToken, number>> = { syntaxString: 2, syntaxNumber: 5, searchMatchBg: 3 };
 
 /** Backgrounds of panels: none without the terminal's colours. */
-const PANELS: readonly ThemeToken[] = [
+export const PANELS: readonly ThemeToken[] = [
   "userMessageBg",
   "toolPendingBg",
   "toolSuccessBg",
@@ -108,7 +109,7 @@ const PANELS: readonly ThemeToken[] = [
 ];
 
 /** Body text: the terminal's default foreground, not faint. */
-const FOREGROUND_TOKENS: readonly ThemeToken[] = ["text", "userMessageText", "toolTitle"];
+export const FOREGROUND_TOKENS: readonly ThemeToken[] = ["text", "userMessageText", "toolTitle"];
 
 /** The system theme's colours and its faint tokens, for a terminal that reported no colours. */
 export function systemTheme(env: NodeJS.ProcessEnv = process.env): { theme: ParsedTheme; dim: ThemeToken[] } {
@@ -155,6 +156,11 @@ export function reportTerminalColors(colors: TuiTerminalColors | undefined): voi
   reportedRevision++;
 }
 
+/** The colours the terminal reported this run (the fitted `system` theme is built from them). */
+export function reportedColors(): TuiTerminalColors {
+  return reported;
+}
+
 /** Changes whenever the reported colours do. */
 export function reportedColorsRevision(): number {
   return reportedRevision;
@@ -197,13 +203,13 @@ function luminance({ r, g, b }: TuiRgb): number {
 }
 
 /** WCAG contrast ratio of two colours (1-21). */
-function contrast(a: TuiRgb, b: TuiRgb): number {
+export function contrast(a: TuiRgb, b: TuiRgb): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
   return (hi + 0.05) / (lo + 0.05);
 }
 
 /** OKLab lightness (0-1). */
-function oklabLightness({ r, g, b }: TuiRgb): number {
+export function oklabLightness({ r, g, b }: TuiRgb): number {
   const [lr, lg, lb] = [linear(r), linear(g), linear(b)];
   const l = Math.cbrt(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb);
   const m = Math.cbrt(0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb);

@@ -4,6 +4,7 @@
  * and `light`; others come from the themes folders, the `themes` setting, packages and `--theme`
  * (themes.ts), so pi users' theme files work unchanged.
  */
+import { nearest256 } from "./color-depth.js";
 import { DARK_THEME, LIGHT_THEME } from "./theme-builtin.js";
 import { parseTheme, type ParsedTheme, type TermColor, type ThemeJson } from "./theme-parse.js";
 import { THEME_TOKENS, TOKEN_NAMES, type ThemeToken } from "./theme-tokens.js";
@@ -26,6 +27,8 @@ export interface ThemeOptions {
   file?: string;
   /** Changes when the theme file is reloaded, so cached rows are painted again. */
   revision?: number;
+  /** Whether the terminal draws 24-bit colour (`color-depth.ts`); false draws the nearest 256-colour index. */
+  trueColor?: boolean;
 }
 
 /** A theme ready to paint: SGR codes per token. */
@@ -45,13 +48,14 @@ export class Theme {
     this.name = parsed.name;
     this.appearance = parsed.appearance;
     this.file = options.file;
-    this.key = `${parsed.name}#${options.revision ?? 0}`;
+    const trueColor = options.trueColor !== false;
+    this.key = `${parsed.name}#${options.revision ?? 0}${trueColor ? "" : "#256"}`;
     this.dim = new Set(options.dim ?? []);
     for (const token of TOKEN_NAMES) {
       const color = parsed.colors[token];
       if (color === undefined) continue;
       const codes = THEME_TOKENS[token].slot === "bg" ? this.bgCodes : this.fgCodes;
-      codes.set(token, sgr(color, THEME_TOKENS[token].slot === "bg" ? 48 : 38));
+      codes.set(token, sgr(color, THEME_TOKENS[token].slot === "bg" ? 48 : 38, trueColor));
     }
   }
 
@@ -88,9 +92,10 @@ function isParsed(theme: ThemeJson | ParsedTheme): theme is ParsedTheme {
 }
 
 /** The SGR code of a colour; "" for the terminal's default (nothing to set). */
-function sgr(color: TermColor, base: 38 | 48): string {
+function sgr(color: TermColor, base: 38 | 48, trueColor: boolean): string {
   if (color.kind === "default") return "";
   if (color.kind === "index") return `\x1b[${base};5;${color.index}m`;
+  if (!trueColor) return `\x1b[${base};5;${nearest256(color)}m`;
   return `\x1b[${base};2;${color.r};${color.g};${color.b}m`;
 }
 

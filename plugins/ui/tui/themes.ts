@@ -12,7 +12,8 @@ import { join, resolve } from "node:path";
 import { Theme } from "./theme.js";
 import { DARK_THEME, LIGHT_THEME } from "./theme-builtin.js";
 import { parseTheme, SYSTEM_THEME, ThemeError, type ParsedTheme } from "./theme-parse.js";
-import { reportedAppearance, reportedColorsRevision, systemTheme, terminalAppearance } from "./theme-system.js";
+import { reportedColors, reportedColorsRevision, systemTheme, terminalAppearance } from "./theme-system.js";
+import { fitSystemTheme } from "./theme-system-fit.js";
 
 /** Where this run's themes come from (paths absolute). */
 export interface ThemeSources {
@@ -30,6 +31,8 @@ export interface ThemeSources {
   /** Whether a theme found in the agent's or the project's `themes/` is switched on (pi config). */
   switchedOn?: (file: string) => boolean;
   env?: NodeJS.ProcessEnv;
+  /** Whether the terminal draws 24-bit colour (the `terminal.trueColor` setting, else detected); default true. */
+  trueColor?: boolean;
 }
 
 interface Found {
@@ -143,25 +146,25 @@ export class ThemeRegistry {
   }
 
   private build(name: string): Theme {
+    const trueColor = this.sources.trueColor;
     if (name === SYSTEM_THEME) {
-      // A reported background: pi's dark or light colours, whichever suits it; else the terminal's palette.
-      const appearance = reportedAppearance();
+      // A reported background: colours fitted to it (and to the palette, when reported); else ANSI indices.
       const revision = reportedColorsRevision();
-      if (appearance !== undefined)
-        return new Theme({ ...(appearance === "light" ? LIGHT_THEME : DARK_THEME), name: SYSTEM_THEME }, { revision });
+      const fitted = fitSystemTheme(reportedColors());
+      if (fitted !== undefined) return new Theme(fitted, { revision, trueColor });
       const { theme, dim } = systemTheme(this.sources.env);
-      return new Theme(theme, { dim, revision });
+      return new Theme(theme, { dim, revision, trueColor });
     }
-    if (name === "dark") return new Theme(DARK_THEME);
-    if (name === "light") return new Theme(LIGHT_THEME);
+    if (name === "dark") return new Theme(DARK_THEME, { trueColor });
+    if (name === "light") return new Theme(LIGHT_THEME, { trueColor });
     const found = this.found.get(name);
-    if (found !== undefined) return new Theme(found.parsed, { file: found.file, revision: found.revision });
+    if (found !== undefined) return new Theme(found.parsed, { file: found.file, revision: found.revision, trueColor });
     // A theme saved in the user's folder after start-up still loads by name.
     const file = join(this.sources.agentDir, "themes", `${name}.json`);
     if (!this.sources.noThemes && existsSync(file)) {
       this.add(file, true);
       const added = this.found.get(name);
-      if (added !== undefined) return new Theme(added.parsed, { file });
+      if (added !== undefined) return new Theme(added.parsed, { file, trueColor });
       throw new ThemeError(this.problems.at(-1) ?? `theme ${file}: its "name" is not "${name}"`);
     }
     throw new ThemeError(`theme "${name}": no such theme (themes here: ${this.names().join(", ")})`);

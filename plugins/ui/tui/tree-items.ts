@@ -6,6 +6,7 @@
 import type { Handle, SessionEntry, SessionStore, TreeNode } from "pi-host";
 import type { PickerItem } from "./state.js";
 import { oneLine } from "./text.js";
+import { layoutTree, type ShownNode } from "./tree-layout.js";
 import { contentText } from "./transcript.js";
 import { syncCall } from "./view-deps.js";
 
@@ -71,57 +72,102 @@ export function passesTreeFilter(node: TreeNode, mode: TreeFilterMode, leafId: s
   }
 }
 
-/** The session tree under `mode`, flattened: indentation grows only where the shown conversation branches. */
-export function treeItems(store: Handle<SessionStore>, mode: TreeFilterMode = "default"): PickerItem[] {
+/** What the tree shows besides the filter: folded segments and the typed search. */
+export interface TreeView {
+  folded?: ReadonlySet<string>;
+  /** `app.tree.toggleLabelTimestamp`: a label shows when it was set. */
+  labelTimes?: boolean;
+  /** Whether a row with this label and detail matches the search typed. */
+  matches?: (label: string, detail: string | undefined) => boolean;
+}
+
+/**
+ * The session tree under `mode`, laid out as pi lays it out: the branch holding the current point first
+ * at every branch point, entries the filter or search hides handing their children to their nearest
+ * shown ancestor, folded segments collapsed.
+ */
+export function treeItems(
+  store: Handle<SessionStore>,
+  mode: TreeFilterMode = "default",
+  view: TreeView = {},
+): PickerItem[] {
   const roots = syncCall(() => store.api.tree(), [] as TreeNode[]);
   const onPath = new Set(syncCall(() => store.api.path(), []).map((e) => e.id));
   const leaf = syncCall(() => store.api.leafId(), null);
   const tools = toolCalls(roots);
-  // The shown tree: each shown node with the shown nodes nearest below it.
-  interface Shown {
-    node: TreeNode;
-    parent: string | undefined;
-    children: Shown[];
-  }
-  const shownRoots: Shown[] = [];
-  const stack: Array<{ node: TreeNode; into: Shown[]; parent: string | undefined }> = [];
-  for (let i = roots.length - 1; i >= 0; i--) stack.push({ node: roots[i]!, into: shownRoots, parent: undefined });
+  const labelTimes = view.labelTimes === true ? labelTimestamps(store) : new Map<string, string>();
+  const rows = new Map<string, { node: TreeNode; label: string; detail: string | undefined }>();
+  const shownRoots: ShownNode[] = [];
+  const firstCurrent = (nodes: TreeNode[]): TreeNode[] => [
+    ...nodes.filter((n) => onPath.has(n.entry.id)),
+    ...nodes.filter((n) => !onPath.has(n.entry.id)),
+  ];
+  const stack: Array<{ node: TreeNode; parent: ShownNode | undefined }> = [];
+  const ordered = firstCurrent(roots);
+  for (let i = ordered.length - 1; i >= 0; i--) stack.push({ node: ordered[i]!, parent: undefined });
   // Depth-first, children in order, without recursion (a long session is a long chain).
   while (stack.length > 0) {
-    const { node, into, parent } = stack.pop()!;
-    let childInto = into;
+    const { node, parent } = stack.pop()!;
     let childParent = parent;
     if (passesTreeFilter(node, mode, leaf)) {
-      const shown: Shown = { node, parent, children: [] };
-      into.push(shown);
-      childInto = shown.children;
-      childParent = node.entry.id;
+      const label = describeEntry(node.entry, tools);
+      const time = labelTimes.get(node.entry.id);
+      const labelMark = node.label ? `[${node.label}]${time !== undefined ? ` ${labelTime(time)}` : ""}` : "";
+      const marks = [labelMark, node.entry.id === leaf ? "← current" : ""].filter(Boolean).join(" ");
+      const detail = marks || undefined;
+      if (view.matches === undefined || view.matches(label, detail)) {
+        const shown: ShownNode = { id: node.entry.id, parent, children: [] };
+        (parent?.children ?? shownRoots).push(shown);
+        rows.set(shown.id, { node, label, detail });
+        childParent = shown;
+      }
     }
-    for (let i = node.children.length - 1; i >= 0; i--)
-      stack.push({ node: node.children[i]!, into: childInto, parent: childParent });
+    const children = firstCurrent(node.children);
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, parent: childParent });
   }
-  const items: PickerItem[] = [];
-  const walk: Array<{ shown: Shown; depth: number }> = [];
-  for (let i = shownRoots.length - 1; i >= 0; i--) walk.push({ shown: shownRoots[i]!, depth: 0 });
-  while (walk.length > 0) {
-    const { shown, depth } = walk.pop()!;
-    const node = shown.node;
-    const marks = [node.label ? `[${node.label}]` : "", node.entry.id === leaf ? "← current" : ""]
-      .filter(Boolean)
-      .join(" ");
-    items.push({
-      label: describeEntry(node.entry, tools),
-      value: node.entry.id,
-      depth,
-      current: onPath.has(node.entry.id),
-      detail: marks || undefined,
-      parent: shown.parent,
-    });
-    const branches = shown.children.length > 1;
-    for (let i = shown.children.length - 1; i >= 0; i--)
-      walk.push({ shown: shown.children[i]!, depth: branches ? depth + 1 : depth });
+  return layoutTree(shownRoots, view.folded ?? new Set()).map(({ shown, prefix, rootMark }) => {
+    const row = rows.get(shown.id)!;
+    return {
+      label: row.label,
+      value: shown.id,
+      prefix,
+      rootMark,
+      current: onPath.has(shown.id),
+      detail: row.detail,
+      parent: shown.parent?.id,
+    };
+  });
+}
+
+/** When each entry's current label was set (the latest label entry naming it). */
+function labelTimestamps(store: Handle<SessionStore>): Map<string, string> {
+  const times = new Map<string, string>();
+  for (const entry of syncCall(() => store.api.entries(), [] as SessionEntry[]))
+    if (entry.type === "label") times.set(entry.targetId, entry.timestamp);
+  return times;
+}
+
+/** A label's time as pi shows it: `14:05` today, `3/9 14:05` this year, else `25/3/9 14:05`. */
+export function labelTime(timestamp: string, now: Date = new Date()): string {
+  const date = new Date(timestamp);
+  const two = (n: number): string => String(n).padStart(2, "0");
+  const time = `${two(date.getHours())}:${two(date.getMinutes())}`;
+  const sameYear = date.getFullYear() === now.getFullYear();
+  if (sameYear && date.getMonth() === now.getMonth() && date.getDate() === now.getDate()) return time;
+  const day = `${date.getMonth() + 1}/${date.getDate()} ${time}`;
+  return sameYear ? day : `${String(date.getFullYear()).slice(-2)}/${day}`;
+}
+
+/** The shown tree the rows of `treeItems` describe (their parent links), to move along its segments. */
+export function shownTree(items: PickerItem[]): Map<string, ShownNode> {
+  const nodes = new Map<string, ShownNode>();
+  for (const item of items) {
+    const parent = item.parent !== undefined ? nodes.get(item.parent) : undefined;
+    const node: ShownNode = { id: item.value, parent, children: [] };
+    parent?.children.push(node);
+    nodes.set(item.value, node);
   }
-  return items;
+  return nodes;
 }
 
 /** Whether message content has any non-blank text. */

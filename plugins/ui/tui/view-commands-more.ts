@@ -81,13 +81,18 @@ function openScopedModels(view: ViewActions, s: ViewState): void {
   const session = view.deps.session;
   openPicker(view, s, { kind: "scoped-models", title: "Model Configuration", query: "" }, async () => {
     const models = await session.api.availableModels();
-    const scoped = new Set(syncCall(() => session.api.scopedModels(), [] as string[]));
-    return models.map((m) =>
+    const order = syncCall(() => session.api.scopedModels(), [] as string[]);
+    const scoped = new Set(order);
+    const items = models.map((m) =>
       scopedItem(`${m.provider}/${m.id}`, scoped.size === 0 || scoped.has(`${m.provider}/${m.id}`)),
     );
+    // The scope's models first, in their cycle order; the others after them.
+    const rank = (value: string): number => (scoped.has(value) ? order.indexOf(value) : order.length);
+    return items.sort((a, b) => rank(a.value) - rank(b.value));
   });
   s.picker!.header = ["Session-only. ctrl+s to save to settings."];
-  s.picker!.hint = "enter toggle · ctrl+a all · ctrl+x clear · ctrl+p provider · ctrl+s save · esc close";
+  s.picker!.hint =
+    "enter toggle · ctrl+a all · ctrl+x clear · ctrl+p provider · alt+↑/↓ reorder · ctrl+s save · esc close";
 }
 
 /** A model row of /scoped-models, its check mark in the label. */

@@ -77,8 +77,10 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
           value: x.path,
           detail: `${x.modified.replace("T", " ").slice(0, 16)} · ${x.messageCount} msgs`,
           current: x.path === current,
+          named: x.name !== undefined && x.name.trim() !== "",
         }));
       });
+      s.picker!.hint = "enter resume · ctrl+p path · ctrl+n named · type to filter · esc close";
       return {};
     case "new":
       view.background("new session", async () => {

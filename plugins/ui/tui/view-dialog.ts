@@ -9,13 +9,18 @@ import { padTo, truncate, wrapText } from "./text.js";
 import type { Theme } from "./theme.js";
 
 /** Keys while a `ui` dialog is shown: choose among options, or type an answer; Esc dismisses. */
-export function dialogKey(dialog: Dialog, key: TuiKey, settle: (id: string, value: unknown) => void): void {
-  if (key.name === "escape" || (key.ctrl && key.name === "c")) return settle(dialog.id, undefined);
+export function dialogKey(
+  dialog: Dialog,
+  key: TuiKey,
+  settle: (id: string, value: unknown) => void,
+  is: (action: string) => boolean = (action) => DEFAULT_DIALOG_KEYS[action]?.(key) === true,
+): void {
+  if (is("tui.select.cancel")) return settle(dialog.id, undefined);
   if (dialog.kind === "select" || dialog.kind === "confirm") {
     const count = dialog.options?.length ?? 0;
-    if (key.name === "up") dialog.selected = Math.max(0, dialog.selected - 1);
-    else if (key.name === "down") dialog.selected = Math.min(count - 1, dialog.selected + 1);
-    else if (key.name === "enter") {
+    if (is("tui.select.up")) dialog.selected = Math.max(0, dialog.selected - 1);
+    else if (is("tui.select.down")) dialog.selected = Math.min(count - 1, dialog.selected + 1);
+    else if (is("tui.select.confirm")) {
       const choice = dialog.options?.[dialog.selected];
       settle(dialog.id, dialog.kind === "confirm" ? choice === "Yes" : choice);
     } else if (dialog.kind === "confirm" && key.name === "text" && /^[yn]$/i.test(key.text ?? "")) {
@@ -31,6 +36,14 @@ export function dialogKey(dialog: Dialog, key: TuiKey, settle: (id: string, valu
   else if (key.name === "backspace")
     dialog.text = dialog.text.slice(0, editor.previousBoundary(dialog.text, dialog.text.length));
 }
+
+/** pi's default list keys, for a caller without the user's keybindings.json. */
+const DEFAULT_DIALOG_KEYS: Record<string, (key: TuiKey) => boolean> = {
+  "tui.select.cancel": (k) => k.name === "escape" || (k.ctrl && k.name === "c"),
+  "tui.select.up": (k) => k.name === "up",
+  "tui.select.down": (k) => k.name === "down",
+  "tui.select.confirm": (k) => k.name === "enter",
+};
 
 /** A `ui` dialog's rows in place of the editor, and where the cursor goes when it takes text. */
 export function renderDialog(

@@ -41,7 +41,15 @@ const EDITOR_ACTIONS: Array<[string, (s: ViewState) => void, "edit" | "move"]> =
  * A key for the prompt editor: typing, deleting, moving, history, and Tab completion, each through its
  * keybindings.json action.
  */
-export function editKey(s: ViewState, key: TuiKey, extra: ExtraCommand[], is: IsAction): KeyOutcome {
+export function editKey(s: ViewState, key: TuiKey, extra: ExtraCommand[], is: IsAction, rows = 24): KeyOutcome {
+  const jump = jumpKey(s, key, is);
+  if (jump !== undefined) return jump;
+  const pageUp = is("tui.editor.pageUp");
+  if (pageUp || is("tui.editor.pageDown")) {
+    // pi's page: 30% of the terminal, at least 5 lines.
+    for (let i = Math.max(5, Math.floor(rows * 0.3)); i > 0; i--) if (!(pageUp ? editor.up(s) : editor.down(s))) break;
+    return afterMove(s);
+  }
   for (const [action, run, kind] of EDITOR_ACTIONS) {
     if (!is(action)) continue;
     run(s);
@@ -63,6 +71,36 @@ export function editKey(s: ViewState, key: TuiKey, extra: ExtraCommand[], is: Is
     editor.insert(s, " ");
     return afterEdit(s, extra);
   }
+  return {};
+}
+
+/**
+ * pi's jump to a character: `tui.editor.jumpForward` / `jumpBackward` wait for the next typed character
+ * and move the cursor to its next (previous) occurrence; the same keys again cancel, any other key cancels
+ * and acts as itself. Undefined when the key is not part of a jump.
+ */
+function jumpKey(s: ViewState, key: TuiKey, is: IsAction): KeyOutcome | undefined {
+  const direction = s.jump;
+  const again = is("tui.editor.jumpForward") || is("tui.editor.jumpBackward");
+  if (direction !== undefined) {
+    s.jump = undefined;
+    if (again) return {};
+    const chars = [...(key.text ?? "")];
+    if (key.name === "text" && chars.length === 1) {
+      const { text, cursor } = s.editor;
+      const at =
+        direction === "forward"
+          ? text.indexOf(chars[0]!, cursor + 1)
+          : cursor > 0
+            ? text.lastIndexOf(chars[0]!, cursor - 1)
+            : -1;
+      if (at >= 0) editor.moveTo(s, at);
+      return afterMove(s);
+    }
+    return undefined;
+  }
+  if (!again) return undefined;
+  s.jump = is("tui.editor.jumpForward") ? "forward" : "backward";
   return {};
 }
 

@@ -48,10 +48,21 @@ export function openPicker(
 
 /** Keys while a picker is shown: move, filter, choose, close, or start a label. */
 export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey, is: IsAction): void {
-  if (COMMAND_PICKERS.has(picker.kind)) return commandPickerKey(view, s, picker, key);
+  if (COMMAND_PICKERS.has(picker.kind)) return commandPickerKey(view, s, picker, key, is);
   if (picker.kind === "tree") return treeKey(view, s, picker, key, is);
-  if (picker.kind === "branch-summary") return summaryKey(view, s, picker, key);
-  const action = pickerKey(picker, key, view.terminalHeight());
+  if (picker.kind === "branch-summary") return summaryKey(view, s, picker, key, is);
+  if (picker.kind === "resume" && !picker.loading && resumeKey(picker, is)) return;
+  // pi's "set as default" keys: choose the row and save it to the global settings.
+  const save =
+    (picker.kind === "model" && is("app.models.save")) || (picker.kind === "thinking" && is("app.thinking.save"));
+  const chosen = save ? filtered(picker)[picker.selected]?.item : undefined;
+  if (chosen !== undefined) {
+    s.picker = null;
+    choose(view, picker, chosen);
+    saveDefault(view, s, picker.kind, chosen.value);
+    return;
+  }
+  const action = pickerKey(picker, key, view.terminalHeight(), is);
   if (action.type === "close") s.picker = null;
   else if (action.type === "label") picker.labelEdit = "";
   else if (action.type === "choose") {
@@ -84,6 +95,56 @@ export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, 
     }
   }
   return {};
+}
+
+/**
+ * pi's session list keys in /resume: `app.session.togglePath` shows each session's file, and
+ * `app.session.toggleNamedFilter` lists only the named sessions (and back). Returns whether the key was one.
+ */
+function resumeKey(picker: Picker, is: IsAction): boolean {
+  if (is("app.session.togglePath")) {
+    picker.showPath = picker.showPath !== true;
+    return true;
+  }
+  if (!is("app.session.toggleNamedFilter")) return false;
+  const selected = filtered(picker)[picker.selected]?.item;
+  if (picker.namedOnly === true) {
+    picker.items = [...picker.items, ...(picker.unnamed ?? [])];
+    picker.unnamed = undefined;
+  } else {
+    picker.unnamed = picker.items.filter((item) => item.named !== true);
+    picker.items = picker.items.filter((item) => item.named === true);
+  }
+  picker.namedOnly = picker.namedOnly !== true;
+  // Keep the recent-first order, and the selection on the same session when it is still listed.
+  picker.items.sort((a, b) => (b.detail ?? "").localeCompare(a.detail ?? ""));
+  const at = filtered(picker).findIndex(({ item }) => item === selected);
+  picker.selected = Math.max(0, at);
+  picker.scroll = 0;
+  return true;
+}
+
+/** Saves a chosen model (`defaultProvider`, `defaultModel`) or thinking level (`defaultThinkingLevel`) as the default. */
+function saveDefault(view: ViewActions, s: ViewState, kind: Picker["kind"], value: string): void {
+  const settings = view.deps.settings;
+  if (settings === undefined || !settings.available) {
+    notice(s, "Cannot save: no plugin provides the settings contract.", "error");
+    return;
+  }
+  const slash = value.indexOf("/");
+  view.background(
+    "save default",
+    async () => {
+      if (kind === "model") {
+        await settings.api.set(s.cwd, "defaultProvider", value.slice(0, slash), "global");
+        await settings.api.set(s.cwd, "defaultModel", value.slice(slash + 1), "global");
+      } else await settings.api.set(s.cwd, "defaultThinkingLevel", value, "global");
+    },
+    () =>
+      view.later((state) =>
+        notice(state, kind === "model" ? `Default model: ${value}` : `Default thinking level: ${value}`),
+      ),
+  );
 }
 
 /** Acts on the chosen item: a model, a session to resume, a message to fork from, a thinking level. */

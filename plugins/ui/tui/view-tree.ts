@@ -7,11 +7,12 @@
  */
 import { BRANCH_SUMMARY_CANCELLED, type TuiKey } from "pi-host";
 import * as editor from "./editor.js";
-import { filtered, keepInView, pickerKey, visibleRows } from "./picker.js";
+import { filtered, keepInView, matchesQuery, pickerKey, visibleRows } from "./picker.js";
 import { sessionChangeAllowed } from "./session-gate.js";
 import type { Picker, PickerItem, ViewState } from "./state.js";
 import { contentText, notice } from "./transcript.js";
-import { TREE_FILTER_MODES, type TreeFilterMode, treeFilterModeOf, treeItems } from "./tree-items.js";
+import { TREE_FILTER_MODES, type TreeFilterMode, shownTree, treeFilterModeOf, treeItems } from "./tree-items.js";
+import { canFold, segmentStartAbove, segmentStartBelow } from "./tree-layout.js";
 import { syncCall, type ViewActions } from "./view-deps.js";
 import type { IsAction } from "./view-keys.js";
 
@@ -43,7 +44,7 @@ export function openTree(view: ViewActions, s: ViewState, query: string, selectI
     title: "Session Tree",
     // pi's help rows, for the keys this tree has.
     header: [
-      "↑/↓ move · enter switch · shift+l label · type to search",
+      "↑/↓ move · ←/→ page · ctrl+←/→ branch · enter switch · shift+l label · shift+t label time · type to search",
       "filters ctrl+d/t/u/l/a · cycle ctrl+o/shift+ctrl+o",
     ],
     hint: "esc close",
@@ -60,10 +61,10 @@ export function openTree(view: ViewActions, s: ViewState, query: string, selectI
         const picker = state.picker;
         if (picker?.kind !== "tree" || !picker.loading) return;
         picker.filterMode = mode;
-        picker.items = treeItems(view.deps.store, mode);
+        relayout(view, picker);
         picker.loading = false;
         const leaf = syncCall(() => view.deps.store.api.leafId(), null);
-        select(picker, selectId ?? leaf ?? undefined, view.terminalHeight());
+        select(view, picker, selectId ?? leaf ?? undefined);
       }),
     (error: unknown) =>
       view.later((state) => {
@@ -73,16 +74,49 @@ export function openTree(view: ViewActions, s: ViewState, query: string, selectI
   );
 }
 
-/** Selects the row of `entryId`, else of its nearest shown ancestor, else the last row. */
-function select(picker: Picker, entryId: string | undefined, height: number): void {
-  const shown = filtered(picker);
-  const parents = new Map(picker.items.map((item) => [item.value, item.parent]));
-  let index = -1;
-  for (let id = entryId; id !== undefined && index < 0; id = parents.get(id)) {
-    index = shown.findIndex(({ item }) => item.value === id);
-    if (!parents.has(id)) break;
+/** Lays the tree out again under the picker's filter, folds and search. */
+function relayout(view: ViewActions, picker: Picker): void {
+  picker.items = treeItems(view.deps.store, treeFilterModeOf(picker.filterMode), {
+    folded: new Set(picker.folded ?? []),
+    labelTimes: picker.labelTimes === true,
+    matches: (label, detail) => matchesQuery(picker.query, label, detail),
+  });
+}
+
+/**
+ * pi's branch keys: `app.tree.foldOrUp` folds the selected segment start, else jumps to the segment start
+ * above; `app.tree.unfoldOrDown` unfolds it, else jumps to the next segment start or the branch end.
+ * Returns whether the key was one of them.
+ */
+function foldKey(view: ViewActions, picker: Picker, is: IsAction): boolean {
+  const up = is("app.tree.foldOrUp");
+  if (!up && !is("app.tree.unfoldOrDown")) return false;
+  const rows = filtered(picker).map(({ item }) => item.value);
+  const id = rows[picker.selected];
+  if (id === undefined) return true;
+  const nodes = shownTree(picker.items);
+  const node = nodes.get(id)!;
+  const folded = new Set(picker.folded ?? []);
+  let target = id;
+  if (up && canFold(node, folded)) folded.add(id);
+  else if (!up && folded.has(id)) folded.delete(id);
+  else target = up ? segmentStartAbove(node, (at) => rows.indexOf(at)).id : segmentStartBelow(node, folded).id;
+  picker.folded = [...folded];
+  relayout(view, picker);
+  select(view, picker, target);
+  return true;
+}
+
+/** Selects the row of `entryId`, else of its nearest shown ancestor in the session, else the last row. */
+function select(view: ViewActions, picker: Picker, entryId: string | undefined): void {
+  const height = view.terminalHeight();
+  const rows = new Map(filtered(picker).map(({ item }, index) => [item.value, index]));
+  let index: number | undefined;
+  for (let id = entryId ?? null, steps = 0; id !== null && index === undefined && steps < 100_000; steps++) {
+    index = rows.get(id);
+    id = syncCall(() => view.deps.store.api.entry(id!), undefined)?.parentId ?? null;
   }
-  picker.selected = index >= 0 ? index : Math.max(0, shown.length - 1);
+  picker.selected = index ?? Math.max(0, rows.size - 1);
   picker.scroll = Math.max(0, picker.selected - visibleRows(height) + 1);
   keepInView(picker, visibleRows(height));
 }
@@ -111,17 +145,40 @@ export function treeKey(view: ViewActions, s: ViewState, picker: Picker, key: Tu
   if (mode !== undefined) {
     const selectedId = filtered(picker)[picker.selected]?.item.value;
     picker.filterMode = mode;
-    picker.items = treeItems(view.deps.store, mode);
-    select(picker, selectedId, view.terminalHeight());
+    picker.folded = [];
+    relayout(view, picker);
+    select(view, picker, selectedId);
+    return;
+  }
+  if (!picker.loading && foldKey(view, picker, is)) return;
+  if (!picker.loading && is("app.tree.toggleLabelTimestamp")) {
+    picker.labelTimes = picker.labelTimes !== true;
+    relayout(view, picker);
+    return;
+  }
+  // ←/→ page through the tree, as in pi.
+  const page = picker.loading ? 0 : is("tui.editor.cursorLeft") ? -1 : is("tui.editor.cursorRight") ? 1 : 0;
+  if (page !== 0) {
+    const last = Math.max(0, filtered(picker).length - 1);
+    picker.selected = Math.max(0, Math.min(last, picker.selected + page * visibleRows(view.terminalHeight())));
+    keepInView(picker, visibleRows(view.terminalHeight()));
     return;
   }
   // Escape with a search typed clears the search first, as pi's tree does.
   if (key.name === "escape" && picker.query !== "") {
     picker.query = "";
+    picker.folded = [];
+    relayout(view, picker);
     picker.selected = 0;
     return;
   }
-  const action = pickerKey(picker, key, view.terminalHeight());
+  const query = picker.query;
+  const action = pickerKey(picker, key, view.terminalHeight(), is);
+  // A changed search lays the tree out again over the entries it matches; folds are cleared, as in pi.
+  if (picker.query !== query) {
+    picker.folded = [];
+    relayout(view, picker);
+  }
   if (action.type === "close") s.picker = null;
   else if (action.type === "label") picker.labelEdit = "";
   else if (action.type === "choose") void chooseEntry(view, s, action.item);
@@ -159,12 +216,12 @@ function askSummary(s: ViewState, entryId: string): void {
 }
 
 /** Keys of the summary question; Esc goes back to the tree with the entry still selected. */
-export function summaryKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey): void {
+export function summaryKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey, is?: IsAction): void {
   const target = picker.subject ?? "";
   if (picker.labelEdit !== undefined) return instructionsKey(view, s, picker, key);
   // Typing does not filter three fixed choices.
   if (key.name === "text" || key.name === "paste" || key.name === "backspace") return;
-  const action = pickerKey(picker, key, view.terminalHeight());
+  const action = pickerKey(picker, key, view.terminalHeight(), is);
   if (action.type === "close") openTree(view, s, "", target);
   else if (action.type === "choose") {
     if (action.item.value === SUMMARY_CHOICES[2]) {

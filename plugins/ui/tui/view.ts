@@ -289,7 +289,7 @@ export class TerminalView implements TuiView, ViewActions {
     }
     if (key.name === "mouse") return {};
     if (s.dialogs.length > 0) {
-      dialogKey(s.dialogs[0]!, key, (id, value) => this.deps.settleDialog(id, value));
+      dialogKey(s.dialogs[0]!, key, (id, value) => this.deps.settleDialog(id, value), is);
       return {};
     }
     if (s.picker !== null) {
@@ -338,7 +338,7 @@ export class TerminalView implements TuiView, ViewActions {
     const id = shortcutId(key);
     if (id !== undefined && this.deps.shortcut?.(id) === true) return {};
     const wasSlash = s.editor.text.startsWith("/");
-    const outcome = editKey(s, key, this.extra, is);
+    const outcome = editKey(s, key, this.extra, is, this.terminalHeight());
     // A "/" starting the line re-reads the templates and skills: a /reload may have changed them.
     if (!wasSlash && s.editor.text.startsWith("/")) this.refreshExtra(s.cwd);
     return outcome;

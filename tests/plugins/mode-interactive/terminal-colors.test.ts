@@ -6,8 +6,30 @@ import {
 } from "../../../plugins/modes/mode-interactive/terminal-colors.js";
 
 describe("the terminal's colour replies", () => {
-  it("asks OSC 10, OSC 11 and then DA1, whose reply ends the answers", () => {
-    expect(TERMINAL_COLOR_QUERY).toBe("\x1b]10;?\x07\x1b]11;?\x07\x1b[c");
+  it("asks OSC 10, OSC 11, OSC 4 for palette colours 0-15, and then DA1, whose reply ends the answers", () => {
+    const palette = Array.from({ length: 16 }, (_, i) => `\x1b]4;${i};?\x07`).join("");
+    expect(TERMINAL_COLOR_QUERY).toBe(`\x1b]10;?\x07\x1b]11;?\x07${palette}\x1b[c`);
+  });
+
+  it("keeps the palette only when all 16 colours answered (a split reply too)", () => {
+    const replies = new TerminalColorReplies();
+    let rest = "";
+    for (let i = 0; i < 15; i++) rest += replies.feed(`\x1b]4;${i};rgb:${(i * 16).toString(16)}/00/ff\x1b\\`);
+    expect(rest).toBe("");
+    expect(replies.colors.palette).toBeUndefined();
+    expect(replies.feed("k\x1b]4;15;rgb:ff")).toBe("k");
+    expect(replies.feed("ff/ffff/0000\x07\x1b[?1;2c")).toBe("");
+    expect(replies.done).toBe(true);
+    expect(replies.colors.palette).toHaveLength(16);
+    expect(replies.colors.palette![1]).toEqual({ r: 16, g: 0, b: 255 });
+    expect(replies.colors.palette![15]).toEqual({ r: 255, g: 255, b: 0 });
+    // tmux 3.3 leaves the index out: the reply cannot be placed, but it never becomes keys either.
+    const tmux = new TerminalColorReplies();
+    expect(tmux.feed("\x1b]4;rgb:0000/ffff/0000\x07x")).toBe("x");
+    expect(tmux.colors).toEqual({});
+    const some = new TerminalColorReplies();
+    some.feed("\x1b]4;1;rgb:ff/00/00\x07\x1b[?1;2c");
+    expect(some.colors).toEqual({});
   });
 
   it("reads OSC 10/11 replies in 1-4 hex digits a channel, ended by BEL or ST, and keeps the keys around them", () => {
@@ -45,6 +67,7 @@ describe("the terminal's colour replies", () => {
 
   it("late replies never become keys", () => {
     expect(stripLateReplies("\x1b]11;rgb:0000/0000/0000\x07hi\x1b[?1;2c")).toBe("hi");
+    expect(stripLateReplies("\x1b]4;3;rgb:ff/ff/00\x07ho")).toBe("ho");
     expect(stripLateReplies("\x1b[A")).toBe("\x1b[A");
   });
 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { DARK_THEME, LIGHT_THEME } from "../../../plugins/ui/tui/theme.js";
 import { appearanceOf, reportTerminalColors } from "../../../plugins/ui/tui/theme-system.js";
+import { fitSystemTheme } from "../../../plugins/ui/tui/theme-system-fit.js";
 import { ThemeRegistry } from "../../../plugins/ui/tui/themes.js";
 import { PI16_NODE, pi16Missing } from "../../compat/pi16.js";
 
@@ -50,20 +51,25 @@ describe("the system theme by the terminal's reported background", () => {
     expect(SAMPLES.map((c) => appearanceOf(c.background, c.foreground))).toEqual(theirs);
   });
 
-  it("a reported light background draws system as pi's light colours; a dark one as dark; none as the palette", () => {
-    const light = registry().load("light");
-    const dark = registry().load("dark");
+  it("a reported background draws system fitted to it (darker colours on light, lighter on dark); none as the palette", () => {
     const themes = registry();
     const unanswered = themes.load("system");
     expect(unanswered.fg("error", "x")).toBe("\x1b[38;5;1mx\x1b[39m");
+    const sgr = (painted: string): string => /\x1b\[([34]8;2;[\d;]+)m/.exec(painted)![1]!;
     reportTerminalColors({ background: { r: 250, g: 250, b: 250 } });
     const onLight = themes.load("system");
-    expect(onLight.fg("error", "x")).toBe(light.fg("error", "x"));
-    expect(onLight.bg("userMessageBg", "x")).toBe(light.bg("userMessageBg", "x"));
+    const lightFit = fitSystemTheme({ background: { r: 250, g: 250, b: 250 } })!;
+    const rgb = (c: unknown): string => {
+      const { r, g, b } = c as { r: number; g: number; b: number };
+      return `${r};${g};${b}`;
+    };
+    expect(sgr(onLight.fg("error", "x"))).toBe(`38;2;${rgb(lightFit.colors.error)}`);
+    expect(sgr(onLight.bg("userMessageBg", "x"))).toBe(`48;2;${rgb(lightFit.colors.userMessageBg)}`);
     expect(onLight.key).not.toBe(unanswered.key);
     reportTerminalColors({ background: { r: 20, g: 20, b: 24 } });
     const onDark = themes.load("system");
-    expect(onDark.fg("error", "x")).toBe(dark.fg("error", "x"));
+    const darkFit = fitSystemTheme({ background: { r: 20, g: 20, b: 24 } })!;
+    expect(sgr(onDark.fg("error", "x"))).toBe(`38;2;${rgb(darkFit.colors.error)}`);
     expect(onDark.name).toBe("system");
     expect(DARK_THEME.name).toBe("dark");
     expect(LIGHT_THEME.name).toBe("light");

@@ -175,7 +175,7 @@ describe("/tree filters and branch summaries (in-process)", () => {
     );
     expect(cancelled).not.toContain("Summarizing branch...");
     // The entry chosen is still the selected one.
-    expect(cancelled).toMatch(/› user: another question/);
+    expect(cancelled).toMatch(/› • user: another question/);
     expect(store.call("leafId")).toBe(leaf);
     expect(store.call("entries").some((e) => e.type === "branch_summary")).toBe(false);
   });
