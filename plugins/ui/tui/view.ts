@@ -23,7 +23,8 @@ import type { ViewState } from "./state.js";
 import { oneLine, truncate } from "./text.js";
 import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
 import { reportTerminalColors } from "./theme-system.js";
-import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
+import { applyEvent, notice } from "./transcript.js";
+import { rebuildFromSession } from "./transcript-rebuild.js";
 import { SearchCache } from "./transcript-search.js";
 import { parseBang, runBang, type BangRun } from "./view-bash.js";
 import { runCommand } from "./view-commands.js";
@@ -104,11 +105,7 @@ export class TerminalView implements TuiView, ViewActions {
     const first = !s.started;
     s.started = true;
     s.running = true;
-    if (first && s.entries.length === 0)
-      rebuildFromMessages(
-        s,
-        syncCall(() => this.deps.session.api.messages(), []),
-      );
+    if (first && s.entries.length === 0) rebuildFromSession(s, this.deps);
     const startupNotices = [...this.keybindings.current().warnings];
     if (first && info.tuiMode === "fullscreen") startupNotices.unshift(...(this.deps.hostNotices?.() ?? []));
     this.refreshInfo();
@@ -441,10 +438,7 @@ export class TerminalView implements TuiView, ViewActions {
 
   /** Rebuilds the transcript from the session's messages and forgets queued messages. */
   rebuild(s: ViewState): void {
-    rebuildFromMessages(
-      s,
-      syncCall(() => this.deps.session.api.messages(), []),
-    );
+    rebuildFromSession(s, this.deps);
     s.queue = { steering: [], followUp: [] };
     this.refreshInfo();
   }

@@ -173,6 +173,22 @@ describe("extension UI in the TUI", () => {
     await h.waitFor("STATUS CARD Indexed files: 17 (expanded)");
   });
 
+  it("an appendEntry entry stays in its place when the view rebuilds the transcript (a session change)", async () => {
+    const h = await boot({ faux: { responses: [{ content: "answer one" }] } });
+    h.type("/entries\r");
+    await h.waitFor("entries appended");
+    h.type("hello there\r");
+    await h.waitFor("answer one");
+    // A clone opens a copy of the branch: the view rebuilds its transcript from the session.
+    await h.session.call("clone");
+    const screen = await h.waitFor((s) => s.includes("answer one") && !s.includes("entries appended"));
+    const rows = screen.split("\n");
+    const card = rows.findIndex((r) => r.includes("STATUS CARD Indexed files: 17"));
+    expect(card).toBeGreaterThanOrEqual(0);
+    expect(card).toBeLessThan(rows.findIndex((r) => r.includes("hello there")));
+    expect(screen).not.toContain("hidden");
+  });
+
   it("a markdown transformer changes the answer as shown, not as saved", async () => {
     const h = await boot({ faux: { responses: [{ content: "step one --> step two" }] } });
     h.type("go\r");
