@@ -172,11 +172,22 @@ export interface TuiSurfaces {
    * provider in turn, passing on what the previous one returned, whenever it starts a completion.
    */
   completer?(base: TuiCompleter): TuiCompleter;
+  /**
+   * 1.1.0: the component of this provider that waits for the user now (pi's `custom()` option `blocked`),
+   * the most recently shown one; undefined when none does. The view reports it as the program status.
+   */
+  blocked?(): TuiBlocked | undefined;
+}
+
+/** Why a component waits for the user (pi's `blocked` option of `custom()`). */
+export interface TuiBlocked {
+  kind: "question" | "permission" | "auth";
+  message: string;
 }
 
 /**
  * Any number of providers; for the header, footer and editor the first that answers wins.
- * Version notes — 1.1.0: `completer`, for completion sources stacked over the view's own.
+ * Version notes — 1.1.0: `completer`, for completion sources stacked over the view's own; `blocked`.
  */
 export const TuiSurfacesContract = defineContract<TuiSurfaces>({
   id: "tui/surfaces",
@@ -203,6 +214,7 @@ export const TuiSurfacesContract = defineContract<TuiSurfaces>({
     renderEntry: "sync",
     transformMarkdown: "sync",
     completer: "sync",
+    blocked: "sync",
   },
 });
 

@@ -82,6 +82,7 @@ export class ExtensionTui {
       renderEntry: (entry, options) => this.renderers.renderEntry(entry, options),
       transformMarkdown: (markdown, context) => this.renderers.transformMarkdown(markdown, context),
       completer: (base) => this.autocomplete.completer(base),
+      blocked: () => s.blocked(),
     };
   }
 

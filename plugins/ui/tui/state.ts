@@ -153,6 +153,8 @@ export interface ViewState {
   running: boolean;
   /** Open dialogs, oldest first; the first is shown. */
   dialogs: Dialog[];
+  /** How the last run ended, for the program status (program-status.ts); absent: idle. */
+  lastRun?: { state: "done" | "error" | "idle"; message?: string };
   /** Status entries other plugins set (key → text), shown above the footer. */
   statuses: Record<string, string>;
   /** Widgets other plugins set, around the editor. */

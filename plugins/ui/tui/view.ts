@@ -31,6 +31,7 @@ import { runCommand } from "./view-commands.js";
 import { syncCall, type ViewActions, type ViewDeps } from "./view-deps.js";
 import { appKey, ctrlC } from "./view-app-keys.js";
 import { dialogKey, renderDialog } from "./view-dialog.js";
+import { noteRunEnd, programStatus } from "./program-status.js";
 import { StackedCompletion } from "./view-complete.js";
 import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
@@ -138,6 +139,7 @@ export class TerminalView implements TuiView, ViewActions {
   handleEvent(event: SessionEvent): void {
     const s = this.deps.state();
     const outcome = applyEvent(s, event);
+    noteRunEnd(s, event);
     if (outcome === "rebuild") this.rebuild(s);
     if (
       event.type === "message_end" ||
@@ -261,6 +263,7 @@ export class TerminalView implements TuiView, ViewActions {
 
   private frame(s: ViewState, lines: string[], cursor: TuiFrame["cursor"]): TuiFrame {
     const frame: TuiFrame = s.title !== "" ? { lines, cursor, title: s.title } : { lines, cursor };
+    frame.programStatus = programStatus(s, this.surfaces.blocked(), this.info.state?.sessionName);
     if (this.terminalOutput.length > 0) frame.terminalOutput = this.terminalOutput.splice(0).join("");
     return frame;
   }
