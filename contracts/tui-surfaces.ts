@@ -276,6 +276,11 @@ export interface TuiApp {
    * out stay; `null` restores the view's own.
    */
   setWorking(change: TuiWorkingChange): void;
+  /**
+   * 1.1.0: the renderers a provider draws messages, entries or tools with changed (pi extensions loaded,
+   * after the transcript was drawn): every row is drawn again.
+   */
+  renderersChanged?(): void;
 }
 
 /** A change to the working row; see `TuiApp.setWorking`. */
@@ -287,10 +292,10 @@ export interface TuiWorkingChange {
   hiddenThinkingLabel?: string | null;
 }
 
-/** The view's side; one view runs. */
+/** The view's side; one view runs. 1.1.0: `renderersChanged`. */
 export const TuiAppContract = defineContract<TuiApp>({
   id: "tui/app",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "overlap",
   shape: { running: "function", paint: "function", requestRender: "function" },
@@ -312,5 +317,6 @@ export const TuiAppContract = defineContract<TuiApp>({
     toolsExpanded: "sync",
     setToolsExpanded: "sync",
     setWorking: "sync",
+    renderersChanged: "sync",
   },
 });

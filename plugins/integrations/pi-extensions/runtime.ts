@@ -258,6 +258,8 @@ export class ExtensionRuntime {
       for (const notice of discovery.notices) this.notice("warning", `pi-extensions: ${notice}`);
     }
     this.loaded = true;
+    // Their message, entry and tool renderers draw rows the view drew before they were registered.
+    if (this.extensions.length > 0) this.tui.app()?.renderersChanged?.();
     await this.checkFlags();
     if (this.extensions.length > 0) await Promise.all([this.refreshResourceCommands(), this.keyedProviders.refresh()]);
     await this.previewSystemPrompt();

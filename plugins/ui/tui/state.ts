@@ -153,6 +153,8 @@ export interface ViewState {
   running: boolean;
   /** Open dialogs, oldest first; the first is shown. */
   dialogs: Dialog[];
+  /** Bumped when other plugins' renderers changed: cached rows are drawn again. */
+  renderersRev?: number;
   /** How the last run ended, for the program status (program-status.ts); absent: idle. */
   lastRun?: { state: "done" | "error" | "idle"; message?: string };
   /** Status entries other plugins set (key → text), shown above the footer. */

@@ -184,7 +184,7 @@ export class TerminalView implements TuiView, ViewActions {
       ...{ width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded },
       ...{ surfaces: this.surfaces, hiddenThinkingLabel: s.working.hiddenThinkingLabel },
     };
-    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}|${style.hiddenThinkingLabel}|${imagesShown()}`;
+    const styleKey = `${width}|${s.renderersRev ?? 0}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}|${style.hiddenThinkingLabel}|${imagesShown()}`;
     const lines: string[] = this.header(width, theme);
     const alive = new Set<number>();
     const prompts: number[] = [];
