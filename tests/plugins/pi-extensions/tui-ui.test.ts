@@ -141,6 +141,22 @@ describe("extension UI in the TUI", () => {
     expect(screen).not.toContain("Thinking (ctrl+t to expand)");
   });
 
+  it("setWorkingVisible(false) hides the working row; onTerminalInput sees a key first and consumes it", async () => {
+    const h = await boot({
+      faux: { responses: [{ content: [fauxToolCall("hold", {}, "h1")] }, { content: "held done" }] },
+    });
+    h.type("/quiet\r");
+    await h.waitFor("quiet set");
+    h.type("go\r");
+    const holding = await h.waitFor("hold");
+    expect(holding).not.toContain("QUIET ROW");
+    expect(holding).not.toContain("Working…");
+    h.type("§");
+    const screen = await h.waitFor("held done");
+    expect(screen).toContain("terminal input seen");
+    expect(screen).not.toMatch(/^§/m);
+  });
+
   it("themePaths from resources_discover join the TUI's themes; a broken one is a warning", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-ext-themes-"));
     writeFileSync(join(dir, "ext-theme.json"), JSON.stringify({ ...DARK_THEME, name: "ext-theme" }));
