@@ -83,6 +83,13 @@ export interface LoopHooks {
   ) => Promise<AfterToolCallResult | undefined>;
   /** Runs when a turn is complete and another will follow; may change model, tools or options for it. */
   prepareNextTurn?: (turn: { message: AssistantMessage; toolResults: ToolResultMessage[] }) => Promise<void>;
+  /**
+   * 1.3: asked as each message ends, before its `message_end` (which the session saves): undefined at
+   * once when nothing will change it, so the loop goes on without waiting; else a promise of the
+   * message to end with instead (same role), or of undefined to keep it. pi's `message_end` handlers
+   * that return `{ message }`.
+   */
+  endMessage?: (message: AgentMessage) => Promise<AgentMessage | undefined> | undefined;
   /** Returns true to end the run after this turn (e.g. before the context gets too full). */
   finishTurn?: (turn: {
     message: AssistantMessage;
@@ -139,11 +146,11 @@ export interface AgentLoop {
 
 /**
  * The loop is a single stateful provider, swapped only between turns. 1.1: `TurnConfig.telemetry`;
- * 1.2: `RunState.toolsDue`.
+ * 1.2: `RunState.toolsDue`; 1.3: `LoopHooks.endMessage`.
  */
 export const AgentLoopContract = defineContract<AgentLoop>({
   id: "agent/loop",
-  version: "1.2.0",
+  version: "1.3.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 5_000,

@@ -42,6 +42,12 @@ export interface AgentHooks {
    * 1.3.0: also asked before an automatic compaction (`reason` "threshold" or "overflow").
    */
   beforeSessionChange?(change: SessionChange, signal?: AbortSignal): Promise<SessionChangeVerdict | undefined>;
+  /**
+   * 1.4.0: asked as each message of a run ends, before the session saves it (pi's `message_end` handlers
+   * returning `{ message }`). Answers at once: undefined when this provider will not change the message
+   * (the loop then does not wait), else a promise of the replacement (same role) or of undefined.
+   */
+  endMessage?(message: AgentMessage): Promise<AgentMessage | undefined> | undefined;
 }
 
 /** A session operation about to happen, as pi's `session_before_*` events describe it. */
@@ -84,11 +90,12 @@ export interface PromptCommandInfo {
 
 /**
  * 1.1: `commands`; 1.2: `beforeSessionChange`, and `beforePrompt` sees and may replace the prompt's images (pi's
- * `input` transform, a command's `sendUserMessage`); 1.3: automatic compactions are asked too.
+ * `input` transform, a command's `sendUserMessage`); 1.3: automatic compactions are asked too; 1.4:
+ * `endMessage`, a message replaced before it is saved.
  */
 export const HooksContract = defineContract<AgentHooks>({
   id: "hooks",
-  version: "1.3.0",
+  version: "1.4.0",
   kind: "many",
   gate: "overlap",
   methods: {
@@ -99,5 +106,6 @@ export const HooksContract = defineContract<AgentHooks>({
     beforePrompt: "async",
     commands: "async",
     beforeSessionChange: "async",
+    endMessage: "sync",
   },
 });

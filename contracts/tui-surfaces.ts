@@ -101,6 +101,50 @@ export interface TuiCustomEntry {
   data?: unknown;
 }
 
+/** One completion choice (pi-tui's AutocompleteItem). */
+export interface TuiCompletionItem {
+  value: string;
+  label: string;
+  description?: string;
+}
+
+/** A completion list and the text before the cursor its items replace (pi-tui's AutocompleteSuggestions). */
+export interface TuiSuggestions {
+  items: TuiCompletionItem[];
+  prefix: string;
+}
+
+/** The editor's lines and cursor after a completion is taken. */
+export interface TuiCompletionEdit {
+  lines: string[];
+  cursorLine: number;
+  cursorCol: number;
+}
+
+/**
+ * A completion source shaped as pi-tui's AutocompleteProvider: the view's own (`/` commands, `@` files)
+ * or one a plugin stacks over it. `force` is a Tab that asks for file completion where no list opened.
+ */
+export interface TuiCompleter {
+  /** Characters that open the list when typed at the start of a word (besides `/`, `@` and `#`). */
+  triggerCharacters?: string[];
+  getSuggestions(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    options: { signal: AbortSignal; force?: boolean },
+  ): Promise<TuiSuggestions | null>;
+  applyCompletion(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    item: TuiCompletionItem,
+    prefix: string,
+  ): TuiCompletionEdit;
+  /** Whether a forced (Tab) completion may run here; absent: it may. */
+  shouldTriggerFileCompletion?(lines: string[], cursorLine: number, cursorCol: number): boolean;
+}
+
 /** What one plugin draws in the view. Every method is called while a frame is built or a key is handled. */
 export interface TuiSurfaces {
   /** Lines for a slot now; undefined leaves the view's own header, footer or editor (and no widget). */
@@ -122,12 +166,32 @@ export interface TuiSurfaces {
   renderEntry(entry: TuiCustomEntry, options: TuiRenderOptions): string[] | undefined;
   /** The markdown to draw in place of `markdown` (display only); the text itself when nothing changes it. */
   transformMarkdown(markdown: string, context: TuiMarkdownContext): string;
+  /**
+   * 1.1.0: `base` with this provider's completers stacked over it, oldest first, each wrapping the one
+   * below (pi's `ctx.ui.addAutocompleteProvider`); `base` itself when it has none. The view asks each
+   * provider in turn, passing on what the previous one returned, whenever it starts a completion.
+   */
+  completer?(base: TuiCompleter): TuiCompleter;
+  /**
+   * 1.1.0: the component of this provider that waits for the user now (pi's `custom()` option `blocked`),
+   * the most recently shown one; undefined when none does. The view reports it as the program status.
+   */
+  blocked?(): TuiBlocked | undefined;
 }
 
-/** Any number of providers; for the header, footer and editor the first that answers wins. */
+/** Why a component waits for the user (pi's `blocked` option of `custom()`). */
+export interface TuiBlocked {
+  kind: "question" | "permission" | "auth";
+  message: string;
+}
+
+/**
+ * Any number of providers; for the header, footer and editor the first that answers wins.
+ * Version notes — 1.1.0: `completer`, for completion sources stacked over the view's own; `blocked`.
+ */
 export const TuiSurfacesContract = defineContract<TuiSurfaces>({
   id: "tui/surfaces",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "many",
   gate: "overlap",
   shape: {
@@ -149,6 +213,8 @@ export const TuiSurfacesContract = defineContract<TuiSurfaces>({
     renderTool: "sync",
     renderEntry: "sync",
     transformMarkdown: "sync",
+    completer: "sync",
+    blocked: "sync",
   },
 });
 
@@ -210,6 +276,11 @@ export interface TuiApp {
    * out stay; `null` restores the view's own.
    */
   setWorking(change: TuiWorkingChange): void;
+  /**
+   * 1.1.0: the renderers a provider draws messages, entries or tools with changed (pi extensions loaded,
+   * after the transcript was drawn): every row is drawn again.
+   */
+  renderersChanged?(): void;
 }
 
 /** A change to the working row; see `TuiApp.setWorking`. */
@@ -221,10 +292,10 @@ export interface TuiWorkingChange {
   hiddenThinkingLabel?: string | null;
 }
 
-/** The view's side; one view runs. */
+/** The view's side; one view runs. 1.1.0: `renderersChanged`. */
 export const TuiAppContract = defineContract<TuiApp>({
   id: "tui/app",
-  version: "1.0.0",
+  version: "1.1.0",
   kind: "single",
   gate: "overlap",
   shape: { running: "function", paint: "function", requestRender: "function" },
@@ -246,5 +317,6 @@ export const TuiAppContract = defineContract<TuiApp>({
     toolsExpanded: "sync",
     setToolsExpanded: "sync",
     setWorking: "sync",
+    renderersChanged: "sync",
   },
 });

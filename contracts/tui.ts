@@ -66,6 +66,19 @@ export interface TuiFrame {
   title?: string;
   /** Control sequences the shell writes before the frame, once (OSC 52 for a clipboard copy). */
   terminalOutput?: string;
+  /** 1.5.0: what the program is doing, for terminals that show it (pi's program status, OSC 7501). */
+  programStatus?: TuiProgramStatus;
+}
+
+/**
+ * pi's program status: `working` (a run or compaction), `blocked` (a dialog waits for the user; `kind`
+ * says why, `message` is its title), `done` / `error` (how the last run ended), `idle`. The shell reports
+ * it to a terminal that answers the protocol's query (or with `PI_PROGRAM_STATUS=1`).
+ */
+export interface TuiProgramStatus {
+  state: "idle" | "working" | "blocked" | "done" | "error";
+  kind?: "question" | "permission" | "auth";
+  message?: string;
 }
 
 /** What a key did that the shell must act on. */
@@ -152,10 +165,13 @@ export const TUI_REDRAW_EVENT = "tui:redraw";
  */
 export const HOST_RELOAD_REQUEST_EVENT = "host:reload-request";
 
-/** One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short. */
+/**
+ * One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short.
+ * 1.4.0: `TuiTerminalColors.palette`. 1.5.0: `TuiFrame.programStatus`.
+ */
 export const TuiViewContract = defineContract<TuiView>({
   id: "tui/view",
-  version: "1.4.0",
+  version: "1.5.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 250,

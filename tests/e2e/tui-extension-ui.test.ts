@@ -2,7 +2,8 @@
  * Extension UI surfaces in the built CLI's terminal UI (tmux, fullscreen): a small extension in a temp
  * project, loaded with `-e`, draws its own custom message, tool call rows, a custom screen in place of
  * the editor, an overlay at the top right, a footer and a widget — as an extension written for pi 1.6.0
- * does there.
+ * does there; an autocomplete provider's `#` list, and an appendEntry entry that stays after /reload and
+ * after the session is resumed (the transcript rebuilt from the session file).
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -67,6 +68,32 @@ export default function (pi) {
         { overlay: true, overlayOptions: { anchor: "top-right", width: 16 } },
       );
       ctx.ui.notify("E2E overlay " + value, "info");
+    },
+  });
+}
+`;
+
+const COMPLETION_EXTENSION = `
+import { Text } from "@earendil-works/pi-tui";
+
+export default function (pi) {
+  pi.registerEntryRenderer("e2e-status", (entry) => new Text("E2E ENTRY " + entry.data.n, 0, 0));
+  pi.registerCommand("stamp", { handler: async (_a, ctx) => { pi.appendEntry("e2e-status", { n: 5 }); ctx.ui.notify("E2E stamped", "info"); } });
+  pi.registerCommand("issues", {
+    handler: async (_a, ctx) => {
+      ctx.ui.addAutocompleteProvider((current) => ({
+        triggerCharacters: ["#"],
+        async getSuggestions(lines, line, col, options) {
+          const match = (lines[line] ?? "").slice(0, col).match(/(?:^|[ \\t])#(\\d*)$/);
+          if (!match) return current.getSuggestions(lines, line, col, options);
+          return { prefix: "#" + match[1], items: [
+            { value: "#4242", label: "#4242", description: "Autocomplete e2e issue" },
+            { value: "#4300", label: "#4300", description: "Another issue" },
+          ].filter((i) => i.value.startsWith("#" + match[1])) };
+        },
+        applyCompletion: (lines, line, col, item, prefix) => current.applyCompletion(lines, line, col, item, prefix),
+      }));
+      ctx.ui.notify("E2E completion on", "info");
     },
   });
 }
@@ -173,5 +200,59 @@ describe.skipIf(!HAS_TMUX)("extension UI on a terminal (tmux, built CLI)", { tim
     // Down is no longer tui.select.down; Ctrl+N is, and Tab confirms.
     pane.keys("Down", "C-n", "C-n", "Tab");
     await pane.waitFor("FLAVOUR lemon");
+  });
+
+  it("an autocomplete provider's list and insertion; an appended entry survives /reload and a resume", async () => {
+    const user = agentHome();
+    user.scriptFaux([{ content: "E2E answer one" }, { content: "E2E answer two" }]);
+    writeFileSync(join(user.project, "ext-complete.ts"), COMPLETION_EXTENSION);
+    const args = ["--model", "faux/faux-1", "-e", "./ext-complete.ts"];
+    const pane = tmux!.start({ cwd: user.project, env: user.env, args, width: 80, height: 30, watch: "screen" });
+    await pane.waitFor("faux-1");
+
+    pane.type("/issues");
+    pane.keys("Enter");
+    await pane.waitFor("E2E completion on");
+    pane.type("fix #4");
+    const listed = await pane.waitFor("Autocomplete e2e issue");
+    expect(listed).toContain("#4300");
+    pane.type("2");
+    await pane.waitFor((s) => !s.includes("#4300"));
+    pane.keys("Tab");
+    await pane.waitFor((s) => s.includes("fix #4242") && !s.includes("Autocomplete e2e issue"));
+    pane.keys("C-u");
+    await pane.waitFor((s) => !s.includes("fix #4242"));
+
+    pane.type("/stamp");
+    pane.keys("Enter");
+    await pane.waitFor("E2E ENTRY 5");
+    pane.type("hello");
+    pane.keys("Enter");
+    await pane.waitFor("E2E answer one");
+    pane.type("/reload");
+    pane.keys("Enter");
+    await pane.waitFor("Reloading plugins");
+    pane.type("again");
+    pane.keys("Enter");
+    expect(await pane.waitFor("E2E answer two")).toContain("E2E ENTRY 5");
+    pane.keys("C-c");
+    pane.keys("C-c");
+    await pane.waitFor(/\[pi exited \d+\]/, { all: true });
+
+    // The session resumed: the transcript is rebuilt from its file, the entry in its place before the prompt.
+    const resumed = tmux!.start({
+      cwd: user.project,
+      env: user.env,
+      args: ["-c", ...args],
+      width: 80,
+      height: 30,
+      watch: "screen",
+    });
+    const screen = await resumed.waitFor((s) => s.includes("E2E answer one") && s.includes("E2E ENTRY 5"));
+    const rows = screen.split("\n");
+    expect(rows.findIndex((r) => r.includes("E2E ENTRY 5"))).toBeLessThan(rows.findIndex((r) => r.includes("hello")));
+    resumed.keys("C-c");
+    resumed.keys("C-c");
+    await resumed.waitFor(/\[pi exited \d+\]/, { all: true });
   });
 });

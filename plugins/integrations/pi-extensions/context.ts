@@ -7,7 +7,7 @@
  * whichever mode runs — over the RPC extension UI sub-protocol in `--mode rpc`, with each dialog's
  * default where no user can answer (print, JSON). Members for pi's own TUI (custom components, footer,
  * header, themes, editor components...) answer as pi answers them without a TUI in those modes
- * (plain-ui.ts); in the TUI they draw through the view (tui-ui.ts), and the few it lacks throw "not supported yet".
+ * (plain-ui.ts); in the TUI they draw through the view (tui-ui.ts).
  */
 import { dirname } from "node:path";
 import { HOST_SHUTDOWN_REQUEST_EVENT, type UiDialogOptions, type WidgetPlacement } from "pi-host";
@@ -22,7 +22,6 @@ import { compactWithHooks, sessionControl } from "./session-control.js";
 /** pi's `ctx.ui`. */
 export function createExtensionUi(runtime: ExtensionRuntime) {
   const ui = () => runtime.ui();
-  const unsupported = (name: string) => unsupportedFunction(`ctx.ui.${name}`);
   const waiting = <T>(kind: UiPromptKind, title: string, dialog: () => Promise<T>) =>
     runtime.uiPrompts.around(kind, title, dialog);
   const base = {
@@ -60,16 +59,14 @@ export function createExtensionUi(runtime: ExtensionRuntime) {
     setEditorText: (text: string) => ui().setEditorText(text),
   };
   // The TUI-only members: pi's answers without a TUI in RPC, print and JSON mode (plain-ui.ts); in the
-  // TUI, the view's (tui-ui.ts), and those it does not have yet throw "not supported yet". Read when used.
+  // TUI, the view's (tui-ui.ts has every one of them). Read when used.
   for (const name of TUI_ONLY_MEMBERS) {
     Object.defineProperty(base, name, {
       enumerable: true,
       get() {
         const mode = runtime.mode();
         if (mode === "tui") {
-          const members = runtime.tui.members();
-          if (name in members) return members[name];
-          return unsupported(name);
+          return runtime.tui.members()[name];
         }
         return plainUiMembers((text) => ui().setEditorText(text), mode)[name];
       },

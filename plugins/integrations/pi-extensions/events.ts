@@ -6,7 +6,7 @@
  */
 import type { SessionEvent } from "pi-host";
 import type { Model, ThinkingLevel } from "pi-host";
-import type { CompactionEntry } from "pi-host";
+import type { CompactionEntry, Handle, SessionStore } from "pi-host";
 
 /** Delivered from the session's events on the kernel bus (observers; return values are ignored). */
 export const OBSERVED_EVENTS = [
@@ -201,4 +201,13 @@ export class SessionEventTranslator {
       { type: "session_start", reason: piReason, ...(previous !== undefined && { previousSessionFile: previous }) },
     ];
   }
+}
+
+/** The session's latest compaction entry (for `session_compact`), if any. */
+export function lastCompaction(store: Handle<SessionStore>): CompactionEntry | undefined {
+  if (!store.available) return undefined;
+  return store.api
+    .entries()
+    .filter((e): e is CompactionEntry => e.type === "compaction")
+    .at(-1);
 }

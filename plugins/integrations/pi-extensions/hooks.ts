@@ -9,7 +9,8 @@
  *                      then `context_with_system`, `before_provider_headers`, `before_provider_request`
  *                      (provider-hooks.ts);
  *   beforeToolCall   → `tool_call` (block with a reason; `event.input` is the live arguments object);
- *   afterToolCall    → `tool_result` (patch content, details, isError; handlers chain).
+ *   afterToolCall    → `tool_result` (patch content, details, isError; handlers chain);
+ *   endMessage       → `message_end` handlers that replace a message before it is saved (message-end.ts).
  *
  * Every hook first loads the extensions (once), so the first prompt or turn of a run brings them up.
  */
@@ -18,6 +19,7 @@ import type { Context, ImageContent, Message, StreamOptions } from "pi-host";
 import type { AgentHooks, PromptCommandInfo } from "pi-host";
 import type { ToolResult } from "pi-host";
 import { messageOf, type ExtensionRuntime, type ResolvedCommand } from "./runtime.js";
+import { endMessage } from "./message-end.js";
 import { providerHooks } from "./provider-hooks.js";
 import { beforeSessionChange } from "./session-control.js";
 import { customMessage, type CustomMessageInput } from "./types.js";
@@ -35,9 +37,11 @@ export function createExtensionHooks(
     | "beforeToolCall"
     | "afterToolCall"
     | "beforeSessionChange"
+    | "endMessage"
   >
 > {
   return {
+    endMessage: (message) => endMessage(runtime, message),
     async beforeSessionChange(change) {
       await runtime.ensureLoaded();
       if (runtime.extensions.length === 0) return undefined;

@@ -116,6 +116,6 @@ export default definePlugin({
     );
     ctx.on(SESSION_EVENT, (event: SessionEvent) => runtime.onSessionEvent(event));
     ctx.onDispose(() => runtime.shutdown(), "session_shutdown to extensions");
-    ctx.onDispose(() => runtime.tui.surfaces.disposeAll(), "dispose extensions' components");
+    ctx.onDispose(() => runtime.tui.dispose(), "dispose extensions' components and completion providers");
   },
 });

@@ -5,7 +5,7 @@
  * none and cannot be switched, the editor text reads empty, the rest changes nothing. Extensions check
  * those answers (`getAllThemes().length > 0`, `custom()` giving undefined) to fall back, so the same
  * answers here let them run as they do under pi. In the TUI these members are pi-host's TUI's to
- * implement, and those it does not yet have throw "not supported yet" (context.ts).
+ * implement (context.ts).
  */
 
 /** Text styling that keeps the text as it is: no terminal, no colours (pi's theme API, plain). */

@@ -22,3 +22,9 @@ export function effectiveExtensionsConfig(
     agentDir: configured.agentDir ?? host?.agentDir,
   };
 }
+
+/** A flag's given value as its registered type reads it (`--plan=false` is false for a boolean flag). */
+export function coerceFlag(value: string | boolean, type: "boolean" | "string" | undefined): string | boolean {
+  if (type === "boolean" && typeof value === "string") return !["false", "0", "no", "off", ""].includes(value);
+  return value;
+}

@@ -11,19 +11,20 @@ import { SESSION_EVENT, type AgentSession, type SessionEvent, type SessionState 
 import type { Llm, AssistantStream, AuthStore, Context, Model, ModelCatalog, StreamOptions } from "pi-host";
 import type { ResourceSource, SettingsStore } from "pi-host";
 import { agentDir as agentFolder, projectFilesApply, readHostEnvironment, type HostEnvironmentProvider } from "pi-host";
-import type { CompactionEntry, SessionStore } from "pi-host";
-import { effectiveExtensionsConfig } from "./run-choices.js";
+import type { SessionStore } from "pi-host";
+import { coerceFlag, effectiveExtensionsConfig } from "./run-choices.js";
 import { createFileLocks, type AgentTool, type ToolContext } from "pi-host";
 import { activeUi, type TuiApp, type UserInterface } from "pi-host";
 import type { FlagOwner, Handle, ManyHandle, PluginContext } from "pi-host";
 import { createExtensionApi } from "./api.js";
 import { createCommandContext, createExtensionContext } from "./context.js";
 import { MessageDelivery } from "./delivery.js";
+import { ObserverQueue, SAVED_BEFORE_HANDLERS } from "./message-end.js";
 import { discoverExtensions, type ExtensionLocation } from "./discover.js";
 import { decideProjectTrust, ResourcePaths, untrustedProjectExtensions } from "./startup.js";
 import { newExtension } from "./types.js";
 import { createEventBus, type ExtensionEventBus } from "./event-bus.js";
-import { SessionEventTranslator, type PiEvent } from "./events.js";
+import { lastCompaction, SessionEventTranslator, type PiEvent } from "./events.js";
 import { ExtensionModuleLoader } from "./load.js";
 import { UiPromptSpans } from "./ui-prompts.js";
 import { ExtensionTui } from "./tui-ui.js";
@@ -90,11 +91,16 @@ export class ExtensionRuntime {
   /** True while a prompt is checked for commands and `input` handlers: claimed, but no run yet. */
   inPromptPhase = false;
   private loading: Promise<void> | undefined;
+  /** Extensions have loaded: handlers can run. */
   private loaded = false;
+  get isLoaded(): boolean {
+    return this.loaded;
+  }
   /** Which providers have keys, for `ctx.modelRegistry.getAvailable()`. */
   readonly keyedProviders: KeyedProviders;
   private translator: SessionEventTranslator | undefined;
-  private observers: Promise<void> = Promise.resolve();
+  /** pi's notification events in order, off the agent's path (and `message_end`s run before a save). */
+  readonly observerQueue = new ObserverQueue();
   private resourceCommands: ResourceCommand[] = [];
   private fileLock: ToolContext["withFileLock"] | undefined;
   private readonly ownLocks = createFileLocks();
@@ -252,6 +258,8 @@ export class ExtensionRuntime {
       for (const notice of discovery.notices) this.notice("warning", `pi-extensions: ${notice}`);
     }
     this.loaded = true;
+    // Their message, entry and tool renderers draw rows the view drew before they were registered.
+    if (this.extensions.length > 0) this.tui.app()?.renderersChanged?.();
     await this.checkFlags();
     if (this.extensions.length > 0) await Promise.all([this.refreshResourceCommands(), this.keyedProviders.refresh()]);
     await this.previewSystemPrompt();
@@ -399,13 +407,15 @@ export class ExtensionRuntime {
   onSessionEvent(event: SessionEvent): void {
     this.delivery.observe(event);
     if (!this.loaded || this.translator === undefined) return;
-    for (const piEvent of this.translator.translate(event, () => this.lastCompaction())) this.queue(piEvent);
+    for (const piEvent of this.translator.translate(event, () => lastCompaction(this.services.store)))
+      this.queue(piEvent);
   }
 
   /** Queues a notification event behind the ones before it (handlers run in order, off the agent's path). */
   queue(event: PiEvent): void {
     if (!this.loaded || !this.hasHandlers(event.type)) return;
-    this.observers = this.observers.then(() => this.emit(event));
+    if (event.type === "message_end" && this.observerQueue.endedBeforeSave.has(event.message as object)) return;
+    void this.observerQueue.add(() => this.emit(event));
   }
 
   /** The event translator, once extensions loaded (ctx.compact marks a summary an extension supplied). */
@@ -415,22 +425,16 @@ export class ExtensionRuntime {
 
   /** Resolves when every observer event queued so far has been handled (pi drains them before `tool_call`). */
   drained(): Promise<void> {
-    return this.observers;
+    return this.observerQueue.drained();
   }
 
-  /** Calls every handler of a notification event; `message_end` replacements are not supported and say so. */
+  /** Calls every handler of a notification event (a `message_end` here is of a message saved already). */
   async emit(event: PiEvent): Promise<void> {
     const ctx = this.context();
     for (const { extension, handler } of this.handlers(event.type)) {
       try {
         const result = (await handler(event, ctx)) as { message?: unknown } | undefined;
-        if (event.type === "message_end" && result?.message !== undefined) {
-          this.report(
-            extension,
-            "message_end",
-            new Error("not supported yet: replacing a message from message_end (the session has already saved it)"),
-          );
-        }
+        if (event.type === "message_end" && result?.message !== undefined) throw SAVED_BEFORE_HANDLERS;
       } catch (error) {
         this.report(extension, event.type, error);
       }
@@ -441,7 +445,7 @@ export class ExtensionRuntime {
   async shutdown(): Promise<void> {
     this.providers.clear();
     if (!this.loaded || !this.hasHandlers("session_shutdown")) return;
-    await this.observers;
+    await this.observerQueue.drained();
     await this.emit({ type: "session_shutdown", reason: "quit" });
   }
 
@@ -461,14 +465,6 @@ export class ExtensionRuntime {
   /** Publishes a session event (a message an extension added) for modes and observers. */
   publish(event: SessionEvent): void {
     this.services.ctx.emit(SESSION_EVENT, event);
-  }
-
-  private lastCompaction(): CompactionEntry | undefined {
-    if (!this.services.store.available) return undefined;
-    return this.services.store.api
-      .entries()
-      .filter((e): e is CompactionEntry => e.type === "compaction")
-      .at(-1);
   }
 
   // ── services for extensions ─────────────────────────────────────────────────────────────────
@@ -494,12 +490,6 @@ export class ExtensionRuntime {
   stream(model: Model, context: Context, options: StreamOptions = {}): AssistantStream {
     return this.services.llm.api.stream(model, context, options);
   }
-}
-
-/** A flag's given value as its registered type reads it (`--plan=false` is false for a boolean flag). */
-function coerceFlag(value: string | boolean, type: "boolean" | "string" | undefined): string | boolean {
-  if (type === "boolean" && typeof value === "string") return !["false", "0", "no", "off", ""].includes(value);
-  return value;
 }
 
 /** An error's message, for one-line reports. */

@@ -5,7 +5,15 @@
  * keys (as the raw terminal data pi-tui components read). A component that throws while it renders is
  * reported once and taken away, so one broken extension cannot break every frame.
  */
-import type { TuiApp, TuiKey, TuiOverlayOptions, TuiOverlaySpec, TuiSurfaceSlot, WidgetPlacement } from "pi-host";
+import type {
+  TuiApp,
+  TuiBlocked,
+  TuiKey,
+  TuiOverlayOptions,
+  TuiOverlaySpec,
+  TuiSurfaceSlot,
+  WidgetPlacement,
+} from "pi-host";
 import { keyData } from "./key-data.js";
 import { matchesKey, type Component } from "./pi-tui.js";
 import { createTuiTheme, type TuiTheme } from "./tui-theme.js";
@@ -21,6 +29,8 @@ export interface CustomOptions {
   overlay?: boolean;
   overlayOptions?: TuiOverlayOptions | (() => TuiOverlayOptions);
   onHandle?: (handle: OverlayHandle) => void;
+  /** pi's terminal program status while the component waits for an answer. */
+  blocked?: TuiBlocked;
 }
 
 /** pi-tui's OverlayHandle, for overlays `custom()` shows. */
@@ -36,6 +46,9 @@ export interface OverlayHandle {
 
 interface Custom {
   id: string;
+  /** Shown as the `seq`-th: the most recent blocked one names the status. */
+  seq: number;
+  blocked: TuiBlocked | undefined;
   overlay: boolean;
   options: CustomOptions["overlayOptions"];
   component: ExtensionComponent;
@@ -129,6 +142,7 @@ export class ExtensionSurfaces {
   /** pi's `ctx.ui.custom()`: resolves with what the component passes to `done`. */
   custom<T>(factory: ComponentFactory, options: CustomOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      const blocked = blockedOption(options.blocked);
       let finished = false;
       let custom: Custom | undefined;
       const done = (value: T): void => {
@@ -142,8 +156,11 @@ export class ExtensionSurfaces {
         .then((component) => {
           const built = this.component("ctx.ui.custom", component);
           if (finished) return built.dispose?.();
+          const seq = this.nextId++;
           custom = {
-            id: `custom-${this.nextId++}`,
+            id: `custom-${seq}`,
+            seq,
+            blocked,
             overlay: options.overlay === true,
             options: options.overlayOptions,
             component: built,
@@ -210,6 +227,16 @@ export class ExtensionSurfaces {
   renderOverlay(id: string, width: number): string[] {
     const custom = this.customs.find((c) => c.id === id);
     return custom === undefined ? [] : (this.render(custom.component, width, () => this.remove(custom)) ?? []);
+  }
+
+  /**
+   * The newest component that waits for the user (pi's `blocked`): the inline one while it is the one
+   * shown, an overlay until it is done (hidden or covered too).
+   */
+  blocked(): TuiBlocked | undefined {
+    const inline = this.customs.filter((c) => !c.overlay).at(-1);
+    const waiting = this.customs.filter((c) => c.blocked !== undefined && (c.overlay || c === inline));
+    return waiting.sort((a, b) => a.seq - b.seq).at(-1)?.blocked;
   }
 
   /** pi's `ctx.ui.onTerminalInput`: raw input first; `{ consume: true }` swallows it. Returns the unsubscribe. */
@@ -330,4 +357,15 @@ export class ExtensionSurfaces {
       onBranchChange: () => () => {},
     };
   }
+}
+
+const BLOCKED_KINDS = new Set(["question", "permission", "auth"]);
+
+/** pi's `blocked: { kind, message }`, checked; anything else is one clear error. */
+function blockedOption(value: unknown): TuiBlocked | undefined {
+  if (value === undefined) return undefined;
+  const blocked = value as Partial<TuiBlocked> | null;
+  if (blocked === null || typeof blocked !== "object" || !BLOCKED_KINDS.has(String(blocked.kind)))
+    throw new Error('ctx.ui.custom: blocked must be { kind: "question" | "permission" | "auth", message }');
+  return { kind: blocked.kind!, message: typeof blocked.message === "string" ? blocked.message : "" };
 }

@@ -3,11 +3,12 @@
  * view each frame) and the `ctx.ui` members for pi's own TUI in interactive mode — `custom` (screens and
  * overlays), `setHeader`, `setFooter`, `setWidget` with a factory, `onTerminalInput`, `theme`,
  * `getAllThemes` / `getTheme` / `setTheme`, `getToolsExpanded` / `setToolsExpanded`, `getEditorText`,
- * `pasteToEditor` — over the view's `tui/app`.
+ * `pasteToEditor`, `addAutocompleteProvider` — over the view's `tui/app`.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Handle, TuiApp, TuiSurfaces, WidgetPlacement } from "pi-host";
+import { ExtensionAutocomplete } from "./tui-autocomplete.js";
 import { ExtensionRenderers } from "./tui-renderers.js";
 import { type ComponentFactory, type CustomOptions, ExtensionSurfaces } from "./tui-surfaces.js";
 import type { LoadedExtension } from "./types.js";
@@ -36,6 +37,7 @@ export class ExtensionTui {
   readonly statuses = new Map<string, string>();
   readonly surfaces: ExtensionSurfaces;
   readonly renderers: ExtensionRenderers;
+  readonly autocomplete: ExtensionAutocomplete;
 
   constructor(private readonly host: TuiUiHost) {
     this.surfaces = new ExtensionSurfaces({
@@ -49,6 +51,16 @@ export class ExtensionTui {
       this.surfaces,
       () => host.cwd(),
     );
+    this.autocomplete = new ExtensionAutocomplete(
+      (where, error) => host.report(where, error),
+      () => this.app()?.requestRender(),
+    );
+  }
+
+  /** The generation retires: its components and completion providers go. */
+  dispose(): void {
+    this.surfaces.disposeAll();
+    this.autocomplete.clear();
   }
 
   /** The view, while it runs. */
@@ -69,6 +81,8 @@ export class ExtensionTui {
       renderTool: (tool, options) => this.renderers.renderTool(tool, options),
       renderEntry: (entry, options) => this.renderers.renderEntry(entry, options),
       transformMarkdown: (markdown, context) => this.renderers.transformMarkdown(markdown, context),
+      completer: (base) => this.autocomplete.completer(base),
+      blocked: () => s.blocked(),
     };
   }
 
@@ -126,6 +140,7 @@ export class ExtensionTui {
       setToolsExpanded: (expanded: boolean) => app().setToolsExpanded(expanded === true),
       getEditorText: () => app().editorText(),
       pasteToEditor: (text: string) => app().pasteToEditor(String(text)),
+      addAutocompleteProvider: (factory: unknown) => this.autocomplete.add(factory),
     };
   }
 }

@@ -18,6 +18,7 @@ import type { Handle } from "pi-host";
 import { cellWidth, truncateToWidth } from "./ansi.js";
 import { FrameScheduler } from "./frame-scheduler.js";
 import { KeyDecoder } from "./keys.js";
+import { ProgramStatusReporter } from "./program-status.js";
 import { DiffRenderer, LEAVE_ALTERNATE } from "./renderer.js";
 import {
   stripLateReplies,
@@ -71,6 +72,8 @@ export class InteractiveShell {
   private readonly utf8 = new StringDecoder("utf8");
   private readonly renderer: DiffRenderer;
   private readonly frames: FrameScheduler;
+  /** pi's program status (OSC 7501) for terminals that show it. */
+  private readonly status: ProgramStatusReporter;
   /** Every call to the view goes through this chain, so keys, events and frames keep their order. */
   private chain: Promise<unknown> = Promise.resolve();
   private escapeTimer: NodeJS.Timeout | undefined = undefined;
@@ -95,6 +98,7 @@ export class InteractiveShell {
       options.tuiMode === "fullscreen" ? "alternate" : "normal",
     );
     this.frames = new FrameScheduler(() => this.drawFrame(), options.frameIntervalMs ?? 16);
+    this.status = new ProgramStatusReporter((bytes) => this.io.stdout.write(bytes));
   }
 
   /** Bytes and frames written so far. */
@@ -162,6 +166,7 @@ export class InteractiveShell {
     clearTimeout(this.escapeTimer);
     stdin.off("data", onData);
     stdout.off?.("resize", onResize);
+    this.status.clear();
     this.renderer.end();
     if (fullscreen) {
       process.off("exit", onExit);
@@ -220,7 +225,7 @@ export class InteractiveShell {
     await new Promise<void>((settle) => {
       this.colorReplies = { replies, typed: "", settle };
       timer = setTimeout(settle, this.options.colorQueryMs ?? TERMINAL_COLOR_WAIT_MS);
-      this.io.stdout.write(TERMINAL_COLOR_QUERY);
+      this.io.stdout.write(this.status.query() + TERMINAL_COLOR_QUERY);
     });
     clearTimeout(timer);
     const typed = this.colorReplies!.typed + replies.flush();
@@ -228,8 +233,9 @@ export class InteractiveShell {
     return { colors: replies.colors, typed };
   }
 
-  private onInput(raw: string): void {
+  private onInput(input: string): void {
     if (this.finished) return;
+    const raw = this.status.takeReplies(input);
     const asking = this.colorReplies;
     if (asking !== undefined) {
       asking.typed += asking.replies.feed(raw);
@@ -357,6 +363,7 @@ export class InteractiveShell {
       const frame = await this.options.view.api.render(width, height);
       if (!this.finished && frame.terminalOutput) this.io.stdout.write(frame.terminalOutput);
       if (!this.finished) this.renderer.render(frame, width, height);
+      if (!this.finished) this.status.report(frame.programStatus);
     });
   }
 

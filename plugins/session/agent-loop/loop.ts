@@ -43,9 +43,9 @@ async function playTurn(run: RunState, config: TurnConfig, span: TelemetrySpan):
   if (run.turns === 0) run.pending.push(...config.takeSteering());
   run.turns++;
 
-  for (const message of run.pending.splice(0)) {
-    emit({ type: "message_start", message });
-    emit({ type: "message_end", message });
+  for (const pending of run.pending.splice(0)) {
+    emit({ type: "message_start", message: pending });
+    const message = await endMessage(pending, config);
     run.messages.push(message);
     run.newMessages.push(message);
   }
@@ -68,21 +68,22 @@ async function playTurn(run: RunState, config: TurnConfig, span: TelemetrySpan):
   const toRun = due === undefined ? calls : calls.filter((call) => due.callIds.includes(call.id));
   const batch =
     toRun.length === 0 ? { results: [], terminate: false } : await runToolCalls(message, toRun, run, config, span);
-  for (const result of batch.results) {
-    emit({ type: "message_start", message: result });
-    emit({ type: "message_end", message: result });
+  const toolResults: ToolResultMessage[] = [];
+  for (const ended of batch.results) {
+    emit({ type: "message_start", message: ended });
+    const result = await endMessage(ended, config);
+    toolResults.push(result);
     run.messages.push(result);
     run.newMessages.push(result);
   }
-  emit({ type: "turn_end", message, toolResults: batch.results });
+  emit({ type: "turn_end", message, toolResults });
 
   if (config.signal?.aborted || batch.terminate) return finish(run);
-  if (await config.hooks.finishTurn?.({ message, toolResults: batch.results, messages: run.messages }))
-    return finish(run);
+  if (await config.hooks.finishTurn?.({ message, toolResults, messages: run.messages })) return finish(run);
   run.pending.push(...config.takeSteering());
   if (run.pending.length === 0 && calls.length === 0) run.pending.push(...config.takeFollowUps());
   if (run.pending.length === 0 && calls.length === 0) return finish(run);
-  await config.hooks.prepareNextTurn?.({ message, toolResults: batch.results });
+  await config.hooks.prepareNextTurn?.({ message, toolResults });
   return run;
 }
 
@@ -121,14 +122,22 @@ async function streamAnswer(run: RunState, config: TurnConfig, span: TelemetrySp
       emit({ type: "message_update", message: partial, assistantMessageEvent: event });
     }
   }
-  const final = await stream.result();
-  if (partial === undefined) {
-    run.messages.push(final);
-    emit({ type: "message_start", message: final });
-  } else {
-    run.messages[run.messages.lastIndexOf(partial)] = final;
-  }
-  emit({ type: "message_end", message: final });
+  const answer = await stream.result();
+  if (partial === undefined) emit({ type: "message_start", message: answer });
+  const final = await endMessage(answer, config);
+  if (partial === undefined) run.messages.push(final);
+  else run.messages[run.messages.lastIndexOf(partial)] = final;
+  return final;
+}
+
+/**
+ * Ends `message`: its `message_end` (which the session saves) carries the message the hooks replaced it
+ * with, if any (pi's `message_end` handlers may). The loop waits only when a hook said it will answer.
+ */
+async function endMessage<M extends AgentMessage>(message: M, config: TurnConfig): Promise<M> {
+  const replacing = config.hooks.endMessage?.(message);
+  const final = ((replacing === undefined ? undefined : await replacing) ?? message) as M;
+  config.emit({ type: "message_end", message: final });
   return final;
 }
 

@@ -4,6 +4,7 @@
  * the previous one's output. A provider takes part in a hook only if it implements it.
  */
 import {
+  type AgentMessage,
   convertToLlm,
   withoutImages,
   type AfterToolCallResult,
@@ -53,6 +54,7 @@ export function composeHooks(
       }
       return undefined;
     },
+    endMessage: (message) => replaceMessage(hooks, message),
     afterToolCall: async (call, signal) => {
       let merged: AfterToolCallResult | undefined;
       let result = call.result;
@@ -71,4 +73,41 @@ export function composeHooks(
       return merged;
     },
   };
+}
+
+/**
+ * The message a run's message ends with: each provider that answers with a promise may replace it, in
+ * order, each seeing the previous replacement. Undefined at once when none answers, so the loop does not
+ * wait; a replacement with another role is ignored (pi requires the same role).
+ */
+export function replaceMessage(
+  hooks: ManyHandle<AgentHooks>,
+  message: AgentMessage,
+): Promise<AgentMessage | undefined> | undefined {
+  const providers = hookProviders(hooks, "endMessage");
+  if (providers.length === 0) return undefined;
+  let chain: Promise<AgentMessage> | undefined;
+  for (const h of providers) {
+    if (chain === undefined) {
+      const first = askToEnd(h, message);
+      if (first !== undefined) chain = first.then((next) => next ?? message);
+    } else {
+      chain = chain.then((current) => askToEnd(h, current)?.then((next) => next ?? current) ?? current);
+    }
+  }
+  return chain?.then((final) => (final === message ? undefined : final));
+}
+
+function askToEnd(h: Handle<AgentHooks>, message: AgentMessage): Promise<AgentMessage | undefined> | undefined {
+  let answer: Promise<AgentMessage | undefined> | undefined;
+  try {
+    answer = h.api.endMessage(message);
+  } catch {
+    // A provider reloading right now (its handle held) changes nothing.
+    return undefined;
+  }
+  return answer?.then(
+    (next) => (next !== undefined && next !== null && next.role === message.role ? next : undefined),
+    () => undefined,
+  );
 }

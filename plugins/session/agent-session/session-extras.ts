@@ -10,6 +10,7 @@ import { homedir } from "node:os";
 import { randomUUID } from "node:crypto";
 import { basename, dirname, join, parse, resolve } from "node:path";
 import { type AgentMessage, type AgentSession, NOOP_TELEMETRY_SPAN, SESSION_EVENT, type SessionInfo } from "pi-host";
+import { replaceMessage } from "./loop-hooks.js";
 import { SessionOrchestrator } from "./session.js";
 
 /** The orchestrator with every `agent/session` method: what the plugin provides. */
@@ -45,9 +46,11 @@ export class AgentSessionService extends SessionOrchestrator implements AgentSes
     this.runs.adopt();
     await this.runs.idle();
     if (this.runs.moved) return this.runs.carriedOn("recordMessage", message);
-    this.deps.store.api.appendMessage(message);
     this.emit({ type: "message_start", message });
-    this.emit({ type: "message_end", message });
+    // A hook may replace the message before it is saved, as in a run (pi's message_end handlers).
+    const final = (await replaceMessage(this.deps.hooks, message)) ?? message;
+    this.deps.store.api.appendMessage(final);
+    this.emit({ type: "message_end", message: final });
   }
 
   /** A durable run a crash interrupted, carried on at a front end's start (prompt does it on its own). */

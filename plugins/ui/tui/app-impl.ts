@@ -91,6 +91,11 @@ export class TuiAppImpl implements TuiApp {
     this.deps.redraw();
   }
 
+  /** Rows drawn with other plugins' renderers are drawn again (the view's row cache keys on this). */
+  renderersChanged(): void {
+    this.update((s) => (s.renderersRev = (s.renderersRev ?? 0) + 1));
+  }
+
   editorText(): string {
     return this.deps.state()?.editor.text ?? "";
   }

@@ -85,4 +85,8 @@ export class TuiAppFront implements TuiApp {
   setWorking(change: TuiWorkingChange): void {
     this.impl?.setWorking(change);
   }
+
+  renderersChanged(): void {
+    this.impl?.renderersChanged();
+  }
 }

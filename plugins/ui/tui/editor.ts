@@ -64,6 +64,12 @@ export function setText(state: ViewState, text: string): void {
   set(state, text, text.length, "other");
 }
 
+/** Replaces the text and places the cursor (a completion taken): one undo step. */
+export function replace(state: ViewState, text: string, cursor: number): void {
+  remember(state, "other");
+  set(state, text, cursor, "other");
+}
+
 /** Backspace: the grapheme before the cursor. */
 export function backspace(state: ViewState): void {
   const { text, cursor } = state.editor;

@@ -107,11 +107,17 @@ export interface Picker {
 
 /** The autocomplete list under the editor. */
 export interface Completion {
-  items: Array<{ value: string; detail?: string }>;
+  /** `label`: what the list shows in place of `value` (a plugin's completer's items). */
+  items: Array<{ value: string; detail?: string; label?: string }>;
   selected: number;
   /** Offset in the editor text where the completed word starts. */
   start: number;
-  kind: "command" | "file";
+  /** `provider`: the list of completers other plugins stacked over the view's own (view-complete.ts). */
+  kind: "command" | "file" | "provider";
+  /** provider: the text before the cursor its items replace. */
+  prefix?: string;
+  /** provider: asked with `force` (a Tab for file completion), so edits ask the same way. */
+  force?: boolean;
 }
 
 /** A dialog another plugin opened through the `ui` contract (select, confirm, input, editor). */
@@ -164,6 +170,10 @@ export interface ViewState {
   running: boolean;
   /** Open dialogs, oldest first; the first is shown. */
   dialogs: Dialog[];
+  /** Bumped when other plugins' renderers changed: cached rows are drawn again. */
+  renderersRev?: number;
+  /** How the last run ended, for the program status (program-status.ts); absent: idle. */
+  lastRun?: { state: "done" | "error" | "idle"; message?: string };
   /** Status entries other plugins set (key → text), shown above the footer. */
   statuses: Record<string, string>;
   /** Widgets other plugins set, around the editor. */

@@ -6,7 +6,7 @@
  * having nothing to show.
  */
 import type { Handle, TuiCustomMessage, TuiKey, TuiRenderOptions, TuiSurfaceSlot, TuiSurfaces } from "pi-host";
-import type { TuiCustomEntry, TuiMarkdownContext, TuiToolRender, TuiToolRows } from "pi-host";
+import type { TuiBlocked, TuiCompleter, TuiCustomEntry, TuiMarkdownContext, TuiToolRender, TuiToolRows } from "pi-host";
 import { composite, layoutOverlay, placeOverlay } from "./overlays.js";
 import { cellWidth, truncate } from "./text.js";
 
@@ -98,6 +98,24 @@ export class ViewSurfaces {
       };
     }
     return undefined;
+  }
+
+  /** `base` with what every provider stacks over it, in provider order (`tui/surfaces` 1.1's `completer`). */
+  completer(base: TuiCompleter): TuiCompleter {
+    let current = base;
+    for (const provider of this.each()) {
+      if (typeof provider.completer !== "function") continue;
+      const next = attempt(() => provider.completer?.(current));
+      if (next !== undefined) current = next;
+    }
+    return current;
+  }
+
+  /** What the newest-listed provider that has a component waiting for the user reports, if any. */
+  blocked(): TuiBlocked | undefined {
+    let found: TuiBlocked | undefined;
+    for (const provider of this.each()) found = attempt(() => provider.blocked?.()) ?? found;
+    return found;
   }
 
   /** Draws every provider's overlays over the `screen` rows (`cols` × screen.length), back to front. */

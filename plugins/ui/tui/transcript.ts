@@ -113,18 +113,9 @@ export function applyEvent(state: ViewState, event: SessionEvent): "rebuild" | "
         notice(state, `Error: ${message.errorMessage ?? "the request failed"}`, "error");
       return undefined;
     }
-    case "entry_appended": {
-      const entry = event.entry as { type: string; id: string; customType?: unknown; data?: unknown };
-      if (entry.type === "custom" && typeof entry.customType === "string")
-        addEntry(state, {
-          kind: "entry",
-          text: "",
-          name: entry.customType,
-          entryId: entry.id,
-          ...(entry.data !== undefined && { details: entry.data }),
-        });
+    case "entry_appended":
+      addCustomEntry(state, event.entry as { type: string; id: string; customType?: unknown; data?: unknown });
       return undefined;
-    }
     case "tool_execution_start": {
       const entry =
         findTool(state, event.toolCallId) ??
@@ -284,11 +275,24 @@ function applyStreamEvent(
   }
 }
 
-/** Rebuilds the transcript from a session's messages (opening, switching, moving in the tree). */
-export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]): void {
+/**
+ * Rebuilds the transcript from a session's messages (opening, switching, moving in the tree), with the
+ * extensions' entries `placed` among them (transcript-rebuild.ts), ordered by `after`.
+ */
+export function rebuildFromMessages(
+  state: ViewState,
+  messages: AgentMessage[],
+  placed: ReadonlyArray<PlacedEntry> = [],
+): void {
   state.entries = [];
   state.streaming = {};
-  for (const message of messages) {
+  let next = 0;
+  const entriesAfter = (index: number): void => {
+    for (; next < placed.length && placed[next]!.after <= index; next++) addCustomEntry(state, placed[next]!.entry);
+  };
+  entriesAfter(-1);
+  for (const [index, message] of messages.entries()) {
+    entriesAfter(index - 1);
     const custom = message as CustomAgentMessage;
     switch (message.role) {
       case "user":
@@ -354,6 +358,25 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
           addEntry(state, { kind: "notice", text: contentText(custom.content as string), level: "info" });
     }
   }
+  entriesAfter(messages.length);
+}
+
+/** A session entry an extension appended (pi's `appendEntry`), placed after the message at index `after` (-1: first). */
+export interface PlacedEntry {
+  after: number;
+  entry: { type: string; id: string; customType?: unknown; data?: unknown };
+}
+
+/** A `custom` session entry (pi's `appendEntry`), drawn by the renderer registered for its type, if any. */
+function addCustomEntry(state: ViewState, entry: PlacedEntry["entry"]): void {
+  if (entry.type !== "custom" || typeof entry.customType !== "string") return;
+  addEntry(state, {
+    kind: "entry",
+    text: "",
+    name: entry.customType,
+    entryId: entry.id,
+    ...(entry.data !== undefined && { details: entry.data }),
+  });
 }
 
 /** A custom message (an extension's `sendMessage`) that is to be shown (`display`), as pi shows it. */

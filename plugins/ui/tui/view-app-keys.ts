@@ -1,8 +1,8 @@
 /**
  * The app keys that leave the view for a moment — `app.editor.external` (Ctrl+G) and `app.suspend` (Ctrl+Z),
  * which the shell carries out on the terminal — `app.message.dequeue` (Alt+Up), which puts every queued
- * steering and follow-up message back into the editor, and `app.clipboard.pasteImage` (Ctrl+V), as pi
- * 1.6.0 does.
+ * steering and follow-up message back into the editor, `app.clipboard.pasteImage` (Ctrl+V), and
+ * `app.clear` (Ctrl+C: clears the editor; twice in a row exits), as pi 1.6.0 does.
  */
 import type { KeyOutcome, TuiKey } from "pi-host";
 import { EXTERNAL_EDITOR_FAILED_KEY, EXTERNAL_EDITOR_KEY, SUSPEND_FAILED_KEY } from "pi-host";
@@ -59,4 +59,17 @@ function dequeue(view: TerminalView): void {
 function setText(s: ViewState, text: string): void {
   editor.setText(s, text);
   s.completion = null;
+}
+
+/** Two Ctrl+C presses within this window exit. */
+const DOUBLE_CTRL_C_MS = 2_000;
+
+/** `app.clear` at `now` (ms): clears the editor, or exits when the last press was just before. */
+export function ctrlC(s: ViewState, now: number): KeyOutcome {
+  if (now - s.ctrlCAt < DOUBLE_CTRL_C_MS) return { exit: true };
+  s.ctrlCAt = now;
+  if (s.editor.text !== "") editor.setText(s, "");
+  s.completion = null;
+  s.hint = "Press ctrl+c again to exit";
+  return {};
 }

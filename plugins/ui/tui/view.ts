@@ -23,13 +23,16 @@ import type { ViewState } from "./state.js";
 import { oneLine, truncate } from "./text.js";
 import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
 import { reportTerminalColors } from "./theme-system.js";
-import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
+import { applyEvent, notice } from "./transcript.js";
+import { rebuildFromSession } from "./transcript-rebuild.js";
 import { SearchCache } from "./transcript-search.js";
 import { parseBang, runBang, type BangRun } from "./view-bash.js";
 import { runCommand } from "./view-commands.js";
 import { syncCall, type ViewActions, type ViewDeps } from "./view-deps.js";
-import { appKey } from "./view-app-keys.js";
+import { appKey, ctrlC } from "./view-app-keys.js";
 import { dialogKey, renderDialog } from "./view-dialog.js";
+import { noteRunEnd, programStatus } from "./program-status.js";
+import { StackedCompletion } from "./view-complete.js";
 import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
 import { shortcutId } from "./shortcut-id.js";
@@ -43,9 +46,6 @@ const SESSION_ACTIONS: Array<[string, string]> = [
   ["app.session.fork", "fork"],
   ["app.session.resume", "resume"],
 ];
-
-/** Two Ctrl+C presses within this window exit. */
-const DOUBLE_CTRL_C_MS = 2_000;
 
 /** The view behind the `tui/view` contract. */
 export class TerminalView implements TuiView, ViewActions {
@@ -71,12 +71,15 @@ export class TerminalView implements TuiView, ViewActions {
   private readonly keybindings: KeybindingsFile;
   /** What other plugins draw: header, footer, editor, widgets, overlays, their messages and tools. */
   private readonly surfaces: ViewSurfaces;
+  /** Completion through what other plugins stack over the view's own (pi's addAutocompleteProvider). */
+  private readonly completion: StackedCompletion;
 
   constructor(readonly deps: ViewDeps) {
     this.keybindings = new KeybindingsFile(join(deps.agentDir, "keybindings.json"));
     // A new generation after a reload paints the system theme as the terminal's reported colours say.
     reportTerminalColors(syncCall(() => deps.state().terminalColors, undefined));
     this.surfaces = new ViewSurfaces(deps.surfaceProviders ?? (() => []));
+    this.completion = new StackedCompletion(this.surfaces, this, () => this.extra);
   }
 
   // ── contract ────────────────────────────────────────────────────────────────────────────────
@@ -103,11 +106,7 @@ export class TerminalView implements TuiView, ViewActions {
     const first = !s.started;
     s.started = true;
     s.running = true;
-    if (first && s.entries.length === 0)
-      rebuildFromMessages(
-        s,
-        syncCall(() => this.deps.session.api.messages(), []),
-      );
+    if (first && s.entries.length === 0) rebuildFromSession(s, this.deps);
     const startupNotices = [...this.keybindings.current().warnings];
     if (first && info.tuiMode === "fullscreen") startupNotices.unshift(...(this.deps.hostNotices?.() ?? []));
     this.refreshInfo();
@@ -140,6 +139,7 @@ export class TerminalView implements TuiView, ViewActions {
   handleEvent(event: SessionEvent): void {
     const s = this.deps.state();
     const outcome = applyEvent(s, event);
+    noteRunEnd(s, event);
     if (outcome === "rebuild") this.rebuild(s);
     if (
       event.type === "message_end" ||
@@ -184,7 +184,7 @@ export class TerminalView implements TuiView, ViewActions {
       ...{ width, theme, thinkingExpanded: s.thinkingExpanded, toolsExpanded: s.toolsExpanded },
       ...{ surfaces: this.surfaces, hiddenThinkingLabel: s.working.hiddenThinkingLabel },
     };
-    const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}|${style.hiddenThinkingLabel}|${imagesShown()}`;
+    const styleKey = `${width}|${s.renderersRev ?? 0}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}|${style.hiddenThinkingLabel}|${imagesShown()}`;
     const lines: string[] = this.header(width, theme);
     const alive = new Set<number>();
     const prompts: number[] = [];
@@ -263,6 +263,7 @@ export class TerminalView implements TuiView, ViewActions {
 
   private frame(s: ViewState, lines: string[], cursor: TuiFrame["cursor"]): TuiFrame {
     const frame: TuiFrame = s.title !== "" ? { lines, cursor, title: s.title } : { lines, cursor };
+    frame.programStatus = programStatus(s, this.surfaces.blocked(), this.info.state?.sessionName);
     if (this.terminalOutput.length > 0) frame.terminalOutput = this.terminalOutput.splice(0).join("");
     return frame;
   }
@@ -297,7 +298,7 @@ export class TerminalView implements TuiView, ViewActions {
       handlePickerKey(this, s, s.picker, key, is);
       return {};
     }
-    if (isClear) return this.ctrlC(s);
+    if (isClear) return ctrlC(s, (this.deps.now ?? Date.now)());
     if (is("app.exit") && s.editor.text === "") return { exit: true };
     if (is("app.interrupt")) {
       if (s.completion !== null) s.completion = null;
@@ -306,7 +307,10 @@ export class TerminalView implements TuiView, ViewActions {
         this.background("abort", () => this.deps.session.api.abort());
       return {};
     }
-    if (s.completion !== null && completionKey(s, this.extra, is)) return {};
+    const stack = this.completion.stack();
+    const listed = stack === undefined ? undefined : this.completion.key(s, stack, is);
+    if (listed !== undefined) return listed === "taken" ? {} : this.submit(s, "steer");
+    if (stack === undefined && s.completion !== null && completionKey(s, this.extra, is)) return {};
     const backward = is("app.model.cycleBackward");
     if (backward || is("app.model.cycleForward")) {
       this.background("cycle model", () => this.deps.session.api.cycleModel(backward ? "backward" : "forward"));
@@ -338,7 +342,9 @@ export class TerminalView implements TuiView, ViewActions {
     const id = shortcutId(key);
     if (id !== undefined && this.deps.shortcut?.(id) === true) return {};
     const wasSlash = s.editor.text.startsWith("/");
+    const [text, list] = [s.editor.text, s.completion];
     const outcome = editKey(s, key, this.extra, is, this.terminalHeight());
+    if (stack !== undefined && s.editor.text !== text) this.completion.follow(s, stack, list);
     // A "/" starting the line re-reads the templates and skills: a /reload may have changed them.
     if (!wasSlash && s.editor.text.startsWith("/")) this.refreshExtra(s.cwd);
     return outcome;
@@ -351,21 +357,11 @@ export class TerminalView implements TuiView, ViewActions {
         this.extra = extra;
         // Typed meanwhile, "/llam" may have matched nothing in the old list: recompute whenever "/" leads.
         this.later((state) => {
-          if (state.editor.text.startsWith("/")) afterEdit(state, extra);
+          if (state.editor.text.startsWith("/")) this.completion.refresh(state, () => afterEdit(state, extra));
         });
       },
       () => undefined,
     );
-  }
-
-  private ctrlC(s: ViewState): KeyOutcome {
-    const now = (this.deps.now ?? Date.now)();
-    if (now - s.ctrlCAt < DOUBLE_CTRL_C_MS) return { exit: true };
-    s.ctrlCAt = now;
-    if (s.editor.text !== "") editor.setText(s, "");
-    s.completion = null;
-    s.hint = "Press ctrl+c again to exit";
-    return {};
   }
 
   /**
@@ -445,10 +441,7 @@ export class TerminalView implements TuiView, ViewActions {
 
   /** Rebuilds the transcript from the session's messages and forgets queued messages. */
   rebuild(s: ViewState): void {
-    rebuildFromMessages(
-      s,
-      syncCall(() => this.deps.session.api.messages(), []),
-    );
+    rebuildFromSession(s, this.deps);
     s.queue = { steering: [], followUp: [] };
     this.refreshInfo();
   }

@@ -36,7 +36,10 @@ export function completionRows(s: ViewState, width: number, theme: Theme): strin
   const first = Math.max(0, Math.min(completion.selected - page + 1, completion.items.length - page));
   for (let i = first; i < first + page; i++) {
     const item = completion.items[i]!;
-    const text = truncate(` ${item.value}${item.detail ? theme.fg("muted", `  ${item.detail}`) : ""}`, width);
+    const text = truncate(
+      ` ${item.label ?? item.value}${item.detail ? theme.fg("muted", `  ${item.detail}`) : ""}`,
+      width,
+    );
     rows.push(i === completion.selected ? theme.bg("selectedBg", padTo(text, width)) : text);
   }
   return rows;

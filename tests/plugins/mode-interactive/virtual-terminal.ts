@@ -157,12 +157,16 @@ export class VirtualTerminal {
 
   private escape(data: string, start: number): number {
     if (data[start + 1] === "]") {
-      const end = data.indexOf("\x07", start);
+      // Ended by BEL, or by ST (ESC \\) as the program status (OSC 7501) is.
+      const bel = data.indexOf("\x07", start);
+      const st = data.indexOf("\x1b\\", start + 2);
+      const end = bel >= 0 && (st < 0 || bel < st) ? bel : st;
       if (end < 0) throw new Error("unterminated OSC sequence");
       const [code, ...text] = data.slice(start + 2, end).split(";");
+      if (code === "7501") return end === st ? end + 2 : end + 1;
       if (code !== "0") throw new Error(`unexpected OSC ${code}`);
       this.title = text.join(";");
-      return end + 1;
+      return end === st ? end + 2 : end + 1;
     }
     if (data[start + 1] !== "[") throw new Error(`unexpected escape ${JSON.stringify(data.slice(start, start + 4))}`);
     let end = start + 2;

@@ -141,6 +141,22 @@ describe("extension UI in the TUI", () => {
     expect(screen).not.toContain("Thinking (ctrl+t to expand)");
   });
 
+  it("setWorkingVisible(false) hides the working row; onTerminalInput sees a key first and consumes it", async () => {
+    const h = await boot({
+      faux: { responses: [{ content: [fauxToolCall("hold", {}, "h1")] }, { content: "held done" }] },
+    });
+    h.type("/quiet\r");
+    await h.waitFor("quiet set");
+    h.type("go\r");
+    const holding = await h.waitFor("hold");
+    expect(holding).not.toContain("QUIET ROW");
+    expect(holding).not.toContain("Working…");
+    h.type("§");
+    const screen = await h.waitFor("held done");
+    expect(screen).toContain("terminal input seen");
+    expect(screen).not.toMatch(/^§/m);
+  });
+
   it("themePaths from resources_discover join the TUI's themes; a broken one is a warning", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pi-ext-themes-"));
     writeFileSync(join(dir, "ext-theme.json"), JSON.stringify({ ...DARK_THEME, name: "ext-theme" }));
@@ -171,6 +187,22 @@ describe("extension UI in the TUI", () => {
     expect(screen).not.toContain("hidden");
     h.type("\x0f");
     await h.waitFor("STATUS CARD Indexed files: 17 (expanded)");
+  });
+
+  it("an appendEntry entry stays in its place when the view rebuilds the transcript (a session change)", async () => {
+    const h = await boot({ faux: { responses: [{ content: "answer one" }] } });
+    h.type("/entries\r");
+    await h.waitFor("entries appended");
+    h.type("hello there\r");
+    await h.waitFor("answer one");
+    // A clone opens a copy of the branch: the view rebuilds its transcript from the session.
+    await h.session.call("clone");
+    const screen = await h.waitFor((s) => s.includes("answer one") && !s.includes("entries appended"));
+    const rows = screen.split("\n");
+    const card = rows.findIndex((r) => r.includes("STATUS CARD Indexed files: 17"));
+    expect(card).toBeGreaterThanOrEqual(0);
+    expect(card).toBeLessThan(rows.findIndex((r) => r.includes("hello there")));
+    expect(screen).not.toContain("hidden");
   });
 
   it("a markdown transformer changes the answer as shown, not as saved", async () => {

@@ -20,6 +20,8 @@ export interface TuiHarness extends SessionHarness {
   resize(width: number, height: number): void;
   /** Screen rows joined by newlines. */
   screen(): string;
+  /** Every byte written to the terminal so far (control sequences included). */
+  written(): string;
   stop(): Promise<number>;
   exited: Promise<number>;
 }
@@ -49,8 +51,10 @@ export async function bootTui(
   host.table.attach(h.kernel);
   const vt = new VirtualTerminal(options.width ?? 80, options.height ?? 24);
   const waiters = new Set<() => void>();
+  let written = "";
   const stdout = new Writable({
     write(chunk: Buffer, _encoding, callback) {
+      written += chunk.toString("utf8");
       vt.write(chunk.toString("utf8"));
       for (const check of [...waiters]) check();
       callback();
@@ -105,6 +109,7 @@ export async function bootTui(
       stdout.emit("resize");
     },
     screen,
+    written: () => written,
     async stop() {
       stop();
       return exited;
