@@ -10,6 +10,7 @@ import type { AssistantStream, Context, Model, StreamOptions } from "pi-host";
 import { createOpenAIClient, SdkLogSink } from "./client.js";
 import { describeError } from "./errors.js";
 import { MessageBuilder } from "./message-builder.js";
+import { streamedBody } from "./streamed-body.js";
 import { checkRequest, requireApiKey } from "./request-checks.js";
 
 /** What one wire format contributes to the shared lifecycle. */
@@ -52,7 +53,10 @@ export function runStream<Body, Event>(
     const body = (replaced === undefined ? built : replaced) as Body;
     const headers = { ...model.headers, ...format.headers(model, options), ...options.headers };
     let guard: RequestGuard | undefined;
-    const client = await createOpenAIClient(model, apiKey, headers, logs, (input, init) => guard!.fetch(input, init));
+    const wire = streamedBody(body);
+    const client = await createOpenAIClient(model, apiKey, headers, logs, (input, init) =>
+      guard!.fetch(input, wire.swap(init)),
+    );
     await withRetry(
       options.retry,
       signal,
@@ -62,7 +66,7 @@ export function runStream<Body, Event>(
         const attempt = new RequestGuard(signal, requestLimits(options), nodeFetch);
         guard = attempt;
         try {
-          const stream = await format.send(client, body, attempt.signal);
+          const stream = await format.send(client, wire.standIn as Body, attempt.signal);
           builder.start();
           await format.consume(stream, builder, model, attempt.signal);
         } catch (error) {
