@@ -102,7 +102,11 @@ describe("nodeFetch with a JsonBody", () => {
 
   it("is sent as its text by a fetch that does not know it", async () => {
     const value = requestLike(50);
-    const init = { method: "POST", headers: { "content-type": "application/json" }, body: new JsonBody(value) as unknown as BodyInit };
+    const init = {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new JsonBody(value) as unknown as BodyInit,
+    };
     const answer = (await (await fetch(`${base}/`, init)).json()) as { received: number };
     expect(answer.received).toBe(Buffer.byteLength(JSON.stringify(value), "utf8"));
   });
