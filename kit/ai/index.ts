@@ -50,7 +50,7 @@ export {
   type RequestLimits,
 } from "./request-guard.js";
 export { LiteResponse, nodeFetch, type LiteRequestInit } from "./node-fetch.js";
-export { JsonBody, type JsonBodySize } from "./json-body.js";
+export { JsonArrayStream, JsonBody, type JsonBodySize } from "./json-body.js";
 export { LiteHeaders, type LiteHeadersInit } from "./lite-headers.js";
 export { LazyFormData, LazyResponse } from "./lazy-web-globals.js";
 export { interpolateValue, isCommandValue, type TemplateResult } from "./config-template.js";

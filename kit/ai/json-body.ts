@@ -17,6 +17,21 @@ const KEEP_WHOLE_CHARS = 1024 * 1024;
 /** Arrays with more elements than this are serialized element by element. */
 const SPLIT_ARRAY_LENGTH = 32;
 
+/**
+ * An array whose elements are made as they are serialized: a request field (a long history converted to
+ * the wire's messages) that need not exist whole. `JsonBody` writes each element as it is made and drops
+ * it; anything else serializes it through `toJSON()`, which makes them all.
+ */
+export class JsonArrayStream<T> {
+  /** `elements` is called once per serialization and must give the same elements each time. */
+  constructor(readonly elements: () => Iterable<T>) {}
+
+  /** The elements as an array, for `JSON.stringify` and anything else that is not `JsonBody`. */
+  toJSON(): T[] {
+    return [...this.elements()];
+  }
+}
+
 /** The JSON text of one value as `JSON.stringify` writes it inside an object (`undefined`: the key is left out). */
 function valueText(value: unknown, key: string): string | undefined {
   const json =
@@ -24,6 +39,13 @@ function valueText(value: unknown, key: string): string | undefined {
       ? (value as { toJSON(key: string): unknown }).toJSON(key)
       : value;
   return JSON.stringify(json);
+}
+
+/** The elements of a field written one by one: a `JsonArrayStream`, or a long plain array; else undefined. */
+function splitElements(field: unknown): Iterable<unknown> | undefined {
+  if (field instanceof JsonArrayStream) return field.elements();
+  if (!Array.isArray(field) || field.length <= SPLIT_ARRAY_LENGTH) return undefined;
+  return typeof (field as { toJSON?: unknown }).toJSON === "function" ? undefined : field;
 }
 
 /** What the counting pass learned: the UTF-8 size, and the text itself when it was short enough to keep. */
@@ -49,15 +71,14 @@ export class JsonBody {
     let first = true;
     for (const key of Object.keys(value)) {
       const field = (value as Record<string, unknown>)[key];
-      if (
-        Array.isArray(field) &&
-        field.length > SPLIT_ARRAY_LENGTH &&
-        typeof (field as { toJSON?: unknown }).toJSON !== "function"
-      ) {
+      const elements = splitElements(field);
+      if (elements !== undefined) {
         piece += `${first ? "" : ","}${JSON.stringify(key)}:[`;
         first = false;
-        for (let i = 0; i < field.length; i++) {
-          piece += `${i === 0 ? "" : ","}${valueText(field[i], String(i)) ?? "null"}`;
+        let index = 0;
+        for (const element of elements) {
+          piece += `${index === 0 ? "" : ","}${valueText(element, String(index)) ?? "null"}`;
+          index++;
           if (piece.length >= PIECE_CHARS) {
             yield piece;
             piece = "";

@@ -17,6 +17,11 @@ import { checkRequest, requireApiKey } from "./request-checks.js";
 export interface WireFormat<Body, Event> {
   /** The request body (before `onPayload`). May throw a one-line error for unusable input. */
   buildBody(model: Model, context: Context, options: StreamOptions): Body;
+  /**
+   * The same body for when no `onPayload` looks at it first: parts of it may be made as it is sent
+   * (kit's JsonArrayStream), so a long history's converted messages never exist all at once.
+   */
+  buildWireBody?(model: Model, context: Context, options: StreamOptions): Body;
   /** Headers this format adds to the model's own (session affinity and the like). */
   headers(model: Model, options: StreamOptions): Record<string, string>;
   /** Sends the body and returns the SDK's event stream once the response headers arrived. */
@@ -48,9 +53,13 @@ export function runStream<Body, Event>(
   const run = async (): Promise<void> => {
     checkRequest(model, context);
     const apiKey = requireApiKey(model, options);
-    const built = format.buildBody(model, context, options);
-    const replaced = options.onPayload === undefined ? undefined : await options.onPayload(built, model);
-    const body = (replaced === undefined ? built : replaced) as Body;
+    let body: Body;
+    if (options.onPayload === undefined) body = (format.buildWireBody ?? format.buildBody)(model, context, options);
+    else {
+      const built = format.buildBody(model, context, options);
+      const replaced = await options.onPayload(built, model);
+      body = (replaced === undefined ? built : replaced) as Body;
+    }
     const headers = { ...model.headers, ...format.headers(model, options), ...options.headers };
     let guard: RequestGuard | undefined;
     const wire = streamedBody(body);
