@@ -12,7 +12,7 @@ export {
   parseToolArguments,
   priceUsage,
 } from "./stream.js";
-export { idRule, isSameModel, prepareHistory, shortHash, type ToolCallIdRule } from "./handoff.js";
+export { historyFor, idRule, isSameModel, prepareHistory, shortHash, type ToolCallIdRule } from "./handoff.js";
 export { isContextOverflow } from "./overflow.js";
 export {
   CHARS_PER_TOKEN,

@@ -3,7 +3,7 @@
  * tools as JSON Schema function tools, max tokens, reasoning in the server's dialect, and OpenAI's
  * session-keyed prompt caching. Pure: no I/O, so tests can check every field.
  */
-import { JsonArrayStream, prepareHistory } from "pi-host";
+import { historyFor, JsonArrayStream, prepareHistory } from "pi-host";
 import type {
   AssistantMessage,
   Context,
@@ -65,8 +65,9 @@ export function buildStreamedCompletionsBody(
   options: StreamOptions,
   compat: ResolvedCompletionsCompat,
 ): StreamedCompletionsBody {
-  const history = prepareHistory(context.messages, model, completionsToolCallId);
-  const messages = new JsonArrayStream(() => chatMessages(history, context.systemPrompt, model, compat));
+  const messages = new JsonArrayStream(() =>
+    chatMessages(historyFor(context.messages, model, completionsToolCallId), context.systemPrompt, model, compat),
+  );
   return completionsBody(model, context, options, compat, messages);
 }
 
@@ -144,7 +145,7 @@ export function toChatMessages(
 
 /** The `messages` array's elements one at a time, each made when it is asked for. */
 function* chatMessages(
-  history: readonly Message[],
+  history: Iterable<Message>,
   systemPrompt: string | undefined,
   model: Model,
   compat: ResolvedCompletionsCompat,
@@ -156,16 +157,18 @@ function* chatMessages(
     };
   }
   let afterToolResults = false;
-  for (let i = 0; i < history.length; i++) {
-    const message = history[i]!;
+  // A run of tool results becomes its `tool` messages (and a user message with their images, if any).
+  let run: ToolResultMessage[] = [];
+  for (const message of history) {
     if (message.role === "toolResult") {
-      const run: ToolResultMessage[] = [];
-      while (i < history.length && history[i]!.role === "toolResult") run.push(history[i++] as ToolResultMessage);
-      i--;
+      run.push(message);
+      continue;
+    }
+    if (run.length > 0) {
       const results = toolResultMessages(run, model, compat);
       yield* results;
       afterToolResults = results.at(-1)?.role === "tool";
-      continue;
+      run = [];
     }
     if (message.role === "user") {
       if (afterToolResults && compat.requiresAssistantAfterToolResult)
@@ -178,6 +181,7 @@ function* chatMessages(
     }
     afterToolResults = false;
   }
+  if (run.length > 0) yield* toolResultMessages(run, model, compat);
 }
 
 function userMessage(content: string | Array<TextContent | ImageContent>): ChatMessage | undefined {
