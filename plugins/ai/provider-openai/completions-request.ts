@@ -65,8 +65,11 @@ export function buildStreamedCompletionsBody(
   options: StreamOptions,
   compat: ResolvedCompletionsCompat,
 ): StreamedCompletionsBody {
+  // The list as it is now: the body is serialized twice (to count, then to send) and while the socket takes
+  // it, so a message the caller appends meanwhile must not change it.
+  const history = [...context.messages];
   const messages = new JsonArrayStream(() =>
-    chatMessages(historyFor(context.messages, model, completionsToolCallId), context.systemPrompt, model, compat),
+    chatMessages(historyFor(history, model, completionsToolCallId), context.systemPrompt, model, compat),
   );
   return completionsBody(model, context, options, compat, messages);
 }
