@@ -209,7 +209,8 @@ async function send(
           : new TypeError("fetch failed", { cause: socketCause(error) }),
       );
     });
-    if (payload instanceof JsonBody) endWithPieces(request, size!.text === undefined ? payload.pieces() : [size!.text]);
+    if (payload instanceof JsonBody)
+      endWithPieces(request, size!.text === undefined ? payload.pieces() : [size!.text], size!.bytes);
     else if (typeof payload === "string") endWithPieces(request, [payload]);
     else request.end(payload);
   });
@@ -222,32 +223,44 @@ const TEXT_PIECE = 1 << 20;
  * Sends a text body: each string of `texts` in pieces of at most TEXT_PIECE characters, each piece
  * written when the socket has taken the last one, so the bytes in flight stay at one piece instead of a
  * UTF-8 copy of the whole body. A piece never ends between the two halves of a surrogate pair (each
- * half alone would go out as U+FFFD).
+ * half alone would go out as U+FFFD). When the texts are made as they are sent (a `JsonBody`), a failure
+ * to make one, or a total that is not the `bytes` announced as Content-Length, ends the request with
+ * that error instead of sending a body the server would misread.
  */
-function endWithPieces(request: ClientRequest, texts: Iterable<string>): void {
-  const source = texts[Symbol.iterator]();
+function endWithPieces(request: ClientRequest, texts: Iterable<string>, bytes?: number): void {
+  let source: Iterator<string> | undefined;
   let text = "";
   let at = 0;
+  let sent = 0;
   const next = (): void => {
-    for (;;) {
-      if (at >= text.length) {
-        const step = source.next();
-        if (step.done === true) break;
-        text = step.value;
-        at = 0;
-        continue;
+    try {
+      source ??= texts[Symbol.iterator]();
+      for (;;) {
+        if (at >= text.length) {
+          const step = source.next();
+          if (step.done === true) break;
+          text = step.value;
+          at = 0;
+          if (bytes !== undefined) sent += Buffer.byteLength(text, "utf8");
+          if (bytes !== undefined && sent > bytes) break;
+          continue;
+        }
+        let end = Math.min(text.length, at + TEXT_PIECE);
+        const last = text.charCodeAt(end - 1);
+        if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+        const piece = at === 0 && end === text.length ? text : text.slice(at, end);
+        at = end;
+        if (!request.write(piece)) {
+          request.once("drain", next);
+          return;
+        }
       }
-      let end = Math.min(text.length, at + TEXT_PIECE);
-      const last = text.charCodeAt(end - 1);
-      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-      const piece = at === 0 && end === text.length ? text : text.slice(at, end);
-      at = end;
-      if (!request.write(piece)) {
-        request.once("drain", next);
-        return;
-      }
+      if (bytes !== undefined && sent !== bytes)
+        throw new Error(`the request body changed while it was sent (${sent} bytes, ${bytes} announced)`);
+      request.end();
+    } catch (error) {
+      request.destroy(error as Error);
     }
-    request.end();
   };
   next();
 }

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JsonBody, nodeFetch, type LiteResponse } from "../../../kit/ai/index.js";
+import { JsonArrayStream, JsonBody, nodeFetch, type LiteResponse } from "../../../kit/ai/index.js";
 
 /** A request-shaped value with what JSON.stringify treats specially: undefined, functions, toJSON, non-ASCII, lone surrogates. */
 function requestLike(messages: number): Record<string, unknown> {
@@ -67,7 +67,11 @@ let base: string;
 beforeAll(async () => {
   server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+    } catch {
+      return; // the client ended the request on purpose (a body that changed while it was sent)
+    }
     const bytes = Buffer.concat(chunks);
     res.writeHead(200, { "content-type": "application/json" });
     res.end(
@@ -109,5 +113,36 @@ describe("nodeFetch with a JsonBody", () => {
     };
     const answer = (await (await fetch(`${base}/`, init)).json()) as { received: number };
     expect(answer.received).toBe(Buffer.byteLength(JSON.stringify(value), "utf8"));
+  });
+});
+
+describe("nodeFetch with a JsonBody that changes while it is sent", () => {
+  it("fails the request instead of sending more or fewer bytes than announced, or crashing", async () => {
+    let pass = 0;
+    const growing = new JsonBody({
+      messages: new JsonArrayStream(() => {
+        pass++;
+        return Array.from({ length: 40 + pass }, (_, i) => ({ text: `${i}`.repeat(30_000) }));
+      }),
+    });
+    await expect(nodeFetch(`${base}/`, { method: "POST", body: growing })).rejects.toMatchObject({
+      cause: { message: expect.stringContaining("changed while it was sent") },
+    });
+
+    let calls = 0;
+    const failing = new JsonBody({
+      messages: new JsonArrayStream(() =>
+        Array.from({ length: 40 }, (_, i) => ({
+          toJSON: () => {
+            calls++;
+            if (calls > 40 && i === 30) throw new Error("no second time");
+            return { text: `${i}`.repeat(30_000) };
+          },
+        })),
+      ),
+    });
+    await expect(nodeFetch(`${base}/`, { method: "POST", body: failing })).rejects.toMatchObject({
+      cause: { message: "no second time" },
+    });
   });
 });
