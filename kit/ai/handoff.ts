@@ -29,13 +29,22 @@ export function isSameModel(message: AssistantMessage, model: Pick<Model, "provi
 
 /** Returns the history as `model` may receive it. Never mutates its input. */
 export function prepareHistory(messages: readonly Message[], model: Model, idRule?: ToolCallIdRule): Message[] {
+  return [...historyFor(messages, model, idRule)];
+}
+
+/**
+ * `prepareHistory`'s messages one at a time, each converted when it is asked for: a provider that
+ * serializes its request as it sends it never holds a converted copy of a long history (every assistant
+ * turn of another model is a new message). Each call starts over, so the same input gives the same messages.
+ */
+export function* historyFor(messages: Iterable<Message>, model: Model, idRule?: ToolCallIdRule): Generator<Message> {
   const ids = new Map<string, string>();
   const acceptsImages = model.input.includes("image");
-  const out: Message[] = [];
   let pending: ToolCall[] = [];
   let answered = new Set<string>();
 
-  const closePending = (): void => {
+  const missingResults = (): ToolResultMessage[] => {
+    const out: ToolResultMessage[] = [];
     for (const call of pending) {
       if (answered.has(call.id)) continue;
       out.push({
@@ -49,37 +58,33 @@ export function prepareHistory(messages: readonly Message[], model: Model, idRul
     }
     pending = [];
     answered = new Set();
+    return out;
   };
 
   for (const message of messages) {
     if (message.role === "user") {
-      closePending();
-      out.push(
-        acceptsImages || typeof message.content === "string"
-          ? message
-          : { ...message, content: withoutImages(message.content, USER_IMAGE_NOTE) },
-      );
+      yield* missingResults();
+      yield acceptsImages || typeof message.content === "string"
+        ? message
+        : { ...message, content: withoutImages(message.content, USER_IMAGE_NOTE) };
       continue;
     }
     if (message.role === "toolResult") {
       const toolCallId = ids.get(message.toolCallId) ?? message.toolCallId;
       answered.add(toolCallId);
       const content = acceptsImages ? message.content : withoutImages(message.content, TOOL_IMAGE_NOTE);
-      out.push(
-        toolCallId === message.toolCallId && content === message.content
-          ? message
-          : ({ ...message, toolCallId, content } as ToolResultMessage),
-      );
+      yield toolCallId === message.toolCallId && content === message.content
+        ? message
+        : ({ ...message, toolCallId, content } as ToolResultMessage);
       continue;
     }
-    closePending();
+    yield* missingResults();
     if (message.stopReason === "error" || message.stopReason === "aborted") continue;
     const converted = convertAssistant(message, model, idRule, ids);
     pending = converted.content.filter((b): b is ToolCall => b.type === "toolCall");
-    out.push(converted);
+    yield converted;
   }
-  closePending();
-  return out;
+  yield* missingResults();
 }
 
 function convertAssistant(

@@ -12,7 +12,7 @@ export {
   parseToolArguments,
   priceUsage,
 } from "./stream.js";
-export { idRule, isSameModel, prepareHistory, shortHash, type ToolCallIdRule } from "./handoff.js";
+export { historyFor, idRule, isSameModel, prepareHistory, shortHash, type ToolCallIdRule } from "./handoff.js";
 export { isContextOverflow } from "./overflow.js";
 export {
   CHARS_PER_TOKEN,
@@ -50,6 +50,7 @@ export {
   type RequestLimits,
 } from "./request-guard.js";
 export { LiteResponse, nodeFetch, type LiteRequestInit } from "./node-fetch.js";
+export { JsonArrayStream, JsonBody, type JsonBodySize } from "./json-body.js";
 export { LiteHeaders, type LiteHeadersInit } from "./lite-headers.js";
 export { LazyFormData, LazyResponse } from "./lazy-web-globals.js";
 export { interpolateValue, isCommandValue, type TemplateResult } from "./config-template.js";

@@ -12,6 +12,7 @@
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { createRequire } from "node:module";
+import { JsonBody } from "./json-body.js";
 import { LiteHeaders, type LiteHeadersInit } from "./lite-headers.js";
 
 /**
@@ -83,17 +84,20 @@ export class LiteResponse {
 
 /**
  * The body as this fetch sends it — bytes, or a string (a JSON request), sent as UTF-8 and never copied
- * whole into a Buffer: a long session's request is megabytes — `undefined` for none; `null` when only
- * global fetch can send it.
+ * whole into a Buffer: a long session's request is megabytes; or a `JsonBody`, serialized as it is
+ * sent — `undefined` for none; `null` when only global fetch can send it.
  */
-function plainBody(body: unknown): Buffer | string | undefined | null {
+function plainBody(body: unknown): Payload | undefined | null {
   if (body === undefined || body === null) return undefined;
-  if (typeof body === "string") return body;
+  if (typeof body === "string" || body instanceof JsonBody) return body;
   if (body instanceof ArrayBuffer) return Buffer.from(body);
   if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (body instanceof URLSearchParams) return Buffer.from(body.toString(), "utf8");
   return null;
 }
+
+/** What a request carries: bytes, a string, or JSON serialized piece by piece. */
+type Payload = Buffer | string | JsonBody;
 
 /** An `AbortError` as fetch rejects with when the signal carries no reason. */
 function abortError(): Error {
@@ -117,7 +121,7 @@ export async function nodeFetch(input: FetchInput, init: LiteRequestInit = {}): 
   if (!headers.has("accept")) headers.set("accept", "*/*");
   if (body !== undefined && !headers.has("content-type") && init.body instanceof URLSearchParams)
     headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
-  let payload: Buffer | string | undefined = body;
+  let payload: Payload | undefined = body;
   const signal = init.signal ?? undefined;
   for (let redirects = 0; ; redirects++) {
     if (signal?.aborted) throw signal.reason ?? abortError();
@@ -152,15 +156,17 @@ async function send(
   url: URL,
   method: string,
   headers: LiteHeaders,
-  payload: Buffer | string | undefined,
+  payload: Payload | undefined,
   signal: AbortSignal | undefined,
 ): Promise<LiteResponse> {
   const transport = (
     url.protocol === "https:" ? requireBuiltin("node:https") : requireBuiltin("node:http")
   ) as typeof import("node:http");
   const record = headers.toRecord();
-  if (payload !== undefined)
-    record["content-length"] = String(typeof payload === "string" ? Buffer.byteLength(payload) : payload.length);
+  const size = payload instanceof JsonBody ? payload.measure() : undefined;
+  if (size !== undefined) record["content-length"] = String(size.bytes);
+  else if (typeof payload === "string") record["content-length"] = String(Buffer.byteLength(payload));
+  else if (payload !== undefined) record["content-length"] = String((payload as Buffer).length);
   const options: RequestOptions = { method, headers: record };
   return new Promise<LiteResponse>((resolve, reject) => {
     let request: ClientRequest | undefined;
@@ -203,7 +209,9 @@ async function send(
           : new TypeError("fetch failed", { cause: socketCause(error) }),
       );
     });
-    if (typeof payload === "string") endWithText(request, payload);
+    if (payload instanceof JsonBody)
+      endWithPieces(request, size!.text === undefined ? payload.pieces() : [size!.text], size!.bytes);
+    else if (typeof payload === "string") endWithPieces(request, [payload]);
     else request.end(payload);
   });
 }
@@ -212,25 +220,47 @@ async function send(
 const TEXT_PIECE = 1 << 20;
 
 /**
- * Sends a string body in pieces, each written when the socket has taken the last one, so the bytes in
- * flight stay at one piece instead of a UTF-8 copy of the whole body. A piece never ends between the two
- * halves of a surrogate pair (each half alone would go out as U+FFFD).
+ * Sends a text body: each string of `texts` in pieces of at most TEXT_PIECE characters, each piece
+ * written when the socket has taken the last one, so the bytes in flight stay at one piece instead of a
+ * UTF-8 copy of the whole body. A piece never ends between the two halves of a surrogate pair (each
+ * half alone would go out as U+FFFD). When the texts are made as they are sent (a `JsonBody`), a failure
+ * to make one, or a total that is not the `bytes` announced as Content-Length, ends the request with
+ * that error instead of sending a body the server would misread.
  */
-function endWithText(request: ClientRequest, text: string): void {
+function endWithPieces(request: ClientRequest, texts: Iterable<string>, bytes?: number): void {
+  let source: Iterator<string> | undefined;
+  let text = "";
   let at = 0;
+  let sent = 0;
   const next = (): void => {
-    while (at < text.length) {
-      let end = Math.min(text.length, at + TEXT_PIECE);
-      const last = text.charCodeAt(end - 1);
-      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-      const piece = at === 0 && end === text.length ? text : text.slice(at, end);
-      at = end;
-      if (!request.write(piece)) {
-        request.once("drain", next);
-        return;
+    try {
+      source ??= texts[Symbol.iterator]();
+      for (;;) {
+        if (at >= text.length) {
+          const step = source.next();
+          if (step.done === true) break;
+          text = step.value;
+          at = 0;
+          if (bytes !== undefined) sent += Buffer.byteLength(text, "utf8");
+          if (bytes !== undefined && sent > bytes) break;
+          continue;
+        }
+        let end = Math.min(text.length, at + TEXT_PIECE);
+        const last = text.charCodeAt(end - 1);
+        if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+        const piece = at === 0 && end === text.length ? text : text.slice(at, end);
+        at = end;
+        if (!request.write(piece)) {
+          request.once("drain", next);
+          return;
+        }
       }
+      if (bytes !== undefined && sent !== bytes)
+        throw new Error(`the request body changed while it was sent (${sent} bytes, ${bytes} announced)`);
+      request.end();
+    } catch (error) {
+      request.destroy(error as Error);
     }
-    request.end();
   };
   next();
 }

@@ -16,7 +16,8 @@ export interface RankedTool {
 }
 
 const STOP_WORDS = new Set("a an and are as at be by for from in is it of on or that the this to with".split(" "));
-const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
+/** Made on first non-ASCII text: a word segmenter loads ICU's break data (~1.6 MB resident), which every run would pay at import. */
+let segmenter: Intl.Segmenter | undefined;
 const NAME_WEIGHT = 3;
 const NAMESPACE_WEIGHT = 0.5;
 const K1 = 1.2;
@@ -39,7 +40,9 @@ export function tokenize(text: string): string[] {
     .replace(/[^\p{L}\p{M}\p{N}]+/gu, " ");
   const words = /^[a-z0-9 ]*$/.test(normalized)
     ? normalized.split(" ")
-    : Array.from(segmenter.segment(normalized), (s) => (s.isWordLike ? s.segment : ""));
+    : Array.from((segmenter ??= new Intl.Segmenter(undefined, { granularity: "word" })).segment(normalized), (s) =>
+        s.isWordLike ? s.segment : "",
+      );
   return words.filter((w) => w.length > 0 && !STOP_WORDS.has(w)).map((w) => (/^[a-z0-9]+$/.test(w) ? stem(w) : w));
 }
 

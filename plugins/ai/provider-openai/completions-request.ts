@@ -3,7 +3,7 @@
  * tools as JSON Schema function tools, max tokens, reasoning in the server's dialect, and OpenAI's
  * session-keyed prompt caching. Pure: no I/O, so tests can check every field.
  */
-import { prepareHistory } from "pi-host";
+import { historyFor, JsonArrayStream, prepareHistory } from "pi-host";
 import type {
   AssistantMessage,
   Context,
@@ -25,8 +25,11 @@ import { completionsToolCallId } from "./tool-call-ids.js";
 /** One message of the `messages` array (OpenAI's shape plus the reasoning fields some servers add). */
 export type ChatMessage = { role: "system" | "developer" | "user" | "assistant" | "tool" } & Record<string, unknown>;
 
-/** The request body; typed loosely because compatible servers take fields OpenAI's types do not list. */
-export type CompletionsBody = { model: string; messages: ChatMessage[]; stream: true } & Record<string, unknown>;
+/** A request body with `messages` of type M; typed loosely because compatible servers take fields OpenAI's types do not list. */
+type BodyWith<M> = { model: string; messages: M; stream: true } & Record<string, unknown>;
+
+/** The request body. */
+export type CompletionsBody = BodyWith<ChatMessage[]>;
 
 /** The assistant-message fields in which servers stream reasoning text back, and accept it again. */
 export const REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"] as const;
@@ -36,6 +39,12 @@ const DEFAULT_MAX_TOKENS_CAP = 32_000;
 const TOOL_IMAGES_NOTE = "Attached image(s) from tool result:";
 const BRIDGE_AFTER_TOOL_RESULTS = "I have processed the tool results.";
 
+/**
+ * The body as it goes on the wire when nobody needs to see it first: the same fields, with `messages`
+ * converted as they are serialized (a long history's converted messages never exist all at once).
+ */
+export type StreamedCompletionsBody = BodyWith<JsonArrayStream<ChatMessage>>;
+
 /** The body for one request to `model`. */
 export function buildCompletionsBody(
   model: Model,
@@ -44,11 +53,36 @@ export function buildCompletionsBody(
   compat: ResolvedCompletionsCompat,
 ): CompletionsBody {
   const history = prepareHistory(context.messages, model, completionsToolCallId);
-  const body: CompletionsBody = {
-    model: model.id,
-    messages: toChatMessages(history, context.systemPrompt, model, compat),
-    stream: true,
-  };
+  return completionsBody(model, context, options, compat, [
+    ...chatMessages(history, context.systemPrompt, model, compat),
+  ]);
+}
+
+/** `buildCompletionsBody`'s body with `messages` made while it is sent (see StreamedCompletionsBody). */
+export function buildStreamedCompletionsBody(
+  model: Model,
+  context: Context,
+  options: StreamOptions,
+  compat: ResolvedCompletionsCompat,
+): StreamedCompletionsBody {
+  // The list as it is now: the body is serialized twice (to count, then to send) and while the socket takes
+  // it, so a message the caller appends meanwhile must not change it.
+  const history = [...context.messages];
+  const messages = new JsonArrayStream(() =>
+    chatMessages(historyFor(history, model, completionsToolCallId), context.systemPrompt, model, compat),
+  );
+  return completionsBody(model, context, options, compat, messages);
+}
+
+/** Every field of the body around `messages`, in the order they go out. */
+function completionsBody<Messages>(
+  model: Model,
+  context: Context,
+  options: StreamOptions,
+  compat: ResolvedCompletionsCompat,
+  messages: Messages,
+): BodyWith<Messages> {
+  const body: BodyWith<Messages> = { model: model.id, messages, stream: true };
   if (compat.supportsUsageInStreaming) body.stream_options = { include_usage: true };
   if (compat.supportsStore) body.store = false;
   const maxTokens =
@@ -74,7 +108,7 @@ function functionTool(tool: ToolSpec, compat: ResolvedCompletionsCompat): Record
 
 /** Asks for reasoning the way the server expects; nothing at all for models that do not reason. */
 function applyReasoning(
-  body: CompletionsBody,
+  body: Record<string, unknown>,
   model: Model,
   compat: ResolvedCompletionsCompat,
   options: StreamOptions,
@@ -109,36 +143,48 @@ export function toChatMessages(
   model: Model,
   compat: ResolvedCompletionsCompat,
 ): ChatMessage[] {
-  const out: ChatMessage[] = [];
+  return [...chatMessages(history, systemPrompt, model, compat)];
+}
+
+/** The `messages` array's elements one at a time, each made when it is asked for. */
+function* chatMessages(
+  history: Iterable<Message>,
+  systemPrompt: string | undefined,
+  model: Model,
+  compat: ResolvedCompletionsCompat,
+): Generator<ChatMessage> {
   if (systemPrompt !== undefined && systemPrompt !== "") {
-    out.push({
+    yield {
       role: model.reasoning && compat.supportsDeveloperRole ? "developer" : "system",
       content: wellFormed(systemPrompt),
-    });
+    };
   }
   let afterToolResults = false;
-  for (let i = 0; i < history.length; i++) {
-    const message = history[i]!;
+  // A run of tool results becomes its `tool` messages (and a user message with their images, if any).
+  let run: ToolResultMessage[] = [];
+  for (const message of history) {
     if (message.role === "toolResult") {
-      const run: ToolResultMessage[] = [];
-      while (i < history.length && history[i]!.role === "toolResult") run.push(history[i++] as ToolResultMessage);
-      i--;
-      const images = pushToolResults(out, run, model, compat);
-      afterToolResults = !images;
+      run.push(message);
       continue;
+    }
+    if (run.length > 0) {
+      const results = toolResultMessages(run, model, compat);
+      yield* results;
+      afterToolResults = results.at(-1)?.role === "tool";
+      run = [];
     }
     if (message.role === "user") {
       if (afterToolResults && compat.requiresAssistantAfterToolResult)
-        out.push({ role: "assistant", content: BRIDGE_AFTER_TOOL_RESULTS });
+        yield { role: "assistant", content: BRIDGE_AFTER_TOOL_RESULTS };
       const user = userMessage(message.content);
-      if (user !== undefined) out.push(user);
+      if (user !== undefined) yield user;
     } else {
       const assistant = assistantMessage(message, compat);
-      if (assistant !== undefined) out.push(assistant);
+      if (assistant !== undefined) yield assistant;
     }
     afterToolResults = false;
   }
-  return out;
+  if (run.length > 0) yield* toolResultMessages(run, model, compat);
 }
 
 function userMessage(content: string | Array<TextContent | ImageContent>): ChatMessage | undefined {
@@ -196,14 +242,10 @@ function assistantMessage(message: AssistantMessage, compat: ResolvedCompletions
 
 /**
  * Tool results become `tool` messages, one per call, in order. Their content must be text, so images go
- * in a user message right after the run (when the model accepts images). Returns whether it added one.
+ * in a user message right after the run (when the model accepts images); the run's messages are returned.
  */
-function pushToolResults(
-  out: ChatMessage[],
-  run: ToolResultMessage[],
-  model: Model,
-  compat: ResolvedCompletionsCompat,
-): boolean {
+function toolResultMessages(run: ToolResultMessage[], model: Model, compat: ResolvedCompletionsCompat): ChatMessage[] {
+  const out: ChatMessage[] = [];
   const images: ImageContent[] = [];
   for (const result of run) {
     const text = result.content
@@ -220,7 +262,7 @@ function pushToolResults(
     out.push(message);
     if (model.input.includes("image")) images.push(...resultImages);
   }
-  if (images.length === 0) return false;
+  if (images.length === 0) return out;
   if (compat.requiresAssistantAfterToolResult) out.push({ role: "assistant", content: BRIDGE_AFTER_TOOL_RESULTS });
   out.push({
     role: "user",
@@ -229,7 +271,7 @@ function pushToolResults(
       ...images.map((image) => ({ type: "image_url", image_url: { url: imageDataUrl(image) } })),
     ],
   });
-  return true;
+  return out;
 }
 
 function parsedOrNothing(json: string): unknown[] {

@@ -6,15 +6,24 @@ import type { AiProvider, Context, Model, StreamOptions } from "pi-host";
 import { azureTarget, isAzureModel } from "./azure-config.js";
 import { resolveCompletionsCompat } from "./completions-compat.js";
 import { consumeCompletionChunks, type CompletionChunk } from "./completions-events.js";
-import { buildCompletionsBody, type CompletionsBody } from "./completions-request.js";
+import {
+  buildCompletionsBody,
+  buildStreamedCompletionsBody,
+  type CompletionsBody,
+  type StreamedCompletionsBody,
+} from "./completions-request.js";
 import { runStream, type WireFormat } from "./run-stream.js";
 
-const chatCompletions: WireFormat<CompletionsBody, CompletionChunk> = {
-  buildBody: (model, context, options) => {
-    const body = buildCompletionsBody(model, context, options, resolveCompletionsCompat(model));
-    // An Azure Foundry model is addressed by its deployment name.
-    return isAzureModel(model) ? { ...body, model: azureTarget(model, process.env).deployment } : body;
-  },
+/** An Azure Foundry model is addressed by its deployment name. */
+function addressed<Body extends { model: string }>(model: Model, body: Body): Body {
+  return isAzureModel(model) ? { ...body, model: azureTarget(model, process.env).deployment } : body;
+}
+
+const chatCompletions: WireFormat<CompletionsBody | StreamedCompletionsBody, CompletionChunk> = {
+  buildBody: (model, context, options) =>
+    addressed(model, buildCompletionsBody(model, context, options, resolveCompletionsCompat(model))),
+  buildWireBody: (model, context, options) =>
+    addressed(model, buildStreamedCompletionsBody(model, context, options, resolveCompletionsCompat(model))),
   headers: () => ({}),
   send: async (client: OpenAI, body, signal) => {
     const params = body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;

@@ -10,12 +10,18 @@ import type { AssistantStream, Context, Model, StreamOptions } from "pi-host";
 import { createOpenAIClient, SdkLogSink } from "./client.js";
 import { describeError } from "./errors.js";
 import { MessageBuilder } from "./message-builder.js";
+import { streamedBody } from "./streamed-body.js";
 import { checkRequest, requireApiKey } from "./request-checks.js";
 
 /** What one wire format contributes to the shared lifecycle. */
 export interface WireFormat<Body, Event> {
   /** The request body (before `onPayload`). May throw a one-line error for unusable input. */
   buildBody(model: Model, context: Context, options: StreamOptions): Body;
+  /**
+   * The same body for when no `onPayload` looks at it first: parts of it may be made as it is sent
+   * (kit's JsonArrayStream), so a long history's converted messages never exist all at once.
+   */
+  buildWireBody?(model: Model, context: Context, options: StreamOptions): Body;
   /** Headers this format adds to the model's own (session affinity and the like). */
   headers(model: Model, options: StreamOptions): Record<string, string>;
   /** Sends the body and returns the SDK's event stream once the response headers arrived. */
@@ -47,12 +53,19 @@ export function runStream<Body, Event>(
   const run = async (): Promise<void> => {
     checkRequest(model, context);
     const apiKey = requireApiKey(model, options);
-    const built = format.buildBody(model, context, options);
-    const replaced = options.onPayload === undefined ? undefined : await options.onPayload(built, model);
-    const body = (replaced === undefined ? built : replaced) as Body;
+    let body: Body;
+    if (options.onPayload === undefined) body = (format.buildWireBody ?? format.buildBody)(model, context, options);
+    else {
+      const built = format.buildBody(model, context, options);
+      const replaced = await options.onPayload(built, model);
+      body = (replaced === undefined ? built : replaced) as Body;
+    }
     const headers = { ...model.headers, ...format.headers(model, options), ...options.headers };
     let guard: RequestGuard | undefined;
-    const client = await createOpenAIClient(model, apiKey, headers, logs, (input, init) => guard!.fetch(input, init));
+    const wire = streamedBody(body);
+    const client = await createOpenAIClient(model, apiKey, headers, logs, (input, init) =>
+      guard!.fetch(input, wire.swap(init)),
+    );
     await withRetry(
       options.retry,
       signal,
@@ -62,7 +75,7 @@ export function runStream<Body, Event>(
         const attempt = new RequestGuard(signal, requestLimits(options), nodeFetch);
         guard = attempt;
         try {
-          const stream = await format.send(client, body, attempt.signal);
+          const stream = await format.send(client, wire.standIn as Body, attempt.signal);
           builder.start();
           await format.consume(stream, builder, model, attempt.signal);
         } catch (error) {

@@ -12,6 +12,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import type { SessionEntry, SessionHeader } from "pi-host";
 import { SESSION_FORMAT_VERSION } from "pi-host";
+import { SharedStrings } from "./shared-strings.js";
 
 /** A clean file as read: its header (undefined for an empty file), entries in file order. */
 export interface CleanFile {
@@ -39,6 +40,7 @@ function readLines(fd: number): CleanFile | undefined {
   let filled = 0;
   let header: SessionHeader | undefined;
   const entries: SessionEntry[] = [];
+  const strings = new SharedStrings();
   let endsWithNewline = true;
   let eof = false;
   while (!eof) {
@@ -72,6 +74,7 @@ function readLines(fd: number): CleanFile | undefined {
         } else {
           if (record.type === "session" || typeof record.id !== "string") return undefined;
           if (typeof record.parentId !== "string") record.parentId = null;
+          strings.share(record);
           entries.push(record as unknown as SessionEntry);
           endsWithNewline = terminated;
         }
