@@ -92,7 +92,7 @@ describe("pi config (built CLI)", () => {
       await pane.waitFor("[x] review.md");
       expect(settings()).toEqual({ prompts: ["+prompts/review.md"] });
       pane.keys("Escape");
-      await pane.waitFor("[pi exited 0]", { all: true });
+      await pane.waitFor(/\[pi exited 0\][\s\S]*\[tty [^\]]*\]/, { all: true });
       expect(pane.ttyAfterExit()).toBe("icanon echo");
     },
   );
