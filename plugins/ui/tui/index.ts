@@ -117,6 +117,8 @@ export default definePlugin({
             verbose: flags.verbose === true,
             scope: await scopeLabels(flags.models ?? values.enabledModels, models, session),
           });
+          // pi's `showCacheMissNotices`.
+          (await import("./cache-notices.js")).setCacheNotices(values.showCacheMissNotices);
           // pi's `terminal.showImages`, `terminal.imageWidthCells` and `terminal.images`.
           (await import("./image-render.js")).setImageOptions((values.terminal ?? {}) as Record<string, unknown>);
           const { ThemeRegistry, useThemes, settingThemePaths } = await import("./themes.js");

@@ -1,0 +1,64 @@
+/**
+ * Settings of pi 1.6.0 with a visible effect in the built CLI's terminal UI, in tmux, fullscreen and
+ * regular: `showCacheMissNotices` (a notice when an answer re-billed a cached prompt).
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type Completion, DONE, deltaChunk, usageChunk } from "../fixtures/sse/openai-completions/envelope.js";
+import type { SseEvent } from "../support/mock-llm-server.js";
+import { tuiSuite } from "./tui-suite.js";
+
+const suite = tuiSuite("the settings effect tests", [{ id: "alpha-1" }]);
+
+const completion: Completion = { id: "chatcmpl-settings", model: "alpha-1", created: 1747831200 };
+
+/** An answer whose request had `prompt` tokens, `cached` of them read from the prompt cache. */
+function answer(text: string, prompt: number, cached: number): SseEvent[] {
+  return [
+    deltaChunk(completion, { role: "assistant", content: text }),
+    deltaChunk(completion, {}, "stop"),
+    usageChunk(completion, {
+      prompt_tokens: prompt,
+      completion_tokens: 5,
+      total_tokens: prompt + 5,
+      prompt_tokens_details: { cached_tokens: cached },
+    }),
+    DONE,
+  ];
+}
+
+function start(mode: "fullscreen" | "regular", settings: Record<string, unknown>) {
+  writeFileSync(join(suite.user.agent, "settings.json"), JSON.stringify(settings));
+  return suite.tmux.start({
+    cwd: suite.user.project,
+    env: { ...suite.user.env, DISPLAY: "", WAYLAND_DISPLAY: "" },
+    args: ["--model", "mock/alpha-1", "--tui-mode", mode],
+    width: 100,
+    height: 30,
+  });
+}
+
+describe.skipIf(!suite.hasTmux)("settings with an effect in tmux", { timeout: 60_000 }, () => {
+  for (const mode of ["fullscreen", "regular"] as const) {
+    for (const shown of [true, false]) {
+      it(`${mode}: showCacheMissNotices ${shown}: a re-billed cached prompt ${shown ? "is" : "is not"} noticed`, async () => {
+        const pane = start(mode, { showCacheMissNotices: shown });
+        await pane.waitFor("alpha-1");
+        suite.server.enqueue({ sse: answer("first reply", 30_000, 10_000) });
+        pane.type("one");
+        pane.keys("Enter");
+        await pane.waitFor((s) => s.includes("first reply") && !s.includes("Working…"));
+        // The second request re-bills the 30k tokens the first had in its prompt: no cache read at all.
+        suite.server.enqueue({ sse: answer("second reply", 40_000, 0) });
+        pane.type("two");
+        pane.keys("Enter");
+        const screen = await pane.waitFor((s) => s.includes("second reply") && !s.includes("Working…"));
+        if (shown) expect(screen).toContain("Cache miss: 30k tokens re-billed");
+        else expect(screen).not.toContain("Cache miss");
+        // The first answer had nothing before it to miss.
+        expect(screen.split("Cache miss").length).toBeLessThanOrEqual(2);
+      });
+    }
+  }
+});
