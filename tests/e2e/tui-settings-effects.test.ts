@@ -1,8 +1,11 @@
 /**
  * Settings of pi 1.6.0 with a visible effect in the built CLI's terminal UI, in tmux, fullscreen and
- * regular: `showCacheMissNotices` (a notice when an answer re-billed a cached prompt).
+ * regular: `showCacheMissNotices` (a notice when an answer re-billed a cached prompt) and
+ * `terminal.hyperlinks` (OSC 8 links, checked in the bytes pi writes to the pane; "auto" inside a tmux
+ * whose client does not forward links falls back to the URL in parentheses, as pi does).
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Completion, DONE, deltaChunk, usageChunk } from "../fixtures/sse/openai-completions/envelope.js";
@@ -58,6 +61,33 @@ describe.skipIf(!suite.hasTmux)("settings with an effect in tmux", { timeout: 60
         else expect(screen).not.toContain("Cache miss");
         // The first answer had nothing before it to miss.
         expect(screen.split("Cache miss").length).toBeLessThanOrEqual(2);
+      });
+    }
+  }
+
+  for (const mode of ["fullscreen", "regular"] as const) {
+    for (const hyperlinks of [true, "auto", false] as const) {
+      it(`${mode}: terminal.hyperlinks ${hyperlinks}: links ${hyperlinks === true ? "are OSC 8" : "show their URL"}`, async () => {
+        const pane = start(mode, { terminal: { hyperlinks } });
+        const raw = join(mkdtempSync(join(tmpdir(), "pi-osc8-")), "pane.bytes");
+        suite.tmux.run("pipe-pane", "-o", "-t", pane.name, `cat >> ${raw}`);
+        await pane.waitFor("alpha-1");
+        suite.server.enqueue({
+          sse: answer("Read [the docs](https://example.com/docs) or https://example.org/x today", 10, 0),
+        });
+        pane.type("links");
+        pane.keys("Enter");
+        const screen = await pane.waitFor((s) => s.includes("today") && !s.includes("Working…"));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const bytes = existsSync(raw) ? readFileSync(raw, "latin1") : "";
+        if (hyperlinks === true) {
+          expect(screen).toContain("Read the docs or https://example.org/x today");
+          expect(bytes).toContain("\x1b]8;;https://example.com/docs\x1b\\");
+          expect(bytes).toContain("\x1b]8;;https://example.org/x\x1b\\");
+        } else {
+          expect(screen).toContain("Read the docs (https://example.com/docs) or https://example.org/x today");
+          expect(bytes).not.toContain("\x1b]8;");
+        }
       });
     }
   }

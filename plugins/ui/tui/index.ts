@@ -117,6 +117,10 @@ export default definePlugin({
             verbose: flags.verbose === true,
             scope: await scopeLabels(flags.models ?? values.enabledModels, models, session),
           });
+          // pi's `terminal.hyperlinks` (OSC 8 links; "auto" detects as pi does).
+          (await import("./hyperlinks.js")).setHyperlinkSetting(
+            ((values.terminal ?? {}) as { hyperlinks?: unknown }).hyperlinks ?? "auto",
+          );
           // pi's `showCacheMissNotices`.
           (await import("./cache-notices.js")).setCacheNotices(values.showCacheMissNotices);
           // pi's `terminal.showImages`, `terminal.imageWidthCells` and `terminal.images`.

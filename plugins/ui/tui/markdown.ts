@@ -4,6 +4,7 @@
  * fenced code blocks with syntax colours. The text is cut into blocks at blank lines (outside fences) and
  * each block's rows are cached, so a streaming answer re-renders only its last, growing block.
  */
+import { hyperlink, hyperlinksOn } from "./hyperlinks.js";
 import { highlightLine } from "./highlight.js";
 import { cellWidth, hardWrap, sanitize, truncate, wrapText } from "./text.js";
 import type { Theme } from "./theme.js";
@@ -135,6 +136,17 @@ function renderCode(lines: string[], language: string, fence: string, width: num
   return rows;
 }
 
+/**
+ * A link as pi draws it: the underlined text, an OSC 8 hyperlink when the terminal takes them, else the
+ * URL in parentheses after text that differs from it (a bare URL or `mailto:` address shows once).
+ */
+function link(label: string, url: string, theme: Theme): string {
+  const styled = theme.underline(theme.fg("mdLink", label));
+  if (hyperlinksOn()) return hyperlink(styled, url);
+  const plainUrl = url.startsWith("mailto:") ? url.slice(7) : url;
+  return label === url || label === plainUrl ? styled : styled + theme.fg("mdLinkUrl", ` (${url})`);
+}
+
 /** Inline markdown: `code`, **bold**, *italic* / _italic_, [text](url). Unclosed marks stay as typed. */
 export function inline(text: string, theme: Theme): string {
   const parts = text.split(/(`[^`]+`)/);
@@ -151,9 +163,9 @@ export function inline(text: string, theme: Theme): string {
             (p1 ?? p2 ?? "") + theme.italic(a ?? b ?? ""),
         )
         .replace(
-          /\[([^\]]+)\]\(([^)\s]+)\)/g,
-          (_m, label: string, url: string) =>
-            theme.underline(theme.fg("mdLink", label)) + theme.fg("mdLinkUrl", ` (${url})`),
+          /\[([^\]]+)\]\(([^)\s]+)\)|\b(https?:\/\/[^\s<>()[\]\x1b]*[^\s<>()[\].,;:!?'"\x1b])/g,
+          (_m, label: string | undefined, url: string | undefined, bare: string | undefined) =>
+            link(label ?? bare!, url ?? bare!, theme),
         );
     })
     .join("");

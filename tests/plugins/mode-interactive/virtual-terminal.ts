@@ -154,8 +154,24 @@ export class VirtualTerminal {
 
   /** The window title last set with OSC 0. */
   title = "";
+  /** The hyperlink open now (OSC 8), "" when none; `links` every URL opened. */
+  link = "";
+  links: string[] = [];
 
   private escape(data: string, start: number): number {
+    if (data.startsWith("\x1b]8;", start)) {
+      // An OSC 8 hyperlink mark (ended by ST): it takes no cell; the open link is recorded.
+      const end = data.indexOf("\x1b\\", start);
+      if (end < 0) throw new Error("unterminated OSC 8 sequence");
+      const url = data
+        .slice(start + 4, end)
+        .split(";")
+        .slice(1)
+        .join(";");
+      this.link = url;
+      if (url !== "") this.links.push(url);
+      return end + 2;
+    }
     if (data[start + 1] === "]") {
       const end = data.indexOf("\x07", start);
       if (end < 0) throw new Error("unterminated OSC sequence");
