@@ -2,7 +2,8 @@
  * Settings of pi 1.6.0 with a visible effect in the built CLI's terminal UI, in tmux, fullscreen and
  * regular: `showCacheMissNotices` (a notice when an answer re-billed a cached prompt) and
  * `terminal.hyperlinks` (OSC 8 links, checked in the bytes pi writes to the pane; "auto" inside a tmux
- * whose client does not forward links falls back to the URL in parentheses, as pi does).
+ * whose client does not forward links falls back to the URL in parentheses, as pi does) and
+ * `markdown.mermaid` (a mermaid block drawn as pi's box diagram, or left as code with "off").
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -87,6 +88,28 @@ describe.skipIf(!suite.hasTmux)("settings with an effect in tmux", { timeout: 60
         } else {
           expect(screen).toContain("Read the docs (https://example.com/docs) or https://example.org/x today");
           expect(bytes).not.toContain("\x1b]8;");
+        }
+      });
+    }
+  }
+
+  for (const mode of ["fullscreen", "regular"] as const) {
+    for (const mermaid of ["streaming", "final", "off"] as const) {
+      it(`${mode}: markdown.mermaid ${mermaid}: a mermaid block ${mermaid === "off" ? "stays code" : "is a diagram"}`, async () => {
+        const pane = start(mode, { markdown: { mermaid } });
+        await pane.waitFor("alpha-1");
+        const text = "Here:\n\n```mermaid\ngraph LR\n  A[Start] --> B[Done]\n```\n\nend of answer";
+        suite.server.enqueue({ sse: answer(text, 10, 0) });
+        pane.type("diagram");
+        pane.keys("Enter");
+        const screen = await pane.waitFor((s) => s.includes("end of answer") && !s.includes("Working…"));
+        if (mermaid === "off") {
+          expect(screen).toContain("A[Start] --> B[Done]");
+          expect(screen).not.toContain("├───▶│");
+        } else {
+          expect(screen).toContain("│ Start ├───▶│ Done │");
+          expect(screen).toContain("┌───────┐    ┌──────┐");
+          expect(screen).not.toContain("A[Start] --> B[Done]");
         }
       });
     }

@@ -57,9 +57,10 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
     case "text":
       return [
         "",
-        ...renderMarkdown(transformed(style, entry.text, "assistant", entry.streaming === true), inner, theme).map(
-          (row) => ` ${row}`,
-        ),
+        ...renderMarkdown(transformed(style, entry.text, "assistant", entry.streaming === true), inner, theme, {
+          diagrams: true,
+          streaming: entry.streaming === true,
+        }).map((row) => ` ${row}`),
       ];
     case "thinking": {
       // One label while streaming and after: a row that changes once the answer has scrolled far below

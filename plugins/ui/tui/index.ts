@@ -121,6 +121,8 @@ export default definePlugin({
           (await import("./hyperlinks.js")).setHyperlinkSetting(
             ((values.terminal ?? {}) as { hyperlinks?: unknown }).hyperlinks ?? "auto",
           );
+          // pi's `markdown.mermaid` (diagrams for mermaid blocks).
+          (await import("./mermaid.js")).setMermaidMode(values.markdown);
           // pi's `showCacheMissNotices`.
           (await import("./cache-notices.js")).setCacheNotices(values.showCacheMissNotices);
           // pi's `terminal.showImages`, `terminal.imageWidthCells` and `terminal.images`.
