@@ -3,7 +3,8 @@
  * regular: `showCacheMissNotices` (a notice when an answer re-billed a cached prompt) and
  * `terminal.hyperlinks` (OSC 8 links, checked in the bytes pi writes to the pane; "auto" inside a tmux
  * whose client does not forward links falls back to the URL in parentheses, as pi does) and
- * `markdown.mermaid` (a mermaid block drawn as pi's box diagram, or left as code with "off").
+ * `markdown.mermaid` (a mermaid block drawn as pi's box diagram, or left as code with "off"); and
+ * keybindings.json's `tui.input.copy`, which pi's editor takes before its editing keys and does nothing with.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -113,5 +114,24 @@ describe.skipIf(!suite.hasTmux)("settings with an effect in tmux", { timeout: 60
         }
       });
     }
+  }
+
+  for (const mode of ["fullscreen", "regular"] as const) {
+    it(`${mode}: tui.input.copy bound to ctrl+k is taken before deleteToLineEnd and edits nothing, as in pi`, async () => {
+      writeFileSync(
+        join(suite.user.agent, "keybindings.json"),
+        JSON.stringify({ "tui.input.copy": ["ctrl+c", "ctrl+k"] }),
+      );
+      const pane = start(mode, {});
+      await pane.waitFor("alpha-1");
+      pane.type("hello world");
+      await pane.waitFor("hello world");
+      pane.keys("Home", "C-k");
+      pane.type("X");
+      await pane.waitFor("Xhello world");
+      // Ctrl+C still clears the editor (the app's own key), as pi's editor passes it on.
+      pane.keys("C-c");
+      await pane.waitFor((s) => !s.includes("Xhello world"), { all: false });
+    });
   }
 });

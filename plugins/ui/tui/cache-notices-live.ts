@@ -8,11 +8,9 @@ import type { ViewState } from "./state.js";
 import { notice } from "./transcript.js";
 import { syncCall } from "./view-deps.js";
 
-export { cacheNoticesShown };
-
 /** Adds pi's billing notice for `event`, when it has one. */
 export function billingNotice(s: ViewState, event: SessionEvent, store: Handle<SessionStore>): void {
-  if (!store.available) return;
+  if (!cacheNoticesShown() || !store.available) return;
   if (event.type === "message_end" && event.message.role === "assistant") {
     const path = syncCall(() => store.api.path(), []);
     const text = liveCacheMissNotice(path, event.message as AssistantMessage);

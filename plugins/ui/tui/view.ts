@@ -32,7 +32,7 @@ import { appKey } from "./view-app-keys.js";
 import { dialogKey, renderDialog } from "./view-dialog.js";
 import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
-import { billingNotice, cacheNoticesShown } from "./cache-notices-live.js";
+import { billingNotice } from "./cache-notices-live.js";
 import { shortcutId } from "./shortcut-id.js";
 import { ViewSurfaces } from "./surfaces.js";
 import { completionRows, workingRows } from "./working.js";
@@ -142,7 +142,7 @@ export class TerminalView implements TuiView, ViewActions {
     const s = this.deps.state();
     const outcome = applyEvent(s, event);
     if (outcome === "rebuild") this.rebuild(s);
-    if (cacheNoticesShown()) billingNotice(s, event, this.deps.store);
+    billingNotice(s, event, this.deps.store);
     if (
       event.type === "message_end" ||
       event.type === "agent_end" ||
