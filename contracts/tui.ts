@@ -105,6 +105,8 @@ export interface TuiTerminalColors {
   background?: TuiRgb;
   /** 1.4: ANSI colours 0-15 as reported to OSC 4, present only when all 16 arrived (the `system` theme takes its hues from them). */
   palette?: TuiRgb[];
+  /** 1.5: the terminal's last light/dark report (mode 2031); counts only while no background was reported. */
+  scheme?: "dark" | "light";
 }
 
 /** What the shell tells the view when a run of the interactive mode starts. */
@@ -137,6 +139,11 @@ export interface TuiView {
   resize(width: number, height: number): void | Promise<void>;
   /** The run ends: the view stops answering dialogs (they take their defaults). */
   stop(): void | Promise<void>;
+  /**
+   * 1.5: the terminal switched between light and dark while running (a mode 2031 report) and its colours
+   * were asked again: what it answered now (a colour it did not answer again keeps its earlier value).
+   */
+  terminalColorsChanged(colors: TuiTerminalColors): void | Promise<void>;
 }
 
 /**
@@ -152,10 +159,13 @@ export const TUI_REDRAW_EVENT = "tui:redraw";
  */
 export const HOST_RELOAD_REQUEST_EVENT = "host:reload-request";
 
-/** One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short. */
+/**
+ * One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short.
+ * 1.3: `TuiStart.terminalColors`; 1.4: the palette; 1.5: `terminalColorsChanged` and the reported scheme.
+ */
 export const TuiViewContract = defineContract<TuiView>({
   id: "tui/view",
-  version: "1.4.0",
+  version: "1.5.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 250,
@@ -174,6 +184,7 @@ export const TuiViewContract = defineContract<TuiView>({
     render: "async",
     resize: "async",
     stop: "async",
+    terminalColorsChanged: "async",
   },
 });
 

@@ -19,12 +19,9 @@ import { cellWidth, truncateToWidth } from "./ansi.js";
 import { FrameScheduler } from "./frame-scheduler.js";
 import { KeyDecoder } from "./keys.js";
 import { DiffRenderer, LEAVE_ALTERNATE } from "./renderer.js";
-import {
-  stripLateReplies,
-  TERMINAL_COLOR_QUERY,
-  TERMINAL_COLOR_WAIT_MS,
-  TerminalColorReplies,
-} from "./terminal-colors.js";
+import { ColorSchemeWatch } from "./color-scheme-watch.js";
+import { SCHEME_REPORTS_OFF, SCHEME_REPORTS_ON, stripLateReplies } from "./terminal-colors.js";
+import { TERMINAL_COLOR_QUERY, TERMINAL_COLOR_WAIT_MS, TerminalColorReplies } from "./terminal-colors.js";
 
 /** How long an unfinished escape sequence may wait for its remaining bytes. */
 const ESCAPE_WAIT_MS = 30;
@@ -83,6 +80,14 @@ export class InteractiveShell {
   private listeningForStop = false;
   /** While start-up asks the terminal for its colours: the replies, and the keys typed meanwhile. */
   private colorReplies: { replies: TerminalColorReplies; typed: string; settle(): void } | undefined = undefined;
+  /** Light/dark switches while running: the colours asked again and handed to the view. */
+  private readonly schemeWatch = new ColorSchemeWatch(
+    (sequence) => this.io.stdout.write(sequence),
+    (colors) => {
+      this.enqueue(() => this.options.view.api.terminalColorsChanged(colors));
+      this.frames.request();
+    },
+  );
   readonly errors: string[] = [];
 
   constructor(
@@ -124,7 +129,7 @@ export class InteractiveShell {
     const fullscreen = this.options.tuiMode === "fullscreen";
     // Should the process end before the run does, the terminal still gets its normal screen back.
     const onExit = (): void => {
-      this.io.stdout.write(`${LEAVE_ALTERNATE}${BRACKETED_PASTE_OFF}`);
+      this.io.stdout.write(`${LEAVE_ALTERNATE}${BRACKETED_PASTE_OFF}${SCHEME_REPORTS_OFF}`);
       if (stdin.isTTY === true) stdin.setRawMode?.(false);
     };
     if (fullscreen) process.once("exit", onExit);
@@ -144,6 +149,7 @@ export class InteractiveShell {
       }),
     );
     this.frames.drawNow();
+    if (stdin.isTTY === true) this.io.stdout.write(SCHEME_REPORTS_ON);
     if (typed !== "") this.onInput(typed);
 
     const code = await done;
@@ -162,6 +168,8 @@ export class InteractiveShell {
     clearTimeout(this.escapeTimer);
     stdin.off("data", onData);
     stdout.off?.("resize", onResize);
+    this.schemeWatch.stop();
+    if (stdin.isTTY === true) this.io.stdout.write(SCHEME_REPORTS_OFF);
     this.renderer.end();
     if (fullscreen) {
       process.off("exit", onExit);
@@ -236,7 +244,7 @@ export class InteractiveShell {
       if (asking.replies.done) asking.settle();
       return;
     }
-    const chunk = stripLateReplies(raw);
+    const chunk = stripLateReplies(this.schemeWatch.feed(raw));
     if (chunk === "") return;
     clearTimeout(this.escapeTimer);
     const keys = this.decoder.feed(chunk);
@@ -264,8 +272,9 @@ export class InteractiveShell {
   /** Gives the terminal back for a while (cooked mode, the normal screen, input not read). */
   private releaseTerminal(): void {
     const stdin = this.io.stdin as TtyIn;
+    this.schemeWatch.stop();
     this.renderer.end();
-    this.io.stdout.write(BRACKETED_PASTE_OFF);
+    this.io.stdout.write(`${BRACKETED_PASTE_OFF}${stdin.isTTY === true ? SCHEME_REPORTS_OFF : ""}`);
     if (stdin.isTTY === true) stdin.setRawMode?.(false);
     stdin.pause();
     // Last: a stop signal during the restore is still caught; from here on its default action stops pi.
@@ -277,7 +286,7 @@ export class InteractiveShell {
     const stdin = this.io.stdin as TtyIn;
     if (stdin.isTTY === true) stdin.setRawMode?.(true);
     stdin.resume();
-    this.io.stdout.write(BRACKETED_PASTE_ON);
+    this.io.stdout.write(`${BRACKETED_PASTE_ON}${stdin.isTTY === true ? SCHEME_REPORTS_ON : ""}`);
     const { width, height } = this.size();
     this.renderer.begin(width, height);
     this.listenForStop(true);

@@ -6,7 +6,7 @@
  * kernel state; the caches here are rebuilt by a new generation.
  */
 import type { SessionEvent, SessionState, SessionStats } from "pi-host";
-import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiView } from "pi-host";
+import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiTerminalColors, TuiView } from "pi-host";
 import { join } from "node:path";
 import { parseCommand } from "./commands.js";
 import type { ExtraCommand } from "./complete.js";
@@ -22,7 +22,7 @@ import { startupHeaderRows } from "./startup-header.js";
 import type { ViewState } from "./state.js";
 import { oneLine, truncate } from "./text.js";
 import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
-import { reportTerminalColors } from "./theme-system.js";
+import { reportTerminalColors, takeTerminalColors } from "./theme-system.js";
 import { applyEvent, notice, rebuildFromMessages } from "./transcript.js";
 import { SearchCache } from "./transcript-search.js";
 import { parseBang, runBang, type BangRun } from "./view-bash.js";
@@ -187,7 +187,7 @@ export class TerminalView implements TuiView, ViewActions {
       ...{ surfaces: this.surfaces, hiddenThinkingLabel: s.working.hiddenThinkingLabel },
     };
     const styleKey = `${width}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}|${style.hiddenThinkingLabel}|${imagesShown()}`;
-    const lines: string[] = this.header(width, theme);
+    const lines: string[] = this.surfaces.slot("header", width)?.rows ?? startupHeaderRows(width, theme);
     const alive = new Set<number>();
     const prompts: number[] = [];
     for (const entry of s.entries) {
@@ -438,12 +438,15 @@ export class TerminalView implements TuiView, ViewActions {
     return { width: this.width, height: this.height, lines: frame.lines };
   }
 
+  /** 1.5: the terminal switched light/dark; the `system` theme and light/dark pairs follow its new colours. */
+  terminalColorsChanged(colors: TuiTerminalColors): void {
+    this.later((s) => takeTerminalColors(s, colors));
+  }
+
   /** The session's state as of the last refresh. */
   sessionState(): SessionState | undefined {
     return this.info.state;
   }
-
-  // ── helpers ─────────────────────────────────────────────────────────────────────────────────
 
   /** Rebuilds the transcript from the session's messages and forgets queued messages. */
   rebuild(s: ViewState): void {
@@ -492,9 +495,5 @@ export class TerminalView implements TuiView, ViewActions {
     change(state);
     this.deps.save(state);
     this.deps.redraw();
-  }
-
-  private header(width: number, theme: Theme): string[] {
-    return this.surfaces.slot("header", width)?.rows ?? startupHeaderRows(width, theme);
   }
 }
