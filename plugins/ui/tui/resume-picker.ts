@@ -43,7 +43,7 @@ export function refreshResumeHeader(picker: Picker): void {
 }
 
 /** A key of the /resume list; returns whether it was one of the session keys (or the pending confirmation took it). */
-export function resumeKey(view: ViewActions, s: ViewState, picker: Picker, key: TuiKey, is: IsAction): boolean {
+export function resumeKey(view: ViewActions, s: ViewState, picker: Picker, is: IsAction): boolean {
   if (picker.confirmDelete !== undefined) {
     // pi's confirmation takes every key: Enter deletes, Esc keeps, anything else is ignored.
     const path = picker.confirmDelete;

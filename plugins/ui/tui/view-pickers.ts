@@ -52,7 +52,7 @@ export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker,
   if (COMMAND_PICKERS.has(picker.kind)) return commandPickerKey(view, s, picker, key, is);
   if (picker.kind === "tree") return treeKey(view, s, picker, key, is);
   if (picker.kind === "branch-summary") return summaryKey(view, s, picker, key, is);
-  if (picker.kind === "resume" && !picker.loading && resumeKey(view, s, picker, key, is)) return;
+  if (picker.kind === "resume" && !picker.loading && resumeKey(view, s, picker, is)) return;
   // pi's "set as default" keys: choose the row and save it to the global settings.
   const save =
     (picker.kind === "model" && is("app.models.save")) || (picker.kind === "thinking" && is("app.thinking.save"));
