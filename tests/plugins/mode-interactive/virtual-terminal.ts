@@ -154,6 +154,8 @@ export class VirtualTerminal {
 
   /** The window title last set with OSC 0. */
   title = "";
+  /** Light/dark reports asked for (mode 2031). */
+  schemeReports = false;
   /** The hyperlink open now (OSC 8), "" when none; `links` every URL opened. */
   link = "";
   links: string[] = [];
@@ -196,7 +198,8 @@ export class VirtualTerminal {
       else if (params === "?1000" || params === "?1002" || params === "?1006") {
         if (final === "h") this.mouseModes.add(params);
         else this.mouseModes.delete(params);
-      } else if (params !== "?2004") throw new Error(`unexpected private mode ${params}${final}`);
+      } else if (params === "?2031") this.schemeReports = final === "h";
+      else if (params !== "?2004") throw new Error(`unexpected private mode ${params}${final}`);
       return end + 1;
     }
     switch (final) {
