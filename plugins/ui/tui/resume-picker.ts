@@ -15,7 +15,7 @@ import type { IsAction } from "./view-keys.js";
 /** The key hint of the list (and of the delete confirmation). */
 const LIST_HINT =
   "enter resume · ctrl+s sort · ctrl+n named · ctrl+p path · ctrl+d delete · ctrl+r rename · type to filter · esc close";
-const CONFIRM_HINT = "Delete session? enter confirm · esc cancel";
+const CONFIRM_HINT = "Delete session? enter confirm · escape/ctrl+c cancel";
 
 /** The rows of this folder's sessions, newest first; the open one marked current. */
 export async function loadResumeItems(view: ViewActions, cwd: string): Promise<PickerItem[]> {
