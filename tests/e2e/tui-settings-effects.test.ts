@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Completion, DONE, deltaChunk, usageChunk } from "../fixtures/sse/openai-completions/envelope.js";
 import type { SseEvent } from "../support/mock-llm-server.js";
-import { tuiSuite } from "./tui-suite.js";
+import { command, tuiSuite } from "./tui-suite.js";
 
 const suite = tuiSuite("the settings effect tests", [{ id: "alpha-1" }]);
 
@@ -134,4 +134,25 @@ describe.skipIf(!suite.hasTmux)("settings with an effect in tmux", { timeout: 60
       await pane.waitFor((s) => !s.includes("Xhello world"), { all: false });
     });
   }
+
+  it("showCacheMissNotices: resuming the session derives the notice again, as pi does", async () => {
+    const pane = start("regular", { showCacheMissNotices: true });
+    await pane.waitFor("alpha-1");
+    suite.server.enqueue({ sse: answer("first reply", 30_000, 10_000) });
+    pane.type("one");
+    pane.keys("Enter");
+    await pane.waitFor((s) => s.includes("first reply") && !s.includes("Working…"));
+    suite.server.enqueue({ sse: answer("second reply", 40_000, 0) });
+    pane.type("two");
+    pane.keys("Enter");
+    await pane.waitFor((s) => s.includes("Cache miss: 30k tokens re-billed") && !s.includes("Working…"));
+    command(pane, "/new");
+    await pane.waitFor((s) => !s.includes("second reply"), { all: false });
+    command(pane, "/resume");
+    await pane.waitFor((s) => s.includes("Resume a session") && s.includes("one"), { all: false });
+    pane.type("one");
+    pane.keys("Enter");
+    const screen = await pane.waitFor((s) => s.includes("second reply") && s.includes("Cache miss"), { all: false });
+    expect(screen.indexOf("Cache miss: 30k tokens re-billed")).toBeGreaterThan(screen.indexOf("second reply"));
+  });
 });

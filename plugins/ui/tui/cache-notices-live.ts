@@ -3,7 +3,7 @@
  * open session's path), and after a compaction what its summary was billed, as pi adds them.
  */
 import type { AssistantMessage, Handle, SessionEvent, SessionStore } from "pi-host";
-import { cacheNoticesShown, liveCacheMissNotice, summaryCostText } from "./cache-notices.js";
+import { cacheNoticesShown, liveCacheMissNotice, pathCacheMissNotices, summaryCostText } from "./cache-notices.js";
 import type { ViewState } from "./state.js";
 import { notice } from "./transcript.js";
 import { syncCall } from "./view-deps.js";
@@ -21,4 +21,11 @@ export function billingNotice(s: ViewState, event: SessionEvent, store: Handle<S
     if (last?.type === "compaction" && last.usage !== undefined)
       notice(s, summaryCostText("compaction", last.usage), "warning");
   }
+}
+
+/** The cache miss notice after each answer of the open session's path, for a rebuilt transcript (a resume). */
+export function rebuildNotices(store: Handle<SessionStore>): (message: AssistantMessage) => string | undefined {
+  const notices =
+    cacheNoticesShown() && store.available ? pathCacheMissNotices(syncCall(() => store.api.path(), [])) : new Map();
+  return (message) => notices.get(message.timestamp);
 }

@@ -42,39 +42,37 @@ export interface CacheMiss {
 
 const promptOf = (usage: Usage): number => usage.input + usage.cacheRead + usage.cacheWrite;
 
-/** The request before `message`, from the entries of the path before it (a compaction or summary starts over). */
-function previousRequest(entries: readonly SessionEntry[]): Previous | undefined {
-  let prev: Previous | undefined;
-  for (const entry of entries) {
-    if (entry.type === "compaction" || entry.type === "branch_summary") prev = undefined;
-    else if (entry.type === "usage" && entry.kind === "cache_warm") {
-      const promptTokens = promptOf(entry.usage);
-      if (promptTokens > 0)
-        prev = {
-          promptTokens,
-          modelKey: `${entry.provider}/${entry.model}`,
-          timestamp: Date.parse(entry.timestamp),
-          reportedCache: true,
-        };
-    } else if (entry.type === "message" && entry.message.role === "assistant") {
-      const message = entry.message as AssistantMessage;
-      const promptTokens = message.usage === undefined ? 0 : promptOf(message.usage);
-      if (promptTokens > 0)
-        prev = {
-          promptTokens,
-          modelKey: `${message.provider}/${message.model}`,
-          timestamp: message.timestamp,
-          reportedCache: (prev?.reportedCache ?? false) || message.usage.cacheRead + message.usage.cacheWrite > 0,
-        };
-    }
+/** The previous request after `entry` (a compaction or summary starts over; cache warming counts). */
+function step(prev: Previous | undefined, entry: SessionEntry): Previous | undefined {
+  if (entry.type === "compaction" || entry.type === "branch_summary") return undefined;
+  if (entry.type === "usage" && entry.kind === "cache_warm") {
+    const promptTokens = promptOf(entry.usage);
+    if (promptTokens <= 0) return prev;
+    const timestamp = Date.parse(entry.timestamp);
+    return { promptTokens, modelKey: `${entry.provider}/${entry.model}`, timestamp, reportedCache: true };
   }
-  return prev;
+  if (entry.type !== "message" || entry.message.role !== "assistant") return prev;
+  const message = entry.message as AssistantMessage;
+  const promptTokens = message.usage === undefined ? 0 : promptOf(message.usage);
+  if (promptTokens <= 0) return prev;
+  return {
+    promptTokens,
+    modelKey: `${message.provider}/${message.model}`,
+    timestamp: message.timestamp,
+    reportedCache: (prev?.reportedCache ?? false) || message.usage.cacheRead + message.usage.cacheWrite > 0,
+  };
 }
 
 /** The miss `message` paid for after the path `before` (entries without it), or undefined when none counts. */
 export function detectCacheMiss(before: readonly SessionEntry[], message: AssistantMessage): CacheMiss | undefined {
+  let prev: Previous | undefined;
+  for (const entry of before) prev = step(prev, entry);
+  return missAfter(prev, message);
+}
+
+/** pi's rule for one answer after the previous request. */
+function missAfter(prev: Previous | undefined, message: AssistantMessage): CacheMiss | undefined {
   const usage = message.usage;
-  const prev = previousRequest(before);
   if (usage === undefined || prev === undefined) return undefined;
   const promptTokens = promptOf(usage);
   if (promptTokens <= 0 || (usage.cacheRead + usage.cacheWrite === 0 && !prev.reportedCache)) return undefined;
@@ -90,6 +88,27 @@ export function detectCacheMiss(before: readonly SessionEntry[], message: Assist
     idleMs: Math.max(0, message.timestamp - prev.timestamp),
     modelChanged: `${message.provider}/${message.model}` !== prev.modelKey,
   };
+}
+
+/**
+ * The notices of a whole path, by the answer's timestamp, for a transcript rebuilt from the session (a
+ * resume): pi derives them again, as misses are not stored. One pass over the path.
+ */
+export function pathCacheMissNotices(path: readonly SessionEntry[]): Map<number, string> {
+  const notices = new Map<number, string>();
+  if (!shown) return notices;
+  let prev: Previous | undefined;
+  for (const entry of path) {
+    if (entry.type === "message" && entry.message.role === "assistant") {
+      const message = entry.message as AssistantMessage;
+      const miss =
+        message.stopReason === "aborted" || message.stopReason === "error" ? undefined : missAfter(prev, message);
+      const text = miss === undefined ? undefined : cacheMissText(miss);
+      if (text !== undefined) notices.set(message.timestamp, text);
+    }
+    prev = step(prev, entry);
+  }
+  return notices;
 }
 
 /** pi's notice for a miss, or undefined below its threshold (20k tokens and $0.10). */

@@ -285,7 +285,11 @@ function applyStreamEvent(
 }
 
 /** Rebuilds the transcript from a session's messages (opening, switching, moving in the tree). */
-export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]): void {
+export function rebuildFromMessages(
+  state: ViewState,
+  messages: AgentMessage[],
+  noticeAfter?: (message: AssistantMessage) => string | undefined,
+): void {
   state.entries = [];
   state.streaming = {};
   for (const message of messages) {
@@ -313,6 +317,8 @@ export function rebuildFromMessages(state: ViewState, messages: AgentMessage[]):
         if (assistant.stopReason === "error")
           notice(state, `Error: ${assistant.errorMessage ?? "the request failed"}`, "error");
         if (assistant.stopReason === "aborted") notice(state, "Aborted", "warning");
+        const billing = noticeAfter?.(assistant);
+        if (billing !== undefined) notice(state, billing, "warning");
         break;
       }
       case "toolResult": {

@@ -32,7 +32,7 @@ import { appKey } from "./view-app-keys.js";
 import { dialogKey, renderDialog } from "./view-dialog.js";
 import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
-import { billingNotice } from "./cache-notices-live.js";
+import { billingNotice, rebuildNotices } from "./cache-notices-live.js";
 import { shortcutId } from "./shortcut-id.js";
 import { ViewSurfaces } from "./surfaces.js";
 import { completionRows, workingRows } from "./working.js";
@@ -104,11 +104,7 @@ export class TerminalView implements TuiView, ViewActions {
     const first = !s.started;
     s.started = true;
     s.running = true;
-    if (first && s.entries.length === 0)
-      rebuildFromMessages(
-        s,
-        syncCall(() => this.deps.session.api.messages(), []),
-      );
+    if (first && s.entries.length === 0) this.rebuild(s);
     const startupNotices = [...this.keybindings.current().warnings];
     if (first && info.tuiMode === "fullscreen") startupNotices.unshift(...(this.deps.hostNotices?.() ?? []));
     this.refreshInfo();
@@ -450,10 +446,8 @@ export class TerminalView implements TuiView, ViewActions {
 
   /** Rebuilds the transcript from the session's messages and forgets queued messages. */
   rebuild(s: ViewState): void {
-    rebuildFromMessages(
-      s,
-      syncCall(() => this.deps.session.api.messages(), []),
-    );
+    const messages = syncCall(() => this.deps.session.api.messages(), []);
+    rebuildFromMessages(s, messages, rebuildNotices(this.deps.store));
     s.queue = { steering: [], followUp: [] };
     this.refreshInfo();
   }
