@@ -148,6 +148,8 @@ export interface SessionSummary {
   path: string;
   cwd: string;
   name?: string;
+  /** The header's `parentSession`: the session this one was forked from (pi's threaded /resume order). 1.3. */
+  parentSession?: string;
   /** The first user message's text, for sessions without a name. */
   firstMessage: string;
   messageCount: number;
@@ -271,6 +273,17 @@ export interface SessionStore {
   fork(entryId?: string): Promise<SessionInfo>;
   buildContext(): SessionContext;
   /**
+   * 1.3: deletes a listed session that is not the open one (pi's /resume delete): the `trash` command when
+   * it succeeds, else the file (or the database rows) removed for good; says which. The open session is
+   * refused with "Cannot delete the currently active session" and never touched.
+   */
+  deleteSession(path: string): Promise<{ method: "trash" | "deleted" }>;
+  /**
+   * 1.3: names a listed session (pi's /resume rename): appends a `session_info` entry after its leaf, one
+   * line added to its file, nothing rewritten. The open session is named through `appendSessionInfo`.
+   */
+  renameSession(path: string, name: string): Promise<void>;
+  /**
    * 1.1: makes every entry so far durable before it returns — written even before pi's first flush (no
    * assistant message yet), then fsync for a file, the committed transaction for a database. A durable
    * run calls it before any event is shown. A failure is reported like a failed append, never thrown.
@@ -278,10 +291,13 @@ export interface SessionStore {
   flush(): void;
 }
 
-/** The store is stateful: a reload waits until no call is running (after a flush). 1.1: `flush`; 1.2: `header`. */
+/**
+ * The store is stateful: a reload waits until no call is running (after a flush). 1.1: `flush`; 1.2: `header`;
+ * 1.3: `deleteSession`, `renameSession` and the listing's `parentSession`.
+ */
 export const SessionStoreContract = defineContract<SessionStore>({
   id: "session/store",
-  version: "1.2.0",
+  version: "1.3.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 2_000,
@@ -318,6 +334,8 @@ export const SessionStoreContract = defineContract<SessionStore>({
     label: "sync",
     fork: "async",
     buildContext: "sync",
+    deleteSession: "async",
+    renameSession: "async",
     flush: "sync",
   },
 });

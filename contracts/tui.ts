@@ -118,6 +118,8 @@ export interface TuiTerminalColors {
   background?: TuiRgb;
   /** 1.4: ANSI colours 0-15 as reported to OSC 4, present only when all 16 arrived (the `system` theme takes its hues from them). */
   palette?: TuiRgb[];
+  /** 1.6: the terminal's last light/dark report (mode 2031); counts only while no background was reported. */
+  scheme?: "dark" | "light";
 }
 
 /** What the shell tells the view when a run of the interactive mode starts. */
@@ -150,6 +152,11 @@ export interface TuiView {
   resize(width: number, height: number): void | Promise<void>;
   /** The run ends: the view stops answering dialogs (they take their defaults). */
   stop(): void | Promise<void>;
+  /**
+   * 1.6: the terminal switched between light and dark while running (a mode 2031 report) and its colours
+   * were asked again: what it answered now (a colour it did not answer again keeps its earlier value).
+   */
+  terminalColorsChanged(colors: TuiTerminalColors): void | Promise<void>;
 }
 
 /**
@@ -167,11 +174,12 @@ export const HOST_RELOAD_REQUEST_EVENT = "host:reload-request";
 
 /**
  * One view; it swaps between frames (nothing it runs outlives a call), so the gate deadline is short.
- * 1.4.0: `TuiTerminalColors.palette`. 1.5.0: `TuiFrame.programStatus`.
+ * 1.3.0: `TuiStart.terminalColors`. 1.4.0: `TuiTerminalColors.palette`. 1.5.0: `TuiFrame.programStatus`.
+ * 1.6.0: `terminalColorsChanged` and the reported scheme.
  */
 export const TuiViewContract = defineContract<TuiView>({
   id: "tui/view",
-  version: "1.5.0",
+  version: "1.6.0",
   kind: "single",
   gate: "boundary",
   deadlineMs: 250,
@@ -190,6 +198,7 @@ export const TuiViewContract = defineContract<TuiView>({
     render: "async",
     resize: "async",
     stop: "async",
+    terminalColorsChanged: "async",
   },
 });
 

@@ -50,6 +50,7 @@ export function withoutTrailingSgr(text: string): string {
 /** The SGR sequences in force at the end of `text` (everything since the last full reset), to replay. */
 export function activeSgr(text: string): string {
   let active = "";
+  SGR.lastIndex = 0; // matchAll starts where the last exec left the shared pattern
   for (const match of text.matchAll(SGR)) {
     const code = match[0];
     active = code === "\x1b[0m" || code === "\x1b[m" ? "" : active + code;
@@ -57,31 +58,60 @@ export function activeSgr(text: string): string {
   return active;
 }
 
-/** Cuts a row to `width` cells, keeping its SGR codes; a wide character that would straddle the edge goes. */
+/** Matches one OSC 8 hyperlink mark (`ESC ] 8 ; params ; url ST`): an opening one has a URL, a closing one none. */
+const LINK = /\x1b\]8;[^;\x07\x1b]*;([^\x07\x1b]*)(?:\x07|\x1b\\)/g;
+const LINK_CLOSE = "\x1b]8;;\x1b\\";
+
+/**
+ * The hyperlink open at the end of `text` (its opening mark, to replay before appended text), or "" when
+ * none is: OSC 8 marks take no cells, but text written after an open mark is part of the link.
+ */
+export function activeLink(text: string): string {
+  let open = "";
+  LINK.lastIndex = 0; // matchAll starts where the last exec left the shared pattern
+  for (const match of text.matchAll(LINK)) open = match[1] === "" ? "" : match[0];
+  return open;
+}
+
+/**
+ * Cuts a row to `width` cells, keeping its SGR codes and hyperlink marks (which take no cells; a link the
+ * cut leaves open is closed); a wide character that would straddle the edge goes.
+ */
 export function truncateToWidth(text: string, width: number): string {
   if (cellWidth(text) <= width) return text;
   let out = "";
   let used = 0;
   let index = 0;
+  const close = (): string => `${out}\x1b[0m${activeLink(out) === "" ? "" : LINK_CLOSE}`;
   while (index < text.length) {
-    if (text.startsWith("\x1b[", index)) {
-      SGR.lastIndex = index;
-      const match = SGR.exec(text);
+    if (text.startsWith("\x1b[", index) || text.startsWith("\x1b]8;", index)) {
+      const pattern = text[index + 1] === "[" ? SGR : LINK;
+      pattern.lastIndex = index;
+      const match = pattern.exec(text);
       if (match !== null && match.index === index) {
         out += match[0];
         index += match[0].length;
         continue;
       }
     }
-    const next = text.indexOf("\x1b[", index + 1);
+    const next = nextEscape(text, index + 1);
     const chunk = text.slice(index, next < 0 ? text.length : next);
     for (const { segment } of segmenter.segment(chunk)) {
       const w = cellWidth(segment);
-      if (used + w > width) return `${out}\x1b[0m`;
+      if (used + w > width) return close();
       out += segment;
       used += w;
     }
     index += chunk.length;
   }
   return out;
+}
+
+/** Where the next SGR or hyperlink mark starts at or after `from`, or -1. */
+function nextEscape(text: string, from: number): number {
+  const sgr = text.indexOf("\x1b[", from);
+  const link = text.indexOf("\x1b]8;", from);
+  if (sgr < 0) return link;
+  if (link < 0) return sgr;
+  return Math.min(sgr, link);
 }

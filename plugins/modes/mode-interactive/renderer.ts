@@ -19,7 +19,7 @@
  * written.
  */
 import type { TuiFrame } from "pi-host";
-import { activeSgr, cellWidth, graphemeStart, truncateToWidth, withoutTrailingSgr } from "./ansi.js";
+import { activeLink, activeSgr, cellWidth, graphemeStart, truncateToWidth, withoutTrailingSgr } from "./ansi.js";
 import { DELETE_ALL_PLACEMENTS, kittyImageIds, removedPlacements } from "./kitty-placements.js";
 
 const SYNC_START = "\x1b[?2026h";
@@ -256,7 +256,8 @@ export class DiffRenderer {
       const suffix = after.slice(cut);
       const column = cellWidth(base);
       if (column + cellWidth(suffix) <= this.width) {
-        const style = activeSgr(base);
+        // The colours and an open hyperlink in force where the row ended continue into the new text.
+        const style = activeSgr(base) + activeLink(base);
         return `\x1b[${column + 1}G${style}${suffix}${style !== "" || suffix.includes("\x1b[") ? RESET : ""}`;
       }
     }

@@ -20,12 +20,9 @@ import { FrameScheduler } from "./frame-scheduler.js";
 import { KeyDecoder } from "./keys.js";
 import { ProgramStatusReporter } from "./program-status.js";
 import { DiffRenderer, LEAVE_ALTERNATE } from "./renderer.js";
-import {
-  stripLateReplies,
-  TERMINAL_COLOR_QUERY,
-  TERMINAL_COLOR_WAIT_MS,
-  TerminalColorReplies,
-} from "./terminal-colors.js";
+import { ColorSchemeWatch } from "./color-scheme-watch.js";
+import { SCHEME_REPORTS_OFF, SCHEME_REPORTS_ON, stripLateReplies } from "./terminal-colors.js";
+import { TERMINAL_COLOR_QUERY, TERMINAL_COLOR_WAIT_MS, TerminalColorReplies } from "./terminal-colors.js";
 
 /** How long an unfinished escape sequence may wait for its remaining bytes. */
 const ESCAPE_WAIT_MS = 30;
@@ -86,6 +83,14 @@ export class InteractiveShell {
   private listeningForStop = false;
   /** While start-up asks the terminal for its colours: the replies, and the keys typed meanwhile. */
   private colorReplies: { replies: TerminalColorReplies; typed: string; settle(): void } | undefined = undefined;
+  /** Light/dark switches while running: the colours asked again and handed to the view. */
+  private readonly schemeWatch = new ColorSchemeWatch(
+    (sequence) => this.io.stdout.write(sequence),
+    (colors) => {
+      this.enqueue(() => this.options.view.api.terminalColorsChanged(colors));
+      this.frames.request();
+    },
+  );
   readonly errors: string[] = [];
 
   constructor(
@@ -128,7 +133,7 @@ export class InteractiveShell {
     const fullscreen = this.options.tuiMode === "fullscreen";
     // Should the process end before the run does, the terminal still gets its normal screen back.
     const onExit = (): void => {
-      this.io.stdout.write(`${LEAVE_ALTERNATE}${BRACKETED_PASTE_OFF}`);
+      this.io.stdout.write(`${LEAVE_ALTERNATE}${BRACKETED_PASTE_OFF}${SCHEME_REPORTS_OFF}`);
       if (stdin.isTTY === true) stdin.setRawMode?.(false);
     };
     if (fullscreen) process.once("exit", onExit);
@@ -148,6 +153,7 @@ export class InteractiveShell {
       }),
     );
     this.frames.drawNow();
+    if (stdin.isTTY === true) this.io.stdout.write(SCHEME_REPORTS_ON);
     if (typed !== "") this.onInput(typed);
 
     const code = await done;
@@ -167,6 +173,8 @@ export class InteractiveShell {
     stdin.off("data", onData);
     stdout.off?.("resize", onResize);
     this.status.clear();
+    this.schemeWatch.stop();
+    if (stdin.isTTY === true) this.io.stdout.write(SCHEME_REPORTS_OFF);
     this.renderer.end();
     if (fullscreen) {
       process.off("exit", onExit);
@@ -242,7 +250,7 @@ export class InteractiveShell {
       if (asking.replies.done) asking.settle();
       return;
     }
-    const chunk = stripLateReplies(raw);
+    const chunk = stripLateReplies(this.schemeWatch.feed(raw));
     if (chunk === "") return;
     clearTimeout(this.escapeTimer);
     const keys = this.decoder.feed(chunk);
@@ -270,8 +278,9 @@ export class InteractiveShell {
   /** Gives the terminal back for a while (cooked mode, the normal screen, input not read). */
   private releaseTerminal(): void {
     const stdin = this.io.stdin as TtyIn;
+    this.schemeWatch.stop();
     this.renderer.end();
-    this.io.stdout.write(BRACKETED_PASTE_OFF);
+    this.io.stdout.write(`${BRACKETED_PASTE_OFF}${stdin.isTTY === true ? SCHEME_REPORTS_OFF : ""}`);
     if (stdin.isTTY === true) stdin.setRawMode?.(false);
     stdin.pause();
     // Last: a stop signal during the restore is still caught; from here on its default action stops pi.
@@ -283,7 +292,7 @@ export class InteractiveShell {
     const stdin = this.io.stdin as TtyIn;
     if (stdin.isTTY === true) stdin.setRawMode?.(true);
     stdin.resume();
-    this.io.stdout.write(BRACKETED_PASTE_ON);
+    this.io.stdout.write(`${BRACKETED_PASTE_ON}${stdin.isTTY === true ? SCHEME_REPORTS_ON : ""}`);
     const { width, height } = this.size();
     this.renderer.begin(width, height);
     this.listenForStop(true);

@@ -90,3 +90,21 @@ export function stripLateReplies(chunk: string): string {
   if (!chunk.includes("\x1b")) return chunk;
   return chunk.replace(OSC_COLOR_REPLY, "").replace(DA1_REPLY, "");
 }
+
+/** Asks the terminal to report light/dark switches (mode 2031), as pi does while it runs. */
+export const SCHEME_REPORTS_ON = "\x1b[?2031h";
+/** Stops the reports (the terminal is handed back). */
+export const SCHEME_REPORTS_OFF = "\x1b[?2031l";
+/** A light/dark report: `CSI ? 997 ; 1 n` (dark) or `CSI ? 997 ; 2 n` (light). */
+const SCHEME_REPORT = /\x1b\[\?997;([12])n/g;
+
+/** Takes light/dark reports out of `chunk`: the rest for the keys, and the last scheme reported, if any. */
+export function takeSchemeReports(chunk: string): { rest: string; scheme?: "dark" | "light" } {
+  if (!chunk.includes("\x1b[?997;")) return { rest: chunk };
+  let scheme: "dark" | "light" | undefined;
+  const rest = chunk.replace(SCHEME_REPORT, (_m, code: string) => {
+    scheme = code === "2" ? "light" : "dark";
+    return "";
+  });
+  return scheme === undefined ? { rest } : { rest, scheme };
+}

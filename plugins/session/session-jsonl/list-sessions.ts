@@ -90,6 +90,8 @@ async function summarize(path: string): Promise<SessionSummary | undefined> {
     modified: new Date(lastActivity > 0 ? lastActivity : Number.isNaN(created) ? modifiedTime : created).toISOString(),
   };
   if (name !== undefined) summary.name = name;
+  if (typeof header.parentSession === "string" && header.parentSession !== "")
+    summary.parentSession = header.parentSession;
   return summary;
 }
 

@@ -30,6 +30,7 @@ import { defaultSessionDir, sessionFilePath, sessionsRoot } from "pi-host";
 import { newestFirst, newestSessionFile, summariesIn, summariesUnder } from "./list-sessions.js";
 import { SESSION_FORMAT_VERSION } from "pi-host";
 import { openSessionFile } from "./open-file.js";
+import { deleteSessionFile, renameSessionFile } from "./other-sessions.js";
 import { freshSession, openSessionState, restoreOpenSession, type OpenSession } from "./open-session.js";
 import { persistSession } from "./persist.js";
 import type { StoreState } from "./state.js";
@@ -109,6 +110,31 @@ export class JsonlSessionStore extends TreeSessionStore<OpenSession> implements 
     this.persist(forked);
     this.switchTo(forked);
     return this.info(forked);
+  }
+
+  /** Deletes a session file that is not the open one (trash first, as pi does). */
+  async deleteSession(path: string): Promise<{ method: "trash" | "deleted" }> {
+    const target = this.otherSessionPath(path, "deleteSession");
+    if (target === undefined) throw new Error("Cannot delete the currently active session");
+    return deleteSessionFile(target);
+  }
+
+  /** Names a listed session: one `session_info` line appended to its file (the open one through its own append). */
+  async renameSession(path: string, name: string): Promise<void> {
+    const next = typeof name === "string" ? name.trim() : "";
+    if (next === "") throw new Error("renameSession needs a non-empty name");
+    const target = this.otherSessionPath(path, "renameSession");
+    if (target === undefined) this.appendSessionInfo(next);
+    else renameSessionFile(target, next);
+  }
+
+  /** The absolute path of a session that is not the open one; undefined for the open one. */
+  private otherSessionPath(path: string, method: string): string | undefined {
+    if (typeof path !== "string" || path === "") throw new Error(`${method} needs the path of a session file`);
+    this.ensureRestored();
+    const target = resolve(path);
+    const open = this.session?.path;
+    return open !== undefined && resolve(open) === target ? undefined : target;
   }
 
   /**

@@ -104,3 +104,20 @@ export function writeEntries(db: Database, header: SessionHeader, entries: Sessi
     throw error;
   }
 }
+
+/** Removes session `id` and its entries in one transaction (the database file stays). */
+export function deleteSessionRows(db: Database, id: string): void {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    db.prepare("DELETE FROM entries WHERE session_id = ?").run(id);
+    db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
+    db.exec("COMMIT");
+  } catch (error) {
+    try {
+      db.exec("ROLLBACK");
+    } catch {
+      // The transaction was never opened or is already gone.
+    }
+    throw error;
+  }
+}

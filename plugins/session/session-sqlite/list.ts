@@ -76,6 +76,7 @@ function summarize(dir: string, id: string): SessionSummary | undefined {
     modified: lastActivity > 0 ? new Date(lastActivity).toISOString() : created,
   };
   if (name !== undefined) summary.name = name;
+  if (header.parentSession !== undefined) summary.parentSession = header.parentSession;
   return summary;
 }
 

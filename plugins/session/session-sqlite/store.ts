@@ -5,13 +5,14 @@
  * crash of the process. Like pi, a new session reaches the database only once an assistant message
  * exists. A failed write keeps the entry in memory, reports once, and the next append writes it.
  */
-import { forkEntries, nonEmpty, TreeSessionStore } from "pi-host";
+import { forkEntries, newEntryId, nonEmpty, TreeSessionStore } from "pi-host";
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { buildSessionContext, defaultSessionDir, isSessionId, newSessionId, SessionTree } from "pi-host";
 import type { OpenReport, SessionContext, SessionEntry, SessionHeader, SessionInfo } from "pi-host";
 import type { SessionSaveProblem, SessionStartOptions, SessionStore, SessionSummary } from "pi-host";
-import { database, parseSessionPath, readEntries, readHeader, sessionPath, writeEntries } from "./database.js";
+import { database, deleteSessionRows, parseSessionPath, readEntries, readHeader } from "./database.js";
+import { sessionPath, writeEntries } from "./database.js";
 import { importJsonlFile } from "./import-jsonl.js";
 import { listSessions, newestSession } from "./list.js";
 import type { SqliteStoreState } from "./state.js";
@@ -143,6 +144,49 @@ export class SqliteSessionStore extends TreeSessionStore<OpenSession> implements
     this.persist(forked);
     this.switchTo(forked);
     return this.info(forked);
+  }
+
+  /** Deletes a listed session that is not the open one: its rows, in one transaction. */
+  async deleteSession(path: string): Promise<{ method: "trash" | "deleted" }> {
+    const other = this.otherSession(path, "deleteSession");
+    if (other === undefined) throw new Error("Cannot delete the currently active session");
+    deleteSessionRows(other.db, other.id);
+    return { method: "deleted" };
+  }
+
+  /** Names a listed session: one `session_info` row after its leaf (the open one through its own append). */
+  async renameSession(path: string, name: string): Promise<void> {
+    const next = typeof name === "string" ? name.trim() : "";
+    if (next === "") throw new Error("renameSession needs a non-empty name");
+    const other = this.otherSession(path, "renameSession");
+    if (other === undefined) {
+      this.appendSessionInfo(next);
+      return;
+    }
+    const tree = new SessionTree(readEntries(other.db, other.id));
+    const entry: SessionEntry = {
+      type: "session_info",
+      id: newEntryId(tree.ids),
+      parentId: tree.leafId,
+      timestamp: new Date().toISOString(),
+      name: next,
+    };
+    writeEntries(other.db, other.header, [entry], false);
+  }
+
+  /** The database and header of a stored session that is not the open one; undefined for the open one. */
+  private otherSession(path: string, method: string) {
+    if (typeof path !== "string" || path === "") throw new Error(`${method} needs the path of a session`);
+    this.ensureRestored();
+    const target = resolve(path);
+    const open = this.session?.path;
+    if (open !== undefined && resolve(open) === target) return undefined;
+    const named = parseSessionPath(target);
+    if (named === undefined || !existsSync(named.file)) throw new Error(`no session at ${path}`);
+    const db = database(named.file);
+    const header = readHeader(db, named.id);
+    if (header === undefined) throw new Error(`no session at ${path}`);
+    return { db, id: named.id, header };
   }
 
   buildContext(): SessionContext {

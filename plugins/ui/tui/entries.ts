@@ -4,6 +4,7 @@
  * brief, the tail of their output (Ctrl+O shows all) and an edit's diff in colour. Every row is exactly
  * the width or shorter, and each entry starts with one blank row.
  */
+import { linkPathIn } from "./hyperlinks.js";
 import { imageRows } from "./image-render.js";
 import { renderMarkdown } from "./markdown.js";
 import type { Entry } from "./state.js";
@@ -56,9 +57,10 @@ export function renderEntry(entry: Entry, style: EntryStyle): string[] {
     case "text":
       return [
         "",
-        ...renderMarkdown(transformed(style, entry.text, "assistant", entry.streaming === true), inner, theme).map(
-          (row) => ` ${row}`,
-        ),
+        ...renderMarkdown(transformed(style, entry.text, "assistant", entry.streaming === true), inner, theme, {
+          diagrams: true,
+          streaming: entry.streaming === true,
+        }).map((row) => ` ${row}`),
       ];
     case "thinking": {
       // One label while streaming and after: a row that changes once the answer has scrolled far below
@@ -213,7 +215,8 @@ function renderTool(entry: Entry, style: EntryStyle): string[] {
   const title =
     entry.name === undefined ? "tool" : toolTitle(entry.name, entry.args ?? (entry.argsText ? undefined : args));
   const status = entry.status === "running" || entry.status === "pending" ? theme.fg("muted", " …") : "";
-  const rows = [box(""), box(` ${theme.bold(theme.fg("toolTitle", truncate(sanitize(title), inner - 2)))}${status}`)];
+  const shown = linkPathIn(truncate(sanitize(title), inner - 2), (entry.args as { path?: unknown } | undefined)?.path);
+  const rows = [box(""), box(` ${theme.bold(theme.fg("toolTitle", shown))}${status}`)];
 
   let body: string[] = [];
   if (entry.diff !== undefined && entry.status !== "error") {

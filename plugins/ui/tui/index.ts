@@ -117,6 +117,14 @@ export default definePlugin({
             verbose: flags.verbose === true,
             scope: await scopeLabels(flags.models ?? values.enabledModels, models, session),
           });
+          // pi's `terminal.hyperlinks` (OSC 8 links; "auto" detects as pi does).
+          (await import("./hyperlinks.js")).setHyperlinkSetting(
+            ((values.terminal ?? {}) as { hyperlinks?: unknown }).hyperlinks ?? "auto",
+          );
+          // pi's `markdown.mermaid` (diagrams for mermaid blocks).
+          (await import("./mermaid.js")).setMermaidMode(values.markdown);
+          // pi's `showCacheMissNotices`.
+          (await import("./cache-notices.js")).setCacheNotices(values.showCacheMissNotices);
           // pi's `terminal.showImages`, `terminal.imageWidthCells` and `terminal.images`.
           (await import("./image-render.js")).setImageOptions((values.terminal ?? {}) as Record<string, unknown>);
           const { ThemeRegistry, useThemes, settingThemePaths } = await import("./themes.js");

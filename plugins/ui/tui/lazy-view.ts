@@ -5,7 +5,7 @@
  * synchronous again.
  */
 import type { SessionEvent } from "pi-host";
-import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiView } from "pi-host";
+import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiTerminalColors, TuiView } from "pi-host";
 import type { TerminalView } from "./view.js";
 import type { ViewDeps } from "./view-deps.js";
 
@@ -53,5 +53,11 @@ export class LazyView implements TuiView {
     return this.view !== undefined
       ? this.view.resize(width, height)
       : this.load().then((view) => view.resize(width, height));
+  }
+
+  terminalColorsChanged(colors: TuiTerminalColors): void | Promise<void> {
+    return this.view !== undefined
+      ? this.view.terminalColorsChanged(colors)
+      : this.load().then((view) => view.terminalColorsChanged(colors));
   }
 }

@@ -4,6 +4,8 @@
  * fenced code blocks with syntax colours. The text is cut into blocks at blank lines (outside fences) and
  * each block's rows are cached, so a streaming answer re-renders only its last, growing block.
  */
+import { hyperlink, hyperlinksOn } from "./hyperlinks.js";
+import { drawsMermaid, mermaidMode, mermaidRows } from "./mermaid.js";
 import { highlightLine } from "./highlight.js";
 import { cellWidth, hardWrap, sanitize, truncate, wrapText } from "./text.js";
 import type { Theme } from "./theme.js";
@@ -12,16 +14,25 @@ const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w+#.-]*)/;
 const CACHE_LIMIT = 4_000;
 const blockCache = new Map<string, string[]>();
 
+/** How a message's markdown is drawn: `diagrams` for an answer (mermaid blocks), `streaming` while it streams. */
+export interface MarkdownOptions {
+  diagrams?: boolean;
+  streaming?: boolean;
+}
+
 /** Renders markdown `text` into rows of at most `width` cells. */
-export function renderMarkdown(text: string, width: number, theme: Theme): string[] {
+export function renderMarkdown(text: string, width: number, theme: Theme, options: MarkdownOptions = {}): string[] {
   const rows: string[] = [];
   const blocks = splitBlocks(sanitize(text));
   blocks.forEach((block, index) => {
     if (index > 0) rows.push("");
-    const key = `${theme.name}\u0000${width}\u0000${block}`;
+    const diagram = options.diagrams === true && MERMAID_FENCE.test(block);
+    const key = `${theme.name}\u0000${width}\u0000${diagram ? `${mermaidMode()}${options.streaming === true}${hyperlinksOn()}` : ""}\u0000${block}`;
     let lines = blockCache.get(key);
     if (lines === undefined) {
-      lines = renderBlock(block, width, theme);
+      lines = diagram
+        ? renderDiagram(block, width, theme, options.streaming === true)
+        : renderBlock(block, width, theme);
       if (blockCache.size >= CACHE_LIMIT) blockCache.clear();
       blockCache.set(key, lines);
     }
@@ -60,6 +71,20 @@ export function splitBlocks(text: string): string[] {
   }
   flush();
   return blocks;
+}
+
+const MERMAID_FENCE = /^\s*(?:`{3,}|~{3,})\s*mermaid(?:\s|$)/i;
+
+/** A closed `mermaid` block as its diagram (mermaid.ts), else as the code block, with pi's warning when it has one. */
+function renderDiagram(block: string, width: number, theme: Theme, streaming: boolean): string[] {
+  const lines = block.split("\n");
+  const fence = FENCE.exec(lines[0]!)![2]!;
+  const closed = lines.length > 1 && lines[lines.length - 1]!.trim().startsWith(fence);
+  if (!closed || !drawsMermaid(streaming)) return renderBlock(block, width, theme);
+  const drawn = mermaidRows(lines.slice(1, -1).join("\n"), width, theme, streaming);
+  if (drawn.rows !== undefined) return drawn.rows;
+  const code = renderBlock(block, width, theme);
+  return drawn.warning === undefined ? code : [...code, truncate(drawn.warning, width)];
 }
 
 function renderBlock(block: string, width: number, theme: Theme): string[] {
@@ -135,6 +160,17 @@ function renderCode(lines: string[], language: string, fence: string, width: num
   return rows;
 }
 
+/**
+ * A link as pi draws it: the underlined text, an OSC 8 hyperlink when the terminal takes them, else the
+ * URL in parentheses after text that differs from it (a bare URL or `mailto:` address shows once).
+ */
+function link(label: string, url: string, theme: Theme): string {
+  const styled = theme.underline(theme.fg("mdLink", label));
+  if (hyperlinksOn()) return hyperlink(styled, url);
+  const plainUrl = url.startsWith("mailto:") ? url.slice(7) : url;
+  return label === url || label === plainUrl ? styled : styled + theme.fg("mdLinkUrl", ` (${url})`);
+}
+
 /** Inline markdown: `code`, **bold**, *italic* / _italic_, [text](url). Unclosed marks stay as typed. */
 export function inline(text: string, theme: Theme): string {
   const parts = text.split(/(`[^`]+`)/);
@@ -151,9 +187,9 @@ export function inline(text: string, theme: Theme): string {
             (p1 ?? p2 ?? "") + theme.italic(a ?? b ?? ""),
         )
         .replace(
-          /\[([^\]]+)\]\(([^)\s]+)\)/g,
-          (_m, label: string, url: string) =>
-            theme.underline(theme.fg("mdLink", label)) + theme.fg("mdLinkUrl", ` (${url})`),
+          /\[([^\]]+)\]\(([^)\s]+)\)|\b(https?:\/\/[^\s<>()[\]\x1b]*[^\s<>()[\].,;:!?'"\x1b])/g,
+          (_m, label: string | undefined, url: string | undefined, bare: string | undefined) =>
+            link(label ?? bare!, url ?? bare!, theme),
         );
     })
     .join("");

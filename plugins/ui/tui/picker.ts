@@ -4,6 +4,7 @@
  * so a reload of the view keeps the list where the user left it.
  */
 import type { TuiKey } from "pi-host";
+import { resumeRows } from "./resume-order.js";
 import type { Picker, PickerItem } from "./state.js";
 import { cellWidth, padTo, truncate } from "./text.js";
 import type { Theme } from "./theme.js";
@@ -23,6 +24,7 @@ export function matchesQuery(query: string, label: string, detail: string | unde
 
 /** The items matching the query, with their index in `items`. */
 export function filtered(picker: Picker): Array<{ item: PickerItem; index: number }> {
+  if (picker.kind === "resume") return resumeRows(picker);
   return picker.items
     .map((item, index) => ({ item, index }))
     .filter(({ item }) => matchesQuery(picker.query, item.label, item.detail));

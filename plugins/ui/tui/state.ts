@@ -54,6 +54,10 @@ export interface PickerItem {
   rootMark?: string;
   /** /resume: the session has a name (`app.session.toggleNamedFilter` keeps only these). */
   named?: boolean;
+  /** /resume: the session it was forked from (its header's `parentSession`), for the threaded order. */
+  parentPath?: string;
+  /** /resume: last activity, ms since the epoch (the threaded and relevance orders). */
+  modified?: number;
   /** Marks the current model / the leaf's path. */
   current?: boolean;
   /** The tree: the id of the nearest shown ancestor (a filter change keeps the selection near it). */
@@ -101,6 +105,14 @@ export interface Picker {
   /** /resume: only named sessions are listed (`app.session.toggleNamedFilter`); `unnamed` holds the others. */
   namedOnly?: boolean;
   unnamed?: PickerItem[];
+  /** /resume: pi's sort mode (`app.session.toggleSort`): threaded, recent or relevance. */
+  sortMode?: string;
+  /** /resume: the session waiting for the delete confirmation (Enter deletes, Esc keeps it). */
+  confirmDelete?: string;
+  /** /resume: the session being renamed (its new name is typed in `labelEdit`). */
+  renaming?: string;
+  /** /resume: the last delete or rename outcome, shown under the title. */
+  status?: { text: string; level: "info" | "error" };
   /** /scoped-models: the rows were moved, so their order is the cycle order even with every model enabled. */
   reordered?: boolean;
 }

@@ -9,7 +9,7 @@ import stringWidth from "string-width";
 import wrapAnsi from "wrap-ansi";
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const SGR = /\x1b\[[0-9;:]*m/g;
+const SGR = /\x1b\[[0-9;:]*m|\x1b\]8;[^\x07\x1b]*(?:\x07|\x1b\\)/g;
 const segmenter = new Intl.Segmenter();
 
 /** Terminal cells `text` covers; SGR codes and inline image sequences count zero. */
@@ -18,7 +18,7 @@ export function cellWidth(text: string): number {
   return stringWidth(stripImageSequences(text));
 }
 
-/** `text` without SGR codes. */
+/** `text` without SGR codes and OSC 8 hyperlink marks (a cut row keeps the link text, not the link). */
 export function stripSgr(text: string): string {
   return text.replace(SGR, "");
 }

@@ -141,7 +141,7 @@ export function colorFgBgAppearance(env: NodeJS.ProcessEnv = process.env): "dark
 
 /** Whether the terminal is dark or light: its reported background, else COLORFGBG, else dark. */
 export function terminalAppearance(env: NodeJS.ProcessEnv = process.env): "dark" | "light" {
-  return reportedAppearance() ?? colorFgBgAppearance(env) ?? "dark";
+  return reportedAppearance() ?? reported.scheme ?? colorFgBgAppearance(env) ?? "dark";
 }
 
 /** The colours the terminal reported this run, and a count of changes (themes cache by it). */
@@ -154,6 +154,12 @@ export function reportTerminalColors(colors: TuiTerminalColors | undefined): voi
   if (JSON.stringify(next) === JSON.stringify(reported)) return;
   reported = { ...next };
   reportedRevision++;
+}
+
+/** New colours after a light/dark switch, over the earlier ones (a colour not answered again keeps its value). */
+export function takeTerminalColors(s: { terminalColors?: TuiTerminalColors }, colors: TuiTerminalColors): void {
+  s.terminalColors = { ...s.terminalColors, ...colors };
+  reportTerminalColors(s.terminalColors);
 }
 
 /** The colours the terminal reported this run (the fitted `system` theme is built from them). */

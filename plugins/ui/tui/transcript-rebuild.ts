@@ -5,13 +5,20 @@
  * entry shows where it sits on the branch: after the last message before it, none if a compaction
  * summarised it away.
  */
-import type { AgentMessage, SessionContext, SessionEntry } from "pi-host";
+import type { AgentMessage, AssistantMessage, SessionContext, SessionEntry } from "pi-host";
 import { type PlacedEntry, rebuildFromMessages } from "./transcript.js";
 import { syncCall, type ViewDeps } from "./view-deps.js";
 import type { ViewState } from "./state.js";
 
-/** Rebuilds `state`'s transcript from the open session (the session's messages alone without a store). */
-export function rebuildFromSession(state: ViewState, deps: Pick<ViewDeps, "session" | "store">): void {
+/**
+ * Rebuilds `state`'s transcript from the open session (the session's messages alone without a store);
+ * `noticeAfter` gives the notice to show after an answer (the cache miss notices).
+ */
+export function rebuildFromSession(
+  state: ViewState,
+  deps: Pick<ViewDeps, "session" | "store">,
+  noticeAfter?: (message: AssistantMessage) => string | undefined,
+): void {
   const store = deps.store;
   const context = syncCall(
     () => (store.available && store.api.current() !== undefined ? store.api.buildContext() : undefined),
@@ -21,11 +28,13 @@ export function rebuildFromSession(state: ViewState, deps: Pick<ViewDeps, "sessi
     rebuildFromMessages(
       state,
       syncCall(() => deps.session.api.messages(), []),
+      [],
+      noticeAfter,
     );
     return;
   }
   const path = syncCall(() => store.api.path(), [] as SessionEntry[]);
-  rebuildFromMessages(state, context.messages, placeEntries(context, path));
+  rebuildFromMessages(state, context.messages, placeEntries(context, path), noticeAfter);
 }
 
 /**

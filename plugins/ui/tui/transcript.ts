@@ -283,6 +283,7 @@ export function rebuildFromMessages(
   state: ViewState,
   messages: AgentMessage[],
   placed: ReadonlyArray<PlacedEntry> = [],
+  noticeAfter?: (message: AssistantMessage) => string | undefined,
 ): void {
   state.entries = [];
   state.streaming = {};
@@ -317,6 +318,8 @@ export function rebuildFromMessages(
         if (assistant.stopReason === "error")
           notice(state, `Error: ${assistant.errorMessage ?? "the request failed"}`, "error");
         if (assistant.stopReason === "aborted") notice(state, "Aborted", "warning");
+        const billing = noticeAfter?.(assistant);
+        if (billing !== undefined) notice(state, billing, "warning");
         break;
       }
       case "toolResult": {

@@ -14,6 +14,7 @@ import { notice } from "./transcript.js";
 import { syncCall, type ViewActions } from "./view-deps.js";
 import { MORE_COMMANDS, runMoreCommand } from "./view-commands-more.js";
 import { openPicker } from "./view-pickers.js";
+import { loadResumeItems, refreshResumeHeader } from "./resume-picker.js";
 import { sessionChangeAllowed } from "./session-gate.js";
 import { openTree } from "./view-tree.js";
 
@@ -69,18 +70,11 @@ export function runCommand(view: ViewActions, s: ViewState, name: string, args: 
       );
       return {};
     case "resume":
-      openPicker(view, s, { kind: "resume", title: "Resume a session", query: args }, async () => {
-        const current = syncCall(() => session.api.state(), undefined)?.sessionFile;
-        const list = await view.deps.store.api.list({ cwd: s.cwd });
-        return list.map((x) => ({
-          label: oneLine(x.name ?? x.firstMessage ?? x.id) || "(empty)",
-          value: x.path,
-          detail: `${x.modified.replace("T", " ").slice(0, 16)} · ${x.messageCount} msgs`,
-          current: x.path === current,
-          named: x.name !== undefined && x.name.trim() !== "",
-        }));
-      });
-      s.picker!.hint = "enter resume · ctrl+p path · ctrl+n named · type to filter · esc close";
+      openPicker(view, s, { kind: "resume", title: "Resume a session", query: args }, () =>
+        loadResumeItems(view, s.cwd),
+      );
+      s.picker!.sortMode = "threaded";
+      refreshResumeHeader(s.picker!);
       return {};
     case "new":
       view.background("new session", async () => {

@@ -44,6 +44,8 @@ const EDITOR_ACTIONS: Array<[string, (s: ViewState) => void, "edit" | "move"]> =
 export function editKey(s: ViewState, key: TuiKey, extra: ExtraCommand[], is: IsAction, rows = 24): KeyOutcome {
   const jump = jumpKey(s, key, is);
   if (jump !== undefined) return jump;
+  // pi's editor hands `tui.input.copy` to the app (Ctrl+C clears or exits there) and edits nothing with it.
+  if (is("tui.input.copy")) return {};
   const pageUp = is("tui.editor.pageUp");
   if (pageUp || is("tui.editor.pageDown")) {
     // pi's page: 30% of the terminal, at least 5 lines.

@@ -7,6 +7,7 @@ import { COMMAND_PICKERS, commandPickerKey, settingsEditKey } from "./command-pi
 import * as editor from "./editor.js";
 import { filtered, pickerKey, visibleRows } from "./picker.js";
 import type { Picker, PickerItem, ViewState } from "./state.js";
+import { resumeKey, resumeRenameKey } from "./resume-picker.js";
 import { notice } from "./transcript.js";
 import { treeFilterModeOf, treeItems } from "./tree-items.js";
 import type { ViewActions } from "./view-deps.js";
@@ -51,7 +52,7 @@ export function handlePickerKey(view: ViewActions, s: ViewState, picker: Picker,
   if (COMMAND_PICKERS.has(picker.kind)) return commandPickerKey(view, s, picker, key, is);
   if (picker.kind === "tree") return treeKey(view, s, picker, key, is);
   if (picker.kind === "branch-summary") return summaryKey(view, s, picker, key, is);
-  if (picker.kind === "resume" && !picker.loading && resumeKey(picker, is)) return;
+  if (picker.kind === "resume" && !picker.loading && resumeKey(view, s, picker, is)) return;
   // pi's "set as default" keys: choose the row and save it to the global settings.
   const save =
     (picker.kind === "model" && is("app.models.save")) || (picker.kind === "thinking" && is("app.thinking.save"));
@@ -78,6 +79,10 @@ export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, 
     summaryKey(view, s, picker, key);
     return {};
   }
+  if (picker.kind === "resume") {
+    resumeRenameKey(view, s, picker, key);
+    return {};
+  }
   if (key.name === "escape" || (key.ctrl && key.name === "c")) picker.labelEdit = undefined;
   else if (key.name === "backspace") picker.labelEdit = picker.labelEdit!.slice(0, -1);
   else if (key.name === "text" || key.name === "paste") picker.labelEdit += (key.text ?? "").replace(/\n/g, " ");
@@ -95,33 +100,6 @@ export function handleLabelKey(view: ViewActions, s: ViewState, picker: Picker, 
     }
   }
   return {};
-}
-
-/**
- * pi's session list keys in /resume: `app.session.togglePath` shows each session's file, and
- * `app.session.toggleNamedFilter` lists only the named sessions (and back). Returns whether the key was one.
- */
-function resumeKey(picker: Picker, is: IsAction): boolean {
-  if (is("app.session.togglePath")) {
-    picker.showPath = picker.showPath !== true;
-    return true;
-  }
-  if (!is("app.session.toggleNamedFilter")) return false;
-  const selected = filtered(picker)[picker.selected]?.item;
-  if (picker.namedOnly === true) {
-    picker.items = [...picker.items, ...(picker.unnamed ?? [])];
-    picker.unnamed = undefined;
-  } else {
-    picker.unnamed = picker.items.filter((item) => item.named !== true);
-    picker.items = picker.items.filter((item) => item.named === true);
-  }
-  picker.namedOnly = picker.namedOnly !== true;
-  // Keep the recent-first order, and the selection on the same session when it is still listed.
-  picker.items.sort((a, b) => (b.detail ?? "").localeCompare(a.detail ?? ""));
-  const at = filtered(picker).findIndex(({ item }) => item === selected);
-  picker.selected = Math.max(0, at);
-  picker.scroll = 0;
-  return true;
 }
 
 /** Saves a chosen model (`defaultProvider`, `defaultModel`) or thinking level (`defaultThinkingLevel`) as the default. */

@@ -6,7 +6,7 @@
  * kernel state; the caches here are rebuilt by a new generation.
  */
 import type { SessionEvent, SessionState, SessionStats } from "pi-host";
-import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiView } from "pi-host";
+import type { KeyOutcome, TuiFrame, TuiKey, TuiStart, TuiTerminalColors, TuiView } from "pi-host";
 import { join } from "node:path";
 import { parseCommand } from "./commands.js";
 import type { ExtraCommand } from "./complete.js";
@@ -22,7 +22,7 @@ import { startupHeaderRows } from "./startup-header.js";
 import type { ViewState } from "./state.js";
 import { oneLine, truncate } from "./text.js";
 import { DEFAULT_THEME, loadTheme, type Theme } from "./theme.js";
-import { reportTerminalColors } from "./theme-system.js";
+import { reportTerminalColors, takeTerminalColors } from "./theme-system.js";
 import { applyEvent, notice } from "./transcript.js";
 import { rebuildFromSession } from "./transcript-rebuild.js";
 import { SearchCache } from "./transcript-search.js";
@@ -35,6 +35,7 @@ import { noteRunEnd, programStatus } from "./program-status.js";
 import { StackedCompletion } from "./view-complete.js";
 import { afterEdit, completionKey, editKey } from "./view-keys.js";
 import { handleLabelKey, handlePickerKey } from "./view-pickers.js";
+import { billingNotice, rebuildNotices } from "./cache-notices-live.js";
 import { shortcutId } from "./shortcut-id.js";
 import { ViewSurfaces } from "./surfaces.js";
 import { completionRows, workingRows } from "./working.js";
@@ -106,7 +107,7 @@ export class TerminalView implements TuiView, ViewActions {
     const first = !s.started;
     s.started = true;
     s.running = true;
-    if (first && s.entries.length === 0) rebuildFromSession(s, this.deps);
+    if (first && s.entries.length === 0) this.rebuild(s);
     const startupNotices = [...this.keybindings.current().warnings];
     if (first && info.tuiMode === "fullscreen") startupNotices.unshift(...(this.deps.hostNotices?.() ?? []));
     this.refreshInfo();
@@ -141,6 +142,7 @@ export class TerminalView implements TuiView, ViewActions {
     const outcome = applyEvent(s, event);
     noteRunEnd(s, event);
     if (outcome === "rebuild") this.rebuild(s);
+    billingNotice(s, event, this.deps.store);
     if (
       event.type === "message_end" ||
       event.type === "agent_end" ||
@@ -185,7 +187,7 @@ export class TerminalView implements TuiView, ViewActions {
       ...{ surfaces: this.surfaces, hiddenThinkingLabel: s.working.hiddenThinkingLabel },
     };
     const styleKey = `${width}|${s.renderersRev ?? 0}|${theme.key}|${s.thinkingExpanded}|${s.toolsExpanded}|${style.hiddenThinkingLabel}|${imagesShown()}`;
-    const lines: string[] = this.header(width, theme);
+    const lines: string[] = this.surfaces.slot("header", width)?.rows ?? startupHeaderRows(width, theme);
     const alive = new Set<number>();
     const prompts: number[] = [];
     for (const entry of s.entries) {
@@ -432,16 +434,19 @@ export class TerminalView implements TuiView, ViewActions {
     return { width: this.width, height: this.height, lines: frame.lines };
   }
 
+  /** 1.5: the terminal switched light/dark; the `system` theme and light/dark pairs follow its new colours. */
+  terminalColorsChanged(colors: TuiTerminalColors): void {
+    this.later((s) => takeTerminalColors(s, colors));
+  }
+
   /** The session's state as of the last refresh. */
   sessionState(): SessionState | undefined {
     return this.info.state;
   }
 
-  // ── helpers ─────────────────────────────────────────────────────────────────────────────────
-
   /** Rebuilds the transcript from the session's messages and forgets queued messages. */
   rebuild(s: ViewState): void {
-    rebuildFromSession(s, this.deps);
+    rebuildFromSession(s, this.deps, rebuildNotices(this.deps.store));
     s.queue = { steering: [], followUp: [] };
     this.refreshInfo();
   }
@@ -483,9 +488,5 @@ export class TerminalView implements TuiView, ViewActions {
     change(state);
     this.deps.save(state);
     this.deps.redraw();
-  }
-
-  private header(width: number, theme: Theme): string[] {
-    return this.surfaces.slot("header", width)?.rows ?? startupHeaderRows(width, theme);
   }
 }

@@ -74,6 +74,32 @@ describe("differential renderer", () => {
     expect(vt.lines()[0]).toBe("cyan text");
   });
 
+  it("counts OSC 8 hyperlink marks as no cells: an append after a link lands at the right column", () => {
+    const { vt, draw } = setup();
+    const link = "\x1b]8;;https://example.com/a/very/long/address\x1b\\site\x1b]8;;\x1b\\";
+    draw([`see ${link}`]);
+    const bytes = draw([`see ${link} now`]);
+    expect(bytes).toContain("\x1b[9G now");
+    expect(vt.lines()[0]).toBe("see site now");
+    expect(vt.link).toBe("");
+  });
+
+  it("cuts a row with a link to the width by its text, closing the link it leaves open", () => {
+    const { vt, draw } = setup(12, 4);
+    draw([`ab \x1b]8;;https://example.com/x\x1b\\0123456789abcdef\x1b]8;;\x1b\\`]);
+    expect(vt.lines()[0]).toBe("ab 012345678");
+    expect(vt.links).toEqual(["https://example.com/x"]);
+    expect(vt.link).toBe("");
+  });
+
+  it("continues an open link into appended text", () => {
+    const { vt, draw } = setup();
+    draw(["go \x1b]8;;https://example.com\x1b\\her"]);
+    const bytes = draw(["go \x1b]8;;https://example.com\x1b\\here\x1b]8;;\x1b\\"]);
+    expect(bytes).toContain("\x1b]8;;https://example.com\x1b\\e");
+    expect(vt.lines()[0]).toBe("go here");
+  });
+
   it("places appended text after wide characters at the right column", () => {
     const { vt, draw } = setup();
     draw(["中文 and 👍"]);

@@ -71,3 +71,32 @@ describe("the terminal's colour replies", () => {
     expect(stripLateReplies("\x1b[A")).toBe("\x1b[A");
   });
 });
+
+describe("light/dark reports (mode 2031)", () => {
+  it("takes the reports out of the input, the last one deciding", async () => {
+    const { takeSchemeReports } = await import("../../../plugins/modes/mode-interactive/terminal-colors.js");
+    expect(takeSchemeReports("ab")).toEqual({ rest: "ab" });
+    expect(takeSchemeReports("a\x1b[?997;2nb")).toEqual({ rest: "ab", scheme: "light" });
+    expect(takeSchemeReports("\x1b[?997;2n\x1b[?997;1nx")).toEqual({ rest: "x", scheme: "dark" });
+  });
+
+  it("asks the colours again once per switch and hands over what the terminal answered, keys passing through", async () => {
+    const { ColorSchemeWatch } = await import("../../../plugins/modes/mode-interactive/color-scheme-watch.js");
+    const written: string[] = [];
+    const changes: unknown[] = [];
+    const watch = new ColorSchemeWatch(
+      (s) => written.push(s),
+      (c) => changes.push(c),
+      10_000,
+    );
+    expect(watch.feed("k\x1b[?997;2n")).toBe("k");
+    expect(watch.feed("\x1b[?997;2n")).toBe("");
+    expect(written).toHaveLength(1);
+    expect(written[0]).toContain("\x1b]11;?\x07");
+    expect(watch.feed("x\x1b]11;rgb:ffff/ffff/ffff\x07y")).toBe("xy");
+    expect(changes).toEqual([]);
+    expect(watch.feed("\x1b[?62;22cz")).toBe("z");
+    expect(changes).toEqual([{ background: { r: 255, g: 255, b: 255 }, scheme: "light" }]);
+    watch.stop();
+  });
+});

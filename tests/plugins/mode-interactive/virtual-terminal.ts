@@ -154,8 +154,26 @@ export class VirtualTerminal {
 
   /** The window title last set with OSC 0. */
   title = "";
+  /** Light/dark reports asked for (mode 2031). */
+  schemeReports = false;
+  /** The hyperlink open now (OSC 8), "" when none; `links` every URL opened. */
+  link = "";
+  links: string[] = [];
 
   private escape(data: string, start: number): number {
+    if (data.startsWith("\x1b]8;", start)) {
+      // An OSC 8 hyperlink mark (ended by ST): it takes no cell; the open link is recorded.
+      const end = data.indexOf("\x1b\\", start);
+      if (end < 0) throw new Error("unterminated OSC 8 sequence");
+      const url = data
+        .slice(start + 4, end)
+        .split(";")
+        .slice(1)
+        .join(";");
+      this.link = url;
+      if (url !== "") this.links.push(url);
+      return end + 2;
+    }
     if (data[start + 1] === "]") {
       // Ended by BEL, or by ST (ESC \\) as the program status (OSC 7501) is.
       const bel = data.indexOf("\x07", start);
@@ -184,7 +202,8 @@ export class VirtualTerminal {
       else if (params === "?1000" || params === "?1002" || params === "?1006") {
         if (final === "h") this.mouseModes.add(params);
         else this.mouseModes.delete(params);
-      } else if (params !== "?2004") throw new Error(`unexpected private mode ${params}${final}`);
+      } else if (params === "?2031") this.schemeReports = final === "h";
+      else if (params !== "?2004") throw new Error(`unexpected private mode ${params}${final}`);
       return end + 1;
     }
     switch (final) {

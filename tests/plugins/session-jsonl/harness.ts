@@ -51,6 +51,8 @@ const METHODS = [
   "label",
   "fork",
   "buildContext",
+  "deleteSession",
+  "renameSession",
 ] as const satisfies ReadonlyArray<keyof SessionStore>;
 
 /** A SessionStore whose every method goes through `handle.call`. */

@@ -22,3 +22,4 @@ await import("../session-jsonl/reload.test.js");
 await import("../session-jsonl/performance.test.js");
 await import("../session-jsonl/pi16-entries.test.js");
 await import("../session-jsonl/hand-edited.test.js");
+await import("../session-jsonl/other-sessions.test.js");
