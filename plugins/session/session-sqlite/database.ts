@@ -83,8 +83,7 @@ export function sessionIds(db: Database): string[] {
  * committed; when it throws, none of them is.
  */
 export function writeEntries(db: Database, header: SessionHeader, entries: SessionEntry[], withHeader: boolean): void {
-  db.exec("BEGIN IMMEDIATE");
-  try {
+  inTransaction(db, () => {
     if (withHeader)
       db.prepare("INSERT OR IGNORE INTO sessions (id, timestamp, cwd, parent_session) VALUES (?, ?, ?, ?)").run(
         header.id,
@@ -94,23 +93,22 @@ export function writeEntries(db: Database, header: SessionHeader, entries: Sessi
       );
     const insert = db.prepare("INSERT INTO entries (session_id, id, json) VALUES (?, ?, ?)");
     for (const entry of entries) insert.run(header.id, entry.id, JSON.stringify(entry));
-    db.exec("COMMIT");
-  } catch (error) {
-    try {
-      db.exec("ROLLBACK");
-    } catch {
-      // The transaction was never opened or is already gone.
-    }
-    throw error;
-  }
+  });
 }
 
 /** Removes session `id` and its entries in one transaction (the database file stays). */
 export function deleteSessionRows(db: Database, id: string): void {
-  db.exec("BEGIN IMMEDIATE");
-  try {
+  inTransaction(db, () => {
     db.prepare("DELETE FROM entries WHERE session_id = ?").run(id);
     db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
+  });
+}
+
+/** Runs `work` in one immediate transaction: committed when it returns, rolled back when it throws. */
+function inTransaction(db: Database, work: () => void): void {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    work();
     db.exec("COMMIT");
   } catch (error) {
     try {
