@@ -3,10 +3,9 @@
  * appended after its leaf, as pi's picker does, the file never rewritten) and delete it (pi's way: the
  * `trash` command first, the file removed for good when trash is missing or fails).
  */
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { unlink } from "node:fs/promises";
-import { checkSessionEntries, newEntryId, type SessionInfoEntry, SessionTree } from "pi-host";
+import { checkSessionEntries, newEntryId, type SessionInfoEntry, SessionTree, childProcess } from "pi-host";
 import { AppendFile } from "./append-file.js";
 import { loadSessionFile } from "./load-session-file.js";
 
@@ -34,7 +33,7 @@ export function renameSessionFile(path: string, name: string): void {
 /** Deletes the session file at `path`: moved to the trash when the `trash` command does it, else unlinked. */
 export async function deleteSessionFile(path: string): Promise<{ method: "trash" | "deleted" }> {
   if (!existsSync(path)) throw new Error(`no session file at ${path}`);
-  const trash = spawnSync("trash", path.startsWith("-") ? ["--", path] : [path], { encoding: "utf8" });
+  const trash = childProcess().spawnSync("trash", path.startsWith("-") ? ["--", path] : [path], { encoding: "utf8" });
   if (trash.status === 0 || !existsSync(path)) return { method: "trash" };
   await unlink(path);
   return { method: "deleted" };

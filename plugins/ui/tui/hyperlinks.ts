@@ -6,7 +6,7 @@
  * (kitty, Ghostty, WezTerm, iTerm2, Windows Terminal, Alacritty, VS Code, Zed, Warp, …), off for the rest,
  * where a link would hide its URL. Without links, a link whose text differs from its URL shows `(url)`.
  */
-import { execFileSync } from "node:child_process";
+import { childProcess } from "pi-host";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -60,7 +60,7 @@ export function detect(env: NodeJS.ProcessEnv, tmuxForwards: () => boolean = pro
 /** Whether the tmux client this runs under re-emits OSC 8 (false on any error). */
 function probeTmux(): boolean {
   try {
-    const features = execFileSync("tmux", ["display-message", "-p", "#{client_termfeatures}"], {
+    const features = childProcess().execFileSync("tmux", ["display-message", "-p", "#{client_termfeatures}"], {
       encoding: "utf8",
       timeout: 250,
       stdio: ["ignore", "pipe", "ignore"],
